@@ -1,0 +1,8 @@
+import { route } from "@/lib/http/route";
+import { getProject, updateProject } from "@/lib/projects/projects";
+import * as endpoints from "@/lib/schemas/accounts";
+
+export const GET = route(endpoints.getProject, ({ principal, params }) => getProject(principal, params.project_id));
+export const PATCH = route(endpoints.updateProject, ({ principal, params, body }) =>
+  updateProject(principal, params.project_id, body),
+);

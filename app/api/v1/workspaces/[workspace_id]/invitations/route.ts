@@ -1,0 +1,8 @@
+import { route } from "@/lib/http/route";
+import * as endpoints from "@/lib/schemas/accounts";
+import { createInvitation, listInvitations } from "@/lib/workspaces/invitations";
+
+export const GET = route(endpoints.listInvitations, ({ principal, params }) => listInvitations(principal, params.workspace_id));
+export const POST = route(endpoints.createInvitation, ({ principal, params, body }) =>
+  createInvitation(principal, params.workspace_id, body),
+);

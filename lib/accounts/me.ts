@@ -1,0 +1,16 @@
+// GET /me: who the credential belongs to and where it can act.
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { enginesSimulated } from "../config/engines";
+import type { Me } from "../schemas/accounts";
+import { reachableWorkspaces } from "../workspaces/access";
+import { presentWorkspace } from "../workspaces/workspaces";
+
+export async function getMe(principal: Principal): Promise<z.input<typeof Me>> {
+  return {
+    email: principal.user.email,
+    credential: principal.credential,
+    workspaces: (await reachableWorkspaces(principal)).map(presentWorkspace),
+    engines_simulated: enginesSimulated(),
+  };
+}

@@ -1,0 +1,31 @@
+// People: the first sign-in (or the admin command) creates the user and their personal workspace.
+import { db } from "../db/client";
+import { newId } from "../db/ids";
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export type UserWithWorkspace = { id: string; email: string; name: string | null; personalWorkspaceId: string };
+
+/** Finds the user with this email, or creates them with their personal workspace; idempotent. */
+export async function ensureUser(emailInput: string, name: string | null = null): Promise<UserWithWorkspace & { created: boolean }> {
+  const email = normaliseEmail(emailInput);
+  return db().$transaction(async (tx) => {
+    const existing = await tx.user.findUnique({ where: { email }, include: { ownedWorkspaces: true } });
+    if (existing?.ownedWorkspaces[0]) {
+      return { id: existing.id, email, name: existing.name, personalWorkspaceId: existing.ownedWorkspaces[0].id, created: false };
+    }
+    const user = existing ?? (await tx.user.create({ data: { id: newId("user"), email, name } }));
+    const workspace = await tx.workspace.create({
+      data: {
+        id: newId("workspace"),
+        name: `${name ?? email.split("@")[0]}'s workspace`,
+        kind: "personal",
+        ownerUserId: user.id,
+        memberships: { create: { userId: user.id, role: "admin" } },
+      },
+    });
+    return { id: user.id, email, name: user.name, personalWorkspaceId: workspace.id, created: true };
+  });
+}

@@ -1,0 +1,71 @@
+// API keys: made for one workspace, shown once, stored as a hash, revoked at once.
+import type { z } from "zod";
+import { db } from "../db/client";
+import { newId } from "../db/ids";
+import { notFound } from "../http/errors";
+import type { ApiKey as ApiKeyShape, ApiKeyCreateRequest } from "../schemas/accounts";
+import { defaultWorkspaceId, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import type { Principal } from "./principal";
+import { SECRET_PREFIX, hashSecret, newSecret } from "./secrets";
+
+type ApiKeyRow = {
+  id: string;
+  name: string;
+  prefix: string;
+  workspaceId: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
+
+export function presentApiKey(key: ApiKeyRow): z.input<typeof ApiKeyShape> {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    created_at: key.createdAt.toISOString(),
+    workspace_id: key.workspaceId,
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** The caller's own keys in the workspaces the credential can act in, newest first. */
+export async function listApiKeys(principal: Principal) {
+  const workspaceIds = await reachableWorkspaceIds(principal);
+  const keys = await db().apiKey.findMany({
+    where: { userId: principal.user.id, workspaceId: { in: workspaceIds } },
+    orderBy: { id: "desc" },
+  });
+  return { items: keys.map(presentApiKey) };
+}
+
+export async function createApiKey(principal: Principal, input: z.output<typeof ApiKeyCreateRequest>) {
+  const workspaceId = input.workspace_id ?? (await defaultWorkspaceId(principal));
+  await requireWorkspace(principal, workspaceId);
+  return issueApiKey(principal.user.id, workspaceId, input.name);
+}
+
+/** Makes a key for a member of the workspace (the caller checked that); the secret is in `key`, once. */
+export async function issueApiKey(userId: string, workspaceId: string, name: string) {
+  const secret = newSecret(SECRET_PREFIX.apiKey);
+  const key = await db().apiKey.create({
+    data: {
+      id: newId("apiKey"),
+      workspaceId,
+      userId,
+      name,
+      prefix: secret.slice(0, 12),
+      secretHash: hashSecret(secret),
+    },
+  });
+  return { ...presentApiKey(key), key: secret };
+}
+
+/** Revokes one of the caller's keys; revoking a revoked key changes nothing. */
+export async function revokeApiKey(principal: Principal, keyId: string): Promise<void> {
+  const key = await db().apiKey.findUnique({ where: { id: keyId } });
+  if (!key || key.userId !== principal.user.id) throw notFound("API key");
+  await requireWorkspace(principal, key.workspaceId, "API key");
+  await db().apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
+}

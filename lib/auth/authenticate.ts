@@ -1,0 +1,71 @@
+// Bearer authentication: turns `Authorization: Bearer <API key | CLI token>` into a Principal,
+// or answers 401 `unauthenticated` for a missing, unknown, revoked or expired credential.
+import { db } from "../db/client";
+import { ApiError } from "../http/errors";
+import type { Principal } from "./principal";
+import { SECRET_PREFIX, hashSecret, hashesEqual } from "./secrets";
+
+const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="geoscope"' };
+const LAST_USED_GRANULARITY_MS = 60_000;
+export const CLI_TOKEN_IDLE_LIFETIME_MS = 90 * 24 * 60 * 60 * 1000;
+
+function unauthenticated(message: string): ApiError {
+  return new ApiError("unauthenticated", message, { headers: CHALLENGE });
+}
+
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+export async function authenticate(request: Request): Promise<Principal> {
+  const token = bearerToken(request);
+  if (!token) {
+    throw unauthenticated("No credential: send the header Authorization: Bearer <API key or CLI token>.");
+  }
+  const principal = token.startsWith(SECRET_PREFIX.apiKey)
+    ? await apiKeyPrincipal(token)
+    : token.startsWith(SECRET_PREFIX.cliToken)
+      ? await cliTokenPrincipal(token)
+      : null;
+  if (!principal) throw unauthenticated("The credential is unknown, revoked or expired.");
+  return principal;
+}
+
+async function apiKeyPrincipal(secret: string): Promise<Principal | null> {
+  const hash = hashSecret(secret);
+  const key = await db().apiKey.findUnique({ where: { secretHash: hash }, include: { user: true } });
+  if (!key || key.revokedAt || !hashesEqual(key.secretHash, hash)) return null;
+  const now = new Date();
+  // Written at most once a minute per key, so a busy key does not write on every request.
+  await db().apiKey.updateMany({
+    where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_GRANULARITY_MS) } }] },
+    data: { lastUsedAt: now },
+  });
+  return {
+    user: { id: key.user.id, email: key.user.email },
+    credential: { kind: "api_key", id: key.id, name: key.name },
+    workspaceId: key.workspaceId,
+    apiKeyId: key.id,
+  };
+}
+
+async function cliTokenPrincipal(secret: string): Promise<Principal | null> {
+  const hash = hashSecret(secret);
+  const token = await db().cliToken.findUnique({ where: { tokenHash: hash }, include: { user: true } });
+  const now = new Date();
+  if (!token || token.revokedAt || token.expiresAt <= now || !hashesEqual(token.tokenHash, hash)) return null;
+  // A CLI token lives 90 days from its last use.
+  await db().cliToken.updateMany({
+    where: { id: token.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_GRANULARITY_MS) } }] },
+    data: { lastUsedAt: now, expiresAt: new Date(now.getTime() + CLI_TOKEN_IDLE_LIFETIME_MS) },
+  });
+  return {
+    user: { id: token.user.id, email: token.user.email },
+    credential: { kind: "cli_token", id: token.id, name: token.name },
+    workspaceId: null,
+    apiKeyId: null,
+  };
+}

@@ -1,0 +1,149 @@
+// Browser sign-in with next-auth: an emailed sign-in link (SMTP_URL), or, with no mail server,
+// the link written to the server log. GitHub and Google sign-in switch on with their env vars.
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from "next-auth/adapters";
+import type { NextAuthOptions } from "next-auth";
+import EmailProvider from "next-auth/providers/email";
+import GitHubProvider from "next-auth/providers/github";
+import GoogleProvider from "next-auth/providers/google";
+import { ensureUser, normaliseEmail } from "../accounts/users";
+import { authSecret } from "../config/secret";
+import { config } from "../config/env";
+import { db } from "../db/client";
+import { newId } from "../db/ids";
+import { log } from "../log";
+import { mailConfigured, sendMail } from "../mail/mailer";
+import { hashSecret } from "./secrets";
+
+const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+
+function adapterUser(u: { id: string; email: string; name: string | null; emailVerified: Date | null; image: string | null }): AdapterUser {
+  return { id: u.id, email: u.email, name: u.name, emailVerified: u.emailVerified, image: u.image };
+}
+
+/** next-auth's storage on our schema; session tokens are kept only as hashes. */
+export const prismaAdapter: Adapter = {
+  async createUser(user: Omit<AdapterUser, "id">) {
+    const created = await ensureUser(user.email, user.name ?? null);
+    const row = await db().user.update({
+      where: { id: created.id },
+      data: { emailVerified: user.emailVerified ?? null, image: user.image ?? null },
+    });
+    return adapterUser(row);
+  },
+  async getUser(id) {
+    const row = await db().user.findUnique({ where: { id } });
+    return row ? adapterUser(row) : null;
+  },
+  async getUserByEmail(email) {
+    const row = await db().user.findUnique({ where: { email: normaliseEmail(email) } });
+    return row ? adapterUser(row) : null;
+  },
+  async getUserByAccount({ provider, providerAccountId }) {
+    const account = await db().account.findUnique({
+      where: { provider_providerAccountId: { provider, providerAccountId } },
+      include: { user: true },
+    });
+    return account ? adapterUser(account.user) : null;
+  },
+  async updateUser(user) {
+    const row = await db().user.update({
+      where: { id: user.id },
+      data: {
+        ...(user.name !== undefined ? { name: user.name } : {}),
+        ...(user.emailVerified !== undefined ? { emailVerified: user.emailVerified } : {}),
+        ...(user.image !== undefined ? { image: user.image } : {}),
+      },
+    });
+    return adapterUser(row);
+  },
+  async linkAccount(account: AdapterAccount) {
+    await db().account.create({
+      data: {
+        id: newId("account"),
+        userId: account.userId,
+        type: account.type,
+        provider: account.provider,
+        providerAccountId: account.providerAccountId,
+        refresh_token: account.refresh_token ?? null,
+        access_token: account.access_token ?? null,
+        expires_at: account.expires_at ?? null,
+        token_type: account.token_type ?? null,
+        scope: account.scope ?? null,
+        id_token: account.id_token ?? null,
+        session_state: typeof account.session_state === "string" ? account.session_state : null,
+      },
+    });
+  },
+  async createSession({ sessionToken, userId, expires }) {
+    await db().session.create({ data: { id: newId("session"), sessionTokenHash: hashSecret(sessionToken), userId, expires } });
+    return { sessionToken, userId, expires };
+  },
+  async getSessionAndUser(sessionToken) {
+    const row = await db().session.findUnique({ where: { sessionTokenHash: hashSecret(sessionToken) }, include: { user: true } });
+    if (!row) return null;
+    return { session: { sessionToken, userId: row.userId, expires: row.expires }, user: adapterUser(row.user) };
+  },
+  async updateSession({ sessionToken, expires }): Promise<AdapterSession | null> {
+    const rows = await db().session.updateMany({
+      where: { sessionTokenHash: hashSecret(sessionToken) },
+      data: expires ? { expires } : {},
+    });
+    if (rows.count === 0) return null;
+    const row = await db().session.findUniqueOrThrow({ where: { sessionTokenHash: hashSecret(sessionToken) } });
+    return { sessionToken, userId: row.userId, expires: row.expires };
+  },
+  async deleteSession(sessionToken) {
+    await db().session.deleteMany({ where: { sessionTokenHash: hashSecret(sessionToken) } });
+  },
+  // next-auth hands us the verification token already hashed with its secret.
+  async createVerificationToken({ identifier, token, expires }) {
+    await db().verificationToken.create({ data: { identifier: normaliseEmail(identifier), tokenHash: token, expires } });
+    return { identifier, token, expires };
+  },
+  async useVerificationToken({ identifier, token }) {
+    const row = await db().verificationToken.findUnique({ where: { tokenHash: token } });
+    if (!row || row.identifier !== normaliseEmail(identifier)) return null;
+    // Single use: only the caller whose delete removed the row gets it.
+    const removed = await db().verificationToken.deleteMany({ where: { tokenHash: token } });
+    if (removed.count !== 1) return null;
+    return { identifier: row.identifier, token, expires: row.expires };
+  },
+};
+
+export function authOptions(): NextAuthOptions {
+  const c = config();
+  process.env.NEXTAUTH_URL ??= c.PUBLIC_BASE_URL;
+  const providers: NextAuthOptions["providers"] = [
+    EmailProvider({
+      from: c.MAIL_FROM,
+      maxAge: 24 * 60 * 60,
+      async sendVerificationRequest({ identifier, url }) {
+        if (!mailConfigured()) {
+          // No mail server: the documented fallback of `npm start` is the server log.
+          log.info("sign-in link (no SMTP_URL set, so it was not mailed)", { email: identifier, url });
+          return;
+        }
+        const sent = await sendMail({
+          to: identifier,
+          subject: "Your geoscope sign-in link",
+          text: `Open this link to sign in to geoscope (it works once, for 24 hours):\n${url}\n\nIf you did not ask for it, ignore this mail.`,
+        });
+        if (!sent) throw new Error("The sign-in mail could not be sent.");
+      },
+    }),
+  ];
+  if (c.GITHUB_ID && c.GITHUB_SECRET) providers.push(GitHubProvider({ clientId: c.GITHUB_ID, clientSecret: c.GITHUB_SECRET }));
+  if (c.GOOGLE_ID && c.GOOGLE_SECRET) providers.push(GoogleProvider({ clientId: c.GOOGLE_ID, clientSecret: c.GOOGLE_SECRET }));
+  return {
+    adapter: prismaAdapter,
+    secret: authSecret(),
+    session: { strategy: "database", maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
+    providers,
+    logger: {
+      error: (code, metadata) => log.error(`next-auth ${code}`, { metadata: metadata instanceof Error ? metadata.message : String(code) }),
+      warn: (code) => log.warn(`next-auth ${code}`),
+      debug: () => {},
+    },
+  };
+}

@@ -1,0 +1,276 @@
+// Holds: credit set aside for queued work in the same transaction that queues it, then captured
+// (paid) when the work completes or released when it fails. This is the interface the run,
+// fanout, questions and audit services call.
+//
+// Lock order, everywhere: the workspace's credit_balances row first, then the hold. Holding the
+// balance row is what makes concurrent holds unable to overdraw; the conditional
+// `status = 'held'` update is what makes capture and release mutually exclusive.
+import type { Principal } from "../auth/principal";
+import { db } from "../db/client";
+import { newId } from "../db/ids";
+import { ApiError } from "../http/errors";
+import { appendTransactions, availableMicros, lockBalance, type LedgerEntry, type Tx } from "./ledger";
+import { formatUsd } from "./money";
+import { priceOf, type LoadedRateCard, type Price } from "./rate-card";
+import { billingSettings, currentRateCard } from "./settings";
+
+export type BillingProductName = Price["product"];
+
+/** Who started the charged work; recorded on the hold and on its usage transactions. */
+export type ChargeActor = { userId: string | null; apiKeyId: string | null };
+
+export function actorOf(principal: Principal): ChargeActor {
+  return { userId: principal.user.id, apiKeyId: principal.apiKeyId };
+}
+
+/** One billable piece of work: a run (runId) or an analysis (analysisId), or neither for work of its own kind. */
+export type HoldLine = {
+  product: BillingProductName;
+  /** Set for prompts, whose price depends on the engine. */
+  engine?: string | null;
+  /** Whole units to set aside: 1 per prompt run or audited URL, the questions asked for. */
+  units: number;
+  runId?: string | null;
+  analysisId?: string | null;
+};
+
+export type HoldRequest = {
+  workspaceId: string;
+  /** The batch, fanout, analysis or run being paid for (Transaction.operation_id). */
+  operationId: string;
+  lines: HoldLine[];
+  actor: ChargeActor;
+  /** The card to price with; defaults to the configured one. A fanout passes the card it estimated with. */
+  rateCard?: LoadedRateCard;
+};
+
+export type PricedLine = HoldLine & {
+  engine: string | null;
+  unit: Price["unit"];
+  unitPriceMicros: bigint;
+  amountMicros: bigint;
+  pricingVersion: string;
+};
+
+export type PlacedHold = {
+  id: string;
+  runId: string | null;
+  analysisId: string | null;
+  product: BillingProductName;
+  engine: string | null;
+  unit: string;
+  units: number;
+  unitPriceMicros: bigint;
+  amountMicros: bigint;
+  pricingVersion: string;
+};
+
+export type HoldOutcome = {
+  /** False while billing is off: nothing was held and `holds` is empty. */
+  enabled: boolean;
+  holds: PlacedHold[];
+  totalMicros: bigint;
+};
+
+/** Prices lines on a rate card without holding anything (also what an estimate needs). */
+export function priceLines(lines: HoldLine[], card: LoadedRateCard = currentRateCard()): { lines: PricedLine[]; totalMicros: bigint } {
+  let totalMicros = 0n;
+  const priced = lines.map((line) => {
+    if (!Number.isSafeInteger(line.units) || line.units < 1) {
+      throw new Error(`hold line units must be a whole number of at least 1 (got ${line.units})`);
+    }
+    const engine = line.engine ?? null;
+    const price = priceOf(card, line.product, engine);
+    if (!price) throw new Error(`rate card ${card.version} has no price for ${line.product}${engine ? ` on ${engine}` : ""}`);
+    const amountMicros = price.unitPriceMicros * BigInt(line.units);
+    totalMicros += amountMicros;
+    return { ...line, engine, unit: price.unit, unitPriceMicros: price.unitPriceMicros, amountMicros, pricingVersion: card.version };
+  });
+  return { lines: priced, totalMicros };
+}
+
+export function insufficientCredit(neededMicros: bigint, availableMicrosNow: bigint, addCreditUrl: string): ApiError {
+  const available = availableMicrosNow < 0n ? 0n : availableMicrosNow;
+  return new ApiError(
+    "insufficient_credit",
+    `Not enough credit: this needs ${formatUsd(neededMicros)} USD and ${formatUsd(available)} USD is available. ` +
+      `Nothing was started. Add credit at ${addCreditUrl}`,
+    { retryable: false },
+  );
+}
+
+/**
+ * Sets credit aside for every line, inside the caller's transaction (the one that creates the
+ * work), all or nothing: when the workspace's available credit does not cover the total it
+ * throws 402 `insufficient_credit` and the caller's transaction rolls back with it. The
+ * workspace's balance stays locked until that transaction ends, so keep the transaction short.
+ * While billing is off it holds nothing and answers `enabled: false`.
+ */
+export async function holdCredit(tx: Tx, request: HoldRequest): Promise<HoldOutcome> {
+  const settings = billingSettings();
+  if (!settings.enabled) return { enabled: false, holds: [], totalMicros: 0n };
+  const { lines, totalMicros } = priceLines(request.lines, request.rateCard);
+  if (lines.length === 0) return { enabled: true, holds: [], totalMicros: 0n };
+
+  const balance = await lockBalance(tx, request.workspaceId);
+  const available = availableMicros(balance);
+  if (available < totalMicros) throw insufficientCredit(totalMicros, available, settings.addCreditUrl);
+
+  const holds: PlacedHold[] = lines.map((line) => ({
+    id: newId("hold"),
+    runId: line.runId ?? null,
+    analysisId: line.analysisId ?? null,
+    product: line.product,
+    engine: line.engine,
+    unit: line.unit,
+    units: line.units,
+    unitPriceMicros: line.unitPriceMicros,
+    amountMicros: line.amountMicros,
+    pricingVersion: line.pricingVersion,
+  }));
+  await tx.creditHold.createMany({
+    data: holds.map((h) => ({
+      ...h,
+      workspaceId: request.workspaceId,
+      operationId: request.operationId,
+      status: "held" as const,
+      actorUserId: request.actor.userId,
+      apiKeyId: request.actor.apiKeyId,
+    })),
+  });
+  if (totalMicros > 0n) {
+    await tx.creditBalance.update({ where: { workspaceId: request.workspaceId }, data: { heldMicros: { increment: totalMicros } } });
+  }
+  return { enabled: true, holds, totalMicros };
+}
+
+/** A hold named by its own id (`ch_…`) or by the run it pays for (`dr_…`). */
+export type HoldRef = string | { holdId: string } | { runId: string };
+
+export type SettledHold = {
+  id: string;
+  runId: string | null;
+  analysisId: string | null;
+  operationId: string;
+  status: "captured" | "released";
+  /** True for the call that settled it; false when it was already settled (by either call). */
+  changed: boolean;
+  heldMicros: bigint;
+  /** What was paid: 0 when released. */
+  capturedMicros: bigint;
+  capturedUnits: number;
+};
+
+export type SettleOptions = {
+  /** Run inside this transaction (e.g. the one marking the run completed); otherwise in its own. */
+  tx?: Tx;
+};
+
+function whereOf(ref: HoldRef): { id: string } | { runId: string } {
+  if (typeof ref !== "string") return "holdId" in ref ? { id: ref.holdId } : { runId: ref.runId };
+  return ref.startsWith("ch_") ? { id: ref } : { runId: ref };
+}
+
+type HoldRow = NonNullable<Awaited<ReturnType<Tx["creditHold"]["findFirst"]>>>;
+
+function settled(row: HoldRow, changed: boolean): SettledHold {
+  if (row.status === "held") throw new Error(`hold ${row.id} is not settled`);
+  return {
+    id: row.id,
+    runId: row.runId,
+    analysisId: row.analysisId,
+    operationId: row.operationId,
+    status: row.status,
+    changed,
+    heldMicros: row.amountMicros,
+    capturedMicros: row.status === "captured" ? (row.capturedMicros ?? 0n) : 0n,
+    capturedUnits: row.status === "captured" ? (row.capturedUnits ?? 0) : 0,
+  };
+}
+
+async function inTransaction<T>(options: SettleOptions, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  if (options.tx) return fn(options.tx);
+  // Settling waits for the workspace's balance lock, which busy workspaces hold often and briefly.
+  return db().$transaction(fn, { maxWait: 30_000, timeout: 30_000 });
+}
+
+/**
+ * Settles a hold exactly once. The first of capture and release to get here wins; every later
+ * call, of either kind, changes nothing and answers the hold as it was settled (changed: false).
+ * Null when there is no such hold: billing was off when the work was queued, or it is not billable.
+ */
+async function settle(ref: HoldRef, options: SettleOptions, decide: (row: HoldRow) => { units: number; micros: bigint } | null) {
+  return inTransaction(options, async (tx) => {
+    const found = await tx.creditHold.findFirst({ where: whereOf(ref) });
+    if (!found) return null;
+    const balance = await lockBalance(tx, found.workspaceId);
+    // Read again under the lock: a settlement that committed while we waited is visible now.
+    const row = await tx.creditHold.findUniqueOrThrow({ where: { id: found.id } });
+    if (row.status !== "held") return settled(row, false);
+
+    const capture = decide(row);
+    const now = new Date();
+    const data = capture
+      ? { status: "captured" as const, capturedMicros: capture.micros, capturedUnits: capture.units, settledAt: now }
+      : { status: "released" as const, capturedMicros: 0n, capturedUnits: 0, settledAt: now };
+    const { count } = await tx.creditHold.updateMany({ where: { id: row.id, status: "held" }, data });
+    if (count !== 1) throw new Error(`hold ${row.id} changed under the balance lock`);
+
+    await tx.creditBalance.update({ where: { workspaceId: row.workspaceId }, data: { heldMicros: { decrement: row.amountMicros } } });
+    if (capture && capture.micros > 0n) {
+      // Promotional credit is spent first; what it does not cover comes from purchased credit.
+      // Both cover it: the hold was within the balance, and the balance cannot shrink below holds.
+      const fromPromo = capture.micros < balance.promoMicros ? capture.micros : balance.promoMicros;
+      const fromPurchased = capture.micros - fromPromo;
+      const common = {
+        kind: "usage" as const,
+        description: usageDescription(row, capture.units),
+        operationId: row.operationId,
+        runId: row.runId,
+        holdId: row.id,
+        actorUserId: row.actorUserId,
+        apiKeyId: row.apiKeyId,
+        product: row.product,
+        engine: row.engine,
+        unit: row.unit,
+        units: capture.units,
+      };
+      const entries: LedgerEntry[] = [];
+      if (fromPromo > 0n) entries.push({ ...common, bucket: "promo", amountMicros: -fromPromo });
+      if (fromPurchased > 0n) entries.push({ ...common, bucket: "purchased", amountMicros: -fromPurchased });
+      await appendTransactions(tx, row.workspaceId, entries, now);
+    }
+    return settled({ ...row, ...data }, true);
+  });
+}
+
+function usageDescription(row: HoldRow, units: number): string {
+  const what = row.engine ? `${row.product} on ${row.engine}` : row.product;
+  return `${what}: ${units} ${row.unit}${units === 1 ? "" : "s"} at ${formatUsd(row.unitPriceMicros)} USD`;
+}
+
+/**
+ * Pays for completed work. `actualUnits` is what was delivered (a questions analysis pays only
+ * for the questions it generated); it is capped at the units held, so nothing ever pays more
+ * than was held. Omitted: the units held.
+ */
+export async function captureHold(ref: HoldRef, options: SettleOptions & { actualUnits?: number } = {}): Promise<SettledHold | null> {
+  const { actualUnits } = options;
+  if (actualUnits !== undefined && (!Number.isSafeInteger(actualUnits) || actualUnits < 0)) {
+    throw new Error(`actualUnits must be a whole number of at least 0 (got ${actualUnits})`);
+  }
+  return settle(ref, options, (row) => {
+    const units = Math.min(actualUnits ?? row.units, row.units);
+    return { units, micros: row.unitPriceMicros * BigInt(units) };
+  });
+}
+
+/** Frees the credit of work that failed; nothing is charged. */
+export async function releaseHold(ref: HoldRef, options: SettleOptions = {}): Promise<SettledHold | null> {
+  return settle(ref, options, () => null);
+}
+
+/** The hold paying for a run, for presenting its RunCharge; null when the run is not billed. */
+export async function holdOfRun(client: Tx, runId: string) {
+  return client.creditHold.findUnique({ where: { runId } });
+}

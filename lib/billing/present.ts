@@ -1,0 +1,102 @@
+// Billing rows as the API shows them (spec 2.8, RunCharge of 2.3): bigint micro-dollars become
+// decimal strings here and nowhere else.
+import type { z } from "zod";
+import type { BillingSummary, RunCharge, Transaction, UsageRow } from "../schemas/billing";
+import { availableMicros, type BalanceMicros } from "./ledger";
+import { formatUsd } from "./money";
+
+type TransactionRow = {
+  id: string;
+  kind: z.input<typeof Transaction>["kind"];
+  bucket: z.input<typeof Transaction>["bucket"];
+  amountMicros: bigint;
+  description: string;
+  createdAt: Date;
+  operationId: string | null;
+  runId: string | null;
+  apiKeyId: string | null;
+  actor: { email: string } | null;
+};
+
+export function presentTransaction(row: TransactionRow): z.input<typeof Transaction> {
+  return {
+    id: row.id,
+    kind: row.kind,
+    bucket: row.bucket,
+    amount_usd: formatUsd(row.amountMicros),
+    description: row.description,
+    created_at: row.createdAt.toISOString(),
+    operation_id: row.operationId,
+    run_id: row.runId,
+    actor: row.actor?.email ?? null,
+    api_key_id: row.apiKeyId,
+  };
+}
+
+export function presentSummary(input: {
+  workspaceId: string;
+  enabled: boolean;
+  balance: BalanceMicros;
+  spendMonthToDateMicros: bigint;
+  addCreditUrl: string;
+}): z.input<typeof BillingSummary> {
+  const { balance, enabled } = input;
+  return {
+    workspace_id: input.workspaceId,
+    enabled,
+    balance_usd: formatUsd(balance.promoMicros + balance.purchasedMicros),
+    purchased_usd: formatUsd(balance.purchasedMicros),
+    promotional_usd: formatUsd(balance.promoMicros),
+    held_usd: enabled ? formatUsd(balance.heldMicros) : null,
+    available_usd: enabled ? formatUsd(availableMicros(balance)) : null,
+    spend_month_to_date_usd: formatUsd(input.spendMonthToDateMicros),
+    add_credit_url: input.addCreditUrl,
+  };
+}
+
+type HoldRow = {
+  status: "held" | "captured" | "released";
+  unit: string;
+  units: number;
+  unitPriceMicros: bigint;
+  amountMicros: bigint;
+  capturedMicros: bigint | null;
+  capturedUnits: number | null;
+  pricingVersion: string;
+};
+
+/** A run's charge: the held amount while held, the paid amount once captured, 0 if released. Null if not billed. */
+export function presentRunCharge(hold: HoldRow | null, billingEnabled: boolean): z.input<typeof RunCharge> | null {
+  if (!hold || !billingEnabled) return null;
+  const amount = hold.status === "held" ? hold.amountMicros : hold.status === "captured" ? (hold.capturedMicros ?? 0n) : 0n;
+  return {
+    status: hold.status,
+    amount_usd: formatUsd(amount),
+    unit: hold.unit as z.input<typeof RunCharge>["unit"],
+    units: hold.status === "captured" ? (hold.capturedUnits ?? hold.units) : hold.units,
+    unit_price_usd: formatUsd(hold.unitPriceMicros),
+    pricing_version: hold.pricingVersion,
+  };
+}
+
+export type UsageAggregate = {
+  day: string;
+  product: z.input<typeof UsageRow>["product"];
+  engine: string | null;
+  unit: string;
+  operations: number;
+  units: number;
+  chargedMicros: bigint;
+};
+
+export function presentUsageRow(row: UsageAggregate, billingEnabled: boolean): z.input<typeof UsageRow> {
+  return {
+    day: row.day,
+    product: row.product,
+    engine: row.engine,
+    unit: row.unit as z.input<typeof UsageRow>["unit"],
+    operations: row.operations,
+    units: row.units,
+    charged_usd: billingEnabled ? formatUsd(row.chargedMicros) : null,
+  };
+}

@@ -1,0 +1,79 @@
+// The server's configuration: every environment variable it reads, validated once with zod.
+// A bad value stops the server with a message naming the variable (see README's table).
+import { z } from "zod";
+import { engineEnvSchema } from "../engines/config";
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === "true" || v === "1" || v === "yes"));
+
+const positiveInt = (fallback: number, max = 1_000_000_000) =>
+  z.coerce
+    .number({ error: "must be a whole number" })
+    .int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(max, { error: `must be at most ${max}` })
+    .default(fallback);
+
+const semver = z.string().regex(/^\d+\.\d+\.\d+$/, { error: "must be a version like 1.2.3" });
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  // Where people and the CLI reach this server; used to build links (device login, shares).
+  PUBLIC_BASE_URL: z.url({ error: "must be an absolute URL such as http://localhost:3000" }).default("http://localhost:3000"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: "must be a postgresql:// URL" })
+    .optional(),
+  GEOSCOPE_DATA_DIR: z.string().min(1).default(".data"),
+  MIN_CLI_VERSION: semver.default("0.1.0"),
+  BILLING_ENABLED: bool(true),
+  RATE_CARD_FILE: z.string().min(1).default("config/rate-card.json"),
+  // Checks every response against its endpoint's schema (on in tests; costs time in production).
+  GEOSCOPE_VALIDATE_RESPONSES: bool(false),
+  MAX_BODY_BYTES: positiveInt(1024 * 1024),
+  // Mail (invitations, sign-in links). Unset: nothing is mailed; sign-in links go to the server log.
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, { error: "must be an smtp:// or smtps:// URL" }).optional(),
+  MAIL_FROM: z.string().min(3).default("geoscope <geoscope@localhost>"),
+  INVITATION_TTL_DAYS: positiveInt(7, 365),
+  // Browser sign-in. AUTH_SECRET unset: one is generated into the data folder on first start.
+  AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  GITHUB_ID: z.string().min(1).optional(),
+  GITHUB_SECRET: z.string().min(1).optional(),
+  GOOGLE_ID: z.string().min(1).optional(),
+  GOOGLE_SECRET: z.string().min(1).optional(),
+  DEVICE_CODE_TTL_SECONDS: positiveInt(600, 3600),
+  DEVICE_POLL_INTERVAL_SECONDS: positiveInt(5, 60),
+}).extend(engineEnvSchema.shape);
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // Empty strings mean "not set": `FOO= npm start` should not be a validation error.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+const globalForConfig = globalThis as unknown as { __geoscopeConfig?: Config };
+
+/** The process's configuration, parsed on first use. */
+export function config(): Config {
+  globalForConfig.__geoscopeConfig ??= parseConfig(process.env);
+  return globalForConfig.__geoscopeConfig;
+}
+
+/** Tests change the environment between cases; this makes the next `config()` read it again. */
+export function resetConfig(): void {
+  globalForConfig.__geoscopeConfig = undefined;
+}

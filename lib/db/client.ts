@@ -1,0 +1,217 @@
+// The Prisma client factory: embedded PGlite under the data folder by default, a PostgreSQL
+// server when DATABASE_URL is set. One database per process, kept on globalThis so that
+// Next's dev-mode reloads reuse it instead of opening the PGlite folder a second time.
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "./generated/client";
+
+/** Where a database lives. `dataDir: "memory://"` is an in-memory PGlite (tests). */
+export type DbTarget = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+
+export type Db = {
+  readonly prisma: PrismaClient;
+  readonly target: DbTarget;
+  /** The PGlite instance behind `prisma`, for the migration runner: PGlite is one connection per process. */
+  readonly pglite?: PGlite;
+  /** Disconnects Prisma, closes PGlite and frees its folder for other processes. Safe to call twice. */
+  close(): Promise<void>;
+};
+
+/** The PGlite folder is held by another process (or already open in this one). */
+export class DatabaseInUseError extends Error {
+  override name = "DatabaseInUseError";
+}
+
+export const PGLITE_MEMORY = "memory://";
+
+/**
+ * The database the environment asks for: DATABASE_URL when set, otherwise PGlite in
+ * `<GEOSCOPE_DATA_DIR>/pglite` (GEOSCOPE_DATA_DIR defaults to `.data`, as in lib/config/env.ts).
+ */
+export function dbTargetFromEnv(env: Record<string, string | undefined> = process.env): DbTarget {
+  // Empty means unset, as in lib/config/env.ts: `DATABASE_URL= npm start` uses PGlite.
+  const url = env.DATABASE_URL?.trim();
+  if (url) return { kind: "postgres", url };
+  const dataDir = env.GEOSCOPE_DATA_DIR?.trim() || ".data";
+  return { kind: "pglite", dataDir: path.resolve(dataDir, "pglite") };
+}
+
+/** A description of the target safe for logs (no password). */
+export function describeDbTarget(target: DbTarget): string {
+  if (target.kind === "pglite") {
+    return target.dataDir.startsWith("memory://") ? "PGlite (in memory)" : `PGlite in ${target.dataDir}`;
+  }
+  try {
+    const u = new URL(target.url);
+    if (u.password) u.password = "***";
+    return `PostgreSQL at ${u.toString()}`;
+  } catch {
+    return "PostgreSQL (DATABASE_URL is not a valid URL)";
+  }
+}
+
+export type OpenDbOptions = {
+  /** PostgreSQL: connections in the pool (pg's default is 10). */
+  poolSize?: number;
+  /** PGlite: start from a copy of this `PGlite.dumpDataDir()` archive instead of an empty cluster (fast test databases). */
+  pgliteLoadDataDir?: Blob;
+};
+
+/** Opens a database. Callers own it and must `close()` it; `db()` is the process-wide one. */
+export function openDb(target: DbTarget, options: OpenDbOptions = {}): Db {
+  if (target.kind === "postgres") {
+    const prisma = new PrismaClient({
+      adapter: new PrismaPg({ connectionString: target.url, ...(options.poolSize ? { max: options.poolSize } : {}) }),
+    });
+    return { prisma, target, close: once(() => prisma.$disconnect()) };
+  }
+
+  const inMemory = target.dataDir.startsWith("memory://");
+  const releaseLock = inMemory ? () => undefined : lockDataDir(target.dataDir);
+  let pglite: PGlite;
+  try {
+    if (!inMemory) mkdirSync(target.dataDir, { recursive: true });
+    pglite = new PGlite(target.dataDir, options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {});
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  // Start-up failures surface on the first query; without this they would also crash the
+  // process as an unhandled rejection before any query had a chance to report them.
+  pglite.waitReady.catch(() => undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    prisma,
+    target,
+    pglite,
+    close: once(async () => {
+      try {
+        await prisma.$disconnect();
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        releaseLock();
+      }
+    }),
+  };
+}
+
+type DbGlobal = { __geoscopeDb?: Db };
+const holder = globalThis as unknown as DbGlobal;
+
+/** The process's database, opened from the environment on first use. */
+export function currentDb(): Db {
+  if (!holder.__geoscopeDb) {
+    if (process.env.VITEST) {
+      // A test that reached the app's database without a fresh one would write into the
+      // developer's ./.data (and fail while a dev server holds it).
+      throw new Error("No test database: call freshPglite() or freshPostgres() from tests/helpers/db.ts first.");
+    }
+    holder.__geoscopeDb = openDb(dbTargetFromEnv());
+  }
+  return holder.__geoscopeDb;
+}
+
+/** The process's Prisma client. */
+export function db(): PrismaClient {
+  return currentDb().prisma;
+}
+
+/**
+ * Makes `next` the process's database (tests install a fresh one per file) and returns the
+ * one it replaces, which the caller still owns. `undefined` uninstalls.
+ */
+export function setCurrentDb(next: Db | undefined): Db | undefined {
+  const previous = holder.__geoscopeDb;
+  holder.__geoscopeDb = next;
+  return previous;
+}
+
+/** Closes the process's database, if one was opened; the next `db()` opens it again. */
+export async function closeDb(): Promise<void> {
+  const current = holder.__geoscopeDb;
+  holder.__geoscopeDb = undefined;
+  await current?.close();
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+}
+
+// PGlite runs PostgreSQL in single-user mode and takes no lock of its own: a second process
+// opening the same folder would silently corrupt it. So we keep a lock file next to the folder.
+type LockHolder = { pid: number; host: string; since: string };
+const openInThisProcess = new Set<string>();
+
+function inUseMessage(dataDir: string, who: string): string {
+  return (
+    `The embedded database in ${dataDir} is in use by ${who}. PGlite allows one process at a time: ` +
+    `stop the geoscope server (or the other command using it) and try again, ` +
+    `or set DATABASE_URL to use a PostgreSQL server, which any number of processes can share.`
+  );
+}
+
+function lockDataDir(dataDir: string): () => void {
+  const dir = path.resolve(dataDir);
+  if (openInThisProcess.has(dir)) throw new DatabaseInUseError(inUseMessage(dir, "this process already (close it first)"));
+  const lockPath = `${dir}.lock`;
+  mkdirSync(path.dirname(lockPath), { recursive: true });
+  const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(lockPath, "wx");
+      writeSync(fd, JSON.stringify(me));
+      closeSync(fd);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
+      const holderInfo = readLock(lockPath);
+      if (holderInfo && lockIsLive(holderInfo)) {
+        throw new DatabaseInUseError(inUseMessage(dir, `another process (pid ${holderInfo.pid}, since ${holderInfo.since})`));
+      }
+      // Left behind by a process that died without cleaning up.
+      rmSync(lockPath, { force: true });
+    }
+  }
+
+  openInThisProcess.add(dir);
+  const release = () => {
+    process.off("exit", release);
+    if (!openInThisProcess.delete(dir)) return;
+    if (readLock(lockPath)?.pid === process.pid) rmSync(lockPath, { force: true });
+  };
+  process.on("exit", release);
+  return release;
+}
+
+function readLock(lockPath: string): LockHolder | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(lockPath, "utf8")) as Partial<LockHolder>;
+    return typeof parsed.pid === "number" ? (parsed as LockHolder) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function lockIsLive(lock: LockHolder): boolean {
+  // Another machine sharing the folder (a network mount): we cannot see its processes, so trust it.
+  if (lock.host !== hostname()) return true;
+  if (lock.pid === process.pid) return false;
+  try {
+    process.kill(lock.pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  // After a container restart a pid can belong to something else entirely.
+  try {
+    const cmdline = readFileSync(`/proc/${lock.pid}/cmdline`, "utf8");
+    return /node|tsx|next/.test(cmdline);
+  } catch {
+    return true;
+  }
+}

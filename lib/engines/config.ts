@@ -1,0 +1,182 @@
+// The answer engines' environment variables (merged into lib/config/env.ts) and the engine
+// configuration derived from them. Nothing else under lib/engines reads the environment.
+import { z } from "zod";
+import { ENGINE_IDS, type EngineId } from "./types";
+
+const positiveInt = (fallback: number, max = 1_000_000_000) =>
+  z.coerce
+    .number({ error: "must be a whole number" })
+    .int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(max, { error: `must be at most ${max}` })
+    .default(fallback);
+
+const nonNegativeInt = (fallback: number, max: number) =>
+  z.coerce
+    .number({ error: "must be a whole number" })
+    .int({ error: "must be a whole number" })
+    .min(0, { error: "must be at least 0" })
+    .max(max, { error: `must be at most ${max}` })
+    .default(fallback);
+
+const baseUrl = (fallback: string) =>
+  z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).default(fallback);
+
+const model = (fallback: string) => z.string().trim().min(1).max(200).default(fallback);
+
+const hostList = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => h !== ""),
+  );
+
+export const DEFAULT_REDIRECT_HOSTS = ["vertexaisearch.cloud.google.com"];
+
+/**
+ * Every variable the engines read. Values arrive as strings (empty strings already removed
+ * by the central parser), so numbers are coerced.
+ */
+export const engineEnvSchema = z.object({
+  // `simulated` talks to the built-in engine simulator; the default only when no key is set.
+  GEOSCOPE_ENGINES: z.enum(["simulated", "live"], { error: "must be simulated or live" }).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  GEMINI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: baseUrl("https://api.openai.com/v1"),
+  ANTHROPIC_BASE_URL: baseUrl("https://api.anthropic.com"),
+  GEMINI_BASE_URL: baseUrl("https://generativelanguage.googleapis.com"),
+  OPENAI_MODEL: model("gpt-5.4"),
+  ANTHROPIC_MODEL: model("claude-sonnet-4-6"),
+  GEMINI_MODEL: model("gemini-3.5-flash"),
+  // One provider request; a run that times out fails with engine_timeout (retryable).
+  ENGINE_TIMEOUT_MS: positiveInt(120_000, 3_600_000),
+  ENGINE_MAX_OUTPUT_TOKENS: positiveInt(4096, 1_000_000),
+  // Anthropic's web search `max_uses`.
+  ANTHROPIC_MAX_SEARCHES: positiveInt(5, 100),
+  ANTHROPIC_WEB_SEARCH_TOOL: z
+    .string()
+    .regex(/^web_search_\d{8}$/, { error: "must be a web search tool version such as web_search_20250305" })
+    .default("web_search_20250305"),
+  // pause_turn continuations before the run gives up with engine_incomplete.
+  ANTHROPIC_MAX_CONTINUATIONS: nonNegativeInt(5, 50),
+  // OpenAI's `max_tool_calls` (searches and page opens together); unset means no limit.
+  OPENAI_MAX_TOOL_CALLS: z.coerce
+    .number({ error: "must be a whole number" })
+    .int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(1000, { error: "must be at most 1000" })
+    .optional(),
+  REDIRECT_HOSTS: hostList,
+  REDIRECT_TIMEOUT_MS: positiveInt(5000, 60_000),
+  REDIRECT_CONCURRENCY: positiveInt(4, 64),
+  // An already running simulator (e.g. `npx tsx lib/engines/simulator/main.ts`); without it
+  // simulated mode starts one inside the server process.
+  GEOSCOPE_SIMULATOR_URL: z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).optional(),
+  GEOSCOPE_SIMULATOR_LATENCY_MS: nonNegativeInt(0, 600_000),
+  GEOSCOPE_SIMULATOR_SEED: z.string().max(200).default("geoscope"),
+});
+
+export type EngineEnv = z.infer<typeof engineEnvSchema>;
+
+export interface ProviderConfig {
+  apiKey: string;
+  baseUrl: string;
+  model: string;
+}
+
+export interface EngineConfig {
+  mode: "simulated" | "live";
+  /** Engines a request may name; every one of them when `engines` is omitted. */
+  enabled: EngineId[];
+  timeoutMs: number;
+  maxOutputTokens: number;
+  chatgpt: ProviderConfig & { maxToolCalls: number | null };
+  claude: ProviderConfig & { maxSearches: number; webSearchTool: string; maxContinuations: number };
+  gemini: ProviderConfig;
+  redirects: {
+    hosts: string[];
+    timeoutMs: number;
+    concurrency: number;
+    /** Only for the simulator's redirect endpoint on loopback; never in live mode. */
+    allowLoopback: boolean;
+  };
+  simulator: { url: string | null; latencyMs: number; seed: string };
+}
+
+export class EngineConfigError extends Error {
+  override name = "EngineConfigError";
+}
+
+/** Key placeholder sent to the simulator, which only checks that one is present. */
+export const SIMULATED_API_KEY = "sk-geoscope-simulated";
+
+const KEY_VARS = { chatgpt: "OPENAI_API_KEY", claude: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" } as const;
+
+/**
+ * Engine configuration from parsed variables. Simulated mode is the default when no key
+ * is set and is refused once any key is set, so a keyed server is never silently simulated.
+ */
+export function engineConfigFromEnv(env: EngineEnv): EngineConfig {
+  const keys: Record<EngineId, string | undefined> = {
+    chatgpt: env.OPENAI_API_KEY,
+    claude: env.ANTHROPIC_API_KEY,
+    gemini: env.GEMINI_API_KEY,
+  };
+  const keyed = ENGINE_IDS.filter((id) => keys[id] !== undefined);
+  const mode = env.GEOSCOPE_ENGINES ?? (keyed.length === 0 ? "simulated" : "live");
+  if (mode === "simulated" && keyed.length > 0) {
+    throw new EngineConfigError(
+      `GEOSCOPE_ENGINES=simulated cannot be used while ${keyed.map((id) => KEY_VARS[id]).join(", ")} is set: unset the key(s) or use GEOSCOPE_ENGINES=live`,
+    );
+  }
+  const simulated = mode === "simulated";
+  const provider = (id: EngineId, url: string, model: string): ProviderConfig => ({
+    apiKey: simulated ? SIMULATED_API_KEY : (keys[id] ?? ""),
+    baseUrl: url,
+    model,
+  });
+  const config: EngineConfig = {
+    mode,
+    enabled: simulated ? [...ENGINE_IDS] : keyed,
+    timeoutMs: env.ENGINE_TIMEOUT_MS,
+    maxOutputTokens: env.ENGINE_MAX_OUTPUT_TOKENS,
+    chatgpt: { ...provider("chatgpt", env.OPENAI_BASE_URL, env.OPENAI_MODEL), maxToolCalls: env.OPENAI_MAX_TOOL_CALLS ?? null },
+    claude: {
+      ...provider("claude", env.ANTHROPIC_BASE_URL, env.ANTHROPIC_MODEL),
+      maxSearches: env.ANTHROPIC_MAX_SEARCHES,
+      webSearchTool: env.ANTHROPIC_WEB_SEARCH_TOOL,
+      maxContinuations: env.ANTHROPIC_MAX_CONTINUATIONS,
+    },
+    gemini: provider("gemini", env.GEMINI_BASE_URL, env.GEMINI_MODEL),
+    redirects: {
+      hosts: [...new Set([...DEFAULT_REDIRECT_HOSTS, ...env.REDIRECT_HOSTS])],
+      timeoutMs: env.REDIRECT_TIMEOUT_MS,
+      concurrency: env.REDIRECT_CONCURRENCY,
+      allowLoopback: false,
+    },
+    simulator: { url: null, latencyMs: env.GEOSCOPE_SIMULATOR_LATENCY_MS, seed: env.GEOSCOPE_SIMULATOR_SEED },
+  };
+  return simulated && env.GEOSCOPE_SIMULATOR_URL ? withSimulator(config, env.GEOSCOPE_SIMULATOR_URL) : config;
+}
+
+/**
+ * Points every engine at a simulator: the SDKs' base URLs, and the simulator's own host as
+ * an allowed redirect host on loopback. Only valid in simulated mode.
+ */
+export function withSimulator(config: EngineConfig, simulatorUrl: string): EngineConfig {
+  if (config.mode !== "simulated") throw new EngineConfigError("the simulator is only used in simulated mode");
+  const url = new URL(simulatorUrl);
+  const origin = url.origin;
+  return {
+    ...config,
+    chatgpt: { ...config.chatgpt, baseUrl: `${origin}/v1` },
+    claude: { ...config.claude, baseUrl: origin },
+    gemini: { ...config.gemini, baseUrl: origin },
+    redirects: { ...config.redirects, hosts: [...new Set([...config.redirects.hosts, url.host])], allowLoopback: true },
+    simulator: { ...config.simulator, url: origin },
+  };
+}

@@ -1,0 +1,100 @@
+// A scenario as an OpenAI Responses API response with web search: web_search_call items
+// (queries and sources), an open_page action, and url_citation annotations on the answer.
+import type { Rng } from "./rng";
+import type { Scenario } from "./scenario";
+
+export function openaiResponse(scenario: Scenario, model: string, prompt: string, rng: Rng): Record<string, unknown> {
+  const suffix = rng.id(40).toLowerCase();
+  const output: unknown[] = [{ id: `rs_${rng.id(48).toLowerCase()}`, type: "reasoning", summary: [] }];
+  for (const call of scenario.calls) {
+    const id = `ws_${rng.id(8).toLowerCase()}${suffix}`;
+    if (call.queries.length === 0) {
+      // As in OpenAI's documented example: a call shown without any action.
+      output.push({ type: "web_search_call", id, status: "completed" });
+      continue;
+    }
+    output.push({
+      type: "web_search_call",
+      id,
+      status: "completed",
+      action: {
+        type: "search",
+        query: call.queries[0],
+        queries: call.queries,
+        sources: call.results.map((i) => ({ type: "url", url: scenario.pages[i]!.url })),
+      },
+    });
+  }
+  for (const i of scenario.opened) {
+    output.push({
+      type: "web_search_call",
+      id: `ws_${rng.id(8).toLowerCase()}${suffix}`,
+      status: "completed",
+      action: { type: "open_page", url: scenario.pages[i]!.url },
+    });
+  }
+
+  let text = "";
+  const annotations: unknown[] = [];
+  for (const sentence of scenario.sentences) {
+    if (text !== "") text += " ";
+    text += sentence.text.replace(/\.$/, "");
+    for (const i of sentence.cites) {
+      const page = scenario.pages[i]!;
+      const url = withUtm(page.url);
+      const mark = ` ([${page.site}](${url}))`;
+      annotations.push({ type: "url_citation", start_index: text.length, end_index: text.length + mark.length, url, title: page.title });
+      text += mark;
+    }
+    text += sentence.text.endsWith(".") ? "." : "";
+  }
+  output.push({
+    id: `msg_${rng.id(8).toLowerCase()}${suffix}`,
+    type: "message",
+    status: "completed",
+    role: "assistant",
+    content: [{ type: "output_text", text, annotations, logprobs: [] }],
+  });
+
+  const input = 900 + prompt.length * 2 + scenario.pages.length * 1100;
+  const reasoning = rng.int(64, 640);
+  const out = Math.ceil(text.length / 4) + reasoning;
+  return {
+    id: `resp_${rng.id(8).toLowerCase()}${suffix}`,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    status: "completed",
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: null,
+    max_output_tokens: null,
+    model,
+    output,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    store: false,
+    tool_choice: "auto",
+    tools: [{ type: "web_search", search_context_size: "medium", user_location: null, filters: null }],
+    usage: {
+      input_tokens: input,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: out,
+      output_tokens_details: { reasoning_tokens: reasoning },
+      total_tokens: input + out,
+    },
+    user: null,
+    metadata: {},
+  };
+}
+
+/** ChatGPT marks the links it cites as coming from it. */
+function withUtm(url: string): string {
+  const u = new URL(url);
+  u.searchParams.set("utm_source", "openai");
+  return u.toString();
+}
+
+export function openaiError(message: string, type: string, code: string | null): Record<string, unknown> {
+  return { error: { message, type, param: null, code } };
+}

@@ -1,0 +1,316 @@
+// The engine simulator: an HTTP server that answers the official SDKs at the paths they call
+// (/v1/responses, /v1/messages, /v1beta/models/{model}:generateContent) in each provider's
+// wire format, serves its own grounding redirects, and fails on demand.
+//
+// Failures are injected by rules (options, or PUT /_simulator/failures) or by magic tokens in
+// the prompt: [[sim:KIND]], [[sim:KIND:RETRY_AFTER_SECONDS]], [[sim:KIND@ENGINE]],
+// [[sim:KIND*N]] (only the first N attempts of that prompt fail). KIND is one of
+// rate_limit, server_error, overloaded, timeout, malformed, auth_error, bad_request. Shape
+// tokens: [[sim:no_search]], [[sim:no_citations]], [[sim:pause_turn]] (Claude pauses after its
+// first search), [[sim:search_error]] (Claude search error inside a 200),
+// [[sim:redirect_fail]] (every Gemini redirect fails).
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ENGINE_IDS, type EngineId } from "../types";
+import { claudeContent, claudeError, claudeMessage, pauseIndex } from "./anthropic";
+import { geminiError, geminiResponse, parseRedirectToken } from "./gemini";
+import { openaiError, openaiResponse } from "./openai";
+import { rngFrom } from "./rng";
+import { buildScenario } from "./scenario";
+
+export const FAILURE_KINDS = ["rate_limit", "server_error", "overloaded", "timeout", "malformed", "auth_error", "bad_request"] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+export interface FailureRule {
+  kind: FailureKind;
+  /** Only this engine; every engine when omitted. */
+  engine?: EngineId;
+  /** Only prompts containing this text. */
+  promptIncludes?: string;
+  /** How many requests the rule fails before it stops applying; unlimited when omitted. */
+  times?: number;
+  retryAfterSeconds?: number;
+}
+
+export interface SimulatorOptions {
+  port?: number;
+  host?: string;
+  seed?: string;
+  /** Delay before every answer (default 0, which is what tests want). */
+  latencyMs?: number;
+  failures?: FailureRule[];
+  /** Let the process exit while the simulator runs (an in-process simulator must not hold it). */
+  unref?: boolean;
+}
+
+export interface RunningSimulator {
+  url: string;
+  close(): Promise<void>;
+  setFailures(rules: FailureRule[]): void;
+  /** Forgets repeat counters, pending continuations and failure rules. */
+  reset(): void;
+}
+
+interface Injected {
+  kind: FailureKind;
+  retryAfterSeconds: number;
+}
+
+interface Flags {
+  noSearch: boolean;
+  noCitations: boolean;
+  pauseTurn: boolean;
+  searchError: boolean;
+  redirectFail: boolean;
+}
+
+const TOKEN = /\[\[sim:([a-z_]+)(?::(\d+))?(?:\*(\d+))?(?:@([a-z]+))?\]\]/g;
+
+function readTokens(prompt: string, engine: EngineId, attempt: number): { failure: Injected | null; flags: Flags } {
+  const flags: Flags = { noSearch: false, noCitations: false, pauseTurn: false, searchError: false, redirectFail: false };
+  let failure: Injected | null = null;
+  for (const match of prompt.matchAll(TOKEN)) {
+    const [, kind, arg, times, only] = match;
+    if (only && only !== engine) continue;
+    if ((FAILURE_KINDS as readonly string[]).includes(kind!)) {
+      if (times !== undefined && attempt >= Number(times)) continue;
+      failure ??= { kind: kind as FailureKind, retryAfterSeconds: arg ? Number(arg) : 1 };
+    } else if (kind === "no_search") flags.noSearch = true;
+    else if (kind === "no_citations") flags.noCitations = true;
+    else if (kind === "pause_turn") flags.pauseTurn = true;
+    else if (kind === "search_error") flags.searchError = true;
+    else if (kind === "redirect_fail") flags.redirectFail = true;
+  }
+  return { failure, flags };
+}
+
+function simulatedModel(model: string): string {
+  return model.endsWith("-simulated") ? model : `${model}-simulated`;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text === "" ? null : JSON.parse(text);
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((part) => (part && typeof part === "object" && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : ""))
+    .join("");
+}
+
+/** The user's prompt from any of the three request shapes. */
+function promptOf(engine: EngineId, body: Record<string, unknown>): string {
+  if (engine === "chatgpt") {
+    if (typeof body.input === "string") return body.input;
+    const first = Array.isArray(body.input) ? (body.input as Array<Record<string, unknown>>).find((m) => m.role === "user") : undefined;
+    return first ? textOf(first.content) : "";
+  }
+  if (engine === "claude") {
+    const first = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>)[0] : undefined;
+    return first ? textOf(first.content) : "";
+  }
+  const first = Array.isArray(body.contents) ? (body.contents as Array<Record<string, unknown>>)[0] : undefined;
+  return first ? textOf(first.parts) : "";
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const seed = options.seed ?? "geoscope";
+  const latencyMs = options.latencyMs ?? 0;
+  let rules: Array<FailureRule & { used: number }> = (options.failures ?? []).map((r) => ({ ...r, used: 0 }));
+  const attempts = new Map<string, number>();
+  const paused = new Map<string, { rest: unknown[]; model: string; seedKey: string }>();
+
+  function ruleFailure(engine: EngineId, prompt: string): Injected | null {
+    for (const rule of rules) {
+      if (rule.engine && rule.engine !== engine) continue;
+      if (rule.promptIncludes && !prompt.includes(rule.promptIncludes)) continue;
+      if (rule.times !== undefined && rule.used >= rule.times) continue;
+      rule.used += 1;
+      return { kind: rule.kind, retryAfterSeconds: rule.retryAfterSeconds ?? 1 };
+    }
+    return null;
+  }
+
+  function fail(engine: EngineId, res: ServerResponse, failure: Injected): void {
+    const retry = String(failure.retryAfterSeconds);
+    const requestId = `req_${rngFrom(Date.now(), Math.random()).id(24)}`;
+    switch (failure.kind) {
+      case "timeout":
+        // Never answer: the client's timeout has to fire. The socket closes with the server.
+        return;
+      case "malformed":
+        send(res, 200, engine === "gemini" ? '{"candidates": [{"content": {"parts": [{"text": "Trunc' : '{"id": "resp_trunc", "output": [{"type": "mess', {});
+        return;
+      case "rate_limit":
+        if (engine === "chatgpt") return send(res, 429, openaiError("Rate limit reached for requests. Please try again later.", "requests", "rate_limit_exceeded"), { "retry-after": retry, "x-request-id": requestId });
+        if (engine === "claude") return send(res, 429, claudeError("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit.", requestId), { "retry-after": retry, "request-id": requestId });
+        return send(res, 429, geminiError(429, "RESOURCE_EXHAUSTED", "You exceeded your current quota, please check your plan and billing details.", [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retry}s` }]));
+      case "server_error":
+        if (engine === "chatgpt") return send(res, 500, openaiError("The server had an error while processing your request. Sorry about that!", "server_error", null), { "x-request-id": requestId });
+        if (engine === "claude") return send(res, 500, claudeError("api_error", "Internal server error", requestId), { "request-id": requestId });
+        return send(res, 500, geminiError(500, "INTERNAL", "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"));
+      case "overloaded":
+        if (engine === "chatgpt") return send(res, 503, openaiError("The engine is currently overloaded, please try again later.", "server_error", null), { "retry-after": retry, "x-request-id": requestId });
+        if (engine === "claude") return send(res, 529, claudeError("overloaded_error", "Overloaded", requestId), { "retry-after": retry, "request-id": requestId });
+        return send(res, 503, geminiError(503, "UNAVAILABLE", "The model is overloaded. Please try again later."));
+      case "auth_error":
+        return authError(engine, res);
+      case "bad_request":
+        if (engine === "chatgpt") return send(res, 400, openaiError("Invalid value for 'input': the prompt was rejected.", "invalid_request_error", "invalid_value"), { "x-request-id": requestId });
+        if (engine === "claude") return send(res, 400, claudeError("invalid_request_error", "messages: the prompt was rejected.", requestId), { "request-id": requestId });
+        return send(res, 400, geminiError(400, "INVALID_ARGUMENT", "Request contains an invalid argument."));
+    }
+  }
+
+  function authError(engine: EngineId, res: ServerResponse): void {
+    if (engine === "chatgpt") return send(res, 401, openaiError("Incorrect API key provided.", "invalid_request_error", "invalid_api_key"));
+    if (engine === "claude") return send(res, 401, claudeError("authentication_error", "invalid x-api-key", "req_sim_auth"));
+    // Gemini answers a bad key with 400 and the reason in the details.
+    return send(res, 400, geminiError(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }]));
+  }
+
+  function hasKey(engine: EngineId, req: IncomingMessage, url: URL): boolean {
+    if (engine === "chatgpt") return /^Bearer \S+/.test(req.headers.authorization ?? "");
+    // Anthropic's SDK sends the key as a bearer token; older clients use x-api-key.
+    if (engine === "claude") return (typeof req.headers["x-api-key"] === "string" && req.headers["x-api-key"] !== "") || /^Bearer \S+/.test(req.headers.authorization ?? "");
+    return (typeof req.headers["x-goog-api-key"] === "string" && req.headers["x-goog-api-key"] !== "") || url.searchParams.has("key");
+  }
+
+  async function handleEngine(engine: EngineId, req: IncomingMessage, res: ServerResponse, url: URL, pathModel: string | null): Promise<void> {
+    let body: Record<string, unknown>;
+    try {
+      body = ((await readJson(req)) ?? {}) as Record<string, unknown>;
+    } catch {
+      return fail(engine, res, { kind: "bad_request", retryAfterSeconds: 1 });
+    }
+    if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+    if (!hasKey(engine, req, url)) return authError(engine, res);
+
+    const model = simulatedModel(pathModel ?? (typeof body.model === "string" ? body.model : "model"));
+    const prompt = promptOf(engine, body);
+
+    // A Claude continuation carries the paused assistant turn; it is the same run, not a repeat.
+    if (engine === "claude" && Array.isArray(body.messages) && body.messages.length > 1) {
+      const last = body.messages[body.messages.length - 1] as { role?: string; content?: unknown };
+      const ids = Array.isArray(last.content) ? (last.content as Array<{ id?: string }>).map((b) => b.id).filter((id): id is string => !!id) : [];
+      const state = ids.length > 0 ? paused.get(ids[ids.length - 1]!) : undefined;
+      if (last.role !== "assistant" || !state) {
+        return send(res, 400, claudeError("invalid_request_error", "messages: unexpected conversation for this simulator", "req_sim_400"));
+      }
+      paused.delete(ids[ids.length - 1]!);
+      const input = 1200 + JSON.stringify(body.messages).length / 4;
+      return send(res, 200, claudeMessage(state.rest, state.model, "end_turn", Math.ceil(input), rngFrom(state.seedKey, "continue")), { "request-id": "req_sim_cont" });
+    }
+
+    const key = `${engine}\u0000${prompt}`;
+    const attempt = attempts.get(key) ?? 0;
+    attempts.set(key, attempt + 1);
+    const tokens = readTokens(prompt, engine, attempt);
+    const failure = ruleFailure(engine, prompt) ?? tokens.failure;
+    if (failure) return fail(engine, res, failure);
+
+    const scenario = buildScenario(prompt, `${seed}:${engine}`, attempt, { noSearch: tokens.flags.noSearch, noCitations: tokens.flags.noCitations });
+    const rng = rngFrom(seed, engine, prompt, attempt, "wire");
+    if (engine === "chatgpt") {
+      return send(res, 200, openaiResponse(scenario, model, prompt, rng), { "x-request-id": `req_${rng.id(24)}`, "openai-processing-ms": String(latencyMs) });
+    }
+    if (engine === "claude") {
+      const content = claudeContent(scenario, rng, { searchError: tokens.flags.searchError });
+      const input = 800 + Math.ceil(prompt.length / 4) + scenario.pages.length * 900;
+      if (tokens.flags.pauseTurn && scenario.calls.length > 0) {
+        const cut = pauseIndex(content);
+        const first = content.slice(0, cut);
+        const lastTool = [...first].reverse().find((b) => (b as { type: string }).type === "server_tool_use") as { id: string };
+        paused.set(lastTool.id, { rest: content.slice(cut), model, seedKey: `${seed}:${prompt}:${attempt}` });
+        return send(res, 200, claudeMessage(first, model, "pause_turn", input, rng), { "request-id": `req_${rng.id(24)}` });
+      }
+      return send(res, 200, claudeMessage(content, model, "end_turn", input, rng), { "request-id": `req_${rng.id(24)}` });
+    }
+    const redirectBase = `http://${req.headers.host}`;
+    return send(res, 200, geminiResponse(scenario, model, prompt, redirectBase, rng, { failRedirects: tokens.flags.redirectFail }));
+  }
+
+  function handleRedirect(req: IncomingMessage, res: ServerResponse, token: string): void {
+    const parsed = parseRedirectToken(token);
+    const head = req.method === "HEAD";
+    const reply = (status: number, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { "content-type": "text/html; charset=UTF-8", ...headers });
+      res.end(head ? undefined : `<html><body>${status}</body></html>`);
+    };
+    if (!parsed || parsed.b === "not_found") return reply(404);
+    if (parsed.b === "server_error") return reply(500);
+    if (parsed.b === "no_location") return reply(302);
+    if (parsed.b === "get_only" && head) return reply(405, { allow: "GET" });
+    return reply(302, { location: parsed.u });
+  }
+
+  async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (path === "/_simulator/health") return send(res, 200, { ok: true, engines: ENGINE_IDS });
+    if (path === "/_simulator/failures" && req.method === "PUT") {
+      const body = await readJson(req);
+      if (!Array.isArray(body)) return send(res, 400, { error: "expected a JSON list of failure rules" });
+      rules = (body as FailureRule[]).map((r) => ({ ...r, used: 0 }));
+      return send(res, 200, { rules: rules.length });
+    }
+    if (path === "/_simulator/failures" && req.method === "DELETE") {
+      rules = [];
+      return send(res, 200, { rules: 0 });
+    }
+    return send(res, 404, { error: "not found" });
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://simulator.invalid");
+    const path = url.pathname;
+    const route = async () => {
+      if (req.method === "POST" && path === "/v1/responses") return handleEngine("chatgpt", req, res, url, null);
+      if (req.method === "POST" && path === "/v1/messages") return handleEngine("claude", req, res, url, null);
+      const gemini = /^\/v1beta\/models\/([^/:]+):generateContent$/.exec(path);
+      if (req.method === "POST" && gemini) return handleEngine("gemini", req, res, url, decodeURIComponent(gemini[1]!));
+      const redirect = /^\/grounding-api-redirect\/([A-Za-z0-9_-]+)$/.exec(path);
+      if ((req.method === "GET" || req.method === "HEAD") && redirect) return handleRedirect(req, res, redirect[1]!);
+      if (path.startsWith("/_simulator/")) return handleControl(req, res, path);
+      return send(res, 404, { error: { message: `no route for ${req.method} ${path}` } });
+    };
+    route().catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, { error: { message: String(error) } });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  if (options.unref) server.unref();
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Requests held open by the timeout failure would keep close() waiting forever.
+        server.closeAllConnections();
+      }),
+    setFailures: (next) => {
+      rules = next.map((r) => ({ ...r, used: 0 }));
+    },
+    reset: () => {
+      rules = [];
+      attempts.clear();
+      paused.clear();
+    },
+  };
+}

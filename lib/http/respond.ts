@@ -1,0 +1,52 @@
+// Turning results and errors into HTTP responses: JSON bodies, the error envelope of spec 7,
+// and the request id every response carries. No database or auth imports: the proxy uses it too.
+import type { EndpointDefinition } from "../schemas/endpoint";
+import { ulid } from "ulid";
+import { log } from "../log";
+import { ApiError } from "./errors";
+
+const BASE_HEADERS = { "Cache-Control": "no-store" };
+
+/** Every response carries one in X-Request-Id; a 500's message repeats it and the log records it. */
+export function newRequestId(): string {
+  return `req_${ulid()}`;
+}
+
+export function respond(endpoint: EndpointDefinition, data: unknown, requestId: string, validate: boolean): Response {
+  const headers = { ...BASE_HEADERS, "X-Request-Id": requestId };
+  if (endpoint.status === 204) return new Response(null, { status: 204, headers });
+  if (validate && endpoint.response) {
+    const checked = endpoint.response.safeParse(data);
+    if (!checked.success) {
+      throw new Error(`Response of ${endpoint.operationId} does not match its schema: ${checked.error.message}`);
+    }
+  }
+  return jsonResponse(data, endpoint.status, headers);
+}
+
+export function jsonResponse(data: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), {
+    status,
+    headers: { ...BASE_HEADERS, ...headers, "Content-Type": "application/json; charset=utf-8" },
+  });
+}
+
+export function toErrorResponse(error: unknown, requestId: string, request?: Request): Response {
+  const apiError =
+    error instanceof ApiError
+      ? error
+      : new ApiError(
+          "internal_error",
+          `The service failed unexpectedly. If it keeps happening, report request id ${requestId}.`,
+        );
+  if (!(error instanceof ApiError)) {
+    // Details go to the server log only; the request's headers may hold credentials, so none are logged.
+    log.error("unhandled error", {
+      requestId,
+      method: request?.method,
+      path: request ? new URL(request.url).pathname : undefined,
+      error,
+    });
+  }
+  return jsonResponse(apiError.toBody(), apiError.status, { ...apiError.headers, "X-Request-Id": requestId });
+}

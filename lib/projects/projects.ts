@@ -1,0 +1,120 @@
+// Projects: a named home for work inside one workspace, for life. Any member creates and edits.
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { newId } from "../db/ids";
+import { notFound } from "../http/errors";
+import type { Project, ProjectContext, ProjectCreateRequest, ProjectUpdateRequest } from "../schemas/accounts";
+import { defaultWorkspaceId, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+
+type ProjectRow = {
+  id: string;
+  name: string;
+  slug: string;
+  workspaceId: string;
+  context: unknown;
+  createdAt: Date;
+  workspace: { name: string };
+  createdBy: { email: string };
+};
+
+export function presentProject(p: ProjectRow): z.input<typeof Project> {
+  return {
+    id: p.id,
+    name: p.name,
+    slug: p.slug,
+    workspace_id: p.workspaceId,
+    workspace_name: p.workspace.name,
+    created_by: p.createdBy.email,
+    created_at: p.createdAt.toISOString(),
+    ...(p.context ? { context: p.context as z.input<typeof ProjectContext> } : {}),
+  };
+}
+
+const withNames = { workspace: { select: { name: true } }, createdBy: { select: { email: true } } } as const;
+
+export function slugify(name: string): string {
+  const slug = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/g, "");
+  return slug || "project";
+}
+
+/** Context as stored: empty lists and nulls dropped, so "no context" has one form. */
+function cleanContext(context: z.output<typeof ProjectContext> | null | undefined) {
+  if (!context) return null;
+  const clean = {
+    ...(context.primary_domain ? { primary_domain: context.primary_domain } : {}),
+    ...(context.domains?.length ? { domains: context.domains } : {}),
+    ...(context.brands?.length ? { brands: context.brands } : {}),
+    ...(context.competitors?.length ? { competitors: context.competitors } : {}),
+  };
+  return Object.keys(clean).length ? clean : null;
+}
+
+export async function listProjects(principal: Principal, workspace?: string) {
+  const workspaceIds = workspace ? [(await requireWorkspace(principal, workspace)).workspace.id] : await reachableWorkspaceIds(principal);
+  const rows = await db().project.findMany({ where: { workspaceId: { in: workspaceIds } }, include: withNames, orderBy: { id: "desc" } });
+  return { items: rows.map(presentProject) };
+}
+
+/** A project the credential can act on, or 404. */
+export async function getProjectOrThrow(principal: Principal, projectId: string) {
+  const row = await db().project.findUnique({ where: { id: projectId }, include: withNames });
+  if (!row) throw notFound("project");
+  await requireWorkspace(principal, row.workspaceId, "project");
+  return row;
+}
+
+export async function getProject(principal: Principal, projectId: string) {
+  return presentProject(await getProjectOrThrow(principal, projectId));
+}
+
+export async function createProject(principal: Principal, input: z.output<typeof ProjectCreateRequest>) {
+  const workspaceId = input.workspace_id ?? (await defaultWorkspaceId(principal));
+  await requireWorkspace(principal, workspaceId);
+  const base = slugify(input.name);
+  // The slug is unique within the workspace: "crm", then "crm-2", "crm-3"… The unique index
+  // settles races between two creations of the same name.
+  for (let attempt = 0; ; attempt++) {
+    const taken = await db().project.findMany({
+      where: { workspaceId, slug: { startsWith: base } },
+      select: { slug: true },
+    });
+    const used = new Set(taken.map((t) => t.slug));
+    let slug = base;
+    for (let n = 2; used.has(slug); n++) slug = `${base}-${n}`;
+    try {
+      const row = await db().project.create({
+        data: {
+          id: newId("project"),
+          workspaceId,
+          name: input.name,
+          slug,
+          context: cleanContext(input.context) ?? undefined,
+          createdByUserId: principal.user.id,
+        },
+        include: withNames,
+      });
+      return presentProject(row);
+    } catch (error) {
+      if (attempt < 5 && (error as { code?: string }).code === "P2002") continue;
+      throw error;
+    }
+  }
+}
+
+export async function updateProject(principal: Principal, projectId: string, input: z.output<typeof ProjectUpdateRequest>) {
+  await getProjectOrThrow(principal, projectId);
+  const data: Prisma.ProjectUpdateInput = {};
+  if (input.name) data.name = input.name;
+  if (input.context !== undefined) data.context = cleanContext(input.context) ?? Prisma.DbNull;
+  const row = await db().project.update({ where: { id: projectId }, data, include: withNames });
+  return presentProject(row);
+}

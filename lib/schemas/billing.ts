@@ -1,0 +1,137 @@
+// Billing shapes (spec 2.8).
+import { z } from "zod";
+import { defineEndpoint } from "./endpoint";
+import { DateTime, PageQuery, Usd, idOf, listOf } from "./common";
+
+export const BillingProduct = z.enum(["prompt", "questions", "audit", "citations"]);
+export const BillingUnit = z.enum(["prompt", "question", "url", "analysis"]);
+
+export const PriceRow = z
+  .object({
+    product: BillingProduct,
+    engine: z.string().nullable().describe("Set where the price depends on the engine."),
+    unit: BillingUnit,
+    unit_price_usd: Usd.describe("Per unit; 0 means included."),
+  })
+  .meta({ id: "PriceRow" });
+
+export const RateCard = z
+  .object({
+    version: z.string().describe("The pricing_version that charges and estimates carry."),
+    effective_from: DateTime,
+    currency: z.string(),
+    prices: z.array(PriceRow),
+  })
+  .meta({
+    id: "RateCard",
+    description: "A prompt on several engines costs the sum of its engines' prices; there is no separate all-engines price.",
+  });
+
+export const getPricing = defineEndpoint({
+  method: "GET",
+  path: "/pricing",
+  operationId: "getPricing",
+  summary: "The current rate card",
+  tags: ["Billing"],
+  auth: "none",
+  response: RateCard,
+  status: 200,
+});
+
+export const TransactionKind = z.enum(["promo_grant", "purchase", "usage", "reversal", "adjustment"]).meta({ id: "TransactionKind" });
+export const CreditBucket = z.enum(["promo", "purchased"]).meta({ id: "CreditBucket" });
+export const ChargeStatus = z.enum(["held", "captured", "released"]);
+
+const WorkspaceParam = idOf("ws")
+  .optional()
+  .describe("A workspace the caller belongs to; defaults to the caller's personal workspace (an API key's own workspace).");
+
+export const BillingSummary = z
+  .object({
+    workspace_id: z.string().nullable(),
+    enabled: z.boolean().describe("False while the server charges for nothing."),
+    balance_usd: Usd.describe("Purchased plus promotional."),
+    purchased_usd: Usd.describe("Bought; does not expire."),
+    promotional_usd: Usd.describe("Given by the service; spent first."),
+    held_usd: Usd.nullable().describe("Set aside for queued or running work; null while billing is off."),
+    available_usd: Usd.nullable().describe("Balance less held: what new work can use; null while billing is off."),
+    spend_month_to_date_usd: Usd.describe("Charged since the 1st of this month, UTC."),
+    add_credit_url: z.string().describe("Where to add credit: the account page's billing section."),
+  })
+  .meta({ id: "BillingSummary" });
+
+export const RunCharge = z
+  .object({
+    status: ChargeStatus,
+    amount_usd: Usd.describe("The held amount while held, the paid amount once captured, 0 if released."),
+    unit: BillingUnit,
+    units: z.number().int(),
+    unit_price_usd: Usd,
+    pricing_version: z.string(),
+  })
+  .meta({ id: "RunCharge" });
+
+export const Transaction = z
+  .object({
+    id: z.string(),
+    kind: TransactionKind,
+    bucket: CreditBucket,
+    amount_usd: Usd.describe("Signed; above zero adds credit."),
+    description: z.string(),
+    created_at: DateTime,
+    operation_id: z.string().nullable().describe("For usage: the batch, fanout, analysis or run charged."),
+    run_id: z.string().nullable(),
+    actor: z.string().nullable().describe("Email of who started the work or recorded the change; null for credit the service gave."),
+    api_key_id: z.string().nullable().describe("The API key the charged work was started with."),
+  })
+  .meta({ id: "Transaction", description: "One change to the balance; holds are not transactions." });
+
+export const TransactionList = listOf(Transaction, "TransactionList");
+
+export const UsageRow = z
+  .object({
+    day: z.iso.date().describe("UTC day the work was charged."),
+    product: BillingProduct,
+    engine: z.string().nullable(),
+    unit: BillingUnit,
+    operations: z.number().int().describe("Runs (or analyses) that were charged."),
+    units: z.number().int(),
+    charged_usd: Usd.nullable().describe("Null while billing is off."),
+  })
+  .meta({ id: "UsageRow" });
+
+export const UsageReport = z
+  .object({
+    days: z.number().int(),
+    total_usd: Usd,
+    rows: z.array(UsageRow).describe("Newest day first; failed work was not charged and is absent."),
+  })
+  .meta({ id: "UsageReport" });
+
+const daysRule = "must be a whole number from 1 to 366";
+export const UsageQuery = z.object({
+  workspace: WorkspaceParam,
+  days: z.coerce
+    .number({ error: daysRule })
+    .int({ error: daysRule })
+    .min(1, { error: daysRule })
+    .max(366, { error: daysRule })
+    .default(30)
+    .describe("UTC days to report, today included: 1 to 366, default 30."),
+});
+
+export const getBilling = defineEndpoint({
+  method: "GET", path: "/billing", operationId: "getBilling", summary: "Balance by bucket, held, available and this month's spend",
+  tags: ["Billing"], auth: "bearer", query: z.object({ workspace: WorkspaceParam }), response: BillingSummary, status: 200,
+});
+export const listTransactions = defineEndpoint({
+  method: "GET", path: "/billing/transactions", operationId: "listTransactions",
+  summary: "Every change to the balance, newest first, with the actor",
+  tags: ["Billing"], auth: "bearer", query: PageQuery.extend({ workspace: WorkspaceParam }), response: TransactionList, status: 200,
+});
+export const getUsage = defineEndpoint({
+  method: "GET", path: "/billing/usage", operationId: "getUsage",
+  summary: "What was charged, by day, product and engine",
+  description: "Failed work was not charged and is not listed.",
+  tags: ["Billing"], auth: "bearer", query: UsageQuery, response: UsageReport, status: 200,
+});

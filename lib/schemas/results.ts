@@ -1,0 +1,89 @@
+// What a prompt run records (spec 2.3): the answer, the pages shown, the searches run, the
+// tokens used, and the error of a failed run. zod only: no server code may be imported here.
+import { z } from "zod";
+
+const count = z.int().min(0);
+
+export const Resolution = z.enum(["direct", "resolved", "unresolved"]).meta({
+  id: "Resolution",
+  description:
+    "`direct`: the engine gave the page URL. `resolved`: the engine gave a redirect URL and the service followed it to the page. `unresolved`: a redirect that could not be followed.",
+});
+
+export const SourceObservation = z
+  .object({
+    url: z.string().describe("The page URL, resolved and normalised (lower-case host, no fragment, tracking parameters removed). For an unresolved redirect, the redirect URL."),
+    raw_url: z.string().describe("Exactly as the engine returned it."),
+    resolution: Resolution,
+    domain: z.string().nullable().describe("Registered domain of `url` by the Public Suffix List; null if unresolved."),
+    cited: z.boolean().nullable().describe("Whether the answer cited the page; null where the engine does not expose citations."),
+    search_query_observed: z
+      .boolean()
+      .nullable()
+      .describe("The page appeared in the results of a search the engine ran; null where the engine does not expose results."),
+    retrieval_observed: z
+      .boolean()
+      .nullable()
+      .describe("The provider showed that the page content reached the model; null where it does not expose it."),
+    domain_hint: z.string().nullable().optional().describe("For an unresolved redirect, the domain the engine's title named; a hint only."),
+    title: z.string().nullable().optional(),
+    citation_count: count.default(0),
+    citation_positions: z
+      .array(z.int().min(1))
+      .optional()
+      .describe("1-based positions in the answer's citation sequence (every citation mark, in the order they appear in the answer)."),
+  })
+  .meta({ id: "SourceObservation" });
+
+export const SearchObservation = z
+  .object({
+    query: z.string(),
+    position: z.int().min(1).nullable().describe("1-based place of the query across the run."),
+    search_call: z
+      .int()
+      .min(1)
+      .nullable()
+      .describe("1-based search call the query belongs to. Queries of one call were issued together and have no order among themselves."),
+    provider_search_id: z.string().nullable(),
+  })
+  .meta({ id: "SearchObservation" });
+
+export const PromptResult = z
+  .object({
+    answer: z.string(),
+    sources: z.array(SourceObservation),
+    searches: z.array(SearchObservation),
+    citations_exposed: z.boolean().describe("Whether the answer carried any citation marks."),
+    searched: z.boolean().nullable().optional().describe("Whether the engine searched; null if not recorded."),
+    search_calls: count
+      .nullable()
+      .optional()
+      .describe("Number of search calls; one call can carry several queries, or none the provider showed. Null where the engine does not expose calls."),
+  })
+  .meta({ id: "PromptResult" });
+
+export const Usage = z
+  .object({
+    input_tokens: count.nullable(),
+    output_tokens: count.nullable(),
+    reasoning_tokens: count.nullable(),
+    total_tokens: count.nullable(),
+    web_searches: count.nullable(),
+  })
+  .meta({ id: "Usage" });
+
+export const RunError = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    engine: z.string().nullable(),
+    retryable: z.boolean().default(false),
+  })
+  .meta({ id: "RunError" });
+
+export type Resolution = z.infer<typeof Resolution>;
+export type SourceObservation = z.infer<typeof SourceObservation>;
+export type SearchObservation = z.infer<typeof SearchObservation>;
+export type PromptResult = z.infer<typeof PromptResult>;
+export type Usage = z.infer<typeof Usage>;
+export type RunError = z.infer<typeof RunError>;

@@ -1,0 +1,20 @@
+// About the service itself (spec 9).
+import { z } from "zod";
+import { defineEndpoint } from "./endpoint";
+
+export const ServerVersion = z
+  .object({
+    min_cli_version: z.string().describe("The oldest geoscope CLI this server answers; older ones get 426 cli_outdated."),
+  })
+  .meta({ id: "ServerVersion" });
+
+export const getVersion = defineEndpoint({
+  method: "GET",
+  path: "/version",
+  operationId: "getVersion",
+  summary: "The oldest CLI version this server answers",
+  tags: ["Service"],
+  auth: "none",
+  response: ServerVersion,
+  status: 200,
+});

@@ -1,0 +1,61 @@
+// Where a credential can act. Everything outside answers 404, exactly as a missing object;
+// admin-only actions inside answer 403.
+import type { Principal } from "../auth/principal";
+import { db } from "../db/client";
+import { ApiError, notFound } from "../http/errors";
+
+export type WorkspaceAccess = {
+  workspace: { id: string; name: string; kind: "personal" | "team"; ownerUserId: string | null; createdAt: Date };
+  role: "admin" | "member";
+  membershipId: number;
+};
+
+/** Every workspace the credential can act in, the person's own first, then by age. */
+export async function reachableWorkspaces(principal: Principal): Promise<WorkspaceAccess[]> {
+  const memberships = await db().membership.findMany({
+    where: { userId: principal.user.id, ...(principal.workspaceId ? { workspaceId: principal.workspaceId } : {}) },
+    include: { workspace: true },
+  });
+  return memberships
+    .map((m) => ({ workspace: m.workspace, role: m.role, membershipId: m.id }))
+    .sort((a, b) => {
+      const own = Number(b.workspace.ownerUserId === principal.user.id) - Number(a.workspace.ownerUserId === principal.user.id);
+      return own || a.workspace.createdAt.getTime() - b.workspace.createdAt.getTime() || a.workspace.id.localeCompare(b.workspace.id);
+    });
+}
+
+export async function reachableWorkspaceIds(principal: Principal): Promise<string[]> {
+  return (await reachableWorkspaces(principal)).map((w) => w.workspace.id);
+}
+
+/** The caller's access to one workspace, or 404 when the credential cannot act there. */
+export async function requireWorkspace(principal: Principal, workspaceId: string, what = "workspace"): Promise<WorkspaceAccess> {
+  if (principal.workspaceId && principal.workspaceId !== workspaceId) throw notFound(what);
+  const membership = await db().membership.findUnique({
+    where: { workspaceId_userId: { workspaceId, userId: principal.user.id } },
+    include: { workspace: true },
+  });
+  if (!membership) throw notFound(what);
+  return { workspace: membership.workspace, role: membership.role, membershipId: membership.id };
+}
+
+export async function requireAdmin(principal: Principal, workspaceId: string): Promise<WorkspaceAccess> {
+  const access = await requireWorkspace(principal, workspaceId);
+  if (access.role !== "admin") {
+    throw new ApiError("permission_denied", "Only an admin of this workspace can do this.");
+  }
+  return access;
+}
+
+/**
+ * The workspace new things go to when the request names none: an API key's own workspace,
+ * otherwise the person's personal workspace.
+ */
+export async function defaultWorkspaceId(principal: Principal): Promise<string> {
+  if (principal.workspaceId) return principal.workspaceId;
+  const own = await db().workspace.findUnique({ where: { ownerUserId: principal.user.id }, select: { id: true } });
+  if (own) return own.id;
+  const first = (await reachableWorkspaces(principal))[0];
+  if (!first) throw new ApiError("invalid_request", "You belong to no workspace; name one with workspace_id.");
+  return first.workspace.id;
+}

@@ -1,0 +1,29 @@
+// End-to-end tests: the built server (next start) on its own throwaway PGlite, driven over
+// HTTP, by Debian's Chromium, and by the real CLI binary.
+import { defineConfig } from "@playwright/test";
+import { E2E_PORT as port, MAILBOX } from "./tests/e2e/support";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  timeout: 60_000,
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  webServer: {
+    command: `node scripts/e2e-server.mjs`,
+    url: `http://127.0.0.1:${port}/api/v1/version`,
+    env: { E2E_PORT: String(port), E2E_MAILBOX: MAILBOX },
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+  },
+});

@@ -1,0 +1,58 @@
+// Operator commands, run against the configured database (stop a PGlite server first):
+//   npm run admin -- user:create --email E [--name N] [--api-key NAME]
+// Prints JSON on stdout; errors go to stderr with a non-zero exit.
+import { parseArgs } from "node:util";
+import { ensureUser } from "@/lib/accounts/users";
+import { issueApiKey } from "@/lib/auth/api-keys";
+import { parseConfig } from "@/lib/config/env";
+import { closeDb } from "@/lib/db/client";
+
+const USAGE = `usage:
+  npm run admin -- user:create --email EMAIL [--name NAME] [--api-key KEY_NAME]
+      creates the user and their personal workspace (or finds them), and with --api-key
+      makes an API key for that workspace; prints the user (and the key, shown once) as JSON`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+async function userCreate(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: { email: { type: "string" }, name: { type: "string" }, "api-key": { type: "string" } },
+    strict: true,
+  });
+  if (!values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email)) fail(`--email is required and must be an email address\n\n${USAGE}`);
+  if (values["api-key"] !== undefined && (values["api-key"].trim().length < 1 || values["api-key"].length > 100)) {
+    fail("--api-key must be a name of 1 to 100 characters");
+  }
+  const user = await ensureUser(values.email, values.name ?? null);
+  const out: Record<string, unknown> = {
+    user: { id: user.id, email: user.email, name: user.name, created: user.created },
+    workspace_id: user.personalWorkspaceId,
+  };
+  if (values["api-key"]) out.api_key = await issueApiKey(user.id, user.personalWorkspaceId, values["api-key"].trim());
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+}
+
+async function main() {
+  const [command, ...rest] = process.argv.slice(2);
+  try {
+    parseConfig(process.env);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  try {
+    if (command === "user:create") await userCreate(rest);
+    else fail(command ? `unknown command ${command}\n\n${USAGE}` : USAGE);
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") fail(`${(error as Error).message}\n\n${USAGE}`);
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exitCode = 1;
+  } finally {
+    await closeDb();
+  }
+}
+
+await main();

@@ -1,0 +1,54 @@
+// A person signs in through the emailed link, creates an API key on /account and uses it, then
+// approves a CLI device login started through the API — all in Debian's Chromium.
+import { expect, test } from "@playwright/test";
+import { latestLinkTo } from "./support";
+
+const EMAIL = `e2e-${Date.now()}@example.com`;
+
+test("sign in by email link, create an API key, approve a device login", async ({ page, request }) => {
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Faccount/);
+  await page.getByPlaceholder("you@example.com").fill(EMAIL);
+  await page.getByRole("button", { name: "Send sign-in link" }).click();
+  await expect(page.getByRole("heading", { name: /Check your email/ })).toBeVisible();
+
+  let link: string | null = null;
+  await expect.poll(() => (link = latestLinkTo(EMAIL, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/callback\/email\?\S+/)), { timeout: 15_000 }).not.toBeNull();
+  await page.goto(link!);
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByTestId("signed-in-as")).toHaveText(EMAIL);
+  await expect(page.getByText(/This server is simulated/)).toBeVisible();
+
+  // Create a key: its secret is shown once, and it works against the API.
+  const keys = page.locator("#api-keys");
+  await keys.getByLabel("Name").fill("from the browser");
+  await keys.getByRole("button", { name: "Create key" }).click();
+  const secret = (await page.getByTestId("secret-once").textContent())!.trim();
+  expect(secret).toMatch(/^gsk_[0-9A-Za-z]{32,}$/);
+  const me = await request.get("/api/v1/me", { headers: { Authorization: `Bearer ${secret}` } });
+  expect(me.status()).toBe(200);
+  expect((await me.json()).email).toBe(EMAIL);
+  await page.reload();
+  await expect(page.getByText("from the browser")).toBeVisible();
+  await expect(page.getByTestId("secret-once")).toHaveCount(0);
+  expect(await page.content()).not.toContain(secret);
+
+  // A CLI starts a device login through the API; the person approves it in the browser.
+  const start = await (await request.post("/api/v1/cli/auth/start", { data: { client_name: "geoscope CLI on e2e" } })).json();
+  await page.goto(start.verification_uri_complete.replace(/^http:\/\/[^/]+/, ""));
+  await expect(page.getByTestId("client-name")).toHaveText("geoscope CLI on e2e");
+  await expect(page.getByTestId("user-code")).toHaveText(start.user_code);
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText(/Approved\. The CLI is signed in/)).toBeVisible();
+
+  const approved = await (await request.post("/api/v1/cli/auth/poll", { data: { device_code: start.device_code } })).json();
+  expect(approved).toMatchObject({ status: "approved", email: EMAIL });
+  const cli = await request.get("/api/v1/me", { headers: { Authorization: `Bearer ${approved.token}` } });
+  expect((await cli.json()).credential).toEqual({ kind: "cli_token", id: approved.token_id, name: "geoscope CLI on e2e" });
+});
+
+test("a wrong device code is refused, and the page says so", async ({ page }) => {
+  // Signed-out visitors are sent to sign in first, and come back to the code afterwards.
+  await page.goto("/device?code=BBBB-BBBB");
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fdevice%3Fcode%3DBBBB-BBBB/);
+});
