@@ -4,13 +4,15 @@
 import { parseArgs } from "node:util";
 import { ensureUser } from "@/lib/accounts/users";
 import { issueApiKey } from "@/lib/auth/api-keys";
+import { AdminUsageError, BILLING_ADMIN_COMMANDS, BILLING_ADMIN_USAGE, runBillingAdminCommand } from "@/lib/billing/admin";
 import { parseConfig } from "@/lib/config/env";
 import { closeDb } from "@/lib/db/client";
 
 const USAGE = `usage:
   npm run admin -- user:create --email EMAIL [--name NAME] [--api-key KEY_NAME]
       creates the user and their personal workspace (or finds them), and with --api-key
-      makes an API key for that workspace; prints the user (and the key, shown once) as JSON`;
+      makes an API key for that workspace; prints the user (and the key, shown once) as JSON
+${BILLING_ADMIN_USAGE}`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -45,9 +47,14 @@ async function main() {
   }
   try {
     if (command === "user:create") await userCreate(rest);
-    else fail(command ? `unknown command ${command}\n\n${USAGE}` : USAGE);
+    else if ((BILLING_ADMIN_COMMANDS as readonly string[]).includes(command ?? "")) {
+      const out = await runBillingAdminCommand(command as (typeof BILLING_ADMIN_COMMANDS)[number], rest);
+      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    } else fail(command ? `unknown command ${command}\n\n${USAGE}` : USAGE);
   } catch (error) {
-    if ((error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") fail(`${(error as Error).message}\n\n${USAGE}`);
+    if (error instanceof AdminUsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      fail(`${(error as Error).message}\n\n${USAGE}`);
+    }
     process.stderr.write(`${(error as Error).message}\n`);
     process.exitCode = 1;
   } finally {

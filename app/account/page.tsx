@@ -1,4 +1,7 @@
 import { listApiKeys } from "@/lib/auth/api-keys";
+import { workspaceBillingSummary } from "@/lib/billing/summary";
+import { workspaceTransactions } from "@/lib/billing/transactions";
+import { workspaceUsage } from "@/lib/billing/usage";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { enginesSimulated } from "@/lib/config/engines";
 import { listProjects } from "@/lib/projects/projects";
@@ -25,6 +28,9 @@ export default async function AccountPage() {
       access: w,
       members: (await listMembers(principal, w.workspace.id)).items,
       invitations: w.role === "admin" ? (await listInvitations(principal, w.workspace.id)).items : [],
+      billing: await workspaceBillingSummary(w.workspace.id),
+      transactions: (await workspaceTransactions(w.workspace.id, { limit: 10 })).items,
+      usage: await workspaceUsage(w.workspace.id, 30),
     })),
   );
   const workspaceOptions = workspaces.map((w) => (
@@ -208,6 +214,75 @@ export default async function AccountPage() {
             <input name="competitors" placeholder="competitors, comma separated" className={inputClass} aria-label="Competitors" />
           </ActionForm>
         </div>
+      </Section>
+
+      <Section id="billing" title="Billing" description="Prepaid credit in USD. Promotional credit is spent first; work in progress holds credit until it finishes.">
+        {details.map(({ access, billing, transactions, usage }) => (
+          <div key={access.workspace.id} className="mb-6 border-b border-slate-100 pb-6 last:border-0" data-testid={`billing-${access.workspace.id}`}>
+            <h3 className="font-medium">{access.workspace.name}</h3>
+            {!billing.enabled ? <p className="text-sm text-slate-500">Billing is off on this server: nothing is charged.</p> : null}
+            <dl className="mt-2 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-3">
+              {(
+                [
+                  ["Balance", billing.balance_usd],
+                  ["Purchased", billing.purchased_usd],
+                  ["Promotional", billing.promotional_usd],
+                  ["Held", billing.held_usd],
+                  ["Available", billing.available_usd],
+                  ["Spent this month", billing.spend_month_to_date_usd],
+                ] as const
+              ).map(([label, value]) => (
+                <div key={label} className="flex justify-between gap-2">
+                  <dt className="text-slate-500">{label}</dt>
+                  <dd className="font-mono" data-testid={`billing-${label.toLowerCase().replaceAll(" ", "-")}`}>
+                    {value === null ? "—" : `$${value}`}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            <h4 className="mt-4 text-sm font-medium">Recent transactions</h4>
+            {transactions.length === 0 ? (
+              <p className="text-sm text-slate-500">None yet.</p>
+            ) : (
+              <table className="mt-1 w-full text-left text-sm">
+                <tbody>
+                  {transactions.map((t) => (
+                    <tr key={t.id} className="border-t border-slate-100">
+                      <td className="py-1">{date(t.created_at)}</td>
+                      <td>{t.kind}</td>
+                      <td>{t.bucket}</td>
+                      <td className="font-mono">{t.amount_usd}</td>
+                      <td className="text-slate-600">{t.description}</td>
+                      <td className="text-slate-500">{t.actor ?? ""}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <h4 className="mt-4 text-sm font-medium">Usage, last {usage.days} days: ${usage.total_usd}</h4>
+            {usage.rows.length === 0 ? (
+              <p className="text-sm text-slate-500">Nothing charged.</p>
+            ) : (
+              <table className="mt-1 w-full text-left text-sm">
+                <tbody>
+                  {usage.rows.map((r) => (
+                    <tr key={`${r.day}-${r.product}-${r.engine}`} className="border-t border-slate-100">
+                      <td className="py-1">{r.day}</td>
+                      <td>{r.product}</td>
+                      <td>{r.engine ?? ""}</td>
+                      <td>
+                        {r.units} {r.unit}
+                        {r.units === 1 ? "" : "s"} in {r.operations} run{r.operations === 1 ? "" : "s"}
+                      </td>
+                      <td className="font-mono">{r.charged_usd === null ? "—" : `$${r.charged_usd}`}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </div>
+        ))}
+        <p className="text-sm text-slate-500">To add credit, ask the operator of this server (they record purchases with npm run admin -- credit:add).</p>
       </Section>
     </Page>
   );

@@ -1,4 +1,6 @@
-// People: the first sign-in (or the admin command) creates the user and their personal workspace.
+// People: the first sign-in (or the admin command) creates the user and their personal workspace,
+// with its promotional credit.
+import { grantSignupPromo } from "../billing/ledger";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
 
@@ -26,6 +28,7 @@ export async function ensureUser(emailInput: string, name: string | null = null)
         memberships: { create: { userId: user.id, role: "admin" } },
       },
     });
+    await grantSignupPromo(tx, workspace.id);
     return { id: user.id, email, name: user.name, personalWorkspaceId: workspace.id, created: true };
   });
 }

@@ -31,6 +31,11 @@ export const envSchema = z.object({
   MIN_CLI_VERSION: semver.default("0.1.0"),
   BILLING_ENABLED: bool(true),
   RATE_CARD_FILE: z.string().min(1).default("config/rate-card.json"),
+  // Promotional credit every new personal workspace receives (spent before purchased credit).
+  SIGNUP_PROMO_USD: z
+    .string()
+    .regex(/^\d+(\.\d{1,6})?$/, { error: 'must be a non-negative amount in USD such as "5.00"' })
+    .default("5.00"),
   // Checks every response against its endpoint's schema (on in tests; costs time in production).
   GEOSCOPE_VALIDATE_RESPONSES: bool(false),
   MAX_BODY_BYTES: positiveInt(1024 * 1024),

@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as apiKeys from "@/app/api/v1/api-keys/route";
 import * as apiKey from "@/app/api/v1/api-keys/[key_id]/route";
+import * as billing from "@/app/api/v1/billing/route";
 import * as me from "@/app/api/v1/me/route";
 import * as projects from "@/app/api/v1/projects/route";
 import * as project from "@/app/api/v1/projects/[project_id]/route";
@@ -53,6 +54,17 @@ describe("GET /me", () => {
     const res = await call(me.GET, "GET", "/me", { token: alice.apiKey });
     expect(res.body.credential).toEqual({ kind: "api_key", id: alice.apiKeyId, name: "alice@example.com key" });
     expect(res.body.workspaces.map((w: { id: string }) => w.id)).toEqual([alice.workspaceId]);
+  });
+});
+
+describe("signing up", () => {
+  it("gives the new personal workspace its promotional credit, once", async () => {
+    const res = await call(billing.GET, "GET", "/billing", { token: alice.apiKey });
+    expect(res.body).toMatchObject({ workspace_id: alice.workspaceId, promotional_usd: "5.00", purchased_usd: "0.00", available_usd: "5.00" });
+    const { ensureUser } = await import("@/lib/accounts/users");
+    expect((await ensureUser("ALICE@example.com")).created).toBe(false);
+    const again = await call(billing.GET, "GET", "/billing", { token: alice.apiKey });
+    expect(again.body.promotional_usd).toBe("5.00");
   });
 });
 

@@ -18,6 +18,8 @@ test("sign in by email link, create an API key, approve a device login", async (
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByTestId("signed-in-as")).toHaveText(EMAIL);
   await expect(page.getByText(/This server is simulated/)).toBeVisible();
+  // A new person's personal workspace starts with the promotional credit.
+  await expect(page.locator("#billing").getByTestId("billing-promotional").first()).toHaveText("$5.00");
 
   // Create a key: its secret is shown once, and it works against the API.
   const keys = page.locator("#api-keys");

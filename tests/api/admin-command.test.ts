@@ -1,0 +1,46 @@
+// The operator's command, run as a real subprocess against its own PGlite folder: how a
+// self-hosted install gets its first credential without a browser.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "geoscope-admin-"));
+const env = { ...process.env, GEOSCOPE_DATA_DIR: dataDir, DATABASE_URL: "", VITEST: "" };
+const tsx = path.resolve("node_modules/.bin/tsx");
+
+function run(script: string, args: string[]) {
+  const result = spawnSync(tsx, [script, ...args], { env, encoding: "utf8", timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("npm run admin", () => {
+  it("bootstraps a user with a personal workspace and an API key, printed as JSON", () => {
+    expect(run("scripts/db-migrate.ts", []).code).toBe(0);
+    const created = run("scripts/admin.ts", ["user:create", "--email", "Ops@Example.com", "--api-key", "bootstrap"]);
+    expect(created.stderr).toBe("");
+    expect(created.code).toBe(0);
+    const out = JSON.parse(created.stdout);
+    expect(out.user).toMatchObject({ email: "ops@example.com", created: true });
+    expect(out.workspace_id).toMatch(/^ws_/);
+    expect(out.api_key).toMatchObject({ name: "bootstrap", workspace_id: out.workspace_id, revoked_at: null });
+    expect(out.api_key.key).toMatch(/^gsk_/);
+
+    // Run again: the same user, no second workspace; credit can be added to it.
+    const again = JSON.parse(run("scripts/admin.ts", ["user:create", "--email", "ops@example.com"]).stdout);
+    expect(again).toMatchObject({ user: { id: out.user.id, created: false }, workspace_id: out.workspace_id });
+    const credit = run("scripts/admin.ts", ["credit:add", "--workspace", out.workspace_id, "--usd", "25.00", "--note", "invoice 1"]);
+    expect(credit.code).toBe(0);
+    expect(JSON.parse(credit.stdout).billing).toMatchObject({ purchased_usd: "25.00", promotional_usd: "5.00" });
+  });
+
+  it("refuses bad arguments with the usage and exit code 2", () => {
+    for (const args of [["user:create"], ["user:create", "--email", "nope"], ["frobnicate"], ["user:create", "--email", "a@b.c", "--bogus"]]) {
+      const res = run("scripts/admin.ts", args);
+      expect(res.code, args.join(" ")).toBe(2);
+      expect(res.stderr, args.join(" ")).toContain("usage:");
+      expect(res.stdout).toBe("");
+    }
+  });
+});
