@@ -19,9 +19,13 @@ export default async function DevicePage({
 }) {
   const { code, error, result } = await searchParams;
   const principal = await requireSessionPrincipal(code ? `/device?code=${encodeURIComponent(code)}` : "/device");
-  const throttled = deviceCodeThrottle.retryAfterMs(principal.user.id) > 0;
+  let throttled = deviceCodeThrottle.retryAfterMs(principal.user.id) > 0;
   const pending = code && !throttled ? await findPendingDeviceLogin(code) : null;
-  if (code && !pending && !throttled) deviceCodeThrottle.fail(principal.user.id);
+  if (code && !pending && !throttled) {
+    deviceCodeThrottle.fail(principal.user.id);
+    throttled = deviceCodeThrottle.retryAfterMs(principal.user.id) > 0;
+  }
+  const triesLeft = deviceCodeThrottle.failuresLeft(principal.user.id);
 
   return (
     <Page title="Approve a CLI login">
@@ -31,7 +35,10 @@ export default async function DevicePage({
           <Notice tone="error">Too many wrong codes. Wait a few minutes, then try again.</Notice>
         ) : null}
         {!throttled && (error === "unknown" || (code && !pending)) ? (
-          <Notice tone="error">No pending login has that code, or it has expired. Check the code the CLI shows.</Notice>
+          <Notice tone="error">
+            No pending login has that code, or it has expired. Check the code the CLI shows ({triesLeft} more{" "}
+            {triesLeft === 1 ? "try" : "tries"} before a pause).
+          </Notice>
         ) : null}
         {pending ? (
           <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">

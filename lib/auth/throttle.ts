@@ -18,6 +18,13 @@ export class FailureThrottle {
     return this.windowMs - (now - w.failures[0]!);
   }
 
+  /** How many more failures `key` may make before it must wait. */
+  failuresLeft(key: string, now = Date.now()): number {
+    const w = this.windows.get(key);
+    if (!w) return this.maxFailures;
+    return Math.max(0, this.maxFailures - w.failures.filter((t) => now - t < this.windowMs).length);
+  }
+
   fail(key: string, now = Date.now()): void {
     const w = this.windows.get(key) ?? { failures: [] };
     w.failures.push(now);

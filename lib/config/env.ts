@@ -2,20 +2,7 @@
 // A bad value stops the server with a message naming the variable (see README's table).
 import { z } from "zod";
 import { engineEnvSchema } from "../engines/config";
-
-const bool = (fallback: boolean) =>
-  z
-    .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
-    .optional()
-    .transform((v) => (v === undefined ? fallback : v === "true" || v === "1" || v === "yes"));
-
-const positiveInt = (fallback: number, max = 1_000_000_000) =>
-  z.coerce
-    .number({ error: "must be a whole number" })
-    .int({ error: "must be a whole number" })
-    .min(1, { error: "must be at least 1" })
-    .max(max, { error: `must be at most ${max}` })
-    .default(fallback);
+import { bool, positiveInt } from "./fields";
 
 const semver = z.string().regex(/^\d+\.\d+\.\d+$/, { error: "must be a version like 1.2.3" });
 

@@ -145,7 +145,8 @@ function once(fn: () => Promise<void>): () => Promise<void> {
 // PGlite runs PostgreSQL in single-user mode and takes no lock of its own: a second process
 // opening the same folder would silently corrupt it. So we keep a lock file next to the folder.
 type LockHolder = { pid: number; host: string; since: string };
-const openInThisProcess = new Set<string>();
+// On globalThis, like the client: a dev-mode reload of this module must still see what is open.
+const openInThisProcess = ((globalThis as { __geoscopePgliteDirs?: Set<string> }).__geoscopePgliteDirs ??= new Set<string>());
 
 function inUseMessage(dataDir: string, who: string): string {
   return (

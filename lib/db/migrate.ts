@@ -272,7 +272,7 @@ function toMigrationError(error: unknown): Error {
   const lines = raw
     .split("\n")
     .filter((line) => !/^\s+(\d+: \S+::|at \S+\.rs:\d+)/.test(line))
-    .map((line) => line.trim())
+    .map((line) => (/^\s+with \w+=/.test(line) ? line.trim() : line.trimEnd()))
     .filter((line) => line !== "");
   // Each span repeats its fields ("with migration_name=…") once per level.
   const message = lines.filter((line, i) => line !== lines[i - 1]).join("\n");
@@ -282,13 +282,23 @@ function toMigrationError(error: unknown): Error {
 
 /** Opens the target for the duration of `fn` unless it is already an open `Db`. */
 async function withDb<T>(target: Db | DbTarget, fn: (db: Db) => Promise<T>): Promise<T> {
-  if ("prisma" in target) return fn(target);
+  if ("prisma" in target) return oneAtATime(target, () => fn(target));
   const db = openDb(target);
   try {
     return await fn(db);
   } finally {
     await db.close();
   }
+}
+
+// Two engines on one PGlite share its single session, so the engine's advisory lock cannot
+// keep them apart (a session never blocks itself): queue them instead.
+const queues = new WeakMap<object, Promise<unknown>>();
+function oneAtATime<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  const key = db.pglite ?? db;
+  const run = (queues.get(key) ?? Promise.resolve()).then(fn, fn);
+  queues.set(key, run.catch(() => undefined));
+  return run;
 }
 
 /**

@@ -1,23 +1,8 @@
 // The answer engines' environment variables (merged into lib/config/env.ts) and the engine
 // configuration derived from them. Nothing else under lib/engines reads the environment.
 import { z } from "zod";
+import { nonNegativeInt, positiveInt } from "../config/fields";
 import { ENGINE_IDS, type EngineId } from "./types";
-
-const positiveInt = (fallback: number, max = 1_000_000_000) =>
-  z.coerce
-    .number({ error: "must be a whole number" })
-    .int({ error: "must be a whole number" })
-    .min(1, { error: "must be at least 1" })
-    .max(max, { error: `must be at most ${max}` })
-    .default(fallback);
-
-const nonNegativeInt = (fallback: number, max: number) =>
-  z.coerce
-    .number({ error: "must be a whole number" })
-    .int({ error: "must be a whole number" })
-    .min(0, { error: "must be at least 0" })
-    .max(max, { error: `must be at most ${max}` })
-    .default(fallback);
 
 const baseUrl = (fallback: string) =>
   z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).default(fallback);

@@ -160,6 +160,19 @@ describe("applying the committed migrations to an empty PGlite database", () => 
   });
 });
 
+describe("two runs at once on one PGlite database", () => {
+  it("apply each migration exactly once", async () => {
+    const target = openDb({ kind: "pglite", dataDir: PGLITE_MEMORY });
+    try {
+      const [a, b] = await Promise.all([applyPendingMigrations(target), applyPendingMigrations(target)]);
+      expect([...a.applied, ...b.applied].sort()).toEqual(committed);
+      expect((await bookkeeping(target)).map((r) => r.migration_name)).toEqual(committed);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
 describe("freshPglite()", () => {
   it("installs a migrated, empty database as db() and uninstalls it on close", async () => {
     const fresh = await freshPglite();

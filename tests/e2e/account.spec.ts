@@ -1,9 +1,18 @@
 // A person signs in through the emailed link, creates an API key on /account and uses it, then
 // approves a CLI device login started through the API — all in Debian's Chromium.
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { latestLinkTo } from "./support";
 
 const EMAIL = `e2e-${Date.now()}@example.com`;
+
+async function signIn(page: Page, email: string, then: string) {
+  await page.goto(then);
+  await page.getByPlaceholder("you@example.com").fill(email);
+  await page.getByRole("button", { name: "Send sign-in link" }).click();
+  let link: string | null = null;
+  await expect.poll(() => (link = latestLinkTo(email, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/callback\/email\?\S+/)), { timeout: 15_000 }).not.toBeNull();
+  await page.goto(link!);
+}
 
 test("sign in by email link, create an API key, approve a device login", async ({ page, request }) => {
   await page.goto("/account");
@@ -49,7 +58,20 @@ test("sign in by email link, create an API key, approve a device login", async (
   expect((await cli.json()).credential).toEqual({ kind: "cli_token", id: approved.token_id, name: "geoscope CLI on e2e" });
 });
 
-test("a wrong device code is refused, and the page says so", async ({ page }) => {
+test("device codes typed by hand: a wrong one is refused, and guessing is throttled", async ({ page }) => {
+  await signIn(page, `guesser-${Date.now()}@example.com`, "/device");
+  for (let left = 4; left >= 1; left--) {
+    await page.getByLabel("Code shown by the CLI").fill("BCDF-GHJK");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByText(`(${left} more ${left === 1 ? "try" : "tries"} before a pause)`)).toBeVisible();
+  }
+  await page.getByLabel("Code shown by the CLI").fill("BCDF-GHJK");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("Too many wrong codes. Wait a few minutes, then try again.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Continue" })).toBeDisabled();
+});
+
+test("signed-out visitors of a device link are sent to sign in, and come back to it", async ({ page }) => {
   // Signed-out visitors are sent to sign in first, and come back to the code afterwards.
   await page.goto("/device?code=BBBB-BBBB");
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fdevice%3Fcode%3DBBBB-BBBB/);
