@@ -10,9 +10,12 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import {
   bindMigrationAwareSqlAdapterFactory,
+  ColumnTypeEnum,
   DriverAdapterError,
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
+  type SqlQuery,
+  type SqlResultSet,
 } from "@prisma/driver-adapter-utils";
 import type * as Wasm from "@prisma/schema-engine-wasm";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -228,12 +231,6 @@ function loadSchemaEngine(): Promise<Bindings> {
     const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bindings as unknown as WebAssembly.ModuleImports });
     bindings.__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start(): void }).__wbindgen_start();
-    // The engine reports a Rust panic's message here before it throws.
-    (globalThis as { PRISMA_WASM_PANIC_REGISTRY?: unknown }).PRISMA_WASM_PANIC_REGISTRY ??= {
-      set_message(message: string) {
-        lastPanic = message;
-      },
-    };
     return bindings;
   })();
   holder.__geoscopeSchemaEngine.catch(() => {
@@ -243,11 +240,25 @@ function loadSchemaEngine(): Promise<Bindings> {
 }
 
 let lastPanic: string | undefined;
+type PanicRegistry = { set_message(message: string): void };
+type PanicHolder = { PRISMA_WASM_PANIC_REGISTRY?: PanicRegistry };
+// Prisma's WebAssembly modules report a Rust panic's message to this global before they trap.
+// The Prisma client installs one that throws its own error type, which, thrown from inside the
+// schema engine, would escape every promise; ours only records the message for the error.
+const recordPanic: PanicRegistry = {
+  set_message(message: string) {
+    lastPanic = message;
+    process.stderr.write(`schema engine panic: ${message}\n`);
+  },
+};
 
 type ClosableFactory = SqlMigrationAwareDriverAdapterFactory & { disposeAll(): Promise<void> };
 
 async function withEngine<T>(factory: ClosableFactory, schema: Wasm.SchemaContainer | undefined, fn: (engine: Wasm.SchemaEngine) => Promise<T>): Promise<T> {
   const bindings = await loadSchemaEngine();
+  const panicHolder = globalThis as PanicHolder;
+  const previousRegistry = panicHolder.PRISMA_WASM_PANIC_REGISTRY;
+  panicHolder.PRISMA_WASM_PANIC_REGISTRY = recordPanic;
   let engine: Wasm.SchemaEngine | undefined;
   try {
     lastPanic = undefined;
@@ -262,6 +273,7 @@ async function withEngine<T>(factory: ClosableFactory, schema: Wasm.SchemaContai
   } finally {
     engine?.free();
     await factory.disposeAll();
+    if (panicHolder.PRISMA_WASM_PANIC_REGISTRY === recordPanic) panicHolder.PRISMA_WASM_PANIC_REGISTRY = previousRegistry;
   }
 }
 
@@ -362,18 +374,35 @@ const PG_TEXT_OID = 25;
 
 /**
  * The engine's introspection reads catalog columns of PostgreSQL's one-byte `"char"` type
- * (pg_class.relkind, pg_constraint.contype…), which @prisma/adapter-pg 7.10 rejects as an
- * unsupported type, so `diff` against a live server fails ("Column type 'char' could not be
- * deserialized"). pg already hands those values over as one-character strings; reporting them
- * as text lets the engine read them. Only the migration runner's connections are patched.
+ * (pg_constraint.contype, pg_class.relkind…) and expects them typed as characters (it panics
+ * otherwise), but @prisma/adapter-pg 7.10 rejects that type ("Column type 'char' could not be
+ * deserialized"), so `diff` against a live server fails. pg already hands the values over as
+ * one-character strings: we let the adapter treat the column as text, then report it as a
+ * character column, the way pglite-prisma-adapter does. Only the runner's connections are patched.
  */
 function readCharAsText(adapter: object): void {
-  const queryable = adapter as { performIO?: (query: unknown) => Promise<{ fields: { dataTypeID: number }[] }> };
+  type Result = { fields: { dataTypeID: number }[]; rows: unknown[][] };
+  const queryable = adapter as {
+    performIO?: (query: SqlQuery) => Promise<Result>;
+    queryRaw: (query: SqlQuery) => Promise<SqlResultSet>;
+  };
   const performIO = queryable.performIO?.bind(adapter);
   if (!performIO) return;
+  const queryRaw = queryable.queryRaw.bind(adapter);
+  // Keyed by the rows array, which queryRaw passes through untouched: safe with queries in flight.
+  const charColumns = new WeakMap<unknown[][], number[]>();
   queryable.performIO = async (query) => {
     const result = await performIO(query);
-    for (const field of result.fields) if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
+    const indexes = result.fields.flatMap((field, i) => (field.dataTypeID === PG_CHAR_OID ? [i] : []));
+    if (indexes.length) {
+      for (const i of indexes) result.fields[i]!.dataTypeID = PG_TEXT_OID;
+      charColumns.set(result.rows, indexes);
+    }
+    return result;
+  };
+  queryable.queryRaw = async (query) => {
+    const result = await queryRaw(query);
+    for (const i of charColumns.get(result.rows) ?? []) result.columnTypes[i] = ColumnTypeEnum.Character;
     return result;
   };
 }

@@ -88,6 +88,7 @@ async function saveTemplate(db: Db, file: string): Promise<void> {
 export async function freshPostgres(options: { poolSize?: number } = {}): Promise<FreshPostgres> {
   const server = process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL;
   const name = `geoscope_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  await dropAbandonedDatabases(server);
   await adminQuery(server, `CREATE DATABASE "${name}"`);
   const url = withDatabase(server, name);
   const drop = () => adminQuery(server, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -101,6 +102,25 @@ export async function freshPostgres(options: { poolSize?: number } = {}): Promis
     throw error;
   }
   return { ...(await install(db, drop)), url, name };
+}
+
+const ABANDONED_AFTER_MS = 6 * 60 * 60 * 1000;
+const sweptServers = new Set<string>();
+
+/**
+ * A run killed before its `close()` leaves its database behind. Names carry their creation
+ * time, so once per process we drop those old enough that no live run can still use them.
+ */
+async function dropAbandonedDatabases(server: string): Promise<void> {
+  if (sweptServers.has(server)) return;
+  sweptServers.add(server);
+  const { rows } = await adminQuery(server, `SELECT datname FROM pg_database WHERE datname LIKE 'geoscope\\_test\\_%'`);
+  for (const { datname } of rows as { datname: string }[]) {
+    const created = parseInt(datname.split("_")[2] ?? "", 36);
+    if (Number.isFinite(created) && Date.now() - created > ABANDONED_AFTER_MS) {
+      await adminQuery(server, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
+    }
+  }
 }
 
 /** `url` with its database name replaced by `name`. */

@@ -104,6 +104,19 @@ describe("two runners racing on one empty database", () => {
 });
 
 describe("freshPostgres()", () => {
+  it("drops databases that killed runs left behind long ago, and only those", async () => {
+    const old = `geoscope_test_${(Date.now() - 7 * 60 * 60 * 1000).toString(36)}_deadbeef`;
+    const recent = `geoscope_test_${(Date.now() - 60 * 1000).toString(36)}_cafef00d`;
+    for (const name of [old, recent]) {
+      await adminQuery(SERVER, `CREATE DATABASE "${name}"`);
+      created.push(name);
+    }
+    const fresh = await freshPostgres();
+    await fresh.close();
+    expect(await databaseExists(old)).toBe(false);
+    expect(await databaseExists(recent)).toBe(true);
+  });
+
   it("makes a migrated database of its own, installs it as db(), and drops it on close", async () => {
     const fresh = await freshPostgres();
     expect(fresh.name).toMatch(/^geoscope_test_/);
