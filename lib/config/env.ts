@@ -38,6 +38,10 @@ export const envSchema = z.object({
   GOOGLE_SECRET: z.string().min(1).optional(),
   DEVICE_CODE_TTL_SECONDS: positiveInt(600, 3600),
   DEVICE_POLL_INTERVAL_SECONDS: positiveInt(5, 60),
+  // Queued plus running runs a workspace may have before work-starting requests answer 429.
+  RUNS_IN_FLIGHT_LIMIT: positiveInt(2000),
+  // Engine calls this server makes at once, per engine (the local driver's queue).
+  ENGINE_CONCURRENCY: positiveInt(8, 1000),
 }).extend(engineEnvSchema.shape);
 
 export type Config = z.infer<typeof envSchema>;

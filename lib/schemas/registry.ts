@@ -3,6 +3,7 @@
 import type { EndpointDefinition, HttpMethod } from "./endpoint";
 import * as accounts from "./accounts";
 import { getBilling, getPricing, getUsage, listTransactions } from "./billing";
+import * as runs from "./runs";
 import { getVersion } from "./service";
 
 export const endpoints: readonly EndpointDefinition[] = [
@@ -14,6 +15,10 @@ export const endpoints: readonly EndpointDefinition[] = [
   accounts.startCliAuth,
   accounts.pollCliAuth,
   accounts.revokeCliToken,
+  runs.createPrompt,
+  runs.listRuns,
+  runs.getRun,
+  runs.getBatch,
   getPricing,
   getBilling,
   listTransactions,

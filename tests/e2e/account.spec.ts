@@ -39,6 +39,21 @@ test("sign in by email link, create an API key, approve a device login", async (
   const me = await request.get("/api/v1/me", { headers: { Authorization: `Bearer ${secret}` } });
   expect(me.status()).toBe(200);
   expect((await me.json()).email).toBe(EMAIL);
+  // With the key: a project, then a prompt on every engine, run by the server's own driver.
+  const auth = { Authorization: `Bearer ${secret}` };
+  const project = await (await request.post("/api/v1/projects", { headers: auth, data: { name: "E2E research" } })).json();
+  const queued = await request.post("/api/v1/prompts", { headers: auth, data: { prompt: "best crm for a startup", project: project.id } });
+  expect(queued.status()).toBe(202);
+  const { batch } = await queued.json();
+  const done = await (await request.get(`/api/v1/batches/${batch.id}?wait=30`, { headers: auth })).json();
+  expect(done.batch.status).toBe("completed");
+  expect(done.runs.map((r: { engine: string }) => r.engine).sort()).toEqual(["chatgpt", "claude", "gemini"]);
+  for (const run of done.runs) {
+    expect(run.model).toMatch(/-simulated$/);
+    expect(run.result.answer.length).toBeGreaterThan(0);
+    expect(run.charge).toMatchObject({ status: "captured" });
+  }
+
   await page.reload();
   await expect(page.getByText("from the browser")).toBeVisible();
   await expect(page.getByTestId("secret-once")).toHaveCount(0);

@@ -1,0 +1,84 @@
+// Long-polling (`wait=N`, spec 4.1): a request sleeps until the object it asked about finishes,
+// woken by an in-process event when a worker finishes it. Nothing polls the database in a loop,
+// and no database connection is held while sleeping: the caller reads, releases, then waits.
+import { EventEmitter } from "node:events";
+
+// On globalThis so that route bundles, the worker and instrumentation share one emitter.
+const globalForWait = globalThis as unknown as { __geoscopeWaiters?: EventEmitter };
+
+function emitter(): EventEmitter {
+  if (!globalForWait.__geoscopeWaiters) {
+    const e = new EventEmitter();
+    // Hundreds of clients may wait on one batch; that is the point, not a leak.
+    e.setMaxListeners(0);
+    globalForWait.__geoscopeWaiters = e;
+  }
+  return globalForWait.__geoscopeWaiters;
+}
+
+/** Wakes everyone waiting on these objects (runs, batches). They re-read what they wait for. */
+export function notifyChanged(...ids: (string | null | undefined)[]): void {
+  for (const id of ids) if (id) emitter().emit(id);
+}
+
+/** Waiters currently registered on `id` (tests check that disconnects free them). */
+export function waiterCount(id: string): number {
+  return emitter().listenerCount(id);
+}
+
+export type WaitOptions = {
+  /** Seconds to wait at most; 0 returns at once. */
+  seconds: number;
+  /** The client's request signal: a disconnect ends the wait and frees the listener. */
+  signal?: AbortSignal;
+  /** Whether the object is finished; reads the database and returns (holds no connection while waiting). */
+  isFinished: () => Promise<boolean>;
+};
+
+/**
+ * Resolves as soon as `isFinished` answers true after a notification on `id`, or after
+ * `seconds`, or when the client goes away. Answers whether the object finished.
+ */
+export async function waitUntilFinished(id: string, options: WaitOptions): Promise<boolean> {
+  if (options.seconds <= 0 || options.signal?.aborted) return options.isFinished();
+  const deadline = Date.now() + options.seconds * 1000;
+  const events = emitter();
+  let wake: (() => void) | null = null;
+  let pending = false;
+  // Subscribed before the first read, so a finish between the read and the sleep is not missed.
+  const onChange = () => {
+    pending = true;
+    wake?.();
+  };
+  events.on(id, onChange);
+  try {
+    for (;;) {
+      pending = false;
+      if (await options.isFinished()) return true;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 || options.signal?.aborted) return false;
+      if (pending) continue;
+      const outcome = await sleep(remaining, options.signal, (w) => (wake = w));
+      wake = null;
+      if (outcome === "aborted") return false;
+      if (outcome === "timeout") return options.isFinished();
+    }
+  } finally {
+    events.off(id, onChange);
+  }
+}
+
+/** Sleeps until `ms` passed, the signal aborted, or the registered waker is called; cleans up after itself. */
+function sleep(ms: number, signal: AbortSignal | undefined, register: (wake: () => void) => void): Promise<"changed" | "timeout" | "aborted"> {
+  return new Promise((resolve) => {
+    const finish = (outcome: "changed" | "timeout" | "aborted") => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(outcome);
+    };
+    const onAbort = () => finish("aborted");
+    const timer = setTimeout(() => finish("timeout"), ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    register(() => finish("changed"));
+  });
+}

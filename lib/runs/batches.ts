@@ -1,0 +1,38 @@
+// GET /batches/{batch_id}: a batch and its runs, with long-polling until every run finished.
+import type { Principal } from "../auth/principal";
+import { db } from "../db/client";
+import { notFound } from "../http/errors";
+import { waitUntilFinished } from "../http/wait";
+import { requireWorkspace } from "../workspaces/access";
+import { presentPromptBatch, runInclude } from "./present";
+import { isFinished } from "./status";
+
+const batchInclude = { createdBy: { select: { email: true } } } as const;
+
+/** A batch the credential can act on, or 404 (the same answer as a missing one). */
+export async function getBatchRowOrThrow(principal: Principal, batchId: string) {
+  const batch = await db().batch.findUnique({ where: { id: batchId }, include: batchInclude });
+  if (!batch) throw notFound("batch");
+  await requireWorkspace(principal, batch.workspaceId, "batch");
+  return batch;
+}
+
+async function batchFinished(batchId: string): Promise<boolean> {
+  const open = await db().run.count({ where: { batchId, status: { in: ["queued", "running"] } } });
+  return open === 0;
+}
+
+/** Sleeps until every run of the batch finished, or `seconds` passed, or the client left. */
+export async function waitForBatch(batchId: string, seconds: number, signal?: AbortSignal): Promise<void> {
+  await waitUntilFinished(batchId, { seconds, signal, isFinished: () => batchFinished(batchId) });
+}
+
+export async function getBatch(principal: Principal, batchId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
+  const batch = await getBatchRowOrThrow(principal, batchId);
+  let runs = await db().run.findMany({ where: { batchId }, include: runInclude, orderBy: { id: "asc" } });
+  if (options.wait && runs.some((r) => !isFinished(r.status))) {
+    await waitForBatch(batchId, options.wait, options.signal);
+    runs = await db().run.findMany({ where: { batchId }, include: runInclude, orderBy: { id: "asc" } });
+  }
+  return presentPromptBatch(batch, runs);
+}

@@ -1,0 +1,72 @@
+// GET /runs and GET /runs/{run_id}: reading runs the credential can reach, with long-polling.
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { db } from "../db/client";
+import type { Prisma } from "../db/generated/client";
+import { ApiError, notFound } from "../http/errors";
+import { decodeCursor, pageOf } from "../http/pagination";
+import { waitUntilFinished } from "../http/wait";
+import { getProjectOrThrow } from "../projects/projects";
+import type { RunsQuery } from "../schemas/runs";
+import { reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { getBatchRowOrThrow, waitForBatch } from "./batches";
+import { presentRun, presentRunSummary, runInclude } from "./present";
+import { isFinished } from "./status";
+
+async function loadRun(principal: Principal, runId: string) {
+  const row = await db().run.findUnique({ where: { id: runId }, include: runInclude });
+  if (!row) throw notFound("run");
+  await requireWorkspace(principal, row.workspaceId, "run");
+  return row;
+}
+
+export async function getRun(principal: Principal, runId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
+  let row = await loadRun(principal, runId);
+  if (!isFinished(row.status) && options.wait) {
+    await waitUntilFinished(runId, {
+      seconds: options.wait,
+      signal: options.signal,
+      isFinished: async () => {
+        const now = await db().run.findUnique({ where: { id: runId }, select: { status: true } });
+        return !now || isFinished(now.status);
+      },
+    });
+    row = await loadRun(principal, runId);
+  }
+  return presentRun(row);
+}
+
+export async function listRuns(principal: Principal, query: z.output<typeof RunsQuery>, options: { signal?: AbortSignal } = {}) {
+  if (query.wait > 0 && !query.batch) {
+    throw new ApiError("invalid_request", "wait: only with batch; GET /runs waits for one batch to finish");
+  }
+  // A filter naming something the credential cannot reach answers 404, like reading it would.
+  const where: Prisma.RunWhereInput = {};
+  if (query.workspace) where.workspaceId = (await requireWorkspace(principal, query.workspace)).workspace.id;
+  else where.workspaceId = { in: await reachableWorkspaceIds(principal) };
+  if (query.project) where.projectId = (await getProjectOrThrow(principal, query.project)).id;
+  if (query.batch) {
+    await getBatchRowOrThrow(principal, query.batch);
+    where.batchId = query.batch;
+    if (query.wait > 0) await waitForBatch(query.batch, query.wait, options.signal);
+  }
+  if (query.fanout) {
+    const fanout = await db().fanout.findUnique({ where: { id: query.fanout }, select: { workspaceId: true } });
+    if (!fanout) throw notFound("fanout");
+    await requireWorkspace(principal, fanout.workspaceId, "fanout");
+    where.fanoutId = query.fanout;
+  }
+  if (query.cursor) where.id = { lt: decodeCursor(query.cursor, "dr") };
+  const rows = await db().run.findMany({
+    where,
+    orderBy: { id: "desc" },
+    take: query.limit + 1,
+    select: {
+      id: true, kind: true, status: true, subject: true, engine: true, model: true, batchId: true, fanoutId: true, projectId: true,
+      sourceCount: true, citedCount: true, durationMs: true, createdAt: true, updatedAt: true, startedAt: true, completedAt: true,
+      createdBy: { select: { email: true } },
+    },
+  });
+  const page = pageOf(rows, query.limit);
+  return { items: page.items.map(presentRunSummary), next_cursor: page.next_cursor };
+}

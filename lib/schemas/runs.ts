@@ -1,0 +1,140 @@
+// Runs, batches and prompt requests (spec 2.3, 4.2, 4.4 items 1, 2, 6), with the statuses of
+// decisions.md. zod only: no server code may be imported here.
+import { z } from "zod";
+import { ProjectId, WorkspaceId } from "./accounts";
+import { RunCharge } from "./billing";
+import { DateTime, cursorParam, idOf, limitParam, waitParam } from "./common";
+import { defineEndpoint } from "./endpoint";
+import { PromptResult, RunError, Usage } from "./results";
+
+export const RunId = idOf("dr");
+export const BatchId = idOf("rq");
+export const FanoutId = idOf("fo");
+
+export const RunStatus = z.enum(["queued", "running", "completed", "failed"]).meta({
+  id: "RunStatus",
+  description: "`queued` until a worker starts it, `running` while it runs, then `completed` or `failed`. Finished runs never change.",
+});
+
+export const BatchStatus = z.enum(["queued", "running", "completed", "partial", "failed"]).meta({
+  id: "BatchStatus",
+  description:
+    "`queued` while no run has started; `running` while any run is queued or running and at least one has started; then `completed` (all completed), `partial` (some failed, some completed) or `failed` (all failed).",
+});
+
+export const RunKind = z.string().describe("`prompt`, `audit` or `questions`.");
+
+export const Run = z
+  .object({
+    id: z.string(),
+    kind: RunKind,
+    status: RunStatus,
+    input: z.record(z.string(), z.unknown()),
+    created_at: DateTime,
+    engine: z.string().nullable().optional(),
+    model: z.string().nullable().optional().describe("The model the provider reported."),
+    batch_id: z.string().nullable().optional(),
+    fanout_id: z.string().nullable().optional(),
+    project_id: z.string().nullable().optional().describe("Null on a shared page."),
+    created_by: z.string().nullable().optional().describe("Email of who started it; null on a shared page."),
+    result: PromptResult.nullable().optional().describe("Set once the run has completed."),
+    error: RunError.nullable().optional().describe("Set once the run has failed."),
+    usage: Usage.nullable().optional(),
+    charge: RunCharge.nullable().optional().describe("Null if not billable (or billing is off)."),
+    cost_usd: z.number().nullable().optional().describe("Deprecated: no longer reported, always null."),
+    duration_ms: z.int().nullable().optional(),
+    started_at: DateTime.nullable().optional(),
+    completed_at: DateTime.nullable().optional(),
+  })
+  .meta({ id: "Run", description: "One engine execution of a prompt (or one page audit)." });
+
+export const RunSummary = z
+  .object({
+    id: z.string(),
+    kind: RunKind,
+    status: RunStatus,
+    subject: z.string().describe("The prompt text, or what else the run was about."),
+    created_at: DateTime,
+    engine: z.string().nullable().optional(),
+    batch_id: z.string().nullable().optional(),
+    fanout_id: z.string().nullable().optional(),
+    project_id: z.string().nullable().optional(),
+    created_by: z.string().nullable().optional(),
+    source_count: z.int().nullable().optional(),
+    cited_count: z.int().nullable().optional(),
+    completed_at: DateTime.nullable().optional(),
+  })
+  .meta({ id: "RunSummary" });
+
+export const RunList = z
+  .object({ items: z.array(RunSummary), next_cursor: z.string().nullable() })
+  .meta({ id: "RunList", description: "Newest first." });
+
+export const Batch = z
+  .object({
+    id: z.string(),
+    kind: z.string().describe("`prompt`."),
+    status: BatchStatus,
+    input: z.record(z.string(), z.unknown()),
+    run_ids: z.array(z.string()),
+    created_at: DateTime,
+    updated_at: DateTime.describe("When the batch or one of its runs last changed."),
+    project_id: z.string().nullable().optional(),
+    created_by: z.string().nullable().optional(),
+  })
+  .meta({ id: "Batch", description: "The runs one prompt request started, one per engine." });
+
+export const PromptBatch = z.object({ batch: Batch, runs: z.array(Run) }).meta({ id: "PromptBatch" });
+
+const promptRule = "must be 1 to 4000 characters";
+export const PromptRequest = z
+  .object({
+    prompt: z.string().min(1, { error: promptRule }).max(4000, { error: promptRule }),
+    engines: z
+      .array(z.string())
+      .min(1, { error: "must have at least 1 engine when given" })
+      .optional()
+      .describe("Engine ids (`chatgpt`, `claude`, `gemini`); every enabled engine when omitted. A repeated engine runs once."),
+    project: ProjectId.describe("The project the work belongs to (`pr_…`); required."),
+  })
+  .meta({ id: "PromptRequest" });
+
+export const RunsQuery = z.object({
+  batch: BatchId.optional().describe("Only this batch's runs."),
+  fanout: FanoutId.optional().describe("Only this fanout's runs."),
+  project: ProjectId.optional().describe("Only this project's runs."),
+  workspace: WorkspaceId.optional().describe("Only this workspace's runs."),
+  limit: limitParam,
+  cursor: cursorParam,
+  wait: waitParam.describe("With `batch`: seconds to wait for that batch to finish, 0 to 30, default 0. Refused without `batch`."),
+});
+
+export const createPrompt = defineEndpoint({
+  method: "POST", path: "/prompts", operationId: "createPrompt", summary: "Run a prompt on each engine; runs are queued",
+  description:
+    "Creates a batch with one queued run per engine, and holds each run's price from the workspace's credit, all at once or not at all. Returns at once; wait with GET /batches/{batch_id}?wait=30.",
+  tags: ["Runs"], auth: "bearer", body: PromptRequest, response: PromptBatch, status: 202,
+  errors: ["insufficient_credit", "rate_limited"],
+});
+export const listRuns = defineEndpoint({
+  method: "GET", path: "/runs", operationId: "listRuns", summary: "Runs, newest first, across every workspace the credential can act in",
+  description: "With `batch` and `wait`, holds until that batch has finished (or `wait` seconds passed).",
+  tags: ["Runs"], auth: "bearer", query: RunsQuery, response: RunList, status: 200,
+});
+export const getRun = defineEndpoint({
+  method: "GET", path: "/runs/{run_id}", operationId: "getRun", summary: "One run, with its result once finished",
+  tags: ["Runs"], auth: "bearer", params: z.object({ run_id: RunId }), query: z.object({ wait: waitParam }), response: Run, status: 200,
+});
+export const getBatch = defineEndpoint({
+  method: "GET", path: "/batches/{batch_id}", operationId: "getBatch", summary: "A batch and its runs",
+  tags: ["Runs"], auth: "bearer", params: z.object({ batch_id: BatchId }), query: z.object({ wait: waitParam }), response: PromptBatch,
+  status: 200,
+});
+
+export type Run = z.infer<typeof Run>;
+export type RunSummary = z.infer<typeof RunSummary>;
+export type Batch = z.infer<typeof Batch>;
+export type PromptBatch = z.infer<typeof PromptBatch>;
+export type PromptRequest = z.infer<typeof PromptRequest>;
+export type BatchStatus = z.infer<typeof BatchStatus>;
+export type RunStatus = z.infer<typeof RunStatus>;

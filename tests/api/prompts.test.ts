@@ -1,0 +1,371 @@
+// POST /prompts, GET /runs, /runs/{id} and /batches/{id} end to end through the route handlers,
+// with the local driver executing runs against the in-process engine simulator.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
+import { GET as getBilling } from "@/app/api/v1/billing/route";
+import { POST as postPrompts } from "@/app/api/v1/prompts/route";
+import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
+import { GET as listRunsRoute } from "@/app/api/v1/runs/route";
+import { recordPurchase } from "@/lib/billing/ledger";
+import { parseUsd } from "@/lib/billing/money";
+import { resetConfig } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
+import { normalizeEnvelope, type EngineEnvelope } from "@/lib/engines";
+import { createProject } from "@/lib/projects/projects";
+import { PromptResult } from "@/lib/schemas/results";
+import { executeRun } from "@/lib/work/execute";
+import { LocalDriver, localDriver } from "@/lib/work/local-driver";
+import { actorOf, holdCredit } from "@/lib/billing/holds";
+import { useTestDatabase } from "../helpers/app";
+import { call } from "../helpers/http";
+import { addMember, person, type Person } from "../helpers/people";
+import type { Principal } from "@/lib/auth/principal";
+import { InngestTestEngine } from "@inngest/test";
+import { executeRunFunction } from "@/inngest/functions/execute-run";
+import { RUN_QUEUED_EVENT } from "@/lib/work/inngest-driver";
+
+// Simulated engines, every engine enabled, billing on; set before anything reads the configuration.
+for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete process.env[key];
+process.env.GEOSCOPE_ENGINES = "simulated";
+process.env.BILLING_ENABLED = "true";
+process.env.GEOSCOPE_SIMULATOR_LATENCY_MS = "0";
+
+useTestDatabase();
+
+let alice: Person;
+let bob: Person;
+let aliceProject: string;
+let bobProject: string;
+
+function principalOf(p: Person): Principal {
+  return { user: { id: p.id, email: p.email }, credential: { kind: "cli_token", id: p.cliTokenId, name: "test" }, workspaceId: null, apiKeyId: null };
+}
+
+async function projectIn(p: Person, workspaceId: string, name: string): Promise<string> {
+  return (await createProject(principalOf(p), { name, workspace_id: workspaceId, context: null })).id;
+}
+
+async function teamWorkspace(admin: Person, name: string, creditUsd?: string): Promise<string> {
+  const ws = await db().workspace.create({
+    data: { id: newId("workspace"), name, kind: "team", memberships: { create: { userId: admin.id, role: "admin" } } },
+  });
+  if (creditUsd) await db().$transaction((tx) => recordPurchase(tx, { workspaceId: ws.id, amountMicros: parseUsd(creditUsd) }));
+  return ws.id;
+}
+
+function post(token: string, body: unknown) {
+  return call(postPrompts, "POST", "/prompts", { token, body });
+}
+
+/** The batch once every run finished: woken by the workers' notifications, never by sleeping. */
+async function finishedBatch(token: string, batchId: string) {
+  const res = await call(getBatchRoute, "GET", `/batches/${batchId}`, { token, params: { batch_id: batchId }, query: { wait: 30 } });
+  expect(res.status).toBe(200);
+  expect(["completed", "partial", "failed"]).toContain(res.body.batch.status);
+  return res.body;
+}
+
+beforeAll(async () => {
+  alice = await person("alice@example.com");
+  bob = await person("bob@example.com");
+  aliceProject = await projectIn(alice, alice.workspaceId, "Alice research");
+  bobProject = await projectIn(bob, bob.workspaceId, "Bob research");
+});
+
+afterEach(async () => {
+  // Nothing keeps running into the next test (or past the database's closing).
+  await localDriver().drained();
+});
+
+afterAll(() => {
+  resetConfig();
+});
+
+describe("POST /prompts", () => {
+  it("runs a prompt on every enabled engine, stores each engine's normalised result and captures the rate card's prices", async () => {
+    const res = await post(alice.apiKey, { prompt: "best crm for small business", project: aliceProject });
+    expect(res.status).toBe(202);
+    const { batch, runs } = res.body;
+    expect(batch.id).toMatch(/^rq_/);
+    expect(batch.kind).toBe("prompt");
+    expect(batch.project_id).toBe(aliceProject);
+    expect(batch.created_by).toBe(alice.email);
+    expect(runs.map((r: any) => r.engine)).toEqual(["chatgpt", "claude", "gemini"]);
+    expect(batch.run_ids).toEqual(runs.map((r: any) => r.id));
+    for (const run of runs) {
+      expect(run.status).toBe("queued");
+      expect(run.kind).toBe("prompt");
+      expect(run.charge).toMatchObject({ status: "held", units: 1, unit: "prompt" });
+    }
+
+    const done = await finishedBatch(alice.apiKey, batch.id);
+    expect(done.batch.status).toBe("completed");
+    const prices: Record<string, string> = { chatgpt: "0.02", claude: "0.03", gemini: "0.015" };
+    for (const run of done.runs) {
+      expect(run.status).toBe("completed");
+      expect(run.error).toBeNull();
+      expect(run.model).toMatch(/-simulated$/);
+      expect(run.started_at).not.toBeNull();
+      expect(run.completed_at).not.toBeNull();
+      expect(run.duration_ms).toBeGreaterThanOrEqual(0);
+      expect(run.usage).not.toBeNull();
+      expect(run.result.answer.length).toBeGreaterThan(0);
+      expect(run.charge).toEqual({
+        status: "captured", amount_usd: prices[run.engine], unit: "prompt", units: 1, unit_price_usd: prices[run.engine], pricing_version: "2026-11-01",
+      });
+      // The stored result is exactly what the normaliser makes of the stored raw envelope.
+      const row = await db().run.findUniqueOrThrow({ where: { id: run.id } });
+      const again = normalizeEnvelope(row.rawEnvelope as unknown as EngineEnvelope);
+      expect(run.result).toEqual(JSON.parse(JSON.stringify(PromptResult.parse(again.result))));
+      expect(row.normalizerVersion).toBe(1);
+      expect(row.sourceCount).toBe(again.result.sources.length);
+      expect(row.citedCount).toBe(again.result.sources.filter((s) => s.cited === true).length);
+      expect(row.leaseExpiresAt).toBeNull();
+    }
+
+    const summaries = await call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { batch: batch.id } });
+    expect(summaries.status).toBe(200);
+    expect(summaries.body.items.map((r: any) => r.id)).toEqual([...batch.run_ids].reverse());
+    for (const item of summaries.body.items) {
+      const full = done.runs.find((r: any) => r.id === item.id);
+      expect(item).toMatchObject({ subject: "best crm for small business", status: "completed", batch_id: batch.id, project_id: aliceProject });
+      expect(item.source_count).toBe(full.result.sources.length);
+      expect(item.cited_count).toBe(full.result.sources.filter((s: any) => s.cited === true).length);
+    }
+
+    const usage = await db().ledgerTransaction.findMany({ where: { operationId: batch.id, kind: "usage" } });
+    expect(usage.reduce((sum, t) => sum + t.amountMicros, 0n)).toBe(-parseUsd("0.065"));
+    const billing = await call(getBilling, "GET", "/billing", { token: alice.apiKey });
+    expect(billing.body.held_usd).toBe("0.00");
+    expect(billing.body.balance_usd).toBe("4.935");
+  });
+
+  it("fails only the engine that failed: the batch is partial and that run's hold is released", async () => {
+    const res = await post(alice.cliToken, { prompt: "partial please [[sim:auth_error@claude]]", project: aliceProject });
+    expect(res.status).toBe(202);
+    const done = await finishedBatch(alice.cliToken, res.body.batch.id);
+    expect(done.batch.status).toBe("partial");
+    const claude = done.runs.find((r: any) => r.engine === "claude");
+    expect(claude.status).toBe("failed");
+    expect(claude.result).toBeNull();
+    expect(claude.error).toMatchObject({ code: "engine_auth_failed", engine: "claude", retryable: false });
+    expect(claude.charge).toMatchObject({ status: "released", amount_usd: "0.00" });
+    for (const run of done.runs.filter((r: any) => r.engine !== "claude")) {
+      expect(run.status).toBe("completed");
+      expect(run.charge.status).toBe("captured");
+    }
+    const hold = await db().creditHold.findUniqueOrThrow({ where: { runId: claude.id } });
+    expect(hold.status).toBe("released");
+    expect(await db().ledgerTransaction.count({ where: { runId: claude.id } })).toBe(0);
+  });
+
+  it("fails the batch when every engine fails, charging nothing", async () => {
+    const res = await post(alice.apiKey, { prompt: "nothing works [[sim:auth_error]]", project: aliceProject });
+    const done = await finishedBatch(alice.apiKey, res.body.batch.id);
+    expect(done.batch.status).toBe("failed");
+    for (const run of done.runs) {
+      expect(run.status).toBe("failed");
+      expect(run.error.engine).toBe(run.engine);
+      expect(run.charge).toMatchObject({ status: "released", amount_usd: "0.00" });
+    }
+    expect(await db().ledgerTransaction.count({ where: { operationId: res.body.batch.id } })).toBe(0);
+  });
+
+  it("retries a retryable engine failure and charges the run once", async () => {
+    const res = await post(alice.apiKey, { prompt: "flaky once [[sim:server_error*1]]", engines: ["gemini"], project: aliceProject });
+    const done = await finishedBatch(alice.apiKey, res.body.batch.id);
+    expect(done.batch.status).toBe("completed");
+    const [run] = done.runs;
+    expect(run.charge).toMatchObject({ status: "captured", amount_usd: "0.015" });
+    expect(await db().ledgerTransaction.count({ where: { runId: run.id, kind: "usage" } })).toBe(1);
+  });
+
+  it("is idempotent: executing a run again, even concurrently, neither charges twice nor changes its result", async () => {
+    const res = await post(alice.apiKey, { prompt: "run me twice", engines: ["chatgpt"], project: aliceProject });
+    const runId = res.body.runs[0].id;
+    // Racing the driver's own execution.
+    const raced = await Promise.all([executeRun(runId), executeRun(runId)]);
+    const done = await finishedBatch(alice.apiKey, res.body.batch.id);
+    expect(done.runs[0].status).toBe("completed");
+    expect(raced.filter((o) => o === "completed").length).toBeLessThanOrEqual(1);
+    const before = await db().run.findUniqueOrThrow({ where: { id: runId } });
+    expect(await executeRun(runId)).toBe("skipped");
+    expect(await executeRun(runId)).toBe("skipped");
+    const after = await db().run.findUniqueOrThrow({ where: { id: runId } });
+    expect(after.result).toEqual(before.result);
+    expect(after.completedAt).toEqual(before.completedAt);
+    expect(await db().ledgerTransaction.count({ where: { runId, kind: "usage" } })).toBe(1);
+    expect((await db().creditHold.findUniqueOrThrow({ where: { runId } })).status).toBe("captured");
+  });
+
+  it("answers 400 without a project, for an unknown engine, and for a prompt out of bounds", async () => {
+    const before = await db().run.count();
+    const noProject = await post(alice.apiKey, { prompt: "hello" });
+    expect(noProject.status).toBe(400);
+    expect(noProject.body.error.code).toBe("invalid_request");
+    expect(noProject.body.error.message).toContain("project");
+
+    const unknown = await post(alice.apiKey, { prompt: "hello", engines: ["chatgpt", "bing"], project: aliceProject });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toContain('"bing"');
+    expect(unknown.body.error.message).toContain("chatgpt, claude, gemini");
+
+    const empty = await post(alice.apiKey, { prompt: "hello", engines: [], project: aliceProject });
+    expect(empty.status).toBe(400);
+    const long = await post(alice.apiKey, { prompt: "x".repeat(4001), project: aliceProject });
+    expect(long.status).toBe(400);
+    expect(long.body.error.message).toContain("prompt: must be 1 to 4000 characters");
+    expect(await db().run.count()).toBe(before);
+  });
+
+  it("answers 404 for another workspace's project, run and batch, exactly as for missing ones", async () => {
+    const bobs = await post(bob.apiKey, { prompt: "bob's question", engines: ["claude"], project: bobProject });
+    expect(bobs.status).toBe(202);
+    await finishedBatch(bob.apiKey, bobs.body.batch.id);
+
+    const foreignProject = await post(alice.apiKey, { prompt: "hello", project: bobProject });
+    const missingProject = await post(alice.apiKey, { prompt: "hello", project: newId("project") });
+    expect(foreignProject.status).toBe(404);
+    expect(foreignProject.body).toEqual(missingProject.body);
+
+    const runId = bobs.body.runs[0].id;
+    const foreignRun = await call(getRunRoute, "GET", `/runs/${runId}`, { token: alice.apiKey, params: { run_id: runId } });
+    const missingRunId = newId("run");
+    const missingRun = await call(getRunRoute, "GET", `/runs/${missingRunId}`, { token: alice.apiKey, params: { run_id: missingRunId } });
+    expect(foreignRun.status).toBe(404);
+    expect(foreignRun.body).toEqual(missingRun.body);
+
+    const batchId = bobs.body.batch.id;
+    const foreignBatch = await call(getBatchRoute, "GET", `/batches/${batchId}`, { token: alice.apiKey, params: { batch_id: batchId } });
+    const missingBatchId = newId("batch");
+    const missingBatch = await call(getBatchRoute, "GET", `/batches/${missingBatchId}`, { token: alice.apiKey, params: { batch_id: missingBatchId } });
+    expect(foreignBatch.status).toBe(404);
+    expect(foreignBatch.body).toEqual(missingBatch.body);
+
+    const listed = await call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { batch: batchId } });
+    expect(listed.status).toBe(404);
+    const all = await call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { limit: 200 } });
+    expect(all.body.items.some((r: any) => r.id === runId)).toBe(false);
+    // Bob reads his own.
+    const own = await call(getRunRoute, "GET", `/runs/${runId}`, { token: bob.cliToken, params: { run_id: runId } });
+    expect(own.status).toBe(200);
+    expect(own.body.status).toBe("completed");
+  });
+
+  it("answers 402 when the workspace's credit does not cover every engine, creating nothing", async () => {
+    const poor = await teamWorkspace(alice, "Poor team", "0.04");
+    const project = await projectIn(alice, poor, "Thin budget");
+    const before = { runs: await db().run.count(), batches: await db().batch.count(), holds: await db().creditHold.count() };
+    const res = await post(alice.cliToken, { prompt: "three engines cost 0.065", project });
+    expect(res.status).toBe(402);
+    expect(res.body.error).toMatchObject({ code: "insufficient_credit", retryable: false });
+    expect(res.body.error.message).toContain("0.065");
+    expect({ runs: await db().run.count(), batches: await db().batch.count(), holds: await db().creditHold.count() }).toEqual(before);
+    // What fits is accepted.
+    const fits = await post(alice.cliToken, { prompt: "one engine fits", engines: ["chatgpt", "gemini"], project });
+    expect(fits.status).toBe(202);
+    await finishedBatch(alice.cliToken, fits.body.batch.id);
+  });
+
+  it("answers 429 once queued plus running runs would pass the limit, admitting exactly the limit under concurrency", async () => {
+    process.env.RUNS_IN_FLIGHT_LIMIT = "3";
+    resetConfig();
+    try {
+      const busy = await teamWorkspace(alice, "Busy team", "10.00");
+      const project = await projectIn(alice, busy, "Many at once");
+      // Each run's first engine call is rate limited for 3 s, so none finishes while the requests race.
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          post(alice.cliToken, { prompt: `busy ${i} [[sim:rate_limit:3*1]]`, engines: ["chatgpt"], project }),
+        ),
+      );
+      const admitted = results.filter((r) => r.status === 202);
+      const refused = results.filter((r) => r.status === 429);
+      expect(admitted).toHaveLength(3);
+      expect(refused).toHaveLength(5);
+      for (const r of refused) {
+        expect(r.body.error).toMatchObject({ code: "rate_limited", retryable: true });
+        expect(r.body.error.message).toMatch(/3 runs queued or running.*adds 1.*limit is 3/);
+      }
+      expect(await db().run.count({ where: { workspaceId: busy } })).toBe(3);
+      for (const r of admitted) expect((await finishedBatch(alice.cliToken, r.body.batch.id)).batch.status).toBe("completed");
+    } finally {
+      delete process.env.RUNS_IN_FLIGHT_LIMIT;
+      resetConfig();
+    }
+  });
+
+  it("lets a member of a team workspace run prompts in its projects and list them", async () => {
+    const team = await teamWorkspace(bob, "Shared team", "1.00");
+    await addMember(team, alice.id, "member");
+    const project = await projectIn(bob, team, "Shared");
+    const res = await post(alice.cliToken, { prompt: "team prompt", engines: ["gemini"], project });
+    expect(res.status).toBe(202);
+    await finishedBatch(alice.cliToken, res.body.batch.id);
+    const bobsView = await call(listRunsRoute, "GET", "/runs", { token: bob.cliToken, query: { project } });
+    expect(bobsView.body.items.map((r: any) => r.id)).toEqual([res.body.runs[0].id]);
+    expect(bobsView.body.items[0].created_by).toBe(alice.email);
+  });
+
+  it("resumes after a restart: a new driver picks up queued runs and running runs whose lease expired, charging each once", async () => {
+    // Rows as a crashed server leaves them: one queued, one running with a dead worker's lease,
+    // one running under a live lease (another worker's, left alone).
+    const batchId = newId("batch");
+    const states = [
+      { status: "queued" as const, leaseExpiresAt: null, attempts: 0 },
+      { status: "running" as const, leaseExpiresAt: new Date(Date.now() - 1000), attempts: 1 },
+      { status: "running" as const, leaseExpiresAt: new Date(Date.now() + 600_000), attempts: 1 },
+    ];
+    const ids = states.map(() => newId("run"));
+    await db().$transaction(async (tx) => {
+      await tx.batch.create({ data: { id: batchId, workspaceId: alice.workspaceId, projectId: aliceProject, createdByUserId: alice.id, input: { prompt: "after a crash" } } });
+      for (const [i, state] of states.entries()) {
+        await tx.run.create({
+          data: {
+            id: ids[i]!, kind: "prompt", workspaceId: alice.workspaceId, projectId: aliceProject, batchId, engine: "chatgpt",
+            subject: `after a crash ${i}`, input: { prompt: `after a crash ${i}`, engine: "chatgpt" }, createdByUserId: alice.id,
+            ...state, startedAt: state.status === "running" ? new Date(Date.now() - 120_000) : null,
+          },
+        });
+      }
+      await holdCredit(tx, { workspaceId: alice.workspaceId, operationId: batchId, actor: actorOf(principalOf(alice)), lines: ids.map((runId) => ({ product: "prompt" as const, engine: "chatgpt", units: 1, runId })) });
+    });
+    const restarted = new LocalDriver({ concurrency: () => 8 });
+    expect(await restarted.sweep()).toBe(2);
+    await restarted.drained();
+    const rows = await db().run.findMany({ where: { id: { in: ids } }, orderBy: { id: "asc" }, include: { hold: true } });
+    expect(rows.map((r) => r.status)).toEqual(["completed", "completed", "running"]);
+    expect(rows.map((r) => r.hold?.status)).toEqual(["captured", "captured", "held"]);
+    for (const id of ids.slice(0, 2)) expect(await db().ledgerTransaction.count({ where: { runId: id, kind: "usage" } })).toBe(1);
+    // A second sweep finds nothing new to do and charges nothing again.
+    expect(await restarted.sweep()).toBe(0);
+    // Tidy: the live-lease run's worker "died"; fail it so nothing stays held.
+    const { failRun } = await import("@/lib/work/execute");
+    expect(await failRun(ids[2]!, { code: "internal_error", message: "test cleanup", engine: null, retryable: true })).toBe(true);
+    expect((await db().creditHold.findUniqueOrThrow({ where: { runId: ids[2]! } })).status).toBe("released");
+  });
+
+  it("runs the same step code on Inngest: the function executes a queued run once, and again changes nothing", async () => {
+    const batchId = newId("batch");
+    const runId = newId("run");
+    await db().$transaction(async (tx) => {
+      await tx.batch.create({ data: { id: batchId, workspaceId: alice.workspaceId, projectId: aliceProject, createdByUserId: alice.id, input: { prompt: "via inngest" } } });
+      await tx.run.create({
+        data: { id: runId, kind: "prompt", workspaceId: alice.workspaceId, projectId: aliceProject, batchId, engine: "claude", subject: "via inngest", input: { prompt: "via inngest", engine: "claude" }, createdByUserId: alice.id },
+      });
+      await holdCredit(tx, { workspaceId: alice.workspaceId, operationId: batchId, actor: actorOf(principalOf(alice)), lines: [{ product: "prompt", engine: "claude", units: 1, runId }] });
+    });
+    const events: [{ id: string; name: string; data: { run_id: string; engine: string } }] = [{ id: runId, name: RUN_QUEUED_EVENT, data: { run_id: runId, engine: "claude" } }];
+    const t = new InngestTestEngine({ function: executeRunFunction, events });
+    const first = await t.execute();
+    expect(first.result).toBe("completed");
+    // A fresh engine: no memoised step state, as after a crash that lost it.
+    const second = await new InngestTestEngine({ function: executeRunFunction, events }).execute();
+    expect(second.result).toBe("skipped");
+    const row = await db().run.findUniqueOrThrow({ where: { id: runId }, include: { hold: true } });
+    expect(row.status).toBe("completed");
+    expect(row.hold?.status).toBe("captured");
+    expect(await db().ledgerTransaction.count({ where: { runId, kind: "usage" } })).toBe(1);
+  });
+});
