@@ -88,7 +88,7 @@ export const PromptBatch = z.object({ batch: Batch, runs: z.array(Run) }).meta({
 
 const promptRule = "must be 1 to 4000 characters";
 export const PromptRequest = z
-  .object({
+  .strictObject({
     prompt: z.string().min(1, { error: promptRule }).max(4000, { error: promptRule }),
     engines: z
       .array(z.string())
