@@ -25,7 +25,8 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
 
 /** Codes every operation can answer, besides its own. */
 function errorCodesOf(endpoint: EndpointDefinition): ErrorCode[] {
-  const codes = new Set<ErrorCode>(["cli_outdated", "internal_error"]);
+  const codes = new Set<ErrorCode>(["internal_error"]);
+  if (endpoint.cliVersionGate !== false) codes.add("cli_outdated");
   if (endpoint.auth === "bearer") codes.add("unauthenticated");
   if (endpoint.params) codes.add("not_found");
   if (endpoint.body || endpoint.query) codes.add("invalid_request");

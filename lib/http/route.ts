@@ -35,7 +35,7 @@ export function route<const E extends EndpointDefinition>(
     const requestId = newRequestId();
     try {
       const settings = config();
-      checkCliVersion(request.headers.get("user-agent"), settings.MIN_CLI_VERSION);
+      if (endpoint.cliVersionGate !== false) checkCliVersion(request.headers.get("user-agent"), settings.MIN_CLI_VERSION);
       const principal = endpoint.auth === "bearer" ? await authenticate(request) : null;
       const params = endpoint.params ? parseParams(endpoint.params, (await context?.params) ?? {}) : {};
       const query = endpoint.query ? parseQuery(endpoint.query, new URL(request.url)) : {};

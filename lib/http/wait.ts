@@ -1,29 +1,22 @@
 // Long-polling (`wait=N`, spec 4.1): a request sleeps until the object it asked about finishes,
-// woken by an in-process event when a worker finishes it. Nothing polls the database in a loop,
-// and no database connection is held while sleeping: the caller reads, releases, then waits.
-import { EventEmitter } from "node:events";
+// woken by a change notification when a worker finishes it: an in-process event, and on
+// PostgreSQL also LISTEN/NOTIFY so a worker on any instance wakes waiters on every instance
+// (lib/work/notify.ts). Nothing polls the database in a loop, and no database connection is held
+// while sleeping: the caller reads, releases, then waits on an emitter.
+import { ensureListening, localEmitter, publishChanged } from "../work/notify";
 
-// On globalThis so that route bundles, the worker and instrumentation share one emitter.
-const globalForWait = globalThis as unknown as { __geoscopeWaiters?: EventEmitter };
-
-function emitter(): EventEmitter {
-  if (!globalForWait.__geoscopeWaiters) {
-    const e = new EventEmitter();
-    // Hundreds of clients may wait on one batch; that is the point, not a leak.
-    e.setMaxListeners(0);
-    globalForWait.__geoscopeWaiters = e;
-  }
-  return globalForWait.__geoscopeWaiters;
-}
-
-/** Wakes everyone waiting on these objects (runs, batches). They re-read what they wait for. */
+/**
+ * Wakes everyone waiting on these objects (runs, batches), on every instance. Call it after the
+ * transaction that changed them committed: waiters re-read what they wait for.
+ */
 export function notifyChanged(...ids: (string | null | undefined)[]): void {
-  for (const id of ids) if (id) emitter().emit(id);
+  const present = ids.filter((id): id is string => Boolean(id));
+  if (present.length > 0) publishChanged(present);
 }
 
-/** Waiters currently registered on `id` (tests check that disconnects free them). */
+/** Waiters currently registered on `id` in this process (tests check that disconnects free them). */
 export function waiterCount(id: string): number {
-  return emitter().listenerCount(id);
+  return localEmitter().listenerCount(id);
 }
 
 export type WaitOptions = {
@@ -42,7 +35,10 @@ export type WaitOptions = {
 export async function waitUntilFinished(id: string, options: WaitOptions): Promise<boolean> {
   if (options.seconds <= 0 || options.signal?.aborted) return options.isFinished();
   const deadline = Date.now() + options.seconds * 1000;
-  const events = emitter();
+  // On PostgreSQL, LISTEN must be in place before the first read, or another instance's
+  // NOTIFY between that read and the sleep would be missed.
+  await ensureListening();
+  const events = localEmitter();
   let wake: (() => void) | null = null;
   let pending = false;
   // Subscribed before the first read, so a finish between the read and the sleep is not missed.

@@ -20,6 +20,8 @@ export type EndpointDefinition = {
   /** Absent for 204 responses. */
   response?: z.ZodType;
   status: 200 | 201 | 202 | 204;
+  /** False only for GET /version, which an outdated CLI must still be able to read (spec 9). */
+  cliVersionGate?: false;
   /** Error codes this operation can answer besides those every operation can. */
   errors?: ErrorCode[];
 };

@@ -15,6 +15,7 @@ export const getVersion = defineEndpoint({
   summary: "The oldest CLI version this server answers",
   tags: ["Service"],
   auth: "none",
+  cliVersionGate: false,
   response: ServerVersion,
   status: 200,
 });

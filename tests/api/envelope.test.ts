@@ -189,9 +189,12 @@ describe("426 cli_outdated", () => {
     try {
       const { resetConfig } = await import("@/lib/config/env");
       resetConfig();
-      expect((await call(getVersion, "GET", "/version", { headers: { "user-agent": "geoscope-cli/1.9.9" } })).status).toBe(426);
-      const ok = await call(getVersion, "GET", "/version", { headers: { "user-agent": "geoscope-cli/2.0.0" } });
-      expect(ok.body).toEqual({ min_cli_version: "2.0.0" });
+      expect((await call(getPricing, "GET", "/pricing", { headers: { "user-agent": "geoscope-cli/1.9.9" } })).status).toBe(426);
+      expect((await call(getPricing, "GET", "/pricing", { headers: { "user-agent": "geoscope-cli/2.0.0" } })).status).toBe(200);
+      // GET /version answers even an outdated CLI: it is how the CLI learns what to upgrade to.
+      const version = await call(getVersion, "GET", "/version", { headers: { "user-agent": "geoscope-cli/1.9.9" } });
+      expect(version.status).toBe(200);
+      expect(version.body).toEqual({ min_cli_version: "2.0.0" });
     } finally {
       vi.unstubAllEnvs();
     }

@@ -35,7 +35,8 @@ describe("GET /api/v1/openapi.json", () => {
         expect(doc.components.schemas[ref.split("/").at(-1)!], ref).toBeDefined();
       }
       if (e.body) expect(op.requestBody.content["application/json"].schema).toBeDefined();
-      expect(op.responses["426"].$ref).toBe("#/components/responses/cli_outdated");
+      if (e.cliVersionGate === false) expect(op.responses["426"]).toBeUndefined();
+      else expect(op.responses["426"].$ref).toBe("#/components/responses/cli_outdated");
       expect(op.responses["500"].$ref).toBe("#/components/responses/internal_error");
       if (e.auth === "bearer") {
         expect(op.responses["401"]).toBeDefined();

@@ -1,0 +1,161 @@
+// Durability of accepted work: the built server is SIGKILLed while runs are queued and running,
+// then started again on the same PGlite folder. Every run must complete exactly once and be
+// charged exactly once. This spec starts its own server (own port, own data folder) besides
+// the shared e2e one, because it has to kill and restart it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+const PROMPTS = 4;
+const ENGINES = ["chatgpt", "claude", "gemini"];
+
+type Run = { id: string; status: string; batch_id: string | null };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function runToEnd(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${path.basename(command)} ${args.join(" ")} exited ${code}: ${err}`))));
+  });
+}
+
+test("runs survive a SIGKILL of the server: each completes once and is charged once", async () => {
+  // Killed runs keep their lease (60 s) until it expires and the restarted server's next sweep picks them up.
+  test.setTimeout(300_000);
+  const dataDir = mkdtempSync(path.join(tmpdir(), "geoscope-durability-"));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    GEOSCOPE_DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: base,
+    NEXTAUTH_URL: base,
+    GEOSCOPE_ENGINES: "simulated",
+    // Slow engines and two calls per engine at a time: at the kill, some runs are running and some queued.
+    GEOSCOPE_SIMULATOR_LATENCY_MS: "2500",
+    ENGINE_CONCURRENCY: "2",
+  };
+  for (const key of ["DATABASE_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV", "GEOSCOPE_SIMULATOR_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"]) delete env[key];
+
+  let server: ChildProcess | null = null;
+  // Its own process group, so the kill reaches every process `next start` runs.
+  const start = async () => {
+    const child = spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"], detached: true });
+    let stderr = "";
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`server exited ${code}: ${stderr}`))));
+    exited.catch(() => undefined);
+    server = child;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const ready = await Promise.race([
+        fetch(`${base}/api/v1/version`).then((r) => r.ok, () => false),
+        exited,
+      ]);
+      if (ready) return;
+      if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const kill = async () => {
+    const child = server;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((resolve) => child.once("exit", resolve));
+    process.kill(-child.pid!, "SIGKILL");
+    await gone;
+  };
+
+  try {
+    // PGlite is one process at a time: set up the database and the account before the server starts.
+    await runToEnd(bin("tsx"), [path.join(root, "scripts", "db-migrate.ts")], env);
+    const created = JSON.parse(await runToEnd(bin("tsx"), [path.join(root, "scripts", "admin.ts"), "user:create", "--email", "durable@example.com", "--api-key", "k"], env)) as {
+      api_key: { key: string };
+    };
+    const headers = { authorization: `Bearer ${created.api_key.key}`, "content-type": "application/json" };
+    const api = async (method: string, url: string, body?: unknown) => {
+      const res = await fetch(`${base}/api/v1${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const json = (await res.json()) as any;
+      if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const allRuns = async (): Promise<Run[]> => {
+      const runs: Run[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { items: Run[]; next_cursor: string | null } = await api("GET", `/runs?limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+        runs.push(...page.items);
+        cursor = page.next_cursor;
+      } while (cursor);
+      return runs;
+    };
+
+    await start();
+    const project = (await api("POST", "/projects", { name: "Durability" })).id as string;
+    const batches: string[] = [];
+    for (let i = 0; i < PROMPTS; i++) {
+      batches.push((await api("POST", "/prompts", { prompt: `durable ${i}`, project, engines: ENGINES })).batch.id as string);
+    }
+
+    // Kill as soon as the driver has started some runs while others still wait their turn.
+    await expect
+      .poll(async () => {
+        const runs = await allRuns();
+        return runs.some((r) => r.status === "running") && runs.some((r) => r.status === "queued");
+      }, { intervals: [50] })
+      .toBe(true);
+    const atKill = await allRuns();
+    await kill();
+    expect(atKill).toHaveLength(PROMPTS * ENGINES.length);
+    expect(atKill.filter((r) => r.status === "completed" || r.status === "failed").length).toBeLessThan(atKill.length);
+    // The killed server could not remove its PGlite lock; the next one must take it over.
+    expect(existsSync(path.join(dataDir, "pglite.lock"))).toBe(true);
+
+    await start();
+    for (const batch of batches) {
+      await expect
+        .poll(async () => (await api("GET", `/batches/${batch}?wait=30`)).batch.status as string, { timeout: 180_000, intervals: [0] })
+        .toBe("completed");
+    }
+
+    const runs = await allRuns();
+    expect(runs).toHaveLength(PROMPTS * ENGINES.length);
+    expect(new Set(runs.map((r) => r.id)).size).toBe(runs.length);
+    for (const run of runs) expect(run.status).toBe("completed");
+
+    const usage = new Map<string, number>();
+    let cursor: string | null = null;
+    do {
+      const page: { items: { kind: string; run_id: string | null }[]; next_cursor: string | null } = await api(
+        "GET",
+        `/billing/transactions?limit=100${cursor ? `&cursor=${cursor}` : ""}`,
+      );
+      for (const t of page.items) if (t.kind === "usage" && t.run_id) usage.set(t.run_id, (usage.get(t.run_id) ?? 0) + 1);
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(Object.fromEntries(usage)).toEqual(Object.fromEntries(runs.map((r) => [r.id, 1])));
+  } finally {
+    await kill();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

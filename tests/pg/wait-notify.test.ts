@@ -1,0 +1,167 @@
+// Waiting across instances on PostgreSQL: a run finished by another process (instance B) wakes
+// waiters held by this one (instance A) through LISTEN/NOTIFY, and hundreds of waiters hold no
+// database connection while they sleep: only the one listener connection and the pool's idle ones.
+import { spawn } from "node:child_process";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
+import { POST as postPrompts } from "@/app/api/v1/prompts/route";
+import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
+import type { Principal } from "@/lib/auth/principal";
+import { waiterCount } from "@/lib/http/wait";
+import { createProject } from "@/lib/projects/projects";
+import { LocalDriver } from "@/lib/work/local-driver";
+import { PgNotifier, stopNotifier } from "@/lib/work/notify";
+import { freshPostgres, type FreshPostgres } from "../helpers/db";
+import { call } from "../helpers/http";
+import { person, type Person } from "../helpers/people";
+
+for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete process.env[key];
+process.env.GEOSCOPE_ENGINES = "simulated";
+process.env.GEOSCOPE_SIMULATOR_LATENCY_MS = "0";
+
+const POOL_SIZE = 10;
+const WAITERS = 500;
+
+let fresh: FreshPostgres;
+let monitor: pg.Client;
+let carol: Person;
+let project: string;
+
+beforeAll(async () => {
+  fresh = await freshPostgres({ poolSize: POOL_SIZE });
+  // Instance A accepts prompts but never executes them (a driver with no capacity): every run
+  // here is finished by instance B, so only a NOTIFY from B can wake A's waiters.
+  (globalThis as { __geoscopeLocalDriver?: LocalDriver }).__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
+  monitor = new pg.Client({ connectionString: fresh.url, application_name: "geoscope-test-monitor" });
+  await monitor.connect();
+  carol = await person("carol@example.com");
+  const principal: Principal = { user: { id: carol.id, email: carol.email }, credential: { kind: "cli_token", id: carol.cliTokenId, name: "t" }, workspaceId: null, apiKeyId: null };
+  project = (await createProject(principal, { name: "Across instances", workspace_id: carol.workspaceId, context: null })).id;
+});
+
+afterAll(async () => {
+  delete (globalThis as { __geoscopeLocalDriver?: LocalDriver }).__geoscopeLocalDriver;
+  await stopNotifier();
+  await monitor?.end();
+  await fresh?.close();
+});
+
+async function start(prompt: string, engines?: string[]) {
+  const res = await call(postPrompts, "POST", "/prompts", { token: carol.apiKey, body: { prompt, project, ...(engines ? { engines } : {}) } });
+  expect(res.status).toBe(202);
+  return res.body as { batch: { id: string }; runs: { id: string }[] };
+}
+
+/** Instance B: another process executing these runs on the same database. */
+function runOnInstanceB(runIds: string[]): Promise<string[]> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: fresh.url };
+  // Under VITEST the app refuses to open a database from the environment.
+  delete env.VITEST;
+  delete env.VITEST_POOL_ID;
+  delete env.VITEST_WORKER_ID;
+  return new Promise((resolve, reject) => {
+    const child = spawn("node_modules/.bin/tsx", ["tests/pg/fixtures/notify-worker.ts", ...runIds], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) reject(new Error(`instance B exited with ${code}: ${err}`));
+      else resolve(JSON.parse(out.trim().split("\n").pop()!) as string[]);
+    });
+  });
+}
+
+/** Connections to the test database other than the monitor's own, by state. */
+async function connections() {
+  const { rows } = await monitor.query<{ application_name: string; state: string | null; query: string }>(
+    `SELECT application_name, state, query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+  );
+  return {
+    total: rows.length,
+    active: rows.filter((r) => r.state === "active").length,
+    listeners: rows.filter((r) => r.application_name === "geoscope-listener").length,
+  };
+}
+
+describe("PgNotifier", () => {
+  it("carries ids from one instance's connection to another's, and not back to the sender", async () => {
+    const heardByA: string[] = [];
+    const heardByB: string[] = [];
+    let heard: () => void = () => undefined;
+    const a = new PgNotifier(fresh.url, (id) => {
+      heardByA.push(id);
+      heard();
+    });
+    const b = new PgNotifier(fresh.url, (id) => heardByB.push(id));
+    try {
+      await Promise.all([a.listening(), b.listening()]);
+      const arrived = new Promise<void>((resolve) => (heard = resolve));
+      const sent = Date.now();
+      b.publish(["run_x", "batch_y"]);
+      await arrived;
+      expect(Date.now() - sent).toBeLessThan(200);
+      await expect.poll(() => heardByA).toEqual(["run_x", "batch_y"]);
+      // B emits its own changes locally; its echo must not wake its waiters a second time.
+      await b.stop();
+      expect(heardByB).toEqual([]);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+});
+
+describe("wait across instances", () => {
+  it("wakes a waiter on instance A within 200 ms of instance B finishing the run", async () => {
+    const { runs } = await start("across instances", ["chatgpt"]);
+    const runId = runs[0]!.id;
+    const waiting = call(getRunRoute, "GET", `/runs/${runId}`, { token: carol.apiKey, params: { run_id: runId }, query: { wait: 30 } });
+    await expect.poll(() => waiterCount(runId), { interval: 5 }).toBe(1);
+    let answeredAt = 0;
+    const answered = waiting.then((res) => {
+      answeredAt = Date.now();
+      return res;
+    });
+    expect(await runOnInstanceB([runId])).toEqual(["completed"]);
+    const res = await answered;
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe("completed");
+    expect(answeredAt - Date.parse(res.body.completed_at)).toBeLessThan(200);
+    expect(waiterCount(runId)).toBe(0);
+  });
+
+  it(`wakes ${WAITERS} waiters on one batch, which hold no database connection while they sleep`, async () => {
+    const { batch, runs } = await start("many waiters");
+    const waiters = Array.from({ length: WAITERS }, () =>
+      call(getBatchRoute, "GET", `/batches/${batch.id}`, { token: carol.apiKey, params: { batch_id: batch.id }, query: { wait: 30 } }).then((res) => ({ res, at: Date.now() })),
+    );
+    {
+      await expect.poll(() => waiterCount(batch.id), { interval: 20, timeout: 60_000 }).toBe(WAITERS);
+      // A waiter subscribes before its first read, so the last reads may still be running; once
+      // they are done, all 500 sleep with no query running for them, and the connections are the
+      // pool's (at most POOL_SIZE, idle) plus this process's one listener, however many wait.
+      const samples: Awaited<ReturnType<typeof connections>>[] = [];
+      await expect.poll(async () => (samples[samples.length] = await connections()).active, { interval: 20 }).toBe(0);
+      for (const sample of samples) expect(sample.total).toBeLessThanOrEqual(POOL_SIZE + 1);
+      expect(samples.at(-1)!.listeners).toBe(1);
+      expect(waiterCount(batch.id)).toBe(WAITERS);
+
+      const outcomes = await runOnInstanceB(runs.map((r) => r.id));
+      expect(outcomes).toEqual(runs.map(() => "completed"));
+      const { rows } = await monitor.query<{ last: Date }>(`SELECT max(completed_at) AS last FROM runs WHERE batch_id = $1`, [batch.id]);
+      const finishedAt = rows[0]!.last.getTime();
+      const answers = await Promise.all(waiters);
+      for (const { res } of answers) {
+        expect(res.status).toBe(200);
+        expect(res.body.batch.status).toBe("completed");
+      }
+      // Woken, not timed out: every answer came soon after the last run finished, far before 30 s.
+      const slowest = Math.max(...answers.map((a) => a.at)) - finishedAt;
+      expect(slowest).toBeLessThan(10_000);
+      expect(waiterCount(batch.id)).toBe(0);
+    }
+  });
+});
