@@ -652,22 +652,19 @@ async function pricing(ctx: Ctx) {
 
 async function version(ctx: Ctx) {
   noExtraArgs(ctx, 0);
-  let response: ApiResponse;
-  try {
-    response = await request(ctx, getVersion);
-  } catch (error) {
-    // This server gates GET /version too: still say this CLI's version before the 426 message.
-    if (error instanceof CliHttpError && error.code === "cli_outdated" && !ctx.json) out(`geoscope-cli ${ctx.settings.version}`);
-    throw error;
-  }
+  // The server answers GET /version to every CLI, so an outdated one can say what it needs.
+  const response = await request(ctx, getVersion);
+  let min: string | undefined;
   await show<{ min_cli_version: string }>(ctx, response, (b) => {
-    const lines = [`geoscope-cli ${ctx.settings.version}`, `server ${ctx.settings.baseUrl}: min_cli_version ${b.min_cli_version}`];
-    const mine = semver.valid(ctx.settings.version);
-    if (mine && semver.valid(b.min_cli_version) && semver.lt(mine, b.min_cli_version)) {
-      lines.push(`This CLI is older than the server's minimum: upgrade it (from a checkout: git pull && npm install).`);
-    }
-    return lines.join("\n");
+    min = b.min_cli_version;
+    return [`geoscope-cli ${ctx.settings.version}`, `server ${ctx.settings.baseUrl}: min_cli_version ${b.min_cli_version}`].join("\n");
   });
+  min ??= (JSON.parse(response.text) as { min_cli_version?: string }).min_cli_version;
+  const mine = semver.valid(ctx.settings.version);
+  if (mine && min && semver.valid(min) && semver.lt(mine, min)) {
+    note(`This geoscope CLI is version ${mine}; this server needs ${min} or newer. Upgrade it (from a checkout: git pull && npm install).`);
+    return EXIT.outdated;
+  }
   return EXIT.ok;
 }
 

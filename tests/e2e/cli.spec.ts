@@ -284,9 +284,10 @@ test("an outdated CLI is told which version the server needs and how to upgrade"
   const oldJson = await cli(["pricing", "--json"], { GEOSCOPE_CLI_VERSION_OVERRIDE: "0.0.1" });
   expect(oldJson.code).toBe(7);
   expect(JSON.parse(oldJson.stdout).error.code).toBe("cli_outdated");
-  // `geoscope version` names this CLI's version and the server's minimum.
+  // `geoscope version` still reads GET /version (never gated), names both versions, and exits 7.
   const version = await cli(["version"], { GEOSCOPE_CLI_VERSION_OVERRIDE: "0.0.1" });
-  expect(version.stdout).toBe("geoscope-cli 0.0.1\n");
+  expect(version.stdout).toContain("geoscope-cli 0.0.1\n");
+  expect(version.stdout).toContain(`min_cli_version ${min}`);
   expect(version.stderr).toContain(`needs ${min} or newer`);
   expect(version.code).toBe(7);
   // A newer CLI than the minimum is answered as usual.
