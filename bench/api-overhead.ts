@@ -11,10 +11,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { adminQuery as adminQueryOn } from "../tests/helpers/db";
+import { freePort, runToEnd } from "../tests/helpers/processes";
 
 type AutocannonResult = {
   requests: { average: number; total: number };
@@ -39,29 +40,7 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const SECONDS = Number(process.argv[2] ?? 8);
 const CONNECTIONS = 10;
 const SERVER_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function runToEnd(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${path.basename(command)} ${args.join(" ")} exited ${code}: ${err}`))));
-  });
-}
+const adminQuery = (sql: string) => adminQueryOn(SERVER_URL, sql).then(() => undefined);
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -78,16 +57,6 @@ function stop(child: ChildProcess): Promise<void> {
   const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   process.kill(-child.pid!, "SIGTERM");
   return gone;
-}
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 type Row = { target: string; case: string; rps: number; p50: number; p99: number; bad: number };

@@ -7,7 +7,7 @@
 // --pg: on a fresh database of the PostgreSQL server at BENCH_DATABASE_URL, else TEST_DATABASE_URL,
 // else postgresql://postgres@127.0.0.1:5432/postgres (dropped at the end), instead of PGlite.
 import os from "node:os";
-import pg from "pg";
+import { adminQuery as adminQueryOn } from "../tests/helpers/db";
 
 for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV", "DATABASE_URL"]) delete process.env[key];
 process.env.GEOSCOPE_ENGINES = "simulated";
@@ -27,16 +27,8 @@ const args = process.argv.slice(2);
 const onPostgres = args.includes("--pg");
 const RUNS = Number(args.find((a) => /^\d+$/.test(a)) ?? 1000);
 const SERVER_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+const adminQuery = (sql: string) => adminQueryOn(SERVER_URL, sql).then(() => undefined);
 const dbName = `geoscope_bench_${Date.now().toString(36)}`;
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 const ENGINES = ["chatgpt", "claude", "gemini"] as const;
 const concurrency = config().ENGINE_CONCURRENCY;
 const latencyMs = Number(process.env.GEOSCOPE_SIMULATOR_LATENCY_MS);

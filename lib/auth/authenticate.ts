@@ -39,11 +39,21 @@ async function apiKeyPrincipal(secret: string): Promise<Principal | null> {
   const key = await db().apiKey.findUnique({ where: { secretHash: hash }, include: { user: true } });
   if (!key || key.revokedAt || !hashesEqual(key.secretHash, hash)) return null;
   const now = new Date();
-  // Written at most once a minute per key, so a busy key does not write on every request.
+  // Written at most once a minute per key, so a busy key does not write on every request; the
+  // stale check on the row already read spares the query, the condition settles races.
+  if (isFresh(key.lastUsedAt, now)) return apiKeyPrincipalOf(key);
   await db().apiKey.updateMany({
     where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_GRANULARITY_MS) } }] },
     data: { lastUsedAt: now },
   });
+  return apiKeyPrincipalOf(key);
+}
+
+function isFresh(lastUsedAt: Date | null, now: Date): boolean {
+  return lastUsedAt !== null && now.getTime() - lastUsedAt.getTime() < LAST_USED_GRANULARITY_MS;
+}
+
+function apiKeyPrincipalOf(key: { id: string; name: string; workspaceId: string; user: { id: string; email: string } }): Principal {
   return {
     user: { id: key.user.id, email: key.user.email },
     credential: { kind: "api_key", id: key.id, name: key.name },
@@ -57,8 +67,8 @@ async function cliTokenPrincipal(secret: string): Promise<Principal | null> {
   const token = await db().cliToken.findUnique({ where: { tokenHash: hash }, include: { user: true } });
   const now = new Date();
   if (!token || token.revokedAt || token.expiresAt <= now || !hashesEqual(token.tokenHash, hash)) return null;
-  // A CLI token lives 90 days from its last use.
-  await db().cliToken.updateMany({
+  // A CLI token lives 90 days from its last use (renewed at most once a minute, as for keys).
+  if (!isFresh(token.lastUsedAt, now)) await db().cliToken.updateMany({
     where: { id: token.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_GRANULARITY_MS) } }] },
     data: { lastUsedAt: now, expiresAt: new Date(now.getTime() + CLI_TOKEN_IDLE_LIFETIME_MS) },
   });

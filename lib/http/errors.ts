@@ -1,23 +1,8 @@
-// The one error type of the API and its table from code to HTTP status (spec section 7).
+// The one error type of the API (spec section 7); the code table itself lives in lib/schemas/error-codes.ts.
 
-export const ERROR_STATUS = {
-  invalid_request: 400,
-  unauthenticated: 401,
-  insufficient_credit: 402,
-  permission_denied: 403,
-  not_found: 404,
-  // Not in the spec's table: a known path asked with a method it does not have. The spec
-  // tells clients to treat an unknown code as its HTTP status (docs/decisions.md).
-  method_not_allowed: 405,
-  conflict: 409,
-  cli_outdated: 426,
-  rate_limited: 429,
-  internal_error: 500,
-  engine_error: 502,
-} as const;
+import { ERROR_STATUS, type ErrorCode } from "../schemas/error-codes";
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+export { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "../schemas/error-codes";
 
 // Whether the same request could succeed later, when the thrower does not say.
 const RETRYABLE_BY_DEFAULT: ReadonlySet<ErrorCode> = new Set(["rate_limited", "internal_error", "engine_error"]);

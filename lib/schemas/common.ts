@@ -1,7 +1,7 @@
 // Shapes shared by many endpoints: the error envelope, ids, money, and the common query
 // parameters of spec 4.1 with the bounds of decisions.md.
 import { z } from "zod";
-import { ERROR_CODES } from "../http/errors";
+import { ERROR_CODES } from "./error-codes";
 
 export const ErrorBody = z
   .object({

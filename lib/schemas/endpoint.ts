@@ -1,7 +1,7 @@
 // `defineEndpoint`: every operation of the API declared once, as data. The same object drives
 // the route wrapper (validation), the OpenAPI document and the CLI's client.
 import type { z } from "zod";
-import type { ErrorCode } from "../http/errors";
+import type { ErrorCode } from "./error-codes";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 

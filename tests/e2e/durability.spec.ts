@@ -4,10 +4,10 @@
 // the shared e2e one, because it has to kill and restart it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { freePort, runToEnd } from "../helpers/processes";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -15,29 +15,6 @@ const PROMPTS = 4;
 const ENGINES = ["chatgpt", "claude", "gemini"];
 
 type Run = { id: string; status: string; batch_id: string | null };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function runToEnd(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${path.basename(command)} ${args.join(" ")} exited ${code}: ${err}`))));
-  });
-}
 
 test("runs survive a SIGKILL of the server: each completes once and is charged once", async () => {
   // Killed runs keep their lease (60 s) until it expires and the restarted server's next sweep picks them up.
