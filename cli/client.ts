@@ -8,10 +8,18 @@ import type { EndpointDefinition } from "../lib/schemas/endpoint";
 
 export const DEFAULT_BASE_URL = "http://localhost:3000/api/v1";
 
-/** The CLI's version: package.json's, or GEOSCOPE_CLI_VERSION_OVERRIDE (for tests of the version gate). */
+// Set by scripts/build-cli.mjs (esbuild `define`) in the standalone bundle; undeclared when the
+// CLI runs from a checkout through tsx, where `typeof` reads it as "undefined".
+declare const __GEOSCOPE_CLI_VERSION__: string | undefined;
+
+/** True in the standalone package (`npm run pack:cli`), false when run from a checkout. */
+export const STANDALONE = typeof __GEOSCOPE_CLI_VERSION__ === "string";
+
+/** The CLI's version: built in, else package.json's; GEOSCOPE_CLI_VERSION_OVERRIDE wins (for tests of the version gate). */
 export function cliVersion(): string {
   const override = process.env.GEOSCOPE_CLI_VERSION_OVERRIDE;
   if (override) return override;
+  if (typeof __GEOSCOPE_CLI_VERSION__ === "string") return __GEOSCOPE_CLI_VERSION__;
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
   return pkg.version;
 }

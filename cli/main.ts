@@ -14,7 +14,9 @@ import { getVersion } from "../lib/schemas/service";
 import {
   CliHttpError,
   EXIT,
+  STANDALONE,
   call,
+  cliVersion,
   configPath,
   exitCodeFor,
   forgetToken,
@@ -60,6 +62,7 @@ Options (every command)
   --pretty          like --json, indented
   --base-url URL    API address (env GEOSCOPE_BASE_URL; default http://localhost:3000/api/v1)
   --token TOKEN     API key (gsk_…) or CLI token (gsc_…) (env GEOSCOPE_TOKEN; else the saved login)
+  --version         this CLI's version (asks no server; \`geoscope version\` does)
   -h, --help        this help
 
 The login is saved in $GEOSCOPE_CONFIG_DIR, else $XDG_CONFIG_HOME/geoscope, else
@@ -84,6 +87,7 @@ type Values = {
   json?: boolean;
   pretty?: boolean;
   help?: boolean;
+  version?: boolean;
   "base-url"?: string;
   token?: string;
   wait?: string | boolean;
@@ -154,6 +158,7 @@ function parse(argv: string[]) {
     json: { type: "boolean" },
     pretty: { type: "boolean" },
     help: { type: "boolean", short: "h" },
+    version: { type: "boolean" },
     wait: { type: isPrompt ? "boolean" : "string" },
   };
   for (const name of STRING_OPTIONS) options[name] = { type: "string" };
@@ -662,7 +667,7 @@ async function version(ctx: Ctx) {
   min ??= (JSON.parse(response.text) as { min_cli_version?: string }).min_cli_version;
   const mine = semver.valid(ctx.settings.version);
   if (mine && min && semver.valid(min) && semver.lt(mine, min)) {
-    note(`This geoscope CLI is version ${mine}; this server needs ${min} or newer. Upgrade it (from a checkout: git pull && npm install).`);
+    note(`This geoscope CLI is version ${mine}; this server needs ${min} or newer. Upgrade it (${STANDALONE ? `install a newer geoscope-cli package: ${PACK_HINT}` : "from a checkout: git pull && npm install"}).`);
     return EXIT.outdated;
   }
   return EXIT.ok;
@@ -691,13 +696,18 @@ async function dispatch(words: string[], ctx: Ctx): Promise<number> {
   throw new UsageError(`unknown command: ${words.join(" ")}`);
 }
 
+/** How the standalone package is upgraded: built again from an up-to-date checkout (README, "The CLI"). */
+const PACK_HINT = "npm run pack:cli in an up-to-date checkout, then npm install -g ./dist/geoscope-cli-<version>.tgz";
+
 function describeError(error: CliHttpError, settings: Settings): string {
   if (error.code === "cli_outdated") {
     const needed = error.headers?.get("x-min-cli-version");
     return [
       `error: ${error.envelope.error.message}`,
       `This CLI is ${settings.version}${needed ? `; the server at ${settings.baseUrl} needs ${needed} or newer` : ""}.`,
-      "Upgrade: from a checkout, git pull && npm install (then run the command again).",
+      STANDALONE
+        ? `Upgrade: install a newer geoscope-cli package (${PACK_HINT}) and run the command again.`
+        : "Upgrade: from a checkout, git pull && npm install (then run the command again).",
     ].join("\n");
   }
   const hint = error.code === "unauthenticated" && !error.message.includes("geoscope login") ? "\n(run `geoscope login`, or pass --token / set GEOSCOPE_TOKEN)" : "";
@@ -711,6 +721,10 @@ export async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parse(argv);
     json = Boolean(values.json || values.pretty);
     const words = commandWords(argv);
+    if (values.version) {
+      out(`geoscope-cli ${cliVersion()}`);
+      return EXIT.ok;
+    }
     if (values.help || words[0] === "help") {
       out(HELP);
       return EXIT.ok;

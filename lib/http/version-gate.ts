@@ -20,7 +20,7 @@ export function checkCliVersion(userAgent: string | null, minVersion: string): v
   throw new ApiError(
     "cli_outdated",
     `This geoscope CLI is version ${version}; this server needs ${minVersion} or newer. ` +
-      `Upgrade the CLI (from a checkout: git pull && npm install) and run the command again. Nothing was run or charged.`,
+      `Upgrade the CLI (from a checkout: git pull && npm install; the geoscope-cli package: install a newer one) and run the command again. Nothing was run or charged.`,
     { retryable: false, headers: { "X-Min-Cli-Version": minVersion } },
   );
 }

@@ -1,13 +1,13 @@
 // The real `geoscope` binary (cli/geoscope.mjs) as a subprocess against the built server: device
 // login approved in Chromium, prompts on the simulated engines, every command's `--json` output
 // compared byte for byte with the same API call's body, exit codes, and the version gate.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
-import { E2E_PORT, latestLinkTo } from "./support";
+import { expect, test } from "@playwright/test";
+import { approveCliLogin, runProcess, signIn, type Outcome } from "./cli-helpers";
+import { E2E_PORT } from "./support";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const BIN = path.join(ROOT, "cli", "geoscope.mjs");
@@ -18,7 +18,7 @@ const VERSION = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"
 
 test.describe.configure({ mode: "serial" });
 
-type Result = { code: number | null; stdout: string; stderr: string };
+type Result = Outcome;
 
 type Env = Record<string, string | undefined>;
 
@@ -30,15 +30,7 @@ function baseEnv(): Env {
 }
 
 function cli(args: string[], env: Env = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...baseEnv(), ...env } as NodeJS.ProcessEnv });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...baseEnv(), ...env } as NodeJS.ProcessEnv });
 }
 
 let token = "";
@@ -63,38 +55,13 @@ async function sameAsApi(args: string[], pathname: string) {
   return JSON.parse(result.stdout);
 }
 
-async function signIn(page: Page, email: string) {
-  await page.goto("/account");
-  await page.getByPlaceholder("you@example.com").fill(email);
-  await page.getByRole("button", { name: "Send sign-in link" }).click();
-  let link: string | null = null;
-  await expect.poll(() => (link = latestLinkTo(email, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/callback\/email\?\S+/)), { timeout: 15_000 }).not.toBeNull();
-  await page.goto(link!);
-  await expect(page).toHaveURL(/\/account$/);
-}
-
 test("geoscope login: the code is approved in the browser, the token saved with mode 0600", async ({ page }) => {
   test.setTimeout(90_000);
   await signIn(page, EMAIL);
 
-  const child = spawn(process.execPath, [BIN, "login"], { cwd: ROOT, env: baseEnv() as NodeJS.ProcessEnv });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c) => (stdout += c));
-  child.stderr.on("data", (c) => (stderr += c));
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-
-  await expect.poll(() => /code: ([A-Z]{4}-[A-Z]{4})/.exec(stderr)?.[1] ?? null, { timeout: 20_000 }).not.toBeNull();
-  const code = /code: ([A-Z]{4}-[A-Z]{4})/.exec(stderr)![1]!;
-  const url = /(http:\/\/\S+\/device\?code=\S+)/.exec(stderr)![1]!;
-  await page.goto(url.replace(/^http:\/\/[^/]+/, ""));
-  await expect(page.getByTestId("user-code")).toHaveText(code);
-  await expect(page.getByTestId("client-name")).toHaveText(/^geoscope CLI on /);
-  await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByText(/Approved\. The CLI is signed in/)).toBeVisible();
-
-  expect(await exited).toBe(0);
-  expect(stdout).toBe(`Logged in as ${EMAIL}\n`);
+  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: baseEnv() as NodeJS.ProcessEnv });
+  expect(login.code, login.stderr).toBe(0);
+  expect(login.stdout).toBe(`Logged in as ${EMAIL}\n`);
   const file = path.join(CONFIG_DIR, "config.json");
   expect(statSync(file).mode & 0o777).toBe(0o600);
   const saved = JSON.parse(readFileSync(file, "utf8"));
@@ -267,6 +234,7 @@ test("errors: exit code per class, the message on stderr, the envelope on stdout
   const help = await cli(["--help"]);
   expect(help.code).toBe(0);
   expect(help.stdout).toContain("Exit codes");
+  expect(await cli(["--version"])).toEqual({ code: 0, stdout: `geoscope-cli ${VERSION}\n`, stderr: "" });
 
   // Unreachable server: exit 1, and --json still prints an envelope.
   const down = await cli(["pricing", "--json"], { GEOSCOPE_BASE_URL: "http://127.0.0.1:9/api/v1" });
@@ -296,15 +264,7 @@ test("an outdated CLI is told which version the server needs and how to upgrade"
 });
 
 test("`npx geoscope` runs the package.json bin from the checkout", async () => {
-  const result = await new Promise<Result>((resolve, reject) => {
-    const child = spawn("npx", ["--no-install", "geoscope", "pricing", "--json"], { cwd: ROOT, env: baseEnv() as NodeJS.ProcessEnv });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  const result = await runProcess("npx", ["--no-install", "geoscope", "pricing", "--json"], { cwd: ROOT, env: baseEnv() as NodeJS.ProcessEnv });
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toBe((await api("GET", "/pricing", undefined, null)).text);
 });
