@@ -1,8 +1,11 @@
-// Benchmark: API overhead of the built server (next start) on loopback, with autocannon.
-//   GET /runs/{id} flat out, GET /runs/{id} at a fixed 200 req/s, and POST /prompts (one engine,
-//   simulator with zero latency) flat out, against PGlite and against PostgreSQL; and as the
-//   floor, a bare node:http + pg server answering GET /runs/{id} with the same row read (same
-//   database and row as the PostgreSQL case, with the app server stopped).
+// Benchmark: API overhead of the built server (next start) on loopback.
+//   Flat out, with autocannon (10 connections): GET /runs/{id}, GET /version (no database, no
+//   credential: what Next.js itself costs per request) and POST /prompts (one engine, simulator
+//   with zero latency). At a fixed 200 req/s: GET /runs/{id}, with an open-loop paced generator
+//   (bench/lib/paced.ts: one request every 5 ms, latency counted from when it was due; autocannon's
+//   rate mode sends each second's quota in a burst, which measures the burst). Against PGlite
+//   and PostgreSQL; and as the floor, a bare node:http + pg server answering GET /runs/{id} with
+//   the same row read (same database and row as the PostgreSQL case, app server stopped).
 // Target: p99 of GET /runs/{id} under 10 ms at 200 req/s on PostgreSQL, within 3x of the floor.
 // Needs `npm run build` first, and a PostgreSQL server (BENCH_DATABASE_URL, else
 // TEST_DATABASE_URL, else postgresql://postgres@127.0.0.1:5432/postgres) where it may CREATE DATABASE.
@@ -16,6 +19,7 @@ import path from "node:path";
 import pg from "pg";
 import { adminQuery as adminQueryOn } from "../tests/helpers/db";
 import { freePort, runToEnd } from "../tests/helpers/processes";
+import { paced } from "./lib/paced";
 
 type AutocannonResult = {
   requests: { average: number; total: number };
@@ -30,7 +34,6 @@ type AutocannonOptions = {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
-  overallRate?: number;
 };
 // autocannon ships no types; this is the part of its API used here.
 const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
@@ -72,8 +75,18 @@ async function measure(target: string, name: string, options: AutocannonOptions)
     p99: result.latency.p99,
     bad: result.non2xx + result.errors,
   };
+  record(row);
+}
+
+function record(row: Row): void {
   rows.push(row);
-  console.log(`${target.padEnd(12)} ${name.padEnd(26)} ${String(row.rps).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  non-2xx/errors ${row.bad}`);
+  console.log(`${row.target.padEnd(12)} ${row.case.padEnd(26)} ${String(row.rps).padStart(6)} req/s  p50 ${String(row.p50).padStart(5)} ms  p99 ${String(row.p99).padStart(5)} ms  non-2xx/errors ${row.bad}`);
+}
+
+/** GET at a steady 200 req/s, open loop (see bench/lib/paced.ts). */
+async function measurePaced(target: string, url: string, headers: Record<string, string> = {}): Promise<void> {
+  const result = await paced({ url, rate: 200, seconds: SECONDS, connections: CONNECTIONS, headers });
+  record({ target, case: "GET /runs/{id} @200/s", rps: result.rps, p50: result.p50, p99: result.p99, bad: result.bad });
 }
 
 async function benchApp(target: "PGlite" | "PostgreSQL"): Promise<void> {
@@ -122,7 +135,8 @@ async function benchApp(target: "PGlite" | "PostgreSQL"): Promise<void> {
     // Warm-up: the first requests compile route chunks and fill the pool.
     await autocannon({ url: `${base}/api/v1/runs/${runId}`, connections: CONNECTIONS, duration: 2, headers });
     await measure(target, "GET /runs/{id} max", { url: `${base}/api/v1/runs/${runId}`, connections: CONNECTIONS, duration: SECONDS, headers });
-    await measure(target, "GET /runs/{id} @200/s", { url: `${base}/api/v1/runs/${runId}`, connections: CONNECTIONS, duration: SECONDS, headers, overallRate: 200 });
+    await measurePaced(target, `${base}/api/v1/runs/${runId}`, headers);
+    await measure(target, "GET /version max", { url: `${base}/api/v1/version`, connections: CONNECTIONS, duration: SECONDS });
     await measure(target, "POST /prompts max", { url: `${base}/api/v1/prompts`, connections: CONNECTIONS, duration: SECONDS, method: "POST", headers, body: promptBody });
     await stop(server);
     if (env.DATABASE_URL) await benchFloor(env.DATABASE_URL, runId);
@@ -142,14 +156,14 @@ async function benchFloor(databaseUrl: string, runId: string): Promise<void> {
     await waitReady(url, floor);
     await autocannon({ url, connections: CONNECTIONS, duration: 2 });
     await measure("floor (pg)", "GET /runs/{id} max", { url, connections: CONNECTIONS, duration: SECONDS });
-    await measure("floor (pg)", "GET /runs/{id} @200/s", { url, connections: CONNECTIONS, duration: SECONDS, overallRate: 200 });
+    await measurePaced("floor (pg)", url);
   } finally {
     await stop(floor);
   }
 }
 
 async function main(): Promise<void> {
-  console.log(`workload: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per case, loopback; next start (production build); simulator latency 0 ms; POST /prompts with one engine`);
+  console.log(`workload: ${CONNECTIONS} connections, ${SECONDS} s per case, loopback; "max": autocannon flat out; "@200/s": open-loop paced, latency from when each request was due; next start (production build); simulator latency 0 ms; POST /prompts with one engine`);
   console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), node ${process.version}; load generator, server and database share them`);
   await benchApp("PGlite");
   await benchApp("PostgreSQL");

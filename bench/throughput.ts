@@ -1,18 +1,41 @@
-// Benchmark: 1,000 prompt runs through the local driver against the in-process engine simulator
-// with 200 ms latency per call, on an in-memory PGlite. The runs are created first (with no
+// Benchmark: 1,000 prompt runs through the local driver against the engine simulator with 200 ms
+// latency per call, on an in-memory PGlite. The simulator runs as a process of its own, as the
+// real engines are elsewhere: its work is not the driver's (BENCH_SIMULATOR=in-process puts it
+// back in this process, as `npm start` does without GEOSCOPE_SIMULATOR_URL). The runs are created first (with no
 // driver capacity), then one sweep hands them all to a real driver, as after a restart.
 // Prints total time, runs/s, peak RSS, and the ideal: ceil(runs per engine / ENGINE_CONCURRENCY)
 // rounds of one engine call each. Target: within 20% of the ideal.
-// Run: npm run bench:throughput [-- runs] [--pg]   (ENGINE_CONCURRENCY and GEOSCOPE_SIMULATOR_LATENCY_MS apply)
+// Run: npm run bench:throughput [-- runs] [--pg]   (ENGINE_CONCURRENCY and GEOSCOPE_SIMULATOR_LATENCY_MS apply;
+// BENCH_CPU_PROFILE=file.cpuprofile writes a CPU profile of the measured part, for Chrome DevTools)
 // --pg: on a fresh database of the PostgreSQL server at BENCH_DATABASE_URL, else TEST_DATABASE_URL,
 // else postgresql://postgres@127.0.0.1:5432/postgres (dropped at the end), instead of PGlite.
+import { spawn, type ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import os from "node:os";
+import path from "node:path";
 import { adminQuery as adminQueryOn } from "../tests/helpers/db";
+import { freePort, repoRoot } from "../tests/helpers/processes";
 
 for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV", "DATABASE_URL"]) delete process.env[key];
 process.env.GEOSCOPE_ENGINES = "simulated";
 process.env.GEOSCOPE_SIMULATOR_LATENCY_MS ??= "200";
 process.env.RUNS_IN_FLIGHT_LIMIT ??= "100000";
+
+const simulatorInProcess = process.env.BENCH_SIMULATOR === "in-process";
+let simulator: ChildProcess | null = null;
+if (!simulatorInProcess) {
+  const port = await freePort();
+  simulator = spawn(path.join(repoRoot, "node_modules", ".bin", "tsx"), ["lib/engines/simulator/main.ts", "--port", String(port), "--latency-ms", process.env.GEOSCOPE_SIMULATOR_LATENCY_MS], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    simulator!.once("exit", (code) => reject(new Error(`the simulator exited with ${code}`)));
+    simulator!.stdout!.on("data", (d: Buffer) => d.toString().includes("listening") && resolve());
+  });
+  process.env.GEOSCOPE_SIMULATOR_URL = `http://127.0.0.1:${port}`;
+}
 
 const { ensureUser } = await import("@/lib/accounts/users");
 const { recordPurchase } = await import("@/lib/billing/ledger");
@@ -33,7 +56,7 @@ const ENGINES = ["chatgpt", "claude", "gemini"] as const;
 const concurrency = config().ENGINE_CONCURRENCY;
 const latencyMs = Number(process.env.GEOSCOPE_SIMULATOR_LATENCY_MS);
 
-console.log(`workload: ${RUNS} prompt runs over ${ENGINES.length} engines, simulator latency ${latencyMs} ms, ENGINE_CONCURRENCY ${concurrency}, ${onPostgres ? "PostgreSQL (pool of 10)" : "PGlite in memory"}`);
+console.log(`workload: ${RUNS} prompt runs over ${ENGINES.length} engines, simulator latency ${latencyMs} ms (${simulatorInProcess ? "in this process" : "its own process"}), ENGINE_CONCURRENCY ${concurrency}, ${onPostgres ? "PostgreSQL (pool of 10)" : "PGlite in memory"}`);
 console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), node ${process.version}`);
 
 let database;
@@ -69,10 +92,12 @@ const driver = new LocalDriver({ concurrency: () => concurrency });
 holder.__geoscopeLocalDriver = driver;
 let peakRss = process.memoryUsage().rss;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+const profile = process.env.BENCH_CPU_PROFILE ? await startProfile() : null;
 const started = performance.now();
 const swept = await driver.sweep();
 await driver.drained();
 const seconds = (performance.now() - started) / 1000;
+if (profile) await profile.stop(process.env.BENCH_CPU_PROFILE!);
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 
@@ -87,3 +112,21 @@ await database.close();
 const { stopNotifier } = await import("@/lib/work/notify");
 await stopNotifier();
 if (onPostgres) await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+simulator?.removeAllListeners("exit");
+simulator?.kill();
+
+/** A V8 CPU profile of what runs between start and stop (the sweep, not the set-up). */
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post("Profiler.stop");
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`CPU profile of the sweep: ${file}`);
+    },
+  };
+}

@@ -5,6 +5,7 @@ import { newId } from "../db/ids";
 import { notFound } from "../http/errors";
 import type { ApiKey as ApiKeyShape, ApiKeyCreateRequest } from "../schemas/accounts";
 import { defaultWorkspaceId, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { credentialsRevoked } from "./credential-cache";
 import type { Principal } from "./principal";
 import { SECRET_PREFIX, hashSecret, newSecret } from "./secrets";
 
@@ -68,4 +69,5 @@ export async function revokeApiKey(principal: Principal, keyId: string): Promise
   if (!key || key.userId !== principal.user.id) throw notFound("API key");
   await requireWorkspace(principal, key.workspaceId, "API key");
   await db().apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  credentialsRevoked([keyId]);
 }

@@ -8,6 +8,7 @@ import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import type { CLIAuthPoll, CLIAuthStart } from "../schemas/accounts";
 import { CLI_TOKEN_IDLE_LIFETIME_MS } from "./authenticate";
+import { credentialsRevoked } from "./credential-cache";
 import type { Principal } from "./principal";
 import { SECRET_PREFIX, hashSecret, newSecret } from "./secrets";
 
@@ -131,4 +132,5 @@ export async function revokeCurrentCliToken(principal: Principal): Promise<void>
     throw new ApiError("invalid_request", "This request was not made with a CLI token; revoke API keys with DELETE /api-keys/{key_id}.");
   }
   await db().cliToken.updateMany({ where: { id: principal.credential.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  credentialsRevoked([principal.credential.id]);
 }

@@ -9,7 +9,7 @@ import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
-import { appendTransactions, availableMicros, lockBalance, type LedgerEntry, type Tx } from "./ledger";
+import { appendTransactions, availableMicros, lockBalance, type BalanceMicros, type LedgerEntry, type Tx } from "./ledger";
 import { formatUsd } from "./money";
 import { priceOf, type LoadedRateCard, type Price } from "./rate-card";
 import { billingSettings, currentRateCard } from "./settings";
@@ -164,6 +164,11 @@ export type SettledHold = {
 export type SettleOptions = {
   /** Run inside this transaction (e.g. the one marking the run completed); otherwise in its own. */
   tx?: Tx;
+  /**
+   * The workspace the hold belongs to, when the caller knows it: the balance is then locked
+   * first and the hold read once, under the lock. A hold of another workspace is not settled.
+   */
+  workspaceId?: string;
 };
 
 function whereOf(ref: HoldRef): { id: string } | { runId: string } {
@@ -201,11 +206,19 @@ async function inTransaction<T>(options: SettleOptions, fn: (tx: Tx) => Promise<
  */
 async function settle(ref: HoldRef, options: SettleOptions, decide: (row: HoldRow) => { units: number; micros: bigint } | null) {
   return inTransaction(options, async (tx) => {
-    const found = await tx.creditHold.findFirst({ where: whereOf(ref) });
-    if (!found) return null;
-    const balance = await lockBalance(tx, found.workspaceId);
-    // Read again under the lock: a settlement that committed while we waited is visible now.
-    const row = await tx.creditHold.findUniqueOrThrow({ where: { id: found.id } });
+    let balance: BalanceMicros;
+    let row: HoldRow | null;
+    if (options.workspaceId) {
+      balance = await lockBalance(tx, options.workspaceId);
+      row = await tx.creditHold.findFirst({ where: { ...whereOf(ref), workspaceId: options.workspaceId } });
+      if (!row) return null;
+    } else {
+      const found = await tx.creditHold.findFirst({ where: whereOf(ref) });
+      if (!found) return null;
+      balance = await lockBalance(tx, found.workspaceId);
+      // Read again under the lock: a settlement that committed while we waited is visible now.
+      row = await tx.creditHold.findUniqueOrThrow({ where: { id: found.id } });
+    }
     if (row.status !== "held") return settled(row, false);
 
     const capture = decide(row);
@@ -216,7 +229,7 @@ async function settle(ref: HoldRef, options: SettleOptions, decide: (row: HoldRo
     const { count } = await tx.creditHold.updateMany({ where: { id: row.id, status: "held" }, data });
     if (count !== 1) throw new Error(`hold ${row.id} changed under the balance lock`);
 
-    await tx.creditBalance.update({ where: { workspaceId: row.workspaceId }, data: { heldMicros: { decrement: row.amountMicros } } });
+    const entries: LedgerEntry[] = [];
     if (capture && capture.micros > 0n) {
       // Promotional credit is spent first; what it does not cover comes from purchased credit.
       // Both cover it: the hold was within the balance, and the balance cannot shrink below holds.
@@ -235,11 +248,11 @@ async function settle(ref: HoldRef, options: SettleOptions, decide: (row: HoldRo
         unit: row.unit,
         units: capture.units,
       };
-      const entries: LedgerEntry[] = [];
       if (fromPromo > 0n) entries.push({ ...common, bucket: "promo", amountMicros: -fromPromo });
       if (fromPurchased > 0n) entries.push({ ...common, bucket: "purchased", amountMicros: -fromPurchased });
-      await appendTransactions(tx, row.workspaceId, entries, now);
     }
+    // The usage rows (if any) and the balance: what was held is no longer held, what was paid is spent.
+    await appendTransactions(tx, row.workspaceId, entries, now, -row.amountMicros);
     return settled({ ...row, ...data }, true);
   });
 }

@@ -6,7 +6,7 @@ import { Prisma } from "../db/generated/client";
 import { newId } from "../db/ids";
 import { notFound } from "../http/errors";
 import type { Project, ProjectContext, ProjectCreateRequest, ProjectUpdateRequest } from "../schemas/accounts";
-import { defaultWorkspaceId, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { defaultWorkspaceId, reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
 
 type ProjectRow = {
   id: string;
@@ -66,9 +66,8 @@ export async function listProjects(principal: Principal, workspace?: string) {
 
 /** A project the credential can act on, or 404. */
 export async function getProjectOrThrow(principal: Principal, projectId: string) {
-  const row = await db().project.findUnique({ where: { id: projectId }, include: withNames });
+  const row = await db().project.findFirst({ where: { id: projectId, ...reachableBy(principal) }, include: withNames });
   if (!row) throw notFound("project");
-  await requireWorkspace(principal, row.workspaceId, "project");
   return row;
 }
 

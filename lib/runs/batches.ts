@@ -3,17 +3,16 @@ import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { notFound } from "../http/errors";
 import { waitUntilFinished } from "../http/wait";
-import { requireWorkspace } from "../workspaces/access";
-import { presentPromptBatch, runInclude } from "./present";
+import { reachableBy } from "../workspaces/access";
+import { presentPromptBatch, runSelect } from "./present";
 import { isFinished } from "./status";
 
 const batchInclude = { createdBy: { select: { email: true } } } as const;
 
 /** A batch the credential can act on, or 404 (the same answer as a missing one). */
 export async function getBatchRowOrThrow(principal: Principal, batchId: string) {
-  const batch = await db().batch.findUnique({ where: { id: batchId }, include: batchInclude });
+  const batch = await db().batch.findFirst({ where: { id: batchId, ...reachableBy(principal) }, include: batchInclude });
   if (!batch) throw notFound("batch");
-  await requireWorkspace(principal, batch.workspaceId, "batch");
   return batch;
 }
 
@@ -29,10 +28,10 @@ export async function waitForBatch(batchId: string, seconds: number, signal?: Ab
 
 export async function getBatch(principal: Principal, batchId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
   const batch = await getBatchRowOrThrow(principal, batchId);
-  let runs = await db().run.findMany({ where: { batchId }, include: runInclude, orderBy: { id: "asc" } });
+  let runs = await db().run.findMany({ where: { batchId }, select: runSelect, orderBy: { id: "asc" } });
   if (options.wait && runs.some((r) => !isFinished(r.status))) {
     await waitForBatch(batchId, options.wait, options.signal);
-    runs = await db().run.findMany({ where: { batchId }, include: runInclude, orderBy: { id: "asc" } });
+    runs = await db().run.findMany({ where: { batchId }, select: runSelect, orderBy: { id: "asc" } });
   }
   return presentPromptBatch(batch, runs);
 }

@@ -1,5 +1,6 @@
 // Run and batch rows as the API shows them (spec 2.3). Prisma types stop here.
 import type { z } from "zod";
+import type { Prisma } from "../db/generated/client";
 import { presentRunCharge } from "../billing/present";
 import { billingSettings } from "../billing/settings";
 import type { Batch, PromptBatch, Run, RunSummary } from "../schemas/runs";
@@ -32,8 +33,17 @@ export type RunRow = {
   hold: HoldRow | null;
 };
 
-/** What every read of a run includes, so the presenters have what they need. */
-export const runInclude = { createdBy: { select: { email: true } }, hold: true } as const;
+/**
+ * What every read of a run selects: what the presenters need and nothing else (the raw
+ * provider envelope and the lease columns stay in the database).
+ */
+export const runSelect = {
+  id: true, kind: true, status: true, engine: true, model: true, subject: true, input: true, result: true, error: true,
+  usage: true, workspaceId: true, batchId: true, fanoutId: true, projectId: true, sourceCount: true, citedCount: true,
+  durationMs: true, createdAt: true, updatedAt: true, startedAt: true, completedAt: true,
+  createdBy: { select: { email: true } },
+  hold: true,
+} as const satisfies Prisma.RunSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

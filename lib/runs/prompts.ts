@@ -12,7 +12,7 @@ import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/projects";
 import type { PromptRequest } from "../schemas/runs";
 import { dispatch } from "../work/dispatch";
-import { presentPromptBatch, runInclude } from "./present";
+import { presentPromptBatch, runSelect } from "./present";
 
 /** The engines a request runs on: the ones named (each once, in the order given) or every enabled one. */
 export function resolveEngines(requested: string[] | undefined, enabled: readonly string[]): string[] {
@@ -86,7 +86,7 @@ export async function createPromptBatch(principal: Principal, input: z.output<ty
         lines: engines.map((engine, i) => ({ product: "prompt" as const, engine, units: 1, runId: runIds[i]! })),
       });
       const batch = await tx.batch.findUniqueOrThrow({ where: { id: batchId }, include: { createdBy: { select: { email: true } } } });
-      const runs = await tx.run.findMany({ where: { batchId }, include: runInclude, orderBy: { id: "asc" } });
+      const runs = await tx.run.findMany({ where: { batchId }, select: runSelect, orderBy: { id: "asc" } });
       return { batch, runs };
     },
     // Busy workspaces queue on the balance lock; wait for it rather than failing the request.

@@ -8,15 +8,14 @@ import { decodeCursor, pageOf } from "../http/pagination";
 import { waitUntilFinished } from "../http/wait";
 import { getProjectOrThrow } from "../projects/projects";
 import type { RunsQuery } from "../schemas/runs";
-import { reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
 import { getBatchRowOrThrow, waitForBatch } from "./batches";
-import { presentRun, presentRunSummary, runInclude } from "./present";
+import { presentRun, presentRunSummary, runSelect } from "./present";
 import { isFinished } from "./status";
 
 async function loadRun(principal: Principal, runId: string) {
-  const row = await db().run.findUnique({ where: { id: runId }, include: runInclude });
+  const row = await db().run.findFirst({ where: { id: runId, ...reachableBy(principal) }, select: runSelect });
   if (!row) throw notFound("run");
-  await requireWorkspace(principal, row.workspaceId, "run");
   return row;
 }
 

@@ -33,7 +33,7 @@ export type ExecuteOptions = {
 /** `skipped`: already finished (or another execution stored first); `busy`: another worker holds a live lease. */
 export type ExecuteOutcome = "completed" | "failed" | "skipped" | "busy";
 
-type Claim = { id: string; batchId: string | null; engine: string | null; prompt: string; attempts: number; startedAt: Date };
+type Claim = { id: string; workspaceId: string; batchId: string | null; engine: string | null; prompt: string; attempts: number; startedAt: Date };
 
 /** The wait before retry `attempt` (1-based): exponential, but never sooner than the provider asked. */
 export function backoffMs(attempt: number, retryAfterMs: number | null): number {
@@ -43,18 +43,45 @@ export function backoffMs(attempt: number, retryAfterMs: number | null): number 
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+const claimSelect = { id: true, workspaceId: true, batchId: true, engine: true, subject: true, input: true, attempts: true, startedAt: true } as const;
+
+function claimOf(row: { id: string; workspaceId: string; batchId: string | null; engine: string | null; subject: string; input: unknown; attempts: number }, startedAt: Date): Claim {
+  const input = (row.input ?? {}) as { prompt?: unknown };
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    batchId: row.batchId,
+    engine: row.engine,
+    prompt: typeof input.prompt === "string" ? input.prompt : row.subject,
+    attempts: row.attempts,
+    startedAt,
+  };
+}
+
 /** Takes a run for this worker, or null when it is finished or another worker's lease is live. */
 export async function claimRun(runId: string, leaseMs = RUN_LEASE_MS): Promise<Claim | "busy" | null> {
   const now = new Date();
+  // The usual case, a queued run never started, in one conditional statement: of two workers
+  // claiming at once exactly one gets the row back. Anything else (a lease to take over, a run
+  // claimed too often, a finished one) is read first and decided below.
+  const [fresh] = await db().run.updateManyAndReturn({
+    where: { id: runId, status: "queued", startedAt: null, attempts: { lt: MAX_CLAIMS } },
+    data: { status: "running", startedAt: now, attempts: { increment: 1 }, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+    select: claimSelect,
+  });
+  if (fresh) {
+    notifyChanged(fresh.id, fresh.batchId);
+    return claimOf(fresh, now);
+  }
   const row = await db().run.findUnique({
     where: { id: runId },
-    select: { id: true, status: true, batchId: true, engine: true, subject: true, input: true, attempts: true, startedAt: true, leaseExpiresAt: true },
+    select: { ...claimSelect, status: true, leaseExpiresAt: true },
   });
   if (!row || row.status === "completed" || row.status === "failed") return null;
   if (row.status === "running" && row.leaseExpiresAt && row.leaseExpiresAt > now) return "busy";
   if (row.attempts >= MAX_CLAIMS) {
     await finishRun(
-      { id: row.id, batchId: row.batchId, engine: row.engine, prompt: row.subject, attempts: row.attempts, startedAt: row.startedAt ?? now },
+      claimOf(row, row.startedAt ?? now),
       { kind: "failed", error: { code: "internal_error", message: `The run was started ${row.attempts} times without finishing.`, engine: row.engine, retryable: true } },
       { matchStatus: row.status },
     );
@@ -68,15 +95,7 @@ export async function claimRun(runId: string, leaseMs = RUN_LEASE_MS): Promise<C
   });
   if (count !== 1) return "busy";
   notifyChanged(row.id, row.batchId);
-  const input = (row.input ?? {}) as { prompt?: unknown };
-  return {
-    id: row.id,
-    batchId: row.batchId,
-    engine: row.engine,
-    prompt: typeof input.prompt === "string" ? input.prompt : row.subject,
-    attempts: row.attempts + 1,
-    startedAt,
-  };
+  return claimOf({ ...row, attempts: row.attempts + 1 }, startedAt);
 }
 
 type Finish =
@@ -119,8 +138,9 @@ async function finishRun(claim: Claim, finish: Finish, options: { matchStatus?: 
         data,
       });
       if (count !== 1) return false;
-      if (finish.kind === "completed") await captureHold({ runId: claim.id }, { tx });
-      else await releaseHold({ runId: claim.id }, { tx });
+      const settle = { tx, workspaceId: claim.workspaceId };
+      if (finish.kind === "completed") await captureHold({ runId: claim.id }, settle);
+      else await releaseHold({ runId: claim.id }, settle);
       return true;
     },
     { maxWait: 30_000, timeout: 30_000 },
@@ -131,10 +151,10 @@ async function finishRun(claim: Claim, finish: Finish, options: { matchStatus?: 
 
 /** Fails a run that is not finished and releases its hold (Inngest's onFailure; operators). */
 export async function failRun(runId: string, error: RunError): Promise<boolean> {
-  const row = await db().run.findUnique({ where: { id: runId }, select: { id: true, status: true, batchId: true, engine: true, subject: true, attempts: true, startedAt: true } });
+  const row = await db().run.findUnique({ where: { id: runId }, select: { ...claimSelect, status: true } });
   if (!row || row.status === "completed" || row.status === "failed") return false;
   return finishRun(
-    { id: row.id, batchId: row.batchId, engine: row.engine, prompt: row.subject, attempts: row.attempts, startedAt: row.startedAt ?? new Date() },
+    claimOf(row, row.startedAt ?? new Date()),
     { kind: "failed", error },
     { matchStatus: row.status },
   );

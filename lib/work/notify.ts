@@ -44,6 +44,11 @@ export class PgNotifier {
     private readonly stillWanted: () => boolean = () => true,
   ) {}
 
+  /** Whether LISTEN is in place right now (what other instances publish reaches this one). */
+  get listeningNow(): boolean {
+    return this.client !== null && !this.stopped;
+  }
+
   /** Resolves once LISTEN is in place (waiters subscribe after this, so nothing is missed). */
   listening(): Promise<void> {
     if (this.stopped) return Promise.reject(new Error("notifier stopped"));
@@ -220,6 +225,19 @@ export async function ensureListening(): Promise<void> {
   const notifier = processNotifier();
   if (!notifier) return;
   await notifier.listening().catch((error: unknown) => log.warn("change listener unavailable; waiters fall back to their deadline", { error }));
+}
+
+/**
+ * Whether this process hears every change published from now on: always on PGlite (one
+ * process), on PostgreSQL while the LISTEN connection is up. While it is not, it starts
+ * connecting and answers false, so callers that rely on change notices (the credential cache)
+ * fall back to reading the database.
+ */
+export function hearsEveryChange(): boolean {
+  const notifier = processNotifier();
+  if (!notifier || notifier.listeningNow) return true;
+  void ensureListening();
+  return false;
 }
 
 /** Wakes waiters here at once, and on PostgreSQL tells every other instance too. */

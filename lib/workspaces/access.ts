@@ -28,6 +28,21 @@ export async function reachableWorkspaceIds(principal: Principal): Promise<strin
   return (await reachableWorkspaces(principal)).map((w) => w.workspace.id);
 }
 
+/**
+ * A filter for rows (runs, batches, projects…) in a workspace the credential can act in: the
+ * same rule as requireWorkspace, folded into the read itself so that loading an object and
+ * checking access is one query. A row it filters out answers 404, as a missing one.
+ */
+export function reachableBy(principal: Principal): {
+  workspaceId?: string;
+  workspace: { memberships: { some: { userId: string } } };
+} {
+  return {
+    ...(principal.workspaceId ? { workspaceId: principal.workspaceId } : {}),
+    workspace: { memberships: { some: { userId: principal.user.id } } },
+  };
+}
+
 /** The caller's access to one workspace, or 404 when the credential cannot act there. */
 export async function requireWorkspace(principal: Principal, workspaceId: string, what = "workspace"): Promise<WorkspaceAccess> {
   if (principal.workspaceId && principal.workspaceId !== workspaceId) throw notFound(what);

@@ -1,5 +1,6 @@
 // Workspaces and their members.
 import type { z } from "zod";
+import { credentialsRevoked } from "../auth/credential-cache";
 import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
@@ -101,7 +102,7 @@ export async function removeMember(principal: Principal, workspaceId: string, me
   if (!removingSelf && access.role !== "admin") {
     throw new ApiError("permission_denied", "Only an admin can remove other members; anyone can leave.");
   }
-  await withWorkspaceLocked(workspaceId, async (tx) => {
+  const revoked = await withWorkspaceLocked(workspaceId, async (tx) => {
     const member = await tx.membership.findFirst({ where: { id: memberId, workspaceId }, include: { workspace: true } });
     if (!member) throw notFound("member");
     if (member.workspace.ownerUserId === member.userId) {
@@ -113,6 +114,11 @@ export async function removeMember(principal: Principal, workspaceId: string, me
     }
     await tx.membership.delete({ where: { id: memberId } });
     // Keys made for this workspace stop working with the membership they stood for.
-    await tx.apiKey.updateMany({ where: { workspaceId, userId: member.userId, revokedAt: null }, data: { revokedAt: new Date() } });
+    return tx.apiKey.updateManyAndReturn({
+      where: { workspaceId, userId: member.userId, revokedAt: null },
+      data: { revokedAt: new Date() },
+      select: { id: true },
+    });
   });
+  credentialsRevoked(revoked.map((k) => k.id));
 }

@@ -201,6 +201,20 @@ describe("workspaces and members", () => {
     const removed = await call(member.DELETE, "DELETE", "", { token: alice.cliToken, params: { workspace_id: team, member_id: String(m.id) } });
     expect(removed.status).toBe(204);
   });
+
+  it("stops a removed member's keys for the workspace on the very next request", async () => {
+    const frank = await person("frank@example.com");
+    const m = await addMember(team, frank.id, "member");
+    const key = await call(apiKeys.POST, "POST", "/api-keys", { token: frank.cliToken, body: { name: "team key", workspace_id: team } });
+    expect(key.status).toBe(201);
+    // Used just before the removal, so the server still remembers it as valid.
+    expect((await call(me.GET, "GET", "/me", { token: key.body.key })).status).toBe(200);
+    const removed = await call(member.DELETE, "DELETE", "", { token: alice.cliToken, params: { workspace_id: team, member_id: String(m.id) } });
+    expect(removed.status).toBe(204);
+    expect((await call(me.GET, "GET", "/me", { token: key.body.key })).status).toBe(401);
+    // Their own credentials still work in their own workspace.
+    expect((await call(me.GET, "GET", "/me", { token: frank.apiKey })).status).toBe(200);
+  });
 });
 
 describe("invitations", () => {

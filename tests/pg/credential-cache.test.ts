@@ -1,0 +1,52 @@
+// The credential cache across instances on PostgreSQL: an API key this instance has just
+// accepted (and remembers) is refused here as soon as another instance revokes it, long before
+// the cache's own expiry, because the revocation reaches every instance by LISTEN/NOTIFY.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as getMe } from "@/app/api/v1/me/route";
+import { CREDENTIAL_CACHE_MS, cachedCredentialCount } from "@/lib/auth/credential-cache";
+import { ensureListening, stopNotifier } from "@/lib/work/notify";
+import { freshPostgres, type FreshPostgres } from "../helpers/db";
+import { call } from "../helpers/http";
+import { person, type Person } from "../helpers/people";
+import { runToEnd } from "../helpers/processes";
+
+let fresh: FreshPostgres;
+let dana: Person;
+
+beforeAll(async () => {
+  fresh = await freshPostgres();
+  dana = await person("dana@example.com");
+});
+
+afterAll(async () => {
+  await stopNotifier();
+  await fresh?.close();
+});
+
+function revokeOnInstanceB(keyId: string): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: fresh.url };
+  // Under VITEST the app refuses to open a database from the environment.
+  delete env.VITEST;
+  delete env.VITEST_POOL_ID;
+  delete env.VITEST_WORKER_ID;
+  return runToEnd("node_modules/.bin/tsx", ["tests/pg/fixtures/revoke-key.ts", dana.id, dana.email, keyId], env);
+}
+
+describe("credential cache across instances", () => {
+  it("refuses a remembered API key as soon as another instance revokes it", async () => {
+    await ensureListening();
+    expect((await call(getMe, "GET", "/me", { token: dana.apiKey })).status).toBe(200);
+    expect(cachedCredentialCount()).toBeGreaterThan(0);
+    expect((await call(getMe, "GET", "/me", { token: dana.apiKey })).status).toBe(200);
+
+    expect(await revokeOnInstanceB(dana.apiKeyId)).toContain("revoked");
+    const revokedAt = Date.now();
+    await expect
+      .poll(async () => (await call(getMe, "GET", "/me", { token: dana.apiKey })).status, { interval: 20, timeout: CREDENTIAL_CACHE_MS })
+      .toBe(401);
+    // Told, not timed out: the cache would have answered 200 for up to CREDENTIAL_CACHE_MS.
+    expect(Date.now() - revokedAt).toBeLessThan(1000);
+    // The person's other credential is untouched.
+    expect((await call(getMe, "GET", "/me", { token: dana.cliToken })).status).toBe(200);
+  });
+});
