@@ -1,9 +1,15 @@
 // The OpenAPI 3.1 document, generated from the endpoint registry and the zod schemas, so the
 // description cannot drift from what the server enforces.
 import { z } from "zod";
+import * as accounts from "../schemas/accounts";
+import * as billing from "../schemas/billing";
+import * as common from "../schemas/common";
 import { ErrorBody } from "../schemas/common";
 import type { EndpointDefinition } from "../schemas/endpoint";
 import { endpoints as registeredEndpoints } from "../schemas/registry";
+import * as results from "../schemas/results";
+import * as runs from "../schemas/runs";
+import * as service from "../schemas/service";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 
 type JsonSchema = Record<string, unknown>;
@@ -72,11 +78,30 @@ function parametersOf(endpoint: EndpointDefinition, components: Record<string, J
   return out;
 }
 
+/**
+ * The named schemas (those with a metadata `id`) of this copy of lib/schemas. Not
+ * z.globalRegistry itself: a Next.js server loads lib/schemas more than once (the proxy and
+ * other bundles have their own copies), each copy registers its schemas there under the same
+ * ids, and converting the global registry then fails with "Duplicate schema id".
+ */
+function namedSchemas(): z.core.$ZodRegistry<z.core.GlobalMeta> {
+  const registry = z.registry<z.core.GlobalMeta>();
+  for (const module of [accounts, billing, common, results, runs, service]) {
+    for (const value of Object.values(module)) {
+      if (!(value instanceof z.ZodType)) continue;
+      const meta = z.globalRegistry.get(value);
+      if (meta?.id) registry.add(value, meta);
+    }
+  }
+  return registry;
+}
+
 export function buildOpenApiDocument(options: { serverUrl: string; endpoints?: readonly EndpointDefinition[] }) {
   const endpoints = options.endpoints ?? registeredEndpoints;
   const uri = (id: string) => `${COMPONENTS}${id}`;
-  const output = z.toJSONSchema(z.globalRegistry, { uri, io: "output", unrepresentable: "any" }).schemas;
-  const input = z.toJSONSchema(z.globalRegistry, { uri, io: "input", unrepresentable: "any" }).schemas;
+  const named = namedSchemas();
+  const output = z.toJSONSchema(named, { uri, io: "output", unrepresentable: "any" }).schemas;
+  const input = z.toJSONSchema(named, { uri, io: "input", unrepresentable: "any" }).schemas;
   const requestIds = new Set(
     endpoints.map((e) => (e.body ? z.globalRegistry.get(e.body)?.id : undefined)).filter((id): id is string => !!id),
   );

@@ -1,7 +1,8 @@
 import { validate } from "@readme/openapi-parser";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET } from "@/app/api/v1/openapi.json/route";
 import { ERROR_STATUS } from "@/lib/http/errors";
+import { buildOpenApiDocument } from "@/lib/http/openapi";
 import { endpoints } from "@/lib/schemas/registry";
 
 async function fetchDocument() {
@@ -55,5 +56,15 @@ describe("GET /api/v1/openapi.json", () => {
     expect((doc.components.schemas.Usd as { type: string }).type).toBe("string");
     const error = doc.components.schemas.Error as { properties: { error: { required: string[] } } };
     expect(error.properties.error.required.sort()).toEqual(["code", "engine", "message", "retryable"]);
+  });
+
+  it("is built the same when the process holds another copy of some schemas (as a Next.js server does)", async () => {
+    const serverUrl = "http://localhost:3000/api/v1";
+    const before = buildOpenApiDocument({ serverUrl });
+    // Another bundle of the built server with its own copy of lib/schemas/common (reached through
+    // lib/db/ids) registers Usd, Error… again in zod's one global registry, under the same ids.
+    vi.resetModules();
+    await import("@/lib/schemas/common");
+    expect(buildOpenApiDocument({ serverUrl })).toEqual(before);
   });
 });
