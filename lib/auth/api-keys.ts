@@ -69,5 +69,5 @@ export async function revokeApiKey(principal: Principal, keyId: string): Promise
   if (!key || key.userId !== principal.user.id) throw notFound("API key");
   await requireWorkspace(principal, key.workspaceId, "API key");
   await db().apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
-  credentialsRevoked([keyId]);
+  credentialsRevoked([key.secretHash]);
 }

@@ -4,7 +4,7 @@
 // one drops it everywhere at once.
 import { db } from "../db/client";
 import { ApiError } from "../http/errors";
-import { cachedPrincipal, rememberPrincipal } from "./credential-cache";
+import { lookUpCredential } from "./credential-cache";
 import type { Principal } from "./principal";
 import { SECRET_PREFIX, hashSecret, hashesEqual } from "./secrets";
 
@@ -39,25 +39,23 @@ export async function authenticate(request: Request): Promise<Principal> {
 
 async function apiKeyPrincipal(secret: string): Promise<Principal | null> {
   const hash = hashSecret(secret);
-  const cached = cachedPrincipal(hash);
-  if (cached) return cached;
-  const key = await db().apiKey.findUnique({
-    where: { secretHash: hash },
-    select: { id: true, name: true, workspaceId: true, secretHash: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true } } },
-  });
-  if (!key || key.revokedAt || !hashesEqual(key.secretHash, hash)) return null;
-  const now = new Date();
-  // Written at most once a minute per key, so a busy key does not write on every request; the
-  // stale check on the row already read spares the query, the condition settles races.
-  if (!isFresh(key.lastUsedAt, now)) {
-    await db().apiKey.updateMany({
-      where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_GRANULARITY_MS) } }] },
-      data: { lastUsedAt: now },
+  return lookUpCredential(hash, async () => {
+    const key = await db().apiKey.findUnique({
+      where: { secretHash: hash },
+      select: { id: true, name: true, workspaceId: true, secretHash: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true } } },
     });
-  }
-  const principal = apiKeyPrincipalOf(key);
-  rememberPrincipal(hash, principal);
-  return principal;
+    if (!key || key.revokedAt || !hashesEqual(key.secretHash, hash)) return null;
+    const now = new Date();
+    // Written at most once a minute per key, so a busy key does not write on every request; the
+    // stale check on the row already read spares the query, the condition settles races.
+    if (!isFresh(key.lastUsedAt, now)) {
+      await db().apiKey.updateMany({
+        where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_GRANULARITY_MS) } }] },
+        data: { lastUsedAt: now },
+      });
+    }
+    return { principal: apiKeyPrincipalOf(key), expiresAt: null };
+  });
 }
 
 function isFresh(lastUsedAt: Date | null, now: Date): boolean {
@@ -75,30 +73,29 @@ function apiKeyPrincipalOf(key: { id: string; name: string; workspaceId: string;
 
 async function cliTokenPrincipal(secret: string): Promise<Principal | null> {
   const hash = hashSecret(secret);
-  const cached = cachedPrincipal(hash);
-  if (cached) return cached;
-  const token = await db().cliToken.findUnique({
-    where: { tokenHash: hash },
-    select: { id: true, name: true, tokenHash: true, revokedAt: true, expiresAt: true, lastUsedAt: true, user: { select: { id: true, email: true } } },
-  });
-  const now = new Date();
-  if (!token || token.revokedAt || token.expiresAt <= now || !hashesEqual(token.tokenHash, hash)) return null;
-  // A CLI token lives 90 days from its last use (renewed at most once a minute, as for keys).
-  let expiresAt = token.expiresAt;
-  if (!isFresh(token.lastUsedAt, now)) {
-    const renewed = new Date(now.getTime() + CLI_TOKEN_IDLE_LIFETIME_MS);
-    const { count } = await db().cliToken.updateMany({
-      where: { id: token.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_GRANULARITY_MS) } }] },
-      data: { lastUsedAt: now, expiresAt: renewed },
+  return lookUpCredential(hash, async () => {
+    const token = await db().cliToken.findUnique({
+      where: { tokenHash: hash },
+      select: { id: true, name: true, tokenHash: true, revokedAt: true, expiresAt: true, lastUsedAt: true, user: { select: { id: true, email: true } } },
     });
-    if (count === 1) expiresAt = renewed;
-  }
-  const principal: Principal = {
-    user: { id: token.user.id, email: token.user.email },
-    credential: { kind: "cli_token", id: token.id, name: token.name },
-    workspaceId: null,
-    apiKeyId: null,
-  };
-  rememberPrincipal(hash, principal, expiresAt);
-  return principal;
+    const now = new Date();
+    if (!token || token.revokedAt || token.expiresAt <= now || !hashesEqual(token.tokenHash, hash)) return null;
+    // A CLI token lives 90 days from its last use (renewed at most once a minute, as for keys).
+    let expiresAt = token.expiresAt;
+    if (!isFresh(token.lastUsedAt, now)) {
+      const renewed = new Date(now.getTime() + CLI_TOKEN_IDLE_LIFETIME_MS);
+      const { count } = await db().cliToken.updateMany({
+        where: { id: token.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_GRANULARITY_MS) } }] },
+        data: { lastUsedAt: now, expiresAt: renewed },
+      });
+      if (count === 1) expiresAt = renewed;
+    }
+    const principal: Principal = {
+      user: { id: token.user.id, email: token.user.email },
+      credential: { kind: "cli_token", id: token.id, name: token.name },
+      workspaceId: null,
+      apiKeyId: null,
+    };
+    return { principal, expiresAt };
+  });
 }

@@ -1,12 +1,13 @@
 // Credentials recently looked up, so that a busy client's requests do not each read its API key
-// or CLI token row: an entry answers for CACHE_MS at most, keyed by the secret's hash (what the
-// database is searched by; the secret itself is never kept).
+// or CLI token row: an entry answers for CREDENTIAL_CACHE_MS at most, keyed by the secret's hash
+// (what the database is searched by; the secret itself is never kept).
 //
-// Revocation still takes effect at once: revoking publishes the credential's id as a change
+// Revocation still takes effect at once: revoking publishes the credential's hash as a change
 // (lib/work/notify.ts), which drops the entry in this process and, over LISTEN/NOTIFY, in every
-// other instance. The cache is used only while this process hears every change; when its
-// listener reconnects, every entry is dropped (changes may have been missed meanwhile). Expiry
-// of a CLI token is checked on every hit.
+// other instance. A lookup listens from before its database read, so a revocation that lands
+// while the row is being read is not remembered either. The cache is used only while this
+// process hears every change; when its listener reconnects, every entry is dropped (changes may
+// have been missed meanwhile). Expiry of a CLI token is checked on every hit.
 import { currentDb, type Db } from "../db/client";
 import { hearsEveryChange, localEmitter, publishChanged } from "../work/notify";
 import type { Principal } from "./principal";
@@ -25,11 +26,14 @@ function entries(): Map<string, Entry> {
   return holder.__geoscopeCredentialCache;
 }
 
+/** The change event a credential's revocation is published as. */
+const revokedEvent = (hash: string) => `credential:${hash}`;
+
 function remove(hash: string): void {
   const entry = entries().get(hash);
   if (!entry) return;
   entries().delete(hash);
-  localEmitter().off(entry.principal.credential.id, entry.drop);
+  localEmitter().off(revokedEvent(hash), entry.drop);
 }
 
 /** The principal for this secret hash if it was looked up less than CREDENTIAL_CACHE_MS ago. */
@@ -53,13 +57,35 @@ export function rememberPrincipal(hash: string, principal: Principal, expiresAt:
     if (oldest !== undefined) remove(oldest);
   }
   const drop = () => remove(hash);
-  localEmitter().once(principal.credential.id, drop);
+  localEmitter().once(revokedEvent(hash), drop);
   entries().set(hash, { principal, until: now + CREDENTIAL_CACHE_MS, expiresAt, db: currentDb(), drop });
 }
 
-/** Call after revoking credentials (once the revocation committed): every instance forgets them. */
-export function credentialsRevoked(ids: string[]): void {
-  if (ids.length > 0) publishChanged(ids);
+export type CredentialRead = { principal: Principal; expiresAt: Date | null } | null;
+
+/**
+ * The principal for a secret hash: remembered, or read by `read` (null: unknown, revoked or
+ * expired) and then remembered, unless its revocation was heard while it was being read.
+ */
+export async function lookUpCredential(hash: string, read: () => Promise<CredentialRead>): Promise<Principal | null> {
+  const cached = cachedPrincipal(hash);
+  if (cached) return cached;
+  const event = revokedEvent(hash);
+  let revoked = false;
+  const onRevoked = () => (revoked = true);
+  localEmitter().on(event, onRevoked);
+  try {
+    const found = await read();
+    if (found && !revoked) rememberPrincipal(hash, found.principal, found.expiresAt);
+    return found?.principal ?? null;
+  } finally {
+    localEmitter().off(event, onRevoked);
+  }
+}
+
+/** Call after revoking credentials (once the revocation committed), with their secret hashes: every instance forgets them. */
+export function credentialsRevoked(secretHashes: string[]): void {
+  if (secretHashes.length > 0) publishChanged(secretHashes.map(revokedEvent));
 }
 
 /** Entries held (tests). */

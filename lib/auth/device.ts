@@ -131,6 +131,10 @@ export async function revokeCurrentCliToken(principal: Principal): Promise<void>
   if (principal.credential.kind !== "cli_token") {
     throw new ApiError("invalid_request", "This request was not made with a CLI token; revoke API keys with DELETE /api-keys/{key_id}.");
   }
-  await db().cliToken.updateMany({ where: { id: principal.credential.id, revokedAt: null }, data: { revokedAt: new Date() } });
-  credentialsRevoked([principal.credential.id]);
+  const revoked = await db().cliToken.updateManyAndReturn({
+    where: { id: principal.credential.id, revokedAt: null },
+    data: { revokedAt: new Date() },
+    select: { tokenHash: true },
+  });
+  credentialsRevoked(revoked.map((t) => t.tokenHash));
 }

@@ -117,8 +117,8 @@ export async function removeMember(principal: Principal, workspaceId: string, me
     return tx.apiKey.updateManyAndReturn({
       where: { workspaceId, userId: member.userId, revokedAt: null },
       data: { revokedAt: new Date() },
-      select: { id: true },
+      select: { secretHash: true },
     });
   });
-  credentialsRevoked(revoked.map((k) => k.id));
+  credentialsRevoked(revoked.map((k) => k.secretHash));
 }
