@@ -1,8 +1,9 @@
 // Benchmark: 1,000 prompt runs through the local driver against the engine simulator with 200 ms
 // latency per call, on an in-memory PGlite. The simulator runs as a process of its own, as the
 // real engines are elsewhere: its work is not the driver's (BENCH_SIMULATOR=in-process puts it
-// back in this process, as `npm start` does without GEOSCOPE_SIMULATOR_URL). The runs are created first (with no
-// driver capacity), then one sweep hands them all to a real driver, as after a restart.
+// back in this process, as `npm start` does without GEOSCOPE_SIMULATOR_URL). The runs are
+// created first (with no driver capacity), then one sweep hands them all to a real driver, as
+// after a restart.
 // Prints total time, runs/s, peak RSS, and the ideal: ceil(runs per engine / ENGINE_CONCURRENCY)
 // rounds of one engine call each. Target: within 20% of the ideal.
 // Run: npm run bench:throughput [-- runs] [--pg]   (ENGINE_CONCURRENCY and GEOSCOPE_SIMULATOR_LATENCY_MS apply;
@@ -35,6 +36,8 @@ if (!simulatorInProcess) {
     simulator!.stdout!.on("data", (d: Buffer) => d.toString().includes("listening") && resolve());
   });
   process.env.GEOSCOPE_SIMULATOR_URL = `http://127.0.0.1:${port}`;
+  // Also when the benchmark fails half-way: no simulator is left running.
+  process.on("exit", () => simulator?.kill());
 }
 
 const { ensureUser } = await import("@/lib/accounts/users");
@@ -113,7 +116,6 @@ const { stopNotifier } = await import("@/lib/work/notify");
 await stopNotifier();
 if (onPostgres) await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
 simulator?.removeAllListeners("exit");
-simulator?.kill();
 
 /** A V8 CPU profile of what runs between start and stop (the sweep, not the set-up). */
 async function startProfile() {
