@@ -47,6 +47,11 @@ export function pooledRandom(poolSize = 4096): () => number {
 
 const nextUlid = monotonicFactory(pooledRandom());
 
+/** A bare ULID from the process's one generator (request ids; objects use newId). */
+export function newUlid(): string {
+  return nextUlid();
+}
+
 export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${nextUlid()}`;
 }

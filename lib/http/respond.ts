@@ -1,19 +1,15 @@
 // Turning results and errors into HTTP responses: JSON bodies, the error envelope of spec 7,
-// and the request id every response carries. No database or auth imports: the proxy uses it too.
+// and the request id every response carries. No database access or auth: the proxy uses it too.
 import type { EndpointDefinition } from "../schemas/endpoint";
-import { monotonicFactory } from "ulid";
-import { pooledRandom } from "../db/ids";
+import { newUlid } from "../db/ids";
 import { log } from "../log";
 import { ApiError } from "./errors";
 
 const BASE_HEADERS = { "Cache-Control": "no-store" };
 
-// Monotonic (fresh randomness once per millisecond) and from a pool of random bytes.
-const nextUlid = monotonicFactory(pooledRandom());
-
 /** Every response carries one in X-Request-Id; a 500's message repeats it and the log records it. */
 export function newRequestId(): string {
-  return `req_${nextUlid()}`;
+  return `req_${newUlid()}`;
 }
 
 export function respond(endpoint: EndpointDefinition, data: unknown, requestId: string, validate: boolean): Response {

@@ -27,8 +27,13 @@ export async function waitForBatch(batchId: string, seconds: number, signal?: Ab
 }
 
 export async function getBatch(principal: Principal, batchId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
-  const batch = await getBatchRowOrThrow(principal, batchId);
-  let runs = await db().run.findMany({ where: { batchId }, select: runSelect, orderBy: { id: "asc" } });
+  // The batch, the access check and its runs in one read.
+  const batch = await db().batch.findFirst({
+    where: { id: batchId, ...reachableBy(principal) },
+    include: { ...batchInclude, runs: { select: runSelect, orderBy: { id: "asc" } } },
+  });
+  if (!batch) throw notFound("batch");
+  let runs = batch.runs;
   if (options.wait && runs.some((r) => !isFinished(r.status))) {
     await waitForBatch(batchId, options.wait, options.signal);
     runs = await db().run.findMany({ where: { batchId }, select: runSelect, orderBy: { id: "asc" } });

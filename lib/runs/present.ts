@@ -39,7 +39,7 @@ export type RunRow = {
  */
 export const runSelect = {
   id: true, kind: true, status: true, engine: true, model: true, subject: true, input: true, result: true, error: true,
-  usage: true, workspaceId: true, batchId: true, fanoutId: true, projectId: true, sourceCount: true, citedCount: true,
+  usage: true, batchId: true, fanoutId: true, projectId: true, sourceCount: true, citedCount: true,
   durationMs: true, createdAt: true, updatedAt: true, startedAt: true, completedAt: true,
   createdBy: { select: { email: true } },
   hold: true,

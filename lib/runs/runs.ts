@@ -50,9 +50,8 @@ export async function listRuns(principal: Principal, query: z.output<typeof Runs
     if (query.wait > 0) await waitForBatch(query.batch, query.wait, options.signal);
   }
   if (query.fanout) {
-    const fanout = await db().fanout.findUnique({ where: { id: query.fanout }, select: { workspaceId: true } });
+    const fanout = await db().fanout.findFirst({ where: { id: query.fanout, ...reachableBy(principal) }, select: { id: true } });
     if (!fanout) throw notFound("fanout");
-    await requireWorkspace(principal, fanout.workspaceId, "fanout");
     where.fanoutId = query.fanout;
   }
   if (query.cursor) where.id = { lt: decodeCursor(query.cursor, "dr") };

@@ -247,6 +247,18 @@ describe("POST /prompts", () => {
     expect(listed.status).toBe(404);
     const all = await call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { limit: 200 } });
     expect(all.body.items.some((r: any) => r.id === runId)).toBe(false);
+
+    // A fanout filter: Bob's fanout is as missing to Alice as one that does not exist.
+    const fanout = await db().fanout.create({
+      data: { id: newId("fanout"), workspaceId: bob.workspaceId, projectId: bobProject, name: "bob's fanout", engines: ["claude"], runsPerPrompt: 1, prompts: [] },
+    });
+    const foreignFanout = await call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { fanout: fanout.id } });
+    const missingFanout = await call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { fanout: newId("fanout") } });
+    expect(foreignFanout.status).toBe(404);
+    expect(foreignFanout.body).toEqual(missingFanout.body);
+    const ownFanout = await call(listRunsRoute, "GET", "/runs", { token: bob.apiKey, query: { fanout: fanout.id } });
+    expect(ownFanout.status).toBe(200);
+    expect(ownFanout.body.items).toEqual([]);
     // Bob reads his own.
     const own = await call(getRunRoute, "GET", `/runs/${runId}`, { token: bob.cliToken, params: { run_id: runId } });
     expect(own.status).toBe(200);
