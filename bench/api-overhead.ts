@@ -19,6 +19,7 @@ import path from "node:path";
 import pg from "pg";
 import { adminQuery as adminQueryOn } from "../tests/helpers/db";
 import { freePort, runToEnd } from "../tests/helpers/processes";
+import { serverEnv } from "../scripts/lib/server-env.mjs";
 import { paced } from "./lib/paced";
 
 type AutocannonResult = {
@@ -121,7 +122,8 @@ async function benchApp(target: "PGlite" | "PostgreSQL"): Promise<void> {
       api_key: { key: string };
     };
     await runToEnd(bin("tsx"), [path.join(root, "scripts", "admin.ts"), "credit:add", "--workspace", created.workspace_id, "--usd", "1000000.00"], env);
-    server = spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env, stdio: "ignore", detached: true });
+    // As `npm start` serves it (scripts/lib/server-env.mjs: V8 helper threads for the core count).
+    server = spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env: serverEnv(env), stdio: "ignore", detached: true });
     await waitReady(`${base}/api/v1/version`, server);
 
     const headers = { authorization: `Bearer ${created.api_key.key}`, "content-type": "application/json" };
@@ -164,7 +166,7 @@ async function benchFloor(databaseUrl: string, runId: string): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`workload: ${CONNECTIONS} connections, ${SECONDS} s per case, loopback; "max": autocannon flat out; "@200/s": open-loop paced, latency from when each request was due; next start (production build); simulator latency 0 ms; POST /prompts with one engine`);
-  console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), node ${process.version}; load generator, server and database share them`);
+  console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), node ${process.version}; load generator, server and database share them; server NODE_OPTIONS "${serverEnv({}).NODE_OPTIONS}"`);
   await benchApp("PGlite");
   await benchApp("PostgreSQL");
   const app = rows.find((r) => r.target === "PostgreSQL" && r.case === "GET /runs/{id} @200/s");

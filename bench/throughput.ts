@@ -116,6 +116,7 @@ const { stopNotifier } = await import("@/lib/work/notify");
 await stopNotifier();
 if (onPostgres) await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
 simulator?.removeAllListeners("exit");
+simulator?.kill();
 
 /** A V8 CPU profile of what runs between start and stop (the sweep, not the set-up). */
 async function startProfile() {

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { run } from "./lib/run.mjs";
+import { serverEnv } from "./lib/server-env.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const port = process.env.E2E_PORT ?? "3123";
@@ -41,6 +42,6 @@ delete env.DATABASE_URL;
 
 const migrated = await run(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "scripts", "db-migrate.ts")], { cwd: root, env });
 if (migrated !== 0) process.exit(migrated);
-const code = await run(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", port, "-H", "127.0.0.1"], { cwd: root, env });
+const code = await run(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", port, "-H", "127.0.0.1"], { cwd: root, env: serverEnv(env) });
 smtp.close();
 process.exit(code);

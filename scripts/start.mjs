@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { run, say } from "./lib/run.mjs";
+import { serverEnv } from "./lib/server-env.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 const root = path.resolve(import.meta.dirname, "..");
@@ -24,7 +25,7 @@ function buildIsStale() {
   const buildId = path.join(root, ".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
-  const sources = ["app", "lib", "inngest", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "package.json", "prisma/schema.prisma"];
+  const sources = ["app", "lib", "inngest", "public", "instrumentation.ts", "next.config.mjs", "package.json", "prisma/schema.prisma"];
   return sources.some((s) => existsSync(path.join(root, s)) && newestMtime(path.join(root, s)) > built);
 }
 
@@ -40,7 +41,7 @@ async function main() {
 
   const port = process.env.PORT ?? "3000";
   say(`serving at http://localhost:${port} (API: http://localhost:${port}/api/v1, explorer: /api/v1/docs)`);
-  const code = await run(next, ["start", "-p", port], { cwd: root });
+  const code = await run(next, ["start", "-p", port], { cwd: root, env: serverEnv() });
   process.exit(code);
 }
 

@@ -80,8 +80,8 @@ function parametersOf(endpoint: EndpointDefinition, components: Record<string, J
 
 /**
  * The named schemas (those with a metadata `id`) of this copy of lib/schemas. Not
- * z.globalRegistry itself: a Next.js server loads lib/schemas more than once (the proxy and
- * other bundles have their own copies), each copy registers its schemas there under the same
+ * z.globalRegistry itself: a Next.js server loads lib/schemas more than once (route
+ * bundles can have their own copies), each copy registers its schemas there under the same
  * ids, and converting the global registry then fails with "Duplicate schema id".
  */
 function namedSchemas(): z.core.$ZodRegistry<z.core.GlobalMeta> {

@@ -1,5 +1,6 @@
 // Turning results and errors into HTTP responses: JSON bodies, the error envelope of spec 7,
-// and the request id every response carries. No database access or auth: the proxy uses it too.
+// and the request id every response carries. No database access or auth: the 404/405 stand-ins
+// (lib/http/methods.ts) use it too.
 import type { EndpointDefinition } from "../schemas/endpoint";
 import { newUlid } from "../db/ids";
 import { log } from "../log";

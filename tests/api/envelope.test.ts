@@ -3,15 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { GET as getVersion } from "@/app/api/v1/version/route";
-import { GET as getPricing } from "@/app/api/v1/pricing/route";
+import { GET as getPricing, POST as postPricing } from "@/app/api/v1/pricing/route";
+import { GET as unknownGet } from "@/app/api/v1/[[...path]]/route";
+import { POST as postMembers, HEAD as headMember, OPTIONS as optionsMember } from "@/app/api/v1/workspaces/[workspace_id]/members/[member_id]/route";
 import { ensureUser } from "@/lib/accounts/users";
 import { issueApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { ApiError, ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
 import { route } from "@/lib/http/route";
 import { idOf } from "@/lib/schemas/common";
 import { defineEndpoint } from "@/lib/schemas/endpoint";
-import { proxy } from "@/proxy";
-import { NextRequest } from "next/server";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 
@@ -156,18 +156,39 @@ describe("404 not_found", () => {
   });
 
   it("answers an unknown path under /api/v1 in the envelope", async () => {
-    const response = proxy(new NextRequest("http://localhost/api/v1/nothing/here"));
+    const response = unknownGet(new Request("http://localhost/api/v1/nothing/here"));
     expect(response.status).toBe(404);
+    expect(response.headers.get("x-request-id")).toMatch(/^req_/);
     expect(await response.json()).toEqual({
       error: { code: "not_found", message: "No endpoint GET /api/v1/nothing/here.", engine: null, retryable: false },
     });
   });
+});
 
-  it("answers a wrong method on a known path with 405 and Allow", async () => {
-    const response = proxy(new NextRequest("http://localhost/api/v1/pricing", { method: "POST" }));
+describe("405 method_not_allowed", () => {
+  it("answers a wrong method on a known path with Allow naming the served ones", async () => {
+    const response = postPricing(new Request("http://localhost/api/v1/pricing", { method: "POST" }));
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("GET");
-    expect((await response.json()).error.code).toBe("method_not_allowed");
+    expect(await response.json()).toEqual({
+      error: { code: "method_not_allowed", message: "/api/v1/pricing does not accept POST; it accepts GET.", engine: null, retryable: false },
+    });
+  });
+
+  it("names every served method, and refuses HEAD where there is no GET", async () => {
+    const url = "http://localhost/api/v1/workspaces/ws_x/members/mem_x";
+    const post = postMembers(new Request(url, { method: "POST" }));
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("PATCH, DELETE");
+    const head = headMember(new Request(url, { method: "HEAD" }));
+    expect(head.status).toBe(405);
+    expect(head.headers.get("allow")).toBe("PATCH, DELETE");
+  });
+
+  it("answers OPTIONS with the served methods only", async () => {
+    const response = optionsMember(new Request("http://localhost/api/v1/workspaces/ws_x/members/mem_x", { method: "OPTIONS" }));
+    expect(response.status).toBe(204);
+    expect(response.headers.get("allow")).toBe("DELETE, OPTIONS, PATCH");
   });
 });
 

@@ -1,10 +1,10 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { isStandIn, METHODS } from "@/lib/http/methods";
 import { endpoints, metaRoutes } from "@/lib/schemas/registry";
 
 const API_DIR = path.resolve("app/api/v1");
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 function routeFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -23,11 +23,25 @@ describe("endpoint registry", () => {
   it("names exactly the operations the route files export, and the reverse", async () => {
     const fromFiles: string[] = [];
     for (const file of routeFiles(API_DIR)) {
+      if (file.includes("[[...path]]")) continue;
       const mod = (await import(file)) as Record<string, unknown>;
-      for (const method of METHODS) if (typeof mod[method] === "function") fromFiles.push(`${method} ${apiPathOf(file)}`);
+      for (const method of METHODS) if (typeof mod[method] === "function" && !isStandIn(mod[method])) fromFiles.push(`${method} ${apiPathOf(file)}`);
     }
     const fromRegistry = [...endpoints, ...metaRoutes].map((e) => `${e.method} ${e.path}`);
     expect(fromFiles.sort()).toEqual(fromRegistry.sort());
+  });
+
+  it("has every route file answer the methods it does not serve in the envelope, not with Next.js's empty 405", async () => {
+    for (const file of routeFiles(API_DIR)) {
+      const mod = (await import(file)) as Record<string, unknown>;
+      const expected = [...METHODS, ...(isStandIn(mod.GET) ? ["HEAD"] : []), "OPTIONS"];
+      for (const method of expected) expect(typeof mod[method], `${method} of ${path.relative(API_DIR, file)}`).toBe("function");
+    }
+  });
+
+  it("answers any path no route file serves with the envelope's 404", async () => {
+    const mod = (await import(path.join(API_DIR, "[[...path]]", "route.ts"))) as Record<string, unknown>;
+    for (const method of [...METHODS, "HEAD", "OPTIONS"]) expect(isStandIn(mod[method]), method).toBe(true);
   });
 
   it("gives every operation a unique operationId and path parameters that match its path", () => {

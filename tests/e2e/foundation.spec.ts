@@ -30,6 +30,15 @@ test("a known path with the wrong method is a 405 in the envelope naming the all
   expect((await response.json()).error.code).toBe("method_not_allowed");
 });
 
+test("OPTIONS names only the methods a path serves, and /api/v1 itself is a 404 in the envelope", async ({ request }) => {
+  const options = await request.fetch("/api/v1/runs", { method: "OPTIONS" });
+  expect(options.status()).toBe(204);
+  expect(options.headers()["allow"]).toBe("GET, HEAD, OPTIONS");
+  const root = await request.get("/api/v1");
+  expect(root.status()).toBe(404);
+  expect((await root.json()).error.code).toBe("not_found");
+});
+
 test("an outdated CLI is refused with 426 by the running server", async ({ request }) => {
   const response = await request.get("/api/v1/pricing", { headers: { "User-Agent": "geoscope-cli/0.0.1" } });
   expect(response.status()).toBe(426);

@@ -1,5 +1,9 @@
 import { getBillingSummary } from "@/lib/billing/summary";
 import { route } from "@/lib/http/route";
 import { getBilling } from "@/lib/schemas/billing";
+import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(getBilling, ({ principal, query }) => getBillingSummary(principal, query));
+
+// Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,5 +1,7 @@
 // The interactive API explorer (Swagger UI), with its assets served by this app from the
 // swagger-ui-dist package: nothing is loaded from a CDN.
+import { otherMethods } from "@/lib/http/methods";
+
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -19,3 +21,6 @@ const PAGE = `<!doctype html>
 export function GET(): Response {
   return new Response(PAGE, { headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
+
+// Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

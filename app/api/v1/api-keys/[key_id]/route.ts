@@ -1,5 +1,9 @@
 import { revokeApiKey } from "@/lib/auth/api-keys";
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/accounts";
+import { otherMethods } from "@/lib/http/methods";
 
 export const DELETE = route(endpoints.revokeApiKey, ({ principal, params }) => revokeApiKey(principal, params.key_id));
+
+// Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).
+export const { GET, POST, PUT, PATCH, HEAD, OPTIONS } = otherMethods({ DELETE });

@@ -1,5 +1,9 @@
 import { getUsageReport } from "@/lib/billing/usage";
 import { route } from "@/lib/http/route";
 import { getUsage } from "@/lib/schemas/billing";
+import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(getUsage, ({ principal, query }) => getUsageReport(principal, query));
+
+// Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -4,6 +4,7 @@ import path from "node:path";
 import swaggerUiPath from "swagger-ui-dist/absolute-path.js";
 import { ApiError } from "@/lib/http/errors";
 import { newRequestId, toErrorResponse } from "@/lib/http/respond";
+import { otherMethods } from "@/lib/http/methods";
 
 const FILES: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
@@ -29,3 +30,6 @@ export async function GET(_request: Request, context: { params: Promise<{ file: 
   const body = await readFile(path.join(swaggerUiPath(), file));
   return new Response(body, { headers: { "Content-Type": type, "Cache-Control": "public, max-age=86400" } });
 }
+
+// Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });
