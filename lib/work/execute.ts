@@ -28,6 +28,12 @@ export type ExecuteOptions = {
   leaseMs?: number;
   /** Replaces the wait between engine attempts (tests). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Called once the engine is done with this run (answered, failed, or was never called), before
+   * the outcome is stored: a driver limiting concurrent engine calls frees the slot here, so the
+   * next run's engine call does not wait for this run's database writes.
+   */
+  onEngineDone?: () => void;
 };
 
 /** `skipped`: already finished (or another execution stored first); `busy`: another worker holds a live lease. */
@@ -183,7 +189,10 @@ async function callEngine(claim: Claim, sleep: (ms: number) => Promise<void>): P
 export async function executeRun(runId: string, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
   const leaseMs = options.leaseMs ?? RUN_LEASE_MS;
   const claim = await claimRun(runId, leaseMs);
-  if (claim === null || claim === "busy") return claim ?? "skipped";
+  if (claim === null || claim === "busy") {
+    options.onEngineDone?.();
+    return claim ?? "skipped";
+  }
   // Keeps the lease alive through slow engines and retry waits; a dead worker stops renewing.
   const heartbeat = setInterval(() => {
     db()
@@ -195,7 +204,12 @@ export async function executeRun(runId: string, options: ExecuteOptions = {}): P
   }, Math.max(1000, Math.floor(leaseMs / 3)));
   heartbeat.unref?.();
   try {
-    const finish = await callEngine(claim, options.sleep ?? defaultSleep);
+    let finish: Finish;
+    try {
+      finish = await callEngine(claim, options.sleep ?? defaultSleep);
+    } finally {
+      options.onEngineDone?.();
+    }
     const stored = await finishRun(claim, finish);
     if (!stored) return "skipped";
     return finish.kind;

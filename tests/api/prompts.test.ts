@@ -1,6 +1,6 @@
 // POST /prompts, GET /runs, /runs/{id} and /batches/{id} end to end through the route handlers,
 // with the local driver executing runs against the in-process engine simulator.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { GET as getBilling } from "@/app/api/v1/billing/route";
 import { POST as postPrompts } from "@/app/api/v1/prompts/route";
@@ -11,7 +11,7 @@ import { parseUsd } from "@/lib/billing/money";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { normalizeEnvelope, type EngineEnvelope } from "@/lib/engines";
+import { normalizeEnvelope, startSimulator, type EngineEnvelope } from "@/lib/engines";
 import { createProject } from "@/lib/projects/projects";
 import { PromptResult } from "@/lib/schemas/results";
 import { executeRun } from "@/lib/work/execute";
@@ -318,6 +318,28 @@ describe("POST /prompts", () => {
     const bobsView = await call(listRunsRoute, "GET", "/runs", { token: bob.cliToken, query: { project } });
     expect(bobsView.body.items.map((r: any) => r.id)).toEqual([res.body.runs[0].id]);
     expect(bobsView.body.items[0].created_by).toBe(alice.email);
+  });
+
+  it("calls one engine at most ENGINE_CONCURRENCY times at once, however many of its runs are queued", async () => {
+    const slow = await startSimulator({ latencyMs: 150 });
+    vi.stubEnv("GEOSCOPE_SIMULATOR_URL", slow.url);
+    vi.stubEnv("ENGINE_CONCURRENCY", "3");
+    resetConfig();
+    try {
+      const accepted = await Promise.all(
+        Array.from({ length: 9 }, (_, i) => post(alice.apiKey, { prompt: `one lane ${i}`, project: aliceProject, engines: ["gemini"] })),
+      );
+      for (const res of accepted) expect(res.status).toBe(202);
+      for (const res of accepted) expect((await finishedBatch(alice.apiKey, res.body.batch.id)).batch.status).toBe("completed");
+      expect(slow.callsInFlight("gemini")).toEqual({ now: 0, peak: 3 });
+      const runIds = accepted.map((res) => res.body.runs[0].id as string);
+      expect(await db().ledgerTransaction.count({ where: { runId: { in: runIds }, kind: "usage" } })).toBe(9);
+    } finally {
+      vi.unstubAllEnvs();
+      resetConfig();
+      await localDriver().drained();
+      await slow.close();
+    }
   });
 
   it("resumes after a restart: a new driver picks up queued runs and running runs whose lease expired, charging each once", async () => {

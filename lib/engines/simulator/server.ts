@@ -49,6 +49,8 @@ export interface RunningSimulator {
   setFailures(rules: FailureRule[]): void;
   /** Forgets repeat counters, pending continuations and failure rules. */
   reset(): void;
+  /** Engine calls being answered now, and the most at once since start or reset(), per engine. */
+  callsInFlight(engine: EngineId): { now: number; peak: number };
 }
 
 interface Injected {
@@ -187,7 +189,23 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     return (typeof req.headers["x-goog-api-key"] === "string" && req.headers["x-goog-api-key"] !== "") || url.searchParams.has("key");
   }
 
+  const inFlight = new Map<EngineId, { now: number; peak: number }>();
+  const countOf = (engine: EngineId) => {
+    let count = inFlight.get(engine);
+    if (!count) inFlight.set(engine, (count = { now: 0, peak: 0 }));
+    return count;
+  };
+
   async function handleEngine(engine: EngineId, req: IncomingMessage, res: ServerResponse, url: URL, pathModel: string | null): Promise<void> {
+    const count = countOf(engine);
+    count.now += 1;
+    count.peak = Math.max(count.peak, count.now);
+    // Until the answer is sent or the client goes away (a "timeout" failure never answers).
+    res.once("close", () => (count.now -= 1));
+    return answerEngine(engine, req, res, url, pathModel);
+  }
+
+  async function answerEngine(engine: EngineId, req: IncomingMessage, res: ServerResponse, url: URL, pathModel: string | null): Promise<void> {
     let body: Record<string, unknown>;
     try {
       body = ((await readJson(req)) ?? {}) as Record<string, unknown>;
@@ -311,6 +329,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       rules = [];
       attempts.clear();
       paused.clear();
+      for (const count of inFlight.values()) count.peak = count.now;
     },
+    callsInFlight: (engine) => ({ ...countOf(engine) }),
   };
 }
