@@ -6,11 +6,13 @@
 //   does not serve, from `otherMethods`, which answer 405 with Allow. Next.js would otherwise
 //   answer those with an empty 405 (tests/api/registry.test.ts checks every file does this).
 // - A path no route file serves: the optional catch-all app/api/v1/[[...path]] answers 404.
+import type { HttpMethod } from "../schemas/endpoint";
 import { ApiError } from "./errors";
 import { newRequestId, toErrorResponse } from "./respond";
 
-export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-type Method = (typeof METHODS)[number];
+/** The methods an endpoint may have (lib/schemas/endpoint.ts), in the order Allow names them. */
+export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const satisfies readonly HttpMethod[];
+type Method = HttpMethod;
 type Handler = (request: Request) => Response;
 
 /** Marks the handlers below, so the registry test tells them from real endpoints. */
