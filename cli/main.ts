@@ -5,12 +5,15 @@ import { hostname } from "node:os";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import semver from "semver";
 import * as accounts from "../lib/schemas/accounts";
+import * as auth from "../lib/schemas/auth";
 import type { ApiKey, Invitation, Member, Project, Workspace } from "./types";
 import * as billing from "../lib/schemas/billing";
 import type { EndpointDefinition } from "../lib/schemas/endpoint";
+import * as projects from "../lib/schemas/projects";
 import * as runs from "../lib/schemas/runs";
 import type { PromptResult } from "../lib/schemas/results";
 import { getVersion } from "../lib/schemas/service";
+import * as workspaces from "../lib/schemas/workspaces";
 import {
   CliHttpError,
   EXIT,
@@ -323,14 +326,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function login(ctx: Ctx) {
   noExtraArgs(ctx, 0);
-  const started = await request(ctx, accounts.startCliAuth, { body: { client_name: `geoscope CLI on ${hostname()}`.slice(0, 200) } });
+  const started = await request(ctx, auth.startCliAuth, { body: { client_name: `geoscope CLI on ${hostname()}`.slice(0, 200) } });
   const start = JSON.parse(started.text) as { device_code: string; user_code: string; verification_uri_complete: string; expires_in: number; interval: number };
   note(`To sign in, open this page in a browser where you are signed in, check the code and approve:\n\n  ${start.verification_uri_complete}\n\n  code: ${start.user_code}\n\nWaiting for approval (expires in ${Math.round(start.expires_in / 60)} min)…`);
   let interval = start.interval;
   const deadline = Date.now() + start.expires_in * 1000;
   for (;;) {
     await sleep(interval * 1000 + 100);
-    const polled = await request(ctx, accounts.pollCliAuth, { body: { device_code: start.device_code } });
+    const polled = await request(ctx, auth.pollCliAuth, { body: { device_code: start.device_code } });
     const poll = JSON.parse(polled.text) as { status: string; token: string | null; token_id: string | null; email: string | null };
     if (poll.status === "slow_down") interval += 5;
     else if (poll.status === "approved" && poll.token) {
@@ -356,7 +359,7 @@ async function logout(ctx: Ctx) {
   noExtraArgs(ctx, 0);
   const saved = readConfig();
   try {
-    const response = await request(ctx, accounts.revokeCliToken);
+    const response = await request(ctx, auth.revokeCliToken);
     if (ctx.json) printJson(response.text, ctx.pretty);
   } catch (error) {
     // A token the server no longer knows is as good as revoked: forget it anyway.
@@ -453,12 +456,12 @@ const keyColumns = (k: ApiKey) => ({ ...k, created_at: date(k.created_at), last_
 async function keysCommand(ctx: Ctx, sub: string) {
   if (sub === "list") {
     noExtraArgs(ctx, 0);
-    const response = await request(ctx, accounts.listApiKeys);
+    const response = await request(ctx, auth.listApiKeys);
     await show<{ items: ApiKey[] }>(ctx, response, (b) => table(b.items.map(keyColumns), ["id", "name", "prefix", "workspace_id", "created_at", "last_used_at", "revoked_at"]));
   } else if (sub === "create") {
     const name = arg(ctx, 0, "key name");
     noExtraArgs(ctx, 1);
-    const response = await request(ctx, accounts.createApiKey, { body: { name, ...(ctx.values.workspace ? { workspace_id: ctx.values.workspace } : {}) } });
+    const response = await request(ctx, auth.createApiKey, { body: { name, ...(ctx.values.workspace ? { workspace_id: ctx.values.workspace } : {}) } });
     await show<ApiKey & { key: string }>(ctx, response, (k) => {
       note(`Created API key ${k.id} "${k.name}" for ${k.workspace_id}. The secret below is shown once; store it now.`);
       return k.key;
@@ -466,7 +469,7 @@ async function keysCommand(ctx: Ctx, sub: string) {
   } else {
     const id = arg(ctx, 0, "key id (ak_…)");
     noExtraArgs(ctx, 1);
-    const response = await request(ctx, accounts.revokeApiKey, { params: { key_id: id } });
+    const response = await request(ctx, auth.revokeApiKey, { params: { key_id: id } });
     await show(ctx, response, () => `Revoked ${id}.`);
   }
   return EXIT.ok;
@@ -479,23 +482,23 @@ async function workspacesCommand(ctx: Ctx, sub: string) {
   let response: ApiResponse;
   if (sub === "list") {
     noExtraArgs(ctx, 0);
-    response = await request(ctx, accounts.listWorkspaces);
+    response = await request(ctx, workspaces.listWorkspaces);
     await show<{ items: Workspace[] }>(ctx, response, (b) => table(b.items.map(wsRow), wsColumns));
     return EXIT.ok;
   }
   if (sub === "create") {
     const name = arg(ctx, 0, "workspace name");
     noExtraArgs(ctx, 1);
-    response = await request(ctx, accounts.createWorkspace, { body: { name } });
+    response = await request(ctx, workspaces.createWorkspace, { body: { name } });
   } else if (sub === "get") {
     const id = arg(ctx, 0, "workspace id (ws_…)");
     noExtraArgs(ctx, 1);
-    response = await request(ctx, accounts.getWorkspace, { params: { workspace_id: id } });
+    response = await request(ctx, workspaces.getWorkspace, { params: { workspace_id: id } });
   } else {
     const id = arg(ctx, 0, "workspace id (ws_…)");
     const name = arg(ctx, 1, "new name");
     noExtraArgs(ctx, 2);
-    response = await request(ctx, accounts.updateWorkspace, { params: { workspace_id: id }, body: { name } });
+    response = await request(ctx, workspaces.updateWorkspace, { params: { workspace_id: id }, body: { name } });
   }
   await show<Workspace>(ctx, response, (w) => table([wsRow(w)], wsColumns));
   return EXIT.ok;
@@ -514,19 +517,19 @@ async function membersCommand(ctx: Ctx, sub: string) {
   const ws = arg(ctx, 0, "workspace id (ws_…)");
   if (sub === "list") {
     noExtraArgs(ctx, 1);
-    const response = await request(ctx, accounts.listMembers, { params: { workspace_id: ws } });
+    const response = await request(ctx, workspaces.listMembers, { params: { workspace_id: ws } });
     await show<{ items: Member[] }>(ctx, response, (b) => table(b.items.map(memberRow), memberColumns));
   } else if (sub === "role") {
     const id = memberId(ctx, 1);
     const role = arg(ctx, 2, "role (admin or member)");
     noExtraArgs(ctx, 3);
     if (role !== "admin" && role !== "member") throw new UsageError("role must be admin or member");
-    const response = await request(ctx, accounts.updateMember, { params: { workspace_id: ws, member_id: id }, body: { role } });
+    const response = await request(ctx, workspaces.updateMember, { params: { workspace_id: ws, member_id: id }, body: { role } });
     await show<Member>(ctx, response, (m) => table([memberRow(m)], memberColumns));
   } else {
     const id = memberId(ctx, 1);
     noExtraArgs(ctx, 2);
-    const response = await request(ctx, accounts.removeMember, { params: { workspace_id: ws, member_id: id } });
+    const response = await request(ctx, workspaces.removeMember, { params: { workspace_id: ws, member_id: id } });
     await show(ctx, response, () => `Removed member ${id} from ${ws}.`);
   }
   return EXIT.ok;
@@ -539,14 +542,14 @@ async function invitationsCommand(ctx: Ctx, sub: string) {
   const ws = arg(ctx, 0, "workspace id (ws_…)");
   if (sub === "list") {
     noExtraArgs(ctx, 1);
-    const response = await request(ctx, accounts.listInvitations, { params: { workspace_id: ws } });
+    const response = await request(ctx, workspaces.listInvitations, { params: { workspace_id: ws } });
     await show<{ items: Invitation[] }>(ctx, response, (b) => table(b.items.map(invitationRow), invitationColumns));
   } else if (sub === "create") {
     const email = arg(ctx, 1, "email address");
     noExtraArgs(ctx, 2);
     const role = ctx.values.role;
     if (role !== undefined && role !== "admin" && role !== "member") throw new UsageError("--role must be admin or member");
-    const response = await request(ctx, accounts.createInvitation, { params: { workspace_id: ws }, body: { email, ...(role ? { role } : {}) } });
+    const response = await request(ctx, workspaces.createInvitation, { params: { workspace_id: ws }, body: { email, ...(role ? { role } : {}) } });
     await show<Invitation & { url: string; emailed: boolean }>(ctx, response, (i) => {
       note(`Invited ${i.email} as ${i.role} (${i.id}); ${i.emailed ? "the link was mailed" : "send them the link"}. It is shown once:`);
       return i.url;
@@ -554,7 +557,7 @@ async function invitationsCommand(ctx: Ctx, sub: string) {
   } else {
     const id = arg(ctx, 1, "invitation id (iv_…)");
     noExtraArgs(ctx, 2);
-    const response = await request(ctx, accounts.revokeInvitation, { params: { workspace_id: ws, invitation_id: id } });
+    const response = await request(ctx, workspaces.revokeInvitation, { params: { workspace_id: ws, invitation_id: id } });
     await show(ctx, response, () => `Revoked invitation ${id}.`);
   }
   return EXIT.ok;
@@ -576,7 +579,7 @@ async function projectsCommand(ctx: Ctx, sub: string) {
   const v = ctx.values;
   if (sub === "list") {
     noExtraArgs(ctx, 0);
-    const response = await request(ctx, accounts.listProjects, { query: { workspace: v.workspace } });
+    const response = await request(ctx, projects.listProjects, { query: { workspace: v.workspace } });
     await show<{ items: Project[] }>(ctx, response, (b) =>
       table(b.items.map((p) => ({ ...p, domain: p.context?.primary_domain ?? null, created_at: date(p.created_at) })), ["id", "name", "workspace_name", "domain", "created_at"]),
     );
@@ -592,11 +595,11 @@ async function projectsCommand(ctx: Ctx, sub: string) {
       ...(v.competitors !== undefined ? { competitors: list(v.competitors) } : {}),
     };
     const body = { name, ...(v.workspace ? { workspace_id: v.workspace } : {}), ...(Object.keys(context).length ? { context } : {}) };
-    response = await request(ctx, accounts.createProject, { body });
+    response = await request(ctx, projects.createProject, { body });
   } else if (sub === "get") {
     const id = arg(ctx, 0, "project id (pr_…)");
     noExtraArgs(ctx, 1);
-    response = await request(ctx, accounts.getProject, { params: { project_id: id } });
+    response = await request(ctx, projects.getProject, { params: { project_id: id } });
   } else {
     const id = arg(ctx, 0, "project id (pr_…)");
     noExtraArgs(ctx, 1);
@@ -610,7 +613,7 @@ async function projectsCommand(ctx: Ctx, sub: string) {
       }
     }
     if (Object.keys(body).length === 0) throw new UsageError("nothing to update: give --name and/or --context-json");
-    response = await request(ctx, accounts.updateProject, { params: { project_id: id }, body });
+    response = await request(ctx, projects.updateProject, { params: { project_id: id }, body });
   }
   await show<Project>(ctx, response, formatProject);
   return EXIT.ok;

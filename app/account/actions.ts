@@ -6,7 +6,9 @@ import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { describeZodError, issueWording } from "@/lib/http/input";
 import { createProject } from "@/lib/projects/projects";
-import * as schemas from "@/lib/schemas/accounts";
+import { ApiKeyCreateRequest } from "@/lib/schemas/auth";
+import { ProjectCreateRequest } from "@/lib/schemas/projects";
+import { InvitationCreateRequest, MemberUpdateRequest, WorkspaceCreateRequest, WorkspaceUpdateRequest } from "@/lib/schemas/workspaces";
 import { createInvitation, revokeInvitation } from "@/lib/workspaces/invitations";
 import { createWorkspace, removeMember, updateMember, updateWorkspace } from "@/lib/workspaces/workspaces";
 import type { z } from "zod";
@@ -38,7 +40,7 @@ async function act(work: () => Promise<Omit<ActionState, "ok"> | void>): Promise
 export async function createApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    const body = parse(schemas.ApiKeyCreateRequest, { name: field(form, "name"), workspace_id: field(form, "workspace_id") });
+    const body = parse(ApiKeyCreateRequest, { name: field(form, "name"), workspace_id: field(form, "workspace_id") });
     const key = await createApiKey(principal, body);
     return { secret: key.key, secretLabel: `API key “${key.name}”`, message: "Copy the key now: it is shown only once." };
   });
@@ -55,7 +57,7 @@ export async function revokeApiKeyAction(_prev: ActionState, form: FormData): Pr
 export async function createWorkspaceAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    await createWorkspace(principal, parse(schemas.WorkspaceCreateRequest, { name: field(form, "name") }));
+    await createWorkspace(principal, parse(WorkspaceCreateRequest, { name: field(form, "name") }));
     return { message: "Workspace created." };
   });
 }
@@ -63,7 +65,7 @@ export async function createWorkspaceAction(_prev: ActionState, form: FormData):
 export async function renameWorkspaceAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    await updateWorkspace(principal, String(field(form, "workspace_id")), parse(schemas.WorkspaceUpdateRequest, { name: field(form, "name") }));
+    await updateWorkspace(principal, String(field(form, "workspace_id")), parse(WorkspaceUpdateRequest, { name: field(form, "name") }));
     return { message: "Workspace renamed." };
   });
 }
@@ -71,7 +73,7 @@ export async function renameWorkspaceAction(_prev: ActionState, form: FormData):
 export async function changeRoleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    const { role } = parse(schemas.MemberUpdateRequest, { role: field(form, "role") });
+    const { role } = parse(MemberUpdateRequest, { role: field(form, "role") });
     await updateMember(principal, String(field(form, "workspace_id")), Number(field(form, "member_id")), role);
     return { message: "Role changed." };
   });
@@ -88,7 +90,7 @@ export async function removeMemberAction(_prev: ActionState, form: FormData): Pr
 export async function createInvitationAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    const body = parse(schemas.InvitationCreateRequest, { email: field(form, "email"), role: field(form, "role") });
+    const body = parse(InvitationCreateRequest, { email: field(form, "email"), role: field(form, "role") });
     const invitation = await createInvitation(principal, String(field(form, "workspace_id")), body);
     return {
       secret: invitation.url,
@@ -116,7 +118,7 @@ export async function createProjectAction(_prev: ActionState, form: FormData): P
         .split(",")
         .map((s) => s.trim())
         .filter(Boolean);
-    const body = parse(schemas.ProjectCreateRequest, {
+    const body = parse(ProjectCreateRequest, {
       name: field(form, "name"),
       workspace_id: field(form, "workspace_id"),
       context: { primary_domain: field(form, "primary_domain") ?? null, brands: list("brands"), competitors: list("competitors") },

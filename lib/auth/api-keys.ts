@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { notFound } from "../http/errors";
-import type { ApiKey as ApiKeyShape, ApiKeyCreateRequest } from "../schemas/accounts";
+import type { ApiKey as ApiKeyShape, ApiKeyCreateRequest } from "../schemas/auth";
 import { defaultWorkspaceId, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
 import { credentialsRevoked } from "./credential-cache";
 import type { Principal } from "./principal";

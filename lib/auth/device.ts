@@ -6,7 +6,7 @@ import { config } from "../config/env";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
-import type { CLIAuthPoll, CLIAuthStart } from "../schemas/accounts";
+import type { CLIAuthPoll, CLIAuthStart } from "../schemas/auth";
 import { CLI_TOKEN_IDLE_LIFETIME_MS } from "./authenticate";
 import { credentialsRevoked } from "./credential-cache";
 import type { Principal } from "./principal";

@@ -6,10 +6,10 @@
 // balance row is what makes concurrent holds unable to overdraw; the conditional
 // `status = 'held'` update is what makes capture and release mutually exclusive.
 import type { Principal } from "../auth/principal";
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
-import { appendTransactions, availableMicros, lockBalance, type BalanceMicros, type LedgerEntry, type Tx } from "./ledger";
+import { appendTransactions, availableMicros, lockBalance, type BalanceMicros, type LedgerEntry } from "./ledger";
 import { formatUsd } from "./money";
 import { priceOf, type LoadedRateCard, type Price } from "./rate-card";
 import { billingSettings, currentRateCard } from "./settings";

@@ -1,12 +1,13 @@
 // The ledger: every change to a workspace's credit is an append-only transaction. The
 // credit_balances row caches their sums per bucket plus what holds set aside; every writer
 // changes it only while holding its row lock, and recomputeBalance() rebuilds it from scratch.
-import type { Prisma } from "../db/generated/client";
+import type { Tx } from "../db/client";
 import { newId } from "../db/ids";
 import { formatUsd } from "./money";
 import { billingSettings } from "./settings";
 
-export type Tx = Prisma.TransactionClient;
+// Until lib/runs and lib/work import Tx from lib/db/client.
+export type { Tx } from "../db/client";
 export type Bucket = "promo" | "purchased";
 export type TransactionKindName = "promo_grant" | "purchase" | "usage" | "reversal" | "adjustment";
 export type BalanceMicros = { promoMicros: bigint; purchasedMicros: bigint; heldMicros: bigint };

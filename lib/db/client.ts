@@ -7,7 +7,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { PrismaClient } from "./generated/client";
+import { type Prisma, PrismaClient } from "./generated/client";
 
 /** Where a database lives. `dataDir: "memory://"` is an in-memory PGlite (tests). */
 export type DbTarget = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
@@ -114,6 +114,9 @@ export function currentDb(): Db {
   }
   return holder.__geoscopeDb;
 }
+
+/** The client a service gets inside `db().$transaction(async (tx) => …)`, which every domain passes around. */
+export type Tx = Prisma.TransactionClient;
 
 /** The process's Prisma client. */
 export function db(): PrismaClient {

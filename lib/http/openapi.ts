@@ -1,15 +1,9 @@
 // The OpenAPI 3.1 document, generated from the endpoint registry and the zod schemas, so the
 // description cannot drift from what the server enforces.
 import { z } from "zod";
-import * as accounts from "../schemas/accounts";
-import * as billing from "../schemas/billing";
-import * as common from "../schemas/common";
 import { ErrorBody } from "../schemas/common";
 import type { EndpointDefinition } from "../schemas/endpoint";
-import { endpoints as registeredEndpoints } from "../schemas/registry";
-import * as results from "../schemas/results";
-import * as runs from "../schemas/runs";
-import * as service from "../schemas/service";
+import { endpoints as registeredEndpoints, schemaModules } from "../schemas/registry";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 
 type JsonSchema = Record<string, unknown>;
@@ -79,14 +73,14 @@ function parametersOf(endpoint: EndpointDefinition, components: Record<string, J
 }
 
 /**
- * The named schemas (those with a metadata `id`) of this copy of lib/schemas. Not
- * z.globalRegistry itself: a Next.js server loads lib/schemas more than once (route
- * bundles can have their own copies), each copy registers its schemas there under the same
- * ids, and converting the global registry then fails with "Duplicate schema id".
+ * The named schemas (those with a metadata `id`) of this copy of lib/schemas, from the modules
+ * the registry lists. Not z.globalRegistry itself: a Next.js server loads lib/schemas more than
+ * once (route bundles can have their own copies), each copy registers its schemas there under the
+ * same ids, and converting the global registry then fails with "Duplicate schema id".
  */
 function namedSchemas(): z.core.$ZodRegistry<z.core.GlobalMeta> {
   const registry = z.registry<z.core.GlobalMeta>();
-  for (const module of [accounts, billing, common, results, runs, service]) {
+  for (const module of schemaModules) {
     for (const value of Object.values(module)) {
       if (!(value instanceof z.ZodType)) continue;
       const meta = z.globalRegistry.get(value);

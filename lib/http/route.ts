@@ -27,11 +27,19 @@ export type HandlerResult<E extends EndpointDefinition> = E["response"] extends 
 
 type NextRouteContext = { params?: Promise<Record<string, string | string[]>> };
 
+/** Carries, on each handler route() makes, the endpoint it was made with. */
+const ENDPOINT = Symbol.for("geoscope.endpoint");
+
+/** The endpoint a route file's export serves, if route() made it (the registry test checks the binding). */
+export function endpointOf(handler: unknown): EndpointDefinition | undefined {
+  return typeof handler === "function" && ENDPOINT in handler ? (handler[ENDPOINT] as EndpointDefinition) : undefined;
+}
+
 export function route<const E extends EndpointDefinition>(
   endpoint: E,
   handler: (ctx: HandlerContext<E>) => Promise<HandlerResult<E>> | HandlerResult<E>,
 ): (request: Request, context?: NextRouteContext) => Promise<Response> {
-  return async (request, context) => {
+  const serve = async (request: Request, context?: NextRouteContext): Promise<Response> => {
     const requestId = newRequestId();
     try {
       const settings = config();
@@ -49,4 +57,5 @@ export function route<const E extends EndpointDefinition>(
       return toErrorResponse(error, requestId, request);
     }
   };
+  return Object.assign(serve, { [ENDPOINT]: endpoint });
 }

@@ -5,7 +5,7 @@ import { db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { newId } from "../db/ids";
 import { notFound } from "../http/errors";
-import type { Project, ProjectContext, ProjectCreateRequest, ProjectUpdateRequest } from "../schemas/accounts";
+import type { Project, ProjectContext, ProjectCreateRequest, ProjectUpdateRequest } from "../schemas/projects";
 import { defaultWorkspaceId, reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
 
 type ProjectRow = {

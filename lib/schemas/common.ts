@@ -22,6 +22,14 @@ export function idOf(...prefixes: string[]) {
   return z.string().regex(re, { error: `must be an id like ${prefixes[0]}_01J...` });
 }
 
+/** A person-given name (workspace, project, key, CLI client): trimmed, 1 to `max` characters. */
+export const name = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: `must be 1 to ${max} characters` })
+    .max(max, { error: `must be 1 to ${max} characters` });
+
 /** Decimal USD string, never a number: "0.02", "12.50". */
 export const Usd = z
   .string()

@@ -1,42 +1,68 @@
-// Every operation of /api/v1, in the order the OpenAPI document lists them. A test checks that
-// this list and the route files under app/api/v1 name exactly the same operations.
+// The one list of the API's schema modules and operations, which the OpenAPI document and the
+// route test read: a new schema file is added here and nowhere else.
 import type { EndpointDefinition, HttpMethod } from "./endpoint";
 import * as accounts from "./accounts";
-import { getBilling, getPricing, getUsage, listTransactions } from "./billing";
+import * as auth from "./auth";
+import * as billing from "./billing";
+import * as common from "./common";
+import * as projects from "./projects";
+import * as results from "./results";
 import * as runs from "./runs";
-import { getVersion } from "./service";
+import * as service from "./service";
+import * as workspaces from "./workspaces";
 
+/**
+ * Every module of lib/schemas that declares schemas. The OpenAPI document's components are the
+ * named schemas (those with a metadata `id`) these export, in this order (each module's exports
+ * in alphabetical order).
+ */
+export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
+  accounts,
+  auth,
+  billing,
+  common,
+  projects,
+  results,
+  runs,
+  service,
+  workspaces,
+];
+
+/**
+ * Every operation of /api/v1, in the order the OpenAPI document lists them. A test checks that
+ * this list and the route files under app/api/v1 name exactly the same operations.
+ */
 export const endpoints: readonly EndpointDefinition[] = [
-  getVersion,
+  service.getVersion,
   accounts.getMe,
-  accounts.listApiKeys,
-  accounts.createApiKey,
-  accounts.revokeApiKey,
-  accounts.startCliAuth,
-  accounts.pollCliAuth,
-  accounts.revokeCliToken,
+  auth.listApiKeys,
+  auth.createApiKey,
+  auth.revokeApiKey,
+  auth.startCliAuth,
+  auth.pollCliAuth,
+  auth.revokeCliToken,
   runs.createPrompt,
   runs.listRuns,
   runs.getRun,
   runs.getBatch,
-  getPricing,
-  getBilling,
-  listTransactions,
-  getUsage,
-  accounts.listWorkspaces,
-  accounts.createWorkspace,
-  accounts.getWorkspace,
-  accounts.updateWorkspace,
-  accounts.listMembers,
-  accounts.updateMember,
-  accounts.removeMember,
-  accounts.listInvitations,
-  accounts.createInvitation,
-  accounts.revokeInvitation,
-  accounts.listProjects,
-  accounts.createProject,
-  accounts.getProject,
-  accounts.updateProject,
+  billing.getPricing,
+  billing.getBilling,
+  billing.listTransactions,
+  billing.getUsage,
+  workspaces.listWorkspaces,
+  workspaces.createWorkspace,
+  workspaces.getWorkspace,
+  workspaces.updateWorkspace,
+  workspaces.listMembers,
+  workspaces.updateMember,
+  workspaces.removeMember,
+  workspaces.listInvitations,
+  workspaces.createInvitation,
+  workspaces.revokeInvitation,
+  projects.listProjects,
+  projects.createProject,
+  projects.getProject,
+  projects.updateProject,
 ];
 
 /** Routes under /api/v1 that are not operations of the API: its own description and explorer. */

@@ -1,11 +1,12 @@
 // Runs, batches and prompt requests (spec 2.3, 4.2, 4.4 items 1, 2, 6), with the statuses of
 // decisions.md. zod only: no server code may be imported here.
 import { z } from "zod";
-import { ProjectId, WorkspaceId } from "./accounts";
 import { RunCharge } from "./billing";
 import { DateTime, cursorParam, idOf, limitParam, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
+import { ProjectId } from "./projects";
 import { PromptResult, RunError, Usage } from "./results";
+import { WorkspaceId } from "./workspaces";
 
 export const RunId = idOf("dr");
 export const BatchId = idOf("rq");

@@ -8,7 +8,7 @@ import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
 import { sendMail } from "../mail/mailer";
-import type { Invitation, InvitationCreateRequest } from "../schemas/accounts";
+import type { Invitation, InvitationCreateRequest } from "../schemas/workspaces";
 import { requireAdmin } from "./access";
 
 type InvitationRow = {

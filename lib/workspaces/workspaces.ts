@@ -2,11 +2,10 @@
 import type { z } from "zod";
 import { credentialsRevoked } from "../auth/credential-cache";
 import type { Principal } from "../auth/principal";
-import { db } from "../db/client";
-import type { Prisma } from "../db/generated/client";
+import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
-import type { Member, Workspace, WorkspaceCreateRequest, WorkspaceUpdateRequest } from "../schemas/accounts";
+import type { Member, Workspace, WorkspaceCreateRequest, WorkspaceUpdateRequest } from "../schemas/workspaces";
 import { reachableWorkspaces, requireAdmin, requireWorkspace, type WorkspaceAccess } from "./access";
 
 export function presentWorkspace(access: WorkspaceAccess): z.input<typeof Workspace> {
@@ -74,7 +73,7 @@ export async function listMembers(principal: Principal, workspaceId: string) {
  * Runs `change` with the workspace row locked, so that two admins demoting or removing each other
  * at once cannot leave the workspace without an admin.
  */
-async function withWorkspaceLocked<T>(workspaceId: string, change: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+async function withWorkspaceLocked<T>(workspaceId: string, change: (tx: Tx) => Promise<T>): Promise<T> {
   return db().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`;
     return change(tx);

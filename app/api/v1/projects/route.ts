@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { createProject, listProjects } from "@/lib/projects/projects";
-import * as endpoints from "@/lib/schemas/accounts";
+import * as endpoints from "@/lib/schemas/projects";
 import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(endpoints.listProjects, ({ principal, query }) => listProjects(principal, query.workspace));

@@ -1,6 +1,6 @@
 import { revokeApiKey } from "@/lib/auth/api-keys";
 import { route } from "@/lib/http/route";
-import * as endpoints from "@/lib/schemas/accounts";
+import * as endpoints from "@/lib/schemas/auth";
 import { otherMethods } from "@/lib/http/methods";
 
 export const DELETE = route(endpoints.revokeApiKey, ({ principal, params }) => revokeApiKey(principal, params.key_id));

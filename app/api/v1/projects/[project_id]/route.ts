@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import { getProject, updateProject } from "@/lib/projects/projects";
-import * as endpoints from "@/lib/schemas/accounts";
+import * as endpoints from "@/lib/schemas/projects";
 import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(endpoints.getProject, ({ principal, params }) => getProject(principal, params.project_id));

@@ -1,6 +1,6 @@
 import { pollDeviceLogin } from "@/lib/auth/device";
 import { route } from "@/lib/http/route";
-import { pollCliAuth } from "@/lib/schemas/accounts";
+import { pollCliAuth } from "@/lib/schemas/auth";
 import { otherMethods } from "@/lib/http/methods";
 
 export const POST = route(pollCliAuth, ({ body }) => pollDeviceLogin(body.device_code));

@@ -1,6 +1,6 @@
 import { startDeviceLogin } from "@/lib/auth/device";
 import { route } from "@/lib/http/route";
-import { startCliAuth } from "@/lib/schemas/accounts";
+import { startCliAuth } from "@/lib/schemas/auth";
 import { otherMethods } from "@/lib/http/methods";
 
 export const POST = route(startCliAuth, ({ body }) => startDeviceLogin(body.client_name));

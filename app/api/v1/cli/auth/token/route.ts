@@ -1,6 +1,6 @@
 import { revokeCurrentCliToken } from "@/lib/auth/device";
 import { route } from "@/lib/http/route";
-import { revokeCliToken } from "@/lib/schemas/accounts";
+import { revokeCliToken } from "@/lib/schemas/auth";
 import { otherMethods } from "@/lib/http/methods";
 
 export const DELETE = route(revokeCliToken, ({ principal }) => revokeCurrentCliToken(principal));

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import * as endpoints from "@/lib/schemas/accounts";
+import * as endpoints from "@/lib/schemas/workspaces";
 import { createInvitation, listInvitations } from "@/lib/workspaces/invitations";
 import { otherMethods } from "@/lib/http/methods";
 

@@ -1,0 +1,119 @@
+// Workspaces, their members and invitations (spec 2.2, 4.2), served by lib/workspaces.
+import { z } from "zod";
+import { DateTime, idOf, name } from "./common";
+import { defineEndpoint } from "./endpoint";
+
+export const WorkspaceRole = z.enum(["admin", "member"]).meta({ id: "WorkspaceRole" });
+
+export const WorkspaceKind = z.enum(["personal", "team"]).meta({ id: "WorkspaceKind" });
+
+export const WorkspaceId = idOf("ws");
+
+export const Workspace = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    kind: WorkspaceKind.describe("personal: yours alone; team: shared with members."),
+    role: WorkspaceRole.describe("The caller's role in the workspace."),
+    created_at: DateTime,
+  })
+  .meta({ id: "Workspace" });
+
+export const WorkspaceList = z.object({ items: z.array(Workspace) }).meta({ id: "WorkspaceList" });
+
+export const Member = z
+  .object({
+    id: z.number().int(),
+    email: z.string(),
+    name: z.string().optional(),
+    role: WorkspaceRole,
+    joined_at: DateTime,
+  })
+  .meta({ id: "Member" });
+
+export const MemberList = z.object({ items: z.array(Member) }).meta({ id: "MemberList" });
+
+export const InvitationStatus = z.enum(["pending", "accepted", "revoked", "expired"]).meta({ id: "InvitationStatus" });
+
+export const Invitation = z
+  .object({
+    id: z.string(),
+    email: z.string().describe("Who the admin meant; the link, not the address, admits."),
+    role: WorkspaceRole,
+    status: InvitationStatus,
+    invited_by: z.string(),
+    accepted_by: z.string().nullable().describe("Who took it, which may differ from the address."),
+    created_at: DateTime,
+    expires_at: DateTime,
+  })
+  .meta({ id: "Invitation" });
+
+export const InvitationCreated = Invitation.extend({
+  url: z.string().describe("The only copy of the link; the server keeps only a hash."),
+  emailed: z.boolean().describe("Whether the server sent it by mail; otherwise the caller sends the link."),
+}).meta({ id: "InvitationCreated" });
+
+export const InvitationList = z.object({ items: z.array(Invitation) }).meta({ id: "InvitationList" });
+
+// Request bodies
+export const WorkspaceCreateRequest = z.strictObject({ name: name(100) }).meta({ id: "WorkspaceCreateRequest" });
+export const WorkspaceUpdateRequest = z.strictObject({ name: name(100) }).meta({ id: "WorkspaceUpdateRequest" });
+export const MemberUpdateRequest = z.strictObject({ role: WorkspaceRole }).meta({ id: "MemberUpdateRequest" });
+export const InvitationCreateRequest = z
+  .strictObject({ email: z.email({ error: "must be an email address" }), role: WorkspaceRole.default("member") })
+  .meta({ id: "InvitationCreateRequest" });
+
+// Endpoints
+const workspaceParams = z.object({ workspace_id: WorkspaceId });
+const memberParams = z.object({
+  workspace_id: WorkspaceId,
+  member_id: z.coerce.number({ error: "must be a whole number" }).int().positive(),
+});
+const invitationParams = z.object({ workspace_id: WorkspaceId, invitation_id: idOf("iv") });
+
+export const listWorkspaces = defineEndpoint({
+  method: "GET", path: "/workspaces", operationId: "listWorkspaces", summary: "Workspaces the credential can act in, own first",
+  tags: ["Workspaces"], auth: "bearer", response: WorkspaceList, status: 200,
+});
+export const createWorkspace = defineEndpoint({
+  method: "POST", path: "/workspaces", operationId: "createWorkspace", summary: "Create a team workspace; the caller becomes its admin",
+  tags: ["Workspaces"], auth: "bearer", body: WorkspaceCreateRequest, response: Workspace, status: 201, errors: ["permission_denied"],
+});
+export const getWorkspace = defineEndpoint({
+  method: "GET", path: "/workspaces/{workspace_id}", operationId: "getWorkspace", summary: "One workspace",
+  tags: ["Workspaces"], auth: "bearer", params: workspaceParams, response: Workspace, status: 200,
+});
+export const updateWorkspace = defineEndpoint({
+  method: "PATCH", path: "/workspaces/{workspace_id}", operationId: "updateWorkspace", summary: "Rename a workspace (admin)",
+  tags: ["Workspaces"], auth: "bearer", params: workspaceParams, body: WorkspaceUpdateRequest, response: Workspace, status: 200,
+  errors: ["permission_denied"],
+});
+export const listMembers = defineEndpoint({
+  method: "GET", path: "/workspaces/{workspace_id}/members", operationId: "listMembers", summary: "Members of a workspace",
+  tags: ["Workspaces"], auth: "bearer", params: workspaceParams, response: MemberList, status: 200,
+});
+export const updateMember = defineEndpoint({
+  method: "PATCH", path: "/workspaces/{workspace_id}/members/{member_id}", operationId: "updateMember",
+  summary: "Change a member's role (admin); the last admin cannot be demoted",
+  tags: ["Workspaces"], auth: "bearer", params: memberParams, body: MemberUpdateRequest, response: Member, status: 200,
+  errors: ["permission_denied", "conflict"],
+});
+export const removeMember = defineEndpoint({
+  method: "DELETE", path: "/workspaces/{workspace_id}/members/{member_id}", operationId: "removeMember",
+  summary: "Remove a member (admin), or leave (yourself); the last admin cannot leave",
+  tags: ["Workspaces"], auth: "bearer", params: memberParams, status: 204, errors: ["permission_denied", "conflict"],
+});
+export const listInvitations = defineEndpoint({
+  method: "GET", path: "/workspaces/{workspace_id}/invitations", operationId: "listInvitations", summary: "Invitations of a workspace (admin)",
+  tags: ["Workspaces"], auth: "bearer", params: workspaceParams, response: InvitationList, status: 200, errors: ["permission_denied"],
+});
+export const createInvitation = defineEndpoint({
+  method: "POST", path: "/workspaces/{workspace_id}/invitations", operationId: "createInvitation",
+  summary: "Invite someone (admin); the link is returned once", tags: ["Workspaces"], auth: "bearer", params: workspaceParams,
+  body: InvitationCreateRequest, response: InvitationCreated, status: 201, errors: ["permission_denied"],
+});
+export const revokeInvitation = defineEndpoint({
+  method: "DELETE", path: "/workspaces/{workspace_id}/invitations/{invitation_id}", operationId: "revokeInvitation",
+  summary: "Revoke a pending invitation (admin)", tags: ["Workspaces"], auth: "bearer", params: invitationParams, status: 204,
+  errors: ["permission_denied", "conflict"],
+});
