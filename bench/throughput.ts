@@ -112,7 +112,7 @@ console.log(`total ${seconds.toFixed(2)} s, ${(RUNS / seconds).toFixed(1)} runs/
 console.log(`ideal ${ideal.toFixed(2)} s (${rounds} rounds x ${latencyMs} ms), ${(RUNS / ideal).toFixed(1)} runs/s; actual/ideal ${(seconds / ideal).toFixed(2)}x`);
 await database.close();
 // The change listener (PostgreSQL) would otherwise keep the process alive.
-const { stopNotifier } = await import("@/lib/work/notify");
+const { stopNotifier } = await import("@/lib/changes/notify");
 await stopNotifier();
 if (onPostgres) await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
 simulator?.removeAllListeners("exit");

@@ -1,5 +1,5 @@
-// The Inngest client. Work functions live one per file in inngest/functions/ and run on either
-// driver (Inngest, or the in-process local driver): see lib/work/.
+// The Inngest client. The functions are the registered jobs (lib/work/registry.ts), adapted in
+// inngest/functions/jobs.ts; the in-process local driver runs the same jobs: see lib/work/.
 import { Inngest } from "inngest";
 
 export const inngest = new Inngest({ id: "geoscope" });

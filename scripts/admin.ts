@@ -7,12 +7,16 @@ import { issueApiKey } from "@/lib/auth/api-keys";
 import { AdminUsageError, BILLING_ADMIN_COMMANDS, BILLING_ADMIN_USAGE, runBillingAdminCommand } from "@/lib/billing/admin";
 import { parseConfig } from "@/lib/config/env";
 import { closeDb } from "@/lib/db/client";
+import { sendJob } from "@/lib/work/admin";
 
 const USAGE = `usage:
   npm run admin -- user:create --email EMAIL [--name NAME] [--api-key KEY_NAME]
       creates the user and their personal workspace (or finds them), and with --api-key
       makes an API key for that workspace; prints the user (and the key, shown once) as JSON
-${BILLING_ADMIN_USAGE}`;
+${BILLING_ADMIN_USAGE}
+  npm run admin -- job:send --event NAME --id ID --data JSON
+      records the job that event NAME starts (lib/work/events.ts), its data checked against the
+      event's schema; the server's worker runs it (at its start, or when its next sweep comes)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -38,6 +42,13 @@ async function userCreate(args: string[]) {
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
 }
 
+async function jobSend(args: string[]) {
+  const { values } = parseArgs({ args, options: { event: { type: "string" }, id: { type: "string" }, data: { type: "string" } }, strict: true });
+  if (!values.event || !values.id || !values.data) fail(`--event, --id and --data are required\n\n${USAGE}`);
+  const out = await sendJob(values.event, values.id, values.data);
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+}
+
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
   try {
@@ -47,6 +58,7 @@ async function main() {
   }
   try {
     if (command === "user:create") await userCreate(rest);
+    else if (command === "job:send") await jobSend(rest);
     else if ((BILLING_ADMIN_COMMANDS as readonly string[]).includes(command ?? "")) {
       const out = await runBillingAdminCommand(command as (typeof BILLING_ADMIN_COMMANDS)[number], rest);
       process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

@@ -3,13 +3,13 @@
 // (what the database is searched by; the secret itself is never kept).
 //
 // Revocation still takes effect at once: revoking publishes the credential's hash as a change
-// (lib/work/notify.ts), which drops the entry in this process and, over LISTEN/NOTIFY, in every
+// (lib/changes/notify.ts), which drops the entry in this process and, over LISTEN/NOTIFY, in every
 // other instance. A lookup listens from before its database read, so a revocation that lands
 // while the row is being read is not remembered either. The cache is used only while this
 // process hears every change; when its listener reconnects, every entry is dropped (changes may
 // have been missed meanwhile). Expiry of a CLI token is checked on every hit.
 import { currentDb, type Db } from "../db/client";
-import { hearsEveryChange, localEmitter, publishChanged } from "../work/notify";
+import { hearsEveryChange, localEmitter, publishChanged } from "../changes/notify";
 import type { Principal } from "./principal";
 
 export const CREDENTIAL_CACHE_MS = 10_000;

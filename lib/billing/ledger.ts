@@ -6,8 +6,6 @@ import { newId } from "../db/ids";
 import { formatUsd } from "./money";
 import { billingSettings } from "./settings";
 
-// Until lib/runs and lib/work import Tx from lib/db/client.
-export type { Tx } from "../db/client";
 export type Bucket = "promo" | "purchased";
 export type TransactionKindName = "promo_grant" | "purchase" | "usage" | "reversal" | "adjustment";
 export type BalanceMicros = { promoMicros: bigint; purchasedMicros: bigint; heldMicros: bigint };

@@ -145,7 +145,8 @@ export function buildOpenApiDocument(options: { serverUrl: string; endpoints?: r
     tags: [...new Set(endpoints.flatMap((e) => e.tags))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: components,
+      // By name, so the document does not change when a schema moves between files.
+      schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
       securitySchemes: {
         bearer: {
           type: "http",

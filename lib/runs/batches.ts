@@ -2,7 +2,7 @@
 import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { notFound } from "../http/errors";
-import { waitUntilFinished } from "../http/wait";
+import { waitUntilFinished } from "../changes/wait";
 import { reachableBy } from "../workspaces/access";
 import { presentPromptBatch, runSelect } from "./present";
 import { isFinished } from "./status";

@@ -3,15 +3,16 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { actorOf, holdCredit } from "../billing/holds";
-import { lockBalance, type Tx } from "../billing/ledger";
+import { lockBalance } from "../billing/ledger";
+import { db, type Tx } from "../db/client";
 import { engineConfig } from "../config/engines";
 import { config } from "../config/env";
-import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/projects";
 import type { PromptRequest } from "../schemas/runs";
-import { dispatch } from "../work/dispatch";
+import { dispatch, queueJobs } from "../work/dispatch";
+import { jobEvent, runQueued } from "../work/events";
 import { presentPromptBatch, runSelect } from "./present";
 
 /** The engines a request runs on: the ones named (each once, in the order given) or every enabled one. */
@@ -55,6 +56,7 @@ export async function createPromptBatch(principal: Principal, input: z.output<ty
   const batchId = newId("batch");
   const runIds = engines.map(() => newId("run"));
   const who = { createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId };
+  const jobs = engines.map((engine, i) => jobEvent(runQueued, runIds[i]!, { run_id: runIds[i]!, engine }));
 
   const { batch, runs } = await db().$transaction(
     async (tx) => {
@@ -85,6 +87,7 @@ export async function createPromptBatch(principal: Principal, input: z.output<ty
         actor: actorOf(principal),
         lines: engines.map((engine, i) => ({ product: "prompt" as const, engine, units: 1, runId: runIds[i]! })),
       });
+      await queueJobs(tx, jobs);
       const batch = await tx.batch.findUniqueOrThrow({ where: { id: batchId }, include: { createdBy: { select: { email: true } } } });
       const runs = await tx.run.findMany({ where: { batchId }, select: runSelect, orderBy: { id: "asc" } });
       return { batch, runs };
@@ -93,7 +96,7 @@ export async function createPromptBatch(principal: Principal, input: z.output<ty
     { maxWait: 30_000, timeout: 30_000 },
   );
 
-  // Committed: the runs are durable now. Dispatch failures are recovered by the driver's sweep.
-  await dispatch(runs.map((r) => ({ id: r.id, engine: r.engine })));
+  // Committed: the runs and their jobs are durable now. Dispatch failures are recovered by the driver's sweep.
+  await dispatch(jobs);
   return presentPromptBatch(batch, runs);
 }

@@ -5,7 +5,7 @@ import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { ApiError, notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
-import { waitUntilFinished } from "../http/wait";
+import { waitUntilFinished } from "../changes/wait";
 import { getProjectOrThrow } from "../projects/projects";
 import type { RunsQuery } from "../schemas/runs";
 import { reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";

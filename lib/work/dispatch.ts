@@ -1,24 +1,55 @@
-// Hands committed runs to the configured driver: Inngest when INNGEST_EVENT_KEY or INNGEST_DEV
-// is set, otherwise the in-process local driver. Dispatch never fails a request whose runs are
-// committed: a lost dispatch is recovered by the local driver's sweep (or by sending again).
+// Sending events that start jobs. A domain that starts work calls `queueJobs` inside the
+// transaction that creates the work (so the jobs are as durable as the runs: the local driver's
+// rows commit with them), then `dispatch` once it committed, which hands the jobs to the driver:
+// Inngest when INNGEST_EVENT_KEY or INNGEST_DEV is set, otherwise the in-process local driver.
+// Dispatch never fails a request whose work is committed: on the local driver a lost dispatch is
+// found by the next sweep.
+import type { Prisma } from "../db/generated/client";
+import type { Tx } from "../db/client";
 import { log } from "../log";
-import { localDriver, type QueuedRun } from "./local-driver";
+import type { JobEvent } from "./events";
+import { localDriver } from "./local-driver";
+import { jobForEvent } from "./registry";
 
 export function inngestConfigured(env: Record<string, string | undefined> = process.env): boolean {
   return Boolean(env.INNGEST_EVENT_KEY?.trim() || env.INNGEST_DEV?.trim());
 }
 
-export async function dispatch(runs: QueuedRun[]): Promise<void> {
-  if (runs.length === 0) return;
+/** The value of a job's concurrency key in an event's data, or null for a job without one. */
+function concurrencyKeyOf(event: JobEvent): string | null {
+  const key = jobForEvent(event.event).concurrency?.key;
+  return key === undefined ? null : String((event.data as Record<string, unknown>)[key] ?? "");
+}
+
+/**
+ * Records the jobs these events start, in the caller's transaction (on Inngest, which keeps its
+ * own state, nothing is written). An event whose id already has a job starts nothing new.
+ */
+export async function queueJobs(tx: Tx, events: readonly JobEvent[]): Promise<void> {
+  if (events.length === 0 || inngestConfigured()) return;
+  await tx.job.createMany({
+    data: events.map((e) => ({
+      id: e.id,
+      job: jobForEvent(e.event).id,
+      payload: e.data as Prisma.InputJsonValue,
+      concurrencyKey: concurrencyKeyOf(e),
+    })),
+    skipDuplicates: true,
+  });
+}
+
+/** Hands committed jobs to the configured driver. Never throws. */
+export async function dispatch(events: readonly JobEvent[]): Promise<void> {
+  if (events.length === 0) return;
   try {
     if (inngestConfigured()) {
-      const { sendRunEvents } = await import("./inngest-driver");
-      await sendRunEvents(runs);
+      const { sendEvents } = await import("./inngest-driver");
+      await sendEvents(events);
     } else {
-      localDriver().enqueue(runs);
+      localDriver().enqueue(events.map((e) => ({ id: e.id, job: jobForEvent(e.event).id, concurrencyKey: concurrencyKeyOf(e) })));
     }
   } catch (error) {
-    log.error("dispatch failed; the runs stay queued for the next sweep", { run_ids: runs.map((r) => r.id), error });
+    log.error("dispatch failed; the jobs stay queued for the next sweep", { job_ids: events.map((e) => e.id), error });
   }
 }
 
@@ -28,5 +59,5 @@ export async function startWork(): Promise<void> {
   // A failed first sweep must not stop the server: the driver sweeps again once per lease period.
   await localDriver()
     .start()
-    .catch((error: unknown) => log.error("local driver could not resume runs at start", { error }));
+    .catch((error: unknown) => log.error("local driver could not resume jobs at start", { error }));
 }

@@ -1,10 +1,8 @@
-// The Inngest driver: one event per run, the run id as the event id, so Inngest deduplicates a
-// run dispatched twice. The function that handles it is inngest/functions/execute-run.ts.
+// The Inngest driver: the event id deduplicates (a run dispatched twice runs once), and the
+// functions that handle the events are the registered jobs, adapted in inngest/functions/jobs.ts.
 import { inngest } from "@/inngest/client";
-import type { QueuedRun } from "./local-driver";
+import type { JobEvent } from "./events";
 
-export const RUN_QUEUED_EVENT = "geoscope/run.queued";
-
-export async function sendRunEvents(runs: QueuedRun[]): Promise<void> {
-  await inngest.send(runs.map((run) => ({ id: run.id, name: RUN_QUEUED_EVENT, data: { run_id: run.id, engine: run.engine ?? "" } })));
+export async function sendEvents(events: readonly JobEvent[]): Promise<void> {
+  await inngest.send(events.map((e) => ({ id: e.id, name: e.event.name, data: e.data })));
 }

@@ -1,97 +1,267 @@
-// The local driver (the embedded default): an in-process queue per engine, at most
-// ENGINE_CONCURRENCY engine calls of one engine at a time. Everything it needs is in the database, so at
-// start-up (and then once per lease period) it picks up every queued run and every running run
-// whose lease expired: a crash or restart loses no accepted work.
-import { config } from "../config/env";
+// The local driver (the embedded default): runs the registered jobs in this process. Its queue
+// is the jobs table: `queueJobs` writes a row in the transaction that creates the work, and at
+// start-up (then once per lease period) the driver picks up every queued job and every running
+// job whose lease expired, so a crash or restart loses no accepted work. A job's steps record
+// their outputs in its row as they finish; a resumed job skips them (lib/work/job.ts).
+//
+// Concurrency: jobs wait in lanes, one per job and value of its concurrency key (a prompt run's
+// engine), each running at most the job's declared limit at once on this server.
 import { db } from "../db/client";
+import type { Prisma } from "../db/generated/client";
 import { log } from "../log";
-import { RUN_LEASE_MS, executeRun, type ExecuteOptions } from "./execute";
+import { RetryAfter, backoffMs, stepRunner, type StepOutputs } from "./job";
+import { jobById } from "./registry";
 
-export type QueuedRun = { id: string; engine: string | null };
+/** How long a claimed job belongs to its worker without a heartbeat; renewed every third of it. */
+export const JOB_LEASE_MS = 60_000;
 
-type Lane = { active: number; waiting: string[] };
+export type QueuedJob = { id: string; job: string; concurrencyKey: string | null };
+
+/** `retry`: queued again, due at `at`; `skipped`: finished, not due, or another worker holds it. */
+export type JobOutcome = { kind: "completed" } | { kind: "failed" } | { kind: "retry"; at: Date } | { kind: "skipped" };
+
+export type LocalDriverOptions = {
+  /** Replaces every job's concurrency limit (tests and benchmarks: 0 accepts work and starts none). */
+  concurrency?: () => number;
+  sweepEveryMs?: number;
+  leaseMs?: number;
+};
+
+/** Thrown by a step's record when another worker took the job over: this execution stops. */
+class LeaseLost extends Error {
+  override name = "LeaseLost";
+}
+
+/**
+ * Executes one job row: claim it (queued and due, or running under an expired lease), run the
+ * job's body with steps over the recorded outputs, then record the outcome, all conditional on
+ * this claim, so two workers never both finish a job.
+ */
+export async function executeJob(id: string, options: { leaseMs?: number; releaseSlot?: () => void } = {}): Promise<JobOutcome> {
+  const leaseMs = options.leaseMs ?? JOB_LEASE_MS;
+  const releaseSlot = options.releaseSlot ?? (() => undefined);
+  const now = new Date();
+  // One conditional statement: of two workers claiming at once, exactly one gets the row.
+  const [row] = await db().job.updateManyAndReturn({
+    where: {
+      id,
+      OR: [
+        { status: "queued", OR: [{ runAfter: null }, { runAfter: { lte: now } }] },
+        { status: "running", leaseExpiresAt: { lt: now } },
+      ],
+    },
+    data: { status: "running", attempts: { increment: 1 }, runAfter: null, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+    select: { id: true, job: true, payload: true, attempts: true, steps: true },
+  });
+  if (!row) {
+    releaseSlot();
+    return { kind: "skipped" };
+  }
+  const mine = { id, status: "running" as const, attempts: row.attempts };
+  const settle = async (data: Prisma.JobUpdateManyMutationInput) => (await db().job.updateMany({ where: mine, data })).count === 1;
+  const fail = (error: string) => settle({ status: "failed", error, completedAt: new Date(), leaseExpiresAt: null });
+
+  const job = jobById(row.job);
+  if (!job) {
+    releaseSlot();
+    log.error("a job row names no registered job; failing it", { job_id: id, job: row.job });
+    await fail(`No job "${row.job}" is registered on this server.`);
+    return { kind: "failed" };
+  }
+  const parsed = job.event.schema.safeParse(row.payload);
+  if (!parsed.success) {
+    releaseSlot();
+    log.error("a job's payload does not fit its event; failing it", { job_id: id, job: job.id, issues: parsed.error.issues });
+    await fail(`The payload does not fit ${job.event.name}.`);
+    return { kind: "failed" };
+  }
+  const data = parsed.data;
+  // A worker died on this job every time it was started: give up rather than loop.
+  if (row.attempts > job.retries + 1) {
+    releaseSlot();
+    const error = new Error(`The job was started ${row.attempts} times without finishing.`);
+    await job.onFailure?.(data, error);
+    await fail(error.message);
+    return { kind: "failed" };
+  }
+
+  const heartbeat = setInterval(() => {
+    settle({ leaseExpiresAt: new Date(Date.now() + leaseMs) }).catch((error: unknown) => log.warn("job lease renewal failed", { job_id: id, error }));
+  }, Math.max(1000, Math.floor(leaseMs / 3)));
+  heartbeat.unref?.();
+  const step = stepRunner((row.steps ?? {}) as StepOutputs, async (outputs) => {
+    if (!(await settle({ steps: outputs as Prisma.InputJsonValue, leaseExpiresAt: new Date(Date.now() + leaseMs) }))) throw new LeaseLost();
+  });
+  try {
+    await job.run(data, step, { releaseSlot });
+    await settle({ status: "completed", completedAt: new Date(), leaseExpiresAt: null, error: null });
+    return { kind: "completed" };
+  } catch (error) {
+    if (error instanceof LeaseLost) return { kind: "skipped" };
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof RetryAfter) {
+      // Not a failure: someone else holds the work. The attempt is given back.
+      const at = new Date(Date.now() + error.delayMs);
+      await settle({ status: "queued", attempts: row.attempts - 1, runAfter: at, leaseExpiresAt: null });
+      return { kind: "retry", at };
+    }
+    if (row.attempts <= job.retries) {
+      const at = new Date(Date.now() + backoffMs(row.attempts));
+      log.warn("job failed; retrying", { job_id: id, job: job.id, attempt: row.attempts, retry_at: at.toISOString(), error });
+      await settle({ status: "queued", runAfter: at, leaseExpiresAt: null, error: message });
+      return { kind: "retry", at };
+    }
+    log.error("job failed for good", { job_id: id, job: job.id, attempts: row.attempts, error });
+    // onFailure first (it is idempotent): a crash before the row says failed runs it again.
+    await job.onFailure?.(data, error instanceof Error ? error : new Error(message));
+    await fail(message);
+    return { kind: "failed" };
+  } finally {
+    clearInterval(heartbeat);
+    releaseSlot();
+  }
+}
+
+type Lane = { active: number; waiting: string[]; limit: () => number };
 
 export class LocalDriver {
   private readonly lanes = new Map<string, Lane>();
-  // Runs queued or executing here, so a run dispatched twice (request + sweep) runs once.
+  // Jobs queued or executing here, so a job dispatched twice (request + sweep) runs once.
   private readonly known = new Set<string>();
+  private readonly retries = new Map<string, NodeJS.Timeout>();
   private readonly idle = new Set<() => void>();
   private sweeper: NodeJS.Timeout | null = null;
+  private stopped = false;
 
-  constructor(
-    private readonly options: { concurrency: () => number; execute?: ExecuteOptions; sweepEveryMs?: number } = {
-      concurrency: () => config().ENGINE_CONCURRENCY,
-    },
-  ) {}
+  constructor(private readonly options: LocalDriverOptions = {}) {}
 
-  enqueue(runs: QueuedRun[]): void {
-    for (const run of runs) {
-      if (this.known.has(run.id)) continue;
-      this.known.add(run.id);
-      const key = run.engine ?? "";
-      let lane = this.lanes.get(key);
-      if (!lane) this.lanes.set(key, (lane = { active: 0, waiting: [] }));
-      lane.waiting.push(run.id);
-      this.pump(key, lane);
+  enqueue(jobs: readonly QueuedJob[]): void {
+    for (const queued of jobs) {
+      if (this.known.has(queued.id)) continue;
+      const job = jobById(queued.job);
+      // Not ours to run (a test job on a server without them): executeJob fails it, in a lane of its own.
+      const laneKey = `${queued.job}\u0000${queued.concurrencyKey ?? ""}`;
+      let lane = this.lanes.get(laneKey);
+      if (!lane) {
+        const declared = job?.concurrency?.limit;
+        lane = { active: 0, waiting: [], limit: this.options.concurrency ?? declared ?? (() => Number.POSITIVE_INFINITY) };
+        this.lanes.set(laneKey, lane);
+      }
+      this.known.add(queued.id);
+      lane.waiting.push(queued.id);
+      this.pump(lane);
     }
   }
 
-  private pump(key: string, lane: Lane): void {
-    while (lane.active < this.options.concurrency() && lane.waiting.length > 0) {
-      const runId = lane.waiting.shift()!;
+  private pump(lane: Lane): void {
+    while (lane.active < lane.limit() && lane.waiting.length > 0) {
+      const id = lane.waiting.shift()!;
       lane.active += 1;
-      // The slot is an engine call: freed as soon as the engine is done with the run, while its
-      // outcome is still being stored, so the next call does not wait for that write
-      // (bench:throughput on PostgreSQL: 1.14-1.29x the ideal before, 1.11-1.16x after).
+      // A slot may be freed before the job ends (JobContext.releaseSlot), at most once.
       let slotHeld = true;
-      const freeSlot = () => {
+      const releaseSlot = () => {
         if (!slotHeld) return;
         slotHeld = false;
         lane.active -= 1;
-        this.pump(key, lane);
+        this.pump(lane);
       };
-      void executeRun(runId, { ...this.options.execute, onEngineDone: freeSlot })
+      void executeJob(id, { leaseMs: this.options.leaseMs, releaseSlot })
+        .then((outcome) => {
+          if (outcome.kind === "retry") this.retryAt(id, outcome.at);
+        })
         .catch((error: unknown) => {
-          // The run keeps its lease and is picked up again when it expires (at most MAX_CLAIMS times).
-          log.error("run execution failed", { run_id: runId, error });
+          // The job keeps its lease and is picked up again when it expires.
+          log.error("job execution failed", { job_id: id, error });
         })
         .finally(() => {
-          this.known.delete(runId);
-          freeSlot();
+          this.known.delete(id);
+          releaseSlot();
           if (this.known.size === 0) for (const resolve of this.idle) resolve();
         });
     }
   }
 
-  /** Queues what the database says is waiting: queued runs, and running runs whose lease expired. */
-  async sweep(): Promise<number> {
-    const runs = await db().run.findMany({
-      where: { OR: [{ status: "queued" }, { status: "running", leaseExpiresAt: { lt: new Date() } }] },
-      select: { id: true, engine: true },
-      orderBy: { id: "asc" },
-    });
-    this.enqueue(runs);
-    return runs.length;
+  /** Runs a job again when its retry is due (the sweep finds it too, after a restart). */
+  private retryAt(id: string, at: Date): void {
+    clearTimeout(this.retries.get(id));
+    const timer = setTimeout(() => {
+      this.retries.delete(id);
+      void this.requeue(id);
+    }, Math.max(0, at.getTime() - Date.now()));
+    timer.unref();
+    this.retries.set(id, timer);
   }
 
-  /** Sweeps now and then once per lease period, for leases that expire while this server runs. */
-  async start(): Promise<void> {
-    if (!this.sweeper) {
-      this.sweeper = setInterval(() => {
-        this.sweep().catch((error: unknown) => log.warn("run sweep failed", { error }));
-      }, this.options.sweepEveryMs ?? RUN_LEASE_MS);
-      this.sweeper.unref();
+  private async requeue(id: string): Promise<void> {
+    try {
+      const row = await db().job.findUnique({ where: { id }, select: { id: true, job: true, concurrencyKey: true, status: true } });
+      if (row?.status === "queued") this.enqueue([row]);
+    } catch (error) {
+      log.warn("job retry could not be queued; the sweep will", { job_id: id, error });
     }
-    const found = await this.sweep();
-    if (found > 0) log.info("local driver resumed runs", { runs: found });
+  }
+
+  /** Queues what the database says is waiting: due queued jobs, and running jobs whose lease expired. */
+  async sweep(): Promise<number> {
+    const now = new Date();
+    const rows = await db().job.findMany({
+      where: {
+        OR: [
+          { status: "queued", OR: [{ runAfter: null }, { runAfter: { lte: now } }] },
+          { status: "running", leaseExpiresAt: { lt: now } },
+        ],
+      },
+      select: { id: true, job: true, concurrencyKey: true },
+      orderBy: { id: "asc" },
+    });
+    this.enqueue(rows);
+    return rows.length;
+  }
+
+  /**
+   * Sweeps now, then again when the next lease or retry found in the table falls due (a server
+   * restarted after a crash resumes the dead one's jobs the moment their leases expire), and at
+   * least once per lease period.
+   */
+  async start(): Promise<void> {
+    this.stopped = false;
+    const found = await this.sweepAndSchedule();
+    if (found > 0) log.info("local driver resumed jobs", { jobs: found });
+  }
+
+  private async sweepAndSchedule(): Promise<number> {
+    let found = 0;
+    let next = Date.now() + (this.options.sweepEveryMs ?? this.options.leaseMs ?? JOB_LEASE_MS);
+    try {
+      found = await this.sweep();
+      const [leases, retries] = await Promise.all([
+        db().job.aggregate({ where: { status: "running" }, _min: { leaseExpiresAt: true } }),
+        db().job.aggregate({ where: { status: "queued" }, _min: { runAfter: true } }),
+      ]);
+      for (const due of [leases._min.leaseExpiresAt, retries._min.runAfter]) {
+        if (due && due.getTime() > Date.now()) next = Math.min(next, due.getTime() + 10);
+      }
+    } finally {
+      if (!this.stopped) {
+        if (this.sweeper) clearTimeout(this.sweeper);
+        this.sweeper = setTimeout(() => {
+          this.sweepAndSchedule().catch((error: unknown) => log.warn("job sweep failed", { error }));
+        }, Math.max(0, next - Date.now()));
+        this.sweeper.unref();
+      }
+    }
+    return found;
   }
 
   stop(): void {
-    if (this.sweeper) clearInterval(this.sweeper);
+    this.stopped = true;
+    if (this.sweeper) clearTimeout(this.sweeper);
     this.sweeper = null;
+    for (const timer of this.retries.values()) clearTimeout(timer);
+    this.retries.clear();
   }
 
-  /** Runs queued or executing here. */
+  /** Jobs queued or executing here (not those waiting for a retry). */
   get pending(): number {
     return this.known.size;
   }

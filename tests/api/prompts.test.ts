@@ -14,7 +14,7 @@ import { newId } from "@/lib/db/ids";
 import { normalizeEnvelope, startSimulator, type EngineEnvelope } from "@/lib/engines";
 import { createProject } from "@/lib/projects/projects";
 import { PromptResult } from "@/lib/schemas/results";
-import { executeRun } from "@/lib/work/execute";
+import { executeRun } from "@/lib/runs/execute";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
 import { actorOf, holdCredit } from "@/lib/billing/holds";
 import { useTestDatabase } from "../helpers/app";
@@ -22,8 +22,9 @@ import { call } from "../helpers/http";
 import { addMember, person, type Person } from "../helpers/people";
 import type { Principal } from "@/lib/auth/principal";
 import { InngestTestEngine } from "@inngest/test";
-import { executeRunFunction } from "@/inngest/functions/execute-run";
-import { RUN_QUEUED_EVENT } from "@/lib/work/inngest-driver";
+import { inngestFunctionOf } from "@/inngest/functions/jobs";
+import { promptRunJob } from "@/lib/runs/jobs/prompt-run";
+import { runQueued } from "@/lib/work/events";
 
 // Simulated engines, every engine enabled, billing on; set before anything reads the configuration.
 for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete process.env[key];
@@ -344,7 +345,7 @@ describe("POST /prompts", () => {
 
   it("resumes after a restart: a new driver picks up queued runs and running runs whose lease expired, charging each once", async () => {
     // Rows as a crashed server leaves them: one queued, one running with a dead worker's lease,
-    // one running under a live lease (another worker's, left alone).
+    // one running under a live lease (another worker's, left alone); each run's job likewise.
     const batchId = newId("batch");
     const states = [
       { status: "queued" as const, leaseExpiresAt: null, attempts: 0 },
@@ -364,6 +365,12 @@ describe("POST /prompts", () => {
         });
       }
       await holdCredit(tx, { workspaceId: alice.workspaceId, operationId: batchId, actor: actorOf(principalOf(alice)), lines: ids.map((runId) => ({ product: "prompt" as const, engine: "chatgpt", units: 1, runId })) });
+      await tx.job.createMany({
+        data: states.map((state, i) => ({
+          id: ids[i]!, job: promptRunJob.id, payload: { run_id: ids[i]!, engine: "chatgpt" }, concurrencyKey: "chatgpt",
+          status: state.status, attempts: state.attempts, leaseExpiresAt: state.leaseExpiresAt,
+        })),
+      });
     });
     const restarted = new LocalDriver({ concurrency: () => 8 });
     expect(await restarted.sweep()).toBe(2);
@@ -375,7 +382,7 @@ describe("POST /prompts", () => {
     // A second sweep finds nothing new to do and charges nothing again.
     expect(await restarted.sweep()).toBe(0);
     // Tidy: the live-lease run's worker "died"; fail it so nothing stays held.
-    const { failRun } = await import("@/lib/work/execute");
+    const { failRun } = await import("@/lib/runs/execute");
     expect(await failRun(ids[2]!, { code: "internal_error", message: "test cleanup", engine: null, retryable: true })).toBe(true);
     expect((await db().creditHold.findUniqueOrThrow({ where: { runId: ids[2]! } })).status).toBe("released");
   });
@@ -390,12 +397,12 @@ describe("POST /prompts", () => {
       });
       await holdCredit(tx, { workspaceId: alice.workspaceId, operationId: batchId, actor: actorOf(principalOf(alice)), lines: [{ product: "prompt", engine: "claude", units: 1, runId }] });
     });
-    const events: [{ id: string; name: string; data: { run_id: string; engine: string } }] = [{ id: runId, name: RUN_QUEUED_EVENT, data: { run_id: runId, engine: "claude" } }];
-    const t = new InngestTestEngine({ function: executeRunFunction, events });
+    const events: [{ id: string; name: string; data: { run_id: string; engine: string } }] = [{ id: runId, name: runQueued.name, data: { run_id: runId, engine: "claude" } }];
+    const t = new InngestTestEngine({ function: inngestFunctionOf(promptRunJob), events });
     const first = await t.execute();
     expect(first.result).toBe("completed");
     // A fresh engine: no memoised step state, as after a crash that lost it.
-    const second = await new InngestTestEngine({ function: executeRunFunction, events }).execute();
+    const second = await new InngestTestEngine({ function: inngestFunctionOf(promptRunJob), events }).execute();
     expect(second.result).toBe("skipped");
     const row = await db().run.findUniqueOrThrow({ where: { id: runId }, include: { hold: true } });
     expect(row.status).toBe("completed");

@@ -6,7 +6,7 @@ import { POST as postPrompts } from "@/app/api/v1/prompts/route";
 import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
 import { GET as listRunsRoute } from "@/app/api/v1/runs/route";
 import type { Principal } from "@/lib/auth/principal";
-import { waiterCount } from "@/lib/http/wait";
+import { waiterCount } from "@/lib/changes/wait";
 import { createProject } from "@/lib/projects/projects";
 import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";

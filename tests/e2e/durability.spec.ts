@@ -1,9 +1,10 @@
 // Durability of accepted work: the built server is SIGKILLed while runs are queued and running,
-// then started again on the same PGlite folder. Every run must complete exactly once and be
-// charged exactly once. This spec starts its own server (own port, own data folder) besides
+// and while a job of three steps is inside its third, then started again on the same PGlite
+// folder. Every run must complete exactly once and be charged exactly once, and the job's first
+// two steps must not run again. This spec starts its own server (own port, own data folder) besides
 // the shared e2e one, because it has to kill and restart it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -16,10 +17,13 @@ const ENGINES = ["chatgpt", "claude", "gemini"];
 
 type Run = { id: string; status: string; batch_id: string | null };
 
-test("runs survive a SIGKILL of the server: each completes once and is charged once", async () => {
+const linesOf = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
+
+test("runs and jobs survive a SIGKILL of the server: each run completes once and is charged once, no finished step runs again", async () => {
   // Killed runs keep their lease (60 s) until it expires and the restarted server's next sweep picks them up.
   test.setTimeout(300_000);
   const dataDir = mkdtempSync(path.join(tmpdir(), "geoscope-durability-"));
+  const jobDir = mkdtempSync(path.join(tmpdir(), "geoscope-durability-job-"));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -32,6 +36,8 @@ test("runs survive a SIGKILL of the server: each completes once and is charged o
     // Slow engines and two calls per engine at a time: at the kill, some runs are running and some queued.
     GEOSCOPE_SIMULATOR_LATENCY_MS: "2500",
     ENGINE_CONCURRENCY: "2",
+    // The three-step job (lib/work/testing/three-steps.ts) is registered.
+    GEOSCOPE_TEST_JOBS: "1",
   };
   for (const key of ["DATABASE_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV", "GEOSCOPE_SIMULATOR_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"]) delete env[key];
 
@@ -69,6 +75,8 @@ test("runs survive a SIGKILL of the server: each completes once and is charged o
     const created = JSON.parse(await runToEnd(bin("tsx"), [path.join(root, "scripts", "admin.ts"), "user:create", "--email", "durable@example.com", "--api-key", "k"], env)) as {
       api_key: { key: string };
     };
+    // Recorded before the server starts; its worker picks it up at start.
+    await runToEnd(bin("tsx"), [path.join(root, "scripts", "admin.ts"), "job:send", "--event", "geoscope/test.three-steps", "--id", "durable-job", "--data", JSON.stringify({ dir: jobDir })], env);
     const headers = { authorization: `Bearer ${created.api_key.key}`, "content-type": "application/json" };
     const api = async (method: string, url: string, body?: unknown) => {
       const res = await fetch(`${base}/api/v1${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -94,11 +102,12 @@ test("runs survive a SIGKILL of the server: each completes once and is charged o
       batches.push((await api("POST", "/prompts", { prompt: `durable ${i}`, project, engines: ENGINES })).batch.id as string);
     }
 
-    // Kill as soon as the driver has started some runs while others still wait their turn.
+    // Kill as soon as the driver has started some runs while others still wait their turn, and
+    // the job is inside step three (which waits for the release file).
     await expect
       .poll(async () => {
         const runs = await allRuns();
-        return runs.some((r) => r.status === "running") && runs.some((r) => r.status === "queued");
+        return runs.some((r) => r.status === "running") && runs.some((r) => r.status === "queued") && linesOf(path.join(jobDir, "starts.log")).length > 0;
       }, { intervals: [50] })
       .toBe(true);
     const atKill = await allRuns();
@@ -108,7 +117,10 @@ test("runs survive a SIGKILL of the server: each completes once and is charged o
     // The killed server could not remove its PGlite lock; the next one must take it over.
     expect(existsSync(path.join(dataDir, "pglite.lock"))).toBe(true);
 
+    expect(linesOf(path.join(jobDir, "effects.log"))).toEqual(["one", "two"]);
+
     await start();
+    writeFileSync(path.join(jobDir, "release"), "");
     for (const batch of batches) {
       await expect
         .poll(async () => (await api("GET", `/batches/${batch}?wait=30`)).batch.status as string, { timeout: 180_000, intervals: [0] })
@@ -131,8 +143,13 @@ test("runs survive a SIGKILL of the server: each completes once and is charged o
       cursor = page.next_cursor;
     } while (cursor);
     expect(Object.fromEntries(usage)).toEqual(Object.fromEntries(runs.map((r) => [r.id, 1])));
+
+    // The job resumed in step three: steps one and two ran once, three was started twice and finished once.
+    await expect.poll(() => linesOf(path.join(jobDir, "effects.log")), { timeout: 120_000 }).toEqual(["one", "two", "three"]);
+    expect(linesOf(path.join(jobDir, "starts.log"))).toEqual(["three", "three"]);
   } finally {
     await kill();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(jobDir, { recursive: true, force: true });
   }
 });

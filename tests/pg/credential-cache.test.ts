@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getMe } from "@/app/api/v1/me/route";
 import { CREDENTIAL_CACHE_MS, cachedCredentialCount } from "@/lib/auth/credential-cache";
-import { ensureListening, stopNotifier } from "@/lib/work/notify";
+import { ensureListening, stopNotifier } from "@/lib/changes/notify";
 import { freshPostgres, type FreshPostgres } from "../helpers/db";
 import { call } from "../helpers/http";
 import { person, type Person } from "../helpers/people";

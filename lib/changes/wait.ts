@@ -1,9 +1,9 @@
 // Long-polling (`wait=N`, spec 4.1): a request sleeps until the object it asked about finishes,
 // woken by a change notification when a worker finishes it: an in-process event, and on
 // PostgreSQL also LISTEN/NOTIFY so a worker on any instance wakes waiters on every instance
-// (lib/work/notify.ts). Nothing polls the database in a loop, and no database connection is held
+// (./notify.ts). Nothing polls the database in a loop, and no database connection is held
 // while sleeping: the caller reads, releases, then waits on an emitter.
-import { ensureListening, localEmitter, publishChanged } from "../work/notify";
+import { ensureListening, localEmitter, publishChanged } from "./notify";
 
 /**
  * Wakes everyone waiting on these objects (runs, batches), on every instance. Call it after the

@@ -1,4 +1,4 @@
-// Executing one run: the step code both drivers (Inngest and the local one) run. Claim the run
+// Executing one prompt run: the step of the prompt-run job (jobs/prompt-run.ts). Claim the run
 // (queued, or running with an expired lease), call its engine with retries for retryable
 // failures, then store the outcome and settle its credit hold in one transaction.
 //
@@ -11,9 +11,10 @@ import { engineConfig } from "../config/engines";
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { isEngineId, prepareEngineConfig, runPrompt, type RunPromptOutcome } from "../engines";
-import { notifyChanged } from "../http/wait";
+import { notifyChanged } from "../changes/wait";
 import { log } from "../log";
 import type { RunError } from "../schemas/results";
+import { backoffMs } from "../work/job";
 
 /** How long a claimed run belongs to its worker without a heartbeat; renewed every third of it. */
 export const RUN_LEASE_MS = 60_000;
@@ -21,8 +22,6 @@ export const RUN_LEASE_MS = 60_000;
 export const MAX_ENGINE_ATTEMPTS = 3;
 /** Claims per run before it is failed rather than tried again (a worker crashing on it each time). */
 export const MAX_CLAIMS = 5;
-const BACKOFF_BASE_MS = 1000;
-const BACKOFF_MAX_MS = 60_000;
 
 export type ExecuteOptions = {
   leaseMs?: number;
@@ -40,12 +39,6 @@ export type ExecuteOptions = {
 export type ExecuteOutcome = "completed" | "failed" | "skipped" | "busy";
 
 type Claim = { id: string; workspaceId: string; batchId: string | null; engine: string | null; prompt: string; attempts: number; startedAt: Date };
-
-/** The wait before retry `attempt` (1-based): exponential, but never sooner than the provider asked. */
-export function backoffMs(attempt: number, retryAfterMs: number | null): number {
-  const exponential = BACKOFF_BASE_MS * 2 ** (attempt - 1);
-  return Math.min(Math.max(exponential, retryAfterMs ?? 0), BACKOFF_MAX_MS);
-}
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -164,6 +157,13 @@ export async function failRun(runId: string, error: RunError): Promise<boolean> 
     { kind: "failed", error },
     { matchStatus: row.status },
   );
+}
+
+/** How long another worker's lease on a run still lasts (at least 1 s): when to try a busy run again. */
+export async function leaseRemainingMs(runId: string): Promise<number> {
+  const row = await db().run.findUnique({ where: { id: runId }, select: { leaseExpiresAt: true } });
+  const remaining = (row?.leaseExpiresAt?.getTime() ?? 0) - Date.now();
+  return Math.min(Math.max(remaining, 1000), RUN_LEASE_MS);
 }
 
 /** Runs the engine for a claimed run, retrying retryable failures with backoff. */

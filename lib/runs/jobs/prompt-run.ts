@@ -1,0 +1,26 @@
+// The prompt-run job: execute one queued prompt run on its engine (lib/runs/execute.ts), at most
+// ENGINE_CONCURRENCY engine calls per engine at once. One step: executeRun is idempotent (its
+// claim and its final write are conditional), so a step run again finishes the run at most once.
+import { config } from "../../config/env";
+import { runQueued } from "../../work/events";
+import { RetryAfter, defineJob } from "../../work/job";
+import { executeRun, failRun, leaseRemainingMs } from "../execute";
+
+export const promptRunJob = defineJob({
+  id: "execute-run",
+  event: runQueued,
+  concurrency: { key: "engine", limit: () => config().ENGINE_CONCURRENCY },
+  // Five executions at most, as a run is claimed at most MAX_CLAIMS (5) times.
+  retries: 4,
+  async run({ run_id }, step, { releaseSlot }) {
+    return step.run("execute run", async () => {
+      const outcome = await executeRun(run_id, { onEngineDone: releaseSlot });
+      // Another worker's lease is live (a job resumed after a crash): try again once it expires.
+      if (outcome === "busy") throw new RetryAfter(`run ${run_id} is held by another worker`, await leaseRemainingMs(run_id));
+      return outcome;
+    });
+  },
+  async onFailure({ run_id }, error) {
+    await failRun(run_id, { code: "internal_error", message: `The run could not be executed: ${error.message}`, engine: null, retryable: true });
+  },
+});

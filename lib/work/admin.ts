@@ -1,0 +1,29 @@
+// The operator's `job:send`: records the job an event starts, from outside the server (the
+// durability tests use it; an operator can re-send an event whose job was lost). The local
+// driver of the running server picks the row up; nothing runs in the operator's process.
+import { db } from "../db/client";
+import { AdminUsageError } from "../billing/admin";
+import { dispatch, inngestConfigured, queueJobs } from "./dispatch";
+import { eventByName, jobEvent } from "./events";
+import { jobForEvent } from "./registry";
+
+export async function sendJob(eventName: string, id: string, json: string): Promise<{ id: string; event: string; job: string; driver: "local" | "inngest" }> {
+  const type = eventByName(eventName);
+  if (!type) throw new AdminUsageError(`--event: no event is named ${eventName}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch {
+    throw new AdminUsageError("--data: must be a JSON object");
+  }
+  let event;
+  try {
+    event = jobEvent(type, id, data as never);
+  } catch (error) {
+    throw new AdminUsageError(`--data: does not fit ${eventName}: ${(error as Error).message}`);
+  }
+  const job = jobForEvent(type);
+  if (inngestConfigured()) await dispatch([event]);
+  else await db().$transaction((tx) => queueJobs(tx, [event]));
+  return { id, event: eventName, job: job.id, driver: inngestConfigured() ? "inngest" : "local" };
+}

@@ -1,0 +1,43 @@
+// Every event that starts background work, typed once: its name and a zod schema of its data.
+// Jobs (lib/work/job.ts) are triggered by one of these; `jobEvent` builds an event to send and
+// parses its data with the schema, so a payload that does not fit is a type error at compile
+// time and a thrown error at the boundary, never a job started with bad data.
+import { eventType } from "inngest";
+import { z } from "zod";
+
+const runId = z.string().regex(/^dr_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be a run id (dr_…)" });
+
+/** A prompt run was queued (POST /prompts; later fanouts): execute it on its engine. */
+export const runQueued = eventType("geoscope/run.queued", {
+  schema: z.strictObject({ run_id: runId, engine: z.string() }),
+});
+
+/**
+ * A job of three steps that append to files in `dir`, for the durability tests: registered only
+ * when GEOSCOPE_TEST_JOBS=1 (lib/work/testing/three-steps.ts). Step two throws on its first
+ * `fail_first` executions.
+ */
+export const testThreeSteps = eventType("geoscope/test.three-steps", {
+  schema: z.strictObject({ dir: z.string().min(1), fail_first: z.int().min(0).optional() }),
+});
+
+/** The typed event module: every event a job may be triggered by. */
+export const events = { runQueued, testThreeSteps } as const;
+
+export type AnyEventType = (typeof events)[keyof typeof events];
+export type EventName = AnyEventType["name"];
+/** The parsed data of an event. */
+export type EventData<E extends AnyEventType> = z.output<E["schema"]>;
+
+/** An event to send: its id deduplicates it (a job runs once per event id). */
+export type JobEvent<E extends AnyEventType = AnyEventType> = { event: E; id: string; data: EventData<E> };
+
+/** Builds an event whose data is parsed with its schema now (throws on data that does not fit). */
+export function jobEvent<E extends AnyEventType>(event: E, id: string, data: z.input<E["schema"]>): JobEvent<E> {
+  return { event, id, data: (event.schema as z.ZodType).parse(data) as EventData<E> };
+}
+
+/** The event type of a name, or undefined for a name no job is triggered by. */
+export function eventByName(name: string): AnyEventType | undefined {
+  return Object.values(events).find((e) => e.name === name);
+}

@@ -1,0 +1,26 @@
+// Every job this server runs: the one list both drivers read (the local driver by the job id in
+// a jobs row, Inngest through app/api/inngest). Adding a kind of work is one job file beside its
+// domain (lib/<domain>/jobs/<name>.ts) and one line here.
+import { promptRunJob } from "../runs/jobs/prompt-run";
+import type { AnyEventType } from "./events";
+import type { AnyJob } from "./job";
+import { threeStepsJob } from "./testing/three-steps";
+
+const JOBS: readonly AnyJob[] = [promptRunJob];
+/** Jobs for the durability tests, registered only when GEOSCOPE_TEST_JOBS=1. */
+const TEST_JOBS: readonly AnyJob[] = [threeStepsJob];
+
+export function registeredJobs(env: Record<string, string | undefined> = process.env): readonly AnyJob[] {
+  return env.GEOSCOPE_TEST_JOBS === "1" ? [...JOBS, ...TEST_JOBS] : JOBS;
+}
+
+export function jobById(id: string): AnyJob | undefined {
+  return registeredJobs().find((job) => job.id === id);
+}
+
+/** The job an event starts (one per event, checked by tests/unit/jobs-registry.test.ts). */
+export function jobForEvent(event: AnyEventType): AnyJob {
+  const job = registeredJobs().find((j) => j.event.name === event.name);
+  if (!job) throw new Error(`no registered job is triggered by ${event.name}`);
+  return job;
+}

@@ -1,0 +1,198 @@
+// The job registry on both drivers: the local driver runs registered jobs from the jobs table
+// (steps recorded, resumed, retried, given up), and @inngest/test runs every registered job's
+// Inngest function with its typed event.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { InngestTestEngine } from "@inngest/test";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { inngestFunctionOf } from "@/inngest/functions/jobs";
+import { db } from "@/lib/db/client";
+import { createProject } from "@/lib/projects/projects";
+import { createPromptBatch } from "@/lib/runs/prompts";
+import { dispatch, queueJobs } from "@/lib/work/dispatch";
+import { jobEvent, testThreeSteps, type AnyEventType, type EventData } from "@/lib/work/events";
+import { LocalDriver, localDriver } from "@/lib/work/local-driver";
+import { registeredJobs } from "@/lib/work/registry";
+import { useTestDatabase } from "../helpers/app";
+import { person } from "../helpers/people";
+import type { Principal } from "@/lib/auth/principal";
+
+for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete process.env[key];
+process.env.GEOSCOPE_ENGINES = "simulated";
+process.env.GEOSCOPE_SIMULATOR_LATENCY_MS = "0";
+process.env.GEOSCOPE_TEST_JOBS = "1";
+
+useTestDatabase();
+
+const dirs: string[] = [];
+function workDir(release = true): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "geoscope-job-"));
+  dirs.push(dir);
+  if (release) writeFileSync(path.join(dir, "release"), "");
+  return dir;
+}
+const lines = (dir: string, file: string) => (existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), "utf8").split("\n").filter(Boolean) : []);
+
+async function send(id: string, data: EventData<typeof testThreeSteps>) {
+  const events = [jobEvent(testThreeSteps, id, data)];
+  await db().$transaction((tx) => queueJobs(tx, events));
+  await dispatch(events);
+}
+
+const jobRow = (id: string) => db().job.findUniqueOrThrow({ where: { id } });
+
+afterEach(async () => {
+  await localDriver().drained();
+});
+
+afterAll(() => {
+  localDriver().stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the local driver", () => {
+  it("runs a job's steps in order, each once, and records each output in the job's row", async () => {
+    const dir = workDir();
+    await send("job-plain", { dir });
+    await localDriver().drained();
+    expect(lines(dir, "effects.log")).toEqual(["one", "two", "three"]);
+    const row = await jobRow("job-plain");
+    expect(row).toMatchObject({ status: "completed", attempts: 1, steps: { one: 1, two: 2, three: 3 }, job: "test-three-steps" });
+  });
+
+  it("resumes a job whose worker died after step two without running steps one and two again", async () => {
+    const dir = workDir();
+    // As a server killed during step three leaves it: running, its lease expired, two steps recorded.
+    await db().job.create({
+      data: {
+        id: "job-resumed", job: "test-three-steps", payload: { dir }, status: "running", attempts: 1,
+        leaseExpiresAt: new Date(Date.now() - 1000), steps: { one: 1, two: 2 },
+      },
+    });
+    const restarted = new LocalDriver();
+    expect(await restarted.sweep()).toBe(1);
+    await restarted.drained();
+    expect(lines(dir, "effects.log")).toEqual(["three"]);
+    expect(await jobRow("job-resumed")).toMatchObject({ status: "completed", attempts: 2, steps: { one: 1, two: 2, three: 3 } });
+    // Nothing left to do: a second sweep starts nothing.
+    expect(await restarted.sweep()).toBe(0);
+  });
+
+  it("leaves a job under another worker's live lease alone", async () => {
+    const dir = workDir();
+    await db().job.create({
+      data: { id: "job-held", job: "test-three-steps", payload: { dir }, status: "running", attempts: 1, leaseExpiresAt: new Date(Date.now() + 600_000) },
+    });
+    const other = new LocalDriver();
+    expect(await other.sweep()).toBe(0);
+    other.enqueue([{ id: "job-held", job: "test-three-steps", concurrencyKey: null }]);
+    await other.drained();
+    expect(lines(dir, "effects.log")).toEqual([]);
+    expect((await jobRow("job-held")).status).toBe("running");
+  });
+
+  it("retries a job whose step threw, with backoff, keeping the steps that had finished", async () => {
+    const dir = workDir();
+    await send("job-retried", { dir, fail_first: 1 });
+    await expect.poll(async () => (await jobRow("job-retried")).status, { timeout: 20_000 }).toBe("completed");
+    expect(lines(dir, "attempts.log")).toEqual(["two", "two"]);
+    expect(lines(dir, "effects.log")).toEqual(["one", "two", "three"]);
+    expect((await jobRow("job-retried")).attempts).toBe(2);
+  });
+
+  it("fails a job for good once its retries are spent, calling its onFailure once", async () => {
+    const dir = workDir();
+    await send("job-failing", { dir, fail_first: 100 });
+    await expect.poll(async () => (await jobRow("job-failing")).status, { timeout: 20_000 }).toBe("failed");
+    // retries: 2, so three executions of step two; step one ran once.
+    expect(lines(dir, "attempts.log")).toEqual(["two", "two", "two"]);
+    expect(lines(dir, "effects.log")).toEqual(["one"]);
+    expect(lines(dir, "failed.log")).toEqual(["step two failed on purpose"]);
+    expect(await jobRow("job-failing")).toMatchObject({ attempts: 3, error: "step two failed on purpose", steps: { one: 1 } });
+  });
+
+  it("fails a job row that names no registered job, or whose payload does not fit its event, without running anything", async () => {
+    const dir = workDir();
+    await db().job.createMany({
+      data: [
+        { id: "job-unknown", job: "no-such-job", payload: { dir } },
+        { id: "job-bad-payload", job: "test-three-steps", payload: { directory: dir } },
+      ],
+    });
+    const driver = new LocalDriver();
+    expect(await driver.sweep()).toBe(2);
+    await driver.drained();
+    expect(await jobRow("job-unknown")).toMatchObject({ status: "failed", error: 'No job "no-such-job" is registered on this server.' });
+    expect(await jobRow("job-bad-payload")).toMatchObject({ status: "failed", error: "The payload does not fit geoscope/test.three-steps." });
+    expect(lines(dir, "effects.log")).toEqual([]);
+  });
+
+  it("records a job once per event id, however often the event is sent", async () => {
+    const dir = workDir();
+    await send("job-twice", { dir });
+    await send("job-twice", { dir });
+    await localDriver().drained();
+    expect(lines(dir, "effects.log")).toEqual(["one", "two", "three"]);
+    expect(await db().job.count({ where: { id: "job-twice" } })).toBe(1);
+  });
+});
+
+describe("on Inngest", () => {
+  let principal: Principal;
+  let project: string;
+
+  beforeAll(async () => {
+    const p = await person("jobs@example.com");
+    principal = { user: { id: p.id, email: p.email }, credential: { kind: "cli_token", id: p.cliTokenId, name: "t" }, workspaceId: null, apiKeyId: null };
+    project = (await createProject(principal, { name: "Jobs", workspace_id: p.workspaceId, context: null })).id;
+  });
+
+  // One typed event per registered job, and what its run must have done. A job registered
+  // without an entry here fails the test below.
+  const fixtures: Record<string, () => Promise<{ event: { id: string; data: Record<string, unknown> }; check: (result: unknown) => Promise<void> }>> = {
+    "execute-run": async () => {
+      // Accepted but not executed here: the Inngest function must do it.
+      const holder = globalThis as { __geoscopeLocalDriver?: LocalDriver };
+      const previous = holder.__geoscopeLocalDriver;
+      holder.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
+      const batch = await createPromptBatch(principal, { prompt: "typed events", project, engines: ["gemini"] }).finally(() => {
+        holder.__geoscopeLocalDriver = previous;
+      });
+      const runId = batch.runs[0]!.id;
+      return {
+        event: { id: runId, data: { run_id: runId, engine: "gemini" } },
+        check: async (result) => {
+          expect(result).toBe("completed");
+          const run = await db().run.findUniqueOrThrow({ where: { id: runId }, include: { hold: true } });
+          expect(run.status).toBe("completed");
+          expect(run.hold?.status).toBe("captured");
+        },
+      };
+    },
+    "test-three-steps": async () => {
+      const dir = workDir();
+      return {
+        event: { id: "inngest-three", data: { dir } },
+        check: async (result) => {
+          expect(result).toBe(3);
+          expect(lines(dir, "effects.log")).toEqual(["one", "two", "three"]);
+        },
+      };
+    },
+  };
+
+  it("runs every registered job's function with its typed event", async () => {
+    const jobs = registeredJobs();
+    expect(jobs.map((j) => j.id).sort()).toEqual(Object.keys(fixtures).sort());
+    for (const job of jobs) {
+      const { event, check } = await fixtures[job.id]!();
+      // The event's data fits the job's schema, as sending it would require.
+      expect(() => jobEvent(job.event as AnyEventType, event.id, event.data as never)).not.toThrow();
+      const engine = new InngestTestEngine({ function: inngestFunctionOf(job), events: [{ id: event.id, name: job.event.name, data: event.data }] });
+      const { result, error } = await engine.execute();
+      expect(error, job.id).toBeUndefined();
+      await check(result);
+    }
+  });
+});
