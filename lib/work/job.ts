@@ -77,23 +77,36 @@ export class RetryAfter extends Error {
 /** Step outputs as recorded: step id to its JSON output. */
 export type StepOutputs = Record<string, unknown>;
 
+export type RecordingStep = Step & {
+  /** Every output so far, recorded or not: the driver's final write of the job carries them. */
+  outputs(): StepOutputs;
+};
+
 /**
- * A `Step` over recorded outputs: a step found in `recorded` returns its output without running;
- * any other runs, and its output is passed to `record` before the body goes on.
+ * A `Step` over recorded outputs: a step found in `recorded` returns its output without running.
+ * A step that runs has its output passed to `record` before the next step starts, so no effect
+ * happens while a finished step's output is unrecorded; the last one's travels with the driver's
+ * final write of the job (`outputs()`), one statement fewer per job.
  */
-export function stepRunner(recorded: StepOutputs, record: (outputs: StepOutputs) => Promise<void>): Step {
+export function stepRunner(recorded: StepOutputs, record: (outputs: StepOutputs) => Promise<void>): RecordingStep {
   const outputs: StepOutputs = { ...recorded };
   const used = new Set<string>();
+  let unrecorded = false;
   return {
     async run<T>(id: string, fn: () => Promise<T>): Promise<T> {
       if (used.has(id)) throw new Error(`step id "${id}" is used twice in one job: step ids must be unique`);
       used.add(id);
       if (Object.hasOwn(outputs, id)) return outputs[id] as T;
+      if (unrecorded) {
+        await record({ ...outputs });
+        unrecorded = false;
+      }
       const value = await fn();
       const output = value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown);
       outputs[id] = output;
-      await record({ ...outputs });
+      unrecorded = true;
       return output as T;
     },
+    outputs: () => ({ ...outputs }),
   };
 }

@@ -94,27 +94,29 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
   });
   try {
     await job.run(data, step, { releaseSlot });
-    await settle({ status: "completed", completedAt: new Date(), leaseExpiresAt: null, error: null });
+    await settle({ status: "completed", steps: step.outputs() as Prisma.InputJsonValue, completedAt: new Date(), leaseExpiresAt: null, error: null });
     return { kind: "completed" };
   } catch (error) {
     if (error instanceof LeaseLost) return { kind: "skipped" };
     const message = error instanceof Error ? error.message : String(error);
+    // The steps that finished before the throw are kept: a retry does not run them again.
+    const steps = step.outputs() as Prisma.InputJsonValue;
     if (error instanceof RetryAfter) {
       // Not a failure: someone else holds the work. The attempt is given back.
       const at = new Date(Date.now() + error.delayMs);
-      await settle({ status: "queued", attempts: row.attempts - 1, runAfter: at, leaseExpiresAt: null });
+      await settle({ status: "queued", steps, attempts: row.attempts - 1, runAfter: at, leaseExpiresAt: null });
       return { kind: "retry", at };
     }
     if (row.attempts <= job.retries) {
       const at = new Date(Date.now() + backoffMs(row.attempts));
       log.warn("job failed; retrying", { job_id: id, job: job.id, attempt: row.attempts, retry_at: at.toISOString(), error });
-      await settle({ status: "queued", runAfter: at, leaseExpiresAt: null, error: message });
+      await settle({ status: "queued", steps, runAfter: at, leaseExpiresAt: null, error: message });
       return { kind: "retry", at };
     }
     log.error("job failed for good", { job_id: id, job: job.id, attempts: row.attempts, error });
     // onFailure first (it is idempotent): a crash before the row says failed runs it again.
     await job.onFailure?.(data, error instanceof Error ? error : new Error(message));
-    await fail(message);
+    await settle({ status: "failed", steps, error: message, completedAt: new Date(), leaseExpiresAt: null });
     return { kind: "failed" };
   } finally {
     clearInterval(heartbeat);

@@ -20,8 +20,14 @@ describe("stepRunner", () => {
       });
       return b + 1;
     };
-    const first = await body(stepRunner(recorded, async (outputs) => void (recorded = outputs)));
-    const second = await body(stepRunner(recorded, async (outputs) => void (recorded = outputs)));
+    const runOnce = async () => {
+      const step = stepRunner(recorded, async (outputs) => void (recorded = outputs));
+      const result = await body(step);
+      recorded = step.outputs(); // the driver's final write
+      return result;
+    };
+    const first = await runOnce();
+    const second = await runOnce();
     expect(first).toBe(21);
     expect(second).toBe(21);
     expect(effects).toEqual(["charge", "write"]);
@@ -35,14 +41,22 @@ describe("stepRunner", () => {
     expect(effects).toEqual(["three"]);
   });
 
-  it("records a step before the body goes on, and not when the step throws", async () => {
+  it("records a step's output before the next step starts, and hands every output to the driver's final write", async () => {
     const writes: StepOutputs[] = [];
     const step = stepRunner({}, async (outputs) => void writes.push(outputs));
     await step.run("a", async () => undefined);
-    await expect(step.run("b", async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect(writes).toEqual([]);
+    await expect(
+      step.run("b", async () => {
+        // By the time step b does anything, a's output is recorded.
+        expect(writes).toEqual([{ a: null }]);
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
     // What comes back is the JSON form, as on Inngest: undefined is null, dates are strings.
     expect(await step.run("c", async () => new Date("2026-01-02T03:04:05.000Z"))).toBe("2026-01-02T03:04:05.000Z");
-    expect(writes).toEqual([{ a: null }, { a: null, c: "2026-01-02T03:04:05.000Z" }]);
+    expect(writes).toEqual([{ a: null }]);
+    expect(step.outputs()).toEqual({ a: null, c: "2026-01-02T03:04:05.000Z" });
   });
 
   it("refuses a step id used twice in one job", async () => {
