@@ -6,7 +6,8 @@ import { ensureUser } from "@/lib/accounts/users";
 import { issueApiKey } from "@/lib/auth/api-keys";
 import { AdminUsageError, BILLING_ADMIN_COMMANDS, BILLING_ADMIN_USAGE, runBillingAdminCommand } from "@/lib/billing/admin";
 import { parseConfig } from "@/lib/config/env";
-import { closeDb } from "@/lib/db/client";
+import { closeDb, currentDb, describeDbTarget } from "@/lib/db/client";
+import { applyPendingMigrations } from "@/lib/db/migrate";
 import { sendJob } from "@/lib/work/admin";
 
 const USAGE = `usage:
@@ -57,6 +58,11 @@ async function main() {
     fail((error as Error).message);
   }
   try {
+    // A fresh checkout has no tables until something migrates: do it here too, and say so.
+    if (command && (command === "user:create" || command === "job:send" || (BILLING_ADMIN_COMMANDS as readonly string[]).includes(command))) {
+      const { applied } = await applyPendingMigrations(currentDb());
+      if (applied.length > 0) process.stderr.write(`admin: applied ${applied.length} pending migrations to ${describeDbTarget(currentDb().target)}\n`);
+    }
     if (command === "user:create") await userCreate(rest);
     else if (command === "job:send") await jobSend(rest);
     else if ((BILLING_ADMIN_COMMANDS as readonly string[]).includes(command ?? "")) {

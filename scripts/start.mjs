@@ -39,8 +39,11 @@ async function main() {
     if ((await run(next, ["build"], { cwd: root })) !== 0) process.exit(1);
   }
 
-  const port = process.env.PORT ?? "3000";
-  say(`serving at http://localhost:${port} (API: http://localhost:${port}/api/v1, explorer: /api/v1/docs)`);
+  // Empty counts as unset, as in lib/config/env.ts, which derives the same base URL for links.
+  const port = process.env.PORT || "3000";
+  const base = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
+  say(`serving on port ${port}; links (sign-in, device login, invitations) use ${base}`);
+  say(`API: ${base}/api/v1   explorer: ${base}/api/v1/docs   account: ${base}/account`);
   const code = await run(next, ["start", "-p", port], { cwd: root, env: serverEnv() });
   process.exit(code);
 }

@@ -2,14 +2,17 @@
 // A bad value stops the server with a message naming the variable (see README's table).
 import { z } from "zod";
 import { engineEnvSchema } from "../engines/config";
-import { bool, positiveInt } from "./fields";
+import { bool, positiveInt, wholeNumber } from "./fields";
 
 const semver = z.string().regex(/^\d+\.\d+\.\d+$/, { error: "must be a version like 1.2.3" });
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  // The port `npm start` serves on.
+  PORT: wholeNumber(3000, 1, 65535),
   // Where people and the CLI reach this server; used to build links (device login, shares).
-  PUBLIC_BASE_URL: z.url({ error: "must be an absolute URL such as http://localhost:3000" }).default("http://localhost:3000"),
+  // Unset: http://localhost:<PORT>, the address `npm start` serves.
+  PUBLIC_BASE_URL: z.url({ error: "must be an absolute URL such as http://localhost:3000" }).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, { error: "must be a postgresql:// URL" })
@@ -42,9 +45,16 @@ export const envSchema = z.object({
   RUNS_IN_FLIGHT_LIMIT: positiveInt(2000),
   // Engine calls this server makes at once, per engine (the local driver's queue).
   ENGINE_CONCURRENCY: positiveInt(8, 1000),
-}).extend(engineEnvSchema.shape);
+})
+  .extend(engineEnvSchema.shape)
+  .transform((c) => ({ ...c, PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? defaultBaseUrl(c.PORT)).replace(/\/+$/, "") }));
 
-export type Config = z.infer<typeof envSchema>;
+export type Config = z.output<typeof envSchema>;
+
+/** The base URL links use when PUBLIC_BASE_URL is unset: the port this server is told to serve on. */
+export function defaultBaseUrl(port: number): string {
+  return `http://localhost:${port}`;
+}
 
 export class ConfigError extends Error {
   override name = "ConfigError";

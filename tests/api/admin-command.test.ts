@@ -35,6 +35,14 @@ describe("npm run admin", () => {
     expect(JSON.parse(credit.stdout).billing).toMatchObject({ purchased_usd: "25.00", promotional_usd: "5.00" });
   });
 
+  it("works on an empty data folder before the server ever started: it applies the migrations first and says so", () => {
+    const empty = mkdtempSync(path.join(tmpdir(), "geoscope-admin-empty-"));
+    const result = spawnSync(tsx, ["scripts/admin.ts", "user:create", "--email", "first@example.com"], { env: { ...env, GEOSCOPE_DATA_DIR: empty }, encoding: "utf8", timeout: 60_000 });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^admin: applied \d+ pending migrations to PGlite in /);
+    expect(JSON.parse(result.stdout).user).toMatchObject({ email: "first@example.com", created: true });
+  });
+
   it("refuses bad arguments with the usage and exit code 2", () => {
     for (const args of [["user:create"], ["user:create", "--email", "nope"], ["frobnicate"], ["user:create", "--email", "a@b.c", "--bogus"]]) {
       const res = run("scripts/admin.ts", args);

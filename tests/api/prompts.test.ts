@@ -173,6 +173,19 @@ describe("POST /prompts", () => {
     expect(await db().ledgerTransaction.count({ where: { operationId: res.body.batch.id } })).toBe(0);
   });
 
+  it("resolves every simulated Gemini source of ordinary prompts: no unresolved source, no loopback url", async () => {
+    const prompts = ["best crm for a startup", "how do solar panels work", "cheapest way to ship a parcel to Canada"];
+    const accepted = await Promise.all(prompts.map((prompt) => post(alice.apiKey, { prompt, engines: ["gemini"], project: aliceProject })));
+    const sources = [];
+    for (const res of accepted) sources.push(...(await finishedBatch(alice.apiKey, res.body.batch.id)).runs[0].result.sources);
+    expect(sources.length).toBeGreaterThan(3);
+    for (const s of sources) {
+      expect(s.resolution).toBe("resolved");
+      expect(s.domain).not.toBeNull();
+      expect(new URL(s.url).hostname).not.toMatch(/^(127\.|localhost$|\[::1\]$)/);
+    }
+  });
+
   it("retries a retryable engine failure and charges the run once", async () => {
     const res = await post(alice.apiKey, { prompt: "flaky once [[sim:server_error*1]]", engines: ["gemini"], project: aliceProject });
     const done = await finishedBatch(alice.apiKey, res.body.batch.id);

@@ -10,6 +10,13 @@ describe("configuration", () => {
     expect(c.MAX_BODY_BYTES).toBe(1024 * 1024);
   });
 
+  it("builds links for the port the server is told to serve on when PUBLIC_BASE_URL is unset", () => {
+    expect(parseConfig({}).PUBLIC_BASE_URL).toBe("http://localhost:3000");
+    expect(parseConfig({ PORT: "3960" }).PUBLIC_BASE_URL).toBe("http://localhost:3960");
+    expect(parseConfig({ PORT: "3960", PUBLIC_BASE_URL: "https://geo.example.com/" }).PUBLIC_BASE_URL).toBe("https://geo.example.com");
+    expect(() => parseConfig({ PORT: "http" })).toThrow(/PORT/);
+  });
+
   it("treats an empty value as unset", () => {
     expect(parseConfig({ DATABASE_URL: "", BILLING_ENABLED: "" }).BILLING_ENABLED).toBe(true);
   });

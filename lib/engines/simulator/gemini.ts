@@ -1,6 +1,6 @@
 // A scenario as a Gemini generateContent response grounded with Google Search: queries,
 // grounding chunks whose URIs are redirects through the simulator's own redirect endpoint
-// (some of which fail), and supports with UTF-8 byte offsets per part.
+// (which fail only with [[sim:redirect_fail]]), and supports with UTF-8 byte offsets per part.
 import type { Rng } from "./rng";
 import type { Scenario } from "./scenario";
 
@@ -39,10 +39,12 @@ export function geminiResponse(
   const used = [...new Set(scenario.sentences.flatMap((s) => s.cites))];
   const spare = scenario.pages.findIndex((_, i) => !used.includes(i));
   const chunkPages = scenario.citationsOff ? scenario.pages.map((_, i) => i).slice(0, 3) : spare >= 0 ? [...used, spare] : used;
-  const behaviours: RedirectBehaviour[] = ["ok", "ok", "get_only", "not_found", "ok", "server_error", "ok", "no_location"];
+  // Ordinary prompts get redirects that resolve, as live ones do (some answer GET only); the
+  // ways a redirect fails are error paths, for [[sim:redirect_fail]] alone.
+  const behaviours: RedirectBehaviour[] = options.failRedirects ? ["not_found", "server_error", "no_location"] : ["ok", "ok", "get_only", "ok"];
   const chunks = chunkPages.map((i, n) => {
     const page = scenario.pages[i]!;
-    const behaviour = options.failRedirects ? "not_found" : behaviours[(n + rng.int(0, 7)) % behaviours.length]!;
+    const behaviour = behaviours[(n + rng.int(0, 7)) % behaviours.length]!;
     return { web: { uri: `${redirectBase}/grounding-api-redirect/${redirectToken(page.url, behaviour)}`, title: page.site } };
   });
 

@@ -8,7 +8,8 @@
 // rate_limit, server_error, overloaded, timeout, malformed, auth_error, bad_request. Shape
 // tokens: [[sim:no_search]], [[sim:no_citations]], [[sim:pause_turn]] (Claude pauses after its
 // first search), [[sim:search_error]] (Claude search error inside a 200),
-// [[sim:redirect_fail]] (every Gemini redirect fails).
+// [[sim:redirect_fail]] (every Gemini redirect fails: 404, 500, or a 302 without Location;
+// without it every simulated redirect resolves).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ENGINE_IDS, type EngineId } from "../types";
