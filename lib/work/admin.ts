@@ -3,7 +3,7 @@
 // driver of the running server picks the row up; nothing runs in the operator's process.
 import { db } from "../db/client";
 import { AdminUsageError } from "../billing/admin";
-import { dispatch, inngestConfigured, queueJobs } from "./dispatch";
+import { inngestConfigured, queueJobs } from "./dispatch";
 import { eventByName, jobEvent } from "./events";
 import { jobForEvent } from "./registry";
 
@@ -23,7 +23,12 @@ export async function sendJob(eventName: string, id: string, json: string): Prom
     throw new AdminUsageError(`--data: does not fit ${eventName}: ${(error as Error).message}`);
   }
   const job = jobForEvent(type);
-  if (inngestConfigured()) await dispatch([event]);
-  else await db().$transaction((tx) => queueJobs(tx, [event]));
-  return { id, event: eventName, job: job.id, driver: inngestConfigured() ? "inngest" : "local" };
+  if (inngestConfigured()) {
+    // Sent directly (not through dispatch, which only logs a failure): the operator sees it.
+    const { sendEvents } = await import("./inngest-driver");
+    await sendEvents([event]);
+    return { id, event: eventName, job: job.id, driver: "inngest" };
+  }
+  await db().$transaction((tx) => queueJobs(tx, [event]));
+  return { id, event: eventName, job: job.id, driver: "local" };
 }

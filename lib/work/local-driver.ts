@@ -59,7 +59,7 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
   }
   const mine = { id, status: "running" as const, attempts: row.attempts };
   const settle = async (data: Prisma.JobUpdateManyMutationInput) => (await db().job.updateMany({ where: mine, data })).count === 1;
-  const fail = (error: string) => settle({ status: "failed", error, completedAt: new Date(), leaseExpiresAt: null });
+  const fail = (error: string, steps?: Prisma.InputJsonValue) => settle({ status: "failed", steps, error, completedAt: new Date(), leaseExpiresAt: null });
 
   const job = jobById(row.job);
   if (!job) {
@@ -116,7 +116,7 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
     log.error("job failed for good", { job_id: id, job: job.id, attempts: row.attempts, error });
     // onFailure first (it is idempotent): a crash before the row says failed runs it again.
     await job.onFailure?.(data, error instanceof Error ? error : new Error(message));
-    await settle({ status: "failed", steps, error: message, completedAt: new Date(), leaseExpiresAt: null });
+    await fail(message, steps);
     return { kind: "failed" };
   } finally {
     clearInterval(heartbeat);
