@@ -41,7 +41,7 @@ Account
   whoami                                  who the credential belongs to (GET /me)
 Prompts and runs
   prompt "TEXT" --project pr_… [--engines chatgpt,claude,gemini] [--wait]
-  runs list [--batch rq_…] [--fanout fo_…] [--project pr_…] [--workspace ws_…] [--limit N] [--cursor C]
+  runs list [--batch rq_…] [--fanout fo_…] [--project pr_…] [--workspace ws_…] [--status S] [--engine E] [--limit N] [--cursor C]
   runs get dr_… [--wait SECONDS]
   batches get rq_… [--wait SECONDS]
 API keys
@@ -99,6 +99,8 @@ type Values = {
   workspace?: string;
   batch?: string;
   fanout?: string;
+  status?: string;
+  engine?: string;
   limit?: string;
   cursor?: string;
   role?: string;
@@ -111,7 +113,7 @@ type Values = {
 };
 
 const STRING_OPTIONS = [
-  "base-url", "token", "engines", "project", "workspace", "batch", "fanout", "limit", "cursor", "role", "domain",
+  "base-url", "token", "engines", "project", "workspace", "batch", "fanout", "status", "engine", "limit", "cursor", "role", "domain",
   "brands", "competitors", "name", "context-json", "days",
 ] as const;
 
@@ -119,7 +121,7 @@ const STRING_OPTIONS = [
 const COMMAND_OPTIONS: Record<string, string[]> = {
   login: [], logout: [], whoami: [], pricing: [], version: [],
   prompt: ["engines", "project", "wait"],
-  "runs list": ["batch", "fanout", "project", "workspace", "limit", "cursor", "wait"],
+  "runs list": ["batch", "fanout", "project", "workspace", "status", "engine", "limit", "cursor", "wait"],
   "runs get": ["wait"],
   "batches get": ["wait"],
   "keys list": [], "keys create": ["workspace"], "keys revoke": [],
@@ -425,7 +427,7 @@ async function runsCommand(ctx: Ctx, sub: string) {
   if (sub === "list") {
     noExtraArgs(ctx, 0);
     const v = ctx.values;
-    const query = { batch: v.batch, fanout: v.fanout, project: v.project, workspace: v.workspace, limit: intOption(v.limit, "limit"), cursor: v.cursor, wait: waitOption(ctx) };
+    const query = { batch: v.batch, fanout: v.fanout, project: v.project, workspace: v.workspace, status: v.status, engine: v.engine, limit: intOption(v.limit, "limit"), cursor: v.cursor, wait: waitOption(ctx) };
     const response = await request(ctx, runs.listRuns, { query });
     await show<{ items: Record<string, unknown>[]; next_cursor: string | null }>(ctx, response, (body) => {
       const rows = body.items.map((r) => ({ ...r, created_at: date(r.created_at), subject: truncate(String(r.subject ?? ""), 50), cited: r.cited_count != null ? `${r.cited_count}/${r.source_count}` : null }));

@@ -66,8 +66,8 @@ export async function issueApiKey(userId: string, workspaceId: string, name: str
 /** Revokes one of the caller's keys; revoking a revoked key changes nothing. */
 export async function revokeApiKey(principal: Principal, keyId: string): Promise<void> {
   const key = await db().apiKey.findUnique({ where: { id: keyId } });
-  if (!key || key.userId !== principal.user.id) throw notFound("API key");
-  await requireWorkspace(principal, key.workspaceId, "API key");
+  if (!key || key.userId !== principal.user.id) throw notFound("API key", keyId);
+  await requireWorkspace(principal, key.workspaceId, () => notFound("API key", keyId));
   await db().apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
   credentialsRevoked([key.secretHash]);
 }

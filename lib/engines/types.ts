@@ -1,8 +1,9 @@
 // Shapes shared by the adapters, the normalisers and the simulator: engine ids, the raw
 // envelope a run stores, and what running a prompt returns.
+import { ENGINE_IDS } from "@/lib/schemas/common";
 import type { PromptResult, RunError, Usage } from "@/lib/schemas/results";
 
-export const ENGINE_IDS = ["chatgpt", "claude", "gemini"] as const;
+export { ENGINE_IDS };
 export type EngineId = (typeof ENGINE_IDS)[number];
 
 export function isEngineId(value: unknown): value is EngineId {

@@ -39,7 +39,14 @@ export type ErrorEnvelope = {
   error: { code: ErrorCode; message: string; engine: string | null; retryable: boolean };
 };
 
-/** The answer for anything missing or outside the caller's workspaces: the two must be indistinguishable. */
-export function notFound(what = "object"): ApiError {
-  return new ApiError("not_found", `No such ${what}.`);
+/**
+ * The answer for anything missing or outside the caller's workspaces: the two must be
+ * indistinguishable, so the message names only what the caller asked for, in one pattern:
+ * `No such run "dr_01J…".` (the id as given, cut to 80 characters).
+ */
+export function notFound(kind: string, id?: string | number): ApiError {
+  if (id === undefined) return new ApiError("not_found", `No such ${kind}.`);
+  const given = String(id);
+  const shown = given.length > 80 ? `${given.slice(0, 80)}…` : given;
+  return new ApiError("not_found", `No such ${kind} ${JSON.stringify(shown)}.`);
 }

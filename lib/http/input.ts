@@ -62,21 +62,60 @@ function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: str
   return result.data;
 }
 
-/** A malformed id in the path is a missing object: 404, never 400 or 500. */
-export function parseParams<S extends z.ZodObject>(schema: S, params: Record<string, string | string[]>): z.output<S> {
+const PARAM_KINDS: Record<string, string> = {
+  run_id: "run",
+  batch_id: "batch",
+  fanout_id: "fanout",
+  analysis_id: "analysis",
+  project_id: "project",
+  workspace_id: "workspace",
+  member_id: "member",
+  invitation_id: "invitation",
+  key_id: "API key",
+};
+
+/** What a path parameter names, for the 404 message (`object_id` is a run or an analysis by its path). */
+export function kindOfParam(param: string, path = ""): string {
+  if (param === "object_id") return path.startsWith("/analyses") ? "analysis" : "run";
+  return PARAM_KINDS[param] ?? "object";
+}
+
+/**
+ * A malformed id in the path is a missing object: 404 with the same message a well-formed
+ * missing id gets, never 400 or 500.
+ */
+export function parseParams<S extends z.ZodObject>(
+  schema: S,
+  params: Record<string, string | string[]>,
+  path?: string,
+): z.output<S> {
   const result = schema.safeParse(params);
-  if (!result.success) throw notFound();
+  if (!result.success) {
+    const param = String(result.error.issues[0]?.path[0] ?? "");
+    const value = params[param];
+    throw notFound(kindOfParam(param, path), Array.isArray(value) ? value.join("/") : value);
+  }
   return result.data;
 }
 
-export function parseQuery<S extends z.ZodObject>(schema: S, url: URL): z.output<S> {
+/**
+ * The query string against the endpoint's query schema (none: it takes no parameters). An
+ * unknown parameter is refused like an unknown body field, so a misspelt or unsupported filter
+ * is never silently ignored.
+ */
+export function parseQuery<S extends z.ZodObject>(schema: S | undefined, url: URL): z.output<S> {
+  const known = schema ? Object.keys(schema.shape) : [];
   const raw: Record<string, string> = {};
-  for (const key of url.searchParams.keys()) {
+  for (const key of new Set(url.searchParams.keys())) {
+    if (!known.includes(key)) {
+      const takes = known.length === 0 ? "this endpoint takes no query parameters" : `this endpoint takes ${known.join(", ")}`;
+      throw new ApiError("invalid_request", `query: unknown parameter ${JSON.stringify(key)} (${takes})`);
+    }
     const values = url.searchParams.getAll(key);
     if (values.length > 1) throw new ApiError("invalid_request", `${key}: must be given at most once`);
     raw[key] = values[0]!;
   }
-  return parseOrThrow(schema, raw, "query");
+  return schema ? parseOrThrow(schema, raw, "query") : ({} as z.output<S>);
 }
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;

@@ -45,8 +45,8 @@ export function route<const E extends EndpointDefinition>(
       const settings = config();
       if (endpoint.cliVersionGate !== false) checkCliVersion(request.headers.get("user-agent"), settings.MIN_CLI_VERSION);
       const principal = endpoint.auth === "bearer" ? await authenticate(request) : null;
-      const params = endpoint.params ? parseParams(endpoint.params, (await context?.params) ?? {}) : {};
-      const query = endpoint.query ? parseQuery(endpoint.query, new URL(request.url)) : {};
+      const params = endpoint.params ? parseParams(endpoint.params, (await context?.params) ?? {}, endpoint.path) : {};
+      const query = parseQuery(endpoint.query, new URL(request.url));
       const body = endpoint.body
         ? parseBody(endpoint.body, await readJsonBody(request, settings.MAX_BODY_BYTES))
         : undefined;

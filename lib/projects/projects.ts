@@ -5,7 +5,7 @@ import { db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { newId } from "../db/ids";
 import { notFound } from "../http/errors";
-import type { Project, ProjectContext, ProjectCreateRequest, ProjectUpdateRequest } from "../schemas/projects";
+import { domainNameOf, type Project, type ProjectContext, type ProjectCreateRequest, type ProjectUpdateRequest } from "../schemas/projects";
 import { defaultWorkspaceId, reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
 
 type ProjectRow = {
@@ -46,12 +46,17 @@ export function slugify(name: string): string {
   return slug || "project";
 }
 
-/** Context as stored: empty lists and nulls dropped, so "no context" has one form. */
+/**
+ * Context as stored: domains as hosts (the schema refused what has none), duplicates dropped,
+ * empty lists and nulls dropped, so "no context" has one form.
+ */
 function cleanContext(context: z.output<typeof ProjectContext> | null | undefined) {
   if (!context) return null;
+  const primary = context.primary_domain ? domainNameOf(context.primary_domain) : null;
+  const domains = [...new Set((context.domains ?? []).map(domainNameOf).filter((d): d is string => d !== null))];
   const clean = {
-    ...(context.primary_domain ? { primary_domain: context.primary_domain } : {}),
-    ...(context.domains?.length ? { domains: context.domains } : {}),
+    ...(primary ? { primary_domain: primary } : {}),
+    ...(domains.length ? { domains } : {}),
     ...(context.brands?.length ? { brands: context.brands } : {}),
     ...(context.competitors?.length ? { competitors: context.competitors } : {}),
   };
@@ -67,7 +72,7 @@ export async function listProjects(principal: Principal, workspace?: string) {
 /** A project the credential can act on, or 404. */
 export async function getProjectOrThrow(principal: Principal, projectId: string) {
   const row = await db().project.findFirst({ where: { id: projectId, ...reachableBy(principal) }, include: withNames });
-  if (!row) throw notFound("project");
+  if (!row) throw notFound("project", projectId);
   return row;
 }
 

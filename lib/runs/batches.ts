@@ -12,7 +12,7 @@ const batchInclude = { createdBy: { select: { email: true } } } as const;
 /** A batch the credential can act on, or 404 (the same answer as a missing one). */
 export async function getBatchRowOrThrow(principal: Principal, batchId: string) {
   const batch = await db().batch.findFirst({ where: { id: batchId, ...reachableBy(principal) }, include: batchInclude });
-  if (!batch) throw notFound("batch");
+  if (!batch) throw notFound("batch", batchId);
   return batch;
 }
 
@@ -32,7 +32,7 @@ export async function getBatch(principal: Principal, batchId: string, options: {
     where: { id: batchId, ...reachableBy(principal) },
     include: { ...batchInclude, runs: { select: runSelect, orderBy: { id: "asc" } } },
   });
-  if (!batch) throw notFound("batch");
+  if (!batch) throw notFound("batch", batchId);
   let runs = batch.runs;
   if (options.wait && runs.some((r) => !isFinished(r.status))) {
     await waitForBatch(batchId, options.wait, options.signal);

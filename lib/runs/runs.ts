@@ -15,7 +15,7 @@ import { isFinished } from "./status";
 
 async function loadRun(principal: Principal, runId: string) {
   const row = await db().run.findFirst({ where: { id: runId, ...reachableBy(principal) }, select: runSelect });
-  if (!row) throw notFound("run");
+  if (!row) throw notFound("run", runId);
   return row;
 }
 
@@ -51,9 +51,11 @@ export async function listRuns(principal: Principal, query: z.output<typeof Runs
   }
   if (query.fanout) {
     const fanout = await db().fanout.findFirst({ where: { id: query.fanout, ...reachableBy(principal) }, select: { id: true } });
-    if (!fanout) throw notFound("fanout");
+    if (!fanout) throw notFound("fanout", query.fanout);
     where.fanoutId = query.fanout;
   }
+  if (query.status) where.status = query.status;
+  if (query.engine) where.engine = query.engine;
   if (query.cursor) where.id = { lt: decodeCursor(query.cursor, "dr") };
   const rows = await db().run.findMany({
     where,

@@ -64,3 +64,7 @@ export function listOf<T extends z.ZodType>(item: T, id: string, description?: s
     .object({ items: z.array(item), next_cursor: z.string().nullable() })
     .meta({ id, ...(description ? { description } : {}) });
 }
+
+/** The answer engines' ids (decisions.md "Engines"), one list for the schemas, the adapters and the simulator. */
+export const ENGINE_IDS = ["chatgpt", "claude", "gemini"] as const;
+export const EngineId = z.enum(ENGINE_IDS).meta({ id: "EngineId", description: "An answer engine: `chatgpt`, `claude` or `gemini`." });

@@ -6,10 +6,41 @@ import { WorkspaceId } from "./workspaces";
 
 export const ProjectId = idOf("pr");
 
+/**
+ * The host a person meant by a domain or a URL: "https://WWW.Acme.com/pricing" is
+ * "www.acme.com", "acme.com." is "acme.com"; null for anything that is not a public-style
+ * domain name (spaces, one label, an IP address, a non-http scheme, user info).
+ */
+export function domainNameOf(text: string): string | null {
+  const given = text.trim();
+  if (given === "" || /\s/.test(given)) return null;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(given)?.[1]?.toLowerCase();
+  if (scheme !== undefined && scheme !== "http" && scheme !== "https") return null;
+  let url: URL;
+  try {
+    url = new URL(scheme ? given : `http://${given}`);
+  } catch {
+    return null;
+  }
+  if (url.username || url.password) return null;
+  const host = url.hostname.replace(/\.$/, "");
+  const labels = host.split(".");
+  if (host.length > 253 || labels.length < 2) return null;
+  if (!labels.every((label) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label))) return null;
+  // A top-level label is letters (or an IDN's xn--), so an IPv4 address is refused too.
+  if (!/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(labels[labels.length - 1]!)) return null;
+  return host;
+}
+
+const DomainName = z
+  .string()
+  .refine((text) => domainNameOf(text) !== null, { error: "must be a domain name like acme.com (a URL is cut to its host)" })
+  .describe("A domain name (`acme.com`). A URL is accepted and stored as its host, lower-cased: `https://www.acme.com/` is `www.acme.com`.");
+
 export const ProjectContext = z
   .object({
-    primary_domain: z.string().nullable().optional(),
-    domains: z.array(z.string()).optional(),
+    primary_domain: DomainName.nullable().optional(),
+    domains: z.array(DomainName).optional().describe("Domain names; each stored as its host, duplicates dropped. A domain covers its subdomains."),
     brands: z.array(z.string()).optional(),
     competitors: z.array(z.string()).optional(),
   })

@@ -2,7 +2,7 @@
 // decisions.md. zod only: no server code may be imported here.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, cursorParam, idOf, limitParam, waitParam } from "./common";
+import { DateTime, EngineId, cursorParam, idOf, limitParam, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { ProjectId } from "./projects";
 import { PromptResult, RunError, Usage } from "./results";
@@ -105,6 +105,8 @@ export const RunsQuery = z.object({
   fanout: FanoutId.optional().describe("Only this fanout's runs."),
   project: ProjectId.optional().describe("Only this project's runs."),
   workspace: WorkspaceId.optional().describe("Only this workspace's runs."),
+  status: RunStatus.optional().describe("Only runs in this status."),
+  engine: EngineId.optional().describe("Only runs on this engine (`chatgpt`, `claude` or `gemini`)."),
   limit: limitParam,
   cursor: cursorParam,
   wait: waitParam.describe("With `batch`: seconds to wait for that batch to finish, 0 to 30, default 0. Refused without `batch`."),

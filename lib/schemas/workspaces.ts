@@ -109,8 +109,11 @@ export const listInvitations = defineEndpoint({
 });
 export const createInvitation = defineEndpoint({
   method: "POST", path: "/workspaces/{workspace_id}/invitations", operationId: "createInvitation",
-  summary: "Invite someone (admin); the link is returned once", tags: ["Workspaces"], auth: "bearer", params: workspaceParams,
-  body: InvitationCreateRequest, response: InvitationCreated, status: 201, errors: ["permission_denied"],
+  summary: "Invite someone (admin); the link is returned once",
+  description:
+    "Team workspaces only (a personal workspace answers 409). Inviting an address that already has a pending invitation replaces it: the old link is revoked and the new one (with the new role) is the only one that works.",
+  tags: ["Workspaces"], auth: "bearer", params: workspaceParams,
+  body: InvitationCreateRequest, response: InvitationCreated, status: 201, errors: ["permission_denied", "conflict"],
 });
 export const revokeInvitation = defineEndpoint({
   method: "DELETE", path: "/workspaces/{workspace_id}/invitations/{invitation_id}", operationId: "revokeInvitation",

@@ -1,7 +1,7 @@
 // Where a credential can act. Everything outside answers 404, exactly as a missing object;
 // admin-only actions inside answer 403.
 import type { Principal } from "../auth/principal";
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { ApiError, notFound } from "../http/errors";
 
 export type WorkspaceAccess = {
@@ -44,13 +44,17 @@ export function reachableBy(principal: Principal): {
 }
 
 /** The caller's access to one workspace, or 404 when the credential cannot act there. */
-export async function requireWorkspace(principal: Principal, workspaceId: string, what = "workspace"): Promise<WorkspaceAccess> {
-  if (principal.workspaceId && principal.workspaceId !== workspaceId) throw notFound(what);
+export async function requireWorkspace(
+  principal: Principal,
+  workspaceId: string,
+  missing: () => ApiError = () => notFound("workspace", workspaceId),
+): Promise<WorkspaceAccess> {
+  if (principal.workspaceId && principal.workspaceId !== workspaceId) throw missing();
   const membership = await db().membership.findUnique({
     where: { workspaceId_userId: { workspaceId, userId: principal.user.id } },
     include: { workspace: true },
   });
-  if (!membership) throw notFound(what);
+  if (!membership) throw missing();
   return { workspace: membership.workspace, role: membership.role, membershipId: membership.id };
 }
 
@@ -73,4 +77,15 @@ export async function defaultWorkspaceId(principal: Principal): Promise<string> 
   const first = (await reachableWorkspaces(principal))[0];
   if (!first) throw new ApiError("invalid_request", "You belong to no workspace; name one with workspace_id.");
   return first.workspace.id;
+}
+
+/**
+ * A change to a workspace's people (members, invitations) made with the workspace row locked,
+ * so two concurrent changes are decided one after the other.
+ */
+export async function withWorkspaceLocked<T>(workspaceId: string, change: (tx: Tx) => Promise<T>): Promise<T> {
+  return db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`;
+    return change(tx);
+  });
 }

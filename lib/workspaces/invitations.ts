@@ -9,7 +9,7 @@ import { newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
 import { sendMail } from "../mail/mailer";
 import type { Invitation, InvitationCreateRequest } from "../schemas/workspaces";
-import { requireAdmin } from "./access";
+import { requireAdmin, withWorkspaceLocked } from "./access";
 
 type InvitationRow = {
   id: string;
@@ -55,23 +55,41 @@ export function invitationUrl(token: string): string {
   return `${config().PUBLIC_BASE_URL}/invite/${token}`;
 }
 
+/**
+ * Invites an address to a team workspace. Inviting an address that already has a pending
+ * invitation replaces it: the old link is revoked in the same transaction, so one address has
+ * at most one working link (with the latest role) and a resent invitation is simply a new one.
+ */
 export async function createInvitation(principal: Principal, workspaceId: string, input: z.output<typeof InvitationCreateRequest>) {
   const access = await requireAdmin(principal, workspaceId);
+  if (access.workspace.kind === "personal") {
+    throw new ApiError(
+      "conflict",
+      "A personal workspace has no other members: create a team workspace (POST /workspaces) and invite people there.",
+    );
+  }
   const token = newSecret();
   const ttlMs = config().INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000;
-  const now = new Date();
-  const row = await db().invitation.create({
-    data: {
-      id: newId("invitation"),
-      workspaceId,
-      email: input.email.trim().toLowerCase(),
-      role: input.role,
-      tokenHash: hashSecret(token),
-      invitedByUserId: principal.user.id,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + ttlMs),
-    },
-    include: withPeople,
+  const email = input.email.trim().toLowerCase();
+  const row = await withWorkspaceLocked(workspaceId, async (tx) => {
+    const now = new Date();
+    await tx.invitation.updateMany({
+      where: { workspaceId, email, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
+      data: { revokedAt: now },
+    });
+    return tx.invitation.create({
+      data: {
+        id: newId("invitation"),
+        workspaceId,
+        email,
+        role: input.role,
+        tokenHash: hashSecret(token),
+        invitedByUserId: principal.user.id,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + ttlMs),
+      },
+      include: withPeople,
+    });
   });
   const url = invitationUrl(token);
   const emailed = await sendMail({
@@ -86,7 +104,7 @@ export async function createInvitation(principal: Principal, workspaceId: string
 export async function revokeInvitation(principal: Principal, workspaceId: string, invitationId: string): Promise<void> {
   await requireAdmin(principal, workspaceId);
   const row = await db().invitation.findFirst({ where: { id: invitationId, workspaceId } });
-  if (!row) throw notFound("invitation");
+  if (!row) throw notFound("invitation", invitationId);
   if (row.acceptedAt) throw new ApiError("conflict", "This invitation was already accepted; remove the member instead.");
   await db().invitation.updateMany({ where: { id: invitationId, revokedAt: null, acceptedAt: null }, data: { revokedAt: new Date() } });
 }

@@ -2,11 +2,11 @@
 import type { z } from "zod";
 import { credentialsRevoked } from "../auth/credential-cache";
 import type { Principal } from "../auth/principal";
-import { db, type Tx } from "../db/client";
+import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
 import type { Member, Workspace, WorkspaceCreateRequest, WorkspaceUpdateRequest } from "../schemas/workspaces";
-import { reachableWorkspaces, requireAdmin, requireWorkspace, type WorkspaceAccess } from "./access";
+import { reachableWorkspaces, requireAdmin, requireWorkspace, withWorkspaceLocked, type WorkspaceAccess } from "./access";
 
 export function presentWorkspace(access: WorkspaceAccess): z.input<typeof Workspace> {
   return {
@@ -73,18 +73,11 @@ export async function listMembers(principal: Principal, workspaceId: string) {
  * Runs `change` with the workspace row locked, so that two admins demoting or removing each other
  * at once cannot leave the workspace without an admin.
  */
-async function withWorkspaceLocked<T>(workspaceId: string, change: (tx: Tx) => Promise<T>): Promise<T> {
-  return db().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`;
-    return change(tx);
-  });
-}
-
 export async function updateMember(principal: Principal, workspaceId: string, memberId: number, role: "admin" | "member") {
   await requireAdmin(principal, workspaceId);
   return withWorkspaceLocked(workspaceId, async (tx) => {
     const member = await tx.membership.findFirst({ where: { id: memberId, workspaceId }, include: { user: true } });
-    if (!member) throw notFound("member");
+    if (!member) throw notFound("member", memberId);
     if (member.role === "admin" && role === "member") {
       const admins = await tx.membership.count({ where: { workspaceId, role: "admin" } });
       if (admins <= 1) throw new ApiError("conflict", "A workspace keeps at least one admin: make another member admin first.");
@@ -103,7 +96,7 @@ export async function removeMember(principal: Principal, workspaceId: string, me
   }
   const revoked = await withWorkspaceLocked(workspaceId, async (tx) => {
     const member = await tx.membership.findFirst({ where: { id: memberId, workspaceId }, include: { workspace: true } });
-    if (!member) throw notFound("member");
+    if (!member) throw notFound("member", memberId);
     if (member.workspace.ownerUserId === member.userId) {
       throw new ApiError("conflict", "A personal workspace always keeps its owner.");
     }

@@ -269,6 +269,32 @@ describe("invitations", () => {
     await expect(acceptInvitation(eve.id, other.body.url.split("/invite/")[1])).rejects.toMatchObject({ code: "conflict" });
   });
 
+  it("replaces a pending invitation when the same address is invited again", async () => {
+    const first = await call(invitations.POST, "POST", "", { token: alice.cliToken, params: { workspace_id: team }, body: { email: "again@example.com", role: "member" } });
+    const second = await call(invitations.POST, "POST", "", { token: alice.cliToken, params: { workspace_id: team }, body: { email: "Again@Example.com", role: "admin" } });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ email: "again@example.com", role: "admin", status: "pending" });
+    const list = await call(invitations.GET, "GET", "", { token: alice.cliToken, params: { workspace_id: team } });
+    const mine = list.body.items.filter((i: { email: string }) => i.email === "again@example.com");
+    expect(mine.map((i: { id: string; status: string }) => [i.id, i.status])).toEqual([
+      [second.body.id, "pending"],
+      [first.body.id, "revoked"],
+    ]);
+    // The old link no longer admits anyone; the new one does, with the new role.
+    const taker = await person("again@example.com");
+    await expect(acceptInvitation(taker.id, first.body.url.split("/invite/")[1])).rejects.toMatchObject({ code: "conflict" });
+    await acceptInvitation(taker.id, second.body.url.split("/invite/")[1]);
+    const members2 = await call(members.GET, "GET", "", { token: alice.cliToken, params: { workspace_id: team } });
+    expect(members2.body.items.find((m: { email: string }) => m.email === "again@example.com").role).toBe("admin");
+  });
+
+  it("refuses invitations to a personal workspace, saying to create a team workspace", async () => {
+    const res = await call(invitations.POST, "POST", "", { token: alice.cliToken, params: { workspace_id: alice.workspaceId }, body: { email: "x@example.com" } });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: "conflict", message: expect.stringContaining("create a team workspace") });
+    expect(await db().invitation.count({ where: { workspaceId: alice.workspaceId } })).toBe(0);
+  });
+
   it("is admin-only", async () => {
     const list = await call(invitations.GET, "GET", "", { token: bob.cliToken, params: { workspace_id: team } });
     expect(list.status).toBe(403);
@@ -307,6 +333,30 @@ describe("projects", () => {
     const cleared = await call(project.PATCH, "PATCH", "", { token: alice.cliToken, params: { project_id: created.body.id }, body: { context: null, name: "Renamed" } });
     expect(cleared.body.context).toBeUndefined();
     expect(cleared.body.name).toBe("Renamed");
+  });
+
+  it("stores a URL given as a domain as its host, and refuses what is not a domain name", async () => {
+    const created = await call(projects.POST, "POST", "/projects", {
+      token: alice.cliToken,
+      body: {
+        name: "Domains",
+        context: { primary_domain: " https://WWW.Acme.com/pricing?x=1 ", domains: ["acme.io", "https://acme.io/", "docs.acme.com.", "bücher.de"] },
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.context).toEqual({ primary_domain: "www.acme.com", domains: ["acme.io", "docs.acme.com", "xn--bcher-kva.de"] });
+
+    const bad = await call(projects.POST, "POST", "/projects", {
+      token: alice.cliToken,
+      body: { name: "Bad", context: { primary_domain: "not a domain", domains: ["acme.com", "ftp://acme.com", "127.0.0.1", "localhost"] } },
+    });
+    expect(bad.status).toBe(400);
+    for (const field of ["context.primary_domain", "context.domains[1]", "context.domains[2]", "context.domains[3]"]) {
+      expect(bad.body.error.message).toContain(`${field}: must be a domain name like acme.com`);
+    }
+    expect(bad.body.error.message).not.toContain("context.domains[0]");
+    const patched = await call(project.PATCH, "PATCH", "", { token: alice.cliToken, params: { project_id: created.body.id }, body: { context: { domains: ["https://acme.com/"] } } });
+    expect(patched.body.context).toEqual({ domains: ["acme.com"] });
   });
 
   it("lists only reachable projects, narrowed by workspace", async () => {
@@ -351,7 +401,9 @@ describe("authorization matrix: outside a credential's reach is 404, identical t
       const missing = await request(missingId);
       expect(foreign.status, name).toBe(404);
       expect(missing.status, name).toBe(404);
-      expect(foreign.text, name).toBe(missing.text);
+      // The message names only the id the caller gave: apart from that id, the answers are identical.
+      expect(foreign.text.replaceAll(foreignId, "<id>"), name).toBe(missing.text.replaceAll(missingId, "<id>"));
+      expect(JSON.parse(foreign.text).error.message, name).toMatch(/^No such (workspace|member|invitation|project|API key) "[^"]+"\.$/);
     }
   });
 

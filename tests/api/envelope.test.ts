@@ -122,6 +122,15 @@ describe("400 invalid_request", () => {
     expect(streamed.status).toBe(400);
   });
 
+  it("refuses an unknown query parameter like an unknown body field, naming it and what the endpoint takes", async () => {
+    const res = await post({ body: { prompt: "hi" }, query: { status: "failed" } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('query: unknown parameter "status" (this endpoint takes limit)');
+    const none = await call(getVersion, "GET", "/version", { query: { verbose: "1" } });
+    expect(none.status).toBe(400);
+    expect(none.body.error.message).toBe('query: unknown parameter "verbose" (this endpoint takes no query parameters)');
+  });
+
   it("checks query parameters against their bounds, naming the parameter", async () => {
     for (const limit of ["0", "201", "abc", "1.5"]) {
       const res = await post({ body: { prompt: "hi" }, query: { limit } });
@@ -149,10 +158,13 @@ describe("401 unauthenticated", () => {
 });
 
 describe("404 not_found", () => {
-  it("answers a malformed id in the path exactly like a missing object", async () => {
+  it("answers a malformed id in the path like a missing object, naming its kind and the id given", async () => {
     const res = await call(echoHandler, "POST", "/echo/dr_nope", { params: { run_id: "dr_nope" }, token: key, body: { prompt: "hi" } });
     expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe("not_found");
+    expect(res.body.error).toEqual({ code: "not_found", message: 'No such run "dr_nope".', engine: null, retryable: false });
+    const long = "x".repeat(300);
+    const cut = await call(echoHandler, "POST", `/echo/${long}`, { params: { run_id: long }, token: key, body: { prompt: "hi" } });
+    expect(cut.body.error.message).toBe(`No such run "${"x".repeat(80)}…".`);
   });
 
   it("answers an unknown path under /api/v1 in the envelope", async () => {

@@ -55,6 +55,11 @@ async function teamWorkspace(admin: Person, name: string, creditUsd?: string): P
   return ws.id;
 }
 
+/** A 404 with the id the caller gave taken out: a foreign object's answer must equal a missing one's. */
+function sameAnswer(res: { status: number; text: string }, id: string) {
+  return { status: res.status, text: res.text.replaceAll(id, "<id>") };
+}
+
 function post(token: string, body: unknown) {
   return call(postPrompts, "POST", "/prompts", { token, body });
 }
@@ -239,23 +244,26 @@ describe("POST /prompts", () => {
     await finishedBatch(bob.apiKey, bobs.body.batch.id);
 
     const foreignProject = await post(alice.apiKey, { prompt: "hello", project: bobProject });
-    const missingProject = await post(alice.apiKey, { prompt: "hello", project: newId("project") });
+    const missingProjectId = newId("project");
+    const missingProject = await post(alice.apiKey, { prompt: "hello", project: missingProjectId });
     expect(foreignProject.status).toBe(404);
-    expect(foreignProject.body).toEqual(missingProject.body);
+    expect(foreignProject.body.error.message).toBe(`No such project "${bobProject}".`);
+    expect(sameAnswer(foreignProject, bobProject)).toEqual(sameAnswer(missingProject, missingProjectId));
 
     const runId = bobs.body.runs[0].id;
     const foreignRun = await call(getRunRoute, "GET", `/runs/${runId}`, { token: alice.apiKey, params: { run_id: runId } });
     const missingRunId = newId("run");
     const missingRun = await call(getRunRoute, "GET", `/runs/${missingRunId}`, { token: alice.apiKey, params: { run_id: missingRunId } });
     expect(foreignRun.status).toBe(404);
-    expect(foreignRun.body).toEqual(missingRun.body);
+    expect(foreignRun.body.error.message).toBe(`No such run "${runId}".`);
+    expect(sameAnswer(foreignRun, runId)).toEqual(sameAnswer(missingRun, missingRunId));
 
     const batchId = bobs.body.batch.id;
     const foreignBatch = await call(getBatchRoute, "GET", `/batches/${batchId}`, { token: alice.apiKey, params: { batch_id: batchId } });
     const missingBatchId = newId("batch");
     const missingBatch = await call(getBatchRoute, "GET", `/batches/${missingBatchId}`, { token: alice.apiKey, params: { batch_id: missingBatchId } });
     expect(foreignBatch.status).toBe(404);
-    expect(foreignBatch.body).toEqual(missingBatch.body);
+    expect(sameAnswer(foreignBatch, batchId)).toEqual(sameAnswer(missingBatch, missingBatchId));
 
     const listed = await call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { batch: batchId } });
     expect(listed.status).toBe(404);
@@ -267,9 +275,11 @@ describe("POST /prompts", () => {
       data: { id: newId("fanout"), workspaceId: bob.workspaceId, projectId: bobProject, name: "bob's fanout", engines: ["claude"], runsPerPrompt: 1, prompts: [] },
     });
     const foreignFanout = await call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { fanout: fanout.id } });
-    const missingFanout = await call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { fanout: newId("fanout") } });
+    const missingFanoutId = newId("fanout");
+    const missingFanout = await call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { fanout: missingFanoutId } });
     expect(foreignFanout.status).toBe(404);
-    expect(foreignFanout.body).toEqual(missingFanout.body);
+    expect(foreignFanout.body.error.message).toBe(`No such fanout "${fanout.id}".`);
+    expect(sameAnswer(foreignFanout, fanout.id)).toEqual(sameAnswer(missingFanout, missingFanoutId));
     const ownFanout = await call(listRunsRoute, "GET", "/runs", { token: bob.apiKey, query: { fanout: fanout.id } });
     expect(ownFanout.status).toBe(200);
     expect(ownFanout.body.items).toEqual([]);
@@ -320,6 +330,26 @@ describe("POST /prompts", () => {
       delete process.env.RUNS_IN_FLIGHT_LIMIT;
       resetConfig();
     }
+  });
+
+  it("filters the runs list by status and engine, and refuses a filter it does not know", async () => {
+    const project = await projectIn(alice, alice.workspaceId, "Filters");
+    const res = await post(alice.cliToken, { prompt: "filter me [[sim:auth_error@claude]]", project });
+    await finishedBatch(alice.cliToken, res.body.batch.id);
+    const failed = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { project, status: "failed" } });
+    expect(failed.status).toBe(200);
+    expect(failed.body.items.map((r: any) => [r.engine, r.status])).toEqual([["claude", "failed"]]);
+    const gemini = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { project, engine: "gemini", status: "completed" } });
+    expect(gemini.body.items.map((r: any) => [r.engine, r.status])).toEqual([["gemini", "completed"]]);
+
+    const badStatus = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { status: "done" } });
+    expect(badStatus.status).toBe(400);
+    expect(badStatus.body.error.message).toBe('status: must be one of: "queued", "running", "completed", "failed"');
+    const badEngine = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { engine: "perplexity" } });
+    expect(badEngine.body.error.message).toBe('engine: must be one of: "chatgpt", "claude", "gemini"');
+    const unknown = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { state: "failed" } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toContain('query: unknown parameter "state"');
   });
 
   it("lets a member of a team workspace run prompts in its projects and list them", async () => {
