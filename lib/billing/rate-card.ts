@@ -51,10 +51,12 @@ export function parseRateCard(raw: unknown, source: string): LoadedRateCard {
 const cache = new Map<string, LoadedRateCard>();
 
 export function loadRateCard(file: string): LoadedRateCard {
-  const absolute = path.resolve(process.cwd(), file);
+  // The file is named at run time (RATE_CARD_FILE); without the ignore comments Turbopack's
+  // output tracing would take this read for one of any file and trace the whole project.
+  const absolute = path.resolve(/* turbopackIgnore: true */ process.cwd(), file);
   let card = cache.get(absolute);
   if (!card) {
-    card = parseRateCard(JSON.parse(readFileSync(absolute, "utf8")), absolute);
+    card = parseRateCard(JSON.parse(readFileSync(/* turbopackIgnore: true */ absolute, "utf8")), absolute);
     cache.set(absolute, card);
   }
   return card;
