@@ -1,6 +1,8 @@
 // What a simulated engine "did" for one prompt: its searches, the pages they returned, and an
-// answer whose sentences cite some of them. Provider modules render it in their wire format.
+// answer whose sentences cite some of them, all about the prompt's topic (see topics.ts).
+// Provider modules render it in their wire format.
 import { rngFrom, type Rng } from "./rng";
+import { capitalise, classify, hostOf, slugOf, type Domain, type DomainId, type Site, type TopicWords } from "./topics";
 
 export interface SimPage {
   url: string;
@@ -23,6 +25,8 @@ export interface SimSentence {
 }
 
 export interface Scenario {
+  /** What the answer is about: the prompt's domain and the keyword it turns on. */
+  about: { domain: DomainId; focus: string };
   pages: SimPage[];
   calls: SimSearchCall[];
   sentences: SimSentence[];
@@ -34,112 +38,96 @@ export interface Scenario {
 export interface ScenarioFlags {
   noSearch?: boolean;
   noCitations?: boolean;
+  /** [[sim:unicode]]: add the multi-byte sentences and odd URLs below. */
+  unicode?: boolean;
 }
-
-const SITES: Array<{ host: string; path: (slug: string, n: number) => string; title: (topic: string) => string }> = [
-  { host: "en.wikipedia.org", path: (s) => `/wiki/${capitalise(s).replace(/-/g, "_")}`, title: (t) => `${capitalise(t)} - Wikipedia` },
-  { host: "www.reddit.com", path: (s, n) => `/r/answers/comments/${(n * 7919).toString(36)}/${s.replace(/-/g, "_")}/`, title: (t) => `What is the best way to approach ${t}? : r/answers` },
-  { host: "www.nytimes.com", path: (s) => `/2026/03/14/well/${s}.html`, title: (t) => `What Experts Say About ${capitalise(t)} - The New York Times` },
-  { host: "www.bbc.co.uk", path: (s, n) => `/news/articles/c${(n * 104729).toString(36)}${s.length}o`, title: (t) => `${capitalise(t)}: what you need to know - BBC News` },
-  { host: "www.theverge.com", path: (s) => `/guides/${s}`, title: (t) => `The best ${t} for 2026 | The Verge` },
-  { host: "www.healthline.com", path: (s) => `/health/${s}`, title: (t) => `${capitalise(t)}: Benefits, Risks and More` },
-  { host: "www.nist.gov", path: (s) => `/publications/${s}`, title: (t) => `${capitalise(t)} | NIST` },
-  { host: "www.gov.uk", path: (s) => `/guidance/${s}`, title: (t) => `${capitalise(t)} - GOV.UK` },
-  { host: "www.abc.net.au", path: (s, n) => `/news/2026-02-0${(n % 9) + 1}/${s}/10${n}4512`, title: (t) => `${capitalise(t)} explained - ABC News` },
-  { host: "de.wikipedia.org", path: (s) => `/wiki/${encodeURIComponent(capitalise(s).replace(/-/g, "_") + "_(Überblick)")}`, title: (t) => `${capitalise(t)} (Überblick) – Wikipedia` },
-  { host: "www.consumerreports.org", path: (s) => `/${s}/buying-guide/?utm_source=search&utm_medium=web`, title: (t) => `${capitalise(t)} Buying Guide - Consumer Reports` },
-  { host: "www.nhk.or.jp", path: (s, n) => `/news/html/20260301/k1001${n}${s.length}000.html`, title: () => "解説：最新の動向 | NHKニュース" },
-  { host: "stackoverflow.com", path: (s, n) => `/questions/7${n}88${s.length}1/${s}`, title: (t) => `${t} - Stack Overflow` },
-  { host: "www.example-review.co.nz", path: (s) => `/reviews/${s}#verdict`, title: (t) => `${capitalise(t)} review: our verdict` },
-  { host: "medium.com", path: (s, n) => `/@analyst/${s}-${(n * 31337).toString(16)}`, title: (t) => `A practical guide to ${t} | Medium` },
-  { host: "www.youtube.com", path: (s, n) => `/watch?v=${(n * 999331).toString(36).padEnd(11, "x").slice(0, 11)}&si=${s.length}`, title: (t) => `${capitalise(t)} in 10 minutes - YouTube` },
-];
 
 const PAGE_AGES = ["2 days ago", "3 weeks ago", "January 12, 2026", "March 3, 2025", null];
 
-const OPENERS = [
-  (t: string) => `Short answer: ${t} depends mostly on what you need — sources agree on the basics.`,
-  (t: string) => `Here is what recent, reputable sources say about ${t}.`,
-  (t: string) => `${capitalise(t)} has changed a lot since 2024, and the consensus has shifted.`,
+const OPENERS: Array<(w: TopicWords, domain: Domain) => string> = [
+  (w) => `Here is what recent, reputable sources say about "${w.topic}".`,
+  (w, d) => `Short answer on "${w.topic}": it depends on your situation, but ${d.sources} broadly agree on the basics.`,
+  (w, d) => `Searches for "${w.topic}" mostly turn up ${d.sources}, and they agree on more than they disagree.`,
 ];
 
-const BODY = [
-  "Independent tests rank the leading options within a few percent of each other.",
-  "Prices vary by region: expect roughly €40–€120, or ¥6,000–¥18,000 in Japan.",
-  "Reviewers in Japan describe the best value picks as「コスパ最強」.",
-  "Long-term users on forums report mixed results after six months 📉.",
-  "Official guidance recommends checking the latest figures before deciding.",
-  "Experts caution that marketing claims often outrun the evidence.",
-  "Two studies from 2025 found measurable benefits, though the effect was small.",
-  "Côte d'Ivoire and São Paulo are often cited as early adopters.",
+// Only with [[sim:unicode]]: what the normaliser must get right beyond plain English answers.
+// Citation offsets after multi-byte text (UTF-8 bytes for Gemini, UTF-16 units elsewhere, an emoji
+// being two units), a percent-encoded non-ASCII path, a Japanese title, tracking parameters, a
+// fragment, and a URL whose query names the page.
+const UNICODE_SITES: Site[] = [
+  { host: "www.nhk.or.jp", path: (w, n) => `/news/html/20260301/k1001${n}${w.slug.length}000.html`, title: () => "解説：最新の動向 | NHKニュース" },
+  {
+    host: "de.wikipedia.org",
+    path: (w) => `/wiki/${encodeURIComponent(capitalise(w.slug).replace(/-/g, "_") + "_(Überblick)")}`,
+    title: (w) => `${capitalise(w.topic)} (Überblick) – Wikipedia`,
+  },
+  { host: "www.consumerreports.org", path: (w) => `/${w.slug}/buying-guide/?utm_source=search&utm_medium=web`, title: (w) => `${capitalise(w.topic)} Buying Guide - Consumer Reports` },
+  { host: "www.example-review.co.nz", path: (w) => `/reviews/${w.slug}#verdict`, title: (w) => `${capitalise(w.topic)} review: our verdict` },
+  {
+    host: "www.youtube.com",
+    path: (w, n) => `/watch?v=${(n * 999331).toString(36).padEnd(11, "x").slice(0, 11)}&si=${w.slug.length}`,
+    title: (w) => `${capitalise(w.topic)} in 10 minutes - YouTube`,
+  },
 ];
 
-const CLOSERS = [
-  "In short, start with the most widely recommended option and adjust from there.",
-  "Overall, the evidence favours a cautious, well-researched choice.",
-  "If in doubt, compare two or three options side by side before committing.",
+const UNICODE_SENTENCES: Array<(w: TopicWords) => string> = [
+  (w) => `Prices for ${w.focus} vary by region: expect roughly €40–€120, or ¥6,000–¥18,000 in Japan.`,
+  (w) => `Reviewers in Japan describe the best-value ${w.focus} picks as「コスパ最強」.`,
+  () => "Long-term users on forums report mixed results after six months 📉.",
+  () => "Côte d'Ivoire and São Paulo are often cited as early adopters.",
 ];
 
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** The prompt without magic tokens, trimmed to something that reads like a topic. */
+/** The prompt without magic tokens or final punctuation, as the user wrote it. */
 export function topicOf(prompt: string): string {
   const words = prompt
     .replace(/\[\[sim:[^\]]*\]\]/g, " ")
-    .replace(/[?!.]+$/g, "")
     .trim()
+    .replace(/[?!.？！。]+$/u, "")
     .split(/\s+/)
-    .filter(Boolean);
-  const topic = words.slice(0, 12).join(" ");
-  return topic === "" ? "this topic" : topic.toLowerCase();
+    .filter(Boolean)
+    .slice(0, 12);
+  const first = words[0];
+  if (first === undefined) return "this topic";
+  // Quoted mid-sentence, so "Why is the sky blue" reads "why is the sky blue"; "CRM" and "I" stay.
+  if (first !== "I" && !/^\p{Lu}[\p{Lu}\p{N}]+$/u.test(first)) words[0] = first.charAt(0).toLowerCase() + first.slice(1);
+  return words.join(" ");
 }
 
-function slugOf(topic: string): string {
-  const ascii = topic
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-  return ascii.slice(0, 60) || "topic";
+/** What a prompt is about: its domain, and the words the domain's templates weave in. */
+export function topicFor(prompt: string): { domain: Domain; words: TopicWords } {
+  const topic = topicOf(prompt);
+  const { domain, focus } = classify(topic);
+  return { domain, words: { topic, focus, slug: slugOf(topic), focusSlug: slugOf(focus) } };
 }
 
-function queriesFor(topic: string, rng: Rng): string[] {
-  const variants = [
-    topic,
-    `${topic} 2026`,
-    `best ${topic}`,
-    `${topic} review`,
-    `${topic} reddit`,
-    `${topic} vs alternatives`,
-    `is ${topic} worth it`,
-    `${topic} explained`,
-  ];
-  return rng.shuffle(variants);
+/** Sites for one run: a varying handful from the domain, plus every odd one under [[sim:unicode]]. */
+function sitesFor(domain: Domain, words: TopicWords, unicode: boolean, rng: Rng): Site[] {
+  if (!unicode) return rng.shuffle(domain.sites).slice(0, rng.int(4, 8));
+  const odd = new Set(UNICODE_SITES.map((s) => hostOf(s, words)));
+  const own = rng.shuffle(domain.sites.filter((s) => !odd.has(hostOf(s, words)))).slice(0, rng.int(2, 4));
+  return rng.shuffle([...own, ...UNICODE_SITES]);
 }
 
 export function buildScenario(prompt: string, seed: string, repeat: number, flags: ScenarioFlags = {}): Scenario {
   const rng = rngFrom(seed, prompt, repeat);
-  const topic = topicOf(prompt);
-  const slug = slugOf(topic);
+  const { domain, words } = topicFor(prompt);
+  const about = { domain: domain.id, focus: words.focus };
+  const opener = rng.pick(OPENERS)(words, domain);
+  const unicode = flags.unicode ? UNICODE_SENTENCES.map((sentence) => sentence(words)) : [];
 
   if (flags.noSearch) {
-    const sentences = [OPENERS[0]!(topic), rng.pick(BODY), rng.pick(CLOSERS)].map((text) => ({ text, cites: [] }));
-    return { pages: [], calls: [], sentences, citationsOff: true, opened: [] };
+    const texts = [opener, ...unicode, rng.pick(domain.body)(words), rng.pick(domain.closers)(words)];
+    return { about, pages: [], calls: [], sentences: texts.map((text) => ({ text, cites: [] })), citationsOff: true, opened: [] };
   }
 
-  const siteOrder = rng.shuffle(SITES.map((_, i) => i));
-  const pageCount = rng.int(4, 8);
-  const pages: SimPage[] = siteOrder.slice(0, pageCount).map((siteIndex, n) => {
-    const site = SITES[siteIndex]!;
-    const url = `https://${site.host}${site.path(slug, n + 1 + repeat)}`;
-    return { url, title: site.title(topic), site: site.host.replace(/^www\./, ""), pageAge: rng.pick(PAGE_AGES) };
+  const pages: SimPage[] = sitesFor(domain, words, flags.unicode === true, rng).map((site, n) => {
+    const host = hostOf(site, words);
+    const url = `https://${host}${site.path(words, n + 1 + repeat)}`;
+    return { url, title: site.title(words), site: host.replace(/^www\./, ""), pageAge: rng.pick(PAGE_AGES) };
   });
 
   // Several calls; the first usually carries several queries, and sometimes a call shows no query.
-  const queries = queriesFor(topic, rng);
+  const queries = rng.shuffle([...new Set(domain.queries.map((query) => query(words)))]);
   const callCount = rng.int(1, 3);
   const calls: SimSearchCall[] = [];
   let q = 0;
@@ -154,9 +142,14 @@ export function buildScenario(prompt: string, seed: string, repeat: number, flag
   // Sometimes a call shows no query, and no results either.
   if (rng.chance(0.35)) calls.splice(rng.int(1, calls.length), 0, { queries: [], results: [] });
 
-  const citationsOff = flags.noCitations === true || rng.chance(0.12);
-  const body = rng.shuffle(BODY).slice(0, rng.int(2, 4));
-  const texts = [rng.pick(OPENERS)(topic), ...body, rng.pick(CLOSERS)];
+  // Under [[sim:unicode]] citations stay on: the point is offsets after multi-byte text.
+  const citationsOff = flags.noCitations === true || (rng.chance(0.12) && !flags.unicode);
+  const body = rng
+    .shuffle(domain.body)
+    .slice(0, unicode.length > 0 ? rng.int(1, 2) : rng.int(2, 4))
+    .map((sentence) => sentence(words));
+  // The closer cites whenever citations are on, so multi-byte sentences come before a citation.
+  const texts = [opener, ...rng.shuffle([...unicode, ...body]), rng.pick(domain.closers)(words)];
   // Cite roughly half the pages, the first of them twice, so some are seen and not cited.
   const citable = rng.shuffle(pages.map((_, i) => i)).slice(0, Math.max(1, Math.ceil(pages.length / 2)));
   const sentences: SimSentence[] = texts.map((text, i) => {
@@ -167,5 +160,5 @@ export function buildScenario(prompt: string, seed: string, repeat: number, flag
   });
   if (!citationsOff) sentences[sentences.length - 1]!.cites = [citable[0]!];
 
-  return { pages, calls, sentences, citationsOff, opened: citationsOff ? [] : [citable[0]!] };
+  return { about, pages, calls, sentences, citationsOff, opened: citationsOff ? [] : [citable[0]!] };
 }

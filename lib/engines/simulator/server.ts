@@ -9,7 +9,10 @@
 // tokens: [[sim:no_search]], [[sim:no_citations]], [[sim:pause_turn]] (Claude pauses after its
 // first search), [[sim:search_error]] (Claude search error inside a 200),
 // [[sim:redirect_fail]] (every Gemini redirect fails: 404, 500, or a 302 without Location;
-// without it every simulated redirect resolves).
+// without it every simulated redirect resolves), [[sim:unicode]] (the answer adds multi-byte
+// sentences and the sources odd URLs: percent-encoded umlauts, a Japanese title, utm parameters,
+// a fragment, a YouTube query). Without tokens the answer, sources and searches fit the prompt's
+// topic (scenario.ts, topics.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ENGINE_IDS, type EngineId } from "../types";
@@ -65,12 +68,13 @@ interface Flags {
   pauseTurn: boolean;
   searchError: boolean;
   redirectFail: boolean;
+  unicode: boolean;
 }
 
 const TOKEN = /\[\[sim:([a-z_]+)(?::(\d+))?(?:\*(\d+))?(?:@([a-z]+))?\]\]/g;
 
 function readTokens(prompt: string, engine: EngineId, attempt: number): { failure: Injected | null; flags: Flags } {
-  const flags: Flags = { noSearch: false, noCitations: false, pauseTurn: false, searchError: false, redirectFail: false };
+  const flags: Flags = { noSearch: false, noCitations: false, pauseTurn: false, searchError: false, redirectFail: false, unicode: false };
   let failure: Injected | null = null;
   for (const match of prompt.matchAll(TOKEN)) {
     const [, kind, arg, times, only] = match;
@@ -83,6 +87,7 @@ function readTokens(prompt: string, engine: EngineId, attempt: number): { failur
     else if (kind === "pause_turn") flags.pauseTurn = true;
     else if (kind === "search_error") flags.searchError = true;
     else if (kind === "redirect_fail") flags.redirectFail = true;
+    else if (kind === "unicode") flags.unicode = true;
   }
   return { failure, flags };
 }
@@ -239,7 +244,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const failure = ruleFailure(engine, prompt) ?? tokens.failure;
     if (failure) return fail(engine, res, failure);
 
-    const scenario = buildScenario(prompt, `${seed}:${engine}`, attempt, { noSearch: tokens.flags.noSearch, noCitations: tokens.flags.noCitations });
+    const { noSearch, noCitations, unicode } = tokens.flags;
+    const scenario = buildScenario(prompt, `${seed}:${engine}`, attempt, { noSearch, noCitations, unicode });
     const rng = rngFrom(seed, engine, prompt, attempt, "wire");
     if (engine === "chatgpt") {
       return send(res, 200, openaiResponse(scenario, model, prompt, rng), { "x-request-id": `req_${rng.id(24)}`, "openai-processing-ms": String(latencyMs) });

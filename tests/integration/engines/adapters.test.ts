@@ -47,6 +47,9 @@ describe.each(ENGINE_IDS)("%s through its official SDK", (engine) => {
     expect(PromptResult.parse(run.result)).toEqual(run.result);
     expect(Usage.parse(run.usage)).toEqual(run.usage);
     expect(run.result.answer.length).toBeGreaterThan(40);
+    // About the prompt, in English: multi-byte text only comes with [[sim:unicode]].
+    expect(run.result.answer).toMatch(/trail running shoes/);
+    expect(run.result.answer).not.toMatch(/[\u3000-\u30ff\u4e00-\u9fff]/);
     expect(run.result.searched).toBe(true);
     expect(run.result.searches.length).toBeGreaterThan(0);
     expect(run.result.searches.map((s) => s.position)).toEqual(run.result.searches.map((_, i) => i + 1));
@@ -88,6 +91,19 @@ describe.each(ENGINE_IDS)("%s through its official SDK", (engine) => {
     expect(run.result.searches).toEqual([]);
     expect(run.result.sources).toEqual([]);
     expect(run.result.citations_exposed).toBe(false);
+  });
+
+  it("records multi-byte answers and odd URLs with [[sim:unicode]], cited after the multi-byte text", async () => {
+    const run = ok(await runPrompt(engine, { prompt: "Explain tides [[sim:unicode]]" }, { config }));
+    expect(run.result.answer).toContain("「コスパ最強」");
+    expect(run.result.answer).toContain("📉");
+    expect(run.result.sources.some((s) => s.cited)).toBe(true);
+    expect(run.result.sources.every((s) => !/utm_|#/.test(s.url))).toBe(true);
+    // Gemini shows only the pages its answer used; the others show every search result.
+    if (engine !== "gemini") {
+      expect(run.result.sources.map((s) => s.domain)).toEqual(expect.arrayContaining(["nhk.or.jp", "wikipedia.org", "youtube.com"]));
+      expect(run.result.sources.find((s) => s.domain === "wikipedia.org")!.url).toContain("%C3%9Cberblick");
+    }
   });
 
   it("records sources seen but no citation marks when citations are off", async () => {
@@ -134,11 +150,12 @@ describe.each(ENGINE_IDS)("%s through its official SDK", (engine) => {
 });
 
 describe("engine-specific behaviour", () => {
-  it("chatgpt: over a few prompts, shows every shape real runs have", async () => {
+  it("chatgpt: over a few prompts and repeats, shows every shape real runs have", async () => {
+    // Each shape is a chance per run; two repeats of six prompts make missing one unlikely
+    // whatever the content, rather than depending on one lucky draw per prompt.
+    const prompts = ["best noise cancelling headphones", "how to learn piano as an adult", "is intermittent fasting healthy", "cheapest way to travel europe [[sim:unicode]]", "how do vaccines work", "best laptop for students"];
     const runs = [];
-    for (const prompt of ["best noise cancelling headphones", "how to learn piano as an adult", "is intermittent fasting healthy", "cheapest way to travel europe", "how do vaccines work", "best laptop for students"]) {
-      runs.push(ok(await runPrompt("chatgpt", { prompt }, { config })));
-    }
+    for (const prompt of [...prompts, ...prompts]) runs.push(ok(await runPrompt("chatgpt", { prompt }, { config })));
     const calls = runs.flatMap((r) => {
       const byCall = new Map<number, number>();
       for (const s of r.result.searches) byCall.set(s.search_call!, (byCall.get(s.search_call!) ?? 0) + 1);
@@ -149,7 +166,11 @@ describe("engine-specific behaviour", () => {
     const sources = runs.flatMap((r) => r.result.sources);
     expect(sources.some((s) => s.cited === false && s.search_query_observed === true)).toBe(true);
     expect(sources.some((s) => s.citation_count >= 2)).toBe(true);
-    expect(runs.some((r) => /[^\x00-\x7f]/.test(r.result.answer))).toBe(true);
+    // Citation marks after multi-byte text, the way real answers mix scripts and emoji.
+    for (const run of [runs[3]!, runs[9]!]) {
+      expect(run.result.answer).toMatch(/コスパ最強.*📉|📉.*コスパ最強/s);
+      expect(run.result.sources.some((s) => s.cited)).toBe(true);
+    }
   });
 
   it("claude: continues a pause_turn answer and records both turns", async () => {
