@@ -22,7 +22,8 @@ export async function ensureUser(emailInput: string, name: string | null = null)
     const workspace = await tx.workspace.create({
       data: {
         id: newId("workspace"),
-        name: `${name ?? email.split("@")[0]}'s workspace`,
+        // Within the 1 to 100 characters of every workspace name: "'s workspace" takes 12.
+        name: `${[...(name?.trim() || email.split("@")[0]!)].slice(0, 88).join("")}'s workspace`,
         kind: "personal",
         ownerUserId: user.id,
         memberships: { create: { userId: user.id, role: "admin" } },

@@ -47,8 +47,10 @@ export function presentSummary(input: {
     balance_usd: formatUsd(balance.promoMicros + balance.purchasedMicros),
     purchased_usd: formatUsd(balance.purchasedMicros),
     promotional_usd: formatUsd(balance.promoMicros),
-    held_usd: enabled ? formatUsd(balance.heldMicros) : null,
-    available_usd: enabled ? formatUsd(availableMicros(balance)) : null,
+    // Strings whether or not billing is on (spec 2.8): with billing off nothing new is held, so
+    // held is 0.00 unless work queued while billing was on is still unfinished.
+    held_usd: formatUsd(balance.heldMicros),
+    available_usd: formatUsd(availableMicros(balance)),
     spend_month_to_date_usd: formatUsd(input.spendMonthToDateMicros),
     add_credit_url: input.addCreditUrl,
   };
@@ -89,7 +91,8 @@ export type UsageAggregate = {
   chargedMicros: bigint;
 };
 
-export function presentUsageRow(row: UsageAggregate, billingEnabled: boolean): z.input<typeof UsageRow> {
+/** What was charged, whether or not billing is on now (charges made before it was switched off stay charged). */
+export function presentUsageRow(row: UsageAggregate): z.input<typeof UsageRow> {
   return {
     day: row.day,
     product: row.product,
@@ -97,6 +100,6 @@ export function presentUsageRow(row: UsageAggregate, billingEnabled: boolean): z
     unit: row.unit as z.input<typeof UsageRow>["unit"],
     operations: row.operations,
     units: row.units,
-    charged_usd: billingEnabled ? formatUsd(row.chargedMicros) : null,
+    charged_usd: formatUsd(row.chargedMicros),
   };
 }

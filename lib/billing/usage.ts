@@ -5,7 +5,6 @@ import { db } from "../db/client";
 import type { BillingProductName } from "./holds";
 import { formatUsd } from "./money";
 import { presentUsageRow, type UsageAggregate } from "./present";
-import { billingSettings } from "./settings";
 import { billingWorkspaceId } from "./workspace";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -41,12 +40,11 @@ export async function usageAggregates(workspaceId: string, since: Date): Promise
 }
 
 export async function workspaceUsage(workspaceId: string, days: number, now: Date = new Date()) {
-  const enabled = billingSettings().enabled;
   const aggregates = await usageAggregates(workspaceId, usageWindowStart(days, now));
   return {
     days,
     total_usd: formatUsd(aggregates.reduce((sum, r) => sum + r.chargedMicros, 0n)),
-    rows: aggregates.map((r) => presentUsageRow(r, enabled)),
+    rows: aggregates.map(presentUsageRow),
   };
 }
 

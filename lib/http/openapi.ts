@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the endpoint registry and the zod schemas, so the
 // description cannot drift from what the server enforces.
 import { z } from "zod";
-import { ErrorBody } from "../schemas/common";
+import { ErrorBody, idSchemas } from "../schemas/common";
 import type { EndpointDefinition } from "../schemas/endpoint";
 import { endpoints as registeredEndpoints, schemaModules } from "../schemas/registry";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
@@ -23,12 +23,49 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   engine_error: "An answer engine failed; `engine` says which.",
 };
 
+type AnySchema = z.core.$ZodType;
+
+/**
+ * Whether `schema` holds an id (an idOf schema, or one derived from it by describe/meta, under
+ * optional, nullable, default, a list, an object or a union): a request naming an object the
+ * caller cannot reach answers 404, as reading it would.
+ */
+export function namesObject(schema: AnySchema | undefined, seen = new Set<AnySchema>()): boolean {
+  if (!schema || seen.has(schema)) return false;
+  seen.add(schema);
+  for (let s: AnySchema | undefined = schema; s; s = s._zod.parent) if (idSchemas.has(s)) return true;
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  const inner = (key: string) => namesObject(def[key] as AnySchema | undefined, seen);
+  switch (def.type) {
+    case "optional":
+    case "nullable":
+    case "default":
+    case "prefault":
+    case "nonoptional":
+    case "readonly":
+    case "catch":
+      return inner("innerType");
+    case "pipe":
+      return inner("in") || inner("out");
+    case "array":
+      return inner("element");
+    case "object":
+      return Object.values(def.shape as Record<string, AnySchema>).some((field) => namesObject(field, seen));
+    case "union":
+      return (def.options as AnySchema[]).some((option) => namesObject(option, seen));
+    default:
+      return false;
+  }
+}
+
 /** Codes every operation can answer, besides its own. */
 function errorCodesOf(endpoint: EndpointDefinition): ErrorCode[] {
   const codes = new Set<ErrorCode>(["internal_error"]);
   if (endpoint.cliVersionGate !== false) codes.add("cli_outdated");
   if (endpoint.auth === "bearer") codes.add("unauthenticated");
-  if (endpoint.params) codes.add("not_found");
+  // An id in the path, the query (`project`, `workspace`, `batch`…) or the body (`project`,
+  // `workspace_id`) names an object: one the caller cannot reach is 404.
+  if (endpoint.params || namesObject(endpoint.query) || namesObject(endpoint.body)) codes.add("not_found");
   if (endpoint.body || endpoint.query) codes.add("invalid_request");
   for (const code of endpoint.errors ?? []) codes.add(code);
   return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]);

@@ -10,7 +10,7 @@ type HoldRow = Parameters<typeof presentRunCharge>[0];
 
 export type RunRow = {
   id: string;
-  kind: string;
+  kind: z.input<typeof Run>["kind"];
   status: z.input<typeof Run>["status"];
   engine: string | null;
   model: string | null;
@@ -104,7 +104,8 @@ export function presentBatch(batch: BatchRow, runs: RunRow[]): z.input<typeof Ba
   const updated = runs.reduce((latest, r) => (r.updatedAt > latest ? r.updatedAt : latest), batch.updatedAt);
   return {
     id: batch.id,
-    kind: batch.kind,
+    // A text column (default "prompt"): Batch's enumeration is what the API promises.
+    kind: batch.kind as z.input<typeof Batch>["kind"],
     status: deriveBatchStatus(runs),
     input: (batch.input ?? {}) as Record<string, unknown>,
     run_ids: runs.map((r) => r.id),

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { Credential } from "./auth";
 import { defineEndpoint } from "./endpoint";
+import { exampleCredential, examplePersonalWorkspace, exampleWorkspace } from "./examples";
 import { Workspace } from "./workspaces";
 
 export const Me = z
@@ -13,7 +14,17 @@ export const Me = z
       .boolean()
       .describe("True when this server answers prompts from its engine simulator instead of the real providers."),
   })
-  .meta({ id: "Me" });
+  .meta({
+    id: "Me",
+    examples: [
+      {
+        email: "alice@acme.example",
+        credential: exampleCredential,
+        workspaces: [examplePersonalWorkspace, exampleWorkspace],
+        engines_simulated: false,
+      },
+    ],
+  });
 
 // Endpoints
 export const getMe = defineEndpoint({

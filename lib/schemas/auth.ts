@@ -2,6 +2,14 @@
 import { z } from "zod";
 import { DateTime, idOf, name } from "./common";
 import { defineEndpoint } from "./endpoint";
+import {
+  exampleApiKey,
+  exampleApiKeyCreated,
+  exampleApiKeyCreateRequest,
+  exampleCliAuthPoll,
+  exampleCliAuthStart,
+  exampleCredential,
+} from "./examples";
 import { WorkspaceId } from "./workspaces";
 
 export const CredentialKind = z.enum(["api_key", "cli_token", "session"]).meta({ id: "CredentialKind" });
@@ -9,26 +17,30 @@ export const CredentialKind = z.enum(["api_key", "cli_token", "session"]).meta({
 export const ApiKeyId = idOf("ak");
 
 export const Credential = z
-  .object({ kind: CredentialKind, id: z.string(), name: z.string() })
-  .meta({ id: "Credential" });
+  .object({
+    kind: CredentialKind,
+    id: idOf("ak", "ct", "us").describe("`ak_…` for an API key, `ct_…` for a CLI token, the person's own `us_…` id for a browser session."),
+    name: z.string().describe("The API key's or CLI client's name; `browser` for a session."),
+  })
+  .meta({ id: "Credential", examples: [exampleCredential] });
 
 export const ApiKey = z
   .object({
-    id: z.string(),
+    id: ApiKeyId,
     name: z.string(),
     prefix: z.string().describe("The first 12 characters of the key: enough to recognise it, never to use it."),
     created_at: DateTime,
-    workspace_id: z.string().nullable().describe("The one workspace the key acts in and whose credit it spends."),
+    workspace_id: WorkspaceId.nullable().describe("The one workspace the key acts in and whose credit it spends."),
     last_used_at: DateTime.nullable(),
     revoked_at: DateTime.nullable(),
   })
-  .meta({ id: "ApiKey" });
+  .meta({ id: "ApiKey", examples: [exampleApiKey] });
 
 export const ApiKeyCreated = ApiKey.extend({
   key: z.string().describe("The secret, returned once and never retrievable again."),
-}).meta({ id: "ApiKeyCreated" });
+}).meta({ id: "ApiKeyCreated", examples: [exampleApiKeyCreated] });
 
-export const ApiKeyList = z.object({ items: z.array(ApiKey) }).meta({ id: "ApiKeyList" });
+export const ApiKeyList = z.object({ items: z.array(ApiKey) }).meta({ id: "ApiKeyList", examples: [{ items: [exampleApiKey] }] });
 
 export const CLIAuthStart = z
   .object({
@@ -36,10 +48,10 @@ export const CLIAuthStart = z
     user_code: z.string().describe("Shown to the person, who compares it in the browser (XXXX-XXXX)."),
     verification_uri: z.string(),
     verification_uri_complete: z.string(),
-    expires_in: z.number().int(),
-    interval: z.number().int(),
+    expires_in: z.int().positive().describe("Seconds the device code stays valid."),
+    interval: z.int().positive().describe("Seconds to wait between polls."),
   })
-  .meta({ id: "CLIAuthStart" });
+  .meta({ id: "CLIAuthStart", examples: [exampleCliAuthStart] });
 
 export const CLIAuthPollStatus = z.enum(["pending", "slow_down", "approved", "denied", "expired"]).meta({ id: "CLIAuthPollStatus" });
 
@@ -47,10 +59,10 @@ export const CLIAuthPoll = z
   .object({
     status: CLIAuthPollStatus.describe("RFC 8628 semantics; after `approved` has been answered once, the device code answers `expired`."),
     token: z.string().nullable(),
-    token_id: z.string().nullable(),
+    token_id: idOf("ct").nullable(),
     email: z.string().nullable(),
   })
-  .meta({ id: "CLIAuthPoll" });
+  .meta({ id: "CLIAuthPoll", examples: [exampleCliAuthPoll] });
 
 // Request bodies
 export const ApiKeyCreateRequest = z
@@ -58,11 +70,13 @@ export const ApiKeyCreateRequest = z
     name: name(100),
     workspace_id: WorkspaceId.nullable().optional().describe("Defaults to the caller's own workspace."),
   })
-  .meta({ id: "ApiKeyCreateRequest" });
-export const CLIAuthStartRequest = z.strictObject({ client_name: name(200) }).meta({ id: "CLIAuthStartRequest" });
+  .meta({ id: "ApiKeyCreateRequest", examples: [exampleApiKeyCreateRequest] });
+export const CLIAuthStartRequest = z
+  .strictObject({ client_name: name(200) })
+  .meta({ id: "CLIAuthStartRequest", examples: [{ client_name: exampleCredential.name }] });
 export const CLIAuthPollRequest = z
   .strictObject({ device_code: z.string().min(1, { error: "is required" }) })
-  .meta({ id: "CLIAuthPollRequest" });
+  .meta({ id: "CLIAuthPollRequest", examples: [{ device_code: exampleCliAuthStart.device_code }] });
 
 // Endpoints
 export const listApiKeys = defineEndpoint({
@@ -71,7 +85,7 @@ export const listApiKeys = defineEndpoint({
 });
 export const createApiKey = defineEndpoint({
   method: "POST", path: "/api-keys", operationId: "createApiKey", summary: "Create an API key; the secret is returned once",
-  tags: ["API keys"], auth: "bearer", body: ApiKeyCreateRequest, response: ApiKeyCreated, status: 201, errors: ["not_found"],
+  tags: ["API keys"], auth: "bearer", body: ApiKeyCreateRequest, response: ApiKeyCreated, status: 201,
 });
 export const revokeApiKey = defineEndpoint({
   method: "DELETE", path: "/api-keys/{key_id}", operationId: "revokeApiKey", summary: "Revoke an API key at once",

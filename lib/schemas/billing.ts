@@ -1,10 +1,20 @@
 // Billing shapes (spec 2.8).
 import { z } from "zod";
 import { defineEndpoint } from "./endpoint";
-import { DateTime, PageQuery, Usd, idOf, listOf } from "./common";
+import { DateTime, PageQuery, Usd, idOf, intParam, listOf } from "./common";
+import {
+  exampleBillingSummary,
+  exampleCapturedCharge,
+  examplePriceRows,
+  examplePromoTransaction,
+  exampleRateCard,
+  exampleUsageReport,
+  exampleUsageRows,
+  exampleUsageTransaction,
+} from "./examples";
 
-export const BillingProduct = z.enum(["prompt", "questions", "audit", "citations"]);
-export const BillingUnit = z.enum(["prompt", "question", "url", "analysis"]);
+export const BillingProduct = z.enum(["prompt", "questions", "audit", "citations"]).meta({ id: "BillingProduct" });
+export const BillingUnit = z.enum(["prompt", "question", "url", "analysis"]).meta({ id: "BillingUnit" });
 
 export const PriceRow = z
   .object({
@@ -13,7 +23,7 @@ export const PriceRow = z
     unit: BillingUnit,
     unit_price_usd: Usd.describe("Per unit; 0 means included."),
   })
-  .meta({ id: "PriceRow" });
+  .meta({ id: "PriceRow", examples: [examplePriceRows[0]] });
 
 export const RateCard = z
   .object({
@@ -25,6 +35,7 @@ export const RateCard = z
   .meta({
     id: "RateCard",
     description: "A prompt on several engines costs the sum of its engines' prices; there is no separate all-engines price.",
+    examples: [exampleRateCard],
   });
 
 export const getPricing = defineEndpoint({
@@ -40,7 +51,7 @@ export const getPricing = defineEndpoint({
 
 export const TransactionKind = z.enum(["promo_grant", "purchase", "usage", "reversal", "adjustment"]).meta({ id: "TransactionKind" });
 export const CreditBucket = z.enum(["promo", "purchased"]).meta({ id: "CreditBucket" });
-export const ChargeStatus = z.enum(["held", "captured", "released"]);
+export const ChargeStatus = z.enum(["held", "captured", "released"]).meta({ id: "ChargeStatus" });
 
 const WorkspaceParam = idOf("ws")
   .optional()
@@ -48,45 +59,47 @@ const WorkspaceParam = idOf("ws")
 
 export const BillingSummary = z
   .object({
-    workspace_id: z.string().nullable(),
+    workspace_id: idOf("ws").nullable(),
     enabled: z.boolean().describe("False while the server charges for nothing."),
     balance_usd: Usd.describe("Purchased plus promotional."),
     purchased_usd: Usd.describe("Bought; does not expire."),
     promotional_usd: Usd.describe("Given by the service; spent first."),
-    held_usd: Usd.nullable().describe("Set aside for queued or running work; null while billing is off."),
-    available_usd: Usd.nullable().describe("Balance less held: what new work can use; null while billing is off."),
+    held_usd: Usd.describe("Set aside for queued or running work (0.00 when nothing is held, as while billing is off)."),
+    available_usd: Usd.describe("Balance less held: what new work can use."),
     spend_month_to_date_usd: Usd.describe("Charged since the 1st of this month, UTC."),
     add_credit_url: z.string().describe("Where to add credit: the account page's billing section."),
   })
-  .meta({ id: "BillingSummary" });
+  .meta({ id: "BillingSummary", examples: [exampleBillingSummary] });
 
 export const RunCharge = z
   .object({
     status: ChargeStatus,
     amount_usd: Usd.describe("The held amount while held, the paid amount once captured, 0 if released."),
     unit: BillingUnit,
-    units: z.number().int(),
+    units: z.int().min(0),
     unit_price_usd: Usd,
     pricing_version: z.string(),
   })
-  .meta({ id: "RunCharge" });
+  .meta({ id: "RunCharge", examples: [exampleCapturedCharge] });
 
 export const Transaction = z
   .object({
-    id: z.string(),
+    id: idOf("tx"),
     kind: TransactionKind,
     bucket: CreditBucket,
     amount_usd: Usd.describe("Signed; above zero adds credit."),
     description: z.string(),
     created_at: DateTime,
-    operation_id: z.string().nullable().describe("For usage: the batch, fanout, analysis or run charged."),
-    run_id: z.string().nullable(),
+    operation_id: idOf("rq", "fo", "fa", "ca", "dr").nullable().describe("For usage: the batch, fanout, analysis or run charged."),
+    run_id: idOf("dr").nullable(),
     actor: z.string().nullable().describe("Email of who started the work or recorded the change; null for credit the service gave."),
-    api_key_id: z.string().nullable().describe("The API key the charged work was started with."),
+    api_key_id: idOf("ak").nullable().describe("The API key the charged work was started with."),
   })
-  .meta({ id: "Transaction", description: "One change to the balance; holds are not transactions." });
+  .meta({ id: "Transaction", description: "One change to the balance; holds are not transactions.", examples: [exampleUsageTransaction] });
 
-export const TransactionList = listOf(Transaction, "TransactionList");
+export const TransactionList = listOf(Transaction, "TransactionList", {
+  examples: [{ items: [exampleUsageTransaction, examplePromoTransaction], next_cursor: null }],
+});
 
 export const UsageRow = z
   .object({
@@ -94,30 +107,23 @@ export const UsageRow = z
     product: BillingProduct,
     engine: z.string().nullable(),
     unit: BillingUnit,
-    operations: z.number().int().describe("Runs (or analyses) that were charged."),
-    units: z.number().int(),
-    charged_usd: Usd.nullable().describe("Null while billing is off."),
+    operations: z.int().positive().describe("Runs (or analyses) that were charged."),
+    units: z.int().positive(),
+    charged_usd: Usd,
   })
-  .meta({ id: "UsageRow" });
+  .meta({ id: "UsageRow", examples: [exampleUsageRows[0]] });
 
 export const UsageReport = z
   .object({
-    days: z.number().int(),
-    total_usd: Usd,
+    days: z.int().min(1).max(366),
+    total_usd: Usd.describe("The sum of the rows' charged_usd."),
     rows: z.array(UsageRow).describe("Newest day first; failed work was not charged and is absent."),
   })
-  .meta({ id: "UsageReport" });
+  .meta({ id: "UsageReport", examples: [exampleUsageReport] });
 
-const daysRule = "must be a whole number from 1 to 366";
 export const UsageQuery = z.object({
   workspace: WorkspaceParam,
-  days: z.coerce
-    .number({ error: daysRule })
-    .int({ error: daysRule })
-    .min(1, { error: daysRule })
-    .max(366, { error: daysRule })
-    .default(30)
-    .describe("UTC days to report, today included: 1 to 366, default 30."),
+  days: intParam(1, 366, 30, "UTC days to report, today included:"),
 });
 
 export const getBilling = defineEndpoint({

@@ -12,23 +12,75 @@ export const ErrorBody = z
       retryable: z.boolean().describe("Whether the same request could succeed later."),
     }),
   })
-  .meta({ id: "Error", description: "Every non-2xx response has this shape." });
+  .meta({
+    id: "Error",
+    description: "Every non-2xx response has this shape.",
+    examples: [{ error: { code: "not_found", message: 'No such run "dr_01M7W4N5HZGWT0SFG9MVH8BXJ1".', engine: null, retryable: false } }],
+  });
 
 /** ULIDs in Crockford base32, as made by lib/db/ids.ts. */
 export const ULID_PATTERN = "[0-9A-HJKMNP-TV-Z]{26}";
 
+/**
+ * Every id schema idOf made, with its prefixes. A request that names an object by id in its
+ * query or body answers 404 when the caller cannot reach it, so the OpenAPI document lists 404
+ * for every operation whose query or body holds one of these (lib/http/openapi.ts).
+ */
+export const idSchemas = z.registry<{ prefixes: readonly string[] }>();
+
+/** `<prefix>_<ULID>` for one of `prefixes`; requests and responses alike (OpenAPI shows the pattern). */
 export function idOf(...prefixes: string[]) {
   const re = new RegExp(`^(${prefixes.join("|")})_${ULID_PATTERN}$`);
-  return z.string().regex(re, { error: `must be an id like ${prefixes[0]}_01J...` });
+  const schema = z.string().regex(re, { error: `must be an id like ${prefixes[0]}_01J...` });
+  idSchemas.add(schema, { prefixes });
+  return schema;
 }
 
-/** A person-given name (workspace, project, key, CLI client): trimmed, 1 to `max` characters. */
-export const name = (max: number) =>
-  z
+/**
+ * Length in characters (Unicode code points), as the spec and JSON Schema's minLength and
+ * maxLength count it; JavaScript's `length` counts UTF-16 units, two for an emoji.
+ */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/**
+ * A string of `min` to `max` characters counted as code points (charCount), so a prompt of
+ * 4000 emoji fits 4000. OpenAPI shows the bounds as minLength and maxLength.
+ */
+export function chars(min: number, max: number, rule = `must be ${min} to ${max} characters`) {
+  return z
+    .string()
+    .refine((text) => {
+      const n = charCount(text);
+      return n >= min && n <= max;
+    }, { error: rule })
+    .meta({ minLength: min, maxLength: max });
+}
+
+/**
+ * A person-given name (workspace, project, API key, CLI client): leading and trailing spaces are
+ * trimmed and nothing else is changed; then 1 to `max` characters (code points), so an all-space
+ * name is refused. `pattern` tells client generators that at least one non-space is needed.
+ */
+export const name = (max: number) => {
+  const rule = `must be 1 to ${max} characters after trimming spaces`;
+  return z
     .string()
     .trim()
-    .min(1, { error: `must be 1 to ${max} characters` })
-    .max(max, { error: `must be 1 to ${max} characters` });
+    .refine((text) => {
+      const n = charCount(text);
+      return n >= 1 && n <= max;
+    }, { error: rule })
+    .meta({
+      minLength: 1,
+      maxLength: max,
+      pattern: "\\S",
+      description: `1 to ${max} characters, counted after leading and trailing spaces are trimmed (all spaces is refused). Stored trimmed, otherwise exactly as given.`,
+    });
+};
 
 /** Decimal USD string, never a number: "0.02", "12.50". */
 export const Usd = z
@@ -36,16 +88,23 @@ export const Usd = z
   .regex(/^-?\d+\.\d{2,6}$/)
   .meta({ id: "Usd", description: "An amount in USD as a decimal string with 2 to 6 decimals, never a number.", examples: ["0.02", "12.50"] });
 
-export const DateTime = z.iso.datetime({ offset: true });
+export const DateTime = z.iso.datetime({ offset: true }).meta({ examples: ["2026-11-20T09:30:00.125Z"] });
 
-function intParam(min: number, max: number, fallback: number, description: string) {
+/** Text of decimal digits as its number; anything else (empty, "1e2", "0x10", " 5") unchanged, for the schema to refuse. */
+export function readDecimal(value: unknown): unknown {
+  return typeof value === "string" && /^[0-9]+$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * An integer query parameter: decimal digits only, `min` to `max`, `fallback` when absent. Not
+ * z.coerce, which reads "1e2", "0x10", " 5 " and an empty value (as 0) as numbers: those are 400
+ * like any value out of bounds. `prefault` (not `default`) so OpenAPI still shows the default.
+ */
+export function intParam(min: number, max: number, fallback: number, description: string) {
   const rule = `must be a whole number from ${min} to ${max}`;
-  return z.coerce
-    .number({ error: rule })
-    .int({ error: rule })
-    .min(min, { error: rule })
-    .max(max, { error: rule })
-    .default(fallback)
+  return z
+    .preprocess(readDecimal, z.int({ error: rule }).min(min, { error: rule }).max(max, { error: rule }))
+    .prefault(fallback)
     .describe(`${description} ${min} to ${max}, default ${fallback}.`);
 }
 
@@ -59,10 +118,8 @@ export const waitParam = intParam(0, 30, 0, "Seconds to wait for the object to f
 
 export const PageQuery = z.object({ limit: limitParam, cursor: cursorParam });
 
-export function listOf<T extends z.ZodType>(item: T, id: string, description?: string) {
-  return z
-    .object({ items: z.array(item), next_cursor: z.string().nullable() })
-    .meta({ id, ...(description ? { description } : {}) });
+export function listOf<T extends z.ZodType>(item: T, id: string, meta: { description?: string; examples?: unknown[] } = {}) {
+  return z.object({ items: z.array(item), next_cursor: z.string().nullable() }).meta({ id, ...meta });
 }
 
 /** The answer engines' ids (decisions.md "Engines"), one list for the schemas, the adapters and the simulator. */

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { DateTime, idOf, name } from "./common";
 import { defineEndpoint } from "./endpoint";
+import { exampleProject, exampleProjectContext, exampleProjectCreateRequest } from "./examples";
 import { WorkspaceId } from "./workspaces";
 
 export const ProjectId = idOf("pr");
@@ -44,22 +45,22 @@ export const ProjectContext = z
     brands: z.array(z.string()).optional(),
     competitors: z.array(z.string()).optional(),
   })
-  .meta({ id: "ProjectContext" });
+  .meta({ id: "ProjectContext", examples: [exampleProjectContext] });
 
 export const Project = z
   .object({
-    id: z.string(),
+    id: ProjectId,
     name: z.string(),
     slug: z.string(),
-    workspace_id: z.string(),
+    workspace_id: WorkspaceId,
     workspace_name: z.string(),
-    created_by: z.string(),
+    created_by: z.string().describe("Email of who created it."),
     created_at: DateTime,
     context: ProjectContext.optional(),
   })
-  .meta({ id: "Project" });
+  .meta({ id: "Project", examples: [exampleProject] });
 
-export const ProjectList = z.object({ items: z.array(Project) }).meta({ id: "ProjectList" });
+export const ProjectList = z.object({ items: z.array(Project) }).meta({ id: "ProjectList", examples: [{ items: [exampleProject] }] });
 
 // Request bodies
 export const ProjectCreateRequest = z
@@ -68,13 +69,13 @@ export const ProjectCreateRequest = z
     workspace_id: WorkspaceId.nullable().optional().describe("Defaults to the caller's own workspace, or the key's."),
     context: ProjectContext.nullable().optional(),
   })
-  .meta({ id: "ProjectCreateRequest" });
+  .meta({ id: "ProjectCreateRequest", examples: [exampleProjectCreateRequest] });
 export const ProjectUpdateRequest = z
   .strictObject({
     name: name(100).nullable().optional(),
     context: ProjectContext.nullable().optional().describe("Replaces the old context whole."),
   })
-  .meta({ id: "ProjectUpdateRequest" });
+  .meta({ id: "ProjectUpdateRequest", examples: [{ name: "Acme CRM (EU)" }] });
 
 // Endpoints
 const workspaceQuery = z.object({ workspace: WorkspaceId.optional().describe("Narrow to one workspace the caller belongs to.") });

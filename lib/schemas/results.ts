@@ -1,6 +1,7 @@
 // What a prompt run records (spec 2.3): the answer, the pages shown, the searches run, the
 // tokens used, and the error of a failed run. zod only: no server code may be imported here.
 import { z } from "zod";
+import { examplePromptResult, exampleRunError, exampleSearches, exampleSources, exampleUsage } from "./examples";
 
 const count = z.int().min(0);
 
@@ -25,15 +26,15 @@ export const SourceObservation = z
       .boolean()
       .nullable()
       .describe("The provider showed that the page content reached the model; null where it does not expose it."),
-    domain_hint: z.string().nullable().optional().describe("For an unresolved redirect, the domain the engine's title named; a hint only."),
-    title: z.string().nullable().optional(),
+    domain_hint: z.string().nullable().describe("For an unresolved redirect, the domain the engine's title named; a hint only."),
+    title: z.string().nullable(),
     citation_count: count.default(0),
     citation_positions: z
       .array(z.int().min(1))
       .optional()
       .describe("1-based positions in the answer's citation sequence (every citation mark, in the order they appear in the answer)."),
   })
-  .meta({ id: "SourceObservation" });
+  .meta({ id: "SourceObservation", examples: [exampleSources[0]] });
 
 export const SearchObservation = z
   .object({
@@ -46,7 +47,7 @@ export const SearchObservation = z
       .describe("1-based search call the query belongs to. Queries of one call were issued together and have no order among themselves."),
     provider_search_id: z.string().nullable(),
   })
-  .meta({ id: "SearchObservation" });
+  .meta({ id: "SearchObservation", examples: [exampleSearches[0]] });
 
 export const PromptResult = z
   .object({
@@ -54,13 +55,12 @@ export const PromptResult = z
     sources: z.array(SourceObservation),
     searches: z.array(SearchObservation),
     citations_exposed: z.boolean().describe("Whether the answer carried any citation marks."),
-    searched: z.boolean().nullable().optional().describe("Whether the engine searched; null if not recorded."),
+    searched: z.boolean().nullable().describe("Whether the engine searched; null if not recorded."),
     search_calls: count
       .nullable()
-      .optional()
       .describe("Number of search calls; one call can carry several queries, or none the provider showed. Null where the engine does not expose calls."),
   })
-  .meta({ id: "PromptResult" });
+  .meta({ id: "PromptResult", examples: [examplePromptResult] });
 
 export const Usage = z
   .object({
@@ -70,7 +70,7 @@ export const Usage = z
     total_tokens: count.nullable(),
     web_searches: count.nullable(),
   })
-  .meta({ id: "Usage" });
+  .meta({ id: "Usage", examples: [exampleUsage] });
 
 export const RunError = z
   .object({
@@ -79,7 +79,7 @@ export const RunError = z
     engine: z.string().nullable(),
     retryable: z.boolean().default(false),
   })
-  .meta({ id: "RunError" });
+  .meta({ id: "RunError", examples: [exampleRunError] });
 
 export type Resolution = z.infer<typeof Resolution>;
 export type SourceObservation = z.infer<typeof SourceObservation>;

@@ -2,8 +2,9 @@
 // decisions.md. zod only: no server code may be imported here.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, EngineId, cursorParam, idOf, limitParam, waitParam } from "./common";
+import { DateTime, EngineId, chars, cursorParam, idOf, limitParam, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
+import { exampleBatch, exampleCursor, examplePromptRequest, exampleRun, exampleRunningRun, exampleRunSummaries } from "./examples";
 import { ProjectId } from "./projects";
 import { PromptResult, RunError, Usage } from "./results";
 import { WorkspaceId } from "./workspaces";
@@ -23,74 +24,85 @@ export const BatchStatus = z.enum(["queued", "running", "completed", "partial", 
     "`queued` while no run has started; `running` while any run is queued or running and at least one has started; then `completed` (all completed), `partial` (some failed, some completed) or `failed` (all failed).",
 });
 
-export const RunKind = z.string().describe("`prompt`, `audit` or `questions`.");
+export const RunKind = z.enum(["prompt", "audit", "questions"]).meta({
+  id: "RunKind",
+  description: "`prompt`: one engine's answer to a prompt; `audit`: one page audit; `questions`: the generation run of a questions analysis.",
+});
+
+export const BatchKind = z.enum(["prompt"]).meta({ id: "BatchKind", description: "`prompt`: the runs of one POST /prompts." });
 
 export const Run = z
   .object({
-    id: z.string(),
+    id: RunId,
     kind: RunKind,
     status: RunStatus,
-    input: z.record(z.string(), z.unknown()),
+    input: z.record(z.string(), z.unknown()).describe("`{prompt, engine, project}` for a prompt run."),
     created_at: DateTime,
-    engine: z.string().nullable().optional(),
-    model: z.string().nullable().optional().describe("The model the provider reported."),
-    batch_id: z.string().nullable().optional(),
-    fanout_id: z.string().nullable().optional(),
-    project_id: z.string().nullable().optional().describe("Null on a shared page."),
-    created_by: z.string().nullable().optional().describe("Email of who started it; null on a shared page."),
-    result: PromptResult.nullable().optional().describe("Set once the run has completed."),
-    error: RunError.nullable().optional().describe("Set once the run has failed."),
-    usage: Usage.nullable().optional(),
-    charge: RunCharge.nullable().optional().describe("Null if not billable (or billing is off)."),
-    cost_usd: z.number().nullable().optional().describe("Deprecated: no longer reported, always null."),
-    duration_ms: z.int().nullable().optional(),
-    started_at: DateTime.nullable().optional(),
-    completed_at: DateTime.nullable().optional(),
+    engine: z.string().nullable(),
+    model: z.string().nullable().describe("The model the provider reported."),
+    batch_id: BatchId.nullable(),
+    fanout_id: FanoutId.nullable(),
+    project_id: ProjectId.nullable().describe("Null on a shared page."),
+    created_by: z.string().nullable().describe("Email of who started it; null on a shared page."),
+    result: PromptResult.nullable().describe("Set once the run has completed."),
+    error: RunError.nullable().describe("Set once the run has failed."),
+    usage: Usage.nullable(),
+    charge: RunCharge.nullable().describe("Null if not billable (or billing is off)."),
+    cost_usd: z.number().nullable().describe("Deprecated: no longer reported, always null."),
+    duration_ms: z.int().nullable(),
+    started_at: DateTime.nullable(),
+    completed_at: DateTime.nullable(),
   })
-  .meta({ id: "Run", description: "One engine execution of a prompt (or one page audit)." });
+  .meta({
+    id: "Run",
+    description:
+      "One engine execution of a prompt (or one page audit). Every field is always present; those the spec lists as optional are null when they do not apply.",
+    examples: [exampleRun],
+  });
 
 export const RunSummary = z
   .object({
-    id: z.string(),
+    id: RunId,
     kind: RunKind,
     status: RunStatus,
     subject: z.string().describe("The prompt text, or what else the run was about."),
     created_at: DateTime,
-    engine: z.string().nullable().optional(),
-    batch_id: z.string().nullable().optional(),
-    fanout_id: z.string().nullable().optional(),
-    project_id: z.string().nullable().optional(),
-    created_by: z.string().nullable().optional(),
-    source_count: z.int().nullable().optional(),
-    cited_count: z.int().nullable().optional(),
-    completed_at: DateTime.nullable().optional(),
+    engine: z.string().nullable(),
+    batch_id: BatchId.nullable(),
+    fanout_id: FanoutId.nullable(),
+    project_id: ProjectId.nullable(),
+    created_by: z.string().nullable().describe("Email of who started it."),
+    source_count: z.int().min(0).nullable().describe("Sources of a completed prompt run; null until then."),
+    cited_count: z.int().min(0).nullable().describe("Cited sources of a completed prompt run; null until then."),
+    completed_at: DateTime.nullable(),
   })
-  .meta({ id: "RunSummary" });
+  .meta({ id: "RunSummary", examples: [exampleRunSummaries[0]] });
 
 export const RunList = z
   .object({ items: z.array(RunSummary), next_cursor: z.string().nullable() })
-  .meta({ id: "RunList", description: "Newest first." });
+  .meta({ id: "RunList", description: "Newest first.", examples: [{ items: exampleRunSummaries, next_cursor: exampleCursor }] });
 
 export const Batch = z
   .object({
-    id: z.string(),
-    kind: z.string().describe("`prompt`."),
+    id: BatchId,
+    kind: BatchKind,
     status: BatchStatus,
-    input: z.record(z.string(), z.unknown()),
-    run_ids: z.array(z.string()),
+    input: z.record(z.string(), z.unknown()).describe("`{prompt, engines, project}`."),
+    run_ids: z.array(RunId),
     created_at: DateTime,
     updated_at: DateTime.describe("When the batch or one of its runs last changed."),
-    project_id: z.string().nullable().optional(),
-    created_by: z.string().nullable().optional(),
+    project_id: ProjectId.nullable(),
+    created_by: z.string().nullable().describe("Email of who started it."),
   })
-  .meta({ id: "Batch", description: "The runs one prompt request started, one per engine." });
+  .meta({ id: "Batch", description: "The runs one prompt request started, one per engine.", examples: [exampleBatch] });
 
-export const PromptBatch = z.object({ batch: Batch, runs: z.array(Run) }).meta({ id: "PromptBatch" });
+export const PromptBatch = z
+  .object({ batch: Batch, runs: z.array(Run) })
+  .meta({ id: "PromptBatch", examples: [{ batch: exampleBatch, runs: [exampleRun, exampleRunningRun] }] });
 
-const promptRule = "must be 1 to 4000 characters";
 export const PromptRequest = z
   .strictObject({
-    prompt: z.string().min(1, { error: promptRule }).max(4000, { error: promptRule }),
+    prompt: chars(1, 4000).describe("1 to 4000 characters, counted as Unicode code points (most emoji count one)."),
     engines: z
       .array(z.string())
       .min(1, { error: "must have at least 1 engine when given" })
@@ -98,7 +110,7 @@ export const PromptRequest = z
       .describe("Engine ids (`chatgpt`, `claude`, `gemini`); every enabled engine when omitted. A repeated engine runs once."),
     project: ProjectId.describe("The project the work belongs to (`pr_…`); required."),
   })
-  .meta({ id: "PromptRequest" });
+  .meta({ id: "PromptRequest", examples: [examplePromptRequest] });
 
 export const RunsQuery = z.object({
   batch: BatchId.optional().describe("Only this batch's runs."),

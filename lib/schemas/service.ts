@@ -6,7 +6,7 @@ export const ServerVersion = z
   .object({
     min_cli_version: z.string().describe("The oldest geoscope CLI this server answers; older ones get 426 cli_outdated."),
   })
-  .meta({ id: "ServerVersion" });
+  .meta({ id: "ServerVersion", examples: [{ min_cli_version: "0.1.0" }] });
 
 export const getVersion = defineEndpoint({
   method: "GET",

@@ -1,7 +1,14 @@
 // Workspaces, their members and invitations (spec 2.2, 4.2), served by lib/workspaces.
 import { z } from "zod";
-import { DateTime, idOf, name } from "./common";
+import { DateTime, idOf, name, readDecimal } from "./common";
 import { defineEndpoint } from "./endpoint";
+import {
+  exampleInvitation,
+  exampleInvitationCreated,
+  exampleMember,
+  examplePersonalWorkspace,
+  exampleWorkspace,
+} from "./examples";
 
 export const WorkspaceRole = z.enum(["admin", "member"]).meta({ id: "WorkspaceRole" });
 
@@ -11,63 +18,71 @@ export const WorkspaceId = idOf("ws");
 
 export const Workspace = z
   .object({
-    id: z.string(),
+    id: WorkspaceId,
     name: z.string(),
     kind: WorkspaceKind.describe("personal: yours alone; team: shared with members."),
     role: WorkspaceRole.describe("The caller's role in the workspace."),
     created_at: DateTime,
   })
-  .meta({ id: "Workspace" });
+  .meta({ id: "Workspace", examples: [exampleWorkspace] });
 
-export const WorkspaceList = z.object({ items: z.array(Workspace) }).meta({ id: "WorkspaceList" });
+export const WorkspaceList = z
+  .object({ items: z.array(Workspace) })
+  .meta({ id: "WorkspaceList", examples: [{ items: [examplePersonalWorkspace, exampleWorkspace] }] });
 
 export const Member = z
   .object({
-    id: z.number().int(),
+    id: z.int().positive(),
     email: z.string(),
     name: z.string().optional(),
     role: WorkspaceRole,
     joined_at: DateTime,
   })
-  .meta({ id: "Member" });
+  .meta({ id: "Member", examples: [exampleMember] });
 
-export const MemberList = z.object({ items: z.array(Member) }).meta({ id: "MemberList" });
+export const MemberList = z.object({ items: z.array(Member) }).meta({ id: "MemberList", examples: [{ items: [exampleMember] }] });
 
 export const InvitationStatus = z.enum(["pending", "accepted", "revoked", "expired"]).meta({ id: "InvitationStatus" });
 
 export const Invitation = z
   .object({
-    id: z.string(),
+    id: idOf("iv"),
     email: z.string().describe("Who the admin meant; the link, not the address, admits."),
     role: WorkspaceRole,
     status: InvitationStatus,
-    invited_by: z.string(),
+    invited_by: z.string().describe("Email of the admin who invited."),
     accepted_by: z.string().nullable().describe("Who took it, which may differ from the address."),
     created_at: DateTime,
     expires_at: DateTime,
   })
-  .meta({ id: "Invitation" });
+  .meta({ id: "Invitation", examples: [exampleInvitation] });
 
 export const InvitationCreated = Invitation.extend({
   url: z.string().describe("The only copy of the link; the server keeps only a hash."),
   emailed: z.boolean().describe("Whether the server sent it by mail; otherwise the caller sends the link."),
-}).meta({ id: "InvitationCreated" });
+}).meta({ id: "InvitationCreated", examples: [exampleInvitationCreated] });
 
-export const InvitationList = z.object({ items: z.array(Invitation) }).meta({ id: "InvitationList" });
+export const InvitationList = z
+  .object({ items: z.array(Invitation) })
+  .meta({ id: "InvitationList", examples: [{ items: [exampleInvitation] }] });
 
 // Request bodies
-export const WorkspaceCreateRequest = z.strictObject({ name: name(100) }).meta({ id: "WorkspaceCreateRequest" });
-export const WorkspaceUpdateRequest = z.strictObject({ name: name(100) }).meta({ id: "WorkspaceUpdateRequest" });
-export const MemberUpdateRequest = z.strictObject({ role: WorkspaceRole }).meta({ id: "MemberUpdateRequest" });
+export const WorkspaceCreateRequest = z
+  .strictObject({ name: name(100) })
+  .meta({ id: "WorkspaceCreateRequest", examples: [{ name: exampleWorkspace.name }] });
+export const WorkspaceUpdateRequest = z
+  .strictObject({ name: name(100) })
+  .meta({ id: "WorkspaceUpdateRequest", examples: [{ name: "Acme growth team" }] });
+export const MemberUpdateRequest = z.strictObject({ role: WorkspaceRole }).meta({ id: "MemberUpdateRequest", examples: [{ role: "admin" }] });
 export const InvitationCreateRequest = z
   .strictObject({ email: z.email({ error: "must be an email address" }), role: WorkspaceRole.default("member") })
-  .meta({ id: "InvitationCreateRequest" });
+  .meta({ id: "InvitationCreateRequest", examples: [{ email: exampleInvitation.email, role: "member" }] });
 
 // Endpoints
 const workspaceParams = z.object({ workspace_id: WorkspaceId });
 const memberParams = z.object({
   workspace_id: WorkspaceId,
-  member_id: z.coerce.number({ error: "must be a whole number" }).int().positive(),
+  member_id: z.preprocess(readDecimal, z.int().positive()),
 });
 const invitationParams = z.object({ workspace_id: WorkspaceId, invitation_id: idOf("iv") });
 

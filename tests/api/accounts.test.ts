@@ -117,11 +117,11 @@ describe("API keys", () => {
     expect(res.status).toBe(404);
   });
 
-  it("validates the name", async () => {
-    for (const name of ["", "x".repeat(101)]) {
+  it("validates the name: 1 to 100 characters after trimming spaces, all spaces refused", async () => {
+    for (const name of ["", "   ", "x".repeat(101)]) {
       const res = await call(apiKeys.POST, "POST", "/api-keys", { token: alice.cliToken, body: { name } });
       expect(res.status).toBe(400);
-      expect(res.body.error.message).toBe("name: must be 1 to 100 characters");
+      expect(res.body.error.message).toBe("name: must be 1 to 100 characters after trimming spaces");
     }
   });
 });

@@ -358,7 +358,7 @@ describe("billing off", () => {
   let restore: () => void;
   afterEach(() => restore?.());
 
-  it("holds nothing, reports enabled false and nulls what the spec nulls", async () => {
+  it("holds nothing and reports enabled false, with every money field still a string", async () => {
     restore = withEnv({ BILLING_ENABLED: "false" });
     const before = await readBalance(db(), team.id);
     const holdsBefore = await db().creditHold.count({ where: { workspaceId: team.id } });
@@ -369,10 +369,25 @@ describe("billing off", () => {
 
     const summary = await call(getBilling, "GET", "/billing", { token: teamKey.key });
     expect(summary.status).toBe(200);
-    expect(summary.body).toMatchObject({ enabled: false, held_usd: null, available_usd: null, balance_usd: "19.88" });
+    // The claude prompt queued while billing was on is still held; nothing new is.
+    expect(summary.body).toMatchObject({ enabled: false, held_usd: "0.03", available_usd: "19.85", balance_usd: "19.88" });
+    // What was charged before billing was switched off stays charged, and the total is its sum.
     const usage = await call(getUsage, "GET", "/billing/usage", { token: teamKey.key });
     expect(usage.body.rows.length).toBeGreaterThan(0);
-    expect(usage.body.rows.every((r: any) => r.charged_usd === null)).toBe(true);
+    expect(usage.body.rows.every((r: any) => /^\d+\.\d{2,6}$/.test(r.charged_usd))).toBe(true);
+    const sum = usage.body.rows.reduce((total: bigint, r: any) => total + parseUsd(r.charged_usd), 0n);
+    expect(parseUsd(usage.body.total_usd)).toBe(sum);
+    expect(usage.body.total_usd).toBe("0.14");
+  });
+
+  it("shows held 0.00 and available equal to the balance where nothing is held", async () => {
+    restore = withEnv({ BILLING_ENABLED: "false" });
+    const summary = await call(getBilling, "GET", "/billing", { token: bob.apiKey });
+    expect(summary.status).toBe(200);
+    expect(summary.body).toMatchObject({ enabled: false, held_usd: "0.00" });
+    expect(summary.body.available_usd).toBe(summary.body.balance_usd);
+    const usage = await call(getUsage, "GET", "/billing/usage", { token: bob.apiKey });
+    expect(usage.body).toEqual({ days: 30, total_usd: "0.00", rows: [] });
   });
 });
 

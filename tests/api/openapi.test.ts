@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import { GET } from "@/app/api/v1/openapi.json/route";
 import { ERROR_STATUS } from "@/lib/http/errors";
 import { buildOpenApiDocument } from "@/lib/http/openapi";
-import { endpoints } from "@/lib/schemas/registry";
+import { endpoints, schemaModules } from "@/lib/schemas/registry";
+import { z } from "zod";
 
 async function fetchDocument() {
   const response = GET();
@@ -66,5 +67,252 @@ describe("GET /api/v1/openapi.json", () => {
     vi.resetModules();
     await import("@/lib/schemas/common");
     expect(buildOpenApiDocument({ serverUrl })).toEqual(before);
+  });
+});
+
+type Doc = Awaited<ReturnType<typeof fetchDocument>>;
+type Schema = Record<string, any>;
+
+/** The component a `$ref` names, or the schema itself. */
+function deref(doc: Doc, schema: Schema): Schema {
+  return schema.$ref ? (doc.components.schemas[String(schema.$ref).split("/").at(-1)!] as Schema) : schema;
+}
+
+/** The non-null alternatives of a property, dereferenced: [schema, allows null]. */
+function alternatives(doc: Doc, property: Schema): { schemas: Schema[]; nullable: boolean } {
+  const options: Schema[] = property.anyOf ?? property.oneOf ?? [property];
+  const nonNull = options.filter((o) => o.type !== "null");
+  const nullable = nonNull.length < options.length || (Array.isArray(property.type) && property.type.includes("null"));
+  return { schemas: nonNull.map((o) => deref(doc, o)), nullable };
+}
+
+function property(doc: Doc, component: string, field: string): Schema {
+  const schema = doc.components.schemas[component] as Schema;
+  expect(schema?.properties?.[field], `${component}.${field}`).toBeDefined();
+  return schema.properties[field];
+}
+
+/** Component names reachable from the operations' responses (through $ref, at any depth). */
+function responseComponents(doc: Doc): Set<string> {
+  const found = new Set<string>();
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== "object") return;
+    const ref = (node as Schema).$ref;
+    if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) {
+      const id = ref.split("/").at(-1)!;
+      if (!found.has(id)) {
+        found.add(id);
+        visit(doc.components.schemas[id]);
+      }
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  for (const ops of Object.values(doc.paths)) {
+    for (const op of Object.values(ops)) {
+      for (const [status, response] of Object.entries<Schema>(op.responses)) if (status.startsWith("2")) visit(response);
+    }
+  }
+  return found;
+}
+
+describe("what a client generator reads from the document", () => {
+  it("marks every `T | null` field of a response required and nullable", async () => {
+    const doc = await fetchDocument();
+    const spec: Record<string, string[]> = {
+      Run: ["engine", "model", "batch_id", "fanout_id", "project_id", "created_by", "result", "error", "usage", "charge", "cost_usd", "duration_ms", "started_at", "completed_at"],
+      RunSummary: ["engine", "batch_id", "fanout_id", "project_id", "created_by", "source_count", "cited_count", "completed_at"],
+      Batch: ["project_id", "created_by"],
+      PromptResult: ["searched", "search_calls"],
+      SourceObservation: ["domain", "cited", "search_query_observed", "retrieval_observed", "domain_hint", "title"],
+      SearchObservation: ["position", "search_call", "provider_search_id"],
+      Usage: ["input_tokens", "output_tokens", "reasoning_tokens", "total_tokens", "web_searches"],
+      RunError: ["engine"],
+      RunList: ["next_cursor"],
+      ApiKey: ["workspace_id", "last_used_at", "revoked_at"],
+      CLIAuthPoll: ["token", "token_id", "email"],
+      Invitation: ["accepted_by"],
+      BillingSummary: ["workspace_id"],
+      PriceRow: ["engine"],
+      Transaction: ["operation_id", "run_id", "actor", "api_key_id"],
+      TransactionList: ["next_cursor"],
+      UsageRow: ["engine"],
+    };
+    for (const [component, fields] of Object.entries(spec)) {
+      const required = (doc.components.schemas[component] as Schema).required as string[];
+      for (const field of fields) {
+        expect(required, `${component}.${field} is required`).toContain(field);
+        expect(alternatives(doc, property(doc, component, field)).nullable, `${component}.${field} is nullable`).toBe(true);
+      }
+    }
+    // And no response field anywhere is nullable yet optional, except where being absent means
+    // something: ProjectContext's (all optional in the spec) and what a run sends only on request.
+    const optional: Record<string, string[] | "all"> = { ProjectContext: "all", Run: ["raw_envelope"] };
+    for (const id of responseComponents(doc)) {
+      const schema = doc.components.schemas[id] as Schema;
+      for (const [field, prop] of Object.entries<Schema>(schema.properties ?? {})) {
+        const allowed = optional[id];
+        if (allowed === "all" || allowed?.includes(field)) continue;
+        if (alternatives(doc, prop).nullable) expect(schema.required ?? [], `${id}.${field}: nullable, so always present`).toContain(field);
+      }
+    }
+  });
+
+  it("keeps money strings where billing off used to send null: held_usd, available_usd, charged_usd", async () => {
+    const doc = await fetchDocument();
+    for (const [component, field] of [["BillingSummary", "held_usd"], ["BillingSummary", "available_usd"], ["UsageRow", "charged_usd"], ["UsageReport", "total_usd"]] as const) {
+      const prop = property(doc, component, field);
+      expect(alternatives(doc, prop).nullable, `${component}.${field}`).toBe(false);
+      expect(prop.$ref, `${component}.${field}`).toBe("#/components/schemas/Usd");
+      expect((doc.components.schemas[component] as Schema).required).toContain(field);
+    }
+  });
+
+  it("gives every id field its prefix pattern", async () => {
+    const doc = await fetchDocument();
+    const ids: [string, string, string][] = [
+      ["Workspace", "id", "ws"], ["Project", "id", "pr"], ["Project", "workspace_id", "ws"], ["Run", "id", "dr"], ["Run", "batch_id", "rq"],
+      ["Run", "fanout_id", "fo"], ["Run", "project_id", "pr"], ["RunSummary", "id", "dr"], ["Batch", "id", "rq"], ["Batch", "project_id", "pr"],
+      ["ApiKey", "id", "ak"], ["ApiKey", "workspace_id", "ws"], ["CLIAuthPoll", "token_id", "ct"], ["Invitation", "id", "iv"],
+      ["Transaction", "id", "tx"], ["Transaction", "run_id", "dr"], ["Transaction", "api_key_id", "ak"], ["BillingSummary", "workspace_id", "ws"],
+      ["Credential", "id", "ak|ct|us"], ["Transaction", "operation_id", "rq|fo|fa|ca|dr"],
+    ];
+    for (const [component, field, prefixes] of ids) {
+      const [schema] = alternatives(doc, property(doc, component, field)).schemas;
+      expect(schema!.pattern, `${component}.${field}`).toBe(`^(${prefixes})_[0-9A-HJKMNP-TV-Z]{26}$`);
+    }
+    const batch = property(doc, "Batch", "run_ids");
+    expect(batch.items.pattern).toBe("^(dr)_[0-9A-HJKMNP-TV-Z]{26}$");
+    expect(alternatives(doc, property(doc, "Member", "id")).schemas[0]!.type).toBe("integer");
+  });
+
+  it("enumerates every kind, status, role and bucket", async () => {
+    const doc = await fetchDocument();
+    const enums: [string, string, string[]][] = [
+      ["Run", "kind", ["prompt", "audit", "questions"]],
+      ["RunSummary", "kind", ["prompt", "audit", "questions"]],
+      ["Batch", "kind", ["prompt"]],
+      ["Run", "status", ["queued", "running", "completed", "failed"]],
+      ["Batch", "status", ["queued", "running", "completed", "partial", "failed"]],
+      ["Credential", "kind", ["api_key", "cli_token", "session"]],
+      ["SourceObservation", "resolution", ["direct", "resolved", "unresolved"]],
+      ["Workspace", "kind", ["personal", "team"]],
+      ["Workspace", "role", ["admin", "member"]],
+      ["Member", "role", ["admin", "member"]],
+      ["Invitation", "status", ["pending", "accepted", "revoked", "expired"]],
+      ["Transaction", "kind", ["promo_grant", "purchase", "usage", "reversal", "adjustment"]],
+      ["Transaction", "bucket", ["promo", "purchased"]],
+      ["PriceRow", "product", ["prompt", "questions", "audit", "citations"]],
+      ["PriceRow", "unit", ["prompt", "question", "url", "analysis"]],
+      ["UsageRow", "product", ["prompt", "questions", "audit", "citations"]],
+      ["RunCharge", "status", ["held", "captured", "released"]],
+      ["CLIAuthPoll", "status", ["pending", "slow_down", "approved", "denied", "expired"]],
+    ];
+    for (const [component, field, values] of enums) {
+      const [schema] = alternatives(doc, property(doc, component, field)).schemas;
+      expect(schema!.enum, `${component}.${field}`).toEqual(values);
+    }
+  });
+
+  it("lists 404 where a query filter or a body field names an object, not only where the path does", async () => {
+    const doc = await fetchDocument();
+    for (const [method, path] of [
+      ["get", "/runs"], ["post", "/prompts"], ["post", "/projects"], ["get", "/projects"], ["post", "/api-keys"],
+      ["get", "/billing"], ["get", "/billing/transactions"], ["get", "/billing/usage"], ["get", "/runs/{run_id}"],
+    ] as const) {
+      expect(doc.paths[path]![method].responses["404"], `${method} ${path}`).toEqual({ $ref: "#/components/responses/not_found" });
+    }
+    for (const [method, path] of [["get", "/me"], ["get", "/api-keys"], ["post", "/workspaces"], ["get", "/pricing"], ["post", "/cli/auth/start"]] as const) {
+      expect(doc.paths[path]![method].responses["404"], `${method} ${path}`).toBeUndefined();
+    }
+  });
+
+  it("shows name bounds (trimmed, 1 to 100; client_name 1 to 200) and prompt bounds as characters", async () => {
+    const doc = await fetchDocument();
+    const fields: [string, string, number][] = [
+      ["ApiKeyCreateRequest", "name", 100], ["WorkspaceCreateRequest", "name", 100], ["WorkspaceUpdateRequest", "name", 100],
+      ["ProjectCreateRequest", "name", 100], ["ProjectUpdateRequest", "name", 100], ["CLIAuthStartRequest", "client_name", 200],
+    ];
+    for (const [component, field, max] of fields) {
+      const [schema] = alternatives(doc, property(doc, component, field)).schemas;
+      expect(schema, `${component}.${field}`).toMatchObject({ type: "string", minLength: 1, maxLength: max, pattern: "\\S" });
+      expect(schema!.description, `${component}.${field}`).toContain("trimmed");
+    }
+    expect(property(doc, "PromptRequest", "prompt")).toMatchObject({ type: "string", minLength: 1, maxLength: 4000 });
+  });
+
+  it("describes integer query parameters as integers with their bounds and default", async () => {
+    const doc = await fetchDocument();
+    const param = (path: string, name: string) => doc.paths[path]!.get.parameters.find((p: Schema) => p.name === name).schema;
+    expect(param("/runs", "limit")).toMatchObject({ type: "integer", minimum: 1, maximum: 200, default: 50 });
+    expect(param("/runs", "wait")).toMatchObject({ type: "integer", minimum: 0, maximum: 30, default: 0 });
+    expect(param("/runs/{run_id}", "wait")).toMatchObject({ type: "integer", minimum: 0, maximum: 30, default: 0 });
+    expect(param("/billing/usage", "days")).toMatchObject({ type: "integer", minimum: 1, maximum: 366, default: 30 });
+  });
+});
+
+describe("examples the API explorer shows", () => {
+  /** Every named schema of lib/schemas by its component id. */
+  function namedSchemas(): Map<string, z.ZodType> {
+    const byId = new Map<string, z.ZodType>();
+    for (const module of schemaModules) {
+      for (const value of Object.values(module)) {
+        const id = value instanceof z.ZodType ? z.globalRegistry.get(value)?.id : undefined;
+        if (id) byId.set(id, value as z.ZodType);
+      }
+    }
+    return byId;
+  }
+
+  it("parses every component's examples with the component's own schema", async () => {
+    const doc = await fetchDocument();
+    const schemas = namedSchemas();
+    let checked = 0;
+    for (const [id, component] of Object.entries(doc.components.schemas as Record<string, Schema>)) {
+      for (const example of component.examples ?? []) {
+        const result = schemas.get(id)!.safeParse(example);
+        expect(result.success, `${id}: ${result.error?.message}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+  });
+
+  it("gives every operation's response and request body an example", async () => {
+    const doc = await fetchDocument();
+    for (const e of endpoints) {
+      const op = doc.paths[e.path]![e.method.toLowerCase()];
+      if (e.response) {
+        const schema = deref(doc, op.responses[String(e.status)].content["application/json"].schema);
+        expect(schema.examples?.length ?? 0, `${e.operationId} response`).toBeGreaterThan(0);
+      }
+      if (e.body) {
+        const schema = deref(doc, op.requestBody.content["application/json"].schema);
+        expect(schema.examples?.length ?? 0, `${e.operationId} request body`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("uses realistic values: dates in 2026, ids with their prefix and a valid ULID, money as strings", async () => {
+    const doc = await fetchDocument();
+    const strings: string[] = [];
+    const numbers: number[] = [];
+    const walk = (node: unknown) => {
+      if (typeof node === "string") strings.push(node);
+      else if (typeof node === "number") numbers.push(node);
+      else if (node && typeof node === "object") Object.values(node).forEach(walk);
+    };
+    for (const component of Object.values(doc.components.schemas as Record<string, Schema>)) walk(component.examples ?? []);
+    for (const s of strings.filter((s) => /^\d{4}-\d\d-\d\d/.test(s))) expect(s.slice(0, 4), s).toBe("2026");
+    // Our ids (upper-case ULIDs), not a provider's search id such as OpenAI's `ws_68f1…`.
+    const ours = strings.filter((s) => /^(ws|pr|dr|rq|fo|fa|ca|sh|ak|ct|iv|tx)_[0-9A-Z]+$/.test(s));
+    expect(ours.length).toBeGreaterThan(20);
+    for (const s of ours) expect(s).toMatch(/^[a-z]{2}_[0-9A-HJKMNP-TV-Z]{26}$/);
+    for (const n of numbers) expect(Math.abs(n), String(n)).toBeLessThan(1_000_000);
+    const run = (doc.components.schemas.Run as Schema).examples[0];
+    expect(run.result.answer.length).toBeGreaterThan(50);
+    expect(run.result.sources).toHaveLength(2);
+    expect(run.result.searches).toHaveLength(2);
+    expect(run.charge.amount_usd).toBe("0.02");
   });
 });

@@ -1,0 +1,384 @@
+// The examples the OpenAPI document (and so the API explorer) shows: one consistent story of a
+// person, her workspaces, a project and a prompt batch on two engines, with real-looking ids
+// (valid ULIDs of November 2026), money strings and answers. Plain data (typing them by their
+// schemas would make each schema's type depend on itself): tests/api/openapi.test.ts parses every
+// example with the schema that shows it.
+
+export const ids = {
+  personalWorkspace: "ws_01M6DN57ABEHJZ67DGGY0ZH8NT",
+  teamWorkspace: "ws_01M6GDRWX6W80V9S26W1J509ZK",
+  project: "pr_01M6GDXDT8KGYAFXTZVXZHNXKE",
+  apiKey: "ak_01M6KNVBV24AETQ3NZC7E7W30B",
+  cliToken: "ct_01M6NAW70JW3FTRBT9AWHEXQDB",
+  invitation: "iv_01M6RGTJAW8V7G4DT4TV4TNQBY",
+  batch: "rq_01M7W4N5HXERYES03KX8C5YJ5R",
+  chatgptRun: "dr_01M7W4N5HZGWT0SFG9MVH8BXJ1",
+  claudeRun: "dr_01M7W4N5J0ABHVH2C49R0R6QV7",
+  promoTransaction: "tx_01M6DN57AMPPRS94N7K6A4CTGW",
+  usageTransaction: "tx_01M7W4NKJGY1VH7S3GV4ACFQ02",
+} as const;
+
+const alice = "alice@acme.example";
+const prompt = "Which CRM is best for a 10-person B2B startup?";
+
+// Accounts, workspaces, credentials
+
+export const examplePersonalWorkspace = {
+  id: ids.personalWorkspace,
+  name: "alice's workspace",
+  kind: "personal",
+  role: "admin",
+  created_at: "2026-11-02T08:14:05.131Z",
+};
+
+export const exampleWorkspace = {
+  id: ids.teamWorkspace,
+  name: "Acme marketing",
+  kind: "team",
+  role: "admin",
+  created_at: "2026-11-03T10:02:44.518Z",
+};
+
+export const exampleCredential = {
+  kind: "cli_token",
+  id: ids.cliToken,
+  name: "geoscope CLI on alice-laptop",
+};
+
+export const exampleMember = {
+  id: 42,
+  email: "bob@acme.example",
+  name: "Bob Martin",
+  role: "member",
+  joined_at: "2026-11-06T14:02:51.730Z",
+};
+
+export const exampleInvitation = {
+  id: ids.invitation,
+  email: "carol@acme.example",
+  role: "member",
+  status: "pending",
+  invited_by: alice,
+  accepted_by: null,
+  created_at: "2026-11-06T13:30:00.412Z",
+  expires_at: "2026-11-13T13:30:00.412Z",
+};
+
+export const exampleInvitationCreated = {
+  ...exampleInvitation,
+  url: "https://geoscope.example.com/invite/Xq3Lp8Zt2Vn6Rb1Wm9Kc4Hs7Jd0Fg5Ay2Ue8Oi3T",
+  emailed: true,
+};
+
+export const exampleApiKey = {
+  id: ids.apiKey,
+  name: "CI citations job",
+  prefix: "gsk_7Hq2mZ4v",
+  created_at: "2026-11-04T16:21:37.250Z",
+  workspace_id: ids.teamWorkspace,
+  last_used_at: "2026-11-20T09:30:00.118Z",
+  revoked_at: null,
+};
+
+export const exampleApiKeyCreated = {
+  ...exampleApiKey,
+  last_used_at: null,
+  key: "gsk_7Hq2mZ4vR1cXn8pWbT5yLd3KfG6sJa9eQ0uNw2Bx",
+};
+
+export const exampleApiKeyCreateRequest = {
+  name: "CI citations job",
+  workspace_id: ids.teamWorkspace,
+};
+
+export const exampleCliAuthStart = {
+  device_code: "Kd82nPq5Tz0WbR4xYc7LmV1sHf9GjA3eUo6NiQ2r",
+  user_code: "WDJB-MJHT",
+  verification_uri: "https://geoscope.example.com/device",
+  verification_uri_complete: "https://geoscope.example.com/device?code=WDJB-MJHT",
+  expires_in: 600,
+  interval: 5,
+};
+
+export const exampleCliAuthPoll = {
+  status: "approved",
+  token: "gsc_c9V2hX7nQ4pR1tZ8wK3mB6yF0dJ5sL2aG7uE4oHq",
+  token_id: ids.cliToken,
+  email: alice,
+};
+
+// Projects
+
+export const exampleProjectContext = {
+  primary_domain: "acme.example",
+  domains: ["acme.example", "docs.acme.example"],
+  brands: ["Acme", "Acme CRM"],
+  competitors: ["HubSpot", "Pipedrive"],
+};
+
+export const exampleProject = {
+  id: ids.project,
+  name: "Acme CRM",
+  slug: "acme-crm",
+  workspace_id: ids.teamWorkspace,
+  workspace_name: "Acme marketing",
+  created_by: alice,
+  created_at: "2026-11-03T10:05:12.904Z",
+  context: exampleProjectContext,
+};
+
+export const exampleProjectCreateRequest = {
+  name: "Acme CRM",
+  workspace_id: ids.teamWorkspace,
+  context: exampleProjectContext,
+};
+
+// Billing
+
+export const examplePriceRows = [
+  { product: "prompt", engine: "chatgpt", unit: "prompt", unit_price_usd: "0.02" },
+  { product: "prompt", engine: "claude", unit: "prompt", unit_price_usd: "0.03" },
+  { product: "prompt", engine: "gemini", unit: "prompt", unit_price_usd: "0.015" },
+  { product: "questions", engine: null, unit: "question", unit_price_usd: "0.002" },
+  { product: "audit", engine: null, unit: "url", unit_price_usd: "0.01" },
+  { product: "citations", engine: null, unit: "analysis", unit_price_usd: "0.00" },
+];
+
+export const exampleRateCard = {
+  version: "2026-11-01",
+  effective_from: "2026-11-01T00:00:00Z",
+  currency: "USD",
+  prices: examplePriceRows,
+};
+
+export const exampleBillingSummary = {
+  workspace_id: ids.teamWorkspace,
+  enabled: true,
+  balance_usd: "24.36",
+  purchased_usd: "20.00",
+  promotional_usd: "4.36",
+  held_usd: "0.03",
+  available_usd: "24.33",
+  spend_month_to_date_usd: "0.64",
+  add_credit_url: "https://geoscope.example.com/account#billing",
+};
+
+export const exampleCapturedCharge = {
+  status: "captured",
+  amount_usd: "0.02",
+  unit: "prompt",
+  units: 1,
+  unit_price_usd: "0.02",
+  pricing_version: "2026-11-01",
+};
+
+export const exampleHeldCharge = {
+  status: "held",
+  amount_usd: "0.03",
+  unit: "prompt",
+  units: 1,
+  unit_price_usd: "0.03",
+  pricing_version: "2026-11-01",
+};
+
+export const exampleUsageTransaction = {
+  id: ids.usageTransaction,
+  kind: "usage",
+  bucket: "promo",
+  amount_usd: "-0.02",
+  description: "prompt on chatgpt: 1 prompt at 0.02 USD",
+  created_at: "2026-11-20T09:30:14.480Z",
+  operation_id: ids.batch,
+  run_id: ids.chatgptRun,
+  actor: alice,
+  api_key_id: null,
+};
+
+export const examplePromoTransaction = {
+  id: ids.promoTransaction,
+  kind: "promo_grant",
+  bucket: "promo",
+  amount_usd: "5.00",
+  description: "Signup promotional credit",
+  created_at: "2026-11-02T08:14:05.140Z",
+  operation_id: null,
+  run_id: null,
+  actor: null,
+  api_key_id: null,
+};
+
+export const exampleUsageRows = [
+  { day: "2026-11-20", product: "prompt", engine: "chatgpt", unit: "prompt", operations: 12, units: 12, charged_usd: "0.24" },
+  { day: "2026-11-20", product: "prompt", engine: "claude", unit: "prompt", operations: 11, units: 11, charged_usd: "0.33" },
+  { day: "2026-11-19", product: "questions", engine: null, unit: "question", operations: 1, units: 20, charged_usd: "0.04" },
+];
+
+export const exampleUsageReport = {
+  days: 30,
+  total_usd: "0.61",
+  rows: exampleUsageRows,
+};
+
+// Runs and results
+
+export const exampleSources = [
+  {
+    url: "https://www.hubspot.com/products/crm",
+    raw_url: "https://www.hubspot.com/products/crm?utm_source=chatgpt.com",
+    resolution: "direct",
+    domain: "hubspot.com",
+    cited: true,
+    search_query_observed: true,
+    retrieval_observed: null,
+    domain_hint: null,
+    title: "Free CRM Software & Tools for Your Whole Team | HubSpot",
+    citation_count: 2,
+    citation_positions: [1, 3],
+  },
+  {
+    url: "https://www.pipedrive.com/en/features/pipeline-management",
+    raw_url: "https://www.pipedrive.com/en/features/pipeline-management?utm_source=chatgpt.com",
+    resolution: "direct",
+    domain: "pipedrive.com",
+    cited: true,
+    search_query_observed: true,
+    retrieval_observed: null,
+    domain_hint: null,
+    title: "Sales Pipeline Management Software | Pipedrive",
+    citation_count: 1,
+    citation_positions: [2],
+  },
+];
+
+export const exampleSearches = [
+  { query: "best CRM for small B2B startup 2026", position: 1, search_call: 1, provider_search_id: "ws_68f1c2a4b7e08193a1d2e3f4a5b6c7d8" },
+  { query: "HubSpot vs Pipedrive pricing small sales team", position: 2, search_call: 2, provider_search_id: "ws_68f1c2a9d3b48193b2c3d4e5f6a7b8c9" },
+];
+
+export const examplePromptResult = {
+  answer:
+    "For a 10-person B2B startup, HubSpot CRM and Pipedrive are the usual shortlist.\n\n" +
+    "- **HubSpot CRM**: the free tier covers contacts, deals and email tracking, and the Starter plan adds sequences and simple automation as the team grows.\n" +
+    "- **Pipedrive**: built around a visual sales pipeline; quick to set up and popular with small outbound teams.\n\n" +
+    "If marketing and sales share the tool, HubSpot is the safer default; if the team is mostly closing deals, Pipedrive is lighter.",
+  sources: exampleSources,
+  searches: exampleSearches,
+  citations_exposed: true,
+  searched: true,
+  search_calls: 2,
+};
+
+export const exampleUsage = {
+  input_tokens: 1840,
+  output_tokens: 412,
+  reasoning_tokens: 128,
+  total_tokens: 2252,
+  web_searches: 2,
+};
+
+export const exampleRunError = {
+  code: "engine_error",
+  message: "claude: the provider answered 529 (overloaded) three times; try again later.",
+  engine: "claude",
+  retryable: true,
+};
+
+const runInput = (engine: string) => ({ prompt, engine, project: ids.project });
+
+export const exampleRun = {
+  id: ids.chatgptRun,
+  kind: "prompt",
+  status: "completed",
+  input: runInput("chatgpt"),
+  created_at: "2026-11-20T09:30:00.127Z",
+  engine: "chatgpt",
+  model: "gpt-5-2025-08-07",
+  batch_id: ids.batch,
+  fanout_id: null,
+  project_id: ids.project,
+  created_by: alice,
+  result: examplePromptResult,
+  error: null,
+  usage: exampleUsage,
+  charge: exampleCapturedCharge,
+  cost_usd: null,
+  duration_ms: 14268,
+  started_at: "2026-11-20T09:30:00.212Z",
+  completed_at: "2026-11-20T09:30:14.480Z",
+};
+
+export const exampleRunningRun = {
+  id: ids.claudeRun,
+  kind: "prompt",
+  status: "running",
+  input: runInput("claude"),
+  created_at: "2026-11-20T09:30:00.128Z",
+  engine: "claude",
+  model: null,
+  batch_id: ids.batch,
+  fanout_id: null,
+  project_id: ids.project,
+  created_by: alice,
+  result: null,
+  error: null,
+  usage: null,
+  charge: exampleHeldCharge,
+  cost_usd: null,
+  duration_ms: null,
+  started_at: "2026-11-20T09:30:00.219Z",
+  completed_at: null,
+};
+
+export const exampleRunSummaries = [
+  {
+    id: ids.claudeRun,
+    kind: "prompt",
+    status: "running",
+    subject: prompt,
+    created_at: "2026-11-20T09:30:00.128Z",
+    engine: "claude",
+    batch_id: ids.batch,
+    fanout_id: null,
+    project_id: ids.project,
+    created_by: alice,
+    source_count: null,
+    cited_count: null,
+    completed_at: null,
+  },
+  {
+    id: ids.chatgptRun,
+    kind: "prompt",
+    status: "completed",
+    subject: prompt,
+    created_at: "2026-11-20T09:30:00.127Z",
+    engine: "chatgpt",
+    batch_id: ids.batch,
+    fanout_id: null,
+    project_id: ids.project,
+    created_by: alice,
+    source_count: 2,
+    cited_count: 2,
+    completed_at: "2026-11-20T09:30:14.480Z",
+  },
+];
+
+export const exampleBatch = {
+  id: ids.batch,
+  kind: "prompt",
+  status: "running",
+  input: { prompt, engines: ["chatgpt", "claude"], project: ids.project },
+  run_ids: [ids.chatgptRun, ids.claudeRun],
+  created_at: "2026-11-20T09:30:00.125Z",
+  updated_at: "2026-11-20T09:30:14.480Z",
+  project_id: ids.project,
+  created_by: alice,
+};
+
+export const examplePromptRequest = {
+  prompt,
+  engines: ["chatgpt", "claude"],
+  project: ids.project,
+};
+
+/** The cursor a list answers after the example's last run (lib/http/pagination.ts: base64url of `t1:<id>`). */
+export const exampleCursor = "dDE6ZHJfMDFNN1c0TjVIWkdXVDBTRkc5TVZIOEJYSjE";
