@@ -45,8 +45,15 @@ export const envSchema = z.object({
   RUNS_IN_FLIGHT_LIMIT: positiveInt(2000),
   // Engine calls this server makes at once, per engine (the local driver's queue).
   ENGINE_CONCURRENCY: positiveInt(8, 1000),
+  // The most executions (prompts × engines × runs) one fanout may have.
+  FANOUT_MAX_EXECUTIONS: positiveInt(1000),
 })
   .extend(engineEnvSchema.shape)
+  // A fanout at the limit must be able to start in an idle workspace.
+  .refine((c) => c.RUNS_IN_FLIGHT_LIMIT >= c.FANOUT_MAX_EXECUTIONS, {
+    path: ["RUNS_IN_FLIGHT_LIMIT"],
+    error: "must be at least FANOUT_MAX_EXECUTIONS, so that the largest fanout can start",
+  })
   .transform((c) => ({ ...c, PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? defaultBaseUrl(c.PORT)).replace(/\/+$/, "") }));
 
 export type Config = z.output<typeof envSchema>;

@@ -38,18 +38,19 @@ export type ExecuteOptions = {
 /** `skipped`: already finished (or another execution stored first); `busy`: another worker holds a live lease. */
 export type ExecuteOutcome = "completed" | "failed" | "skipped" | "busy";
 
-type Claim = { id: string; workspaceId: string; batchId: string | null; engine: string | null; prompt: string; attempts: number; startedAt: Date };
+type Claim = { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; prompt: string; attempts: number; startedAt: Date };
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const claimSelect = { id: true, workspaceId: true, batchId: true, engine: true, subject: true, input: true, attempts: true, startedAt: true } as const;
+const claimSelect = { id: true, workspaceId: true, batchId: true, fanoutId: true, engine: true, subject: true, input: true, attempts: true, startedAt: true } as const;
 
-function claimOf(row: { id: string; workspaceId: string; batchId: string | null; engine: string | null; subject: string; input: unknown; attempts: number }, startedAt: Date): Claim {
+function claimOf(row: { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; subject: string; input: unknown; attempts: number }, startedAt: Date): Claim {
   const input = (row.input ?? {}) as { prompt?: unknown };
   return {
     id: row.id,
     workspaceId: row.workspaceId,
     batchId: row.batchId,
+    fanoutId: row.fanoutId,
     engine: row.engine,
     prompt: typeof input.prompt === "string" ? input.prompt : row.subject,
     attempts: row.attempts,
@@ -69,7 +70,7 @@ export async function claimRun(runId: string, leaseMs = RUN_LEASE_MS): Promise<C
     select: claimSelect,
   });
   if (fresh) {
-    notifyChanged(fresh.id, fresh.batchId);
+    notifyChanged(fresh.id, fresh.batchId, fresh.fanoutId);
     return claimOf(fresh, now);
   }
   const row = await db().run.findUnique({
@@ -93,7 +94,7 @@ export async function claimRun(runId: string, leaseMs = RUN_LEASE_MS): Promise<C
     data: { status: "running", startedAt, attempts: row.attempts + 1, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
   });
   if (count !== 1) return "busy";
-  notifyChanged(row.id, row.batchId);
+  notifyChanged(row.id, row.batchId, row.fanoutId);
   return claimOf({ ...row, attempts: row.attempts + 1 }, startedAt);
 }
 
@@ -121,6 +122,7 @@ async function finishRun(claim: Claim, finish: Finish, options: { matchStatus?: 
       normalizerVersion: Number(outcome.envelope.normalizer_version),
       sourceCount: outcome.result.sources.length,
       citedCount: outcome.result.sources.filter((s) => s.cited === true).length,
+      queryCount: outcome.result.searches.length,
     };
   } else {
     data = {
@@ -144,7 +146,7 @@ async function finishRun(claim: Claim, finish: Finish, options: { matchStatus?: 
     },
     { maxWait: 30_000, timeout: 30_000 },
   );
-  notifyChanged(claim.id, claim.batchId);
+  notifyChanged(claim.id, claim.batchId, claim.fanoutId);
   return changed;
 }
 

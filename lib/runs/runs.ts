@@ -7,7 +7,7 @@ import { ApiError, notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { waitUntilFinished } from "../changes/wait";
 import { getProjectOrThrow } from "../projects/projects";
-import type { RunsQuery } from "../schemas/runs";
+import type { RawEnvelope, RunsQuery } from "../schemas/runs";
 import { reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
 import { getBatchRowOrThrow, waitForBatch } from "./batches";
 import { presentRun, presentRunSummary, runSelect } from "./present";
@@ -19,7 +19,11 @@ async function loadRun(principal: Principal, runId: string) {
   return row;
 }
 
-export async function getRun(principal: Principal, runId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
+export async function getRun(
+  principal: Principal,
+  runId: string,
+  options: { wait?: number; signal?: AbortSignal; include?: "raw_envelope" } = {},
+) {
   let row = await loadRun(principal, runId);
   if (!isFinished(row.status) && options.wait) {
     await waitUntilFinished(runId, {
@@ -31,6 +35,10 @@ export async function getRun(principal: Principal, runId: string, options: { wai
       },
     });
     row = await loadRun(principal, runId);
+  }
+  if (options.include === "raw_envelope") {
+    const raw = await db().run.findUnique({ where: { id: runId }, select: { rawEnvelope: true } });
+    return { ...presentRun(row), raw_envelope: (raw?.rawEnvelope ?? null) as z.input<typeof RawEnvelope> | null };
   }
   return presentRun(row);
 }

@@ -382,3 +382,145 @@ export const examplePromptRequest = {
 
 /** The cursor a list answers after the example's last run (lib/http/pagination.ts: base64url of `t1:<id>`). */
 export const exampleCursor = "dDE6ZHJfMDFNN1c0TjVIWkdXVDBTRkc5TVZIOEJYSjE";
+
+// A fanout: the prompt on two engines, twice each; three runs done, one still running.
+
+const fanoutIds = {
+  fanout: "fo_01M7YSM9YBV55MFVHA19B82N75",
+  chatgpt1: "dr_01M7YSM9999ASRH1CAE203QYEV",
+  chatgpt2: "dr_01M7YSM9QJCJH9T32H9TMSPWFR",
+  claude1: "dr_01M7YSM9ZPPBPA0VDXS31M32V1",
+  claude2: "dr_01M7YSMA2EB15HFZSA548PPTR1",
+  questions: "fa_01M7YSMA19P8CZYH8D2A912D4F",
+} as const;
+
+export const exampleFanoutRequest = {
+  prompts: [{ text: prompt, source: { kind: "question", analysis_id: fanoutIds.questions, question_id: "q3" } }],
+  name: "CRM shortlist searches",
+  engines: ["chatgpt", "claude"],
+  runs: 2,
+  project: ids.project,
+};
+
+export const exampleFanoutEstimate = {
+  prompts: 1,
+  engines: ["chatgpt", "claude"],
+  runs: 2,
+  executions: 4,
+  max_executions: 1000,
+  identical_prompts: 0,
+  lines: [
+    { engine: "chatgpt", executions: 2, unit_price_usd: "0.02", amount_usd: "0.04" },
+    { engine: "claude", executions: 2, unit_price_usd: "0.03", amount_usd: "0.06" },
+  ],
+  total_usd: "0.10",
+  pricing_version: "2026-11-01",
+  billing_enabled: true,
+  available_usd: "24.33",
+  sufficient: true,
+};
+
+const observedRun = (runId: string, runIndex: number, engine: "chatgpt" | "claude", done: boolean, queries: string[]) => ({
+  run_id: runId,
+  run_index: runIndex,
+  status: done ? "completed" : "running",
+  created_at: "2026-11-21T10:15:00.412Z",
+  model: done ? (engine === "chatgpt" ? "gpt-5-2025-08-07" : "claude-sonnet-4-5-20250929") : null,
+  searched: done ? true : null,
+  search_calls: done ? queries.length : null,
+  queries: queries.map((text, i) => ({ text, position: i + 1, search_call: i + 1, provider_search_id: null })),
+  error: null,
+  charge: done
+    ? { status: "captured", amount_usd: engine === "chatgpt" ? "0.02" : "0.03", unit: "prompt", units: 1, unit_price_usd: engine === "chatgpt" ? "0.02" : "0.03", pricing_version: "2026-11-01" }
+    : { status: "held", amount_usd: "0.03", unit: "prompt", units: 1, unit_price_usd: "0.03", pricing_version: "2026-11-01" },
+  started_at: "2026-11-21T10:15:00.530Z",
+  completed_at: done ? "2026-11-21T10:15:13.902Z" : null,
+});
+
+const fanoutSummaryFields = {
+  id: fanoutIds.fanout,
+  name: "CRM shortlist searches",
+  status: "running",
+  engines: ["chatgpt", "claude"],
+  runs: 2,
+  prompt_count: 1,
+  execution_count: 4,
+  counts: { queued: 0, running: 1, completed: 3, failed: 0 },
+  query_count: 5,
+  created_at: "2026-11-21T10:15:00.409Z",
+  project_id: ids.project,
+  created_by: alice,
+  completed_at: null,
+};
+
+export const exampleFanoutSummary = fanoutSummaryFields;
+
+export const exampleFanout = {
+  ...fanoutSummaryFields,
+  prompts: [
+    {
+      index: 1,
+      text: prompt,
+      source: { kind: "question", analysis_id: fanoutIds.questions, question_id: "q3" },
+      query_count: 5,
+      engines: [
+        {
+          engine: "chatgpt",
+          query_count: 4,
+          runs: [
+            observedRun(fanoutIds.chatgpt1, 1, "chatgpt", true, ["best CRM for small B2B startup 2026", "HubSpot vs Pipedrive pricing"]),
+            observedRun(fanoutIds.chatgpt2, 2, "chatgpt", true, ["best CRM for small B2B startup 2026", "Pipedrive reviews 2026"]),
+          ],
+        },
+        {
+          engine: "claude",
+          query_count: 1,
+          runs: [
+            observedRun(fanoutIds.claude1, 1, "claude", true, ["CRM for 10 person B2B startup"]),
+            observedRun(fanoutIds.claude2, 2, "claude", false, []),
+          ],
+        },
+      ],
+    },
+  ],
+  held_usd: "0.03",
+  charged_usd: "0.07",
+};
+
+export const exampleFanoutQueryReport = {
+  fanout_id: fanoutIds.fanout,
+  status: "running",
+  groups: [
+    {
+      prompt_index: 1,
+      prompt,
+      engine: "chatgpt",
+      completed_runs: 2,
+      queries: [
+        { query: "best CRM for small B2B startup 2026", runs: 2, occurrences: 2, share: 1, share_interval: [0.3424, 1] },
+        { query: "HubSpot vs Pipedrive pricing", runs: 1, occurrences: 1, share: 0.5, share_interval: [0.0945, 0.9055] },
+        { query: "Pipedrive reviews 2026", runs: 1, occurrences: 1, share: 0.5, share_interval: [0.0945, 0.9055] },
+      ],
+    },
+    {
+      prompt_index: 1,
+      prompt,
+      engine: "claude",
+      completed_runs: 1,
+      queries: [{ query: "CRM for 10 person B2B startup", runs: 1, occurrences: 1, share: 1, share_interval: [0.2065, 1] }],
+    },
+  ],
+};
+
+export const exampleRawEnvelope = {
+  engine: "chatgpt",
+  normalizer_version: "1",
+  model_requested: "gpt-5",
+  exchanges: [
+    {
+      request: { method: "POST", url: "https://api.openai.com/v1/responses", body: { model: "gpt-5", input: prompt, tools: [{ type: "web_search" }] } },
+      response: { status: 200, headers: { "content-type": "application/json" }, body: { id: "resp_68f1c2a4b7e0", status: "completed", output: [] } },
+    },
+  ],
+  redirects: {},
+};

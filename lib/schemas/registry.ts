@@ -5,6 +5,7 @@ import * as accounts from "./accounts";
 import * as auth from "./auth";
 import * as billing from "./billing";
 import * as common from "./common";
+import * as fanouts from "./fanouts";
 import * as projects from "./projects";
 import * as results from "./results";
 import * as runs from "./runs";
@@ -21,6 +22,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   auth,
   billing,
   common,
+  fanouts,
   projects,
   results,
   runs,
@@ -45,6 +47,11 @@ export const endpoints: readonly EndpointDefinition[] = [
   runs.listRuns,
   runs.getRun,
   runs.getBatch,
+  fanouts.estimateFanout,
+  fanouts.createFanout,
+  fanouts.listFanouts,
+  fanouts.getFanout,
+  fanouts.getFanoutQueries,
   billing.getPricing,
   billing.getBilling,
   billing.listTransactions,

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { RunCharge } from "./billing";
 import { DateTime, EngineId, chars, cursorParam, idOf, limitParam, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
-import { exampleBatch, exampleCursor, examplePromptRequest, exampleRun, exampleRunningRun, exampleRunSummaries } from "./examples";
+import { exampleBatch, exampleCursor, examplePromptRequest, exampleRawEnvelope, exampleRun, exampleRunningRun, exampleRunSummaries } from "./examples";
 import { ProjectId } from "./projects";
 import { PromptResult, RunError, Usage } from "./results";
 import { WorkspaceId } from "./workspaces";
@@ -31,6 +31,23 @@ export const RunKind = z.enum(["prompt", "audit", "questions"]).meta({
 
 export const BatchKind = z.enum(["prompt"]).meta({ id: "BatchKind", description: "`prompt`: the runs of one POST /prompts." });
 
+export const RawEnvelope = z
+  .object({
+    engine: z.string(),
+    normalizer_version: z.string().describe("The normaliser that turned this envelope into the run's result."),
+    model_requested: z.string(),
+    exchanges: z
+      .array(z.object({ request: z.unknown(), response: z.unknown() }).passthrough())
+      .describe("Every HTTP exchange with the provider, in order: the request (secrets removed) and the full response."),
+    redirects: z.record(z.string(), z.unknown()).describe("What following each redirect URL of a source gave."),
+  })
+  .passthrough()
+  .meta({
+    id: "RawEnvelope",
+    description: "The provider's wire-level exchanges of one run, kept so its result can be normalised again and checked.",
+    examples: [exampleRawEnvelope],
+  });
+
 export const Run = z
   .object({
     id: RunId,
@@ -52,6 +69,9 @@ export const Run = z
     duration_ms: z.int().nullable(),
     started_at: DateTime.nullable(),
     completed_at: DateTime.nullable(),
+    raw_envelope: RawEnvelope.nullable()
+      .optional()
+      .describe("Only with `?include=raw_envelope`: what was sent and received, to re-check any figure. Null if none was kept."),
   })
   .meta({
     id: "Run",
@@ -138,7 +158,15 @@ export const listRuns = defineEndpoint({
 });
 export const getRun = defineEndpoint({
   method: "GET", path: "/runs/{run_id}", operationId: "getRun", summary: "One run, with its result once finished",
-  tags: ["Runs"], auth: "bearer", params: z.object({ run_id: RunId }), query: z.object({ wait: waitParam }), response: Run, status: 200,
+  tags: ["Runs"], auth: "bearer", params: z.object({ run_id: RunId }),
+  query: z.object({
+    wait: waitParam,
+    include: z
+      .enum(["raw_envelope"])
+      .optional()
+      .describe("`raw_envelope` adds the run's raw provider envelope (large, so never in the default body or in lists)."),
+  }),
+  response: Run, status: 200,
 });
 export const getBatch = defineEndpoint({
   method: "GET", path: "/batches/{batch_id}", operationId: "getBatch", summary: "A batch and its runs",

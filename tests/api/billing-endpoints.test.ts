@@ -164,14 +164,17 @@ describe("GET /billing", () => {
 
   it("answers 404 for a workspace the credential cannot act in, exactly as for one that does not exist", async () => {
     const outsider = await call(getBilling, "GET", "/billing", { token: bob.cliToken, query: { workspace: team.id } });
-    const missing = await call(getBilling, "GET", "/billing", { token: bob.cliToken, query: { workspace: newId("workspace") } });
+    const missingId = newId("workspace");
+    const missing = await call(getBilling, "GET", "/billing", { token: bob.cliToken, query: { workspace: missingId } });
     // A key acts only in its own workspace, even one its owner belongs to.
     const keyElsewhere = await call(getBilling, "GET", "/billing", { token: teamKey.key, query: { workspace: alice.workspaceId } });
     for (const res of [outsider, missing, keyElsewhere]) {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe("not_found");
     }
-    expect(outsider.body.error.message).toBe(missing.body.error.message);
+    // The message names only the id asked for: apart from it, the two answers are the same.
+    expect(outsider.body.error.message).toBe(`No such workspace "${team.id}".`);
+    expect(missing.body.error.message.replace(missingId, team.id)).toBe(outsider.body.error.message);
     const query = { workspace: team.id };
     expect((await call(getTransactions, "GET", "/billing/transactions", { token: bob.apiKey, query })).status).toBe(404);
     expect((await call(getUsage, "GET", "/billing/usage", { token: bob.apiKey, query })).status).toBe(404);

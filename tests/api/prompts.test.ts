@@ -306,6 +306,7 @@ describe("POST /prompts", () => {
 
   it("answers 429 once queued plus running runs would pass the limit, admitting exactly the limit under concurrency", async () => {
     process.env.RUNS_IN_FLIGHT_LIMIT = "3";
+    process.env.FANOUT_MAX_EXECUTIONS = "3";
     resetConfig();
     try {
       const busy = await teamWorkspace(alice, "Busy team", "10.00");
@@ -328,6 +329,7 @@ describe("POST /prompts", () => {
       for (const r of admitted) expect((await finishedBatch(alice.cliToken, r.body.batch.id)).batch.status).toBe("completed");
     } finally {
       delete process.env.RUNS_IN_FLIGHT_LIMIT;
+      delete process.env.FANOUT_MAX_EXECUTIONS;
       resetConfig();
     }
   });

@@ -1,5 +1,5 @@
-// Durability of accepted work: the built server is SIGKILLed while runs are queued and running,
-// and while a job of three steps is inside its third, then started again on the same PGlite
+// Durability of accepted work: the built server is SIGKILLed while runs (of prompt batches and of
+// a 100-execution fanout) are queued and running, and while a job of three steps is inside its third, then started again on the same PGlite
 // folder. Every run must complete exactly once and be charged exactly once, and the job's first
 // two steps must not run again. This spec starts its own server (own port, own data folder) besides
 // the shared e2e one, because it has to kill and restart it.
@@ -14,8 +14,18 @@ const root = path.resolve(import.meta.dirname, "..", "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const PROMPTS = 4;
 const ENGINES = ["chatgpt", "claude", "gemini"];
+// 50 prompts × chatgpt, gemini × 1 run.
+const FANOUT_PROMPTS = 50;
+const FANOUT_ENGINES = ["chatgpt", "gemini"];
+const FANOUT_RUNS = FANOUT_PROMPTS * FANOUT_ENGINES.length;
 
-type Run = { id: string; status: string; batch_id: string | null };
+type Run = { id: string; status: string; batch_id: string | null; fanout_id: string | null };
+
+/** A USD decimal string as integer micro-dollars. */
+const micros = (usd: string) => {
+  const [whole, fraction = ""] = usd.split(".");
+  return BigInt(whole!) * 1_000_000n + BigInt(fraction.padEnd(6, "0"));
+};
 
 const linesOf = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
 
@@ -101,6 +111,8 @@ test("runs and jobs survive a SIGKILL of the server: each run completes once and
     for (let i = 0; i < PROMPTS; i++) {
       batches.push((await api("POST", "/prompts", { prompt: `durable ${i}`, project, engines: ENGINES })).batch.id as string);
     }
+    const fanoutPrompts = Array.from({ length: FANOUT_PROMPTS }, (_, i) => ({ text: `durable fanout ${i}` }));
+    const fanout = (await api("POST", "/fanouts", { prompts: fanoutPrompts, engines: FANOUT_ENGINES, runs: 1, project })).id as string;
 
     // Kill as soon as the driver has started some runs while others still wait their turn, and
     // the job is inside step three (which waits for the release file).
@@ -112,7 +124,7 @@ test("runs and jobs survive a SIGKILL of the server: each run completes once and
       .toBe(true);
     const atKill = await allRuns();
     await kill();
-    expect(atKill).toHaveLength(PROMPTS * ENGINES.length);
+    expect(atKill).toHaveLength(PROMPTS * ENGINES.length + FANOUT_RUNS);
     expect(atKill.filter((r) => r.status === "completed" || r.status === "failed").length).toBeLessThan(atKill.length);
     // The killed server could not remove its PGlite lock; the next one must take it over.
     expect(existsSync(path.join(dataDir, "pglite.lock"))).toBe(true);
@@ -127,8 +139,12 @@ test("runs and jobs survive a SIGKILL of the server: each run completes once and
         .toBe("completed");
     }
 
+    await expect
+      .poll(async () => (await api("GET", `/fanouts/${fanout}?wait=30`)).status as string, { timeout: 240_000, intervals: [0] })
+      .toBe("completed");
+
     const runs = await allRuns();
-    expect(runs).toHaveLength(PROMPTS * ENGINES.length);
+    expect(runs).toHaveLength(PROMPTS * ENGINES.length + FANOUT_RUNS);
     expect(new Set(runs.map((r) => r.id)).size).toBe(runs.length);
     for (const run of runs) expect(run.status).toBe("completed");
 
@@ -143,6 +159,19 @@ test("runs and jobs survive a SIGKILL of the server: each run completes once and
       cursor = page.next_cursor;
     } while (cursor);
     expect(Object.fromEntries(usage)).toEqual(Object.fromEntries(runs.map((r) => [r.id, 1])));
+
+    // The fanout's totals are its runs' own: every run counted once, charged once, nothing held.
+    const detail = await api("GET", `/fanouts/${fanout}`);
+    const observed = detail.prompts.flatMap((p: any) => p.engines.flatMap((e: any) => e.runs));
+    expect(detail.counts).toEqual({ queued: 0, running: 0, completed: FANOUT_RUNS, failed: 0 });
+    expect(observed.map((r: any) => r.run_id).sort()).toEqual(runs.filter((r) => r.fanout_id === fanout).map((r) => r.id).sort());
+    for (const r of observed) expect(r.charge.status).toBe("captured");
+    const charged = observed.reduce((sum: bigint, r: any) => sum + micros(r.charge.amount_usd), 0n);
+    expect(micros(detail.charged_usd)).toBe(charged);
+    // 50 runs at chatgpt's 0.02 and 50 at gemini's 0.015 (rate card 2026-11-01).
+    expect(detail.charged_usd).toBe("1.75");
+    expect(detail.held_usd).toBe("0.00");
+    expect(detail.query_count).toBe(detail.prompts.reduce((n: number, p: any) => n + p.query_count, 0));
 
     // The job resumed in step three: steps one and two ran once, three was started twice and finished once.
     await expect.poll(() => linesOf(path.join(jobDir, "effects.log")), { timeout: 120_000 }).toEqual(["one", "two", "three"]);

@@ -4,7 +4,7 @@ import * as endpoints from "@/lib/schemas/runs";
 import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(endpoints.getRun, ({ principal, params, query, request }) =>
-  getRun(principal, params.run_id, { wait: query.wait, signal: request.signal }),
+  getRun(principal, params.run_id, { wait: query.wait, include: query.include, signal: request.signal }),
 );
 
 // Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).

@@ -1,0 +1,9 @@
+import { getFanoutQueries } from "@/lib/fanouts/read";
+import { otherMethods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import * as endpoints from "@/lib/schemas/fanouts";
+
+export const GET = route(endpoints.getFanoutQueries, ({ principal, params }) => getFanoutQueries(principal, params.fanout_id));
+
+// Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

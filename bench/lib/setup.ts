@@ -1,0 +1,78 @@
+// What the work benchmarks share: the engine simulator in a process of its own (the real engines
+// are elsewhere, so their work is not the driver's), and a fresh migrated database, PGlite in
+// memory or a throwaway database on a PostgreSQL server (--pg), installed as the process's.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { adminQuery as adminQueryOn } from "../../tests/helpers/db";
+import { freePort, repoRoot } from "../../tests/helpers/processes";
+
+/** Simulated engines, nothing external; call before anything reads the configuration. */
+export function simulatedEnvironment(): void {
+  for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV", "DATABASE_URL"]) delete process.env[key];
+  process.env.GEOSCOPE_ENGINES = "simulated";
+  process.env.GEOSCOPE_SIMULATOR_LATENCY_MS ??= "200";
+  process.env.RUNS_IN_FLIGHT_LIMIT ??= "100000";
+}
+
+/** Starts the simulator as its own process and points the engines at it (BENCH_SIMULATOR=in-process: not). */
+export async function startSimulator(): Promise<{ inProcess: boolean; stop(): void }> {
+  if (process.env.BENCH_SIMULATOR === "in-process") return { inProcess: true, stop: () => undefined };
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    path.join(repoRoot, "node_modules", ".bin", "tsx"),
+    ["lib/engines/simulator/main.ts", "--port", String(port), "--latency-ms", process.env.GEOSCOPE_SIMULATOR_LATENCY_MS ?? "200"],
+    { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`the simulator exited with ${code}`)));
+    child.stdout!.on("data", (d: Buffer) => d.toString().includes("listening") && resolve());
+  });
+  process.env.GEOSCOPE_SIMULATOR_URL = `http://127.0.0.1:${port}`;
+  // Also when the benchmark fails half-way: no simulator is left running.
+  process.on("exit", () => child.kill());
+  return {
+    inProcess: false,
+    stop() {
+      child.removeAllListeners("exit");
+      child.kill();
+    },
+  };
+}
+
+/** A fresh migrated database installed as `db()`; `close()` also drops it on PostgreSQL. */
+export async function openBenchDatabase(onPostgres: boolean) {
+  const { openDb, PGLITE_MEMORY, setCurrentDb } = await import("@/lib/db/client");
+  const { applyPendingMigrations } = await import("@/lib/db/migrate");
+  const serverUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+  const name = `geoscope_bench_${Date.now().toString(36)}`;
+  let database;
+  if (onPostgres) {
+    await adminQueryOn(serverUrl, `CREATE DATABASE "${name}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    database = openDb({ kind: "postgres", url: url.toString() });
+  } else {
+    database = openDb({ kind: "pglite", dataDir: PGLITE_MEMORY });
+  }
+  await applyPendingMigrations(database);
+  setCurrentDb(database);
+  return {
+    database,
+    label: onPostgres ? "PostgreSQL (pool of 10)" : "PGlite in memory",
+    async close() {
+      await database.close();
+      // The change listener (PostgreSQL) would otherwise keep the process alive.
+      const { stopNotifier } = await import("@/lib/changes/notify");
+      await stopNotifier();
+      if (onPostgres) await adminQueryOn(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+/** Median and spread of a sample, for "median of N rounds (min–max)". */
+export function summary(values: number[], digits = 2): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return `median ${median.toFixed(digits)} (${sorted[0]!.toFixed(digits)}–${sorted[sorted.length - 1]!.toFixed(digits)}, ${sorted.length} rounds)`;
+}

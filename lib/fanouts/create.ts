@@ -1,0 +1,188 @@
+// POST /fanouts/estimate and POST /fanouts: the plan (prompts × engines × runs), its price on
+// the current rate card, and creation of the fanout, every run, every run's hold and every job
+// in ONE transaction (all or nothing), then handed to the work driver.
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { actorOf, holdCredit, priceLines } from "../billing/holds";
+import { availableMicros, lockBalance, readBalance } from "../billing/ledger";
+import { formatUsd } from "../billing/money";
+import { billingSettings, currentRateCard } from "../billing/settings";
+import { engineConfig } from "../config/engines";
+import { config } from "../config/env";
+import { db, type Tx } from "../db/client";
+import { newId } from "../db/ids";
+import { ApiError } from "../http/errors";
+import { getProjectOrThrow } from "../projects/projects";
+import { checkRunsInFlight, resolveEngines } from "../runs/prompts";
+import { FANOUT_RUNS, type FanoutEstimate, type FanoutRequest } from "../schemas/fanouts";
+import { dispatch, queueJobs } from "../work/dispatch";
+import { jobEvent, runQueued } from "../work/events";
+import { presentNewFanout } from "./read";
+
+type Request = z.output<typeof FanoutRequest>;
+
+/** What a request would run: the engines (each once), the repeats and the executions. */
+function planOf(input: Request) {
+  const engines = resolveEngines(input.engines, engineConfig().enabled);
+  const runs = input.runs ?? FANOUT_RUNS.fallback;
+  return { engines, runs, executions: input.prompts.length * engines.length * runs };
+}
+
+function pricePlan(plan: ReturnType<typeof planOf>, prompts: number) {
+  const card = currentRateCard();
+  const priced = priceLines(
+    plan.engines.map((engine) => ({ product: "prompt" as const, engine, units: prompts * plan.runs })),
+    card,
+  );
+  return { card, ...priced };
+}
+
+/** Prompts whose text repeats an earlier prompt's exactly (they are run all the same). */
+function identicalPrompts(input: Request): number {
+  const seen = new Set<string>();
+  let repeats = 0;
+  for (const p of input.prompts) {
+    if (seen.has(p.text)) repeats++;
+    seen.add(p.text);
+  }
+  return repeats;
+}
+
+/**
+ * A prompt's `source` must name a questions analysis of the fanout's workspace and one of its
+ * questions; anything else is 400 naming the prompt's index (decisions.md "Fanouts").
+ */
+async function checkSources(client: Tx, workspaceId: string, input: Request): Promise<void> {
+  const named = input.prompts.flatMap((p, i) => (p.source ? [{ index: i, source: p.source }] : []));
+  if (named.length === 0) return;
+  const ids = [...new Set(named.map((n) => n.source.analysis_id))];
+  const analyses = await client.analysis.findMany({
+    where: { id: { in: ids }, workspaceId, kind: "questions" },
+    select: { id: true, result: true },
+  });
+  const questions = new Map(
+    analyses.map((a) => {
+      const list = ((a.result ?? {}) as { questions?: { id?: unknown }[] }).questions ?? [];
+      return [a.id, new Set(list.map((q) => String(q.id)))];
+    }),
+  );
+  const problems = named.flatMap(({ index, source }) => {
+    const known = questions.get(source.analysis_id);
+    if (!known) return [`prompts[${index}].source: no questions analysis ${source.analysis_id} in this project's workspace`];
+    if (!known.has(source.question_id)) {
+      return [`prompts[${index}].source: questions analysis ${source.analysis_id} has no question ${JSON.stringify(source.question_id)}`];
+    }
+    return [];
+  });
+  if (problems.length > 0) throw new ApiError("invalid_request", problems.join("; "));
+}
+
+export async function estimateFanout(principal: Principal, input: Request): Promise<z.input<typeof FanoutEstimate>> {
+  const project = await getProjectOrThrow(principal, input.project);
+  const plan = planOf(input);
+  await checkSources(db(), project.workspaceId, input);
+  const { card, lines, totalMicros } = pricePlan(plan, input.prompts.length);
+  const settings = billingSettings();
+  const available = settings.enabled ? availableMicros(await readBalance(db(), project.workspaceId)) : null;
+  return {
+    prompts: input.prompts.length,
+    engines: plan.engines as z.input<typeof FanoutEstimate>["engines"],
+    runs: plan.runs,
+    executions: plan.executions,
+    max_executions: config().FANOUT_MAX_EXECUTIONS,
+    identical_prompts: identicalPrompts(input),
+    lines: lines.map((line) => ({
+      engine: line.engine as z.input<typeof FanoutEstimate>["lines"][number]["engine"],
+      executions: line.units,
+      unit_price_usd: formatUsd(line.unitPriceMicros),
+      amount_usd: formatUsd(line.amountMicros),
+    })),
+    total_usd: formatUsd(totalMicros),
+    pricing_version: card.version,
+    billing_enabled: settings.enabled,
+    available_usd: available === null ? null : formatUsd(available < 0n ? 0n : available),
+    sufficient: available === null ? null : available >= totalMicros,
+  };
+}
+
+export async function createFanout(principal: Principal, input: Request) {
+  const project = await getProjectOrThrow(principal, input.project);
+  const plan = planOf(input);
+  const max = config().FANOUT_MAX_EXECUTIONS;
+  if (plan.executions > max) {
+    throw new ApiError(
+      "invalid_request",
+      `This fanout has ${input.prompts.length} prompts × ${plan.engines.length} engines × ${plan.runs} runs = ${plan.executions} executions; ` +
+        `the most one fanout may run on this server is ${max} (max_executions). Nothing was created.`,
+    );
+  }
+  const workspaceId = project.workspaceId;
+  const fanoutId = newId("fanout");
+  const name = input.name ?? [...input.prompts[0]!.text].slice(0, 200).join("");
+  const who = { createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId };
+  const { card } = pricePlan(plan, input.prompts.length);
+
+  // Prompt-major, then engine, then repeat: the order the detail shows them in.
+  const runs = input.prompts.flatMap((prompt, p) =>
+    plan.engines.flatMap((engine) =>
+      Array.from({ length: plan.runs }, (_, r) => ({ id: newId("run"), prompt: prompt.text, promptIndex: p, engine, runIndex: r + 1 })),
+    ),
+  );
+  const jobs = runs.map((run) => jobEvent(runQueued, run.id, { run_id: run.id, engine: run.engine }));
+
+  const fanout = await db().$transaction(
+    async (tx) => {
+      // The workspace's one lock first (the order holds use too): it serialises the in-flight
+      // count and the credit check with every other request that starts work here.
+      await lockBalance(tx, workspaceId);
+      await checkRunsInFlight(tx, workspaceId, runs.length);
+      await checkSources(tx, workspaceId, input);
+      await tx.fanout.create({
+        data: {
+          id: fanoutId,
+          workspaceId,
+          projectId: project.id,
+          name,
+          engines: plan.engines,
+          runsPerPrompt: plan.runs,
+          prompts: input.prompts.map((p) => ({ text: p.text, source: p.source ?? null })),
+          ...who,
+        },
+      });
+      await tx.run.createMany({
+        data: runs.map((run) => ({
+          id: run.id,
+          kind: "prompt" as const,
+          status: "queued" as const,
+          workspaceId,
+          projectId: project.id,
+          fanoutId,
+          fanoutPromptIndex: run.promptIndex,
+          runIndex: run.runIndex,
+          engine: run.engine,
+          subject: run.prompt,
+          // prompt_index is 1-based, as FanoutPromptObservations.index (the column is 0-based).
+          input: { prompt: run.prompt, engine: run.engine, fanout_id: fanoutId, prompt_index: run.promptIndex + 1, run_index: run.runIndex },
+          ...who,
+        })),
+      });
+      // One hold line per run, all placed here or none: the fanout holds exactly what its
+      // unfinished runs cost, each run capturing or releasing its own line when it ends.
+      await holdCredit(tx, {
+        workspaceId,
+        operationId: fanoutId,
+        actor: actorOf(principal),
+        rateCard: card,
+        lines: runs.map((run) => ({ product: "prompt" as const, engine: run.engine, units: 1, runId: run.id })),
+      });
+      await queueJobs(tx, jobs);
+      return presentNewFanout(tx, fanoutId);
+    },
+    // A large fanout writes a thousand runs and holds; busy workspaces queue on the balance lock.
+    { maxWait: 30_000, timeout: 60_000 },
+  );
+
+  // Committed: the runs and their jobs are durable now. Dispatch failures are recovered by the driver's sweep.
+  await dispatch(jobs);
+  return fanout;
+}

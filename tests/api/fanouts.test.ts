@@ -1,0 +1,385 @@
+// Fanouts end to end through the route handlers: estimate, creation all-or-nothing, the runs
+// executed by the local driver against the engine simulator, the prompt → engine → run detail,
+// the summaries, the query report, and GET /runs?fanout= and ?include=raw_envelope.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { GET as getBilling } from "@/app/api/v1/billing/route";
+import { GET as listFanoutsRoute, POST as postFanouts } from "@/app/api/v1/fanouts/route";
+import { POST as postEstimate } from "@/app/api/v1/fanouts/estimate/route";
+import { GET as getFanoutRoute } from "@/app/api/v1/fanouts/[fanout_id]/route";
+import { GET as getQueriesRoute } from "@/app/api/v1/fanouts/[fanout_id]/queries/route";
+import { GET as getPricing } from "@/app/api/v1/pricing/route";
+import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
+import { GET as listRunsRoute } from "@/app/api/v1/runs/route";
+import { parseUsd, formatUsd } from "@/lib/billing/money";
+import { resetConfig } from "@/lib/config/env";
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
+import { createProject } from "@/lib/projects/projects";
+import { localDriver } from "@/lib/work/local-driver";
+import type { Principal } from "@/lib/auth/principal";
+import { useTestDatabase } from "../helpers/app";
+import { call } from "../helpers/http";
+import { person, type Person } from "../helpers/people";
+
+for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete process.env[key];
+process.env.GEOSCOPE_ENGINES = "simulated";
+process.env.BILLING_ENABLED = "true";
+process.env.GEOSCOPE_SIMULATOR_LATENCY_MS = "0";
+
+useTestDatabase();
+
+let alice: Person;
+let bob: Person;
+let aliceProject: string;
+let bobProject: string;
+
+function principalOf(p: Person): Principal {
+  return { user: { id: p.id, email: p.email }, credential: { kind: "cli_token", id: p.cliTokenId, name: "test" }, workspaceId: null, apiKeyId: null };
+}
+
+async function projectOf(p: Person, name: string) {
+  return (await createProject(principalOf(p), { name, workspace_id: p.workspaceId, context: null })).id;
+}
+
+const prompts = (...texts: string[]) => texts.map((text) => ({ text }));
+
+function create(token: string, body: unknown) {
+  return call(postFanouts, "POST", "/fanouts", { token, body });
+}
+
+/** The fanout once every run finished, woken by the workers' notifications. */
+async function finished(token: string, id: string) {
+  for (;;) {
+    const res = await call(getFanoutRoute, "GET", `/fanouts/${id}`, { token, params: { fanout_id: id }, query: { wait: 30 } });
+    expect(res.status).toBe(200);
+    if (["completed", "partial", "failed"].includes(res.body.status)) return res.body;
+  }
+}
+
+async function balanceOf(token: string) {
+  return (await call(getBilling, "GET", "/billing", { token })).body;
+}
+
+beforeAll(async () => {
+  alice = await person("alice@example.com");
+  bob = await person("bob@example.com");
+  aliceProject = await projectOf(alice, "Alice research");
+  bobProject = await projectOf(bob, "Bob research");
+});
+
+afterEach(async () => {
+  await localDriver().drained();
+});
+
+afterAll(() => {
+  resetConfig();
+});
+
+describe("POST /fanouts/estimate", () => {
+  it("prices prompts × engines × runs at each engine's rate-card price, creating and holding nothing", async () => {
+    const before = await balanceOf(alice.cliToken);
+    const res = await call(postEstimate, "POST", "/fanouts/estimate", {
+      token: alice.cliToken,
+      body: { prompts: prompts("best crm", "best crm", "crm pricing"), engines: ["claude", "chatgpt"], runs: 4, project: aliceProject },
+    });
+    expect(res.status).toBe(200);
+    const card = (await call(getPricing, "GET", "/pricing")).body;
+    const price = (engine: string) => parseUsd(card.prices.find((p: any) => p.product === "prompt" && p.engine === engine).unit_price_usd);
+    expect(res.body).toMatchObject({
+      prompts: 3,
+      engines: ["claude", "chatgpt"],
+      runs: 4,
+      executions: 24,
+      max_executions: 1000,
+      identical_prompts: 1,
+      pricing_version: card.version,
+      billing_enabled: true,
+      available_usd: before.available_usd,
+    });
+    expect(res.body.lines).toEqual([
+      { engine: "claude", executions: 12, unit_price_usd: formatUsd(price("claude")), amount_usd: formatUsd(price("claude") * 12n) },
+      { engine: "chatgpt", executions: 12, unit_price_usd: formatUsd(price("chatgpt")), amount_usd: formatUsd(price("chatgpt") * 12n) },
+    ]);
+    expect(res.body.total_usd).toBe(formatUsd(price("claude") * 12n + price("chatgpt") * 12n));
+    expect(res.body.sufficient).toBe(true);
+    expect(await balanceOf(alice.cliToken)).toEqual(before);
+    expect(await db().fanout.count()).toBe(0);
+  });
+
+  it("answers 200 over max_executions, and says the credit is not sufficient", async () => {
+    const res = await call(postEstimate, "POST", "/fanouts/estimate", {
+      token: alice.cliToken,
+      body: { prompts: prompts(...Array.from({ length: 100 }, (_, i) => `prompt ${i}`)), runs: 20, project: aliceProject },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.executions).toBe(6000);
+    expect(res.body.max_executions).toBe(1000);
+    expect(res.body.sufficient).toBe(false);
+  });
+});
+
+describe("POST /fanouts", () => {
+  it("creates nothing when over max_executions (400 naming both numbers) or short of credit (402)", async () => {
+    const before = await balanceOf(alice.cliToken);
+    const over = await create(alice.cliToken, { prompts: prompts(...Array.from({ length: 100 }, (_, i) => `p${i}`)), runs: 20, project: aliceProject });
+    expect(over.status).toBe(400);
+    expect(over.body.error.message).toContain("6000 executions");
+    expect(over.body.error.message).toContain("1000 (max_executions)");
+
+    // 10 prompts × 3 engines × 20 runs = 13.00 USD against the 5.00 promotional credit.
+    const poor = await create(alice.cliToken, { prompts: prompts(...Array.from({ length: 10 }, (_, i) => `p${i}`)), runs: 20, project: aliceProject });
+    expect(poor.status).toBe(402);
+    expect(poor.body.error).toMatchObject({ code: "insufficient_credit", retryable: false });
+    expect(poor.body.error.message).toContain("13.00 USD");
+    expect(poor.body.error.message).toContain(before.add_credit_url);
+
+    expect(await balanceOf(alice.cliToken)).toEqual(before);
+    expect(await db().fanout.count()).toBe(0);
+    expect(await db().run.count({ where: { workspaceId: alice.workspaceId } })).toBe(0);
+    expect(await db().creditHold.count({ where: { workspaceId: alice.workspaceId } })).toBe(0);
+    const list = await call(listFanoutsRoute, "GET", "/fanouts", { token: alice.cliToken });
+    expect(list.body).toEqual({ items: [], next_cursor: null });
+  });
+
+  it("runs every prompt on every engine `runs` times: the detail nests prompt → engine → run with each run's own queries", async () => {
+    const res = await create(alice.apiKey, {
+      prompts: prompts("best crm for a startup", "hubspot vs salesforce", "best crm for a startup"),
+      runs: 2,
+      project: aliceProject,
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({
+      name: "best crm for a startup",
+      status: "queued",
+      engines: ["chatgpt", "claude", "gemini"],
+      runs: 2,
+      prompt_count: 3,
+      execution_count: 18,
+      counts: { queued: 18, running: 0, completed: 0, failed: 0 },
+      project_id: aliceProject,
+      created_by: "alice@example.com",
+      completed_at: null,
+      held_usd: "0.39",
+      charged_usd: "0.00",
+    });
+    const billingWhileQueued = await balanceOf(alice.apiKey);
+    expect(billingWhileQueued.held_usd).toBe("0.39");
+
+    const done = await finished(alice.apiKey, res.body.id);
+    expect(done.status).toBe("completed");
+    expect(done.counts).toEqual({ queued: 0, running: 0, completed: 18, failed: 0 });
+    expect(done.held_usd).toBe("0.00");
+    expect(done.charged_usd).toBe("0.39");
+    expect(done.completed_at).not.toBeNull();
+    expect(done.prompts.map((p: any) => [p.index, p.text])).toEqual([
+      [1, "best crm for a startup"],
+      [2, "hubspot vs salesforce"],
+      [3, "best crm for a startup"],
+    ]);
+
+    let total = 0;
+    for (const prompt of done.prompts) {
+      expect(prompt.engines.map((e: any) => e.engine)).toEqual(["chatgpt", "claude", "gemini"]);
+      let promptTotal = 0;
+      for (const engine of prompt.engines) {
+        expect(engine.runs.map((r: any) => r.run_index)).toEqual([1, 2]);
+        let engineTotal = 0;
+        for (const obs of engine.runs) {
+          // Every figure equals the run's own stored result.
+          const run = (await call(getRunRoute, "GET", "", { token: alice.apiKey, params: { run_id: obs.run_id } })).body;
+          expect(run).toMatchObject({ fanout_id: done.id, batch_id: null, engine: engine.engine, status: "completed" });
+          expect(run.input).toEqual({ prompt: prompt.text, engine: engine.engine, fanout_id: done.id, prompt_index: prompt.index, run_index: obs.run_index });
+          expect(obs.queries).toEqual(
+            run.result.searches.map((s: any) => ({ text: s.query, position: s.position, search_call: s.search_call, provider_search_id: s.provider_search_id })),
+          );
+          expect(obs).toMatchObject({ model: run.model, searched: run.result.searched, search_calls: run.result.search_calls, charge: run.charge });
+          engineTotal += run.result.searches.length;
+        }
+        expect(engine.query_count).toBe(engineTotal);
+        promptTotal += engineTotal;
+      }
+      expect(prompt.query_count).toBe(promptTotal);
+      total += promptTotal;
+    }
+    expect(done.query_count).toBe(total);
+    expect(total).toBeGreaterThan(0);
+
+    // GET /runs?fanout= lists exactly its runs.
+    const listed = await call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { fanout: done.id, limit: 200 } });
+    const ids = done.prompts.flatMap((p: any) => p.engines.flatMap((e: any) => e.runs.map((r: any) => r.run_id)));
+    expect(listed.body.items.map((r: any) => r.id).sort()).toEqual([...ids].sort());
+
+    // The summary carries the same totals, without observations or money.
+    const list = await call(listFanoutsRoute, "GET", "/fanouts", { token: alice.apiKey, query: { project: aliceProject } });
+    const summary = list.body.items.find((f: any) => f.id === done.id);
+    const { prompts: _p, held_usd: _h, charged_usd: _c, ...expected } = done;
+    expect(summary).toEqual(expected);
+  });
+
+  it("is partial when one engine fails: its runs released, the others captured, charged_usd their sum", async () => {
+    const before = parseUsd((await balanceOf(alice.cliToken)).balance_usd);
+    const res = await create(alice.cliToken, {
+      prompts: prompts("claude is down [[sim:auth_error@claude]]", "still down [[sim:auth_error@claude]]"),
+      engines: ["claude", "gemini"],
+      runs: 2,
+      project: aliceProject,
+    });
+    const done = await finished(alice.cliToken, res.body.id);
+    expect(done.status).toBe("partial");
+    expect(done.counts).toEqual({ queued: 0, running: 0, completed: 4, failed: 4 });
+    let captured = 0n;
+    for (const prompt of done.prompts) {
+      const [claude, gemini] = prompt.engines;
+      for (const run of claude.runs) {
+        expect(run.status).toBe("failed");
+        expect(run.error).toMatchObject({ code: "engine_auth_failed", engine: "claude" });
+        expect(run.charge).toMatchObject({ status: "released", amount_usd: "0.00" });
+        expect(run.queries).toEqual([]);
+      }
+      expect(claude.query_count).toBe(0);
+      for (const run of gemini.runs) {
+        expect(run.charge.status).toBe("captured");
+        captured += parseUsd(run.charge.amount_usd);
+      }
+    }
+    expect(done.charged_usd).toBe(formatUsd(captured));
+    expect(done.held_usd).toBe("0.00");
+    expect(parseUsd((await balanceOf(alice.cliToken)).balance_usd)).toBe(before - captured);
+  });
+
+  it("answers 404 for another workspace's fanout exactly as for a missing one, in every fanout endpoint and filter", async () => {
+    const bobs = await create(bob.apiKey, { prompts: prompts("bob's prompt"), engines: ["gemini"], runs: 1, project: bobProject });
+    await finished(bob.apiKey, bobs.body.id);
+    const missing = newId("fanout");
+    for (const [name, request] of [
+      ["GET fanout", (id: string) => call(getFanoutRoute, "GET", "", { token: alice.apiKey, params: { fanout_id: id } })],
+      ["GET queries", (id: string) => call(getQueriesRoute, "GET", "", { token: alice.apiKey, params: { fanout_id: id } })],
+      ["GET runs?fanout", (id: string) => call(listRunsRoute, "GET", "/runs", { token: alice.apiKey, query: { fanout: id } })],
+    ] as const) {
+      const foreign = await request(bobs.body.id);
+      const absent = await request(missing);
+      expect(foreign.status, name).toBe(404);
+      expect(foreign.body.error.message, name).toBe(`No such fanout "${bobs.body.id}".`);
+      expect(foreign.text.replaceAll(bobs.body.id, "<id>"), name).toBe(absent.text.replaceAll(missing, "<id>"));
+    }
+    const foreignProject = await create(alice.apiKey, { prompts: prompts("x"), project: bobProject });
+    expect(foreignProject.status).toBe(404);
+    const list = await call(listFanoutsRoute, "GET", "/fanouts", { token: alice.apiKey, query: { limit: 200 } });
+    expect(list.body.items.some((f: any) => f.id === bobs.body.id)).toBe(false);
+  });
+
+  it("checks each prompt's source: a questions analysis of the workspace and one of its questions, else 400 naming the index", async () => {
+    const analysis = await db().analysis.create({
+      data: {
+        id: newId("questionsAnalysis"),
+        kind: "questions",
+        status: "completed",
+        workspaceId: alice.workspaceId,
+        projectId: aliceProject,
+        subject: "crm",
+        input: { topic: "crm", count: 2 },
+        result: { questions: [{ id: "q1", text: "What is a CRM?" }, { id: "q2", text: "Which CRM is cheapest?" }] },
+      },
+    });
+    const bobsAnalysis = await db().analysis.create({
+      data: { id: newId("questionsAnalysis"), kind: "questions", status: "completed", workspaceId: bob.workspaceId, projectId: bobProject, subject: "x", input: {}, result: { questions: [{ id: "q1" }] } },
+    });
+    const bad = await create(alice.cliToken, {
+      prompts: [
+        { text: "What is a CRM?", source: { analysis_id: analysis.id, question_id: "q1" } },
+        { text: "nope", source: { analysis_id: analysis.id, question_id: "q9" } },
+        { text: "foreign", source: { analysis_id: bobsAnalysis.id, question_id: "q1" } },
+      ],
+      engines: ["gemini"],
+      runs: 1,
+      project: aliceProject,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe(
+      `prompts[1].source: questions analysis ${analysis.id} has no question "q9"; ` +
+        `prompts[2].source: no questions analysis ${bobsAnalysis.id} in this project's workspace`,
+    );
+    const malformed = await create(alice.cliToken, { prompts: [{ text: "x", source: { analysis_id: "ca_nope", question_id: "q1" } }], project: aliceProject });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.message).toMatch(/^prompts\[0\]\.source\.analysis_id: /);
+
+    const good = await create(alice.cliToken, {
+      prompts: [{ text: "What is a CRM?", source: { analysis_id: analysis.id, question_id: "q1" } }, { text: "plain" }],
+      engines: ["gemini"],
+      runs: 1,
+      project: aliceProject,
+    });
+    expect(good.status).toBe(202);
+    expect(good.body.prompts.map((p: any) => p.source)).toEqual([{ kind: "question", analysis_id: analysis.id, question_id: "q1" }, null]);
+    await finished(alice.cliToken, good.body.id);
+  });
+});
+
+describe("GET /fanouts/{id}/queries", () => {
+  it("counts, per prompt × engine, the completed runs that issued each query (case and spacing folded), with a 95% interval", async () => {
+    const res = await create(alice.cliToken, { prompts: prompts("best running shoes"), engines: ["chatgpt", "claude"], runs: 5, project: aliceProject });
+    const done = await finished(alice.cliToken, res.body.id);
+    const report = await call(getQueriesRoute, "GET", "", { token: alice.cliToken, params: { fanout_id: done.id } });
+    expect(report.status).toBe(200);
+    expect(report.body.fanout_id).toBe(done.id);
+    expect(report.body.groups.map((g: any) => [g.prompt_index, g.engine, g.completed_runs])).toEqual([
+      [1, "chatgpt", 5],
+      [1, "claude", 5],
+    ]);
+    for (const group of report.body.groups) {
+      const runs = done.prompts[0].engines.find((e: any) => e.engine === group.engine).runs;
+      const fold = (q: string) => q.trim().replace(/\s+/g, " ").toLowerCase();
+      for (const q of group.queries) {
+        const issuing = runs.filter((r: any) => r.queries.some((o: any) => fold(o.text) === fold(q.query)));
+        expect(q.runs).toBe(issuing.length);
+        expect(q.share).toBe(Math.round((issuing.length / 5) * 10_000) / 10_000);
+        expect(q.share_interval[0]).toBeLessThanOrEqual(q.share);
+        expect(q.share_interval[1]).toBeGreaterThanOrEqual(q.share);
+      }
+      const shares = group.queries.map((q: any) => q.share);
+      expect(shares).toEqual([...shares].sort((a, b) => b - a));
+      // Every observed query is counted once per group.
+      const distinct = new Set(runs.flatMap((r: any) => r.queries.map((o: any) => fold(o.text))));
+      expect(group.queries.length).toBe(distinct.size);
+    }
+  });
+});
+
+describe("GET /runs/{id}?include=raw_envelope", () => {
+  it("adds what was sent and received, which the default body leaves out", async () => {
+    const res = await create(alice.cliToken, { prompts: prompts("raw please"), engines: ["chatgpt"], runs: 1, project: aliceProject });
+    const done = await finished(alice.cliToken, res.body.id);
+    const runId = done.prompts[0].engines[0].runs[0].run_id;
+    const plain = await call(getRunRoute, "GET", "", { token: alice.cliToken, params: { run_id: runId } });
+    expect(plain.body).not.toHaveProperty("raw_envelope");
+    const raw = await call(getRunRoute, "GET", "", { token: alice.cliToken, params: { run_id: runId }, query: { include: "raw_envelope" } });
+    expect(raw.status).toBe(200);
+    expect(raw.body.raw_envelope).toMatchObject({ engine: "chatgpt", normalizer_version: expect.any(String) });
+    expect(raw.body.raw_envelope.exchanges.length).toBeGreaterThan(0);
+    expect(JSON.stringify(raw.body.raw_envelope)).not.toMatch(/sk-|Bearer /);
+    const { raw_envelope: _r, ...rest } = raw.body;
+    expect(rest).toEqual(plain.body);
+    const bad = await call(getRunRoute, "GET", "", { token: alice.cliToken, params: { run_id: runId }, query: { include: "everything" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('include: must be one of: "raw_envelope"');
+  });
+});
+
+describe("billing off", () => {
+  it("prices the estimate but leaves available_usd, sufficient, held_usd and charged_usd null", async () => {
+    process.env.BILLING_ENABLED = "false";
+    resetConfig();
+    try {
+      const estimate = await call(postEstimate, "POST", "/fanouts/estimate", { token: alice.cliToken, body: { prompts: prompts("x"), engines: ["gemini"], runs: 1, project: aliceProject } });
+      expect(estimate.body).toMatchObject({ billing_enabled: false, available_usd: null, sufficient: null, total_usd: "0.015" });
+      const res = await create(alice.cliToken, { prompts: prompts("x"), engines: ["gemini"], runs: 1, project: aliceProject });
+      expect(res.body).toMatchObject({ held_usd: null, charged_usd: null });
+      const done = await finished(alice.cliToken, res.body.id);
+      expect(done).toMatchObject({ status: "completed", held_usd: null, charged_usd: null });
+      expect(done.prompts[0].engines[0].runs[0].charge).toBeNull();
+    } finally {
+      process.env.BILLING_ENABLED = "true";
+      resetConfig();
+    }
+  });
+});
