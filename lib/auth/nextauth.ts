@@ -138,7 +138,7 @@ export function authOptions(): NextAuthOptions {
     adapter: prismaAdapter,
     secret: authSecret(),
     session: { strategy: "database", maxAge: SESSION_MAX_AGE_SECONDS },
-    pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
+    pages: { signIn: "/signin", signOut: "/signout", verifyRequest: "/signin/check-email", error: "/signin" },
     providers,
     logger: {
       error: (code, metadata) => log.error(`next-auth ${code}`, { metadata: metadata instanceof Error ? metadata.message : String(code) }),
