@@ -3,8 +3,8 @@ import type { ReactNode } from "react";
 
 export function Page({ title, children, aside }: { title: string; children: ReactNode; aside?: ReactNode }) {
   return (
-    <main className="mx-auto max-w-4xl px-6 py-10">
-      <header className="mb-8 flex items-baseline justify-between gap-4">
+    <main className="mx-auto max-w-4xl px-4 py-8 sm:px-6 sm:py-10">
+      <header className="mb-8 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-2">
         <h1 className="text-2xl font-semibold tracking-tight">
           <a href="/" className="text-slate-400 hover:text-slate-600">
             geoscope
@@ -20,7 +20,7 @@ export function Page({ title, children, aside }: { title: string; children: Reac
 
 export function Section({ id, title, children, description }: { id?: string; title: string; children: ReactNode; description?: string }) {
   return (
-    <section id={id} aria-labelledby={id ? `${id}-title` : undefined} className="mb-10 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+    <section id={id} aria-labelledby={id ? `${id}-title` : undefined} className="mb-10 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
       <h2 id={id ? `${id}-title` : undefined} className="text-lg font-semibold">
         {title}
       </h2>
@@ -44,7 +44,18 @@ export function Notice({ tone = "info", children }: { tone?: "info" | "warn" | "
   );
 }
 
-export const inputClass = "rounded-md border border-slate-300 px-3 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
+export const inputClass = "max-w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 export const buttonClass = "rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 disabled:opacity-50";
 export const subtleButtonClass = "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100";
 export const dangerButtonClass = "rounded-md border border-rose-300 px-3 py-1.5 text-sm text-rose-700 hover:bg-rose-50";
+
+// Tables reflow below the sm breakpoint: a row becomes a wrapped block of its cells (headers
+// hidden, a cell that needs one shows its CellLabel), so a phone never scrolls sideways.
+export const tableClass = "w-full text-left text-sm";
+export const tableHeadClass = "hidden text-slate-500 sm:table-header-group";
+export const tableRowClass = "flex flex-wrap items-baseline gap-x-3 gap-y-1 border-t border-slate-100 py-2 sm:table-row sm:py-0";
+export const tableCellClass = "min-w-0 break-words sm:table-cell sm:py-2 sm:pr-3";
+
+export function CellLabel({ children }: { children: ReactNode }) {
+  return <span className="text-slate-500 sm:hidden">{children} </span>;
+}

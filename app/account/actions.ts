@@ -2,12 +2,13 @@
 // The account page's form actions: each calls the same service as the API, as the signed-in person.
 import { revalidatePath } from "next/cache";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { revokeCliToken } from "@/lib/auth/cli-tokens";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { describeZodError, issueWording } from "@/lib/http/input";
-import { createProject } from "@/lib/projects/projects";
+import { createProject, updateProject } from "@/lib/projects/projects";
 import { ApiKeyCreateRequest } from "@/lib/schemas/auth";
-import { ProjectCreateRequest } from "@/lib/schemas/projects";
+import { ProjectCreateRequest, ProjectUpdateRequest } from "@/lib/schemas/projects";
 import { InvitationCreateRequest, MemberUpdateRequest, WorkspaceCreateRequest, WorkspaceUpdateRequest } from "@/lib/schemas/workspaces";
 import { createInvitation, revokeInvitation } from "@/lib/workspaces/invitations";
 import { createWorkspace, removeMember, updateMember, updateWorkspace } from "@/lib/workspaces/workspaces";
@@ -18,6 +19,14 @@ export type ActionState = { ok: boolean; message?: string; secret?: string; secr
 function field(form: FormData, name: string): string | undefined {
   const v = form.get(name);
   return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+/** A comma-separated field as a list, blanks dropped. */
+function list(form: FormData, name: string): string[] {
+  return (field(form, name) ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
@@ -51,6 +60,14 @@ export async function revokeApiKeyAction(_prev: ActionState, form: FormData): Pr
   return act(async () => {
     await revokeApiKey(principal, String(field(form, "key_id")));
     return { message: "Key revoked." };
+  });
+}
+
+export async function revokeCliTokenAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const principal = await requireSessionPrincipal("/account");
+  return act(async () => {
+    await revokeCliToken(principal, String(field(form, "token_id")));
+    return { message: "CLI login revoked." };
   });
 }
 
@@ -113,17 +130,30 @@ export async function revokeInvitationAction(_prev: ActionState, form: FormData)
 export async function createProjectAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    const list = (name: string) =>
-      (field(form, name) ?? "")
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
     const body = parse(ProjectCreateRequest, {
       name: field(form, "name"),
       workspace_id: field(form, "workspace_id"),
-      context: { primary_domain: field(form, "primary_domain") ?? null, brands: list("brands"), competitors: list("competitors") },
+      context: { primary_domain: field(form, "primary_domain") ?? null, brands: list(form, "brands"), competitors: list(form, "competitors") },
     });
     const project = await createProject(principal, body);
     return { message: `Project ${project.name} created (${project.id}).` };
+  });
+}
+
+export async function updateProjectAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const principal = await requireSessionPrincipal("/account");
+  return act(async () => {
+    // The form shows the whole context, so what it sends replaces the old one whole, as PATCH does.
+    const body = parse(ProjectUpdateRequest, {
+      name: field(form, "name"),
+      context: {
+        primary_domain: field(form, "primary_domain") ?? null,
+        domains: list(form, "domains"),
+        brands: list(form, "brands"),
+        competitors: list(form, "competitors"),
+      },
+    });
+    const project = await updateProject(principal, String(field(form, "project_id")), body);
+    return { message: `Project ${project.name} saved.` };
   });
 }

@@ -1,7 +1,8 @@
 "use client";
 // Forms of the account page. A secret (API key, invitation link) comes back from its action
 // once and is shown here with a copy button; reloading the page does not show it again.
-import { useActionState, useState, type ReactNode } from "react";
+import { startTransition, useActionState, useState, type ReactNode } from "react";
+import { useHydrated } from "../_components/hydrated";
 import { buttonClass, dangerButtonClass, Notice } from "../_components/ui";
 import type { ActionState } from "./actions";
 
@@ -31,31 +32,73 @@ function SecretOnce({ label, secret }: { label: string; secret: string }) {
   );
 }
 
+/** An inline form's outcome, floating at the bottom of the window so the row it came from keeps its shape. */
+function Toast({ state, onDismiss }: { state: ActionState; onDismiss: () => void }) {
+  return (
+    <div className="fixed inset-x-4 bottom-4 z-20 mx-auto max-w-md shadow-lg">
+      <Notice tone={state.ok ? "success" : "error"}>
+        <div className="flex items-start gap-3">
+          <span className="flex-1">{state.message}</span>
+          <button type="button" aria-label="Dismiss" className="-my-1 px-1 text-lg leading-none opacity-70 hover:opacity-100" onClick={onDismiss}>
+            ×
+          </button>
+        </div>
+      </Notice>
+    </div>
+  );
+}
+
+/**
+ * A form posting to a server action, its outcome shown under it (or, `inline`, as a toast, for
+ * buttons inside table rows). `keepValues`: what was typed stays after the action (React resets
+ * a form whose `action` is a function), so a refused edit can be corrected rather than retyped.
+ */
 export function ActionForm({
   action,
   children,
   submit,
   danger = false,
+  inline = false,
+  keepValues = false,
   className = "flex flex-wrap items-end gap-2",
 }: {
   action: Action;
   children?: ReactNode;
   submit: string;
   danger?: boolean;
+  inline?: boolean;
+  keepValues?: boolean;
   className?: string;
 }) {
   const [state, formAction, pending] = useActionState(action, { ok: true });
+  const [dismissed, setDismissed] = useState<ActionState | null>(null);
+  // A keepValues form submits from its handler, which exists only once hydrated.
+  const hydrated = useHydrated();
+  const message = state.message && !state.secret && dismissed !== state ? state.message : null;
   return (
-    <div>
-      <form action={formAction} className={className}>
+    <div className={inline ? "inline-block" : undefined}>
+      <form
+        action={keepValues ? undefined : formAction}
+        onSubmit={
+          keepValues
+            ? (event) => {
+                event.preventDefault();
+                const data = new FormData(event.currentTarget);
+                startTransition(() => formAction(data));
+              }
+            : undefined
+        }
+        className={className}
+      >
         {children}
-        <button type="submit" className={danger ? dangerButtonClass : buttonClass} disabled={pending}>
+        <button type="submit" className={danger ? dangerButtonClass : buttonClass} disabled={pending || (keepValues && !hydrated)}>
           {submit}
         </button>
       </form>
-      {state.message && !state.secret ? (
+      {message && inline ? <Toast state={state} onDismiss={() => setDismissed(state)} /> : null}
+      {message && !inline ? (
         <div className="mt-2">
-          <Notice tone={state.ok ? "success" : "error"}>{state.message}</Notice>
+          <Notice tone={state.ok ? "success" : "error"}>{message}</Notice>
         </div>
       ) : null}
       {state.secret ? (

@@ -8,18 +8,34 @@ import { listProjects } from "@/lib/projects/projects";
 import { reachableWorkspaces } from "@/lib/workspaces/access";
 import { listInvitations } from "@/lib/workspaces/invitations";
 import { listMembers } from "@/lib/workspaces/workspaces";
-import { inputClass, Notice, Page, Section } from "../_components/ui";
+import { listCliTokens } from "@/lib/auth/cli-tokens";
+import { CellLabel, inputClass, Notice, Page, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../_components/ui";
 import * as actions from "./actions";
 import { ActionForm } from "./forms";
+import { date, TransactionTable } from "./transaction-table";
 
 export const dynamic = "force-dynamic";
 
-const date = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") : "—");
+const RECENT_TRANSACTIONS = 10;
+
+type ProjectContext = Awaited<ReturnType<typeof listProjects>>["items"][number]["context"];
+
+/** "acme.com, docs.acme.com · brands: Acme · competitors: Globex", or what is missing. */
+function contextLine(context: ProjectContext): string {
+  const domains = [context?.primary_domain, ...(context?.domains ?? [])].filter(Boolean);
+  const parts = [
+    domains.length ? domains.join(", ") : null,
+    context?.brands?.length ? `brands: ${context.brands.join(", ")}` : null,
+    context?.competitors?.length ? `competitors: ${context.competitors.join(", ")}` : null,
+  ].filter(Boolean);
+  return parts.length ? parts.join(" · ") : "No domains, brands or competitors yet.";
+}
 
 export default async function AccountPage() {
   const principal = await requireSessionPrincipal("/account");
-  const [keys, workspaces, projects] = await Promise.all([
+  const [keys, cliLogins, workspaces, projects] = await Promise.all([
     listApiKeys(principal),
+    listCliTokens(principal),
     reachableWorkspaces(principal),
     listProjects(principal),
   ]);
@@ -29,7 +45,7 @@ export default async function AccountPage() {
       members: (await listMembers(principal, w.workspace.id)).items,
       invitations: w.role === "admin" ? (await listInvitations(principal, w.workspace.id)).items : [],
       billing: await workspaceBillingSummary(w.workspace.id),
-      transactions: (await workspaceTransactions(w.workspace.id, { limit: 10 })).items,
+      transactions: await workspaceTransactions(w.workspace.id, { limit: RECENT_TRANSACTIONS }),
       usage: await workspaceUsage(w.workspace.id, 30),
     })),
   );
@@ -45,8 +61,11 @@ export default async function AccountPage() {
       title="Account"
       aside={
         <div className="text-sm text-slate-600">
-          <span data-testid="signed-in-as">{principal.user.email}</span> ·{" "}
-          <a className="underline" href="/api/auth/signout">
+          <span data-testid="signed-in-as" className="wrap-anywhere">
+            {principal.user.email}
+          </span>{" "}
+          ·{" "}
+          <a className="underline" href="/signout">
             Sign out
           </a>
         </div>
@@ -62,48 +81,60 @@ export default async function AccountPage() {
       ) : null}
 
       <Section id="api-keys" title="API keys" description="A key acts in the one workspace it was made for. Its secret is shown once.">
-        <table className="w-full text-left text-sm">
-          <thead className="text-slate-500">
-            <tr>
-              <th className="py-1">Name</th>
-              <th>Key</th>
-              <th>Workspace</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {keys.items.map((k) => (
-              <tr key={k.id} className="border-t border-slate-100" data-testid={`api-key-${k.id}`}>
-                <td className="py-2">{k.name}</td>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{names.get(k.workspace_id ?? "") ?? k.workspace_id}</td>
-                <td>{date(k.created_at)}</td>
-                <td>{date(k.last_used_at)}</td>
-                <td className="text-right">
-                  {k.revoked_at ? (
-                    <span className="text-slate-500">revoked {date(k.revoked_at)}</span>
-                  ) : (
-                    <ActionForm action={actions.revokeApiKeyAction} submit="Revoke" danger>
-                      <input type="hidden" name="key_id" value={k.id} />
-                    </ActionForm>
-                  )}
-                </td>
+        {keys.items.length === 0 ? (
+          <p className="text-sm text-slate-500">No keys yet.</p>
+        ) : (
+          <table className={tableClass}>
+            <thead className={tableHeadClass}>
+              <tr>
+                <th className="py-1 pr-3">Name</th>
+                <th className="pr-3">Key</th>
+                <th className="pr-3">Workspace</th>
+                <th className="pr-3">Created</th>
+                <th className="pr-3">Last used</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
-        {keys.items.length === 0 ? <p className="text-sm text-slate-500">No keys yet.</p> : null}
+            </thead>
+            <tbody>
+              {keys.items.map((k) => (
+                <tr key={k.id} className={tableRowClass} data-testid={`api-key-${k.id}`}>
+                  <td className={`${tableCellClass} font-medium sm:font-normal`}>{k.name}</td>
+                  <td className={tableCellClass}>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td className={`${tableCellClass} basis-full`}>
+                    <CellLabel>Workspace</CellLabel>
+                    {names.get(k.workspace_id ?? "") ?? k.workspace_id}
+                  </td>
+                  <td className={`${tableCellClass} sm:whitespace-nowrap`}>
+                    <CellLabel>Created</CellLabel>
+                    {date(k.created_at)}
+                  </td>
+                  <td className={`${tableCellClass} sm:whitespace-nowrap`}>
+                    <CellLabel>Last used</CellLabel>
+                    {date(k.last_used_at)}
+                  </td>
+                  <td className={`${tableCellClass} ml-auto sm:pr-0 sm:text-right`}>
+                    {k.revoked_at ? (
+                      <span className="text-slate-500">revoked {date(k.revoked_at)}</span>
+                    ) : (
+                      <ActionForm action={actions.revokeApiKeyAction} submit="Revoke" danger inline>
+                        <input type="hidden" name="key_id" value={k.id} />
+                      </ActionForm>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
         <div className="mt-4">
           <ActionForm action={actions.createApiKeyAction} submit="Create key">
             <label className="flex flex-col text-sm">
               Name
               <input name="name" required maxLength={100} className={inputClass} placeholder="ci" />
             </label>
-            <label className="flex flex-col text-sm">
+            <label className="flex max-w-full flex-col text-sm">
               Workspace
               <select name="workspace_id" className={inputClass}>
                 {workspaceOptions}
@@ -113,38 +144,90 @@ export default async function AccountPage() {
         </div>
       </Section>
 
+      <Section
+        id="cli-logins"
+        title="CLI logins"
+        description="Each CLI signed in with geoscope login holds a token that acts in all your workspaces; it lapses after 90 days unused. Revoking one signs that CLI out at once."
+      >
+        {cliLogins.items.length === 0 ? (
+          <p className="text-sm text-slate-500">
+            No CLI is signed in. Run <code>geoscope login</code> in a terminal to sign one in.
+          </p>
+        ) : (
+          <table className={tableClass}>
+            <thead className={tableHeadClass}>
+              <tr>
+                <th className="py-1 pr-3">Client</th>
+                <th className="pr-3">Created</th>
+                <th className="pr-3">Last used</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {cliLogins.items.map((t) => (
+                <tr key={t.id} className={tableRowClass} data-testid={`cli-login-${t.id}`}>
+                  <td className={`${tableCellClass} basis-full font-medium sm:font-normal`}>{t.name}</td>
+                  <td className={`${tableCellClass} sm:whitespace-nowrap`}>
+                    <CellLabel>Created</CellLabel>
+                    {date(t.created_at)}
+                  </td>
+                  <td className={`${tableCellClass} sm:whitespace-nowrap`}>
+                    <CellLabel>Last used</CellLabel>
+                    {date(t.last_used_at)}
+                  </td>
+                  <td className={`${tableCellClass} ml-auto sm:pr-0 sm:text-right`}>
+                    <ActionForm action={actions.revokeCliTokenAction} submit="Revoke" danger inline>
+                      <input type="hidden" name="token_id" value={t.id} />
+                    </ActionForm>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+
       <Section id="workspaces" title="Workspaces and members">
         {details.map(({ access, members, invitations }) => (
           <div key={access.workspace.id} className="mb-6 border-b border-slate-100 pb-6 last:border-0" data-testid={`workspace-${access.workspace.id}`}>
             <h3 className="font-medium">
               {access.workspace.name}{" "}
               <span className="text-sm font-normal text-slate-500">
-                {access.workspace.kind} · you are {access.role} · <code>{access.workspace.id}</code>
+                {access.workspace.kind} · you are {access.role} · <code className="wrap-anywhere">{access.workspace.id}</code>
               </span>
             </h3>
-            <ul className="mt-2 space-y-1 text-sm">
-              {members.map((m) => (
-                <li key={m.id} className="flex flex-wrap items-center gap-3">
-                  <span className="min-w-48">{m.email}</span>
-                  <span className="text-slate-500">{m.role}</span>
-                  {access.role === "admin" && access.workspace.kind === "team" ? (
-                    <>
-                      <ActionForm action={actions.changeRoleAction} submit="Set role">
-                        <input type="hidden" name="workspace_id" value={access.workspace.id} />
-                        <input type="hidden" name="member_id" value={m.id} />
-                        <select name="role" defaultValue={m.role} className={inputClass}>
-                          <option value="admin">admin</option>
-                          <option value="member">member</option>
-                        </select>
-                      </ActionForm>
-                      <ActionForm action={actions.removeMemberAction} submit="Remove" danger>
-                        <input type="hidden" name="workspace_id" value={access.workspace.id} />
-                        <input type="hidden" name="member_id" value={m.id} />
-                      </ActionForm>
-                    </>
-                  ) : null}
-                </li>
-              ))}
+            <ul className="mt-2 space-y-2 text-sm sm:space-y-1">
+              {members.map((m) => {
+                const you = m.email === principal.user.email;
+                // The service refuses to demote or remove the last admin: such buttons could only fail.
+                const lastAdmin = m.role === "admin" && members.filter((o) => o.role === "admin").length <= 1;
+                return (
+                  <li key={m.id} className="flex flex-wrap items-center gap-x-3 gap-y-1" data-testid={`member-${m.id}`}>
+                    <span className="min-w-0 wrap-anywhere sm:min-w-48">
+                      {m.email}
+                      {you ? <span className="text-slate-500"> (you)</span> : null}
+                    </span>
+                    <span className="text-slate-500">{m.role}</span>
+                    {access.role === "admin" && access.workspace.kind === "team" ? (
+                      lastAdmin ? (
+                        <span className="text-xs text-slate-500">the only admin: make someone else admin before stepping down</span>
+                      ) : (
+                        <span className="flex gap-2">
+                          <ActionForm action={actions.changeRoleAction} submit={m.role === "admin" ? "Make member" : "Make admin"} inline>
+                            <input type="hidden" name="workspace_id" value={access.workspace.id} />
+                            <input type="hidden" name="member_id" value={m.id} />
+                            <input type="hidden" name="role" value={m.role === "admin" ? "member" : "admin"} />
+                          </ActionForm>
+                          <ActionForm action={actions.removeMemberAction} submit={you ? "Leave" : "Remove"} danger inline>
+                            <input type="hidden" name="workspace_id" value={access.workspace.id} />
+                            <input type="hidden" name="member_id" value={m.id} />
+                          </ActionForm>
+                        </span>
+                      )
+                    ) : null}
+                  </li>
+                );
+              })}
             </ul>
             {access.role === "admin" ? (
               <div className="mt-4 space-y-3">
@@ -157,14 +240,14 @@ export default async function AccountPage() {
                     <h4 className="text-sm font-medium">Invitations</h4>
                     <ul className="space-y-1 text-sm">
                       {invitations.map((i) => (
-                        <li key={i.id} className="flex flex-wrap items-center gap-3">
-                          <span className="min-w-48">{i.email}</span>
+                        <li key={i.id} className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                          <span className="min-w-0 wrap-anywhere sm:min-w-48">{i.email}</span>
                           <span className="text-slate-500">
                             {i.role} · {i.status} · expires {date(i.expires_at)}
                             {i.accepted_by ? ` · accepted by ${i.accepted_by}` : ""}
                           </span>
                           {i.status === "pending" ? (
-                            <ActionForm action={actions.revokeInvitationAction} submit="Revoke" danger>
+                            <ActionForm action={actions.revokeInvitationAction} submit="Revoke" danger inline>
                               <input type="hidden" name="workspace_id" value={access.workspace.id} />
                               <input type="hidden" name="invitation_id" value={i.id} />
                             </ActionForm>
@@ -193,17 +276,51 @@ export default async function AccountPage() {
       </Section>
 
       <Section id="projects" title="Projects" description="Work is filed in a project; every member of its workspace sees it.">
-        <ul className="space-y-1 text-sm">
+        <ul className="divide-y divide-slate-100 text-sm">
           {projects.items.map((p) => (
-            <li key={p.id}>
-              <span className="font-medium">{p.name}</span> <code className="text-slate-500">{p.id}</code>{" "}
-              <span className="text-slate-500">in {p.workspace_name}</span>
-              {p.context?.primary_domain ? <span className="text-slate-500"> · {p.context.primary_domain}</span> : null}
+            <li key={p.id} className="py-3 first:pt-0" data-testid={`project-${p.id}`}>
+              <div className="flex flex-wrap items-baseline gap-x-2">
+                <span className="font-medium" data-testid="project-name">
+                  {p.name}
+                </span>
+                <code className="wrap-anywhere text-xs text-slate-500">{p.id}</code>
+                <span className="text-slate-500">in {p.workspace_name}</span>
+              </div>
+              <p className="mt-0.5 break-words text-slate-600" data-testid="project-context">
+                {contextLine(p.context)}
+              </p>
+              <details className="mt-1">
+                <summary className="cursor-pointer text-indigo-700 hover:text-indigo-500">Edit</summary>
+                <ActionForm action={actions.updateProjectAction} submit="Save" keepValues className="mt-2 grid items-end gap-2 sm:grid-cols-2 [&>button]:justify-self-start">
+                  <input type="hidden" name="project_id" value={p.id} />
+                  <label className="flex flex-col">
+                    Name
+                    <input name="name" required maxLength={100} defaultValue={p.name} className={inputClass} />
+                  </label>
+                  <label className="flex flex-col">
+                    Primary domain
+                    <input name="primary_domain" defaultValue={p.context?.primary_domain ?? ""} placeholder="acme.com" className={inputClass} />
+                  </label>
+                  <label className="flex flex-col">
+                    Other domains
+                    <input name="domains" defaultValue={(p.context?.domains ?? []).join(", ")} placeholder="comma separated" className={inputClass} />
+                  </label>
+                  <label className="flex flex-col">
+                    Brands
+                    <input name="brands" defaultValue={(p.context?.brands ?? []).join(", ")} placeholder="comma separated" className={inputClass} />
+                  </label>
+                  <label className="flex flex-col sm:col-span-2">
+                    Competitors
+                    <input name="competitors" defaultValue={(p.context?.competitors ?? []).join(", ")} placeholder="comma separated" className={inputClass} />
+                  </label>
+                </ActionForm>
+              </details>
             </li>
           ))}
         </ul>
         {projects.items.length === 0 ? <p className="text-sm text-slate-500">No projects yet.</p> : null}
         <div className="mt-4">
+          <h3 className="mb-2 font-medium">New project</h3>
           <ActionForm action={actions.createProjectAction} submit="Create project">
             <input name="name" required maxLength={100} placeholder="Acme CRM" className={inputClass} aria-label="Project name" />
             <select name="workspace_id" className={inputClass} aria-label="Project workspace">
@@ -218,7 +335,12 @@ export default async function AccountPage() {
 
       <Section id="billing" title="Billing" description="Prepaid credit in USD. Promotional credit is spent first; work in progress holds credit until it finishes.">
         {details.map(({ access, billing, transactions, usage }) => (
-          <div key={access.workspace.id} className="mb-6 border-b border-slate-100 pb-6 last:border-0" data-testid={`billing-${access.workspace.id}`}>
+          <div
+            key={access.workspace.id}
+            id={`billing-${access.workspace.id}`}
+            className="mb-6 border-b border-slate-100 pb-6 last:border-0"
+            data-testid={`billing-${access.workspace.id}`}
+          >
             <h3 className="font-medium">{access.workspace.name}</h3>
             {!billing.enabled ? <p className="text-sm text-slate-500">Billing is off on this server: nothing is charged.</p> : null}
             <dl className="mt-2 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-3">
@@ -241,40 +363,46 @@ export default async function AccountPage() {
               ))}
             </dl>
             <h4 className="mt-4 text-sm font-medium">Recent transactions</h4>
-            {transactions.length === 0 ? (
+            {transactions.items.length === 0 ? (
               <p className="text-sm text-slate-500">None yet.</p>
             ) : (
-              <table className="mt-1 w-full text-left text-sm">
-                <tbody>
-                  {transactions.map((t) => (
-                    <tr key={t.id} className="border-t border-slate-100">
-                      <td className="py-1">{date(t.created_at)}</td>
-                      <td>{t.kind}</td>
-                      <td>{t.bucket}</td>
-                      <td className="font-mono">{t.amount_usd}</td>
-                      <td className="text-slate-600">{t.description}</td>
-                      <td className="text-slate-500">{t.actor ?? ""}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <TransactionTable items={transactions.items} />
             )}
+            {transactions.next_cursor ? (
+              <a
+                className="mt-2 inline-block text-sm text-indigo-700 underline hover:text-indigo-500"
+                href={`/account/transactions?workspace=${access.workspace.id}&cursor=${transactions.next_cursor}`}
+              >
+                Show older transactions
+              </a>
+            ) : null}
             <h4 className="mt-4 text-sm font-medium">Usage, last {usage.days} days: ${usage.total_usd}</h4>
             {usage.rows.length === 0 ? (
               <p className="text-sm text-slate-500">Nothing charged.</p>
             ) : (
-              <table className="mt-1 w-full text-left text-sm">
+              <table className={`mt-1 ${tableClass}`}>
+                <thead className={tableHeadClass}>
+                  <tr>
+                    <th className="py-1 pr-3">Day</th>
+                    <th className="pr-3">Product</th>
+                    <th className="pr-3">Engine</th>
+                    <th className="pr-3">Units</th>
+                    <th className="text-right">Charged</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {usage.rows.map((r) => (
-                    <tr key={`${r.day}-${r.product}-${r.engine}`} className="border-t border-slate-100">
-                      <td className="py-1">{r.day}</td>
-                      <td>{r.product}</td>
-                      <td>{r.engine ?? ""}</td>
-                      <td>
+                    <tr key={`${r.day}-${r.product}-${r.engine}`} className={tableRowClass}>
+                      <td className={tableCellClass}>{r.day}</td>
+                      <td className={tableCellClass}>{r.product}</td>
+                      <td className={tableCellClass}>{r.engine ?? ""}</td>
+                      <td className={tableCellClass}>
                         {r.units} {r.unit}
                         {r.units === 1 ? "" : "s"} in {r.operations} run{r.operations === 1 ? "" : "s"}
                       </td>
-                      <td className="font-mono">{r.charged_usd === null ? "—" : `$${r.charged_usd}`}</td>
+                      <td className={`${tableCellClass} ml-auto font-mono sm:pr-0 sm:text-right`}>
+                        {r.charged_usd === null ? "—" : `$${r.charged_usd}`}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

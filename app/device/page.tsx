@@ -61,15 +61,24 @@ export default async function DevicePage({
             </form>
           </div>
         ) : result ? null : (
-          <form action={lookUpCodeAction} className="flex gap-2">
-            <label className="sr-only" htmlFor="code">
-              Code shown by the CLI
-            </label>
-            <input id="code" name="code" required placeholder="XXXX-XXXX" className={`${inputClass} font-mono`} autoComplete="off" />
-            <button className={buttonClass} type="submit" disabled={throttled}>
-              Continue
-            </button>
-          </form>
+          <>
+            {code ? null : (
+              <p className="text-slate-600" data-testid="device-help">
+                Run <code className="rounded bg-slate-100 px-1 py-0.5 text-sm">geoscope login</code> in a terminal: it prints a code
+                like <span className="font-mono">BCDF-GHJK</span> and the address of this page. Type that code here to sign the CLI in
+                as <strong className="wrap-anywhere">{principal.user.email}</strong>.
+              </p>
+            )}
+            <form action={lookUpCodeAction} className="flex flex-wrap gap-2">
+              <label className="sr-only" htmlFor="code">
+                Code shown by the CLI
+              </label>
+              <input id="code" name="code" required placeholder="XXXX-XXXX" className={`${inputClass} font-mono`} autoComplete="off" />
+              <button className={buttonClass} type="submit" disabled={throttled}>
+                Continue
+              </button>
+            </form>
+          </>
         )}
       </div>
     </Page>

@@ -1,12 +1,17 @@
 "use server";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { requireSessionPrincipal } from "@/lib/auth/session";
+import { sessionPrincipal } from "@/lib/auth/session";
+import { config } from "@/lib/config/env";
 import { ApiError } from "@/lib/http/errors";
 import { acceptInvitation } from "@/lib/workspaces/invitations";
+import { INVITATION_COOKIE, INVITATION_RESUME_PATH } from "../resume/cookie";
 
 export async function acceptAction(form: FormData): Promise<void> {
   const token = String(form.get("token") ?? "");
-  const principal = await requireSessionPrincipal(`/invite/${token}`);
+  // Signed out meanwhile: back to the invitation, which offers sign-in (never a sign-in URL carrying the token).
+  const principal = await sessionPrincipal();
+  if (!principal) redirect(`/invite/${token}`);
   try {
     await acceptInvitation(principal.user.id, token);
   } catch (error) {
@@ -14,4 +19,21 @@ export async function acceptAction(form: FormData): Promise<void> {
     throw error;
   }
   redirect("/account#workspaces");
+}
+
+/**
+ * Before a signed-out invitee asks for a sign-in link: keeps the token in a cookie of this
+ * browser, so the link's callback is INVITATION_RESUME_PATH rather than a URL holding the token
+ * (the sign-in link is written to the server log when no mail server is set).
+ */
+export async function rememberInvitationAction(token: string): Promise<string> {
+  if (!/^[0-9A-Za-z]{20,100}$/.test(token)) return "/account";
+  (await cookies()).set(INVITATION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config().PUBLIC_BASE_URL.startsWith("https:"),
+    path: "/invite",
+    maxAge: 24 * 60 * 60,
+  });
+  return INVITATION_RESUME_PATH;
 }

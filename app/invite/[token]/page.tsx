@@ -1,15 +1,16 @@
-import { requireSessionPrincipal } from "@/lib/auth/session";
+import { sessionPrincipal } from "@/lib/auth/session";
+import { mailConfigured } from "@/lib/mail/mailer";
 import { previewInvitation } from "@/lib/workspaces/invitations";
 import { buttonClass, Notice, Page } from "../../_components/ui";
-import { acceptAction } from "./actions";
+import { SignInForm } from "../../signin/sign-in-form";
+import { acceptAction, rememberInvitationAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
 export default async function InvitePage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<{ error?: string }> }) {
   const { token } = await params;
   const { error } = await searchParams;
-  const principal = await requireSessionPrincipal(`/invite/${token}`);
-  const invitation = await previewInvitation(token);
+  const [principal, invitation] = await Promise.all([sessionPrincipal(), previewInvitation(token)]);
   return (
     <Page title="Invitation">
       <div className="max-w-lg space-y-4">
@@ -19,17 +20,37 @@ export default async function InvitePage({ params, searchParams }: { params: Pro
         ) : invitation.status !== "pending" ? (
           <Notice tone="error">This invitation is {invitation.status} and can no longer be used.</Notice>
         ) : (
-          <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-            <p>
-              {invitation.invitedBy} invited you to <strong>{invitation.workspaceName}</strong> as {invitation.role}. You will join as{" "}
-              <strong>{principal.user.email}</strong>.
+          <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+            <p data-testid="invitation">
+              <span className="wrap-anywhere">{invitation.invitedBy}</span> invited you to <strong>{invitation.workspaceName}</strong> on geoscope as{" "}
+              {invitation.role}.
             </p>
-            <form action={acceptAction} className="mt-4">
-              <input type="hidden" name="token" value={token} />
-              <button className={buttonClass} type="submit">
-                Join {invitation.workspaceName}
-              </button>
-            </form>
+            {principal ? (
+              <>
+                <p className="mt-2">
+                  You will join as <strong className="wrap-anywhere">{principal.user.email}</strong>.{" "}
+                  <a href="/signout" className="text-sm text-slate-500 underline">
+                    Not you?
+                  </a>
+                </p>
+                <form action={acceptAction} className="mt-4">
+                  <input type="hidden" name="token" value={token} />
+                  <button className={buttonClass} type="submit">
+                    Join {invitation.workspaceName}
+                  </button>
+                </form>
+              </>
+            ) : (
+              <div className="mt-4 space-y-3">
+                <p className="text-slate-600">
+                  Sign in with your email to join: we send you a sign-in link, and opening it in this browser brings you back here.
+                </p>
+                {mailConfigured() ? null : (
+                  <Notice tone="warn">This server has no mail server configured (SMTP_URL), so the sign-in link is written to the server log.</Notice>
+                )}
+                <SignInForm callbackUrl="/account" prepare={rememberInvitationAction.bind(null, token)} />
+              </div>
+            )}
           </div>
         )}
       </div>
