@@ -9,6 +9,9 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await page.goto("/account");
   await page.getByPlaceholder("you@example.com").fill(email);
   await page.getByRole("button", { name: "Send sign-in link" }).click();
+  // The mail can arrive before the form has moved on to the check-email page; opening the link
+  // while that navigation is under way is interrupted by it.
+  await page.waitForURL(/\/signin\/check-email/);
   let link: string | null = null;
   await expect.poll(() => (link = latestLinkTo(email, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/callback\/email\?\S+/)), { timeout: 15_000 }).not.toBeNull();
   await page.goto(link!);
