@@ -1,86 +1,42 @@
-// The CLI's HTTP client and configuration. It talks only to the public API: every call names an
-// endpoint declared in lib/schemas (method and path come from there), and the raw response text
-// is kept so `--json` can print exactly what the server sent.
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import path from "node:path";
+// The one typed client of the public API, shared by the CLI's commands and `geoscope mcp`. Every
+// call names an endpoint declared in lib/schemas: the method, path, path parameters, query and body
+// are typed from its schemas, and every answer is parsed with its response schema, so a body that
+// does not match is an error naming the endpoint and the field, never an untyped value. The raw
+// response text is kept beside the parsed body: `--json` and the MCP tools hand it on byte for byte.
+import type { z } from "zod";
+import { ErrorBody } from "../lib/schemas/common";
 import type { EndpointDefinition } from "../lib/schemas/endpoint";
+import type { Settings } from "./config";
 
-export const DEFAULT_BASE_URL = "http://localhost:3000/api/v1";
+/** The error envelope of spec 7, as lib/schemas declares it. */
+export type ErrorEnvelope = z.output<typeof ErrorBody>;
 
-// Set by scripts/build-cli.mjs (esbuild `define`) in the standalone bundle; undeclared when the
-// CLI runs from a checkout through tsx, where `typeof` reads it as "undefined".
-declare const __GEOSCOPE_CLI_VERSION__: string | undefined;
+type Loose = Record<string, unknown>;
+type IsWide<E> = EndpointDefinition extends E ? true : false;
 
-/** True in the standalone package (`npm run pack:cli`), false when run from a checkout. */
-export const STANDALONE = typeof __GEOSCOPE_CLI_VERSION__ === "string";
+/** What a call sends: path parameters, query and body typed from the endpoint's own schemas. */
+export type CallInput<E extends EndpointDefinition> =
+  IsWide<E> extends true
+    ? { params?: Loose; query?: Loose; body?: unknown; token?: string | null }
+    : (E["params"] extends z.ZodObject ? { params: z.input<E["params"]> } : { params?: undefined }) &
+        (E["query"] extends z.ZodObject ? { query?: Partial<z.input<E["query"]>> } : { query?: undefined }) &
+        (E["body"] extends z.ZodType ? { body: z.input<E["body"]> } : { body?: undefined }) & {
+          /** Overrides the settings' token for this call (null: send none). */
+          token?: string | null;
+        };
 
-/** The CLI's version: built in, else package.json's; GEOSCOPE_CLI_VERSION_OVERRIDE wins (for tests of the version gate). */
-export function cliVersion(): string {
-  const override = process.env.GEOSCOPE_CLI_VERSION_OVERRIDE;
-  if (override) return override;
-  if (typeof __GEOSCOPE_CLI_VERSION__ === "string") return __GEOSCOPE_CLI_VERSION__;
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
-  return pkg.version;
-}
+/** The parsed body: the response schema's output, or undefined for a 204. */
+export type ResponseBody<E extends EndpointDefinition> = E["response"] extends z.ZodType ? z.output<E["response"]> : undefined;
 
-export type SavedConfig = { base_url?: string; token?: string; token_id?: string; email?: string };
+export type ApiResult<E extends EndpointDefinition> = {
+  status: number;
+  /** The body exactly as the server sent it ("" for a 204). */
+  text: string;
+  headers: Headers;
+  body: ResponseBody<E>;
+};
 
-export function configDir(): string {
-  if (process.env.GEOSCOPE_CONFIG_DIR) return process.env.GEOSCOPE_CONFIG_DIR;
-  const base = process.env.XDG_CONFIG_HOME || path.join(homedir(), ".config");
-  return path.join(base, "geoscope");
-}
-
-export function configPath(): string {
-  return path.join(configDir(), "config.json");
-}
-
-export function readConfig(): SavedConfig {
-  try {
-    const parsed = JSON.parse(readFileSync(configPath(), "utf8")) as unknown;
-    return parsed && typeof parsed === "object" ? (parsed as SavedConfig) : {};
-  } catch {
-    return {};
-  }
-}
-
-export function writeConfig(config: SavedConfig): void {
-  mkdirSync(configDir(), { recursive: true, mode: 0o700 });
-  const file = configPath();
-  writeFileSync(file, JSON.stringify(config, null, 2) + "\n", { mode: 0o600 });
-  chmodSync(file, 0o600);
-}
-
-export function forgetToken(): void {
-  const config = readConfig();
-  delete config.token;
-  delete config.token_id;
-  delete config.email;
-  if (Object.keys(config).length === 0) rmSync(configPath(), { force: true });
-  else writeConfig(config);
-}
-
-export function normalizeBaseUrl(url: string): string {
-  return url.replace(/\/+$/, "");
-}
-
-export type Settings = { baseUrl: string; token: string | null; version: string };
-
-/** Flags first, then the environment, then the saved login (its token only for its own server). */
-export function resolveSettings(flags: { baseUrl?: string; token?: string }): Settings {
-  const saved = readConfig();
-  const baseUrl = normalizeBaseUrl(flags.baseUrl || process.env.GEOSCOPE_BASE_URL || saved.base_url || DEFAULT_BASE_URL);
-  let token = flags.token || process.env.GEOSCOPE_TOKEN || null;
-  if (!token && saved.token && normalizeBaseUrl(saved.base_url ?? DEFAULT_BASE_URL) === baseUrl) token = saved.token;
-  return { baseUrl, token, version: cliVersion() };
-}
-
-export type ErrorEnvelope = { error: { code: string; message: string; engine: string | null; retryable: boolean } };
-
-export type ApiResponse = { status: number; text: string; headers: Headers };
-
-/** An answer that is not 2xx, or no answer at all (status 0). `text` is the body as sent, or a made-up envelope. */
+/** An answer that is not 2xx, or no usable answer (status 0: unreachable). `text` is the body as sent, or the envelope made here. */
 export class CliHttpError extends Error {
   constructor(
     readonly status: number,
@@ -90,78 +46,126 @@ export class CliHttpError extends Error {
   ) {
     super(envelope.error.message);
   }
-  get code() {
+  get code(): string {
     return this.envelope.error.code;
   }
 }
 
-export type CallInput = {
-  params?: Record<string, string | number>;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
-  token?: string | null;
-};
+/** A 2xx answer whose body does not match the endpoint's response schema. */
+export class ResponseShapeError extends CliHttpError {
+  constructor(
+    readonly endpoint: EndpointDefinition,
+    status: number,
+    /** Where the body broke the schema, as `runs[0].status: …`. */
+    readonly problems: string[],
+    headers: Headers | null,
+  ) {
+    const envelope: ErrorEnvelope = {
+      error: {
+        code: "invalid_response",
+        message: `${describeEndpoint(endpoint)} answered a body that does not match its response schema: ${problems.join("; ")}. The server may be newer than this client (upgrade it), or it answered something else.`,
+        engine: null,
+        retryable: false,
+      },
+    };
+    super(status, envelope, JSON.stringify(envelope), headers);
+  }
+}
 
-export function buildUrl(baseUrl: string, endpoint: EndpointDefinition, input: CallInput): string {
+export function describeEndpoint(endpoint: EndpointDefinition): string {
+  return `${endpoint.method} ${endpoint.path} (${endpoint.operationId})`;
+}
+
+/** A made-up envelope for what the client itself refuses or cannot do (not logged in, server unreachable). */
+export function localError(status: number, code: string, message: string, retryable = false): CliHttpError {
+  const envelope: ErrorEnvelope = { error: { code, message, engine: null, retryable } };
+  return new CliHttpError(status, envelope, JSON.stringify(envelope), null);
+}
+
+function issuePath(path: PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("") || "(the body)";
+}
+
+/** Parses a body with a schema, or says which fields broke it (at most five). */
+export function parseResponse<E extends EndpointDefinition>(endpoint: E, status: number, text: string, headers: Headers | null): ResponseBody<E> {
+  if (!endpoint.response) return undefined as ResponseBody<E>;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ResponseShapeError(endpoint, status, [`(the body): not JSON: ${JSON.stringify(text.slice(0, 80))}`], headers);
+  }
+  const parsed = endpoint.response.safeParse(json);
+  if (parsed.success) return parsed.data as ResponseBody<E>;
+  const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issuePath(issue.path)}: ${issue.message}`);
+  if (parsed.error.issues.length > 5) problems.push(`and ${parsed.error.issues.length - 5} more`);
+  throw new ResponseShapeError(endpoint, status, problems, headers);
+}
+
+function queryValue(value: unknown): string {
+  return typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+export function buildUrl(baseUrl: string, endpoint: EndpointDefinition, input: { params?: Loose; query?: Loose }): string {
   const filled = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = input.params?.[name];
-    if (value === undefined) throw new Error(`missing path parameter ${name}`);
-    return encodeURIComponent(String(value));
+    if (value === undefined || value === null || value === "") throw localError(400, "invalid_request", `${name}: is required`);
+    return encodeURIComponent(queryValue(value));
   });
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(input.query ?? {})) if (value !== undefined) query.set(key, String(value));
+  for (const [key, value] of Object.entries(input.query ?? {})) if (value !== undefined && value !== null) query.set(key, queryValue(value));
   const qs = query.toString();
   return `${baseUrl}${filled}${qs ? `?${qs}` : ""}`;
 }
 
-export async function call(settings: Settings, endpoint: EndpointDefinition, input: CallInput = {}): Promise<ApiResponse> {
-  const headers: Record<string, string> = {
-    "User-Agent": `geoscope-cli/${settings.version}`,
-    Accept: "application/json",
-  };
-  const token = input.token === undefined ? settings.token : input.token;
-  if (endpoint.auth === "bearer" && token) headers.Authorization = `Bearer ${token}`;
-  let body: string | undefined;
-  if (input.body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    body = JSON.stringify(input.body);
+export class Client {
+  constructor(readonly settings: Settings) {}
+
+  /** Calls one endpoint; a non-2xx answer throws CliHttpError, a body that breaks the response schema ResponseShapeError. */
+  async call<const E extends EndpointDefinition>(endpoint: E, ...args: {} extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]): Promise<ApiResult<E>> {
+    const input = (args[0] ?? {}) as { params?: Loose; query?: Loose; body?: unknown; token?: string | null };
+    const token = input.token === undefined ? this.settings.token : input.token;
+    if (endpoint.auth === "bearer" && !token) {
+      throw localError(401, "unauthenticated", "not logged in: run `geoscope login`, or pass --token / set GEOSCOPE_TOKEN");
+    }
+    const headers: Record<string, string> = { "User-Agent": `geoscope-cli/${this.settings.version}`, Accept: "application/json" };
+    if (endpoint.auth === "bearer" && token) headers.Authorization = `Bearer ${token}`;
+    let body: string | undefined;
+    if (input.body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(input.body);
+    }
+    const url = buildUrl(this.settings.baseUrl, endpoint, input);
+    let response: Response;
+    try {
+      response = await fetch(url, { method: endpoint.method, headers, body });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+      throw localError(0, "unreachable", `could not reach ${this.settings.baseUrl} (${why}); is the server running? Set --base-url or GEOSCOPE_BASE_URL.`, true);
+    }
+    const text = await response.text();
+    if (response.ok) {
+      return { status: response.status, text, headers: response.headers, body: parseResponse(endpoint, response.status, text, response.headers) };
+    }
+    let envelope: ErrorEnvelope | null = null;
+    try {
+      const parsed = ErrorBody.safeParse(JSON.parse(text));
+      if (parsed.success) envelope = parsed.data;
+    } catch {
+      /* not JSON: made up below */
+    }
+    if (!envelope) {
+      const made = localError(
+        response.status,
+        `http_${response.status}`,
+        `${describeEndpoint(endpoint)}: the server answered ${response.status} ${response.statusText} without an error envelope`,
+        response.status >= 500,
+      );
+      throw new CliHttpError(made.status, made.envelope, made.text, response.headers);
+    }
+    throw new CliHttpError(response.status, envelope, text, response.headers);
   }
-  const url = buildUrl(settings.baseUrl, endpoint, input);
-  let response: Response;
-  try {
-    response = await fetch(url, { method: endpoint.method, headers, body });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-    const envelope: ErrorEnvelope = {
-      error: {
-        code: "unreachable",
-        message: `could not reach ${settings.baseUrl} (${why}); is the server running? Set --base-url or GEOSCOPE_BASE_URL.`,
-        engine: null,
-        retryable: true,
-      },
-    };
-    throw new CliHttpError(0, envelope, JSON.stringify(envelope), null);
-  }
-  const text = await response.text();
-  if (response.ok) return { status: response.status, text, headers: response.headers };
-  let envelope: ErrorEnvelope;
-  try {
-    const parsed = JSON.parse(text) as ErrorEnvelope;
-    if (!parsed?.error || typeof parsed.error.message !== "string") throw new Error("not an envelope");
-    envelope = parsed;
-  } catch {
-    envelope = {
-      error: {
-        code: `http_${response.status}`,
-        message: `the server answered ${response.status} ${response.statusText} without an error envelope`,
-        engine: null,
-        retryable: response.status >= 500,
-      },
-    };
-    throw new CliHttpError(response.status, envelope, JSON.stringify(envelope), response.headers);
-  }
-  throw new CliHttpError(response.status, envelope, text, response.headers);
 }
 
 /** Exit codes, one per error class (also in `geoscope --help`). */
@@ -187,6 +191,7 @@ const EXIT_BY_CODE: Record<string, number> = {
   method_not_allowed: EXIT.notFound,
   cli_outdated: EXIT.outdated,
   rate_limited: EXIT.rateLimited,
+  invalid_response: EXIT.other,
 };
 
 const EXIT_BY_STATUS: Record<number, number> = {

@@ -1,5 +1,5 @@
 // `npm run build:cli`: the geoscope CLI as a package of its own in dist/cli/. esbuild bundles
-// cli/main.ts with lib/schemas, zod and semver into one ESM file (geoscope.mjs) that imports
+// cli/main.ts with lib/schemas, zod, semver and the MCP SDK's server into one ESM file (geoscope.mjs) that imports
 // nothing but Node's builtins, with the version built in; beside it a package.json with no
 // dependencies, a README and the bundled packages' licenses. `npm run pack:cli` then packs it
 // into dist/geoscope-cli-<version>.tgz, which `npm install -g` installs with no registry.
@@ -16,6 +16,21 @@ const NAME = "geoscope-cli";
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
+// `geoscope mcp` bundles the MCP SDK's server. The SDK's Server imports its ajv-based JSON Schema
+// validator, used only for elicitation, which geoscope never asks for (it passes its own
+// validator); ajv's code generator carries `require("ajv/dist/runtime/…")` in its text, so the
+// bundle takes cli/mcp/no-json-schema-validator.ts in its place.
+const withoutAjv = {
+  name: "geoscope-without-ajv",
+  setup(b) {
+    b.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}@modelcontextprotocol${path.sep}sdk${path.sep}`)
+        ? { path: path.join(root, "cli", "mcp", "no-json-schema-validator.ts") }
+        : undefined,
+    );
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: ["cli/main.ts"],
@@ -28,6 +43,7 @@ const result = await build({
   banner: { js: "#!/usr/bin/env node" },
   define: { __GEOSCOPE_CLI_VERSION__: JSON.stringify(rootPkg.version) },
   legalComments: "eof",
+  plugins: [withoutAjv],
   metafile: true,
   logLevel: "warning",
 });
@@ -42,7 +58,7 @@ if (outside.length) {
 }
 chmodSync(path.join(out, "geoscope.mjs"), 0o755);
 
-// The licenses of the packages bundled in (zod, semver), which their terms ask to ship with them.
+// The licenses of the packages bundled in (zod, semver, the MCP SDK and its parts), which their terms ask to ship with them.
 const bundled = new Map();
 for (const input of Object.keys(result.metafile.inputs)) {
   const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);

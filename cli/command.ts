@@ -1,0 +1,157 @@
+// What every command module shares: the shape of a command in the command table (its words,
+// arguments, options and help, from which main.ts parses, `--help` is written and shell
+// completion is generated), the context a command runs with, and the output helpers.
+import type { EndpointDefinition } from "../lib/schemas/endpoint";
+import { Client, type ApiResult, type CallInput } from "./client";
+import type { Settings } from "./config";
+
+export class UsageError extends Error {}
+
+export type OptionSpec = {
+  type: "string" | "boolean";
+  /** The value's placeholder in help (`ws_…`, `N`). */
+  arg?: string;
+  help: string;
+  /** Values shell completion offers. */
+  values?: readonly string[];
+  /** Shown without brackets in the usage line; the command itself checks it. */
+  required?: boolean;
+};
+
+export type CommandSpec = {
+  /** `["whoami"]` or `["runs", "list"]`. */
+  words: readonly [string] | readonly [string, string];
+  /** The positional arguments as shown in usage: `dr_…`, `"TEXT"`, `ws_… MEMBER_ID admin|member`. */
+  args?: string;
+  summary: string;
+  options?: Readonly<Record<string, OptionSpec>>;
+  /** Values shell completion offers for the first argument. */
+  argValues?: readonly string[];
+  run(ctx: Ctx): Promise<number>;
+};
+
+/** A part of `geoscope --help`, one module of cli/commands. */
+export type Section = { title: string; commands: readonly CommandSpec[] };
+
+export type Values = Record<string, string | boolean | undefined>;
+
+export type Ctx = {
+  settings: Settings;
+  client: Client;
+  values: Values;
+  args: string[];
+  json: boolean;
+  pretty: boolean;
+  /** The whole command table (for `completion`). */
+  commands: readonly Section[];
+};
+
+// ---------- options every command takes ----------
+
+export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec & { short?: string }>> = {
+  json: { type: "boolean", help: "print exactly the API's response body on stdout, nothing else" },
+  pretty: { type: "boolean", help: "like --json, indented" },
+  "base-url": { type: "string", arg: "URL", help: "API address (env GEOSCOPE_BASE_URL; default http://localhost:3000/api/v1)" },
+  token: { type: "string", arg: "TOKEN", help: "API key (gsk_…) or CLI token (gsc_…) (env GEOSCOPE_TOKEN; else the saved login)" },
+  version: { type: "boolean", help: "this CLI's version (asks no server; `geoscope version` does)" },
+  help: { type: "boolean", short: "h", help: "help: for everything, a group (`geoscope runs --help`) or one command" },
+};
+
+// ---------- output ----------
+
+export function out(text: string) {
+  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+export function note(text: string) {
+  process.stderr.write(`${text}\n`);
+}
+
+/** The body exactly as sent (a newline added only on a terminal), or reindented with --pretty. */
+export function printJson(text: string, pretty: boolean) {
+  if (pretty) {
+    try {
+      out(JSON.stringify(JSON.parse(text), null, 2));
+      return;
+    } catch {
+      /* not JSON: print as sent */
+    }
+  }
+  process.stdout.write(text);
+  if (process.stdout.isTTY && text && !text.endsWith("\n")) process.stdout.write("\n");
+}
+
+/** Calls an endpoint with the context's client. */
+export function request<const E extends EndpointDefinition>(ctx: Ctx, endpoint: E, ...args: {} extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]) {
+  return ctx.client.call(endpoint, ...args);
+}
+
+/** Prints the body as sent for --json, else hands the parsed body to the human formatter. */
+export function show<E extends EndpointDefinition>(ctx: Ctx, result: ApiResult<E>, human: (body: ApiResult<E>["body"]) => string | null) {
+  if (ctx.json) return printJson(result.text, ctx.pretty);
+  const text = human(result.body);
+  if (text !== null) out(text);
+}
+
+export function table(rows: readonly object[], columns: string[]): string {
+  if (rows.length === 0) return "(none)";
+  const cell = (v: unknown) => (v === null || v === undefined ? "-" : String(v));
+  const get = (row: object, c: string) => cell((row as Record<string, unknown>)[c]);
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => get(r, c).length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => get(r, c))))].join("\n");
+}
+
+export function truncate(text: string, max: number) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function date(iso: string | null | undefined): string | null {
+  return typeof iso === "string" ? iso.replace("T", " ").replace(/\.\d+Z$/, "Z") : null;
+}
+
+// ---------- arguments ----------
+
+export function arg(ctx: Ctx, index: number, what: string): string {
+  const value = ctx.args[index];
+  if (value === undefined || value === "") throw new UsageError(`missing ${what}`);
+  return value;
+}
+
+export function noExtraArgs(ctx: Ctx, count: number) {
+  if (ctx.args.length > count) throw new UsageError(`unexpected argument: ${ctx.args[count]}`);
+}
+
+export function str(ctx: Ctx, name: string): string | undefined {
+  const value = ctx.values[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+export function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value.split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+export function intOption(ctx: Ctx, name: string): number | undefined {
+  const value = str(ctx, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+/** `--wait SECONDS` of the GET commands. */
+export function waitOption(ctx: Ctx): number | undefined {
+  const wait = ctx.values.wait;
+  if (wait === undefined) return undefined;
+  if (typeof wait !== "string" || !/^\d+$/.test(wait)) throw new UsageError("--wait takes a number of seconds (0 to 30)");
+  return Number(wait);
+}
+
+// ---------- option specs used by several commands ----------
+
+export const opt = {
+  workspace: { type: "string", arg: "ws_…", help: "a workspace you belong to (default: your personal one, or the API key's)" },
+  limit: { type: "string", arg: "N", help: "page size, 1 to 200 (default 50)" },
+  cursor: { type: "string", arg: "C", help: "the next page: the `more: --cursor …` a previous page printed" },
+  wait: { type: "string", arg: "SECONDS", help: "hold until it has finished, up to 0 to 30 seconds" },
+} as const satisfies Record<string, OptionSpec>;

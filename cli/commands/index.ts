@@ -1,0 +1,12 @@
+// The command table: every command of `geoscope`, by help section, one module per group. main.ts
+// parses and dispatches from it, `--help` is written from it and `completion` generates from it.
+import type { Section } from "../command";
+import { account } from "./account";
+import { billing } from "./billing";
+import { keys } from "./keys";
+import { projects } from "./projects";
+import { runs } from "./runs";
+import { service } from "./service";
+import { workspaces } from "./workspaces";
+
+export const SECTIONS: readonly Section[] = [account, runs, keys, workspaces, projects, billing, service];

@@ -1,0 +1,171 @@
+// `geoscope mcp`: the API as Model Context Protocol tools over stdio, through the same typed client
+// as the CLI. A tool's result is the API's body (JSON text, and structuredContent); an API error is
+// a tool error (isError) whose content is the error envelope. stdout carries the protocol only.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import { getPricing, type RateCard } from "../../lib/schemas/billing";
+import { endpoints } from "../../lib/schemas/registry";
+import { CliHttpError, localError, type Client } from "../client";
+import { NoJsonSchemaValidator } from "./no-json-schema-validator";
+import { buildTools, splitArguments, type CostKind, type Tool } from "./tools";
+
+type Card = z.output<typeof RateCard>;
+
+/** Statuses after which a run, batch, fanout or analysis no longer changes. */
+const FINISHED = new Set(["completed", "partial", "failed"]);
+
+const INSTRUCTIONS = `geoscope runs prompts on answer engines (ChatGPT, Claude, Gemini) and records what each answered, cited and searched.
+Start with whoami, then list_projects (or create_project): work-starting tools need a project id (pr_…).
+Work-starting tools (run_prompt and the like) return at once with the object queued; call the matching wait_for_… tool until its status is completed, partial or failed.
+Each result is the API's JSON body. An error is a tool error whose text is the API's error envelope {"error":{"code","message","engine","retryable"}}.`;
+
+const usd = (amount: string) => `$${amount}`;
+
+/** What a work-starting tool costs, from the rate card read at start (or said in general when it could not be read). */
+export function costLine(kind: CostKind, card: Card | null): string {
+  const rows = (product: string) => card?.prices.filter((p) => p.product === product) ?? [];
+  const perEngine = rows("prompt").map((p) => `${p.engine ?? "any engine"} ${usd(p.unit_price_usd)}`).join(", ");
+  const version = card ? ` (rate card ${card.version}; see get_pricing)` : "; see get_pricing";
+  const one = (product: string, unit: string) => {
+    const row = rows(product)[0];
+    return row ? `${usd(row.unit_price_usd)} per ${unit}` : null;
+  };
+  switch (kind) {
+    case "prompt":
+      return `Cost: holds each engine's prompt price from your credit when queued (${perEngine || "the engine's prompt price per engine"}), paid when a run completes, released if it fails${version}.`;
+    case "fanout":
+      return `Cost: every execution (prompts × engines × runs) at its engine's prompt price (${perEngine || "per engine"}), the whole price held at creation; a failed run is not charged. estimate_fanout prices it for free first${version}.`;
+    case "questions":
+      return `Cost: ${one("questions", "question") ?? "a price per question"}, held for the count asked and paid for the questions generated${version}.`;
+    case "audit":
+      return `Cost: ${one("audit", "url") ?? "a price per page"}, held when queued and released if the audit fails${version}.`;
+    case "citations":
+      return `Cost: ${one("citations", "analysis") ?? "a price per analysis"} (0 means included); it calls no model${version}.`;
+  }
+}
+
+function describe(tool: Tool, card: Card | null): string {
+  const e = tool.definition;
+  const parts = [tool.waitsOn ? `Waits for ${e.method} ${e.path} to finish, asking the API with ?wait=30 repeatedly until its status is completed, partial or failed, or timeout_seconds have passed; returns the body as it then is.` : `${e.summary}.`];
+  if (!tool.waitsOn && e.description) parts.push(e.description);
+  if (tool.hint) parts.push(tool.hint);
+  if (tool.cost) parts.push(costLine(tool.cost, card));
+  if (!tool.waitsOn) parts.push(`(${e.method} ${e.path})`);
+  return parts.join(" ");
+}
+
+function bodyResult(text: string, extra: string[] = []): CallToolResult {
+  let structured: Record<string, unknown> | undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) structured = parsed as Record<string, unknown>;
+  } catch {
+    /* no body (204) */
+  }
+  return {
+    content: [{ type: "text", text: text === "" ? "Done: the API answered 204 with no body." : text }, ...extra.map((t) => ({ type: "text" as const, text: t }))],
+    ...(structured ? { structuredContent: structured } : {}),
+  };
+}
+
+function errorResult(error: CliHttpError): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: error.text }], structuredContent: error.envelope };
+}
+
+function at(body: unknown, path: string): unknown {
+  return path.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), body);
+}
+
+type Extra = { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void> };
+
+export function createMcpServer(client: Client, options: { card: Promise<Card | null> }) {
+  const tools = buildTools(endpoints);
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const server = new Server({ name: "geoscope", version: client.settings.version }, {
+    capabilities: { tools: {} },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: new NoJsonSchemaValidator(),
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const card = await options.card;
+    return {
+      tools: tools.map((tool) => ({
+        name: tool.name,
+        description: describe(tool, card),
+        inputSchema: tool.inputJsonSchema as { type: "object" },
+        annotations: {
+          readOnlyHint: tool.definition.method === "GET",
+          destructiveHint: tool.definition.method === "DELETE",
+          idempotentHint: tool.definition.method !== "POST",
+          openWorldHint: false,
+        },
+      })),
+    };
+  });
+
+  async function waitFor(tool: Tool, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw localError(400, "invalid_request", `${issue.path.join(".") || "arguments"}: ${issue.message}`);
+    }
+    const { timeout_seconds: timeout, ...params } = parsed.data as { timeout_seconds: number } & Record<string, unknown>;
+    const started = Date.now();
+    const deadline = started + timeout * 1000;
+    for (;;) {
+      const asked = Date.now();
+      const remaining = Math.max(0, Math.ceil((deadline - asked) / 1000));
+      const result = await client.call(tool.definition, { params, query: { wait: Math.min(30, remaining) } });
+      const status = String(at(result.body, tool.waitsOn!));
+      const elapsed = Math.round((Date.now() - started) / 1000);
+      if (FINISHED.has(status)) return bodyResult(result.text);
+      if (Date.now() >= deadline || extra.signal.aborted) {
+        return bodyResult(result.text, [`Still ${status} after ${elapsed} s. Call ${tool.name} again to keep waiting.`]);
+      }
+      const token = extra._meta?.progressToken;
+      if (token !== undefined) {
+        await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: elapsed, total: timeout, message: `${status} after ${elapsed} s` } });
+      }
+      // A server that answered before `wait` was up without the object finished (one that ignores
+      // `wait`, say) is asked at most once a second.
+      const pause = Math.min(asked + 1000, deadline) - Date.now();
+      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names them all.`);
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    try {
+      if (tool.waitsOn) return await waitFor(tool, args, extra as unknown as Extra);
+      const result = await client.call(tool.definition, splitArguments(tool, args));
+      return bodyResult(result.text);
+    } catch (error) {
+      if (error instanceof CliHttpError) return errorResult(error);
+      throw error;
+    }
+  });
+
+  return { server, tools };
+}
+
+/** Serves until the client closes stdin. Reads the rate card at start, for the work-starting tools' descriptions. */
+export async function serveMcp(client: Client, transport?: Transport): Promise<void> {
+  const card = client.call(getPricing).then((r) => r.body, () => null);
+  const { server, tools } = createMcpServer(client, { card });
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  if (!transport) {
+    // The SDK's stdio transport does not notice its client going away: stdin ending is the end.
+    process.stdin.once("end", () => void server.close());
+  }
+  await server.connect(transport ?? new StdioServerTransport());
+  process.stderr.write(
+    `geoscope mcp: ${tools.length} tools for ${client.settings.baseUrl}${client.settings.token ? "" : " (no credential: run `geoscope login` or set GEOSCOPE_TOKEN; tools that need one answer unauthenticated)"}\n`,
+  );
+  await closed;
+}

@@ -1,0 +1,145 @@
+// The MCP tools of `geoscope mcp`, one line each. A tool names an operation by "METHOD /path"
+// exactly as the spec's endpoint table does; its input schema, its call and most of its
+// description come from that endpoint's definition in lib/schemas. A line whose endpoint is not in
+// the registry yet (fanouts, questions, citation analyses, audits, shares are being built) gives
+// no tool until the endpoint is added there; then it appears with no change here.
+import { z } from "zod";
+import type { EndpointDefinition } from "../../lib/schemas/endpoint";
+
+/** A rate-card product, or `fanout`: prompt executions priced per engine. */
+export type CostKind = "prompt" | "questions" | "audit" | "citations" | "fanout";
+
+export type ToolSpec = {
+  name: string;
+  /** "METHOD /path", as in the spec's endpoint table. */
+  endpoint: string;
+  /** Said after the endpoint's own summary and description. */
+  hint?: string;
+  /** Work-starting: what it is charged as; the description then says what it costs. */
+  cost?: CostKind;
+  /** A waiting tool: repeats the GET with `?wait=30` until the status at this path of the body is finished, or its time is up. */
+  waitsOn?: string;
+};
+
+export const TOOLS: readonly ToolSpec[] = [
+  { name: "whoami", endpoint: "GET /me", hint: "Start here: the account, the credential, and the workspaces it can act in." },
+  { name: "get_pricing", endpoint: "GET /pricing" },
+  { name: "get_billing", endpoint: "GET /billing" },
+  { name: "list_projects", endpoint: "GET /projects", hint: "Work-starting tools need a project id (`pr_…`) from here or from create_project." },
+  { name: "create_project", endpoint: "POST /projects" },
+  { name: "get_project", endpoint: "GET /projects/{project_id}" },
+  { name: "run_prompt", endpoint: "POST /prompts", cost: "prompt", hint: "Then call wait_for_batch with its batch.id." },
+  { name: "wait_for_batch", endpoint: "GET /batches/{batch_id}", waitsOn: "batch.status" },
+  { name: "get_batch", endpoint: "GET /batches/{batch_id}" },
+  { name: "get_run", endpoint: "GET /runs/{run_id}" },
+  { name: "wait_for_run", endpoint: "GET /runs/{run_id}", waitsOn: "status" },
+  { name: "list_runs", endpoint: "GET /runs" },
+  { name: "estimate_fanout", endpoint: "POST /fanouts/estimate", hint: "Free: starts and holds nothing." },
+  { name: "create_fanout", endpoint: "POST /fanouts", cost: "fanout", hint: "Returns at once with the fanout queued; then call wait_for_fanout with its id." },
+  { name: "wait_for_fanout", endpoint: "GET /fanouts/{fanout_id}", waitsOn: "status" },
+  { name: "get_fanout", endpoint: "GET /fanouts/{fanout_id}" },
+  { name: "list_fanouts", endpoint: "GET /fanouts" },
+  { name: "generate_questions", endpoint: "POST /questions", cost: "questions", hint: "Returns at once with the analysis queued; then call wait_for_analysis with its id." },
+  { name: "analyze_citations", endpoint: "POST /citation-analyses", cost: "citations" },
+  { name: "wait_for_analysis", endpoint: "GET /analyses/{analysis_id}", waitsOn: "status" },
+  { name: "get_analysis", endpoint: "GET /analyses/{analysis_id}" },
+  { name: "list_analyses", endpoint: "GET /analyses" },
+  { name: "audit_page", endpoint: "POST /audits", cost: "audit", hint: "Returns at once with the audit run queued; then call wait_for_run with its id." },
+  { name: "share_run", endpoint: "POST /runs/{object_id}/share" },
+  { name: "get_run_share", endpoint: "GET /runs/{object_id}/share" },
+  { name: "rotate_run_share", endpoint: "POST /runs/{object_id}/share/rotate" },
+  { name: "unshare_run", endpoint: "DELETE /runs/{object_id}/share" },
+  { name: "share_analysis", endpoint: "POST /analyses/{object_id}/share" },
+  { name: "get_analysis_share", endpoint: "GET /analyses/{object_id}/share" },
+  { name: "rotate_analysis_share", endpoint: "POST /analyses/{object_id}/share/rotate" },
+  { name: "unshare_analysis", endpoint: "DELETE /analyses/{object_id}/share" },
+];
+
+/** How long a waiting tool waits by default: under the 60 s an MCP client commonly allows one call. */
+export const DEFAULT_WAIT_SECONDS = 50;
+export const MAX_WAIT_SECONDS = 600;
+
+const timeoutSeconds = z
+  .int()
+  .min(1)
+  .max(MAX_WAIT_SECONDS)
+  .default(DEFAULT_WAIT_SECONDS)
+  .describe(
+    `How long to wait, 1 to ${MAX_WAIT_SECONDS} seconds (default ${DEFAULT_WAIT_SECONDS}). If the object is still unfinished then, it is returned as it is; call again to keep waiting.`,
+  );
+
+export type Tool = ToolSpec & {
+  definition: EndpointDefinition;
+  /** The arguments: path parameters, query and body fields side by side (a waiting tool: the path parameters and timeout_seconds). */
+  input: z.ZodObject;
+  inputJsonSchema: Record<string, unknown>;
+  /** Where each argument goes. */
+  placement: Map<string, "params" | "query" | "body">;
+};
+
+/** The keys of an object schema, or none. */
+function keysOf(schema: z.ZodType | undefined): string[] {
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+/** JSON Schema with every `$ref` to `$defs` replaced by its definition: MCP clients and the models behind them read flat schemas best. */
+export function inlineRefs(schema: Record<string, unknown>): Record<string, unknown> {
+  const defs = (schema.$defs ?? {}) as Record<string, unknown>;
+  const walk = (node: unknown, depth: number): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, depth));
+    if (!node || typeof node !== "object") return node;
+    const record = node as Record<string, unknown>;
+    const ref = typeof record.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(record.$ref)?.[1] : undefined;
+    if (ref !== undefined && depth < 20) {
+      const { $ref: _, ...rest } = record;
+      return walk({ ...(defs[ref] as object), ...rest }, depth + 1);
+    }
+    return Object.fromEntries(Object.entries(record).filter(([k]) => k !== "$defs").map(([k, v]) => [k, walk(v, depth)]));
+  };
+  return walk(schema, 0) as Record<string, unknown>;
+}
+
+/** One tool from its line and its endpoint: the merged input schema and where each argument goes. */
+export function buildTool(spec: ToolSpec, definition: EndpointDefinition): Tool {
+  const placement = new Map<string, "params" | "query" | "body">();
+  const shape: Record<string, z.ZodType> = {};
+  const add = (where: "params" | "query" | "body", schema: z.ZodType | undefined) => {
+    if (!(schema instanceof z.ZodObject)) return;
+    for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+      if (placement.has(key)) throw new Error(`tool ${spec.name}: argument ${key} is both ${placement.get(key)} and ${where} of ${spec.endpoint}`);
+      placement.set(key, where);
+      shape[key] = field;
+    }
+  };
+  add("params", definition.params);
+  if (spec.waitsOn) {
+    if (!keysOf(definition.query).includes("wait")) throw new Error(`tool ${spec.name}: ${spec.endpoint} takes no wait`);
+    shape.timeout_seconds = timeoutSeconds;
+  } else {
+    add("query", definition.query);
+    if (definition.body && !(definition.body instanceof z.ZodObject)) throw new Error(`tool ${spec.name}: the body of ${spec.endpoint} is not an object`);
+    add("body", definition.body);
+  }
+  const input = z.strictObject(shape);
+  return { ...spec, definition, input, placement, inputJsonSchema: inlineRefs(z.toJSONSchema(input, { io: "input" }) as Record<string, unknown>) };
+}
+
+/** The tools whose endpoints the registry has, in the table's order. */
+export function buildTools(endpoints: readonly EndpointDefinition[], specs: readonly ToolSpec[] = TOOLS): Tool[] {
+  const byKey = new Map(endpoints.map((e) => [`${e.method} ${e.path}`, e]));
+  return specs.flatMap((spec) => {
+    const definition = byKey.get(spec.endpoint);
+    return definition ? [buildTool(spec, definition)] : [];
+  });
+}
+
+/** Splits a tool call's arguments into the path parameters, query and body of its endpoint. */
+export function splitArguments(tool: Tool, args: Record<string, unknown>) {
+  const parts = { params: {} as Record<string, unknown>, query: {} as Record<string, unknown>, body: {} as Record<string, unknown> };
+  for (const [key, value] of Object.entries(args)) {
+    // An argument the endpoint does not know goes where the API will name it in its refusal.
+    const where = tool.placement.get(key) ?? (tool.definition.body ? "body" : "query");
+    parts[where][key] = value;
+  }
+  return { params: parts.params, query: parts.query, body: tool.definition.body ? parts.body : undefined };
+}

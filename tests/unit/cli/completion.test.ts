@@ -1,0 +1,65 @@
+// Shell completion is written from the command table: every command, its options and their values
+// complete, in a real bash; the zsh and fish scripts name the same words.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { GLOBAL_OPTIONS, type CommandSpec } from "@/cli/command";
+import { SECTIONS } from "@/cli/commands";
+import { completionScript } from "@/cli/completion";
+
+const COMMANDS: CommandSpec[] = SECTIONS.flatMap((s) => [...s.commands]);
+const dir = mkdtempSync(path.join(tmpdir(), "geoscope-completion-"));
+const bashScript = path.join(dir, "geoscope.bash");
+writeFileSync(bashScript, completionScript("bash", SECTIONS));
+
+/** What bash offers for the command line `words` (the last word is the one being completed). */
+function complete(...words: string[]): string[] {
+  const line = ["geoscope", ...words];
+  const script = `source ${JSON.stringify(bashScript)}
+COMP_WORDS=(${line.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${line.length - 1}
+_geoscope; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  return execFileSync("bash", ["--norc", "--noprofile", "-c", script], { encoding: "utf8" }).split("\n").filter(Boolean).sort();
+}
+
+describe("geoscope completion bash", () => {
+  it("completes the first word with every command and group", () => {
+    const firsts = [...new Set(COMMANDS.map((c) => c.words[0]))].sort();
+    expect(complete("")).toEqual(firsts);
+    expect(complete("pr")).toEqual(["pricing", "projects", "prompt"]);
+  });
+
+  it("completes a group's subcommands", () => {
+    for (const group of new Set(COMMANDS.filter((c) => c.words.length === 2).map((c) => c.words[0]))) {
+      expect(complete(group, ""), group).toEqual(COMMANDS.filter((c) => c.words[0] === group).map((c) => c.words[1]).sort());
+    }
+  });
+
+  it("completes each command's options, its own and the global ones", () => {
+    for (const c of COMMANDS) {
+      const expected = [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(c.options ?? {})].map((o) => `--${o}`).sort();
+      expect(complete(...c.words, "--"), c.words.join(" ")).toEqual(expected);
+    }
+  });
+
+  it("completes option values and argument values the table names, after other options", () => {
+    expect(complete("runs", "list", "--status", "")).toEqual(["completed", "failed", "queued", "running"]);
+    expect(complete("runs", "list", "--limit", "5", "--engine", "c")).toEqual(["chatgpt", "claude"]);
+    expect(complete("--base-url", "http://x", "invitations", "create", "--role", "")).toEqual(["admin", "member"]);
+    expect(complete("completion", "")).toEqual(["bash", "fish", "zsh"]);
+  });
+});
+
+describe("geoscope completion zsh and fish", () => {
+  it("name every command and option", () => {
+    for (const shell of ["zsh", "fish"] as const) {
+      const script = completionScript(shell, SECTIONS);
+      for (const c of COMMANDS) {
+        for (const word of c.words) expect(script, `${shell}: ${word}`).toContain(word);
+        for (const option of Object.keys(c.options ?? {})) expect(script, `${shell}: ${c.words.join(" ")} --${option}`).toMatch(new RegExp(`(--|-l )${option}\\b`));
+      }
+    }
+    expect(completionScript("zsh", SECTIONS).startsWith("#compdef geoscope\n")).toBe(true);
+  });
+});
