@@ -104,11 +104,12 @@ export GEOSCOPE_BASE_URL=https://geoscope.example.com/api/v1   # default http://
 geoscope login
 geoscope prompt "best crm for a startup" --project pr_… --wait
 geoscope --help
+geoscope mcp          # the API as MCP tools over stdio, for an agent's mcpServers: {"command": "geoscope", "args": ["mcp"]}
 \`\`\`
 
 The commands, options, configuration and exit codes are those of the repository README's
-"The CLI" section. To upgrade, build the package again from an up-to-date checkout and install it
-the same way.
+"The CLI" section, and \`geoscope mcp\` its "MCP server" section. To upgrade, build the package
+again from an up-to-date checkout and install it the same way.
 `,
 );
 

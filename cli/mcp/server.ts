@@ -3,8 +3,11 @@
 // a tool error (isError) whose content is the error envelope. stdout carries the protocol only.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { getPricing, type RateCard } from "../../lib/schemas/billing";
 import { endpoints } from "../../lib/schemas/registry";
@@ -79,7 +82,7 @@ function at(body: unknown, path: string): unknown {
   return path.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), body);
 }
 
-type Extra = { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void> };
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export function createMcpServer(client: Client, options: { card: Promise<Card | null> }) {
   const tools = buildTools(endpoints);
@@ -142,7 +145,7 @@ export function createMcpServer(client: Client, options: { card: Promise<Card | 
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names them all.`);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
-      if (tool.waitsOn) return await waitFor(tool, args, extra as unknown as Extra);
+      if (tool.waitsOn) return await waitFor(tool, args, extra);
       const result = await client.call(tool.definition, splitArguments(tool, args));
       return bodyResult(result.text);
     } catch (error) {

@@ -155,9 +155,14 @@ describe("geoscope mcp in-process", () => {
     const answers = [batchWith("queued"), batchWith("running"), batchWith("completed")];
     handler = () => ({ status: 200, body: answers.shift() });
     requests.length = 0;
-    const result = await mcp.callTool({ name: "wait_for_batch", arguments: { batch_id: BATCH_ID } });
+    const progress: (string | undefined)[] = [];
+    const result = await mcp.callTool({ name: "wait_for_batch", arguments: { batch_id: BATCH_ID } }, undefined, {
+      onprogress: (p) => progress.push(p.message),
+    });
     expect(result.isError).toBeFalsy();
     expect(requests).toEqual(Array(3).fill(`GET /api/v1/batches/${BATCH_ID}?wait=30`));
+    // A client that asked for progress hears of each unfinished answer.
+    expect(progress.map((m) => m?.replace(/\d+ s$/, "N s"))).toEqual(["queued after N s", "running after N s"]);
     expect((result.structuredContent as { batch: { status: string } }).batch.status).toBe("completed");
     expect(result.content).toHaveLength(1);
   });
