@@ -90,16 +90,26 @@ export function sampleOf(schema: z.ZodType, io: "input" | "output" = "output"): 
   return value;
 }
 
-/** The first required property of an object schema whose type is definite, and a value of another type. */
-export function breakingField(schema: z.ZodType): { field: string; wrong: unknown } | null {
+/**
+ * How to break a body of this schema: a required property (required in every shape of a union)
+ * whose type is definite, and a value of another type; for a body that is not an object, the
+ * whole body (field null).
+ */
+export function breakingField(schema: z.ZodType): { field: string | null; wrong: unknown } {
   const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as Json;
   const defs = (json.$defs ?? {}) as Json;
   const resolve = (node: Json): Json => (typeof node.$ref === "string" ? resolve(defs[node.$ref.replace("#/$defs/", "")] as Json) : node);
   const root = resolve(json);
-  const properties = (root.properties ?? {}) as Record<string, Json>;
-  for (const field of (root.required ?? []) as string[]) {
-    const type = resolve(properties[field] ?? {}).type;
-    if (typeof type === "string") return { field, wrong: type === "string" ? 12345 : "not the right type" };
+  const shapes = ((root.anyOf ?? root.oneOf ?? [root]) as Json[]).map(resolve);
+  const typeOf = (shape: Json, field: string) => resolve(((shape.properties ?? {}) as Record<string, Json>)[field] ?? {}).type;
+  if (shapes.every((shape) => shape.type === "object")) {
+    for (const field of (shapes[0]!.required ?? []) as string[]) {
+      const type = typeOf(shapes[0]!, field);
+      if (typeof type !== "string") continue;
+      if (shapes.every((shape) => ((shape.required ?? []) as string[]).includes(field) && typeOf(shape, field) === type)) {
+        return { field, wrong: type === "string" ? 12345 : "not the right type" };
+      }
+    }
   }
-  return null;
+  return { field: null, wrong: root.type === "string" ? 12345 : "not the right type" };
 }
