@@ -290,7 +290,7 @@ test("login against a stub server: slow_down adds 5 s to the interval; denied an
       polls.push(Date.now());
       const status = script.shift() ?? "pending";
       const approved = status === "approved";
-      res.end(JSON.stringify({ status, token: approved ? "gsc_stub" : null, token_id: approved ? "ct_stub" : null, email: approved ? "stub@example.com" : null }));
+      res.end(JSON.stringify({ status, token: approved ? "gsc_stub" : null, token_id: approved ? "ct_01JAAAAAAAAAAAAAAAAAAAAAAA" : null, email: approved ? "stub@example.com" : null }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
