@@ -3,8 +3,9 @@
 // the commands, their options, help and formatters live in cli/commands/<group>.ts.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { CliHttpError, Client, EXIT, exitCodeFor } from "./client";
-import { GLOBAL_OPTIONS, note, out, printJson, UsageError, type CommandSpec, type Section, type Values } from "./command";
+import { GLOBAL_OPTIONS, note, out, printJson, UsageError, type CommandSpec, type Values } from "./command";
 import { SECTIONS } from "./commands";
+import { commandHelp, groupHelp, help } from "./help";
 import { cliVersion, PACK_HINT, resolveSettings, STANDALONE, type Settings } from "./config";
 
 const COMMANDS: readonly CommandSpec[] = SECTIONS.flatMap((s) => s.commands);
@@ -45,82 +46,10 @@ function parse(argv: string[], command: CommandSpec | undefined) {
     const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     return { values: parsed.values as Values, positionals: parsed.positionals };
   } catch (error) {
+    const unknown = /Unknown option '([^']+)'/.exec(error instanceof Error ? error.message : "")?.[1];
+    if (unknown) throw new UsageError(`unknown option ${unknown}${command ? ` (geoscope ${command.words.join(" ")} --help lists its options)` : ""}`);
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-}
-
-// ---------- help, written from the command table ----------
-
-/** The usage line; `brief` folds more than three optional options into `[options]` (the command's --help lists them). */
-function usage(c: CommandSpec, brief = false): string {
-  const entries = Object.entries(c.options ?? {});
-  const optional = entries.filter(([, o]) => !o.required).length;
-  const options = entries.flatMap(([name, o]) => {
-    const text = `--${name}${o.type === "string" ? ` ${o.arg ?? "VALUE"}` : ""}`;
-    if (o.required) return [text];
-    return brief && optional > 3 ? [] : [`[${text}]`];
-  });
-  if (brief && optional > 3) options.push("[options]");
-  return [...c.words, ...(c.args ? [c.args] : []), ...options].join(" ");
-}
-
-function commandLines(c: CommandSpec): string {
-  const line = `  ${usage(c, true)}`;
-  return line.length <= 56 ? `${line.padEnd(58)}${c.summary}` : `${line}\n      ${c.summary}`;
-}
-
-const EXIT_HELP = `Exit codes
-  0  success
-  1  server error, unreachable server, or anything else
-  2  usage error (bad command, option or argument)
-  3  authentication or permission (401, 403); login denied or expired
-  4  not found (404)
-  5  insufficient credit (402)
-  6  rate limited (429)
-  7  CLI outdated (426): upgrade the CLI
-  8  invalid request or conflict (400, 409)`;
-
-function optionLines(options: Readonly<Record<string, { type: string; arg?: string; help: string; short?: string }>>): string[] {
-  return Object.entries(options).map(([name, o]) => {
-    const flag = `${"short" in o && o.short ? `-${o.short}, ` : ""}--${name}${o.type === "string" ? ` ${o.arg ?? "VALUE"}` : ""}`;
-    return `  ${flag.padEnd(24)}${o.help}`;
-  });
-}
-
-function help(sections: readonly Section[]): string {
-  return `geoscope: run prompts on answer engines and read what they answered, cited and searched.
-
-Usage: geoscope <command> [arguments] [options]    (geoscope <command> --help for one command)
-
-${sections.map((s) => [s.title, ...s.commands.map(commandLines)].join("\n")).join("\n")}
-
-Options (every command)
-${optionLines(GLOBAL_OPTIONS).join("\n")}
-
-The login is saved in $GEOSCOPE_CONFIG_DIR, else $XDG_CONFIG_HOME/geoscope, else
-~/.config/geoscope (config.json, mode 0600). Errors go to stderr; with --json the error envelope
-is printed on stdout too.
-
-${EXIT_HELP}
-`;
-}
-
-function commandHelp(c: CommandSpec): string {
-  const own = c.options ?? {};
-  return [
-    `Usage: geoscope ${usage(c)}`,
-    "",
-    c.summary,
-    ...(Object.keys(own).length ? ["", "Options", ...optionLines(own)] : []),
-    "",
-    "Options (every command): --json, --pretty, --base-url URL, --token TOKEN (geoscope --help)",
-    "",
-  ].join("\n");
-}
-
-function groupHelp(group: string): string {
-  const commands = COMMANDS.filter((c) => c.words[0] === group);
-  return [`geoscope ${group}: ${commands.map((c) => c.words[1]).join(", ")}`, "", ...commands.map(commandLines), "", "geoscope --help for the options every command takes.", ""].join("\n");
 }
 
 // ---------- errors ----------
@@ -165,7 +94,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (values.help) {
       if (command) out(commandHelp(command));
-      else if (GROUPS.has(words[0]!) && words.length === 1) out(groupHelp(words[0]!));
+      else if (GROUPS.has(words[0]!) && words.length === 1) out(groupHelp(SECTIONS, words[0]!));
       else throw new UsageError(`unknown command: ${words.join(" ")}`);
       return EXIT.ok;
     }
