@@ -38,6 +38,7 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "create_fanout", endpoint: "POST /fanouts", cost: "fanout", hint: "Returns at once with the fanout queued; then call wait_for_fanout with its id." },
   { name: "wait_for_fanout", endpoint: "GET /fanouts/{fanout_id}", waitsOn: "status" },
   { name: "get_fanout", endpoint: "GET /fanouts/{fanout_id}" },
+  { name: "get_fanout_queries", endpoint: "GET /fanouts/{fanout_id}/queries" },
   { name: "list_fanouts", endpoint: "GET /fanouts" },
   { name: "generate_questions", endpoint: "POST /questions", cost: "questions", hint: "Returns at once with the analysis queued; then call wait_for_analysis with its id." },
   { name: "analyze_citations", endpoint: "POST /citation-analyses", cost: "citations" },

@@ -30,8 +30,12 @@ function pick(schema: Json, defs: Json, io: "input" | "output", depth: number): 
       const properties = (schema.properties ?? {}) as Record<string, Json>;
       const out: Json = {};
       for (const [key, value] of Object.entries(properties)) out[key] = pick(value, defs, io, depth + 1);
+      // A record: every key of an enum of keys (z.record(enum, …) wants them all), else one key.
       const extra = schema.additionalProperties;
-      if (Object.keys(properties).length === 0 && extra && typeof extra === "object") out.key = pick(extra as Json, defs, io, depth + 1);
+      if (Object.keys(properties).length === 0 && extra && typeof extra === "object") {
+        const names = (schema.propertyNames as Json | undefined)?.enum as string[] | undefined;
+        for (const key of names ?? ["key"]) out[key] = pick(extra as Json, defs, io, depth + 1);
+      }
       return out;
     }
     case "array": {
@@ -41,8 +45,11 @@ function pick(schema: Json, defs: Json, io: "input" | "output", depth: number): 
     }
     case "integer":
     case "number": {
-      let n = typeof schema.minimum === "number" ? schema.minimum : typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + 1 : 1;
+      let n = 1;
+      if (typeof schema.minimum === "number" && n < schema.minimum) n = schema.minimum;
+      if (typeof schema.exclusiveMinimum === "number" && n <= schema.exclusiveMinimum) n = schema.exclusiveMinimum + 1;
       if (typeof schema.maximum === "number" && n > schema.maximum) n = schema.maximum;
+      if (typeof schema.exclusiveMaximum === "number" && n >= schema.exclusiveMaximum) n = schema.exclusiveMaximum - 1;
       return n;
     }
     case "boolean":
@@ -82,9 +89,11 @@ function stringFor(schema: Json): string {
 /** A value the schema accepts (checked here), in its input or output form. */
 export function sampleOf(schema: z.ZodType, io: "input" | "output" = "output"): unknown {
   const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json;
-  const examples = json.examples;
+  const defs = (json.$defs ?? {}) as Json;
+  const root = typeof json.$ref === "string" ? ((defs[json.$ref.replace("#/$defs/", "")] ?? json) as Json) : json;
+  const examples = root.examples;
   if (Array.isArray(examples) && examples.length > 0 && schema.safeParse(examples[0]).success) return examples[0];
-  const value = pick(json, (json.$defs ?? {}) as Json, io, 0);
+  const value = pick(json, defs, io, 0);
   const checked = schema.safeParse(value);
   if (!checked.success) throw new Error(`samples: made a value the schema refuses: ${checked.error.message}\n${JSON.stringify(value)}`);
   return value;
