@@ -114,6 +114,13 @@ test("geoscope mcp with the saved login: tools, a prompt run and waited for, the
   expect((await call(mcp, "get_run", { run_id: runId })).content[0]!.text).toBe((await api("GET", `/runs/${runId}`)).text);
   expect((await call(mcp, "list_runs", { batch: batchId, limit: 1 })).content[0]!.text).toBe((await api("GET", `/runs?batch=${batchId}&limit=1`)).text);
 
+  // Fanout tools came from the registry once its endpoints were added: the estimate is POST /fanouts/estimate's body.
+  const fanout = { prompts: [{ text: "best crm for a startup" }], engines: ["chatgpt", "claude"], runs: 2, project: projectId };
+  const estimate = await call(mcp, "estimate_fanout", fanout);
+  expect(estimate.isError, estimate.content[0]?.text).toBeFalsy();
+  expect(estimate.content[0]!.text).toBe((await api("POST", "/fanouts/estimate", fanout)).text);
+  expect(estimate.structuredContent).toMatchObject({ executions: 4 });
+
   // API errors come back as tool errors whose text is the API's own envelope.
   const noProject = await call(mcp, "run_prompt", { prompt: "no project given" });
   expect(noProject.isError).toBe(true);
