@@ -13,7 +13,7 @@ import { getPricing, type RateCard } from "../../lib/schemas/billing";
 import { endpoints } from "../../lib/schemas/registry";
 import { CliHttpError, localError, type Client } from "../client";
 import { NoJsonSchemaValidator } from "./no-json-schema-validator";
-import { buildTools, splitArguments, type CostKind, type Tool } from "./tools";
+import { buildTools, splitArguments, timeoutSeconds, type CostKind, type Tool } from "./tools";
 
 type Card = z.output<typeof RateCard>;
 
@@ -111,18 +111,18 @@ export function createMcpServer(client: Client, options: { card: Promise<Card | 
   });
 
   async function waitFor(tool: Tool, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
-    const parsed = tool.input.safeParse(args);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw localError(400, "invalid_request", `${issue.path.join(".") || "arguments"}: ${issue.message}`);
-    }
-    const { timeout_seconds: timeout, ...params } = parsed.data as { timeout_seconds: number } & Record<string, unknown>;
+    // timeout_seconds is this tool's own; everything else goes to the API, which judges it.
+    const { timeout_seconds: given, ...rest } = args;
+    const parsed = timeoutSeconds.safeParse(given);
+    if (!parsed.success) throw localError(400, "invalid_request", `timeout_seconds: ${parsed.error.issues[0]!.message}`);
+    const timeout = parsed.data;
+    const { params, query } = splitArguments(tool, rest);
     const started = Date.now();
     const deadline = started + timeout * 1000;
     for (;;) {
       const asked = Date.now();
       const remaining = Math.max(0, Math.ceil((deadline - asked) / 1000));
-      const result = await client.call(tool.definition, { params, query: { wait: Math.min(30, remaining) } });
+      const result = await client.call(tool.definition, { params, query: { ...query, wait: Math.min(30, remaining) } });
       const status = String(at(result.body, tool.waitsOn!));
       const elapsed = Math.round((Date.now() - started) / 1000);
       if (FINISHED.has(status)) return bodyResult(result.text);

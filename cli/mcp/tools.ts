@@ -60,7 +60,7 @@ export const TOOLS: readonly ToolSpec[] = [
 export const DEFAULT_WAIT_SECONDS = 50;
 export const MAX_WAIT_SECONDS = 600;
 
-const timeoutSeconds = z
+export const timeoutSeconds = z
   .int()
   .min(1)
   .max(MAX_WAIT_SECONDS)

@@ -173,11 +173,24 @@ describe("geoscope mcp in-process", () => {
     requests.length = 0;
     const result = await mcp.callTool({ name: "wait_for_batch", arguments: { batch_id: BATCH_ID, timeout_seconds: 1 } });
     expect(result.isError).toBeFalsy();
-    // The stand-in answers at once whatever `wait` says, so the loop asks until the second has passed.
-    expect(requests[0]).toBe(`GET /api/v1/batches/${BATCH_ID}?wait=1`);
-    expect(requests.at(-1)).toBe(`GET /api/v1/batches/${BATCH_ID}?wait=0`);
+    // The stand-in answers at once whatever `wait` says: the loop asks for no more than the time
+    // left, and paces itself rather than asking again and again until the second has passed.
+    const asked = requests.filter((r) => r.startsWith("GET /api/v1/batches/"));
+    expect(asked[0]).toBe(`GET /api/v1/batches/${BATCH_ID}?wait=1`);
+    for (const r of asked) expect(r).toMatch(/\?wait=[01]$/);
+    expect(asked.length).toBeLessThanOrEqual(4);
     expect(result.content).toHaveLength(2);
     expect((result.content as { text: string }[])[1]!.text).toMatch(/^Still running after \d+ s\. Call wait_for_batch again/);
+  });
+
+  it("wait_for_batch leaves the id to the API, whose refusal is the tool error", async () => {
+    const envelope = { error: { code: "not_found", message: 'No such batch "rq_nope".', engine: null, retryable: false } };
+    handler = () => ({ status: 404, body: envelope });
+    requests.length = 0;
+    const result = await mcp.callTool({ name: "wait_for_batch", arguments: { batch_id: "rq_nope" } });
+    expect(requests).toEqual(["GET /api/v1/batches/rq_nope?wait=30"]);
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: "text", text: JSON.stringify(envelope) }]);
   });
 
   it("a bad timeout_seconds is refused before asking the API", async () => {
