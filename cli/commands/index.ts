@@ -3,10 +3,11 @@
 import type { Section } from "../command";
 import { account } from "./account";
 import { billing } from "./billing";
+import { fanouts } from "./fanouts";
 import { keys } from "./keys";
 import { projects } from "./projects";
 import { runs } from "./runs";
 import { service } from "./service";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, fanouts, keys, workspaces, projects, billing, service];

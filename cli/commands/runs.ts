@@ -130,12 +130,22 @@ export const runs: Section = {
       words: ["runs", "get"],
       args: "dr_…",
       summary: "one run: the answer, its sources and searches once finished",
-      options: { wait: opt.wait },
+      options: {
+        wait: opt.wait,
+        raw: { type: "boolean", help: "also the raw provider envelope: every request (secrets removed) and response, to re-check any figure" },
+      },
       async run(ctx) {
         const id = arg(ctx, 0, "run id (dr_…)");
         noExtraArgs(ctx, 1);
-        show(ctx, await request(ctx, getRun, { params: { run_id: id }, query: { wait: waitOption(ctx) } }), (run) =>
-          [typeof run.input.prompt === "string" ? `prompt: ${run.input.prompt}` : null, formatRun(run)].filter(Boolean).join("\n"),
+        const include = ctx.values.raw === true ? ("raw_envelope" as const) : undefined;
+        show(ctx, await request(ctx, getRun, { params: { run_id: id }, query: { wait: waitOption(ctx), include } }), (run) =>
+          [
+            typeof run.input.prompt === "string" ? `prompt: ${run.input.prompt}` : null,
+            formatRun(run),
+            include ? `\nRaw envelope:\n${JSON.stringify(run.raw_envelope ?? null, null, 2)}` : null,
+          ]
+            .filter(Boolean)
+            .join("\n"),
         );
         return EXIT.ok;
       },

@@ -1,7 +1,7 @@
 // The real `geoscope` binary (cli/geoscope.mjs) as a subprocess against the built server: device
 // login approved in Chromium, prompts on the simulated engines, every command's `--json` output
 // compared byte for byte with the same API call's body, exit codes, and the version gate.
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -192,6 +192,44 @@ test("prompt --wait on the simulated engines, then every command's --json equals
     expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
     expect(result.stdout.length).toBeGreaterThan(0);
   }
+});
+
+test("fanout: created from a file with --wait (progress on stderr, the queries per prompt and engine), then exported as CSV", async () => {
+  const project = JSON.parse((await api("POST", "/projects", { name: "CLI fanouts" })).text) as { id: string };
+  const dir = mkdtempSync(path.join(tmpdir(), "geoscope-fanout-"));
+  const file = path.join(dir, "prompts.txt");
+  writeFileSync(file, "best crm for a startup\n\nhubspot vs salesforce\n");
+
+  const estimate = await cli(["fanout", "estimate", "--file", file, "--project", project.id, "--engines", "chatgpt,gemini", "--runs", "2", "--json"]);
+  expect(estimate.code, estimate.stderr).toBe(0);
+  expect(JSON.parse(estimate.stdout)).toMatchObject({ prompts: 2, engines: ["chatgpt", "gemini"], runs: 2, executions: 8 });
+
+  const created = await cli(["fanout", "create", "--file", file, "--project", project.id, "--engines", "chatgpt,gemini", "--runs", "2", "--wait"]);
+  expect(created.code, created.stderr).toBe(0);
+  expect(created.stderr).toMatch(/fanout fo_\w+: completed, 8\/8 runs finished/);
+  expect(created.stdout).toMatch(/^fanout fo_\w+: completed · best crm for a startup/);
+  expect(created.stdout).toContain("1. best crm for a startup");
+  expect(created.stdout).toContain("2. hubspot vs salesforce");
+  expect(created.stdout).toMatch(/ {3}chatgpt \(2\/2 runs completed, \d+ queries\)/);
+  const id = /fanout (fo_\w+)/.exec(created.stdout)![1]!;
+
+  const detail = await sameAsApi(["fanout", "get", id], `/fanouts/${id}`);
+  await sameAsApi(["fanout", "queries", id], `/fanouts/${id}/queries`);
+  await sameAsApi(["fanout", "list", "--project", project.id], `/fanouts?project=${project.id}`);
+
+  // CSV: a header, then one row per run × query, exactly the detail's observed queries.
+  const csv = await cli(["fanout", "queries", id, "--format", "csv"]);
+  expect(csv.code, csv.stderr).toBe(0);
+  const lines = csv.stdout.trimEnd().split("\r\n");
+  expect(lines[0]).toBe("prompt_index,prompt,engine,run_id,run_index,position,search_call,query");
+  const cell = (v: unknown) => (/[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  const expected = detail.prompts.flatMap((p: any) =>
+    p.engines.flatMap((e: any) =>
+      e.runs.flatMap((r: any) => r.queries.map((q: any) => [p.index, p.text, e.engine, r.run_id, r.run_index, q.position ?? "", q.search_call ?? "", q.text].map(cell).join(","))),
+    ),
+  );
+  expect(expected.length).toBeGreaterThan(0);
+  expect(lines.slice(1)).toEqual(expected);
 });
 
 test("errors: exit code per class, the message on stderr, the envelope on stdout with --json", async () => {

@@ -1,0 +1,234 @@
+// Fanouts: every prompt on every engine, repeated, and the queries each engine searched. Prompts
+// come from arguments, a file (one per line) or standard input.
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import { ENGINE_IDS } from "../../lib/schemas/common";
+import { createFanout, estimateFanout, getFanout, getFanoutQueries, listFanouts, type Fanout, type FanoutEstimate, type FanoutQueryReport } from "../../lib/schemas/fanouts";
+import { EXIT } from "../client";
+import {
+  arg, date, intOption, list, noExtraArgs, note, opt, out, printJson, request, show, str, table, truncate, UsageError, waitOption,
+  type Ctx, type OptionSpec, type Section,
+} from "../command";
+import { FINISHED } from "./runs";
+
+type FanoutBody = z.output<typeof Fanout>;
+
+const planOptions = {
+  project: { type: "string", arg: "pr_…", required: true, help: "the project the work belongs to (see `geoscope projects list`)" },
+  file: { type: "string", arg: "FILE", help: "read the prompts from FILE, one per line (`-`: standard input)" },
+  engines: { type: "string", arg: ENGINE_IDS.join(","), help: "engines to run on (default: every enabled engine)" },
+  runs: { type: "string", arg: "N", help: "executions of each prompt on each engine, 1 to 20 (default 3)" },
+  name: { type: "string", arg: "NAME", help: "a name for the fanout (default: the first prompt)" },
+} as const satisfies Record<string, OptionSpec>;
+
+/** The prompts: the arguments, else --file (one per line, blank lines skipped), else piped standard input. */
+function promptsOf(ctx: Ctx): string[] {
+  const file = str(ctx, "file");
+  if (file !== undefined && ctx.args.length > 0) throw new UsageError("give the prompts as arguments or with --file, not both");
+  let text: string | null = null;
+  if (file !== undefined) text = readFileSync(file === "-" ? 0 : file, "utf8");
+  else if (ctx.args.length === 0 && !process.stdin.isTTY) text = readFileSync(0, "utf8");
+  const prompts = text === null ? ctx.args : text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  if (prompts.length === 0) throw new UsageError('no prompts: give them as arguments ("TEXT" …), with --file FILE (one per line) or on standard input');
+  return prompts;
+}
+
+function requestBody(ctx: Ctx) {
+  const project = str(ctx, "project");
+  if (!project) throw new UsageError("--project pr_… is required (see `geoscope projects list`)");
+  const engines = list(str(ctx, "engines"));
+  const runs = intOption(ctx, "runs");
+  const name = str(ctx, "name");
+  return {
+    prompts: promptsOf(ctx).map((text) => ({ text })),
+    project,
+    ...(engines !== undefined ? { engines } : {}),
+    ...(runs !== undefined ? { runs } : {}),
+    ...(name !== undefined ? { name } : {}),
+  };
+}
+
+function formatEstimate(e: z.output<typeof FanoutEstimate>): string {
+  const lines = [
+    `${e.prompts} prompts × ${e.engines.length} engines (${e.engines.join(", ")}) × ${e.runs} runs = ${e.executions} executions` +
+      (e.identical_prompts ? ` (${e.identical_prompts} prompts repeat an earlier one; they run all the same)` : ""),
+    table(e.lines.map((l) => ({ ...l, amount: `$${l.amount_usd}`, price: `$${l.unit_price_usd}` })), ["engine", "executions", "price", "amount"]),
+    `total $${e.total_usd} at prices ${e.pricing_version}` +
+      (e.billing_enabled ? `; available $${e.available_usd}: ${e.sufficient ? "enough" : "NOT enough"}` : " (billing is off: nothing is charged)"),
+  ];
+  if (e.executions > e.max_executions) lines.push(`over this server's limit of ${e.max_executions} executions per fanout: creating it would be refused`);
+  return lines.join("\n");
+}
+
+function progressOf(f: FanoutBody): string {
+  const done = f.counts.completed + f.counts.failed;
+  return `fanout ${f.id}: ${f.status}, ${done}/${f.execution_count} runs finished${f.counts.failed ? ` (${f.counts.failed} failed)` : ""}, ${f.query_count} queries so far`;
+}
+
+/** Per prompt and engine: runs finished and the distinct queries, most issued first. */
+export function formatFanout(f: FanoutBody): string {
+  const lines = [
+    `fanout ${f.id}: ${f.status} · ${f.name}`,
+    `${f.prompt_count} prompts × ${f.engines.join(", ")} × ${f.runs} runs; ${f.counts.completed} completed, ${f.counts.failed} failed, ` +
+      `${f.counts.queued + f.counts.running} unfinished · ${f.query_count} queries` +
+      (f.charged_usd !== null ? ` · charged $${f.charged_usd}, held $${f.held_usd}` : ""),
+  ];
+  for (const prompt of f.prompts) {
+    lines.push("", `${prompt.index}. ${prompt.text}`);
+    for (const engine of prompt.engines) {
+      const finished = engine.runs.filter((r) => r.status === "completed").length;
+      const counts = new Map<string, number>();
+      for (const run of engine.runs) for (const q of new Set(run.queries.map((x) => x.text))) counts.set(q, (counts.get(q) ?? 0) + 1);
+      const ranked = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+      lines.push(`   ${engine.engine} (${finished}/${engine.runs.length} runs completed, ${engine.query_count} queries)`);
+      if (ranked.length === 0) lines.push("      (no queries)");
+      for (const [query, runs] of ranked) lines.push(`      ${runs}/${finished || engine.runs.length}  ${query}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+function formatQueryReport(r: z.output<typeof FanoutQueryReport>): string {
+  const rows = r.groups.flatMap((g) =>
+    g.queries.map((q) => ({
+      prompt: g.prompt_index,
+      engine: g.engine,
+      runs: `${q.runs}/${g.completed_runs}`,
+      share: q.share.toFixed(2),
+      "95%": `${q.share_interval[0].toFixed(2)}-${q.share_interval[1].toFixed(2)}`,
+      query: truncate(q.query, 70),
+    })),
+  );
+  return [`fanout ${r.fanout_id}: ${r.status}`, table(rows, ["prompt", "engine", "runs", "share", "95%", "query"])].join("\n");
+}
+
+/** One row per run × query of a fanout's detail: what `fanout queries --format` exports. */
+export function queryRows(f: FanoutBody) {
+  return f.prompts.flatMap((prompt) =>
+    prompt.engines.flatMap((engine) =>
+      engine.runs.flatMap((run) =>
+        run.queries.map((q) => ({
+          prompt_index: prompt.index,
+          prompt: prompt.text,
+          engine: engine.engine,
+          run_id: run.run_id,
+          run_index: run.run_index,
+          position: q.position,
+          search_call: q.search_call,
+          query: q.text,
+        })),
+      ),
+    ),
+  );
+}
+
+const csvCell = (value: unknown) => {
+  const text = value === null || value === undefined ? "" : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+export function toCsv(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
+  return [columns.join(","), ...rows.map((row) => columns.map((c) => csvCell(row[c])).join(","))].join("\r\n") + "\r\n";
+}
+
+export const fanouts: Section = {
+  title: "Fanouts",
+  commands: [
+    {
+      words: ["fanout", "estimate"],
+      args: '["PROMPT" …]',
+      summary: "what a fanout would run and cost; starts and holds nothing",
+      options: planOptions,
+      async run(ctx) {
+        show(ctx, await request(ctx, estimateFanout, { body: requestBody(ctx) }), formatEstimate);
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["fanout", "create"],
+      args: '["PROMPT" …]',
+      summary: "run every prompt on every engine, repeated (the whole price is held from your credit; see `fanout estimate`)",
+      options: { ...planOptions, wait: { type: "boolean", help: "follow it to its end (progress on stderr), then print the queries per prompt and engine" } },
+      async run(ctx) {
+        let current: { text: string; body: FanoutBody } = await request(ctx, createFanout, { body: requestBody(ctx) });
+        const waiting = ctx.values.wait === true;
+        if (waiting) {
+          note(progressOf(current.body));
+          let last = "";
+          while (!FINISHED.has(current.body.status)) {
+            current = await request(ctx, getFanout, { params: { fanout_id: current.body.id }, query: { wait: 30 } });
+            const progress = progressOf(current.body);
+            if (progress !== last) note(progress);
+            last = progress;
+          }
+        }
+        if (ctx.json) printJson(current.text, ctx.pretty);
+        else {
+          out(formatFanout(current.body));
+          if (!waiting) note(`Queued. Follow it with: geoscope fanout get ${current.body.id} --wait 30`);
+        }
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["fanout", "get"],
+      args: "fo_…",
+      summary: "a fanout: per prompt and engine, its runs and the queries they searched",
+      options: { wait: opt.wait },
+      async run(ctx) {
+        const id = arg(ctx, 0, "fanout id (fo_…)");
+        noExtraArgs(ctx, 1);
+        show(ctx, await request(ctx, getFanout, { params: { fanout_id: id }, query: { wait: waitOption(ctx) } }), formatFanout);
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["fanout", "list"],
+      summary: "fanouts, newest first, without observations",
+      options: { project: { type: "string", arg: "pr_…", help: "only this project's fanouts" }, workspace: opt.workspace, limit: opt.limit, cursor: opt.cursor },
+      async run(ctx) {
+        noExtraArgs(ctx, 0);
+        const query = { project: str(ctx, "project"), workspace: str(ctx, "workspace"), limit: intOption(ctx, "limit"), cursor: str(ctx, "cursor") };
+        show(ctx, await request(ctx, listFanouts, { query }), (body) => {
+          if (body.next_cursor) note(`more: --cursor ${body.next_cursor}`);
+          const rows = body.items.map((f) => ({
+            ...f,
+            created_at: date(f.created_at),
+            done: `${f.counts.completed + f.counts.failed}/${f.execution_count}`,
+            name: truncate(f.name, 40),
+          }));
+          return table(rows, ["id", "status", "done", "query_count", "created_at", "name"]);
+        });
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["fanout", "queries"],
+      args: "fo_…",
+      summary: "the queries each engine searched: shares per prompt and engine, or every run × query as CSV or JSON lines",
+      options: {
+        format: {
+          type: "string",
+          arg: "csv|jsonl",
+          values: ["csv", "jsonl"],
+          help: "export one row per run × query (prompt_index, prompt, engine, run_id, run_index, position, search_call, query)",
+        },
+      },
+      async run(ctx) {
+        const id = arg(ctx, 0, "fanout id (fo_…)");
+        noExtraArgs(ctx, 1);
+        const format = str(ctx, "format");
+        if (format === undefined) {
+          show(ctx, await request(ctx, getFanoutQueries, { params: { fanout_id: id } }), formatQueryReport);
+          return EXIT.ok;
+        }
+        if (format !== "csv" && format !== "jsonl") throw new UsageError("--format takes csv or jsonl");
+        if (ctx.json) throw new UsageError("--format writes CSV or JSON lines; leave out --json (or drop --format for the API's body)");
+        const rows = queryRows((await request(ctx, getFanout, { params: { fanout_id: id } })).body);
+        if (format === "jsonl") process.stdout.write(rows.map((row) => `${JSON.stringify(row)}\n`).join(""));
+        else process.stdout.write(toCsv(rows, ["prompt_index", "prompt", "engine", "run_id", "run_index", "position", "search_call", "query"]));
+        return EXIT.ok;
+      },
+    },
+  ],
+};
