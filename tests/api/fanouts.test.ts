@@ -16,15 +16,12 @@ import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { createProject } from "@/lib/projects/projects";
 import { localDriver } from "@/lib/work/local-driver";
-import type { Principal } from "@/lib/auth/principal";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
-import { person, type Person } from "../helpers/people";
+import { person, principalOf, type Person } from "../helpers/people";
+import { useSimulatedEngines } from "../helpers/engines";
 
-for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete process.env[key];
-process.env.GEOSCOPE_ENGINES = "simulated";
-process.env.BILLING_ENABLED = "true";
-process.env.GEOSCOPE_SIMULATOR_LATENCY_MS = "0";
+useSimulatedEngines({ billing: true });
 
 useTestDatabase();
 
@@ -33,9 +30,6 @@ let bob: Person;
 let aliceProject: string;
 let bobProject: string;
 
-function principalOf(p: Person): Principal {
-  return { user: { id: p.id, email: p.email }, credential: { kind: "cli_token", id: p.cliTokenId, name: "test" }, workspaceId: null, apiKeyId: null };
-}
 
 async function projectOf(p: Person, name: string) {
   return (await createProject(principalOf(p), { name, workspace_id: p.workspaceId, context: null })).id;

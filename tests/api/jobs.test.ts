@@ -17,10 +17,9 @@ import { registeredJobs } from "@/lib/work/registry";
 import { useTestDatabase } from "../helpers/app";
 import { person } from "../helpers/people";
 import type { Principal } from "@/lib/auth/principal";
+import { useSimulatedEngines } from "../helpers/engines";
 
-for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete process.env[key];
-process.env.GEOSCOPE_ENGINES = "simulated";
-process.env.GEOSCOPE_SIMULATOR_LATENCY_MS = "0";
+useSimulatedEngines();
 process.env.GEOSCOPE_TEST_JOBS = "1";
 
 useTestDatabase();

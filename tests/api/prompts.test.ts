@@ -19,18 +19,15 @@ import { LocalDriver, localDriver } from "@/lib/work/local-driver";
 import { actorOf, holdCredit } from "@/lib/billing/holds";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
-import { addMember, person, type Person } from "../helpers/people";
-import type { Principal } from "@/lib/auth/principal";
+import { addMember, person, principalOf, type Person } from "../helpers/people";
 import { InngestTestEngine } from "@inngest/test";
 import { inngestFunctionOf } from "@/inngest/functions/jobs";
 import { promptRunJob } from "@/lib/runs/jobs/prompt-run";
 import { runQueued } from "@/lib/work/events";
+import { useSimulatedEngines } from "../helpers/engines";
 
 // Simulated engines, every engine enabled, billing on; set before anything reads the configuration.
-for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete process.env[key];
-process.env.GEOSCOPE_ENGINES = "simulated";
-process.env.BILLING_ENABLED = "true";
-process.env.GEOSCOPE_SIMULATOR_LATENCY_MS = "0";
+useSimulatedEngines({ billing: true });
 
 useTestDatabase();
 
@@ -39,9 +36,6 @@ let bob: Person;
 let aliceProject: string;
 let bobProject: string;
 
-function principalOf(p: Person): Principal {
-  return { user: { id: p.id, email: p.email }, credential: { kind: "cli_token", id: p.cliTokenId, name: "test" }, workspaceId: null, apiKeyId: null };
-}
 
 async function projectIn(p: Person, workspaceId: string, name: string): Promise<string> {
   return (await createProject(principalOf(p), { name, workspace_id: workspaceId, context: null })).id;

@@ -12,10 +12,9 @@ import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { person, type Person } from "../helpers/people";
+import { useSimulatedEngines } from "../helpers/engines";
 
-for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete process.env[key];
-process.env.GEOSCOPE_ENGINES = "simulated";
-process.env.GEOSCOPE_SIMULATOR_LATENCY_MS = "0";
+useSimulatedEngines();
 
 useTestDatabase();
 

@@ -3,6 +3,7 @@ import { ensureUser } from "@/lib/accounts/users";
 import { issueApiKey } from "@/lib/auth/api-keys";
 import { decideDeviceLogin, pollDeviceLogin, startDeviceLogin } from "@/lib/auth/device";
 import { db } from "@/lib/db/client";
+import type { Principal } from "@/lib/auth/principal";
 
 export type Person = { id: string; email: string; workspaceId: string; apiKey: string; apiKeyId: string; cliToken: string; cliTokenId: string };
 
@@ -25,4 +26,9 @@ export async function cliLogin(userId: string, clientName = "test laptop"): Prom
 /** Adds `userId` to a workspace directly, as an accepted invitation would. */
 export async function addMember(workspaceId: string, userId: string, role: "admin" | "member") {
   return db().membership.create({ data: { workspaceId, userId, role } });
+}
+
+/** The person acting through their CLI token, for calling services directly. */
+export function principalOf(p: Person): Principal {
+  return { user: { id: p.id, email: p.email }, credential: { kind: "cli_token", id: p.cliTokenId, name: "test" }, workspaceId: null, apiKeyId: null };
 }
