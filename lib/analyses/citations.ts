@@ -1,0 +1,315 @@
+// The citation analysis (spec 2.6, decisions.md "Citation analyses") as one pure function over
+// run observations: no database, no clock. The API feeds it rows read from run_sources; the unit
+// tests feed it hand-made runs, so the figures a team reports upward are checked by hand.
+import { getHostname } from "tldts";
+import { wilsonInterval } from "../stats/wilson";
+
+export type ObservedSource = {
+  url: string;
+  /** Registered domain (Public Suffix List), null when unresolved. */
+  domain: string | null;
+  cited: boolean | null;
+  search_query_observed: boolean | null;
+  retrieval_observed: boolean | null;
+  citation_count: number;
+  resolution: "direct" | "resolved" | "unresolved";
+};
+
+export type RunObservation = {
+  run_id: string;
+  engine: string | null;
+  prompt: string;
+  status: "queued" | "running" | "completed" | "failed";
+  kind: "prompt" | "audit" | "questions";
+  /** Null for a run without a result (unfinished, failed, not a prompt run). */
+  citations_exposed: boolean | null;
+  answer: string;
+  sources: readonly ObservedSource[];
+};
+
+export type ExclusionReason = "unfinished" | "failed" | "not_a_prompt_run" | "duplicate";
+
+export type CitationFigures = ReturnType<typeof computeCitationAnalysis>;
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/** The rate and its 95% Wilson interval, both rounded to 4 places (0 and [0, 1] over no runs). */
+export function rateOf(successes: number, trials: number) {
+  const [low, high] = wilsonInterval(successes, trials);
+  return { rate: trials === 0 ? 0 : round4(successes / trials), interval: [round4(low), round4(high)] as [number, number] };
+}
+
+/** A source the engine showed (search results or retrieval) that the answer did not cite. */
+export function seenNotCited(s: ObservedSource): boolean {
+  return s.cited === false && (s.search_query_observed === true || s.retrieval_observed === true);
+}
+
+/** Citations a cited source counts for: its citation marks, at least 1. */
+const weight = (s: ObservedSource) => Math.max(s.citation_count, 1);
+
+/** Whether a URL's host is `domain` or one of its subdomains (`acme.com` covers `docs.acme.com`, not `notacme.com`). */
+export function hostCovered(url: string, domain: string): boolean {
+  const host = (getHostname(url) ?? "").replace(/\.$/, "").toLowerCase();
+  return host === domain || host.endsWith(`.${domain}`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Occurrences of `term` in `text` as a whole word: case-insensitive, Unicode-aware ("Café" matches
+ * "café"), not inside a longer word ("Acme" is not in "Acmeville"). Both sides in NFC.
+ */
+export function countMentions(text: string, term: string): number {
+  const wanted = term.normalize("NFC").trim();
+  if (wanted === "") return 0;
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}_])${escapeRegExp(wanted)}(?![\\p{L}\\p{N}\\p{M}_])`, "giu");
+  return text.normalize("NFC").match(pattern)?.length ?? 0;
+}
+
+/** Sort: citations, then runs, descending, then by name (decisions.md). */
+function byCitationsRunsName<T extends { citations: number; runs: number }>(name: (t: T) => string) {
+  return (a: T, b: T) => b.citations - a.citations || b.runs - a.runs || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0);
+}
+
+const sorted = (values: Iterable<string>) => [...values].sort();
+
+type Tally = { citations: number; runs: Set<string>; prompts: Set<string>; engines: Set<string>; pages: Set<string>; seenRuns: Set<string> };
+const newTally = (): Tally => ({ citations: 0, runs: new Set(), prompts: new Set(), engines: new Set(), pages: new Set(), seenRuns: new Set() });
+
+/**
+ * Every figure of a CitationAnalysis from the runs the ids named (in order, repeats included) and
+ * the terms and domains to report on. Runs that cannot count are listed in `excluded_runs`.
+ */
+export function computeCitationAnalysis(named: readonly RunObservation[], options: { brands: readonly string[]; domains: readonly string[] }) {
+  const excluded: { run_id: string; reason: ExclusionReason }[] = [];
+  const seen = new Set<string>();
+  const runIds: string[] = [];
+  const runs: RunObservation[] = [];
+  for (const run of named) {
+    if (seen.has(run.run_id)) {
+      excluded.push({ run_id: run.run_id, reason: "duplicate" });
+      continue;
+    }
+    seen.add(run.run_id);
+    runIds.push(run.run_id);
+    if (run.kind !== "prompt") excluded.push({ run_id: run.run_id, reason: "not_a_prompt_run" });
+    else if (run.status === "queued" || run.status === "running") excluded.push({ run_id: run.run_id, reason: "unfinished" });
+    else if (run.status === "failed") excluded.push({ run_id: run.run_id, reason: "failed" });
+    else runs.push(run);
+  }
+
+  const engineOf = (r: RunObservation) => r.engine ?? "unknown";
+  const engineNames = sorted(new Set(runs.map(engineOf)));
+  const promptOrder: string[] = [];
+  for (const r of runs) if (!promptOrder.includes(r.prompt)) promptOrder.push(r.prompt);
+
+  const totals = {
+    runs: runs.length,
+    prompts: promptOrder.length,
+    engines: engineNames.length,
+    citations: 0,
+    unique_cited_urls: 0,
+    unique_cited_domains: 0,
+    sources_observed: 0,
+    retrieved_not_cited: 0,
+    citation_status_unknown: 0,
+    unresolved_sources: 0,
+    runs_without_citation_marks: 0,
+  };
+  const engineRows = new Map(
+    engineNames.map((e) => [e, { engine: e, runs: 0, runs_with_citations: 0, citations: 0, domains: new Set<string>(), runs_without_citation_marks: 0 }]),
+  );
+  const domains = new Map<string, Tally>();
+  const pages = new Map<string, Tally & { domain: string | null }>();
+  const unseen = new Map<string, { url: string; domain: string | null; runs: Set<string>; engines: Set<string> }>();
+
+  for (const run of runs) {
+    const engine = engineOf(run);
+    const row = engineRows.get(engine)!;
+    row.runs++;
+    if (run.citations_exposed === false) {
+      row.runs_without_citation_marks++;
+      totals.runs_without_citation_marks++;
+    }
+    let runCited = false;
+    for (const s of run.sources) {
+      totals.sources_observed++;
+      if (s.cited === null) totals.citation_status_unknown++;
+      if (s.resolution === "unresolved") totals.unresolved_sources++;
+      const page = pages.get(s.url) ?? { ...newTally(), domain: s.domain };
+      pages.set(s.url, page);
+      const domain = s.domain === null ? null : (domains.get(s.domain) ?? newTally());
+      if (s.domain !== null) domains.set(s.domain, domain!);
+      if (s.cited === true) {
+        runCited = true;
+        const w = weight(s);
+        totals.citations += w;
+        row.citations += w;
+        for (const t of domain ? [page, domain] : [page]) {
+          t.citations += w;
+          t.runs.add(run.run_id);
+          t.prompts.add(run.prompt);
+          t.engines.add(engine);
+          t.pages.add(s.url);
+        }
+        if (s.domain !== null) row.domains.add(s.domain);
+      } else if (seenNotCited(s)) {
+        totals.retrieved_not_cited++;
+        page.seenRuns.add(run.run_id);
+        domain?.seenRuns.add(run.run_id);
+        const u = unseen.get(s.url) ?? { url: s.url, domain: s.domain, runs: new Set(), engines: new Set() };
+        u.runs.add(run.run_id);
+        u.engines.add(engine);
+        unseen.set(s.url, u);
+      }
+    }
+    if (runCited) row.runs_with_citations++;
+  }
+
+  // Seen without being cited: runs where it was shown and nothing of it was cited in that run.
+  const seenNotCitedRuns = (t: Tally) => [...t.seenRuns].filter((id) => !t.runs.has(id)).length;
+  const citedPages = [...pages.entries()].filter(([, t]) => t.citations > 0);
+  const citedDomains = [...domains.entries()].filter(([, t]) => t.citations > 0);
+  totals.unique_cited_urls = citedPages.length;
+  totals.unique_cited_domains = citedDomains.length;
+
+  const domainRows = [...domains.entries()]
+    .filter(([, t]) => t.citations > 0 || seenNotCitedRuns(t) > 0)
+    .map(([domain, t]) => ({
+      domain,
+      citations: t.citations,
+      pages: t.pages.size,
+      runs: t.runs.size,
+      prompts: t.prompts.size,
+      engines: sorted(t.engines),
+      seen_not_cited: seenNotCitedRuns(t),
+    }))
+    .sort(byCitationsRunsName((r) => r.domain));
+
+  const pageRows = [...pages.entries()]
+    .filter(([, t]) => t.citations > 0 || seenNotCitedRuns(t) > 0)
+    .map(([url, t]) => ({
+      url,
+      domain: t.domain,
+      citations: t.citations,
+      runs: t.runs.size,
+      prompts: t.prompts.size,
+      engines: sorted(t.engines),
+      seen_not_cited: seenNotCitedRuns(t),
+    }))
+    .sort(byCitationsRunsName((r) => r.url));
+
+  const retrievedNotCited = [...unseen.values()]
+    .map((u) => ({ url: u.url, domain: u.domain, runs: u.runs.size, engines: sorted(u.engines) }))
+    .sort((a, b) => b.runs - a.runs || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+
+  const brands = [...new Set(options.brands.map((b) => b.trim()).filter((b) => b !== ""))];
+  const textualMentions = brands.map((term) => {
+    const byEngine = Object.fromEntries(engineNames.map((e) => [e, 0]));
+    const prompts = new Set<string>();
+    let runsMentioning = 0;
+    let occurrences = 0;
+    for (const run of runs) {
+      const n = countMentions(run.answer, term);
+      if (n === 0) continue;
+      occurrences += n;
+      runsMentioning++;
+      byEngine[engineOf(run)]!++;
+      prompts.add(run.prompt);
+    }
+    return {
+      term,
+      runs_mentioning: runsMentioning,
+      runs: runs.length,
+      prompts_mentioning: prompts.size,
+      prompts: promptOrder.length,
+      occurrences,
+      runs_mentioning_by_engine: byEngine,
+    };
+  });
+
+  const targets = [...new Set(options.domains)];
+  const domainCoverage = targets.map((target) => {
+    let citations = 0;
+    const pageCitations = new Map<string, number>();
+    const citedRuns = new Set<string>();
+    const unknownRuns = new Set<string>();
+    const citedPrompts = new Set<string>();
+    const seenPrompts = new Set<string>();
+    const perEngine = new Map(engineNames.map((e) => [e, { runs: 0, cited: 0, unknown: 0 }]));
+    for (const run of runs) {
+      const e = perEngine.get(engineOf(run))!;
+      e.runs++;
+      let cited = false;
+      for (const s of run.sources) {
+        if (!hostCovered(s.url, target)) continue;
+        if (s.cited === true) {
+          cited = true;
+          citations += weight(s);
+          pageCitations.set(s.url, (pageCitations.get(s.url) ?? 0) + weight(s));
+        } else if (seenNotCited(s)) seenPrompts.add(run.prompt);
+      }
+      if (cited) {
+        citedRuns.add(run.run_id);
+        citedPrompts.add(run.prompt);
+        e.cited++;
+      } else if (run.citations_exposed === false || run.sources.some((s) => s.cited === null)) {
+        unknownRuns.add(run.run_id);
+        e.unknown++;
+      }
+    }
+    const { rate, interval } = rateOf(citedRuns.size, runs.length);
+    return {
+      domain: target,
+      runs: runs.length,
+      cited_runs: citedRuns.size,
+      unknown_runs: unknownRuns.size,
+      cited_rate: rate,
+      cited_rate_interval: interval,
+      prompts: promptOrder.length,
+      cited_prompts: citedPrompts.size,
+      citations,
+      pages: [...pageCitations.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([url]) => url),
+      by_engine: engineNames.map((engine) => {
+        const c = perEngine.get(engine)!;
+        const r = rateOf(c.cited, c.runs);
+        return { engine, runs: c.runs, cited_runs: c.cited, unknown_runs: c.unknown, cited_rate: r.rate, cited_rate_interval: r.interval };
+      }),
+      prompts_cited: promptOrder.filter((p) => citedPrompts.has(p)),
+      prompts_seen_not_cited: promptOrder.filter((p) => !citedPrompts.has(p) && seenPrompts.has(p)),
+      prompts_absent: promptOrder.filter((p) => !citedPrompts.has(p) && !seenPrompts.has(p)),
+    };
+  });
+
+  const engineCount = engineNames.length;
+  const histogram = (entries: [string, Tally][]) => {
+    const counts: Record<string, number> = Object.fromEntries(Array.from({ length: engineCount }, (_, i) => [String(i + 1), 0]));
+    for (const [, t] of entries) counts[String(t.engines.size)] = (counts[String(t.engines.size)] ?? 0) + 1;
+    return counts;
+  };
+  const everyEngine = (entries: [string, Tally][]) =>
+    engineCount === 0 ? [] : sorted(entries.filter(([, t]) => t.engines.size === engineCount).map(([k]) => k));
+
+  return {
+    run_ids: runIds,
+    brands,
+    target_domains: targets,
+    totals,
+    engines: [...engineRows.values()].map(({ domains: d, ...row }) => ({ ...row, unique_cited_domains: d.size })),
+    domains: domainRows,
+    pages: pageRows,
+    retrieved_not_cited: retrievedNotCited,
+    textual_mentions: textualMentions,
+    domain_coverage: domainCoverage,
+    overlap: {
+      engines: engineCount,
+      domains_by_engine_count: histogram(citedDomains),
+      pages_by_engine_count: histogram(citedPages),
+      domains_cited_by_every_engine: everyEngine(citedDomains),
+      pages_cited_by_every_engine: everyEngine(citedPages),
+    },
+    excluded_runs: excluded,
+  };
+}
