@@ -6,6 +6,7 @@
 // number, so a second execution (a retried step, a resumed lease, a duplicate dispatch) either
 // finds the run finished and does nothing, or loses the final write and stores nothing; and
 // capture/release of a hold happen at most once (lib/billing/holds.ts).
+import { createHash } from "node:crypto";
 import { captureHold, releaseHold } from "../billing/holds";
 import { engineConfig } from "../config/engines";
 import { db } from "../db/client";
@@ -13,7 +14,7 @@ import type { Prisma } from "../db/generated/client";
 import { isEngineId, prepareEngineConfig, runPrompt, type RunPromptOutcome } from "../engines";
 import { notifyChanged } from "../changes/wait";
 import { log } from "../log";
-import type { RunError } from "../schemas/results";
+import type { RunError, SourceObservation } from "../schemas/results";
 import { backoffMs } from "../work/job";
 
 /** How long a claimed run belongs to its worker without a heartbeat; renewed every third of it. */
@@ -102,6 +103,33 @@ type Finish =
   | { kind: "completed"; outcome: Extract<RunPromptOutcome, { ok: true }> }
   | { kind: "failed"; error: RunError; envelope?: unknown };
 
+/** One run_sources row per source of a completed prompt run, in result order. */
+export function runSourceRows(
+  run: { id: string; workspaceId: string; engine: string | null; prompt: string },
+  sources: readonly SourceObservation[],
+): Prisma.RunSourceCreateManyInput[] {
+  const promptHash = promptHashOf(run.prompt);
+  return sources.map((s, position) => ({
+    runId: run.id,
+    position,
+    workspaceId: run.workspaceId,
+    engine: run.engine,
+    promptHash,
+    url: s.url,
+    domain: s.domain,
+    cited: s.cited,
+    searchQueryObserved: s.search_query_observed,
+    retrievalObserved: s.retrieval_observed,
+    citationCount: s.citation_count ?? 0,
+    resolution: s.resolution,
+  }));
+}
+
+/** SHA-256 hex of a prompt's text (run_sources.prompt_hash). */
+export function promptHashOf(prompt: string): string {
+  return createHash("sha256").update(prompt, "utf8").digest("hex");
+}
+
 /**
  * Stores the outcome and settles the hold in one transaction, only if this worker still holds
  * the run (same attempt, still running). Answers whether it did.
@@ -123,6 +151,7 @@ async function finishRun(claim: Claim, finish: Finish, options: { matchStatus?: 
       sourceCount: outcome.result.sources.length,
       citedCount: outcome.result.sources.filter((s) => s.cited === true).length,
       queryCount: outcome.result.searches.length,
+      citationsExposed: outcome.result.citations_exposed,
     };
   } else {
     data = {
@@ -140,7 +169,11 @@ async function finishRun(claim: Claim, finish: Finish, options: { matchStatus?: 
       });
       if (count !== 1) return false;
       const settle = { tx, workspaceId: claim.workspaceId };
-      if (finish.kind === "completed") await captureHold({ runId: claim.id }, settle);
+      if (finish.kind === "completed") {
+        // The sources citation analyses read (run_sources), stored with the result they come from.
+        await tx.runSource.createMany({ data: runSourceRows(claim, finish.outcome.result.sources) });
+        await captureHold({ runId: claim.id }, settle);
+      }
       else await releaseHold({ runId: claim.id }, settle);
       return true;
     },

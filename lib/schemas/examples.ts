@@ -524,3 +524,106 @@ export const exampleRawEnvelope = {
   ],
   redirects: {},
 };
+
+// A citation analysis of the example batch: both runs, the project's brand and domain.
+
+const citationAnalysisId = "ca_01M7W4P0Q8ZK3N6D2V5R7T9XWB";
+const hubspotCrm = "https://www.hubspot.com/products/crm";
+const pipedrivePipeline = "https://www.pipedrive.com/en/features/pipeline-management";
+const zohoCrm = "https://www.zoho.com/crm/";
+
+export const exampleCitationAnalysisRequest = {
+  ids: [ids.batch],
+  brands: ["HubSpot", "Pipedrive"],
+  domains: ["hubspot.com"],
+};
+
+export const exampleCitationAnalysis = {
+  id: citationAnalysisId,
+  kind: "citations",
+  status: "completed",
+  subject: prompt,
+  run_ids: [ids.chatgptRun, ids.claudeRun],
+  created_at: "2026-11-20T09:41:12.208Z",
+  completed_at: "2026-11-20T09:41:12.208Z",
+  project_id: ids.project,
+  created_by: alice,
+  error: null,
+  method: "stored_results_v1",
+  brands: ["HubSpot", "Pipedrive"],
+  target_domains: ["hubspot.com"],
+  totals: {
+    runs: 2,
+    prompts: 1,
+    engines: 2,
+    citations: 4,
+    unique_cited_urls: 2,
+    unique_cited_domains: 2,
+    sources_observed: 4,
+    retrieved_not_cited: 1,
+    citation_status_unknown: 0,
+    unresolved_sources: 0,
+    runs_without_citation_marks: 0,
+  },
+  engines: [
+    { engine: "chatgpt", runs: 1, runs_with_citations: 1, citations: 3, unique_cited_domains: 2, runs_without_citation_marks: 0 },
+    { engine: "claude", runs: 1, runs_with_citations: 1, citations: 1, unique_cited_domains: 1, runs_without_citation_marks: 0 },
+  ],
+  domains: [
+    { domain: "hubspot.com", citations: 3, pages: 1, runs: 2, prompts: 1, engines: ["chatgpt", "claude"], seen_not_cited: 0 },
+    { domain: "pipedrive.com", citations: 1, pages: 1, runs: 1, prompts: 1, engines: ["chatgpt"], seen_not_cited: 0 },
+    { domain: "zoho.com", citations: 0, pages: 0, runs: 0, prompts: 0, engines: [], seen_not_cited: 1 },
+  ],
+  pages: [
+    { url: hubspotCrm, domain: "hubspot.com", citations: 3, runs: 2, prompts: 1, engines: ["chatgpt", "claude"], seen_not_cited: 0 },
+    { url: pipedrivePipeline, domain: "pipedrive.com", citations: 1, runs: 1, prompts: 1, engines: ["chatgpt"], seen_not_cited: 0 },
+    { url: zohoCrm, domain: "zoho.com", citations: 0, runs: 0, prompts: 0, engines: [], seen_not_cited: 1 },
+  ],
+  retrieved_not_cited: [{ url: zohoCrm, domain: "zoho.com", runs: 1, engines: ["claude"] }],
+  textual_mentions: [
+    { term: "HubSpot", runs_mentioning: 2, runs: 2, prompts_mentioning: 1, prompts: 1, occurrences: 3, runs_mentioning_by_engine: { chatgpt: 1, claude: 1 } },
+    { term: "Pipedrive", runs_mentioning: 2, runs: 2, prompts_mentioning: 1, prompts: 1, occurrences: 2, runs_mentioning_by_engine: { chatgpt: 1, claude: 1 } },
+  ],
+  domain_coverage: [
+    {
+      domain: "hubspot.com",
+      runs: 2,
+      cited_runs: 2,
+      unknown_runs: 0,
+      cited_rate: 1,
+      cited_rate_interval: [0.3424, 1],
+      prompts: 1,
+      cited_prompts: 1,
+      citations: 3,
+      pages: [hubspotCrm],
+      by_engine: [
+        { engine: "chatgpt", runs: 1, cited_runs: 1, unknown_runs: 0, cited_rate: 1, cited_rate_interval: [0.2065, 1] },
+        { engine: "claude", runs: 1, cited_runs: 1, unknown_runs: 0, cited_rate: 1, cited_rate_interval: [0.2065, 1] },
+      ],
+      prompts_cited: [prompt],
+      prompts_seen_not_cited: [],
+      prompts_absent: [],
+    },
+  ],
+  overlap: {
+    engines: 2,
+    domains_by_engine_count: { "1": 1, "2": 1 },
+    pages_by_engine_count: { "1": 1, "2": 1 },
+    domains_cited_by_every_engine: ["hubspot.com"],
+    pages_cited_by_every_engine: [hubspotCrm],
+  },
+  excluded_runs: [],
+  charge: null,
+};
+
+export const exampleAnalysisSummary = {
+  id: citationAnalysisId,
+  kind: "citations",
+  status: "completed",
+  subject: prompt,
+  run_count: 2,
+  created_at: "2026-11-20T09:41:12.208Z",
+  project_id: ids.project,
+  created_by: alice,
+  completed_at: "2026-11-20T09:41:12.208Z",
+};

@@ -2,6 +2,7 @@
 // route test read: a new schema file is added here and nowhere else.
 import type { EndpointDefinition, HttpMethod } from "./endpoint";
 import * as accounts from "./accounts";
+import * as analyses from "./analyses";
 import * as auth from "./auth";
 import * as billing from "./billing";
 import * as common from "./common";
@@ -19,6 +20,7 @@ import * as workspaces from "./workspaces";
  */
 export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   accounts,
+  analyses,
   auth,
   billing,
   common,
@@ -47,6 +49,9 @@ export const endpoints: readonly EndpointDefinition[] = [
   runs.listRuns,
   runs.getRun,
   runs.getBatch,
+  analyses.createCitationAnalysis,
+  analyses.listAnalyses,
+  analyses.getAnalysis,
   fanouts.estimateFanout,
   fanouts.createFanout,
   fanouts.listFanouts,

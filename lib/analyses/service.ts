@@ -1,0 +1,278 @@
+// Analyses as a service: POST /citation-analyses (computed at once from run_sources, stored),
+// GET /analyses (summaries of every kind) and GET /analyses/{id} (presented by kind).
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { waitUntilFinished } from "../changes/wait";
+import { db } from "../db/client";
+import type { Prisma } from "../db/generated/client";
+import { isId, newId } from "../db/ids";
+import { ApiError, notFound } from "../http/errors";
+import { decodeCursor, pageOf } from "../http/pagination";
+import { getProjectOrThrow } from "../projects/projects";
+import { isFinished } from "../runs/status";
+import { CITATION_LIMITS, type AnalysesQuery, type Analysis, type AnalysisSummary, type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
+import { domainNameOf } from "../schemas/projects";
+import { reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { computeCitationAnalysis, type CitationFigures, type ObservedSource, type RunObservation } from "./citations";
+
+export const CITATION_METHOD = "stored_results_v1";
+
+const runSelect = { id: true, kind: true, status: true, engine: true, subject: true, input: true, projectId: true, batchId: true, citationsExposed: true } as const;
+type NamedRun = Prisma.RunGetPayload<{ select: typeof runSelect }>;
+
+const kindOfId = (id: string) => (id.startsWith("dr_") ? "run" : id.startsWith("rq_") ? "batch" : "run or batch");
+
+/** The prompt text of a run: its input's prompt, else its subject. */
+function promptOf(run: { input: unknown; subject: string }): string {
+  const input = (run.input ?? {}) as { prompt?: unknown };
+  return typeof input.prompt === "string" ? input.prompt : run.subject;
+}
+
+/**
+ * The runs the ids name, in the order named (a batch's runs in creation order), repeats kept for
+ * `duplicate`. Any id the caller cannot see answers 404 naming it, checked in the order given.
+ */
+async function runsNamed(principal: Principal, ids: readonly string[]): Promise<NamedRun[]> {
+  const runIds = [...new Set(ids.filter((id) => isId(id, "dr")))];
+  const batchIds = [...new Set(ids.filter((id) => isId(id, "rq")))];
+  const reach = reachableBy(principal);
+  const [runs, batches] = await Promise.all([
+    runIds.length ? db().run.findMany({ where: { id: { in: runIds }, ...reach }, select: runSelect }) : [],
+    batchIds.length ? db().batch.findMany({ where: { id: { in: batchIds }, ...reach }, select: { id: true } }) : [],
+  ]);
+  const runById = new Map(runs.map((r) => [r.id, r]));
+  const batchFound = new Set(batches.map((b) => b.id));
+  for (const id of ids) {
+    if (!runById.has(id) && !batchFound.has(id)) throw notFound(kindOfId(id), id);
+  }
+  const batchRuns = batchIds.length
+    ? await db().run.findMany({ where: { batchId: { in: batchIds } }, select: runSelect, orderBy: { id: "asc" } })
+    : [];
+  const byBatch = new Map<string, NamedRun[]>();
+  for (const r of batchRuns) byBatch.set(r.batchId!, [...(byBatch.get(r.batchId!) ?? []), r]);
+  const named = ids.flatMap((id) => (runById.has(id) ? [runById.get(id)!] : (byBatch.get(id) ?? [])));
+  if (named.length > CITATION_LIMITS.runs) {
+    throw new ApiError("invalid_request", `ids: name ${named.length} runs; an analysis covers at most ${CITATION_LIMITS.runs}`);
+  }
+  return named;
+}
+
+type ContextTerms = { brands: string[]; domains: string[] };
+
+/** brands/domains as given win; the project context is used only when both are empty and asked for. */
+async function termsFor(body: z.output<typeof CitationAnalysisRequest>, projectId: string): Promise<ContextTerms> {
+  const given = {
+    brands: [...new Set((body.brands ?? []).map((b) => b.trim()).filter((b) => b !== ""))],
+    domains: [...new Set((body.domains ?? []).map((d) => domainNameOf(d)!))],
+  };
+  if (given.brands.length || given.domains.length || !body.use_project_context) return given;
+  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { context: true } });
+  const context = (project.context ?? {}) as { primary_domain?: string | null; domains?: string[]; brands?: string[]; competitors?: string[] };
+  return {
+    brands: [...new Set([...(context.brands ?? []), ...(context.competitors ?? [])].map((b) => b.trim()).filter((b) => b !== ""))],
+    domains: [...new Set([context.primary_domain, ...(context.domains ?? [])].filter((d): d is string => !!d))],
+  };
+}
+
+/** The observations of the named runs: sources from run_sources, answers only when terms are counted. */
+export async function observationsOf(named: readonly NamedRun[], withAnswers: boolean): Promise<RunObservation[]> {
+  const counted = [...new Set(named.filter((r) => r.kind === "prompt" && r.status === "completed").map((r) => r.id))];
+  const sources = new Map<string, ObservedSource[]>();
+  const answers = new Map<string, string>();
+  if (counted.length) {
+    const rows = await db().runSource.findMany({
+      where: { runId: { in: counted } },
+      select: { runId: true, url: true, domain: true, cited: true, searchQueryObserved: true, retrievalObserved: true, citationCount: true, resolution: true },
+      orderBy: [{ runId: "asc" }, { position: "asc" }],
+    });
+    for (const r of rows) {
+      const list = sources.get(r.runId) ?? [];
+      list.push({
+        url: r.url,
+        domain: r.domain,
+        cited: r.cited,
+        search_query_observed: r.searchQueryObserved,
+        retrieval_observed: r.retrievalObserved,
+        citation_count: r.citationCount,
+        resolution: r.resolution as ObservedSource["resolution"],
+      });
+      sources.set(r.runId, list);
+    }
+    if (withAnswers) {
+      // Only the answer text is read out of each result, in the database.
+      const texts = await db().$queryRawUnsafe<{ id: string; answer: string | null }[]>(
+        `SELECT "id", "result"->>'answer' AS "answer" FROM "runs" WHERE "id" = ANY($1::text[])`,
+        counted,
+      );
+      for (const t of texts) answers.set(t.id, t.answer ?? "");
+    }
+  }
+  return named.map((r) => ({
+    run_id: r.id,
+    engine: r.engine,
+    prompt: promptOf(r),
+    status: r.status,
+    kind: r.kind,
+    citations_exposed: r.citationsExposed,
+    answer: answers.get(r.id) ?? "",
+    sources: sources.get(r.id) ?? [],
+  }));
+}
+
+/** What the analysis is about: its first prompt, and how many others. */
+function subjectOf(observations: readonly RunObservation[]): string {
+  const prompts = [...new Set(observations.filter((o) => o.kind === "prompt").map((o) => o.prompt))];
+  if (prompts.length === 0) return `Citations of ${observations.length} runs`;
+  return prompts.length === 1 ? prompts[0]! : `${prompts[0]} (+${prompts.length - 1} more prompts)`;
+}
+
+const analysisInclude = { createdBy: { select: { email: true } } } as const;
+type AnalysisRow = Prisma.AnalysisGetPayload<{ include: typeof analysisInclude }>;
+
+export function presentCitationAnalysis(row: AnalysisRow): z.input<typeof CitationAnalysis> {
+  const figures = row.result as unknown as CitationFigures;
+  return {
+    id: row.id,
+    kind: "citations",
+    status: row.status,
+    subject: row.subject,
+    run_ids: figures.run_ids,
+    created_at: row.createdAt.toISOString(),
+    completed_at: row.completedAt?.toISOString() ?? null,
+    project_id: row.projectId,
+    created_by: row.createdBy?.email ?? null,
+    error: (row.error ?? null) as z.input<typeof CitationAnalysis>["error"],
+    method: CITATION_METHOD,
+    brands: figures.brands,
+    target_domains: figures.target_domains,
+    totals: figures.totals,
+    engines: figures.engines,
+    domains: figures.domains,
+    pages: figures.pages,
+    retrieved_not_cited: figures.retrieved_not_cited,
+    textual_mentions: figures.textual_mentions,
+    domain_coverage: figures.domain_coverage,
+    overlap: figures.overlap,
+    excluded_runs: figures.excluded_runs,
+    // Citations are free on the rate card: nothing is held or captured.
+    charge: null,
+  };
+}
+
+/**
+ * How each kind of analysis is presented. Questions analyses (issue #16) add their presenter
+ * here, beside their member of the `Analysis` union in lib/schemas/analyses.ts.
+ */
+const presenters: Partial<Record<AnalysisRow["kind"], (row: AnalysisRow) => z.input<typeof Analysis>>> = {
+  citations: presentCitationAnalysis,
+};
+
+function presentAnalysis(row: AnalysisRow): z.input<typeof Analysis> {
+  const present = presenters[row.kind];
+  if (!present) throw notFound("analysis", row.id);
+  return present(row);
+}
+
+export async function createCitationAnalysis(principal: Principal, body: z.output<typeof CitationAnalysisRequest>) {
+  const named = await runsNamed(principal, body.ids);
+  const projects = [...new Set(named.map((r) => r.projectId))];
+  if (projects.length > 1) {
+    throw new ApiError(
+      "invalid_request",
+      `ids: the runs belong to ${projects.length} projects (${projects.join(", ")}); an analysis covers the runs of one project`,
+    );
+  }
+  if (named.length === 0) throw new ApiError("invalid_request", "ids: name no runs (the batches are empty)");
+  const projectId = projects[0]!;
+  const terms = await termsFor(body, projectId);
+  const observations = await observationsOf(named, terms.brands.length > 0);
+  const figures = computeCitationAnalysis(observations, terms);
+  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { workspaceId: true } });
+  const now = new Date();
+  const id = newId("citationAnalysis");
+  const row = await db().$transaction(async (tx) => {
+    const created = await tx.analysis.create({
+      data: {
+        id,
+        kind: "citations",
+        status: "completed",
+        workspaceId: project.workspaceId,
+        projectId,
+        subject: subjectOf(observations),
+        input: body as Prisma.InputJsonValue,
+        result: figures as unknown as Prisma.InputJsonValue,
+        createdByUserId: principal.user.id,
+        apiKeyId: principal.apiKeyId,
+        createdAt: now,
+        completedAt: now,
+      },
+      include: analysisInclude,
+    });
+    await tx.analysisRun.createMany({ data: figures.run_ids.map((runId, position) => ({ analysisId: id, runId, position })) });
+    return created;
+  });
+  return presentCitationAnalysis(row);
+}
+
+async function getAnalysisRowOrThrow(principal: Principal, analysisId: string): Promise<AnalysisRow> {
+  const row = await db().analysis.findFirst({ where: { id: analysisId, ...reachableBy(principal) }, include: analysisInclude });
+  if (!row) throw notFound("analysis", analysisId);
+  return row;
+}
+
+export async function getAnalysis(principal: Principal, analysisId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
+  let row = await getAnalysisRowOrThrow(principal, analysisId);
+  if (options.wait && !isFinished(row.status)) {
+    await waitUntilFinished(analysisId, {
+      seconds: options.wait,
+      signal: options.signal,
+      isFinished: async () => isFinished((await db().analysis.findUniqueOrThrow({ where: { id: analysisId }, select: { status: true } })).status),
+    });
+    row = await getAnalysisRowOrThrow(principal, analysisId);
+  }
+  return presentAnalysis(row);
+}
+
+function summaryOf(row: AnalysisRow & { _count: { runs: number } }): z.input<typeof AnalysisSummary> {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    subject: row.subject,
+    run_count: row._count.runs,
+    created_at: row.createdAt.toISOString(),
+    project_id: row.projectId,
+    created_by: row.createdBy?.email ?? null,
+    completed_at: row.completedAt?.toISOString() ?? null,
+  };
+}
+
+/** The analysis id a cursor points after (either prefix), or 400 naming `cursor`. */
+function cursorId(cursor: string): string {
+  try {
+    return decodeCursor(cursor, "ca");
+  } catch {
+    return decodeCursor(cursor, "fa");
+  }
+}
+
+export async function listAnalyses(principal: Principal, query: z.output<typeof AnalysesQuery>) {
+  const where: Prisma.AnalysisWhereInput = {};
+  if (query.workspace) where.workspaceId = (await requireWorkspace(principal, query.workspace)).workspace.id;
+  else where.workspaceId = { in: await reachableWorkspaceIds(principal) };
+  if (query.project) where.projectId = (await getProjectOrThrow(principal, query.project)).id;
+  if (query.kind) where.kind = query.kind;
+  if (query.cursor) {
+    // Newest first across both prefixes: by creation time, then id.
+    const after = await db().analysis.findUnique({ where: { id: cursorId(query.cursor) }, select: { id: true, createdAt: true } });
+    if (after) where.OR = [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }];
+  }
+  const rows = await db().analysis.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: query.limit + 1,
+    include: { ...analysisInclude, _count: { select: { runs: true } } },
+  });
+  const page = pageOf(rows, query.limit);
+  return { items: page.items.map(summaryOf), next_cursor: page.next_cursor };
+}
