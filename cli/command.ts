@@ -16,6 +16,8 @@ export type OptionSpec = {
   values?: readonly string[];
   /** Shown without brackets in the usage line; the command itself checks it. */
   required?: boolean;
+  /** May be given more than once (`--brand A --brand B`); read with `strs`. */
+  multiple?: boolean;
 };
 
 export type CommandSpec = {
@@ -33,7 +35,7 @@ export type CommandSpec = {
 /** A part of `geoscope --help`, one module of cli/commands. */
 export type Section = { title: string; commands: readonly CommandSpec[] };
 
-export type Values = Record<string, string | boolean | undefined>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
 
 export type Ctx = {
   settings: Settings;
@@ -125,6 +127,12 @@ export function noExtraArgs(ctx: Ctx, count: number) {
 export function str(ctx: Ctx, name: string): string | undefined {
   const value = ctx.values[name];
   return typeof value === "string" ? value : undefined;
+}
+
+/** Every value of an option that may be given more than once, in the order given. */
+export function strs(ctx: Ctx, name: string): string[] {
+  const value = ctx.values[name];
+  return Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
 }
 
 export function list(value: string | undefined): string[] | undefined {

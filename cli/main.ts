@@ -38,7 +38,7 @@ function commandWords(argv: string[]): string[] {
 function parse(argv: string[], command: CommandSpec | undefined) {
   const options: NonNullable<ParseArgsConfig["options"]> = {};
   for (const spec of [...COMMANDS.map((c) => c.options ?? {}), GLOBAL_OPTIONS]) {
-    for (const [name, o] of Object.entries(spec)) options[name] = { type: o.type, ...("short" in o && o.short ? { short: o.short as string } : {}) };
+    for (const [name, o] of Object.entries(spec)) options[name] = { type: o.type, ...("short" in o && o.short ? { short: o.short as string } : {}), ...(o.multiple ? { multiple: true } : {}) };
   }
   // Any other command's `--wait` would be read as taking seconds: the command's own kind wins.
   options.wait = { type: command?.options?.wait?.type ?? "string" };

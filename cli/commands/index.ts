@@ -3,6 +3,7 @@
 import type { Section } from "../command";
 import { account } from "./account";
 import { billing } from "./billing";
+import { citations } from "./citations";
 import { fanouts } from "./fanouts";
 import { keys } from "./keys";
 import { projects } from "./projects";
@@ -10,4 +11,4 @@ import { runs } from "./runs";
 import { service } from "./service";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, fanouts, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, fanouts, citations, keys, workspaces, projects, billing, service];

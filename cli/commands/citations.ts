@@ -1,0 +1,181 @@
+// Citation analyses: what a set of runs and batches cited, by engine, domain and page, with the
+// coverage of chosen domains (95% intervals) and brand mentions; as tables or one table as CSV.
+import type { z } from "zod";
+import { createCitationAnalysis, getAnalysis, listAnalyses, type CitationAnalysis } from "../../lib/schemas/analyses";
+import { EXIT } from "../client";
+import { arg, date, intOption, noExtraArgs, note, opt, out, printJson, request, show, str, strs, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
+import { toCsv } from "./fanouts";
+
+type Analysis = z.output<typeof CitationAnalysis>;
+
+export const CITATION_TABLES = ["domains", "pages", "coverage", "mentions"] as const;
+type TableName = (typeof CITATION_TABLES)[number];
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const interval = ([low, high]: readonly [number, number]) => `${pct(low)}–${pct(high)}`;
+
+/** The rows of one table, with the columns `--format csv --table NAME` writes. */
+export function citationTable(a: Analysis, name: TableName): { rows: Record<string, unknown>[]; columns: string[] } {
+  switch (name) {
+    case "domains":
+      return {
+        rows: a.domains.map((d) => ({ ...d, engines: d.engines.join(" ") })),
+        columns: ["domain", "citations", "pages", "runs", "prompts", "engines", "seen_not_cited"],
+      };
+    case "pages":
+      return {
+        rows: a.pages.map((p) => ({ ...p, engines: p.engines.join(" ") })),
+        columns: ["url", "domain", "citations", "runs", "prompts", "engines", "seen_not_cited"],
+      };
+    case "coverage":
+      return {
+        rows: a.domain_coverage.flatMap((c) => [
+          { domain: c.domain, engine: "all", runs: c.runs, cited_runs: c.cited_runs, unknown_runs: c.unknown_runs, cited_rate: c.cited_rate, low: c.cited_rate_interval[0], high: c.cited_rate_interval[1], citations: c.citations, prompts: c.prompts, cited_prompts: c.cited_prompts },
+          ...c.by_engine.map((e) => ({ domain: c.domain, engine: e.engine, runs: e.runs, cited_runs: e.cited_runs, unknown_runs: e.unknown_runs, cited_rate: e.cited_rate, low: e.cited_rate_interval[0], high: e.cited_rate_interval[1], citations: null, prompts: null, cited_prompts: null })),
+        ]),
+        columns: ["domain", "engine", "runs", "cited_runs", "unknown_runs", "cited_rate", "low", "high", "citations", "prompts", "cited_prompts"],
+      };
+    case "mentions":
+      return {
+        rows: a.textual_mentions.flatMap((m) => [
+          { term: m.term, engine: "all", runs_mentioning: m.runs_mentioning, runs: m.runs, prompts_mentioning: m.prompts_mentioning, prompts: m.prompts, occurrences: m.occurrences },
+          ...Object.entries(m.runs_mentioning_by_engine).map(([engine, n]) => ({ term: m.term, engine, runs_mentioning: n, runs: null, prompts_mentioning: null, prompts: null, occurrences: null })),
+        ]),
+        columns: ["term", "engine", "runs_mentioning", "runs", "prompts_mentioning", "prompts", "occurrences"],
+      };
+  }
+}
+
+const TOP = 10;
+
+/** Totals, engines, the top domains and pages, coverage with intervals, mentions and exclusions. */
+export function formatCitationAnalysis(a: Analysis): string {
+  const t = a.totals;
+  const lines = [
+    `citation analysis ${a.id}: ${a.status} · ${truncate(a.subject, 80)}`,
+    `${t.runs} runs, ${t.prompts} prompts, ${t.engines} engines · ${t.citations} citations of ${t.unique_cited_urls} pages on ${t.unique_cited_domains} domains · ` +
+      `${t.sources_observed} sources seen, ${t.retrieved_not_cited} seen but not cited, ${t.citation_status_unknown} of unknown status, ${t.unresolved_sources} unresolved · ` +
+      `${t.runs_without_citation_marks} runs without citation marks`,
+    "",
+    table(a.engines, ["engine", "runs", "runs_with_citations", "citations", "unique_cited_domains", "runs_without_citation_marks"]),
+    "",
+    `top domains (${Math.min(TOP, a.domains.length)} of ${a.domains.length})`,
+    table(a.domains.slice(0, TOP).map((d) => ({ ...d, engines: d.engines.join(",") })), ["domain", "citations", "pages", "runs", "prompts", "engines", "seen_not_cited"]),
+    "",
+    `top pages (${Math.min(TOP, a.pages.length)} of ${a.pages.length})`,
+    table(a.pages.slice(0, TOP).map((p) => ({ ...p, url: truncate(p.url, 70) })), ["url", "citations", "runs", "prompts", "seen_not_cited"]),
+  ];
+  if (a.domain_coverage.length) {
+    const rows = citationTable(a, "coverage").rows.map((r) => ({
+      ...r,
+      cited: `${r.cited_runs}/${r.runs}`,
+      rate: pct(r.cited_rate as number),
+      "95%": interval([r.low as number, r.high as number]),
+      unknown: r.unknown_runs,
+    }));
+    lines.push("", "coverage (a rate is a floor when runs are unknown: they showed no citation status)", table(rows, ["domain", "engine", "cited", "rate", "95%", "unknown"]));
+  }
+  if (a.textual_mentions.length) {
+    const rows = a.textual_mentions.map((m) => ({
+      term: m.term,
+      runs: `${m.runs_mentioning}/${m.runs}`,
+      prompts: `${m.prompts_mentioning}/${m.prompts}`,
+      occurrences: m.occurrences,
+      by_engine: Object.entries(m.runs_mentioning_by_engine).map(([e, n]) => `${e} ${n}`).join(", "),
+    }));
+    lines.push("", "mentions (whole words, any case)", table(rows, ["term", "runs", "prompts", "occurrences", "by_engine"]));
+  }
+  if (a.excluded_runs.length) {
+    lines.push("", `excluded: ${a.excluded_runs.map((e) => `${e.run_id} (${e.reason})`).join(", ")}`);
+  }
+  return lines.join("\n");
+}
+
+function printAnalysis(ctx: Ctx, result: { text: string; body: Analysis }) {
+  const format = str(ctx, "format");
+  const name = str(ctx, "table");
+  if (format === undefined) {
+    if (name !== undefined) throw new UsageError("--table goes with --format csv");
+    if (ctx.json) printJson(result.text, ctx.pretty);
+    else out(formatCitationAnalysis(result.body));
+    return;
+  }
+  if (format !== "csv") throw new UsageError("--format takes csv");
+  if (ctx.json) throw new UsageError("--format writes CSV; leave out --json (or drop --format for the API's body)");
+  if (!name || !(CITATION_TABLES as readonly string[]).includes(name)) throw new UsageError(`--format csv needs --table ${CITATION_TABLES.join("|")}`);
+  const { rows, columns } = citationTable(result.body, name as TableName);
+  process.stdout.write(toCsv(rows, columns));
+}
+
+const outputOptions = {
+  format: { type: "string", arg: "csv", values: ["csv"], help: "write one table as CSV (with --table)" },
+  table: { type: "string", arg: CITATION_TABLES.join("|"), values: CITATION_TABLES, help: "the table --format csv writes" },
+} as const;
+
+export const citations: Section = {
+  title: "Citation analyses",
+  commands: [
+    {
+      words: ["citations"],
+      args: "dr_…|rq_… …",
+      summary: "what runs and batches cited, by engine, domain and page, with coverage and mentions (free; stored as ca_…)",
+      options: {
+        brand: { type: "string", arg: "TERM", multiple: true, help: "a term to count in answers (repeat for more)" },
+        domain: { type: "string", arg: "DOMAIN", multiple: true, help: "a domain to report coverage for, subdomains included (repeat for more)" },
+        "project-context": { type: "boolean", help: "with no --brand and no --domain: the project's domains, brands and competitors" },
+        ...outputOptions,
+      },
+      async run(ctx) {
+        if (ctx.args.length === 0) arg(ctx, 0, "run or batch ids (dr_… or rq_…)");
+        const brands = strs(ctx, "brand");
+        const domains = strs(ctx, "domain");
+        const body = {
+          ids: ctx.args,
+          ...(brands.length ? { brands } : {}),
+          ...(domains.length ? { domains } : {}),
+          ...(ctx.values["project-context"] === true ? { use_project_context: true } : {}),
+        };
+        printAnalysis(ctx, await request(ctx, createCitationAnalysis, { body }));
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["analysis", "get"],
+      args: "ca_…",
+      summary: "a stored citation analysis, as `geoscope citations` printed it",
+      options: { wait: opt.wait, ...outputOptions },
+      async run(ctx) {
+        const id = arg(ctx, 0, "analysis id (ca_…)");
+        noExtraArgs(ctx, 1);
+        const result = await request(ctx, getAnalysis, { params: { analysis_id: id }, query: { wait: waitOption(ctx) } });
+        printAnalysis(ctx, { text: result.text, body: result.body as Analysis });
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["analysis", "list"],
+      summary: "analyses, newest first",
+      options: {
+        kind: { type: "string", arg: "questions|citations", values: ["questions", "citations"], help: "only analyses of this kind" },
+        project: { type: "string", arg: "pr_…", help: "only this project's analyses" },
+        workspace: opt.workspace,
+        limit: opt.limit,
+        cursor: opt.cursor,
+      },
+      async run(ctx) {
+        noExtraArgs(ctx, 0);
+        const kind = str(ctx, "kind") as "questions" | "citations" | undefined;
+        const query = { kind, project: str(ctx, "project"), workspace: str(ctx, "workspace"), limit: intOption(ctx, "limit"), cursor: str(ctx, "cursor") };
+        show(ctx, await request(ctx, listAnalyses, { query }), (body) => {
+          if (body.next_cursor) note(`more: --cursor ${body.next_cursor}`);
+          return table(
+            body.items.map((a) => ({ ...a, created_at: date(a.created_at), subject: truncate(a.subject, 50) })),
+            ["id", "kind", "status", "run_count", "created_at", "subject"],
+          );
+        });
+        return EXIT.ok;
+      },
+    },
+  ],
+};
+
