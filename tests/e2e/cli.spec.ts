@@ -232,6 +232,42 @@ test("fanout: created from a file with --wait (progress on stderr, the queries p
   expect(lines.slice(1)).toEqual(expected);
 });
 
+test("citations: an analysis of a batch as tables, its --json the stored analysis byte for byte, one table as CSV", async () => {
+  test.setTimeout(120_000);
+  const project = JSON.parse((await api("POST", "/projects", { name: "CLI citations" })).text) as { id: string };
+  const batch = JSON.parse((await api("POST", "/prompts", { prompt: "best crm for a startup", project: project.id })).text) as { batch: { id: string } };
+  const done = JSON.parse((await api("GET", `/batches/${batch.batch.id}?wait=30`)).text) as { batch: { status: string; run_ids: string[] }; runs: { result: { sources: { domain: string | null; cited: boolean | null }[] } | null }[] };
+  expect(done.batch.status).toBe("completed");
+  const domain = done.runs.flatMap((r) => r.result?.sources ?? []).find((s) => s.cited && s.domain)?.domain ?? "example.com";
+
+  const human = await cli(["citations", batch.batch.id, "--brand", "HubSpot", "--brand", "Salesforce", "--domain", domain]);
+  expect(human.code, human.stderr).toBe(0);
+  expect(human.stdout).toMatch(/^citation analysis ca_\w+: completed · best crm for a startup/);
+  expect(human.stdout).toContain(`${done.batch.run_ids.length} runs, 1 prompts`);
+  expect(human.stdout).toContain("top domains");
+  expect(human.stdout).toMatch(new RegExp(`${domain.replace(/\./g, "\\.")} +all +\\d+/${done.batch.run_ids.length} +[\\d.]+% +[\\d.]+%–[\\d.]+%`));
+  expect(human.stdout).toMatch(/HubSpot +\d+\/\d+/);
+
+  const json = await cli(["citations", batch.batch.id, done.batch.run_ids[0]!, "--domain", domain, "--json"]);
+  expect(json.code, json.stderr).toBe(0);
+  const analysis = JSON.parse(json.stdout) as { id: string; excluded_runs: { reason: string }[]; target_domains: string[] };
+  expect(analysis.excluded_runs).toEqual([{ run_id: done.batch.run_ids[0], reason: "duplicate" }]);
+  expect(analysis.target_domains).toEqual([domain]);
+  expect((await api("GET", `/analyses/${analysis.id}`)).text).toBe(json.stdout);
+  await sameAsApi(["analysis", "get", analysis.id], `/analyses/${analysis.id}`);
+  await sameAsApi(["analysis", "list", "--kind", "citations", "--project", project.id], `/analyses?kind=citations&project=${project.id}`);
+
+  const csv = await cli(["analysis", "get", analysis.id, "--format", "csv", "--table", "coverage"]);
+  expect(csv.code, csv.stderr).toBe(0);
+  const lines = csv.stdout.trimEnd().split("\r\n");
+  expect(lines[0]).toBe("domain,engine,runs,cited_runs,unknown_runs,cited_rate,low,high,citations,prompts,cited_prompts");
+  expect(lines[1]).toMatch(new RegExp(`^${domain.replace(/\./g, "\\.")},all,${done.batch.run_ids.length},`));
+
+  const missing = await cli(["citations", "rq_01M7W4N5HXERYES03KX8C5YJ5Z"]);
+  expect(missing.code).not.toBe(0);
+  expect(missing.stderr).toContain('No such batch "rq_01M7W4N5HXERYES03KX8C5YJ5Z".');
+});
+
 test("errors: exit code per class, the message on stderr, the envelope on stdout with --json", async () => {
   test.setTimeout(120_000);
   // 401 with an unknown token.
