@@ -12,7 +12,6 @@ import { POST as postCitationAnalyses } from "@/app/api/v1/citation-analyses/rou
 import { POST as postPrompts } from "@/app/api/v1/prompts/route";
 import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
 import { computeCitationAnalysis, type RunObservation } from "@/lib/analyses/citations";
-import type { Principal } from "@/lib/auth/principal";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
@@ -21,12 +20,10 @@ import { CitationAnalysis } from "@/lib/schemas/analyses";
 import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
-import { person, type Person } from "../helpers/people";
+import { useSimulatedEngines } from "../helpers/engines";
+import { person, principalOf, type Person } from "../helpers/people";
 
-for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GEOSCOPE_SIMULATOR_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV"]) delete process.env[key];
-process.env.GEOSCOPE_ENGINES = "simulated";
-process.env.BILLING_ENABLED = "true";
-process.env.GEOSCOPE_SIMULATOR_LATENCY_MS = "0";
+useSimulatedEngines({ billing: true });
 
 useTestDatabase();
 
@@ -37,9 +34,6 @@ let aliceOther: string;
 let bobProject: string;
 let batches: { id: string; runIds: string[] }[];
 
-function principalOf(p: Person): Principal {
-  return { user: { id: p.id, email: p.email }, credential: { kind: "cli_token", id: p.cliTokenId, name: "test" }, workspaceId: null, apiKeyId: null };
-}
 
 async function projectOf(p: Person, name: string, context: Record<string, unknown> | null = null) {
   return (await createProject(principalOf(p), { name, workspace_id: p.workspaceId, context })).id;
