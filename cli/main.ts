@@ -35,19 +35,24 @@ function commandWords(argv: string[]): string[] {
   return words;
 }
 
+/**
+ * Parses with the command's own options (and the global ones) only, so two commands may give one
+ * option name different kinds (`--wait` a flag or seconds, `--domain` once or repeated). Without a
+ * known command (help, a typo) every option is accepted, so the message can name the command.
+ */
 function parse(argv: string[], command: CommandSpec | undefined) {
   const options: NonNullable<ParseArgsConfig["options"]> = {};
-  for (const spec of [...COMMANDS.map((c) => c.options ?? {}), GLOBAL_OPTIONS]) {
+  const specs = command ? [command.options ?? {}, GLOBAL_OPTIONS] : [...COMMANDS.map((c) => c.options ?? {}), GLOBAL_OPTIONS];
+  for (const spec of specs) {
     for (const [name, o] of Object.entries(spec)) options[name] = { type: o.type, ...("short" in o && o.short ? { short: o.short as string } : {}), ...(o.multiple ? { multiple: true } : {}) };
   }
-  // Any other command's `--wait` would be read as taking seconds: the command's own kind wins.
-  options.wait = { type: command?.options?.wait?.type ?? "string" };
+  if (!command) options.wait = { type: "string" };
   try {
     const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     return { values: parsed.values as Values, positionals: parsed.positionals };
   } catch (error) {
     const unknown = /Unknown option '([^']+)'/.exec(error instanceof Error ? error.message : "")?.[1];
-    if (unknown) throw new UsageError(`unknown option ${unknown}${command ? ` (geoscope ${command.words.join(" ")} --help lists its options)` : ""}`);
+    if (unknown) throw new UsageError(`${command ? `geoscope ${command.words.join(" ")} does not take` : "unknown option"} ${unknown}${command ? ` (its --help lists its options)` : ""}`);
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
@@ -100,8 +105,6 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (GROUPS.has(words[0]!) && words.length < 2) throw new UsageError(`${words[0]} needs a subcommand: ${COMMANDS.filter((c) => c.words[0] === words[0]).map((c) => c.words[1]).join(", ")}`);
     if (!command) throw new UsageError(`unknown command: ${key}`);
-    const allowed = new Set([...Object.keys(GLOBAL_OPTIONS), ...Object.keys(command.options ?? {})]);
-    for (const name of Object.keys(values)) if (!allowed.has(name)) throw new UsageError(`${key} does not take --${name}`);
     // Positionals after the command words are the command's arguments.
     const args = positionals.slice(command.words.length);
     settings = resolveSettings({ baseUrl: values["base-url"] as string | undefined, token: values.token as string | undefined });

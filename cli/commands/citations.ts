@@ -91,20 +91,26 @@ export function formatCitationAnalysis(a: Analysis): string {
   return lines.join("\n");
 }
 
-function printAnalysis(ctx: Ctx, result: { text: string; body: Analysis }) {
+/** The table `--format csv` writes, or null for the whole analysis; checked before any request is made. */
+function csvTableOf(ctx: Ctx): TableName | null {
   const format = str(ctx, "format");
   const name = str(ctx, "table");
   if (format === undefined) {
     if (name !== undefined) throw new UsageError("--table goes with --format csv");
-    if (ctx.json) printJson(result.text, ctx.pretty);
-    else out(formatCitationAnalysis(result.body));
-    return;
+    return null;
   }
   if (format !== "csv") throw new UsageError("--format takes csv");
   if (ctx.json) throw new UsageError("--format writes CSV; leave out --json (or drop --format for the API's body)");
   if (!name || !(CITATION_TABLES as readonly string[]).includes(name)) throw new UsageError(`--format csv needs --table ${CITATION_TABLES.join("|")}`);
-  const { rows, columns } = citationTable(result.body, name as TableName);
-  process.stdout.write(toCsv(rows, columns));
+  return name as TableName;
+}
+
+function printAnalysis(ctx: Ctx, csvTable: TableName | null, result: { text: string; body: Analysis }) {
+  if (csvTable) {
+    const { rows, columns } = citationTable(result.body, csvTable);
+    process.stdout.write(toCsv(rows, columns));
+  } else if (ctx.json) printJson(result.text, ctx.pretty);
+  else out(formatCitationAnalysis(result.body));
 }
 
 const outputOptions = {
@@ -127,6 +133,7 @@ export const citations: Section = {
       },
       async run(ctx) {
         if (ctx.args.length === 0) arg(ctx, 0, "run or batch ids (dr_… or rq_…)");
+        const csvTable = csvTableOf(ctx);
         const brands = strs(ctx, "brand");
         const domains = strs(ctx, "domain");
         const body = {
@@ -135,7 +142,7 @@ export const citations: Section = {
           ...(domains.length ? { domains } : {}),
           ...(ctx.values["project-context"] === true ? { use_project_context: true } : {}),
         };
-        printAnalysis(ctx, await request(ctx, createCitationAnalysis, { body }));
+        printAnalysis(ctx, csvTable, await request(ctx, createCitationAnalysis, { body }));
         return EXIT.ok;
       },
     },
@@ -147,8 +154,15 @@ export const citations: Section = {
       async run(ctx) {
         const id = arg(ctx, 0, "analysis id (ca_…)");
         noExtraArgs(ctx, 1);
+        const csvTable = csvTableOf(ctx);
         const result = await request(ctx, getAnalysis, { params: { analysis_id: id }, query: { wait: waitOption(ctx) } });
-        printAnalysis(ctx, { text: result.text, body: result.body as Analysis });
+        // GET /analyses/{id} answers any kind; this formatter knows citation analyses (questions come with #16).
+        if (result.body.kind !== "citations") {
+          if (csvTable) throw new UsageError(`--format csv is for citation analyses; ${id} is a ${String(result.body.kind)} analysis`);
+          printJson(result.text, true);
+          return EXIT.ok;
+        }
+        printAnalysis(ctx, csvTable, { text: result.text, body: result.body });
         return EXIT.ok;
       },
     },

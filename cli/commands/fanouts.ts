@@ -21,15 +21,19 @@ const planOptions = {
   name: { type: "string", arg: "NAME", help: "a name for the fanout (default: the first prompt)" },
 } as const satisfies Record<string, OptionSpec>;
 
-/** The prompts: the arguments, else --file (one per line, blank lines skipped), else piped standard input. */
+/**
+ * The prompts: the arguments, or --file (one per line, blank lines skipped; `--file -` reads
+ * standard input). Standard input is read only when asked for: an agent's stdin that never
+ * closes must not make a command hang.
+ */
 function promptsOf(ctx: Ctx): string[] {
   const file = str(ctx, "file");
   if (file !== undefined && ctx.args.length > 0) throw new UsageError("give the prompts as arguments or with --file, not both");
-  let text: string | null = null;
-  if (file !== undefined) text = readFileSync(file === "-" ? 0 : file, "utf8");
-  else if (ctx.args.length === 0 && !process.stdin.isTTY) text = readFileSync(0, "utf8");
-  const prompts = text === null ? ctx.args : text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
-  if (prompts.length === 0) throw new UsageError('no prompts: give them as arguments ("TEXT" …), with --file FILE (one per line) or on standard input');
+  const prompts =
+    file === undefined
+      ? ctx.args
+      : readFileSync(file === "-" ? 0 : file, "utf8").split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  if (prompts.length === 0) throw new UsageError('no prompts: give them as arguments ("TEXT" …) or with --file FILE (one per line; - for standard input)');
   return prompts;
 }
 

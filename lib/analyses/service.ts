@@ -264,7 +264,14 @@ export async function getAnalysis(principal: Principal, analysisId: string, opti
   return presentAnalysis(row);
 }
 
-function summaryOf(row: AnalysisRow & { _count: { runs: number } }): z.input<typeof AnalysisSummary> {
+/** What a summary needs: never `result` (a citation analysis's figures can be megabytes) or `input`. */
+const summarySelect = {
+  id: true, kind: true, status: true, subject: true, createdAt: true, projectId: true, completedAt: true,
+  createdBy: { select: { email: true } },
+  _count: { select: { runs: true } },
+} as const satisfies Prisma.AnalysisSelect;
+
+function summaryOf(row: Prisma.AnalysisGetPayload<{ select: typeof summarySelect }>): z.input<typeof AnalysisSummary> {
   return {
     id: row.id,
     kind: row.kind,
@@ -294,15 +301,21 @@ export async function listAnalyses(principal: Principal, query: z.output<typeof 
   if (query.project) where.projectId = (await getProjectOrThrow(principal, query.project)).id;
   if (query.kind) where.kind = query.kind;
   if (query.cursor) {
-    // Newest first across both prefixes: by creation time, then id.
-    const after = await db().analysis.findUnique({ where: { id: cursorId(query.cursor) }, select: { id: true, createdAt: true } });
-    if (after) where.OR = [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }];
+    // Newest first across both prefixes: by creation time, then id. A cursor names an analysis the
+    // caller can list; any other id (unknown, or someone else's) is refused like a forged cursor,
+    // so a list never silently restarts and never tells whether a foreign id exists.
+    const after = await db().analysis.findFirst({
+      where: { id: cursorId(query.cursor), workspaceId: where.workspaceId },
+      select: { id: true, createdAt: true },
+    });
+    if (!after) throw new ApiError("invalid_request", "cursor: is not a cursor this server issued; pass the next_cursor of the previous page");
+    where.OR = [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }];
   }
   const rows = await db().analysis.findMany({
     where,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: query.limit + 1,
-    include: { ...analysisInclude, _count: { select: { runs: true } } },
+    select: summarySelect,
   });
   const page = pageOf(rows, query.limit);
   return { items: page.items.map(summaryOf), next_cursor: page.next_cursor };

@@ -12,7 +12,7 @@ import type { Prisma } from "../db/generated/client";
 import { notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/projects";
-import { deriveBatchStatus, isFinished } from "../runs/status";
+import { deriveBatchStatus, isFinished, statusOfCounts, type RunCounts } from "../runs/status";
 import type { Fanout, FanoutPromptSource, FanoutQueryReport, FanoutsQuery, FanoutSummary } from "../schemas/fanouts";
 import type { PromptResult } from "../schemas/results";
 import type { RunStatus } from "../schemas/runs";
@@ -38,7 +38,7 @@ type Tally = { status: RunStatus; startedAt: Date | null; completedAt: Date | nu
 
 /** Status, counts, query count and completion of a set of runs. */
 function tallyOf(runs: readonly Tally[]) {
-  const counts = Object.fromEntries(RUN_STATUSES.map((s) => [s, 0])) as Record<RunStatus, number>;
+  const counts = Object.fromEntries(RUN_STATUSES.map((s) => [s, 0])) as RunCounts;
   let queryCount = 0;
   let lastDone: Date | null = null;
   for (const run of runs) {
@@ -172,18 +172,28 @@ export async function listFanouts(principal: Principal, query: z.output<typeof F
   if (query.cursor) where.id = { lt: decodeCursor(query.cursor, "fo") };
   const rows = await db().fanout.findMany({ where, orderBy: { id: "desc" }, take: query.limit + 1, include: fanoutInclude });
   const page = pageOf(rows, query.limit);
-  // The page's runs, tallied by fanout in one read of their small columns.
-  const runs = await db().run.findMany({
+  // The page's runs counted by fanout and status in the database: a row per status, not per run.
+  const groups = await db().run.groupBy({
+    by: ["fanoutId", "status"],
     where: { fanoutId: { in: page.items.map((f) => f.id) } },
-    select: { fanoutId: true, status: true, startedAt: true, completedAt: true, queryCount: true },
+    _count: { _all: true },
+    _sum: { queryCount: true },
+    _max: { startedAt: true, completedAt: true },
   });
-  const byFanout = new Map<string, Tally[]>();
-  for (const run of runs) {
-    const list = byFanout.get(run.fanoutId!) ?? [];
-    list.push(run);
-    byFanout.set(run.fanoutId!, list);
+  const tallies = new Map<string, ReturnType<typeof tallyOf>>();
+  for (const row of page.items) {
+    const own = groups.filter((g) => g.fanoutId === row.id);
+    const counts = Object.fromEntries(RUN_STATUSES.map((s) => [s, own.find((g) => g.status === s)?._count._all ?? 0])) as RunCounts;
+    const lastDone = own.reduce<Date | null>((last, g) => (g._max.completedAt && (!last || g._max.completedAt > last) ? g._max.completedAt : last), null);
+    const allDone = own.length > 0 && counts.queued + counts.running === 0;
+    tallies.set(row.id, {
+      status: statusOfCounts(counts, own.some((g) => g.status !== "queued" || g._max.startedAt !== null)),
+      counts,
+      queryCount: own.find((g) => g.status === "completed")?._sum.queryCount ?? 0,
+      completedAt: allDone ? lastDone : null,
+    });
   }
-  return { items: page.items.map((row) => summaryOf(row, tallyOf(byFanout.get(row.id) ?? []))), next_cursor: page.next_cursor };
+  return { items: page.items.map((row) => summaryOf(row, tallies.get(row.id)!)), next_cursor: page.next_cursor };
 }
 
 /** Case and runs of whitespace folded: "Hubspot  Pricing" and "hubspot pricing" are one query. */

@@ -5,14 +5,20 @@ export function isFinished(status: RunStatus): boolean {
   return status === "completed" || status === "failed";
 }
 
+export type RunCounts = Record<RunStatus, number>;
+
+/** The status of a batch or fanout from how many of its runs are in each status, and whether any has started. */
+export function statusOfCounts(counts: RunCounts, anyStarted: boolean): BatchStatus {
+  const total = counts.queued + counts.running + counts.completed + counts.failed;
+  if (total === 0) return "queued";
+  // A retried run may be back to queued after having started: it still counts as started.
+  if (counts.queued + counts.running > 0) return anyStarted || counts.running > 0 ? "running" : "queued";
+  if (counts.failed === 0) return "completed";
+  return counts.failed === total ? "failed" : "partial";
+}
+
 export function deriveBatchStatus(runs: readonly { status: RunStatus; startedAt?: Date | null }[]): BatchStatus {
-  if (runs.length === 0) return "queued";
-  if (runs.some((r) => !isFinished(r.status))) {
-    // A retried run may be back to queued after having started: it still counts as started.
-    const started = runs.some((r) => r.status !== "queued" || r.startedAt);
-    return started ? "running" : "queued";
-  }
-  const failed = runs.filter((r) => r.status === "failed").length;
-  if (failed === 0) return "completed";
-  return failed === runs.length ? "failed" : "partial";
+  const counts: RunCounts = { queued: 0, running: 0, completed: 0, failed: 0 };
+  for (const r of runs) counts[r.status]++;
+  return statusOfCounts(counts, runs.some((r) => r.status !== "queued" || r.startedAt));
 }

@@ -6,7 +6,7 @@ import { RunCharge } from "./billing";
 import { DateTime, chars, cursorParam, idOf, limitParam, listOf, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleAnalysisSummary, exampleCitationAnalysis, exampleCitationAnalysisRequest } from "./examples";
-import { ProjectId, domainNameOf } from "./projects";
+import { DomainName, ProjectId } from "./projects";
 import { RunError } from "./results";
 import { RunId, RunStatus } from "./runs";
 import { WorkspaceId } from "./workspaces";
@@ -42,11 +42,7 @@ export const CitationAnalysisRequest = z
       .optional()
       .describe("Terms counted in answer text (whole words, any case)."),
     domains: z
-      .array(
-        z
-          .string()
-          .refine((text) => domainNameOf(text) !== null, { error: "must be a domain name like acme.com (a URL is cut to its host)" }),
-      )
+      .array(DomainName)
       .max(CITATION_LIMITS.domains, { error: `must have at most ${CITATION_LIMITS.domains} domains` })
       .optional()
       .describe("Domains to report coverage for; subdomains count. A URL is cut to its host, lower-cased."),

@@ -33,7 +33,8 @@ export function domainNameOf(text: string): string | null {
   return host;
 }
 
-const DomainName = z
+/** A domain name, or a URL whose host is kept (domainNameOf); the service stores the host. */
+export const DomainName = z
   .string()
   .refine((text) => domainNameOf(text) !== null, { error: "must be a domain name like acme.com (a URL is cut to its host)" })
   .describe("A domain name (`acme.com`). A URL is accepted and stored as its host, lower-cased: `https://www.acme.com/` is `www.acme.com`.");

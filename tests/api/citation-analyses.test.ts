@@ -245,6 +245,18 @@ describe("GET /analyses and /analyses/{id}", () => {
     expect(foreignProject.status).toBe(404);
     const badKind = await call(listAnalysesRoute, "GET", "/analyses", { token: alice.cliToken, query: { kind: "audits" } });
     expect(badKind.status).toBe(400);
+
+    // A cursor names an analysis of the caller's: Alice's cursor in Bob's hands is refused exactly like
+    // a cursor pointing at no analysis at all, never taken as "start again" nor telling that it exists.
+    const foreignCursor = await call(listAnalysesRoute, "GET", "/analyses", { token: bob.cliToken, query: { cursor: first.body.next_cursor } });
+    const missingCursor = await call(listAnalysesRoute, "GET", "/analyses", {
+      token: alice.cliToken,
+      query: { cursor: Buffer.from(`t1:${newId("citationAnalysis")}`, "utf8").toString("base64url") },
+    });
+    for (const res of [foreignCursor, missingCursor]) {
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(/^cursor: is not a cursor this server issued/);
+    }
   });
 
   it("answers 404 naming the id to someone else and for a missing one", async () => {

@@ -5,6 +5,7 @@ import { config } from "../../config/env";
 import { runQueued } from "../../work/events";
 import { RetryAfter, defineJob } from "../../work/job";
 import { executeRun, failRun, leaseRemainingMs } from "../execute";
+import { log } from "../../log";
 
 export const promptRunJob = defineJob({
   id: "execute-run",
@@ -21,6 +22,8 @@ export const promptRunJob = defineJob({
     });
   },
   async onFailure({ run_id }, error) {
-    await failRun(run_id, { code: "internal_error", message: `The run could not be executed: ${error.message}`, engine: null, retryable: true });
+    // The cause (a database error, say) is for the server log, not for the run's public error.
+    log.error("run failed for good after its retries", { run_id, error });
+    await failRun(run_id, { code: "internal_error", message: "The run could not be executed; the service failed. Asking again may succeed.", engine: null, retryable: true });
   },
 });
