@@ -9,6 +9,7 @@ import { isId, newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/projects";
+import { loadQuestionsAnalysis } from "../questions/present";
 import { isFinished } from "../runs/status";
 import { CITATION_LIMITS, type AnalysesQuery, type Analysis, type AnalysisSummary, type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
 import { domainNameOf } from "../schemas/projects";
@@ -184,18 +185,14 @@ export function presentCitationAnalysis(row: AnalysisRow): z.input<typeof Citati
   };
 }
 
-/**
- * How each kind of analysis is presented. Questions analyses (issue #16) add their presenter
- * here, beside their member of the `Analysis` union in lib/schemas/analyses.ts.
- */
-const presenters: Partial<Record<AnalysisRow["kind"], (row: AnalysisRow) => z.input<typeof Analysis>>> = {
+/** How each kind of analysis is presented, beside its member of the `Analysis` union (lib/schemas/analyses.ts). */
+const presenters: Record<AnalysisRow["kind"], (row: AnalysisRow) => Promise<z.input<typeof Analysis>> | z.input<typeof Analysis>> = {
+  questions: loadQuestionsAnalysis,
   citations: presentCitationAnalysis,
 };
 
-function presentAnalysis(row: AnalysisRow): z.input<typeof Analysis> {
-  const present = presenters[row.kind];
-  if (!present) throw notFound("analysis", row.id);
-  return present(row);
+function presentAnalysis(row: AnalysisRow): Promise<z.input<typeof Analysis>> | z.input<typeof Analysis> {
+  return presenters[row.kind](row);
 }
 
 export async function createCitationAnalysis(principal: Principal, body: z.output<typeof CitationAnalysisRequest>) {

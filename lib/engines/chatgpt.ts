@@ -6,8 +6,9 @@ import { isObject } from "./normalize/common";
 import type { EngineFailure } from "./types";
 import type { AdapterCall } from "./adapter";
 
-export const callChatgpt: AdapterCall = async ({ prompt, model, signal }, config: EngineConfig, fetch) => {
-  const client = new OpenAI({
+/** The OpenAI client every ChatGPT call uses: no SDK retries, every exchange through `fetch`. */
+export function openaiClient(config: EngineConfig, fetch: typeof globalThis.fetch): OpenAI {
+  return new OpenAI({
     apiKey: config.chatgpt.apiKey,
     baseURL: config.chatgpt.baseUrl,
     // Explicit nulls keep the SDK from reading OPENAI_ORG_ID and friends from the environment.
@@ -19,7 +20,10 @@ export const callChatgpt: AdapterCall = async ({ prompt, model, signal }, config
     maxRetries: 0,
     fetch,
   });
-  await client.responses.create(
+}
+
+export const callChatgpt: AdapterCall = async ({ prompt, model, signal }, config: EngineConfig, fetch) => {
+  await openaiClient(config, fetch).responses.create(
     {
       model: model ?? config.chatgpt.model,
       input: prompt,

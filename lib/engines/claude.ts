@@ -11,8 +11,9 @@ export class ContinuationLimitError extends Error {
   override name = "ContinuationLimitError";
 }
 
-export const callClaude: AdapterCall = async ({ prompt, model, signal }, config: EngineConfig, fetch) => {
-  const client = new Anthropic({
+/** The Anthropic client every Claude call uses: no SDK retries, every exchange through `fetch`. */
+export function anthropicClient(config: EngineConfig, fetch: typeof globalThis.fetch): Anthropic {
+  return new Anthropic({
     apiKey: config.claude.apiKey,
     baseURL: config.claude.baseUrl,
     timeout: config.timeoutMs,
@@ -20,6 +21,10 @@ export const callClaude: AdapterCall = async ({ prompt, model, signal }, config:
     maxRetries: 0,
     fetch,
   });
+}
+
+export const callClaude: AdapterCall = async ({ prompt, model, signal }, config: EngineConfig, fetch) => {
+  const client = anthropicClient(config, fetch);
   const tool = {
     type: config.claude.webSearchTool,
     name: "web_search",

@@ -63,6 +63,8 @@ export const engineEnvSchema = z.object({
   GEOSCOPE_SIMULATOR_URL: z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).optional(),
   GEOSCOPE_SIMULATOR_LATENCY_MS: nonNegativeInt(0, 600_000),
   GEOSCOPE_SIMULATOR_SEED: z.string().max(200).default("geoscope"),
+  // The engine questions analyses ask; unset: the first enabled of chatgpt, claude, gemini.
+  QUESTIONS_ENGINE: z.enum(ENGINE_IDS, { error: `must be one of ${ENGINE_IDS.join(", ")}` }).optional(),
 });
 
 export type EngineEnv = z.infer<typeof engineEnvSchema>;
@@ -90,6 +92,8 @@ export interface EngineConfig {
     allowLoopback: boolean;
   };
   simulator: { url: string | null; latencyMs: number; seed: string };
+  /** The engine questions analyses ask for structured output; null when no engine is enabled. */
+  questionsEngine: EngineId | null;
 }
 
 export class EngineConfigError extends Error {
@@ -119,6 +123,7 @@ export function engineConfigFromEnv(env: EngineEnv): EngineConfig {
     );
   }
   const simulated = mode === "simulated";
+  const enabled = simulated ? [...ENGINE_IDS] : keyed;
   const provider = (id: EngineId, url: string, model: string): ProviderConfig => ({
     apiKey: simulated ? SIMULATED_API_KEY : (keys[id] ?? ""),
     baseUrl: url,
@@ -126,7 +131,7 @@ export function engineConfigFromEnv(env: EngineEnv): EngineConfig {
   });
   const config: EngineConfig = {
     mode,
-    enabled: simulated ? [...ENGINE_IDS] : keyed,
+    enabled,
     timeoutMs: env.ENGINE_TIMEOUT_MS,
     maxOutputTokens: env.ENGINE_MAX_OUTPUT_TOKENS,
     chatgpt: { ...provider("chatgpt", env.OPENAI_BASE_URL, env.OPENAI_MODEL), maxToolCalls: env.OPENAI_MAX_TOOL_CALLS ?? null },
@@ -144,8 +149,20 @@ export function engineConfigFromEnv(env: EngineEnv): EngineConfig {
       allowLoopback: false,
     },
     simulator: { url: null, latencyMs: env.GEOSCOPE_SIMULATOR_LATENCY_MS, seed: env.GEOSCOPE_SIMULATOR_SEED },
+    questionsEngine: questionsEngineOf(env.QUESTIONS_ENGINE, enabled),
   };
   return simulated && env.GEOSCOPE_SIMULATOR_URL ? withSimulator(config, env.GEOSCOPE_SIMULATOR_URL) : config;
+}
+
+/** QUESTIONS_ENGINE when set (it must be enabled), else the first enabled engine in canonical order. */
+function questionsEngineOf(chosen: EngineId | undefined, enabled: EngineId[]): EngineId | null {
+  if (chosen === undefined) return ENGINE_IDS.find((id) => enabled.includes(id)) ?? null;
+  if (!enabled.includes(chosen)) {
+    throw new EngineConfigError(
+      `QUESTIONS_ENGINE=${chosen} is not an enabled engine (enabled: ${enabled.join(", ") || "none"}): set ${KEY_VARS[chosen]} or choose an enabled engine`,
+    );
+  }
+  return chosen;
 }
 
 /**

@@ -6,14 +6,18 @@ import { isObject } from "./normalize/common";
 import type { EngineFailure } from "./types";
 import type { AdapterCall } from "./adapter";
 
-export const callGemini: AdapterCall = async ({ prompt, model, signal }, config: EngineConfig, fetch) => {
-  const ai = new GoogleGenAI({
+/** The Gemini client every Gemini call uses, every exchange through `fetch`. */
+export function geminiClient(config: EngineConfig, fetch: typeof globalThis.fetch): GoogleGenAI {
+  return new GoogleGenAI({
     apiKey: config.gemini.apiKey,
     // Explicit, so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot switch the backend.
     vertexai: false,
     httpOptions: { baseUrl: config.gemini.baseUrl, timeout: config.timeoutMs, fetch },
   });
-  await ai.models.generateContent({
+}
+
+export const callGemini: AdapterCall = async ({ prompt, model, signal }, config: EngineConfig, fetch) => {
+  await geminiClient(config, fetch).models.generateContent({
     model: model ?? config.gemini.model,
     contents: prompt,
     config: { tools: [{ googleSearch: {} }], maxOutputTokens: config.maxOutputTokens, abortSignal: signal },

@@ -1,4 +1,5 @@
-// The answer engines, for the rest of the server: ids, which are enabled, and running a prompt.
+// The answer engines, for the rest of the server: ids, which are enabled, running a prompt, and
+// asking for structured output.
 import { withSimulator, type EngineConfig } from "./config";
 import { startSimulator, type RunningSimulator } from "./simulator/server";
 import type { EngineId } from "./types";
@@ -28,6 +29,14 @@ export {
 export { ENGINE_ERROR_CODES, type EngineErrorCode } from "./errors";
 export { MalformedEnvelopeError, normalizeEnvelope } from "./normalize";
 export { runPrompt, type RunPromptDeps } from "./run";
+export {
+  StructuredSchemaError,
+  runStructured,
+  toGeminiSchema,
+  type StructuredInput,
+  type StructuredOutcome,
+  type StructuredSchema,
+} from "./structured";
 export { startSimulator, type FailureRule, type RunningSimulator, type SimulatorOptions } from "./simulator/server";
 
 /** Engines a request may name, in the canonical order. */

@@ -39,7 +39,7 @@ export type ExecuteOptions = {
 /** `skipped`: already finished (or another execution stored first); `busy`: another worker holds a live lease. */
 export type ExecuteOutcome = "completed" | "failed" | "skipped" | "busy";
 
-type Claim = { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; prompt: string; attempts: number; startedAt: Date };
+export type Claim = { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; prompt: string; attempts: number; startedAt: Date };
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -220,15 +220,11 @@ async function callEngine(claim: Claim, sleep: (ms: number) => Promise<void>): P
   }
 }
 
-/** The whole step: claim, call, store, settle, notify. Safe to run any number of times. */
-export async function executeRun(runId: string, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
-  const leaseMs = options.leaseMs ?? RUN_LEASE_MS;
-  const claim = await claimRun(runId, leaseMs);
-  if (claim === null || claim === "busy") {
-    options.onEngineDone?.();
-    return claim ?? "skipped";
-  }
-  // Keeps the lease alive through slow engines and retry waits; a dead worker stops renewing.
+/**
+ * Keeps a claimed run's lease alive through slow engines and retry waits (a dead worker stops
+ * renewing, so another can take the run over). Answers the function that stops it.
+ */
+export function keepLease(claim: { id: string; attempts: number }, leaseMs: number): () => void {
   const heartbeat = setInterval(() => {
     db()
       .run.updateMany({
@@ -238,6 +234,18 @@ export async function executeRun(runId: string, options: ExecuteOptions = {}): P
       .catch((error: unknown) => log.warn("run lease renewal failed", { run_id: claim.id, error }));
   }, Math.max(1000, Math.floor(leaseMs / 3)));
   heartbeat.unref?.();
+  return () => clearInterval(heartbeat);
+}
+
+/** The whole step: claim, call, store, settle, notify. Safe to run any number of times. */
+export async function executeRun(runId: string, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
+  const leaseMs = options.leaseMs ?? RUN_LEASE_MS;
+  const claim = await claimRun(runId, leaseMs);
+  if (claim === null || claim === "busy") {
+    options.onEngineDone?.();
+    return claim ?? "skipped";
+  }
+  const stopHeartbeat = keepLease(claim, leaseMs);
   try {
     let finish: Finish;
     try {
@@ -249,6 +257,6 @@ export async function executeRun(runId: string, options: ExecuteOptions = {}): P
     if (!stored) return "skipped";
     return finish.kind;
   } finally {
-    clearInterval(heartbeat);
+    stopHeartbeat();
   }
 }

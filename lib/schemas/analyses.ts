@@ -5,9 +5,10 @@ import { z } from "zod";
 import { RunCharge } from "./billing";
 import { DateTime, chars, cursorParam, idOf, limitParam, listOf, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
-import { exampleAnalysisSummary, exampleCitationAnalysis, exampleCitationAnalysisRequest } from "./examples";
+import { exampleAnalysisSummary, exampleCitationAnalysis, exampleCitationAnalysisRequest, exampleQuestionsAnalysis } from "./examples";
 import { DomainName, ProjectId } from "./projects";
 import { RunError } from "./results";
+import { QuestionsAnalysis } from "./questions";
 import { RunId, RunStatus } from "./runs";
 import { WorkspaceId } from "./workspaces";
 
@@ -208,14 +209,11 @@ export const CitationAnalysis = z
   })
   .meta({ id: "CitationAnalysis", examples: [exampleCitationAnalysis] });
 
-/**
- * Every kind of analysis GET /analyses/{id} answers, discriminated by `kind`. Questions analyses
- * (issue #16) add their schema to this list and nothing else changes.
- */
-const analysisMembers = [CitationAnalysis] as const;
+/** Every kind of analysis GET /analyses/{id} answers, discriminated by `kind`. */
+const analysisMembers = [QuestionsAnalysis, CitationAnalysis] as const;
 export const Analysis = z
   .discriminatedUnion("kind", analysisMembers)
-  .meta({ id: "Analysis", description: "A questions or citation analysis, discriminated by `kind`.", examples: [exampleCitationAnalysis] });
+  .meta({ id: "Analysis", description: "A questions or citation analysis, discriminated by `kind`.", examples: [exampleQuestionsAnalysis, exampleCitationAnalysis] });
 
 export const AnalysisSummary = z
   .object({
@@ -254,7 +252,7 @@ export const listAnalyses = defineEndpoint({
 });
 export const getAnalysis = defineEndpoint({
   method: "GET", path: "/analyses/{analysis_id}", operationId: "getAnalysis", summary: "One analysis, of either kind",
-  description: "`wait` holds until the analysis has finished; a citation analysis is finished when made, so it answers at once.",
+  description: "`wait` holds until the analysis has finished (a questions analysis while its run generates); a citation analysis is finished when made, so it answers at once.",
   tags: ["Analyses"], auth: "bearer", params: z.object({ analysis_id: AnalysisId }), query: z.object({ wait: waitParam }), response: Analysis, status: 200,
 });
 

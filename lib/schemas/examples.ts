@@ -627,3 +627,46 @@ export const exampleAnalysisSummary = {
   created_by: alice,
   completed_at: "2026-11-20T09:41:12.208Z",
 };
+
+// Questions analyses
+
+const questionsAnalysisId = "fa_01M7XB2Q4K8Z3V6T9R1N5P7C2D";
+const questionsRunId = "dr_01M7XB2Q4MG5Y8C2H6J9K3W7TA";
+const topic = "CRM software for small B2B teams";
+
+export const exampleQuestionsRequest = { topic, count: 25, project: ids.project };
+
+export const exampleQuestionsAnalysis = {
+  id: questionsAnalysisId,
+  kind: "questions",
+  status: "completed",
+  subject: topic,
+  run_ids: [questionsRunId],
+  created_at: "2026-11-20T10:02:31.412Z",
+  completed_at: "2026-11-20T10:02:39.087Z",
+  topic,
+  requested_count: 25,
+  project_id: ids.project,
+  created_by: alice,
+  error: null,
+  questions: [
+    { id: "q1", text: "What is the best CRM for a 10-person B2B startup?", cluster_id: "c1", intent: "commercial", specificity: "specific" },
+    { id: "q2", text: "HubSpot vs Pipedrive: which is easier for a small sales team?", cluster_id: "c2", intent: "comparison", specificity: "specific" },
+    { id: "q3", text: "How much does a CRM cost per user for a small team?", cluster_id: "c1", intent: "commercial", specificity: "broad" },
+  ],
+  clusters: [
+    { id: "c1", name: "Choosing a CRM", intent: "commercial", question_ids: ["q1", "q3"] },
+    { id: "c2", name: "Comparisons", intent: "comparison", question_ids: ["q2"] },
+  ],
+  provenance: {
+    strategy: "llm_generation",
+    prompt_version: "1",
+    prompt_sha: "83522e5639d757434c549e38efd403dce2b113467f4bbf7e4bbe15b572721639",
+    prompt_text: `You research what people ask answer engines about a topic.\n\nTopic: ${topic}\nNumber of questions: 25\n…`,
+    run_id: questionsRunId,
+    generated_at: "2026-11-20T10:02:39.087Z",
+    model: "gpt-5.4-2026-10-01",
+    engine: "chatgpt",
+  },
+  charge: { status: "captured", amount_usd: "0.006", unit: "question", units: 3, unit_price_usd: "0.002", pricing_version: "2026-11-01" },
+};

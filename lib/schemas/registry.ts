@@ -8,6 +8,7 @@ import * as billing from "./billing";
 import * as common from "./common";
 import * as fanouts from "./fanouts";
 import * as projects from "./projects";
+import * as questions from "./questions";
 import * as results from "./results";
 import * as runs from "./runs";
 import * as service from "./service";
@@ -26,6 +27,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   common,
   fanouts,
   projects,
+  questions,
   results,
   runs,
   service,
@@ -49,6 +51,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   runs.listRuns,
   runs.getRun,
   runs.getBatch,
+  questions.createQuestions,
   analyses.createCitationAnalysis,
   analyses.listAnalyses,
   analyses.getAnalysis,

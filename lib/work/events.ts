@@ -12,6 +12,15 @@ export const runQueued = eventType("geoscope/run.queued", {
   schema: z.strictObject({ run_id: runId, engine: z.string() }),
 });
 
+/** A questions analysis was queued (POST /questions): generate its questions with its run's engine. */
+export const questionsQueued = eventType("geoscope/questions.queued", {
+  schema: z.strictObject({
+    analysis_id: z.string().regex(/^fa_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be a questions analysis id (fa_…)" }),
+    run_id: runId,
+    engine: z.string(),
+  }),
+});
+
 /**
  * A job of three steps that append to files in `dir`, for the durability tests: registered only
  * when GEOSCOPE_TEST_JOBS=1 (lib/work/testing/three-steps.ts). Step two throws on its first
@@ -22,7 +31,7 @@ export const testThreeSteps = eventType("geoscope/test.three-steps", {
 });
 
 /** The typed event module: every event a job may be triggered by. */
-export const events = { runQueued, testThreeSteps } as const;
+export const events = { runQueued, questionsQueued, testThreeSteps } as const;
 
 export type AnyEventType = (typeof events)[keyof typeof events];
 export type EventName = AnyEventType["name"];

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { inngestFunctionOf } from "@/inngest/functions/jobs";
 import { db } from "@/lib/db/client";
 import { createProject } from "@/lib/projects/projects";
+import { createQuestionsAnalysis } from "@/lib/questions/create";
 import { createPromptBatch } from "@/lib/runs/prompts";
 import { dispatch, queueJobs } from "@/lib/work/dispatch";
 import { jobEvent, testThreeSteps, type AnyEventType, type EventData } from "@/lib/work/events";
@@ -166,6 +167,26 @@ describe("on Inngest", () => {
           const run = await db().run.findUniqueOrThrow({ where: { id: runId }, include: { hold: true } });
           expect(run.status).toBe("completed");
           expect(run.hold?.status).toBe("captured");
+        },
+      };
+    },
+    "generate-questions": async () => {
+      // Accepted but not executed here: the Inngest function must do it.
+      const holder = globalThis as { __geoscopeLocalDriver?: LocalDriver };
+      const previous = holder.__geoscopeLocalDriver;
+      holder.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
+      const analysis = await createQuestionsAnalysis(principal, { topic: "typed events", count: 6, project }).finally(() => {
+        holder.__geoscopeLocalDriver = previous;
+      });
+      const runId = analysis.run_ids[0]!;
+      const { engine } = await db().run.findUniqueOrThrow({ where: { id: runId }, select: { engine: true } });
+      return {
+        event: { id: analysis.id, data: { analysis_id: analysis.id, run_id: runId, engine: engine! } },
+        check: async (result) => {
+          expect(result).toBe("completed");
+          const row = await db().analysis.findUniqueOrThrow({ where: { id: analysis.id } });
+          expect(row.status).toBe("completed");
+          expect((row.result as { questions: unknown[] }).questions.length).toBeGreaterThan(0);
         },
       };
     },

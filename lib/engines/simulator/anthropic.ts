@@ -1,6 +1,7 @@
 // A scenario as Anthropic Messages API content with the server web search tool:
 // server_tool_use + web_search_tool_result per search, and text blocks carrying
-// web_search_result_location citations. Can be split at a pause_turn.
+// web_search_result_location citations. Can be split at a pause_turn. A structured reply is one
+// tool_use block (claudeToolUse).
 import type { Rng } from "./rng";
 import type { Scenario } from "./scenario";
 
@@ -59,9 +60,20 @@ export function claudeContent(scenario: Scenario, rng: Rng, options: ClaudeOptio
   return content;
 }
 
-export function claudeMessage(content: unknown[], model: string, stopReason: "end_turn" | "pause_turn", input: number, rng: Rng): Record<string, unknown> {
+/** A forced tool call (tool_choice type tool): how Claude answers with structured output. */
+export function claudeToolUse(name: string, input: unknown, rng: Rng): Record<string, unknown> {
+  return { type: "tool_use", id: `toolu_01${rng.id(22)}`, name, input };
+}
+
+export function claudeMessage(content: unknown[], model: string, stopReason: "end_turn" | "pause_turn" | "tool_use", input: number, rng: Rng): Record<string, unknown> {
   const searches = content.filter((b) => (b as { type: string }).type === "server_tool_use").length;
-  const text = content.map((b) => ((b as { type: string; text?: string }).type === "text" ? ((b as { text: string }).text ?? "") : "")).join("");
+  // What the model wrote: its text, and the input of a tool it called.
+  const text = content
+    .map((b) => {
+      const block = b as { type: string; text?: string; input?: unknown };
+      return block.type === "text" ? (block.text ?? "") : block.type === "tool_use" ? JSON.stringify(block.input) : "";
+    })
+    .join("");
   return {
     id: `msg_01${rng.id(22)}`,
     type: "message",

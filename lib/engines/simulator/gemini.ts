@@ -1,6 +1,7 @@
 // A scenario as a Gemini generateContent response grounded with Google Search: queries,
 // grounding chunks whose URIs are redirects through the simulator's own redirect endpoint
-// (which fail only with [[sim:redirect_fail]]), and supports with UTF-8 byte offsets per part.
+// (which fail only with [[sim:redirect_fail]]), and supports with UTF-8 byte offsets per part; and
+// a structured (JSON) reply.
 import type { Rng } from "./rng";
 import type { Scenario } from "./scenario";
 
@@ -79,10 +80,20 @@ export function geminiResponse(
     if (!scenario.citationsOff) grounding.groundingSupports = supports;
   }
 
-  const text = parts.map((p) => p.text).join("");
+  const candidate: Record<string, unknown> = { content: { parts, role: "model" }, finishReason: "STOP", index: 0 };
+  if (Object.keys(grounding).length > 0) candidate.groundingMetadata = grounding;
+  return responseBody(candidate, parts.map((p) => p.text).join(""), model, prompt, chunks.length * 240, rng);
+}
+
+/** A structured reply (responseMimeType application/json): the JSON as the model wrote it, in one part. */
+export function geminiStructuredResponse(text: string, model: string, prompt: string, rng: Rng): Record<string, unknown> {
+  return responseBody({ content: { parts: [{ text }], role: "model" }, finishReason: "STOP", index: 0 }, text, model, prompt, 0, rng);
+}
+
+/** The response around one candidate, with usage for the prompt, the candidate's `text` and `toolUse` search tokens. */
+function responseBody(candidate: Record<string, unknown>, text: string, model: string, prompt: string, toolUse: number, rng: Rng): Record<string, unknown> {
   const promptTokens = Math.ceil(prompt.length / 4) + 4;
   const candidates = Math.ceil(text.length / 4);
-  const toolUse = chunks.length * 240;
   const thoughts = rng.int(0, 1) === 1 ? rng.int(100, 900) : 0;
   const usage: Record<string, unknown> = {
     promptTokenCount: promptTokens,
@@ -92,9 +103,6 @@ export function geminiResponse(
   };
   if (toolUse > 0) usage.toolUsePromptTokenCount = toolUse;
   if (thoughts > 0) usage.thoughtsTokenCount = thoughts;
-
-  const candidate: Record<string, unknown> = { content: { parts, role: "model" }, finishReason: "STOP", index: 0 };
-  if (Object.keys(grounding).length > 0) candidate.groundingMetadata = grounding;
   return { candidates: [candidate], usageMetadata: usage, modelVersion: model, responseId: rng.id(22) };
 }
 

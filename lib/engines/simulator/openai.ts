@@ -1,5 +1,6 @@
 // A scenario as an OpenAI Responses API response with web search: web_search_call items
-// (queries and sources), an open_page action, and url_citation annotations on the answer.
+// (queries and sources), an open_page action, and url_citation annotations on the answer; and a
+// structured (json_schema) reply.
 import type { Rng } from "./rng";
 import type { Scenario } from "./scenario";
 
@@ -48,15 +49,43 @@ export function openaiResponse(scenario: Scenario, model: string, prompt: string
     }
     text += sentence.text.endsWith(".") ? "." : "";
   }
-  output.push({
-    id: `msg_${rng.id(8).toLowerCase()}${suffix}`,
-    type: "message",
-    status: "completed",
-    role: "assistant",
-    content: [{ type: "output_text", text, annotations, logprobs: [] }],
-  });
+  output.push(messageItem(`msg_${rng.id(8).toLowerCase()}${suffix}`, text, annotations));
 
   const input = 900 + prompt.length * 2 + scenario.pages.length * 1100;
+  return responseObject(suffix, model, output, input, text, rng, {
+    tools: [{ type: "web_search", search_context_size: "medium", user_location: null, filters: null }],
+    format: { type: "text" },
+  });
+}
+
+/**
+ * A structured reply (text.format json_schema): a reasoning item and one message whose
+ * output_text is `text`, the JSON as the model wrote it; the request's format is echoed.
+ */
+export function openaiStructuredResponse(text: string, format: unknown, model: string, prompt: string, rng: Rng): Record<string, unknown> {
+  const suffix = rng.id(40).toLowerCase();
+  const output = [
+    { id: `rs_${rng.id(48).toLowerCase()}`, type: "reasoning", summary: [] },
+    messageItem(`msg_${rng.id(8).toLowerCase()}${suffix}`, text, []),
+  ];
+  const input = 40 + Math.ceil(prompt.length / 4) + Math.ceil(JSON.stringify(format).length / 4);
+  return responseObject(suffix, model, output, input, text, rng, { tools: [], format });
+}
+
+function messageItem(id: string, text: string, annotations: unknown[]): Record<string, unknown> {
+  return { id, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text, annotations, logprobs: [] }] };
+}
+
+/** A completed Responses object around `output`, with usage for `input` tokens and the answer `text`. */
+function responseObject(
+  suffix: string,
+  model: string,
+  output: unknown[],
+  input: number,
+  text: string,
+  rng: Rng,
+  request: { tools: unknown[]; format: unknown },
+): Record<string, unknown> {
   const reasoning = rng.int(64, 640);
   const out = Math.ceil(text.length / 4) + reasoning;
   return {
@@ -74,8 +103,9 @@ export function openaiResponse(scenario: Scenario, model: string, prompt: string
     parallel_tool_calls: true,
     previous_response_id: null,
     store: false,
+    text: { format: request.format, verbosity: "medium" },
     tool_choice: "auto",
-    tools: [{ type: "web_search", search_context_size: "medium", user_location: null, filters: null }],
+    tools: request.tools,
     usage: {
       input_tokens: input,
       input_tokens_details: { cached_tokens: 0 },

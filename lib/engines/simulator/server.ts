@@ -12,13 +12,22 @@
 // without it every simulated redirect resolves), [[sim:unicode]] (the answer adds multi-byte
 // sentences and the sources odd URLs: percent-encoded umlauts, a Japanese title, utm parameters,
 // a fragment, a YouTube query). Without tokens the answer, sources and searches fit the prompt's
-// topic (scenario.ts, topics.ts).
+// topic (scenario.ts, topics.ts). Shape tokens take @ENGINE and *N too.
+//
+// A structured request (OpenAI text.format json_schema, Anthropic tool_choice type tool, Gemini
+// generationConfig.responseMimeType application/json) is answered, without searching, with the
+// questions of questions.ts in that provider's structured shape: an output_text holding the JSON,
+// a tool_use block for the forced tool, a JSON text part. Failure tokens and rules apply as to
+// prompts. [[sim:invalid_json]] makes the reply a normal 200 whose structure is broken: OpenAI's
+// and Gemini's JSON text is cut off half-way; Claude's tool input is {"questions": "not a list"}.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ENGINE_IDS, type EngineId } from "../types";
-import { claudeContent, claudeError, claudeMessage, pauseIndex } from "./anthropic";
-import { geminiError, geminiResponse, parseRedirectToken } from "./gemini";
-import { openaiError, openaiResponse } from "./openai";
+import { isObject } from "../normalize/common";
+import { claudeContent, claudeError, claudeMessage, claudeToolUse, pauseIndex } from "./anthropic";
+import { geminiError, geminiResponse, geminiStructuredResponse, parseRedirectToken } from "./gemini";
+import { openaiError, openaiResponse, openaiStructuredResponse } from "./openai";
+import { simulatedQuestions } from "./questions";
 import { rngFrom } from "./rng";
 import { buildScenario } from "./scenario";
 
@@ -69,18 +78,19 @@ interface Flags {
   searchError: boolean;
   redirectFail: boolean;
   unicode: boolean;
+  invalidJson: boolean;
 }
 
 const TOKEN = /\[\[sim:([a-z_]+)(?::(\d+))?(?:\*(\d+))?(?:@([a-z]+))?\]\]/g;
 
 function readTokens(prompt: string, engine: EngineId, attempt: number): { failure: Injected | null; flags: Flags } {
-  const flags: Flags = { noSearch: false, noCitations: false, pauseTurn: false, searchError: false, redirectFail: false, unicode: false };
+  const flags: Flags = { noSearch: false, noCitations: false, pauseTurn: false, searchError: false, redirectFail: false, unicode: false, invalidJson: false };
   let failure: Injected | null = null;
   for (const match of prompt.matchAll(TOKEN)) {
     const [, kind, arg, times, only] = match;
     if (only && only !== engine) continue;
+    if (times !== undefined && attempt >= Number(times)) continue;
     if ((FAILURE_KINDS as readonly string[]).includes(kind!)) {
-      if (times !== undefined && attempt >= Number(times)) continue;
       failure ??= { kind: kind as FailureKind, retryAfterSeconds: arg ? Number(arg) : 1 };
     } else if (kind === "no_search") flags.noSearch = true;
     else if (kind === "no_citations") flags.noCitations = true;
@@ -88,8 +98,16 @@ function readTokens(prompt: string, engine: EngineId, attempt: number): { failur
     else if (kind === "search_error") flags.searchError = true;
     else if (kind === "redirect_fail") flags.redirectFail = true;
     else if (kind === "unicode") flags.unicode = true;
+    else if (kind === "invalid_json") flags.invalidJson = true;
   }
   return { failure, flags };
+}
+
+/** Whether the request asks for structured output in its provider's own way. */
+function isStructured(engine: EngineId, body: Record<string, unknown>): boolean {
+  if (engine === "chatgpt") return isObject(body.text) && isObject(body.text.format) && body.text.format.type === "json_schema";
+  if (engine === "claude") return isObject(body.tool_choice) && body.tool_choice.type === "tool";
+  return isObject(body.generationConfig) && body.generationConfig.responseMimeType === "application/json";
 }
 
 function simulatedModel(model: string): string {
@@ -244,6 +262,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const failure = ruleFailure(engine, prompt) ?? tokens.failure;
     if (failure) return fail(engine, res, failure);
 
+    if (isStructured(engine, body)) return answerStructured(engine, body, res, model, prompt, attempt, tokens.flags.invalidJson);
+
     const { noSearch, noCitations, unicode } = tokens.flags;
     const scenario = buildScenario(prompt, `${seed}:${engine}`, attempt, { noSearch, noCitations, unicode });
     const rng = rngFrom(seed, engine, prompt, attempt, "wire");
@@ -264,6 +284,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     const redirectBase = `http://${req.headers.host}`;
     return send(res, 200, geminiResponse(scenario, model, prompt, redirectBase, rng, { failRedirects: tokens.flags.redirectFail }));
+  }
+
+  function answerStructured(engine: EngineId, body: Record<string, unknown>, res: ServerResponse, model: string, prompt: string, attempt: number, invalid: boolean): void {
+    const reply = { questions: simulatedQuestions(prompt, `${seed}:${engine}`) };
+    const rng = rngFrom(seed, engine, prompt, attempt, "wire");
+    const json = JSON.stringify(reply);
+    const text = invalid ? json.slice(0, Math.floor(json.length / 2)) : json;
+    if (engine === "chatgpt") {
+      const format = (body.text as { format: unknown }).format;
+      return send(res, 200, openaiStructuredResponse(text, format, model, prompt, rng), { "x-request-id": `req_${rng.id(24)}`, "openai-processing-ms": String(latencyMs) });
+    }
+    if (engine === "claude") {
+      const tool = String((body.tool_choice as { name?: unknown }).name);
+      const input = 400 + Math.ceil(prompt.length / 4) + Math.ceil(JSON.stringify(body.tools ?? []).length / 4);
+      const block = claudeToolUse(tool, invalid ? { questions: "not a list" } : reply, rng);
+      return send(res, 200, claudeMessage([block], model, "tool_use", input, rng), { "request-id": `req_${rng.id(24)}` });
+    }
+    return send(res, 200, geminiStructuredResponse(text, model, prompt, rng));
   }
 
   function handleRedirect(req: IncomingMessage, res: ServerResponse, token: string): void {

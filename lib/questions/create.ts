@@ -1,0 +1,63 @@
+// POST /questions: one analysis, its `questions` run and a hold for `count` questions, in one
+// transaction (all or nothing), then handed to the work driver (jobs/generate-questions.ts).
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { actorOf, holdCredit } from "../billing/holds";
+import { lockBalance } from "../billing/ledger";
+import { engineConfig } from "../config/engines";
+import { db } from "../db/client";
+import { newId } from "../db/ids";
+import { ApiError } from "../http/errors";
+import { getProjectOrThrow } from "../projects/projects";
+import { checkRunsInFlight } from "../runs/prompts";
+import type { QuestionsRequest } from "../schemas/questions";
+import { dispatch, queueJobs } from "../work/dispatch";
+import { jobEvent, questionsQueued } from "../work/events";
+import { presentQuestionsAnalysis } from "./present";
+
+export async function createQuestionsAnalysis(principal: Principal, input: z.output<typeof QuestionsRequest>) {
+  const engine = engineConfig().questionsEngine;
+  if (!engine) throw new ApiError("invalid_request", "No answer engine is enabled on this server.", { retryable: false });
+  const project = await getProjectOrThrow(principal, input.project);
+  const workspaceId = project.workspaceId;
+  const analysisId = newId("questionsAnalysis");
+  const runId = newId("run");
+  const who = { createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId };
+  const job = jobEvent(questionsQueued, analysisId, { analysis_id: analysisId, run_id: runId, engine });
+
+  const { analysis, hold } = await db().$transaction(
+    async (tx) => {
+      // The workspace's one lock first (the order holds use too): see lib/runs/prompts.ts.
+      await lockBalance(tx, workspaceId);
+      await checkRunsInFlight(tx, workspaceId, 1);
+      const analysis = await tx.analysis.create({
+        data: {
+          id: analysisId, kind: "questions", status: "queued", workspaceId, projectId: project.id, subject: input.topic,
+          input: { topic: input.topic, count: input.count, project: project.id, engine }, ...who,
+        },
+        include: { createdBy: { select: { email: true } } },
+      });
+      await tx.run.create({
+        data: {
+          id: runId, kind: "questions", status: "queued", workspaceId, projectId: project.id, engine, subject: input.topic,
+          input: { topic: input.topic, count: input.count, analysis_id: analysisId, project: project.id }, ...who,
+        },
+      });
+      await tx.analysisRun.create({ data: { analysisId, runId, position: 0 } });
+      await holdCredit(tx, {
+        workspaceId,
+        operationId: analysisId,
+        actor: actorOf(principal),
+        lines: [{ product: "questions", units: input.count, runId, analysisId }],
+      });
+      await queueJobs(tx, [job]);
+      const hold = await tx.creditHold.findUnique({ where: { runId } });
+      return { analysis, hold };
+    },
+    { maxWait: 30_000, timeout: 30_000 },
+  );
+
+  // Committed: the run and its job are durable now. Dispatch failures are recovered by the driver's sweep.
+  await dispatch([job]);
+  return presentQuestionsAnalysis(analysis, [runId], hold);
+}

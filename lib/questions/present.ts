@@ -1,0 +1,55 @@
+// A questions analysis as the API shows it (spec 2.6). Prisma types stop here.
+import type { z } from "zod";
+import { presentRunCharge } from "../billing/present";
+import { billingSettings } from "../billing/settings";
+import { db } from "../db/client";
+import type { QuestionsAnalysis } from "../schemas/questions";
+import type { QuestionsResult } from "./execute";
+
+export type QuestionsRow = {
+  id: string;
+  status: z.input<typeof QuestionsAnalysis>["status"];
+  subject: string;
+  input: unknown;
+  result: unknown;
+  error: unknown;
+  projectId: string;
+  createdAt: Date;
+  completedAt: Date | null;
+  createdBy: { email: string } | null;
+};
+
+type HoldRow = Parameters<typeof presentRunCharge>[0];
+
+export function presentQuestionsAnalysis(row: QuestionsRow, runIds: string[], hold: HoldRow | null): z.input<typeof QuestionsAnalysis> {
+  const input = row.input as { topic: string; count: number };
+  const result = (row.result ?? null) as QuestionsResult | null;
+  return {
+    id: row.id,
+    kind: "questions",
+    status: row.status,
+    subject: row.subject,
+    run_ids: runIds,
+    created_at: row.createdAt.toISOString(),
+    completed_at: row.completedAt?.toISOString() ?? null,
+    topic: input.topic,
+    requested_count: input.count,
+    project_id: row.projectId,
+    created_by: row.createdBy?.email ?? null,
+    error: (row.error ?? null) as z.input<typeof QuestionsAnalysis>["error"],
+    questions: result?.questions ?? [],
+    clusters: result?.clusters ?? [],
+    provenance: result?.provenance ?? null,
+    charge: presentRunCharge(hold, billingSettings().enabled),
+  };
+}
+
+/** Reads what the row does not hold (its run and that run's hold) and presents it. */
+export async function loadQuestionsAnalysis(row: QuestionsRow): Promise<z.input<typeof QuestionsAnalysis>> {
+  const links = await db().analysisRun.findMany({
+    where: { analysisId: row.id },
+    orderBy: { position: "asc" },
+    select: { runId: true, run: { select: { hold: true } } },
+  });
+  return presentQuestionsAnalysis(row, links.map((l) => l.runId), links[0]?.run.hold ?? null);
+}
