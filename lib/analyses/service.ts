@@ -317,3 +317,9 @@ export async function listAnalyses(principal: Principal, query: z.output<typeof 
   const page = pageOf(rows, query.limit);
   return { items: page.items.map(summaryOf), next_cursor: page.next_cursor };
 }
+
+/** An analysis by id, whoever asks: for a public share page, which has checked its token. Null when there is none. */
+export async function analysisById(analysisId: string) {
+  const row = await db().analysis.findUnique({ where: { id: analysisId }, include: analysisInclude });
+  return row ? presentAnalysis(row) : null;
+}

@@ -78,3 +78,9 @@ export async function listRuns(principal: Principal, query: z.output<typeof Runs
   const page = pageOf(rows, query.limit);
   return { items: page.items.map(presentRunSummary), next_cursor: page.next_cursor };
 }
+
+/** A run by id, whoever asks: for a public share page, which has checked its token. Null when there is none. */
+export async function runById(runId: string) {
+  const row = await db().run.findUnique({ where: { id: runId }, select: runSelect });
+  return row ? presentRun(row) : null;
+}

@@ -670,3 +670,17 @@ export const exampleQuestionsAnalysis = {
   },
   charge: { status: "captured", amount_usd: "0.006", unit: "question", units: 3, unit_price_usd: "0.002", pricing_version: "2026-11-01" },
 };
+
+// Sharing
+
+export const exampleShareState = {
+  id: "sh_01M7XD4V8N2K6P9R3T5W7Y1Z0B",
+  url: "https://geoscope.example/s/4fQ9zK2mT7pX1vR8sL3nB6cW0yH5jD2gA9eU4kM7qZ1",
+  target_id: ids.chatgptRun,
+  target_kind: "run",
+  created_at: "2026-11-20T11:15:02.644Z",
+  revoked_at: null,
+  rotated_from: null,
+};
+
+export const exampleShareStatus = { shared: true, share: exampleShareState };

@@ -12,6 +12,7 @@ import * as questions from "./questions";
 import * as results from "./results";
 import * as runs from "./runs";
 import * as service from "./service";
+import * as shares from "./shares";
 import * as workspaces from "./workspaces";
 
 /**
@@ -31,6 +32,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   results,
   runs,
   service,
+  shares,
   workspaces,
 ];
 
@@ -51,10 +53,18 @@ export const endpoints: readonly EndpointDefinition[] = [
   runs.listRuns,
   runs.getRun,
   runs.getBatch,
+  shares.getRunShare,
+  shares.shareRun,
+  shares.unshareRun,
+  shares.rotateRunShare,
   questions.createQuestions,
   analyses.createCitationAnalysis,
   analyses.listAnalyses,
   analyses.getAnalysis,
+  shares.getAnalysisShare,
+  shares.shareAnalysis,
+  shares.unshareAnalysis,
+  shares.rotateAnalysisShare,
   fanouts.estimateFanout,
   fanouts.createFanout,
   fanouts.listFanouts,
