@@ -18,11 +18,17 @@ export type OptionSpec = {
   required?: boolean;
   /** May be given more than once (`--brand A --brand B`); read with `strs`. */
   multiple?: boolean;
+  /** Its value, a whole number, may be left out (`--wait` or `--wait 60`); left out, it reads as "". */
+  valueOptional?: boolean;
 };
+
+export type Words = readonly [string] | readonly [string, string];
 
 export type CommandSpec = {
   /** `["whoami"]` or `["runs", "list"]`. */
-  words: readonly [string] | readonly [string, string];
+  words: Words;
+  /** Other words for the same command (`analyses list` for `analysis list`). */
+  aliases?: readonly Words[];
   /** The positional arguments as shown in usage: `dr_…`, `"TEXT"`, `ws_… MEMBER_ID admin|member`. */
   args?: string;
   summary: string;
@@ -31,6 +37,11 @@ export type CommandSpec = {
   argValues?: readonly string[];
   run(ctx: Ctx): Promise<number>;
 };
+
+/** Every name a command answers to: its words, then its aliases. */
+export function namesOf(c: CommandSpec): readonly Words[] {
+  return [c.words, ...(c.aliases ?? [])];
+}
 
 /** A part of `geoscope --help`, one module of cli/commands. */
 export type Section = { title: string; commands: readonly CommandSpec[] };
@@ -103,6 +114,19 @@ export function table(rows: readonly object[], columns: string[]): string {
   return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => get(r, c))))].join("\n");
 }
 
+/** The words of `text` on lines of at most `width` characters (a longer word has a line of its own). */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
+}
+
 export function truncate(text: string, max: number) {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -147,6 +171,13 @@ export function intOption(ctx: Ctx, name: string): number | undefined {
   return Number(value);
 }
 
+/** `--project pr_…` of the work-starting commands (`opt.project`). */
+export function projectOf(ctx: Ctx): string {
+  const project = str(ctx, "project");
+  if (!project) throw new UsageError("--project pr_… is required (see `geoscope projects list`)");
+  return project;
+}
+
 /** `--wait SECONDS` of the GET commands. */
 export function waitOption(ctx: Ctx): number | undefined {
   const wait = ctx.values.wait;
@@ -155,9 +186,19 @@ export function waitOption(ctx: Ctx): number | undefined {
   return Number(wait);
 }
 
+/** `--wait [SECONDS]`: undefined without it, Infinity for a bare `--wait` (until finished), else the seconds. */
+export function waitBudget(ctx: Ctx): number | undefined {
+  const wait = ctx.values.wait;
+  if (wait === undefined) return undefined;
+  if (wait === "") return Infinity;
+  if (typeof wait !== "string" || !/^\d+$/.test(wait)) throw new UsageError("--wait takes a number of seconds, or nothing to wait until it has finished");
+  return Number(wait);
+}
+
 // ---------- option specs used by several commands ----------
 
 export const opt = {
+  project: { type: "string", arg: "pr_…", required: true, help: "the project the work belongs to (see `geoscope projects list`)" },
   workspace: { type: "string", arg: "ws_…", help: "a workspace you belong to (default: your personal one, or the API key's)" },
   limit: { type: "string", arg: "N", help: "page size, 1 to 200 (default 50)" },
   cursor: { type: "string", arg: "C", help: "the next page: the `more: --cursor …` a previous page printed" },

@@ -1,22 +1,30 @@
 // Shell completion scripts for bash, zsh and fish, written from the command table: the command
 // words, each command's options, and the values an option (or a first argument) takes. A command
 // added to a module of cli/commands completes with no change here.
-import { GLOBAL_OPTIONS, type CommandSpec, type OptionSpec, type Section } from "./command";
+import { GLOBAL_OPTIONS, namesOf, type OptionSpec, type Section } from "./command";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];
 
 type Flat = { key: string; words: readonly string[]; summary: string; options: Record<string, OptionSpec>; argValues: readonly string[] };
 
+/** Every name of every command (an alias is one more entry), with its options. */
 function flatten(sections: readonly Section[]): Flat[] {
-  return sections.flatMap((s) => s.commands).map((c: CommandSpec) => ({
-    key: c.words.join(" "),
-    words: c.words,
-    summary: c.summary,
-    options: { ...GLOBAL_OPTIONS, ...(c.options ?? {}) },
-    argValues: c.argValues ?? [],
-  }));
+  return sections.flatMap((s) => s.commands).flatMap((c) =>
+    namesOf(c).map((words) => ({
+      key: words.join(" "),
+      words,
+      summary: c.summary,
+      options: { ...GLOBAL_OPTIONS, ...(c.options ?? {}) },
+      argValues: c.argValues ?? [],
+    })),
+  );
 }
+
+/** A group's second words. */
+const subcommands = (flat: Flat[], group: string) => flat.filter((f) => f.words.length === 2 && f.words[0] === group);
+
+const groupsOf = (flat: Flat[]) => [...new Set(flat.filter((c) => c.words.length === 2).map((c) => c.words[0]!))];
 
 /** The first words: top-level commands and group names, each with what it is for. */
 function firstWords(flat: Flat[]): [string, string][] {
@@ -24,10 +32,24 @@ function firstWords(flat: Flat[]): [string, string][] {
   for (const c of flat) {
     const [first] = c.words;
     if (seen.has(first!)) continue;
-    const group = c.words.length === 2;
-    seen.set(first!, group ? `${flat.filter((f) => f.words[0] === first).map((f) => f.words[1]).join(", ")}` : c.summary);
+    const subs = subcommands(flat, first!);
+    seen.set(first!, subs.length ? subs.map((f) => f.words[1]).join(", ") : c.summary);
   }
   return [...seen];
+}
+
+/**
+ * The `case "$key"` lines of bash and zsh: each command's options and argument values. A one-word
+ * command whose word is also a group's (`questions "TOPIC"` beside `questions get`) is matched
+ * last, by its word and any second word the subcommands did not take.
+ */
+function keyCases(flat: Flat[], set: (c: Flat) => string): string[] {
+  const groups = groupsOf(flat);
+  const shared = flat.filter((c) => c.words.length === 1 && groups.includes(c.words[0]!));
+  return [
+    ...flat.map((c) => `    ${quote(c.key)}) ${set(c)} ;;`),
+    ...shared.map((c) => `    ${quote(`${c.key} `)}*) ${set(c)} ;;`),
+  ];
 }
 
 /** Options that take a value, with the values to offer (empty: anything). `--wait` is a flag for `prompt`, so it is left out. */
@@ -47,7 +69,7 @@ const words = (list: readonly string[]) => list.join(" ");
 
 function bash(flat: Flat[]): string {
   const values = valueOptions(flat);
-  const groups = [...new Set(flat.filter((c) => c.words.length === 2).map((c) => c.words[0]!))];
+  const groups = groupsOf(flat);
   return `# geoscope completion for bash. Load it with: source <(geoscope completion bash)
 _geoscope() {
   local cur prev cmd="" sub="" i w
@@ -73,17 +95,17 @@ ${[...values].map(([n, v]) => `    --${n}) COMPREPLY=($(compgen -W ${quote(words
   local key="$cmd"
   case " ${words(groups)} " in
     *" $cmd "*)
-      if [[ -z "$sub" ]]; then
+      if [[ -n "$sub" ]]; then key="$cmd $sub"
+      elif [[ "$cur" != -* ]]; then
         case "$cmd" in
-${groups.map((g) => `          ${g}) COMPREPLY=($(compgen -W ${quote(words(flat.filter((c) => c.words[0] === g).map((c) => c.words[1]!)))} -- "$cur")) ;;`).join("\n")}
+${groups.map((g) => `          ${g}) COMPREPLY=($(compgen -W ${quote(words(subcommands(flat, g).map((c) => c.words[1]!)))} -- "$cur")) ;;`).join("\n")}
         esac
         return
-      fi
-      key="$cmd $sub" ;;
+      fi ;;
   esac
   local opts="" args=""
   case "$key" in
-${flat.map((c) => `    ${quote(c.key)}) opts=${quote(words(Object.keys(c.options).map((o) => `--${o}`)))}; args=${quote(words(c.argValues))} ;;`).join("\n")}
+${keyCases(flat, (c) => `opts=${quote(words(Object.keys(c.options).map((o) => `--${o}`)))}; args=${quote(words(c.argValues))}`).join("\n")}
   esac
   if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur"))
   elif [[ -n "$args" ]]; then COMPREPLY=($(compgen -W "$args" -- "$cur"))
@@ -95,7 +117,7 @@ complete -F _geoscope geoscope
 
 function zsh(flat: Flat[]): string {
   const values = valueOptions(flat);
-  const groups = [...new Set(flat.filter((c) => c.words.length === 2).map((c) => c.words[0]!))];
+  const groups = groupsOf(flat);
   const described = (pairs: [string, string][]) => pairs.map(([w, d]) => quote(`${w}:${d.replace(/:/g, "\\:")}`)).join(" ");
   return `#compdef geoscope
 # geoscope completion for zsh. Load it (after compinit) with: source <(geoscope completion zsh)
@@ -124,19 +146,19 @@ ${[...values].map(([n, v]) => `    --${n}) ${v.length ? `compadd -- ${words(v)}`
   local key="$cmd"
   case " ${words(groups)} " in
     *" $cmd "*)
-      if [[ -z "$sub" ]]; then
+      if [[ -n "$sub" ]]; then key="$cmd $sub"
+      elif [[ "$cur" != -* ]]; then
         local -a subs
         case "$cmd" in
-${groups.map((g) => `          ${g}) subs=(${described(flat.filter((c) => c.words[0] === g).map((c) => [c.words[1]!, c.summary]))}) ;;`).join("\n")}
+${groups.map((g) => `          ${g}) subs=(${described(subcommands(flat, g).map((c) => [c.words[1]!, c.summary]))}) ;;`).join("\n")}
         esac
         _describe subcommand subs
         return
-      fi
-      key="$cmd $sub" ;;
+      fi ;;
   esac
   local -a opts args
   case "$key" in
-${flat.map((c) => `    ${quote(c.key)}) opts=(${words(Object.keys(c.options).map((o) => `--${o}`))}); args=(${words(c.argValues)}) ;;`).join("\n")}
+${keyCases(flat, (c) => `opts=(${words(Object.keys(c.options).map((o) => `--${o}`))}); args=(${words(c.argValues)})`).join("\n")}
   esac
   if [[ "$cur" == -* ]]; then compadd -- $opts
   elif (( \${#args} )); then compadd -- $args
@@ -165,11 +187,11 @@ function fish(flat: Flat[]): string {
   for (const [name, spec] of Object.entries(GLOBAL_OPTIONS)) lines.push(option(name, spec, null));
   for (const c of flat) {
     let seen: string;
+    const siblings = words(subcommands(flat, c.words[0]!).map((f) => f.words[1]!));
     if (c.words.length === 2) {
-      const siblings = words(flat.filter((f) => f.words[0] === c.words[0]).map((f) => f.words[1]!));
       lines.push(`complete -c geoscope -n ${quote(`__fish_seen_subcommand_from ${c.words[0]}; and not __fish_seen_subcommand_from ${siblings}`)} -a ${quote(c.words[1]!)} -d ${quote(c.summary)}`);
       seen = `__fish_seen_subcommand_from ${c.words[0]}; and __fish_seen_subcommand_from ${c.words[1]}`;
-    } else seen = `__fish_seen_subcommand_from ${c.words[0]}`;
+    } else seen = siblings ? `__fish_seen_subcommand_from ${c.words[0]}; and not __fish_seen_subcommand_from ${siblings}` : `__fish_seen_subcommand_from ${c.words[0]}`;
     for (const [name, spec] of Object.entries(c.options)) if (!(name in GLOBAL_OPTIONS)) lines.push(option(name, spec, seen));
     if (c.argValues.length) lines.push(`complete -c geoscope -n ${quote(seen)} -a ${quote(words(c.argValues))}`);
   }

@@ -1,13 +1,20 @@
 // `geoscope --help`, `geoscope <group> --help` and `geoscope <command> --help`, written from the
 // command table.
-import { GLOBAL_OPTIONS, type CommandSpec, type Section } from "./command";
+import { GLOBAL_OPTIONS, namesOf, type CommandSpec, type OptionSpec, type Section } from "./command";
+
+/** `--wait SECONDS`, `--wait [SECONDS]` when the value may be left out, `--raw` for a flag. */
+function flag(name: string, o: Pick<OptionSpec, "type" | "arg" | "valueOptional">): string {
+  if (o.type !== "string") return `--${name}`;
+  const value = o.arg ?? "VALUE";
+  return `--${name} ${o.valueOptional ? `[${value}]` : value}`;
+}
 
 /** The usage line; `brief` folds more than three optional options into `[options]` (the command's --help lists them). */
 function usage(c: CommandSpec, brief = false): string {
   const entries = Object.entries(c.options ?? {});
   const optional = entries.filter(([, o]) => !o.required).length;
   const options = entries.flatMap(([name, o]) => {
-    const text = `--${name}${o.type === "string" ? ` ${o.arg ?? "VALUE"}` : ""}`;
+    const text = flag(name, o);
     if (o.required) return [text];
     return brief && optional > 3 ? [] : [`[${text}]`];
   });
@@ -17,7 +24,8 @@ function usage(c: CommandSpec, brief = false): string {
 
 function commandLines(c: CommandSpec): string {
   const line = `  ${usage(c, true)}`;
-  return line.length <= 56 ? `${line.padEnd(58)}${c.summary}` : `${line}\n      ${c.summary}`;
+  const summary = c.aliases?.length ? `${c.summary} (also: ${c.aliases.map((a) => a.join(" ")).join(", ")})` : c.summary;
+  return line.length <= 56 ? `${line.padEnd(58)}${summary}` : `${line}\n      ${summary}`;
 }
 
 const EXIT_HELP = `Exit codes
@@ -31,10 +39,10 @@ const EXIT_HELP = `Exit codes
   7  CLI outdated (426): upgrade the CLI
   8  invalid request or conflict (400, 409)`;
 
-function optionLines(options: Readonly<Record<string, { type: string; arg?: string; help: string; short?: string }>>): string[] {
+function optionLines(options: Readonly<Record<string, OptionSpec & { short?: string }>>): string[] {
   return Object.entries(options).map(([name, o]) => {
-    const flag = `${"short" in o && o.short ? `-${o.short}, ` : ""}--${name}${o.type === "string" ? ` ${o.arg ?? "VALUE"}` : ""}`;
-    return `  ${flag.length < 24 ? flag.padEnd(24) : `${flag}  `}${o.help}`;
+    const text = `${o.short ? `-${o.short}, ` : ""}${flag(name, o)}`;
+    return `  ${text.length < 24 ? text.padEnd(24) : `${text}  `}${o.help}`;
   });
 }
 
@@ -60,6 +68,7 @@ export function commandHelp(c: CommandSpec): string {
   const own = c.options ?? {};
   return [
     `Usage: geoscope ${usage(c)}`,
+    ...(c.aliases ?? []).map((a) => `   or: geoscope ${usage({ ...c, words: a })}`),
     "",
     c.summary,
     ...(Object.keys(own).length ? ["", "Options", ...optionLines(own)] : []),
@@ -69,7 +78,9 @@ export function commandHelp(c: CommandSpec): string {
   ].join("\n");
 }
 
+/** A group's commands: its subcommands, a one-word command of the same name (`questions "TOPIC"`), and aliases in the group. */
 export function groupHelp(sections: readonly Section[], group: string): string {
-  const commands = sections.flatMap((s) => s.commands).filter((c) => c.words[0] === group);
-  return [`geoscope ${group}: ${commands.map((c) => c.words[1]).join(", ")}`, "", ...commands.map(commandLines), "", "geoscope --help for the options every command takes.", ""].join("\n");
+  const named = sections.flatMap((s) => s.commands).flatMap((c) => namesOf(c).filter((w) => w[0] === group).map((words) => ({ ...c, words, aliases: namesOf(c).filter((w) => w !== words) })));
+  const heads = named.map((c) => c.words[1] ?? c.args ?? c.words[0]);
+  return [`geoscope ${group}: ${heads.join(", ")}`, "", ...named.map(commandLines), "", "geoscope --help for the options every command takes.", ""].join("\n");
 }

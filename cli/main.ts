@@ -3,14 +3,15 @@
 // the commands, their options, help and formatters live in cli/commands/<group>.ts.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { CliHttpError, Client, EXIT, exitCodeFor } from "./client";
-import { GLOBAL_OPTIONS, note, out, printJson, UsageError, type CommandSpec, type Values } from "./command";
+import { GLOBAL_OPTIONS, namesOf, note, out, printJson, UsageError, type CommandSpec, type OptionSpec, type Values } from "./command";
 import { SECTIONS } from "./commands";
 import { commandHelp, groupHelp, help } from "./help";
 import { cliVersion, PACK_HINT, resolveSettings, STANDALONE, type Settings } from "./config";
 
 const COMMANDS: readonly CommandSpec[] = SECTIONS.flatMap((s) => s.commands);
-const GROUPS = new Set(COMMANDS.filter((c) => c.words.length === 2).map((c) => c.words[0]));
-const byKey = new Map(COMMANDS.map((c) => [c.words.join(" "), c]));
+const NAMES = COMMANDS.flatMap((command) => namesOf(command).map((words) => ({ words, command })));
+const GROUPS = new Set(NAMES.filter((n) => n.words.length === 2).map((n) => n.words[0]));
+const byKey = new Map(NAMES.map((n) => [n.words.join(" "), n.command]));
 
 /** Options that take a value in some command; `--wait` is a flag for `prompt` and takes seconds elsewhere. */
 const VALUE_OPTIONS = new Set(
@@ -36,6 +37,32 @@ function commandWords(argv: string[]): string[] {
 }
 
 /**
+ * The command the words name, and how many words name it: a group's subcommand, else a one-word
+ * command (`questions "TOPIC"` beside the group's `questions get`).
+ */
+function findCommand(words: string[]): { command: CommandSpec; count: number } | undefined {
+  const pair = words.length === 2 ? byKey.get(words.join(" ")) : undefined;
+  if (pair) return { command: pair, count: 2 };
+  const single = byKey.get(words[0] ?? "");
+  return single ? { command: single, count: 1 } : undefined;
+}
+
+/** `--wait` or `--wait 60` of an option whose value may be left out, as `--wait=` or `--wait=60` for parseArgs. */
+function joinOptionalValues(argv: string[], specs: readonly Readonly<Record<string, OptionSpec>>[]): string[] {
+  const optional = new Set(specs.flatMap((spec) => Object.entries(spec).filter(([, o]) => o.valueOptional).map(([name]) => name)));
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") return [...joined, ...argv.slice(i)];
+    const name = /^--([^=]+)$/.exec(arg)?.[1];
+    if (name === undefined || !optional.has(name)) joined.push(arg);
+    else if (/^\d+$/.test(argv[i + 1] ?? "")) joined.push(`--${name}=${argv[++i]}`);
+    else joined.push(`--${name}=`);
+  }
+  return joined;
+}
+
+/**
  * Parses with the command's own options (and the global ones) only, so two commands may give one
  * option name different kinds (`--wait` a flag or seconds, `--domain` once or repeated). Without a
  * known command (help, a typo) every option is accepted, so the message can name the command.
@@ -48,7 +75,7 @@ function parse(argv: string[], command: CommandSpec | undefined) {
   }
   if (!command) options.wait = { type: "string" };
   try {
-    const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    const parsed = parseArgs({ args: command ? joinOptionalValues(argv, [command.options ?? {}]) : argv, options, allowPositionals: true, strict: true });
     return { values: parsed.values as Values, positionals: parsed.positionals };
   } catch (error) {
     const unknown = /Unknown option '([^']+)'/.exec(error instanceof Error ? error.message : "")?.[1];
@@ -81,8 +108,8 @@ export async function main(argv: string[]): Promise<number> {
   let settings: Settings | null = null;
   try {
     const words = commandWords(argv);
-    const key = GROUPS.has(words[0] ?? "") ? words.join(" ") : (words[0] ?? "");
-    const command = byKey.get(key);
+    const found = findCommand(words);
+    const command = found?.command;
     const { values, positionals } = parse(argv, command);
     json = Boolean(values.json || values.pretty);
     if (values.version) {
@@ -98,17 +125,19 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.usage;
     }
     if (values.help) {
-      if (command) out(commandHelp(command));
-      else if (GROUPS.has(words[0]!) && words.length === 1) out(groupHelp(SECTIONS, words[0]!));
+      if (GROUPS.has(words[0]!) && words.length === 1) out(groupHelp(SECTIONS, words[0]!));
+      else if (command) out(commandHelp(command));
       else throw new UsageError(`unknown command: ${words.join(" ")}`);
       return EXIT.ok;
     }
-    if (GROUPS.has(words[0]!) && words.length < 2) throw new UsageError(`${words[0]} needs a subcommand: ${COMMANDS.filter((c) => c.words[0] === words[0]).map((c) => c.words[1]).join(", ")}`);
-    if (!command) throw new UsageError(`unknown command: ${key}`);
+    if (!found) {
+      if (GROUPS.has(words[0]!) && words.length < 2) throw new UsageError(`${words[0]} needs a subcommand: ${NAMES.filter((n) => n.words[0] === words[0]).map((n) => n.words[1]).join(", ")}`);
+      throw new UsageError(`unknown command: ${words.join(" ")}`);
+    }
     // Positionals after the command words are the command's arguments.
-    const args = positionals.slice(command.words.length);
+    const args = positionals.slice(found.count);
     settings = resolveSettings({ baseUrl: values["base-url"] as string | undefined, token: values.token as string | undefined });
-    return await command.run({ settings, client: new Client(settings), values, args, json, pretty: Boolean(values.pretty), commands: SECTIONS });
+    return await found.command.run({ settings, client: new Client(settings), values, args, json, pretty: Boolean(values.pretty), commands: SECTIONS });
   } catch (error) {
     if (error instanceof UsageError) {
       note(`usage error: ${error.message}\nRun geoscope --help for the commands and options.`);

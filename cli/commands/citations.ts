@@ -5,6 +5,7 @@ import { createCitationAnalysis, getAnalysis, listAnalyses, type CitationAnalysi
 import { EXIT } from "../client";
 import { arg, date, intOption, noExtraArgs, note, opt, out, printJson, request, show, str, strs, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
 import { toCsv } from "./fanouts";
+import { printQuestionsAnalysis } from "./questions";
 
 type Analysis = z.output<typeof CitationAnalysis>;
 
@@ -148,19 +149,17 @@ export const citations: Section = {
     },
     {
       words: ["analysis", "get"],
-      args: "ca_…",
-      summary: "a stored citation analysis, as `geoscope citations` printed it",
+      args: "ca_…|fa_…",
+      summary: "a stored analysis, as `geoscope citations` or `geoscope questions` printed it",
       options: { wait: opt.wait, ...outputOptions },
       async run(ctx) {
-        const id = arg(ctx, 0, "analysis id (ca_…)");
+        const id = arg(ctx, 0, "analysis id (ca_… or fa_…)");
         noExtraArgs(ctx, 1);
         const csvTable = csvTableOf(ctx);
         const result = await request(ctx, getAnalysis, { params: { analysis_id: id }, query: { wait: waitOption(ctx) } });
-        // GET /analyses/{id} answers any kind; this formatter knows citation analyses (questions come with #16).
-        if (result.body.kind !== "citations") {
-          if (csvTable) throw new UsageError(`--format csv is for citation analyses; ${id} is a ${String(result.body.kind)} analysis`);
-          printJson(result.text, true);
-          return EXIT.ok;
+        if (result.body.kind === "questions") {
+          if (csvTable) throw new UsageError(`--format csv is for citation analyses; ${id} is a questions analysis`);
+          return printQuestionsAnalysis(ctx, { text: result.text, body: result.body });
         }
         printAnalysis(ctx, csvTable, { text: result.text, body: result.body });
         return EXIT.ok;
@@ -168,6 +167,7 @@ export const citations: Section = {
     },
     {
       words: ["analysis", "list"],
+      aliases: [["analyses", "list"]],
       summary: "analyses, newest first",
       options: {
         kind: { type: "string", arg: "questions|citations", values: ["questions", "citations"], help: "only analyses of this kind" },

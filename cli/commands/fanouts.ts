@@ -3,23 +3,36 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { ENGINE_IDS } from "../../lib/schemas/common";
-import { createFanout, estimateFanout, getFanout, getFanoutQueries, listFanouts, type Fanout, type FanoutEstimate, type FanoutQueryReport } from "../../lib/schemas/fanouts";
+import { createFanout, estimateFanout, getFanout, getFanoutQueries, listFanouts, type Fanout, type FanoutEstimate, type FanoutQueryReport, type FanoutRequest } from "../../lib/schemas/fanouts";
 import { EXIT } from "../client";
 import {
-  arg, date, intOption, list, noExtraArgs, note, opt, out, printJson, request, show, str, table, truncate, UsageError, waitOption,
+  arg, date, intOption, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, UsageError, waitOption,
   type Ctx, type OptionSpec, type Section,
 } from "../command";
 import { FINISHED } from "./runs";
 
 type FanoutBody = z.output<typeof Fanout>;
 
-const planOptions = {
-  project: { type: "string", arg: "pr_…", required: true, help: "the project the work belongs to (see `geoscope projects list`)" },
-  file: { type: "string", arg: "FILE", help: "read the prompts from FILE, one per line (`-`: standard input)" },
+/** How a fanout runs its prompts, whatever they came from: read with `planOf`. */
+export const runOptions = {
   engines: { type: "string", arg: ENGINE_IDS.join(","), help: "engines to run on (default: every enabled engine)" },
   runs: { type: "string", arg: "N", help: "executions of each prompt on each engine, 1 to 20 (default 3)" },
+} as const satisfies Record<string, OptionSpec>;
+
+const planOptions = {
+  project: opt.project,
+  file: { type: "string", arg: "FILE", help: "read the prompts from FILE, one per line (`-`: standard input)" },
+  ...runOptions,
   name: { type: "string", arg: "NAME", help: "a name for the fanout (default: the first prompt)" },
 } as const satisfies Record<string, OptionSpec>;
+
+/** `fanout create --wait`. */
+export const followOption = {
+  type: "boolean",
+  help: "follow it to its end (progress on stderr), then print the queries per prompt and engine",
+} as const satisfies OptionSpec;
+
+type FanoutRequestBody = z.input<typeof FanoutRequest>;
 
 /**
  * The prompts: the arguments, or --file (one per line, blank lines skipped; `--file -` reads
@@ -37,19 +50,21 @@ function promptsOf(ctx: Ctx): string[] {
   return prompts;
 }
 
-function requestBody(ctx: Ctx) {
-  const project = str(ctx, "project");
-  if (!project) throw new UsageError("--project pr_… is required (see `geoscope projects list`)");
+/** --engines, --runs and --name, as the request's fields (left out when not given). */
+export function planOf(ctx: Ctx): Pick<FanoutRequestBody, "engines" | "runs" | "name"> {
   const engines = list(str(ctx, "engines"));
   const runs = intOption(ctx, "runs");
   const name = str(ctx, "name");
   return {
-    prompts: promptsOf(ctx).map((text) => ({ text })),
-    project,
     ...(engines !== undefined ? { engines } : {}),
     ...(runs !== undefined ? { runs } : {}),
     ...(name !== undefined ? { name } : {}),
   };
+}
+
+function requestBody(ctx: Ctx): FanoutRequestBody {
+  const project = projectOf(ctx);
+  return { prompts: promptsOf(ctx).map((text) => ({ text })), project, ...planOf(ctx) };
 }
 
 function formatEstimate(e: z.output<typeof FanoutEstimate>): string {
@@ -135,6 +150,34 @@ export function toCsv(rows: readonly Record<string, unknown>[], columns: readonl
   return [columns.join(","), ...rows.map((row) => columns.map((c) => csvCell(row[c])).join(","))].join("\r\n") + "\r\n";
 }
 
+/** POST /fanouts/estimate, printed as `fanout estimate` prints it. */
+export async function printEstimate(ctx: Ctx, body: FanoutRequestBody): Promise<number> {
+  show(ctx, await request(ctx, estimateFanout, { body }), formatEstimate);
+  return EXIT.ok;
+}
+
+/** POST /fanouts, followed to its end with --wait, printed as `fanout create` prints it. */
+export async function createAndPrint(ctx: Ctx, body: FanoutRequestBody): Promise<number> {
+  let current: { text: string; body: FanoutBody } = await request(ctx, createFanout, { body });
+  const waiting = ctx.values.wait === true;
+  if (waiting) {
+    note(progressOf(current.body));
+    let last = "";
+    while (!FINISHED.has(current.body.status)) {
+      current = await request(ctx, getFanout, { params: { fanout_id: current.body.id }, query: { wait: 30 } });
+      const progress = progressOf(current.body);
+      if (progress !== last) note(progress);
+      last = progress;
+    }
+  }
+  if (ctx.json) printJson(current.text, ctx.pretty);
+  else {
+    out(formatFanout(current.body));
+    if (!waiting) note(`Queued. Follow it with: geoscope fanout get ${current.body.id} --wait 30`);
+  }
+  return EXIT.ok;
+}
+
 export const fanouts: Section = {
   title: "Fanouts",
   commands: [
@@ -143,36 +186,14 @@ export const fanouts: Section = {
       args: '["PROMPT" …]',
       summary: "what a fanout would run and cost; starts and holds nothing",
       options: planOptions,
-      async run(ctx) {
-        show(ctx, await request(ctx, estimateFanout, { body: requestBody(ctx) }), formatEstimate);
-        return EXIT.ok;
-      },
+      run: (ctx) => printEstimate(ctx, requestBody(ctx)),
     },
     {
       words: ["fanout", "create"],
       args: '["PROMPT" …]',
       summary: "run every prompt on every engine, repeated (the whole price is held from your credit; see `fanout estimate`)",
-      options: { ...planOptions, wait: { type: "boolean", help: "follow it to its end (progress on stderr), then print the queries per prompt and engine" } },
-      async run(ctx) {
-        let current: { text: string; body: FanoutBody } = await request(ctx, createFanout, { body: requestBody(ctx) });
-        const waiting = ctx.values.wait === true;
-        if (waiting) {
-          note(progressOf(current.body));
-          let last = "";
-          while (!FINISHED.has(current.body.status)) {
-            current = await request(ctx, getFanout, { params: { fanout_id: current.body.id }, query: { wait: 30 } });
-            const progress = progressOf(current.body);
-            if (progress !== last) note(progress);
-            last = progress;
-          }
-        }
-        if (ctx.json) printJson(current.text, ctx.pretty);
-        else {
-          out(formatFanout(current.body));
-          if (!waiting) note(`Queued. Follow it with: geoscope fanout get ${current.body.id} --wait 30`);
-        }
-        return EXIT.ok;
-      },
+      options: { ...planOptions, wait: followOption },
+      run: (ctx) => createAndPrint(ctx, requestBody(ctx)),
     },
     {
       words: ["fanout", "get"],

@@ -7,8 +7,9 @@ import { citations } from "./citations";
 import { fanouts } from "./fanouts";
 import { keys } from "./keys";
 import { projects } from "./projects";
+import { questions } from "./questions";
 import { runs } from "./runs";
 import { service } from "./service";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, fanouts, citations, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, fanouts, questions, citations, keys, workspaces, projects, billing, service];

@@ -5,7 +5,7 @@ import { ENGINE_IDS } from "../../lib/schemas/common";
 import { createPrompt, getBatch, getRun, listRuns, RunStatus, type PromptBatch, type Run } from "../../lib/schemas/runs";
 import { EXIT } from "../client";
 import {
-  arg, date, intOption, list, noExtraArgs, note, opt, out, printJson, request, show, str, table, truncate, UsageError, waitOption,
+  arg, date, intOption, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, waitOption,
   type Section,
 } from "../command";
 
@@ -60,15 +60,14 @@ export const runs: Section = {
       args: '"TEXT"',
       summary: "run a prompt on each engine (each engine's prompt price is held from your credit; see `geoscope pricing`)",
       options: {
-        project: { type: "string", arg: "pr_…", required: true, help: "the project the work belongs to (see `geoscope projects list`)" },
+        project: opt.project,
         engines: { type: "string", arg: ENGINE_IDS.join(","), help: "engines to run on (default: every enabled engine)" },
         wait: { type: "boolean", help: "follow the batch to its end (progress on stderr), then print the answers" },
       },
       async run(ctx) {
         const text = arg(ctx, 0, 'prompt text: geoscope prompt "TEXT" --project pr_…');
         noExtraArgs(ctx, 1);
-        const project = str(ctx, "project");
-        if (!project) throw new UsageError("--project pr_… is required (see `geoscope projects list`)");
+        const project = projectOf(ctx);
         const engines = list(str(ctx, "engines"));
         const created = await request(ctx, createPrompt, { body: { prompt: text, project, ...(engines !== undefined ? { engines } : {}) } });
         // The 202 body, or the last GET /batches body once waited for: both a PromptBatch.

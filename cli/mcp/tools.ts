@@ -1,8 +1,8 @@
-// The MCP tools of `geoscope mcp`, one line each. A tool names an operation by "METHOD /path"
-// exactly as the spec's endpoint table does; its input schema, its call and most of its
-// description come from that endpoint's definition in lib/schemas. A line whose endpoint is not in
-// the registry yet (fanouts, questions, citation analyses, audits, shares are being built) gives
-// no tool until the endpoint is added there; then it appears with no change here.
+// The MCP tools of `geoscope mcp`, one line each. A tool names an operation by "METHOD /path" as
+// the registry (lib/schemas/registry.ts) does: the spec's endpoint table, with the share paths'
+// `{object_id}` written `{run_id}` / `{analysis_id}` (docs/decisions.md "Sharing"). Its input
+// schema, its call and most of its description come from that endpoint's definition. A line whose
+// endpoint is not in the registry yet (audits are being built) gives no tool until it is added.
 import { z } from "zod";
 import type { EndpointDefinition } from "../../lib/schemas/endpoint";
 
@@ -46,14 +46,14 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "get_analysis", endpoint: "GET /analyses/{analysis_id}" },
   { name: "list_analyses", endpoint: "GET /analyses" },
   { name: "audit_page", endpoint: "POST /audits", cost: "audit", hint: "Returns at once with the audit run queued; then call wait_for_run with its id." },
-  { name: "share_run", endpoint: "POST /runs/{object_id}/share" },
-  { name: "get_run_share", endpoint: "GET /runs/{object_id}/share" },
-  { name: "rotate_run_share", endpoint: "POST /runs/{object_id}/share/rotate" },
-  { name: "unshare_run", endpoint: "DELETE /runs/{object_id}/share" },
-  { name: "share_analysis", endpoint: "POST /analyses/{object_id}/share" },
-  { name: "get_analysis_share", endpoint: "GET /analyses/{object_id}/share" },
-  { name: "rotate_analysis_share", endpoint: "POST /analyses/{object_id}/share/rotate" },
-  { name: "unshare_analysis", endpoint: "DELETE /analyses/{object_id}/share" },
+  { name: "share_run", endpoint: "POST /runs/{run_id}/share" },
+  { name: "get_run_share", endpoint: "GET /runs/{run_id}/share" },
+  { name: "rotate_run_share", endpoint: "POST /runs/{run_id}/share/rotate" },
+  { name: "unshare_run", endpoint: "DELETE /runs/{run_id}/share" },
+  { name: "share_analysis", endpoint: "POST /analyses/{analysis_id}/share" },
+  { name: "get_analysis_share", endpoint: "GET /analyses/{analysis_id}/share" },
+  { name: "rotate_analysis_share", endpoint: "POST /analyses/{analysis_id}/share/rotate" },
+  { name: "unshare_analysis", endpoint: "DELETE /analyses/{analysis_id}/share" },
 ];
 
 /** How long a waiting tool waits by default: under the 60 s an MCP client commonly allows one call. */

@@ -5,11 +5,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GLOBAL_OPTIONS, type CommandSpec } from "@/cli/command";
+import { GLOBAL_OPTIONS, namesOf, type CommandSpec } from "@/cli/command";
 import { SECTIONS } from "@/cli/commands";
 import { completionScript } from "@/cli/completion";
 
 const COMMANDS: CommandSpec[] = SECTIONS.flatMap((s) => [...s.commands]);
+/** Every name a command answers to (aliases too), each with its command. */
+const NAMES = COMMANDS.flatMap((command) => namesOf(command).map((words) => ({ words, command })));
 const dir = mkdtempSync(path.join(tmpdir(), "geoscope-completion-"));
 const bashScript = path.join(dir, "geoscope.bash");
 writeFileSync(bashScript, completionScript("bash", SECTIONS));
@@ -25,22 +27,31 @@ _geoscope; printf '%s\\n' "\${COMPREPLY[@]}"`;
 
 describe("geoscope completion bash", () => {
   it("completes the first word with every command and group", () => {
-    const firsts = [...new Set(COMMANDS.map((c) => c.words[0]))].sort();
+    const firsts = [...new Set(NAMES.map((n) => n.words[0]))].sort();
     expect(complete("")).toEqual(firsts);
     expect(complete("pr")).toEqual(["pricing", "projects", "prompt"]);
   });
 
   it("completes a group's subcommands", () => {
-    for (const group of new Set(COMMANDS.filter((c) => c.words.length === 2).map((c) => c.words[0]))) {
-      expect(complete(group, ""), group).toEqual(COMMANDS.filter((c) => c.words[0] === group).map((c) => c.words[1]).sort());
+    for (const group of new Set(NAMES.filter((n) => n.words.length === 2).map((n) => n.words[0]))) {
+      expect(complete(group, ""), group).toEqual(NAMES.filter((n) => n.words.length === 2 && n.words[0] === group).map((n) => n.words[1]).sort());
     }
+    expect(complete("analyses", "")).toEqual(["list"]);
   });
 
   it("completes each command's options, its own and the global ones", () => {
-    for (const c of COMMANDS) {
-      const expected = [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(c.options ?? {})].map((o) => `--${o}`).sort();
-      expect(complete(...c.words, "--"), c.words.join(" ")).toEqual(expected);
+    for (const { words, command } of NAMES) {
+      const expected = [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(command.options ?? {})].map((o) => `--${o}`).sort();
+      expect(complete(...words, "--"), words.join(" ")).toEqual(expected);
     }
+  });
+
+  it("completes a one-word command that shares its word with a group once its argument is given", () => {
+    const topic = COMMANDS.find((c) => c.words.join(" ") === "questions")!;
+    const expected = [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(topic.options ?? {})].map((o) => `--${o}`).sort();
+    expect(complete("questions", "best crm", "--")).toEqual(expected);
+    expect(complete("questions", "--project", "pr_x", "best crm", "--co")).toEqual(["--count"]);
+    expect(complete("questions", "get", "--")).not.toContain("--count");
   });
 
   it("completes option values and argument values the table names, after other options", () => {
@@ -56,7 +67,7 @@ describe("geoscope completion zsh and fish", () => {
     for (const shell of ["zsh", "fish"] as const) {
       const script = completionScript(shell, SECTIONS);
       for (const c of COMMANDS) {
-        for (const word of c.words) expect(script, `${shell}: ${word}`).toContain(word);
+        for (const word of namesOf(c).flat()) expect(script, `${shell}: ${word}`).toContain(word);
         for (const option of Object.keys(c.options ?? {})) expect(script, `${shell}: ${c.words.join(" ")} --${option}`).toMatch(new RegExp(`(--|-l )${option}\\b`));
       }
     }

@@ -1,0 +1,110 @@
+// `geoscope questions` end to end: the real CLI (cli/geoscope.mjs) against the built server and the
+// simulated engines. Signed in by device login, it generates a questions analysis and waits for it
+// (clusters and their questions; --json the stored body), estimates and creates a fanout of one
+// cluster's questions, and reads the fanout's prompts back with their source.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { approveCliLogin, runProcess, signIn, type Outcome } from "./cli-helpers";
+import { E2E_PORT } from "./support";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const BIN = path.join(ROOT, "cli", "geoscope.mjs");
+const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
+const EMAIL = `cli-questions-${Date.now()}@example.com`;
+const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-cli-questions-"));
+
+test.describe.configure({ mode: "serial" });
+
+function env(): NodeJS.ProcessEnv {
+  const vars: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
+  delete vars.GEOSCOPE_TOKEN;
+  delete vars.GEOSCOPE_CLI_VERSION_OVERRIDE;
+  return vars;
+}
+
+const cli = (args: string[]): Promise<Outcome> => runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env: env() });
+
+async function cliJson<T>(args: string[]): Promise<T> {
+  const result = await cli([...args, "--json"]);
+  expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+type Analysis = {
+  id: string;
+  status: string;
+  requested_count: number;
+  questions: { id: string; text: string; cluster_id: string }[];
+  clusters: { id: string; name: string; intent: string; question_ids: string[] }[];
+};
+
+let project = "";
+let analysis: Analysis;
+
+test("login, then questions --wait prints clusters and their questions", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, EMAIL);
+  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: env() });
+  expect(login.code, login.stderr).toBe(0);
+  project = (await cliJson<{ id: string }>(["projects", "create", "CLI questions"])).id;
+  expect(project).toMatch(/^pr_/);
+
+  const human = await cli(["questions", "crm for small teams", "--project", project, "--count", "12", "--wait"]);
+  expect(human.code, human.stderr).toBe(0);
+  expect(human.stderr).toMatch(/questions analysis fa_\w+: completed\n$/);
+  const lines = human.stdout.trimEnd().split("\n");
+  expect(lines[0]).toMatch(/^questions analysis fa_\w+: completed · crm for small teams$/);
+  expect(lines[1]).toMatch(/^\d+ of 12 questions in \d+ clusters · \w+ \(.+\)/);
+  expect(human.stdout).toMatch(/\nc1 .+ \((informational|commercial|transactional|navigational|comparison), \d+\)\n {2}q\d+ +\S/);
+  for (const line of lines.slice(2)) expect(line.length, line).toBeLessThanOrEqual(80);
+
+  // The same analysis as stored: `questions get` and `analysis get` print it alike.
+  const id = /questions analysis (fa_\w+)/.exec(lines[0]!)![1]!;
+  const got = await cli(["questions", "get", id]);
+  expect(got.code, got.stderr).toBe(0);
+  expect(got.stdout).toBe(human.stdout);
+  expect((await cli(["analysis", "get", id])).stdout).toBe(human.stdout);
+  const listed = await cli(["analyses", "list", "--kind", "questions", "--project", project]);
+  expect(listed.code, listed.stderr).toBe(0);
+  expect(listed.stdout).toContain(id);
+});
+
+test("questions --wait --json is the stored body, with no more questions than asked for", async () => {
+  test.setTimeout(120_000);
+  const result = await cli(["questions", "crm for small teams", "--project", project, "--count", "12", "--wait", "--json"]);
+  expect(result.code, result.stderr).toBe(0);
+  analysis = JSON.parse(result.stdout) as Analysis;
+  expect(analysis).toMatchObject({ status: "completed", requested_count: 12 });
+  expect(analysis.questions.length).toBeGreaterThan(0);
+  expect(analysis.questions.length).toBeLessThanOrEqual(12);
+  expect(analysis.clusters.map((c) => c.id)).toContain("c1");
+  expect((await cli(["questions", "get", analysis.id, "--json"])).stdout).toBe(result.stdout);
+});
+
+test("questions to-fanout: an estimate of cluster c1, then the fanout, its prompts carrying their source", async () => {
+  test.setTimeout(240_000);
+  const c1 = analysis.clusters.find((c) => c.id === "c1")!;
+  const estimate = await cliJson<{ prompts: number; engines: string[]; runs: number }>(["questions", "to-fanout", analysis.id, "--cluster", "c1", "--estimate", "--engines", "chatgpt", "--runs", "1"]);
+  expect(estimate).toMatchObject({ prompts: c1.question_ids.length, engines: ["chatgpt"], runs: 1 });
+  const human = await cli(["questions", "to-fanout", analysis.id, "--cluster", "c1", "--estimate", "--engines", "chatgpt", "--runs", "1"]);
+  expect(human.code, human.stderr).toBe(0);
+  expect(human.stdout).toMatch(new RegExp(`^${c1.question_ids.length} prompts × 1 engines \\(chatgpt\\) × 1 runs = ${c1.question_ids.length} executions\\n`));
+
+  const unknown = await cli(["questions", "to-fanout", analysis.id, "--cluster", "c99", "--estimate"]);
+  expect(unknown.code).toBe(2);
+  expect(unknown.stderr).toContain(`${analysis.id} has no cluster c99; its clusters: c1 (${c1.name})`);
+
+  const created = await cli(["questions", "to-fanout", analysis.id, "--cluster", "c1", "--engines", "chatgpt", "--runs", "1", "--wait"]);
+  expect(created.code, created.stderr).toBe(0);
+  expect(created.stdout).toMatch(/^fanout fo_\w+: completed · crm for small teams\n/);
+  const fanoutId = /^fanout (fo_\w+)/.exec(created.stdout)![1]!;
+
+  type Fanout = { prompt_count: number; prompts: { text: string; source: { kind: string; analysis_id: string; question_id: string } | null }[] };
+  const fanout = await cliJson<Fanout>(["fanout", "get", fanoutId]);
+  expect(fanout.prompt_count).toBe(c1.question_ids.length);
+  const text = new Map(analysis.questions.map((q) => [q.id, q.text]));
+  expect(fanout.prompts.map((p) => p.source)).toEqual(analysis.questions.filter((q) => c1.question_ids.includes(q.id)).map((q) => ({ kind: "question", analysis_id: analysis.id, question_id: q.id })));
+  for (const p of fanout.prompts) expect(p.text).toBe(text.get(p.source!.question_id));
+});
