@@ -12,6 +12,23 @@ const nextConfig = {
     "swagger-ui-dist",
   ],
   poweredByHeader: false,
+  // Share links (app/s): `/s/<token>.json` is served by a route handler beside the page, and every
+  // share response, page or JSON, found or not, is unindexed, sends no referrer and is not stored.
+  async rewrites() {
+    return [{ source: "/s/:token([^/]+)\\.json", destination: "/s/:token/json" }];
+  },
+  async headers() {
+    return [
+      {
+        source: "/s/:path*",
+        headers: [
+          { key: "X-Robots-Tag", value: "noindex, nofollow" },
+          { key: "Referrer-Policy", value: "no-referrer" },
+          { key: "Cache-Control", value: "no-store" },
+        ],
+      },
+    ];
+  },
   typescript: {
     // `npm test` type-checks the whole tree with tsc; the build does not repeat it.
     ignoreBuildErrors: true,

@@ -1,0 +1,50 @@
+// A shared run or analysis, read-only and without an account (decisions.md "Sharing"). Server
+// rendered with no client components, so it reads with JavaScript off.
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { CitationsView } from "../_components/citations-view";
+import { GenericView } from "../_components/generic-view";
+import { QuestionsView } from "../_components/questions-view";
+import { RunView } from "../_components/run-view";
+import { ShareFooter } from "../_components/bits";
+import { previewOf, shareOf, viewOf } from "../_lib/view";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ token: string }> };
+
+async function viewOrNotFound(params: Props["params"]) {
+  const { token } = await params;
+  const shared = await shareOf(token);
+  if (!shared) notFound();
+  return { token, view: viewOf(shared) };
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { view } = await viewOrNotFound(params);
+  const { title, description } = previewOf(view);
+  return {
+    title,
+    description,
+    openGraph: { title, description, type: "article", siteName: "geoscope" },
+    twitter: { card: "summary", title, description },
+  };
+}
+
+export default async function SharePage({ params }: Props) {
+  const { token, view } = await viewOrNotFound(params);
+  return (
+    <main>
+      {view.kind === "prompt_run" ? (
+        <RunView run={view.run} />
+      ) : view.kind === "questions" ? (
+        <QuestionsView analysis={view.analysis} />
+      ) : view.kind === "citations" ? (
+        <CitationsView analysis={view.analysis} />
+      ) : (
+        <GenericView summary={view.summary} />
+      )}
+      <ShareFooter token={token} />
+    </main>
+  );
+}

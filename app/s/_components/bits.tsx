@@ -1,0 +1,121 @@
+// Small pieces the share views have in common: the heading block, facts, tags, links out, tables
+// that scroll inside their box on a phone, and the footer.
+import type { ReactNode } from "react";
+import { Notice } from "../../_components/ui";
+
+/** Links to pages the engines named: no referrer, no endorsement. */
+export const OUT_REL = "noopener noreferrer nofollow ugc";
+
+function isWebUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** A link out to a page an engine named; anything that is not an http(s) URL stays text. */
+export function OutLink({ href, children, className, title, testId }: { href: string; children: ReactNode; className?: string; title?: string; testId?: string }) {
+  if (!isWebUrl(href)) return <span className={className}>{children}</span>;
+  return (
+    <a href={href} rel={OUT_REL} target="_blank" className={className} title={title} data-testid={testId}>
+      {children}
+    </a>
+  );
+}
+
+export function ShareHeading({ kicker, title, children }: { kicker: string; title: ReactNode; children?: ReactNode }) {
+  return (
+    <div className="mb-8">
+      <p className="text-sm font-medium text-indigo-700">{kicker}</p>
+      <h1 className="mt-1 text-xl font-semibold tracking-tight break-words whitespace-pre-line sm:text-2xl">{title}</h1>
+      {children}
+    </div>
+  );
+}
+
+/** Label–value pairs in a wrapping row. */
+export function Facts({ items }: { items: Array<[string, ReactNode]> }) {
+  return (
+    <dl className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm">
+      {items.map(([label, value]) => (
+        <div key={label} className="min-w-0">
+          <dt className="text-slate-500">{label}</dt>
+          <dd className="font-medium break-words">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+const TAG_TONES = {
+  slate: "bg-slate-100 text-slate-700",
+  indigo: "bg-indigo-50 text-indigo-700",
+  emerald: "bg-emerald-50 text-emerald-700",
+  amber: "bg-amber-50 text-amber-800",
+  rose: "bg-rose-50 text-rose-700",
+};
+
+export function Tag({ children, tone = "slate" }: { children: ReactNode; tone?: keyof typeof TAG_TONES }) {
+  return <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ${TAG_TONES[tone]}`}>{children}</span>;
+}
+
+export function statusTone(status: string | null): keyof typeof TAG_TONES {
+  return status === "completed" ? "emerald" : status === "failed" ? "rose" : "amber";
+}
+
+export type Column = { label: string; text?: boolean };
+
+/** Why a run or analysis failed, as its public error says. */
+export function Failure({ what, message }: { what: string; message: string | null | undefined }) {
+  return (
+    <div className="mb-10">
+      <Notice tone="error">
+        <span className="font-medium">{what} failed.</span> {message ?? "No reason was recorded."}
+      </Notice>
+    </div>
+  );
+}
+
+/** A table that scrolls sideways inside its box rather than widening the page; numbers align right, `text` columns left. */
+export function ScrollTable({ columns, children, label }: { columns: Column[]; children: ReactNode; label: string }) {
+  return (
+    <div className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0" role="region" aria-label={label} tabIndex={0}>
+      <table className="min-w-full text-left text-sm">
+        <thead className="text-slate-500">
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i} scope="col" className={`py-1.5 pr-4 align-bottom font-medium whitespace-nowrap last:pr-0 ${i > 0 && !c.text ? "text-right" : ""}`}>
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="[&_td]:border-t [&_td]:border-slate-100 [&_td]:py-1.5 [&_td]:pr-4 [&_td]:align-top [&_td:last-child]:pr-0">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A right-aligned number cell. */
+export function Num({ children }: { children: ReactNode }) {
+  return <td className="text-right whitespace-nowrap tabular-nums">{children}</td>;
+}
+
+export function ShareFooter({ token }: { token: string }) {
+  return (
+    <footer className="mt-10 border-t border-slate-200 pt-4 text-sm text-slate-500">
+      <p>
+        A read-only copy shared by link. Whoever shared it can revoke or replace the link at any time, and then this page stops working.
+      </p>
+      <p className="mt-1">
+        The same data as{" "}
+        <a href={`/s/${token}.json`} className="underline hover:text-slate-700" rel="nofollow">
+          JSON
+        </a>
+        .
+      </p>
+    </footer>
+  );
+}

@@ -1,0 +1,197 @@
+// A shared citation analysis: totals, each engine, the most cited domains and pages, coverage of
+// the target domains with 95% intervals, and brand mentions in the answers.
+import { Section } from "../../_components/ui";
+import type { CitationAnalysis } from "@/lib/schemas/analyses";
+import { engineName, when } from "../_lib/view";
+import { Facts, Num, OutLink, ScrollTable, ShareHeading } from "./bits";
+
+const TOP_DOMAINS = 20;
+const TOP_PAGES = 20;
+
+const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
+const interval = ([low, high]: readonly [number, number]) => `${percent(low)}–${percent(high)}`;
+const engines = (ids: readonly string[]) => (ids.length ? ids.map(engineName).join(", ") : "—");
+
+function EnginesCell({ ids }: { ids: readonly string[] }) {
+  return <td className="min-w-[7rem] text-slate-600">{engines(ids)}</td>;
+}
+
+function topOf(shown: number, total: number, noun: string): string {
+  return shown < total ? `Top ${shown} of ${total} ${noun}, by citations.` : `All ${total} ${noun}, by citations.`;
+}
+
+function Totals({ totals }: { totals: CitationAnalysis["totals"] }) {
+  const items: Array<[string, number]> = [
+    ["Answers counted", totals.runs],
+    ["Prompts", totals.prompts],
+    ["Engines", totals.engines],
+    ["Citations", totals.citations],
+    ["Cited pages", totals.unique_cited_urls],
+    ["Cited domains", totals.unique_cited_domains],
+    ["Sources observed", totals.sources_observed],
+    ["Seen, not cited", totals.retrieved_not_cited],
+    ["Citation status unknown", totals.citation_status_unknown],
+    ["Unresolved redirects", totals.unresolved_sources],
+    ["Answers without citation marks", totals.runs_without_citation_marks],
+  ];
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="totals">
+      {items.map(([label, value]) => (
+        <div key={label} className="rounded-md bg-slate-50 px-3 py-2">
+          <dt className="text-xs text-slate-500">{label}</dt>
+          <dd className="text-lg font-semibold tabular-nums">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function CitationsView({ analysis }: { analysis: CitationAnalysis }) {
+  const { totals } = analysis;
+  const domains = analysis.domains.slice(0, TOP_DOMAINS);
+  const pages = analysis.pages.slice(0, TOP_PAGES);
+  const excluded = analysis.excluded_runs.length;
+  return (
+    <>
+      <ShareHeading kicker="Citation analysis" title={`What ${totals.runs} ${totals.runs === 1 ? "answer" : "answers"} cited`}>
+        <p className="mt-2 break-words text-slate-700">{analysis.subject}</p>
+        <Facts
+          items={[
+            ["Date", when(analysis.completed_at ?? analysis.created_at)],
+            ["Engines", engines(analysis.engines.map((e) => e.engine))],
+            ["Prompts", String(totals.prompts)],
+          ]}
+        />
+        {excluded > 0 ? (
+          <p className="mt-3 text-sm text-slate-500">
+            {excluded} {excluded === 1 ? "run was" : "runs were"} left out (unfinished, failed, not a prompt run, or named twice).
+          </p>
+        ) : null}
+      </ShareHeading>
+
+      <Section id="totals" title="Totals">
+        <Totals totals={totals} />
+      </Section>
+
+      <Section id="engines" title="Engines">
+        <ScrollTable label="Engines" columns={[{ label: "Engine" }, { label: "Answers" }, { label: "With citations" }, { label: "Citations" }, { label: "Cited domains" }, { label: "Without marks" }]}>
+          {analysis.engines.map((e) => (
+            <tr key={e.engine}>
+              <td className="font-medium whitespace-nowrap">{engineName(e.engine)}</td>
+              <Num>{e.runs}</Num>
+              <Num>{e.runs_with_citations}</Num>
+              <Num>{e.citations}</Num>
+              <Num>{e.unique_cited_domains}</Num>
+              <Num>{e.runs_without_citation_marks}</Num>
+            </tr>
+          ))}
+        </ScrollTable>
+      </Section>
+
+      <Section id="domains" title="Top domains" description={topOf(domains.length, analysis.domains.length, analysis.domains.length === 1 ? "domain cited or seen" : "domains cited or seen")}>
+        {domains.length ? (
+          <ScrollTable label="Top domains" columns={[{ label: "Domain" }, { label: "Citations" }, { label: "Pages" }, { label: "Answers" }, { label: "Prompts" }, { label: "Seen, not cited" }, { label: "Engines", text: true }]}>
+            {domains.map((d) => (
+              <tr key={d.domain}>
+                <td className="font-medium whitespace-nowrap">{d.domain}</td>
+                <Num>{d.citations}</Num>
+                <Num>{d.pages}</Num>
+                <Num>{d.runs}</Num>
+                <Num>{d.prompts}</Num>
+                <Num>{d.seen_not_cited}</Num>
+                <EnginesCell ids={d.engines} />
+              </tr>
+            ))}
+          </ScrollTable>
+        ) : (
+          <p className="text-sm text-slate-500">No answer cited or showed a page.</p>
+        )}
+      </Section>
+
+      <Section id="pages" title="Top pages" description={topOf(pages.length, analysis.pages.length, analysis.pages.length === 1 ? "page cited or seen" : "pages cited or seen")}>
+        {pages.length ? (
+          <ScrollTable label="Top pages" columns={[{ label: "Page" }, { label: "Citations" }, { label: "Answers" }, { label: "Prompts" }, { label: "Seen, not cited" }, { label: "Engines", text: true }]}>
+            {pages.map((p) => (
+              <tr key={p.url}>
+                <td className="max-w-[14rem] sm:max-w-[22rem]">
+                  <OutLink href={p.url} title={p.url} className="block truncate text-indigo-700 hover:underline">
+                    {p.url.replace(/^https?:\/\/(www\.)?/, "")}
+                  </OutLink>
+                </td>
+                <Num>{p.citations}</Num>
+                <Num>{p.runs}</Num>
+                <Num>{p.prompts}</Num>
+                <Num>{p.seen_not_cited}</Num>
+                <EnginesCell ids={p.engines} />
+              </tr>
+            ))}
+          </ScrollTable>
+        ) : (
+          <p className="text-sm text-slate-500">No answer cited or showed a page.</p>
+        )}
+      </Section>
+
+      {analysis.domain_coverage.length ? (
+        <Section
+          id="coverage"
+          title="Domain coverage"
+          description="The share of answers that cited each domain (or a subdomain), with its 95% interval. Where the citations of some answers were not shown, the rate is a floor."
+        >
+          <ScrollTable label="Domain coverage" columns={[{ label: "Domain" }, { label: "Cited answers" }, { label: "Rate" }, { label: "95% interval" }, { label: "Citations" }, { label: "Prompts cited" }, { label: "By engine", text: true }]}>
+            {analysis.domain_coverage.map((c) => (
+              <tr key={c.domain}>
+                <td className="font-medium whitespace-nowrap">{c.domain}</td>
+                <Num>
+                  {c.cited_runs} / {c.runs}
+                  {c.unknown_runs > 0 ? <span className="text-slate-500"> (+{c.unknown_runs} unknown)</span> : null}
+                </Num>
+                <Num>
+                  {c.unknown_runs > 0 ? "≥ " : ""}
+                  {percent(c.cited_rate)}
+                </Num>
+                <Num>{interval(c.cited_rate_interval)}</Num>
+                <Num>{c.citations}</Num>
+                <Num>
+                  {c.cited_prompts} / {c.prompts}
+                </Num>
+                <td className="text-slate-600">
+                  {c.by_engine.map((e) => (
+                    <div key={e.engine} className="whitespace-nowrap">
+                      {engineName(e.engine)} {e.cited_runs}/{e.runs} · {percent(e.cited_rate)}{" "}
+                      <span className="text-slate-400">({interval(e.cited_rate_interval)})</span>
+                    </div>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
+        </Section>
+      ) : null}
+
+      {analysis.textual_mentions.length ? (
+        <Section id="mentions" title="Mentions in the answers" description="Whole-word matches of each term in the answer text, in any case.">
+          <ScrollTable label="Mentions" columns={[{ label: "Term" }, { label: "Answers mentioning" }, { label: "Prompts mentioning" }, { label: "Occurrences" }, { label: "Answers by engine", text: true }]}>
+            {analysis.textual_mentions.map((m) => (
+              <tr key={m.term}>
+                <td className="font-medium whitespace-nowrap">{m.term}</td>
+                <Num>
+                  {m.runs_mentioning} / {m.runs}
+                </Num>
+                <Num>
+                  {m.prompts_mentioning} / {m.prompts}
+                </Num>
+                <Num>{m.occurrences}</Num>
+                <td className="min-w-[10rem] text-slate-600">
+                  {Object.entries(m.runs_mentioning_by_engine)
+                    .sort(([a], [b]) => a.localeCompare(b))
+                    .map(([engine, n]) => `${engineName(engine)} ${n}`)
+                    .join(" · ") || "—"}
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
+        </Section>
+      ) : null}
+    </>
+  );
+}

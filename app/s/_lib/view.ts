@@ -1,0 +1,108 @@
+// What a share link shows, decided once for the page, its metadata and its not-found: the shared
+// object read through its API schema (so a stored body that no longer fits falls back to a
+// generic summary instead of failing), and the title and plain-text description of its preview.
+import { cache } from "react";
+import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
+import type { QuestionsAnalysis } from "@/lib/schemas/questions";
+import { Run } from "@/lib/schemas/runs";
+import { sharedObject, type SharedObject } from "@/lib/shares/public";
+import { excerpt, plainAnswer } from "./answer";
+
+export type GenericSummary = { what: string; subject: string | null; status: string | null; createdAt: string | null; completedAt: string | null; error: string | null };
+
+export type ShareView =
+  | { kind: "prompt_run"; run: Run }
+  | { kind: "questions"; analysis: QuestionsAnalysis }
+  | { kind: "citations"; analysis: CitationAnalysis }
+  | { kind: "generic"; summary: GenericSummary };
+
+/** One database read per request, shared by generateMetadata and the page. */
+export const shareOf = cache(async (token: string): Promise<SharedObject | null> => sharedObject(token));
+
+const ENGINE_NAMES: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
+
+export function engineName(engine: string | null | undefined): string {
+  if (!engine) return "An answer engine";
+  return ENGINE_NAMES[engine] ?? engine;
+}
+
+const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value : null);
+
+function genericSummary(shared: SharedObject): GenericSummary {
+  const body = (typeof shared.body === "object" && shared.body !== null ? shared.body : {}) as Record<string, unknown>;
+  const input = (typeof body.input === "object" && body.input !== null ? body.input : {}) as Record<string, unknown>;
+  const error = typeof body.error === "object" && body.error !== null ? text((body.error as Record<string, unknown>).message) : null;
+  const kind = text(body.kind);
+  return {
+    what: `${kind ? `${kind.replace(/_/g, " ")} ` : ""}${shared.kind === "run" ? "run" : "analysis"}`,
+    subject: text(body.subject) ?? text(input.prompt) ?? text(input.topic) ?? text(input.url) ?? null,
+    status: text(body.status),
+    createdAt: text(body.created_at),
+    completedAt: text(body.completed_at),
+    error,
+  };
+}
+
+export function viewOf(shared: SharedObject): ShareView {
+  if (shared.kind === "run") {
+    const run = Run.safeParse(shared.body);
+    if (run.success && run.data.kind === "prompt") return { kind: "prompt_run", run: run.data };
+  } else {
+    const analysis = Analysis.safeParse(shared.body);
+    if (analysis.success) {
+      return analysis.data.kind === "questions" ? { kind: "questions", analysis: analysis.data } : { kind: "citations", analysis: analysis.data };
+    }
+  }
+  return { kind: "generic", summary: genericSummary(shared) };
+}
+
+export function promptOf(run: Run): string {
+  return text(run.input.prompt) ?? "(no prompt)";
+}
+
+/** The preview's title and description (at most 200 characters of plain text). */
+export function previewOf(view: ShareView): { title: string; description: string } {
+  switch (view.kind) {
+    case "prompt_run": {
+      const { run } = view;
+      const title = `${engineName(run.engine)} on: ${excerpt(promptOf(run), 90)}`;
+      const body = run.result ? plainAnswer(run.result.answer) : run.error ? `The run failed: ${run.error.message}` : `The run is ${run.status}.`;
+      return { title, description: excerpt(body || "The engine gave an empty answer.") };
+    }
+    case "questions": {
+      const { analysis } = view;
+      const title = `Questions people ask about ${excerpt(analysis.topic, 90)}`;
+      const body = analysis.questions.length
+        ? `${analysis.questions.length} questions in ${analysis.clusters.length} ${analysis.clusters.length === 1 ? "cluster" : "clusters"}: ${analysis.questions.map((q) => q.text).join(" · ")}`
+        : analysis.error
+          ? `The analysis failed: ${analysis.error.message}`
+          : `The analysis is ${analysis.status}.`;
+      return { title, description: excerpt(body) };
+    }
+    case "citations": {
+      const { analysis } = view;
+      const n = analysis.totals.runs;
+      const title = `What ${n} ${n === 1 ? "answer" : "answers"} cited`;
+      const top = analysis.domains.filter((d) => d.citations > 0).slice(0, 5);
+      const body = top.length
+        ? `${analysis.subject}. Most cited: ${top.map((d) => `${d.domain} (${d.citations})`).join(", ")}.`
+        : `${analysis.subject}. No answer cited a page.`;
+      return { title, description: excerpt(body) };
+    }
+    case "generic": {
+      const { summary } = view;
+      const title = summary.subject ? `${capitalised(summary.what)}: ${excerpt(summary.subject, 90)}` : capitalised(summary.what);
+      const body = [summary.subject, summary.status ? `Status: ${summary.status}.` : null, summary.error].filter(Boolean).join(" ");
+      return { title, description: excerpt(body || "A read-only page shared from geoscope.") };
+    }
+  }
+}
+
+export function capitalised(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** "2026-11-20 09:30 UTC", or "—". */
+export function when(iso: string | null | undefined): string {
+  return iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "—";
+}

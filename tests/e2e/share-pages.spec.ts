@@ -1,0 +1,256 @@
+// Public share pages (/s/<token>, decisions.md "Sharing"), read in a signed-out Chromium: a prompt
+// run, a questions analysis and a citation analysis made with an API key against the simulated
+// engines and shared; their pages, headers and `.json`; then rotation, revocation and an unknown
+// token, which all answer the same 404 page. Screenshots of each page at 1280 and 390 px go to the
+// test's output folder.
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import { signIn } from "./cli-helpers";
+
+test.describe.configure({ mode: "serial" });
+
+const EMAIL = `share-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+const PROMPT = "best crm for a small b2b startup";
+const TOPIC = "crm for small teams";
+const NOT_FOUND_TEXT = "This link does not work: it may have been revoked or replaced";
+
+type Source = { url: string; cited: boolean | null; citation_count: number; search_query_observed: boolean | null };
+type Run = {
+  id: string;
+  batch_id: string;
+  project_id: string | null;
+  created_by: string | null;
+  input: Record<string, unknown>;
+  result: { answer: string; sources: Source[]; searches: { query: string; position: number | null }[] };
+} & Record<string, unknown>;
+type Share = { id: string; url: string; rotated_from: string | null };
+type Questions = { id: string; status: string; topic: string; questions: { id: string; text: string }[]; clusters: { id: string; name: string; question_ids: string[] }[]; provenance: { prompt_sha: string } };
+type Citations = { id: string; totals: { runs: number }; engines: { engine: string }[]; domains: { domain: string }[]; pages: { url: string }[] };
+
+let auth: Record<string, string> = {};
+let project = "";
+let run: Run;
+let runShare: Share;
+let questions: Questions;
+let questionsShare: Share;
+let citations: Citations;
+let citationsShare: Share;
+
+const pathOf = (share: Share) => new URL(share.url).pathname;
+
+async function api<T>(request: APIRequestContext, method: "GET" | "POST" | "DELETE", url: string, data?: unknown, status = 200): Promise<T> {
+  const response = await request.fetch(`/api/v1${url}`, { method, headers: auth, data });
+  expect(response.status(), `${method} ${url}: ${await response.text()}`).toBe(status);
+  return (status === 204 ? null : await response.json()) as T;
+}
+
+/** A browser context with no session: what anyone the link was sent to has. */
+async function signedOut(browser: Browser, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+}
+
+/** A share's page opened signed out: 200, the share headers, and the preview titled `title`. */
+async function openShare(browser: Browser, share: Share, title: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await signedOut(browser);
+  const page = await context.newPage();
+  const response = await page.goto(pathOf(share));
+  expect(response?.status()).toBe(200);
+  expectShareHeaders(response);
+  await expectPreview(page, title);
+  return { context, page };
+}
+
+function expectShareHeaders(response: { headers(): Record<string, string> } | null) {
+  const headers = response!.headers();
+  expect(headers["x-robots-tag"]).toBe("noindex, nofollow");
+  expect(headers["referrer-policy"]).toBe("no-referrer");
+  expect(headers["cache-control"]).toBe("no-store");
+}
+
+async function expectPreview(page: Page, title: string) {
+  await expect(page.locator('head meta[name="robots"][content="noindex, nofollow"]')).toHaveCount(1);
+  await expect(page.locator('head meta[name="referrer"]')).toHaveAttribute("content", "no-referrer");
+  await expect(page.locator('head meta[property="og:title"]')).toHaveAttribute("content", title);
+  await expect(page.locator('head meta[name="twitter:card"]')).toHaveAttribute("content", "summary");
+  const description = (await page.locator('head meta[property="og:description"]').getAttribute("content")) ?? "";
+  expect(description.length).toBeGreaterThan(0);
+  expect(Array.from(description).length).toBeLessThanOrEqual(200);
+  await expect(page).toHaveTitle(title);
+}
+
+/** Full-page screenshots at desktop and phone width, attached to the report; nothing sideways on the phone. */
+async function screenshots(page: Page, testInfo: TestInfo, name: string) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+    expect(scrollWidth, `${name} is ${scrollWidth}px wide in a ${clientWidth}px window`).toBeLessThanOrEqual(clientWidth);
+    const path = testInfo.outputPath(`${name}-${width}.png`);
+    await page.screenshot({ path, fullPage: true });
+    await testInfo.attach(`${name}-${width}`, { path, contentType: "image/png" });
+  }
+}
+
+/** The 404 page's visible text, after checking its status and headers. */
+async function notFoundText(page: Page, path: string): Promise<string> {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBe(404);
+  expectShareHeaders(response);
+  await expect(page.getByText(NOT_FOUND_TEXT)).toBeVisible();
+  await expect(page.locator('head meta[name="robots"][content="noindex, nofollow"]')).toHaveCount(1);
+  return page.locator("body").innerText();
+}
+
+async function expectJsonNotFound(request: APIRequestContext, path: string) {
+  const response = await request.get(`${path}.json`);
+  expect(response.status()).toBe(404);
+  expectShareHeaders(response);
+  expect(await response.json()).toEqual({ error: { code: "not_found", message: "No such share link.", engine: null, retryable: false } });
+}
+
+test("a prompt run, a questions analysis and a citation analysis are made with an API key and shared", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await signIn(page, EMAIL);
+  const keys = page.locator("#api-keys");
+  await keys.getByLabel("Name").fill("share pages");
+  await keys.getByRole("button", { name: "Create key" }).click();
+  auth = { Authorization: `Bearer ${(await page.getByTestId("secret-once").textContent())!.trim()}` };
+  project = (await api<{ id: string }>(request, "POST", "/projects", { name: "Share pages" }, 201)).id;
+
+  const queued = await api<{ batch: { id: string } }>(request, "POST", "/prompts", { prompt: PROMPT, engines: ["chatgpt"], project }, 202);
+  const done = await api<{ batch: { status: string }; runs: Run[] }>(request, "GET", `/batches/${queued.batch.id}?wait=30`);
+  expect(done.batch.status).toBe("completed");
+  run = await api<Run>(request, "GET", `/runs/${done.runs[0]!.id}`);
+  expect(run.result.sources.some((s) => s.cited)).toBe(true);
+
+  const asked = await api<Questions>(request, "POST", "/questions", { topic: TOPIC, count: 12, project }, 202);
+  questions = await api<Questions>(request, "GET", `/analyses/${asked.id}?wait=30`);
+  expect(questions.status).toBe("completed");
+  expect(questions.clusters.length).toBeGreaterThan(0);
+
+  citations = await api<Citations>(request, "POST", "/citation-analyses", { ids: [queued.batch.id] }, 201);
+
+  runShare = await api<Share>(request, "POST", `/runs/${run.id}/share`);
+  questionsShare = await api<Share>(request, "POST", `/analyses/${questions.id}/share`);
+  citationsShare = await api<Share>(request, "POST", `/analyses/${citations.id}/share`);
+  for (const share of [runShare, questionsShare, citationsShare]) expect(pathOf(share)).toMatch(/^\/s\/[0-9A-Za-z]{43}$/);
+});
+
+test("the run's page, signed out: prompt, answer with citation links to cited pages, sources, searches, headers", async ({ browser }, testInfo) => {
+  const { context, page } = await openShare(browser, runShare, `ChatGPT on: ${PROMPT}`);
+
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(PROMPT);
+  await expect(page.getByText("Shared from geoscope · read-only")).toBeVisible();
+  await expect(page.getByText(/can revoke or replace the link/)).toBeVisible();
+  // The answer's words up to its first mark or markup.
+  const opening = run.result.answer.split(/[[*(\n]/)[0]!.trim();
+  expect(opening.length).toBeGreaterThan(10);
+  await expect(page.getByTestId("answer")).toContainText(opening);
+
+  // Every mark ChatGPT wrote into the text is a link, and each links to a page the run cited.
+  const cited = run.result.sources.filter((s) => s.cited === true);
+  const links = page.getByTestId("citation-link");
+  await expect(links).toHaveCount(cited.reduce((n, s) => n + s.citation_count, 0));
+  for (const link of await links.all()) {
+    expect(cited.map((s) => s.url)).toContain(await link.getAttribute("href"));
+    expect(await link.getAttribute("rel")).toBe("noopener noreferrer nofollow ugc");
+  }
+  await expect(page.getByTestId("sources-cited").locator("li")).toHaveCount(cited.length);
+  // Each page once: the cited ones, then those only seen in search results.
+  await expect(page.getByTestId("sources-search").locator("li")).toHaveCount(run.result.sources.filter((s) => s.search_query_observed === true && s.cited !== true).length);
+  await expect(page.getByTestId("searches").locator("li")).toHaveText(run.result.searches.map((s) => new RegExp(`^${s.query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`)));
+
+  // Who and where are not shown: no batch, project or person.
+  const html = await page.content();
+  for (const hidden of [run.batch_id, project, EMAIL]) expect(html).not.toContain(hidden);
+
+  await screenshots(page, testInfo, "run");
+  await context.close();
+});
+
+test("the run's page reads with JavaScript off", async ({ browser }) => {
+  const context = await signedOut(browser, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(pathOf(runShare));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(PROMPT);
+  await expect(page.getByTestId("citation-link").first()).toBeVisible();
+  await expect(page.getByTestId("searches")).toBeVisible();
+  await context.close();
+});
+
+test("the run's .json is GET /runs/{id} without project, person and charge", async ({ browser, request }) => {
+  const context = await signedOut(browser);
+  const response = await context.request.get(`${pathOf(runShare)}.json`);
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toMatch(/^application\/json/);
+  expectShareHeaders(response);
+  const { project: _project, ...input } = run.input;
+  const fresh = await api<Run>(request, "GET", `/runs/${run.id}`);
+  expect(await response.json()).toEqual({ ...fresh, project_id: null, created_by: null, charge: null, input });
+  await context.close();
+});
+
+test("the questions analysis's page: clusters with their questions, and the generation prompt", async ({ browser }, testInfo) => {
+  const { context, page } = await openShare(browser, questionsShare, `Questions people ask about ${TOPIC}`);
+
+  const clusters = page.getByTestId("cluster");
+  await expect(clusters).toHaveCount(questions.clusters.length);
+  const text = new Map(questions.questions.map((q) => [q.id, q.text]));
+  for (const [i, cluster] of questions.clusters.entries()) {
+    await expect(clusters.nth(i).getByRole("heading", { level: 2 })).toHaveText(cluster.name);
+    await expect(clusters.nth(i).getByTestId("question")).toHaveCount(cluster.question_ids.length);
+    await expect(clusters.nth(i).getByTestId("question").first()).toContainText(text.get(cluster.question_ids[0]!)!);
+  }
+  await expect(page.getByTestId("prompt-sha")).toBeHidden();
+  await page.getByText("How these questions were generated").click();
+  await expect(page.getByTestId("prompt-sha")).toHaveText(questions.provenance.prompt_sha);
+
+  await screenshots(page, testInfo, "questions");
+  await context.close();
+});
+
+test("the citation analysis's page: totals, engines, top domains and pages", async ({ browser }, testInfo) => {
+  const n = citations.totals.runs;
+  const { context, page } = await openShare(browser, citationsShare, `What ${n} ${n === 1 ? "answer" : "answers"} cited`);
+
+  await expect(page.getByTestId("totals")).toContainText("Answers counted");
+  const engines = page.locator("#engines tbody tr");
+  await expect(engines).toHaveCount(citations.engines.length);
+  await expect(engines.first()).toContainText("ChatGPT");
+  const domains = page.locator("#domains tbody tr");
+  await expect(domains).toHaveCount(Math.min(20, citations.domains.length));
+  await expect(domains.first()).toContainText(citations.domains[0]!.domain);
+  await expect(page.locator("#pages tbody tr")).toHaveCount(Math.min(20, citations.pages.length));
+  await expect(page.locator("#domains")).toContainText(new RegExp(`(All|Top \\d+ of) ${citations.domains.length} domains`));
+
+  await screenshots(page, testInfo, "citations");
+  await context.close();
+});
+
+test("rotated, revoked and unknown links all answer the same 404 page; the new link works", async ({ browser, request }, testInfo) => {
+  const context = await signedOut(browser);
+  const page = await context.newPage();
+
+  const rotated = await api<Share>(request, "POST", `/runs/${run.id}/share/rotate`);
+  expect(rotated.rotated_from).toBe(runShare.id);
+  expect(rotated.url).not.toBe(runShare.url);
+  const old = await notFoundText(page, pathOf(runShare));
+  await expectJsonNotFound(context.request, pathOf(runShare));
+  await screenshots(page, testInfo, "not-found");
+  const fresh = await page.goto(pathOf(rotated));
+  expect(fresh?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(PROMPT);
+  expect((await context.request.get(`${pathOf(rotated)}.json`)).status()).toBe(200);
+
+  await api(request, "DELETE", `/analyses/${questions.id}/share`, undefined, 204);
+  expect(await notFoundText(page, pathOf(questionsShare))).toBe(old);
+  await expectJsonNotFound(context.request, pathOf(questionsShare));
+
+  const unknown = `/s/${"0123456789abcdefghijABCDEFGHIJklmnopqrstuvw".split("").reverse().join("")}`;
+  expect(await notFoundText(page, unknown)).toBe(old);
+  await expectJsonNotFound(context.request, unknown);
+  expect(await notFoundText(page, "/s/not-a-token")).toBe(old);
+  await expectJsonNotFound(context.request, "/s/not-a-token");
+
+  // The citation analysis's link was left alone and still works.
+  expect((await page.goto(pathOf(citationsShare)))?.status()).toBe(200);
+  await context.close();
+});
