@@ -10,6 +10,7 @@ import { projects } from "./projects";
 import { questions } from "./questions";
 import { runs } from "./runs";
 import { service } from "./service";
+import { shares } from "./shares";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, fanouts, questions, citations, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, fanouts, questions, citations, shares, keys, workspaces, projects, billing, service];

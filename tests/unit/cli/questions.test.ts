@@ -2,15 +2,13 @@
 // unfinished analysis), to-fanout's selection of questions, and the real CLI (cli/geoscope.mjs)
 // against a stand-in API: --wait [SECONDS], the exit code of a failed analysis, the fanout body
 // to-fanout sends, and the ids refused before anything is asked.
-import { spawn } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { UsageError } from "@/cli/command";
 import { clustered, fanoutRequestOf, formatQuestionsAnalysis, selectQuestions } from "@/cli/commands/questions";
 import { exampleFanoutEstimate, exampleQuestionsAnalysis } from "@/lib/schemas/examples";
 import { QuestionsAnalysis } from "@/lib/schemas/questions";
+import { standInApi } from "./stand-in";
 
 type Analysis = z.output<typeof QuestionsAnalysis>;
 
@@ -142,47 +140,14 @@ describe("selectQuestions", () => {
 
 // ---------- the real CLI against a stand-in API ----------
 
-const BIN = path.resolve("cli", "geoscope.mjs");
-type Answer = { status: number; body: unknown };
-let server: Server;
-let base = "";
-const seen: { method: string; url: string; body: string }[] = [];
-let answer: (method: string, url: URL) => Answer = () => ({ status: 404, body: {} });
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      const url = new URL(req.url!, "http://x");
-      seen.push({ method: req.method!, url: `${url.pathname}${url.search}`, body });
-      const { status, body: out } = answer(req.method!, url);
-      res.writeHead(status, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(out));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  seen.length = 0;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args, "--base-url", base, "--token", "gsk_test"], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const api = standInApi();
+const { seen, cli } = api;
 
 const queued = () => analysis({ status: "queued", questions: [], clusters: [], provenance: null, completed_at: null });
 
 describe("geoscope questions", () => {
   it("without --wait: POST /questions, the queued analysis and how to wait for it", async () => {
-    answer = () => ({ status: 202, body: queued() });
+    api.answer(() => ({ status: 202, body: queued() }));
     const result = await cli(["questions", "crm for small teams", "--project", PROJECT, "--count", "12"]);
     expect(result.code, result.stderr).toBe(0);
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(["POST /api/v1/questions"]);
@@ -192,7 +157,7 @@ describe("geoscope questions", () => {
 
   it("--wait asks again with ?wait=30 until it has finished; --json prints the last body", async () => {
     const answers = [analysis({ status: "running", questions: [], clusters: [], provenance: null }), analysis()];
-    answer = (method) => (method === "POST" ? { status: 202, body: queued() } : { status: 200, body: answers.shift() });
+    api.answer((method) => (method === "POST" ? { status: 202, body: queued() } : { status: 200, body: answers.shift() }));
     const result = await cli(["questions", "crm", "--project", PROJECT, "--wait", "--json"]);
     expect(result.code, result.stderr).toBe(0);
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(["POST /api/v1/questions", `GET /api/v1/analyses/${ID}?wait=30`, `GET /api/v1/analyses/${ID}?wait=30`]);
@@ -201,7 +166,7 @@ describe("geoscope questions", () => {
   });
 
   it("--wait SECONDS waits no longer than that, then prints it unfinished", async () => {
-    answer = (method) => (method === "POST" ? { status: 202, body: queued() } : { status: 200, body: queued() });
+    api.answer((method) => (method === "POST" ? { status: 202, body: queued() } : { status: 200, body: queued() }));
     const result = await cli(["questions", "crm", "--wait", "2", "--project", PROJECT]);
     expect(result.code, result.stderr).toBe(0);
     const asked = seen.filter((s) => s.method === "GET").map((s) => s.url);
@@ -212,7 +177,7 @@ describe("geoscope questions", () => {
 
   it("a failed analysis exits 1, with its error", async () => {
     const failed = analysis({ status: "failed", questions: [], clusters: [], provenance: null, error: { code: "engine_error", message: "The engine failed.", engine: "chatgpt", retryable: true } });
-    answer = () => ({ status: 200, body: failed });
+    api.answer(() => ({ status: 200, body: failed }));
     const result = await cli(["questions", "get", ID]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("error: engine_error: The engine failed.");
@@ -220,11 +185,11 @@ describe("geoscope questions", () => {
   });
 
   it("analysis get prints a questions analysis with the same formatter; analyses list is analysis list", async () => {
-    answer = () => ({ status: 200, body: analysis() });
+    api.answer(() => ({ status: 200, body: analysis() }));
     const result = await cli(["analysis", "get", ID]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe(`${formatQuestionsAnalysis(analysis())}\n`);
-    answer = () => ({ status: 200, body: { items: [], next_cursor: null } });
+    api.answer(() => ({ status: 200, body: { items: [], next_cursor: null } }));
     const listed = await cli(["analyses", "list", "--kind", "questions"]);
     expect(listed.code, listed.stderr).toBe(0);
     expect(seen.map((s) => s.url)).toEqual(["/api/v1/analyses?kind=questions"]);
@@ -242,7 +207,7 @@ describe("geoscope questions", () => {
 
 describe("geoscope questions to-fanout", () => {
   it("--estimate sends the chosen questions with their source to POST /fanouts/estimate", async () => {
-    answer = (method) => (method === "GET" ? { status: 200, body: analysis() } : { status: 200, body: exampleFanoutEstimate });
+    api.answer((method) => (method === "GET" ? { status: 200, body: analysis() } : { status: 200, body: exampleFanoutEstimate }));
     const result = await cli(["questions", "to-fanout", ID, "--cluster", "c1", "--question", "q10", "--engines", "chatgpt,claude", "--runs", "2", "--estimate"]);
     expect(result.code, result.stderr).toBe(0);
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([`GET /api/v1/analyses/${ID}`, "POST /api/v1/fanouts/estimate"]);
@@ -253,7 +218,7 @@ describe("geoscope questions to-fanout", () => {
   });
 
   it("refuses an unknown cluster, listing the valid ones, and sends nothing", async () => {
-    answer = () => ({ status: 200, body: analysis() });
+    api.answer(() => ({ status: 200, body: analysis() }));
     const result = await cli(["questions", "to-fanout", ID, "--cluster", "c7"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("has no cluster c7; its clusters: c1 (Choosing a CRM), c2 (Comparisons)");
@@ -261,7 +226,7 @@ describe("geoscope questions to-fanout", () => {
   });
 
   it("refuses an analysis that has not completed", async () => {
-    answer = () => ({ status: 200, body: queued() });
+    api.answer(() => ({ status: 200, body: queued() }));
     const result = await cli(["questions", "to-fanout", ID]);
     expect(result.code).toBe(8);
     expect(result.stderr).toContain(`${ID} is queued: it has no questions yet`);
