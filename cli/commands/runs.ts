@@ -2,6 +2,7 @@
 // answered, cited and searched.
 import type { z } from "zod";
 import { ENGINE_IDS } from "../../lib/schemas/common";
+import { promptResultOf } from "../../lib/schemas/results";
 import { createPrompt, getBatch, getRun, listRuns, RunStatus, type PromptBatch, type Run } from "../../lib/schemas/runs";
 import { EXIT } from "../client";
 import {
@@ -18,7 +19,7 @@ export function formatRun(run: RunBody): string {
   lines.push(`== ${head} ==`);
   lines.push(`run ${run.id}${run.charge ? ` · ${run.charge.status} $${run.charge.amount_usd}` : ""}${run.duration_ms != null ? ` · ${(run.duration_ms / 1000).toFixed(1)} s` : ""}`);
   if (run.error) lines.push(`error: ${run.error.code}: ${run.error.message}`);
-  const result = run.result;
+  const result = promptResultOf(run.result);
   if (result) {
     lines.push("", result.answer.trim(), "");
     const cited = result.sources.filter((s) => s.cited);

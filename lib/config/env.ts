@@ -6,6 +6,37 @@ import { bool, positiveInt, wholeNumber } from "./fields";
 
 const semver = z.string().regex(/^\d+\.\d+\.\d+$/, { error: "must be a version like 1.2.3" });
 
+/**
+ * One `host` or `host:port` entry, or the reason it is not one. The host must be written the
+ * way a URL spells it (lower-case, IPv4 as a dotted quad, IPv6 in brackets), so that the
+ * entry matches what the fetcher compares it with.
+ */
+export function allowHostProblem(entry: string): string | null {
+  const match = /^(\[[^\]]*\]|[^:/?#@\s[\]]+)(?::(\d{1,5}))?$/.exec(entry);
+  const example = "(e.g. intranet.example, 10.0.0.5:8080, [fd00::5])";
+  if (!match) return `"${entry}" is not a host or host:port ${example}`;
+  const [, host, port] = match;
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return `"${entry}": the port must be 1 to 65535`;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}/`).hostname;
+  } catch {
+    return `"${entry}" is not a host or host:port ${example}`;
+  }
+  if (hostname !== host) return `"${entry}": write the host as ${hostname}`;
+  return null;
+}
+
+// Hosts the audit fetcher may reach although their addresses are not public (tests, intranets):
+// a comma list of host or host:port; a bare host allows every port. Default: none.
+const allowHostList = z
+  .string()
+  .default("")
+  .transform((list) => list.split(",").flatMap((entry) => entry.trim().toLowerCase() || []))
+  .superRefine((entries, ctx) => {
+    for (const problem of entries.map(allowHostProblem)) if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   // The port `npm start` serves on.
@@ -47,6 +78,9 @@ export const envSchema = z.object({
   ENGINE_CONCURRENCY: positiveInt(8, 1000),
   // The most executions (prompts × engines × runs) one fanout may have.
   FANOUT_MAX_EXECUTIONS: positiveInt(1000),
+  AUDIT_ALLOW_HOSTS: allowHostList,
+  // Page audits of one host at once (per host, so a site sweep does not hammer the site).
+  AUDIT_CONCURRENCY: positiveInt(8, 100),
 })
   .extend(engineEnvSchema.shape)
   // A fanout at the limit must be able to start in an idle workspace.

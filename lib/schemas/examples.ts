@@ -684,3 +684,98 @@ export const exampleShareState = {
 };
 
 export const exampleShareStatus = { shared: true, share: exampleShareState };
+
+// Page audits
+
+export const exampleAuditRequest = { url: "https://www.acme.example/blog/choosing-a-crm", project: ids.project };
+
+export const exampleAuditResult = {
+  page: { url: "https://www.acme.example/blog/choosing-a-crm", final_url: "https://www.acme.example/blog/choosing-a-crm/", domain: "acme.example" },
+  fetch: {
+    status: "success",
+    http_status: 200,
+    redirect_chain: [{ url: "https://www.acme.example/blog/choosing-a-crm", status: 301, location: "https://www.acme.example/blog/choosing-a-crm/" }],
+    content_type: "text/html; charset=utf-8",
+    server_headers: { "content-type": "text/html; charset=utf-8", "last-modified": "Tue, 03 Nov 2026 08:00:00 GMT" },
+    elapsed_ms: 412,
+    error: null,
+    truncated: false,
+    robots_txt: { url: "https://www.acme.example/robots.txt", http_status: 200, found: true, allows_page: true },
+  },
+  content: {
+    extraction_method: "article",
+    word_count: 1184,
+    blocks: 31,
+    code_blocks: 0,
+    tables: 1,
+    excerpt: "Choosing a CRM for a small B2B team comes down to three questions: who enters the data, what it must connect to, and what you can pay per seat…",
+    likely_js_dependent: false,
+    links: { total: 64, main: 12, navigation: 41, internal: 52, external: 12 },
+    rendering_signals: { body_text_chars: 7420, scripts: 9, script_bytes: 182311, framework: null, noscript_text_chars: 0, empty_app_root: false },
+  },
+  structure: {
+    headings: [
+      { level: 1, text: "Choosing a CRM for a small B2B team" },
+      { level: 2, text: "Who enters the data" },
+      { level: 4, text: "Mobile entry" },
+    ],
+    h1_count: 1,
+    level_skips: [{ from_level: 2, to_level: 4, at: "Mobile entry" }],
+  },
+  metadata: {
+    title: "Choosing a CRM for a small B2B team | Acme",
+    description: "Three questions that decide which CRM a 10-person B2B team should pick, with prices compared.",
+    canonical: "https://www.acme.example/blog/choosing-a-crm/",
+    lang: "en",
+    robots: null,
+    x_robots_tag: null,
+    noindex: false,
+    nofollow: false,
+    open_graph: { "og:title": "Choosing a CRM for a small B2B team", "og:type": "article" },
+    dates: { published: "2026-10-12T09:00:00Z", modified: "2026-11-03T08:00:00Z", last_modified_header: "Tue, 03 Nov 2026 08:00:00 GMT" },
+    structured_data_types: ["Article", "BreadcrumbList"],
+    structured_data_blocks: 2,
+    structured_data_errors: 0,
+    markdown_alternates: [],
+    llms_txt: [
+      { kind: "llms.txt", url: "https://www.acme.example/llms.txt", http_status: 404, found: false, links: 0 },
+      { kind: "llms-full.txt", url: "https://www.acme.example/llms-full.txt", http_status: 404, found: false, links: 0 },
+    ],
+  },
+  findings: [
+    {
+      key: "heading_level_skips",
+      version: 1,
+      name: "Heading levels skip",
+      category: "structure",
+      severity: "low",
+      evidence_level: "observed",
+      status: "fail",
+      why_it_matters: "Answer engines read headings as the page's outline; a jump from h2 to h4 makes a section look like it belongs somewhere it does not.",
+      recommendation: "Use the next level down for each subsection (h2, then h3), styling it as you like.",
+      reason: "1 heading skips a level.",
+      items: [
+        {
+          summary: "h2 → h4 at “Mobile entry”",
+          severity: "low",
+          subtype: null,
+          details: { from_level: 2, to_level: 4 },
+          evidence: [{ label: "heading", value: "<h4>Mobile entry</h4>", source: "html:<h4>" }],
+        },
+      ],
+    },
+    {
+      key: "llms_txt_missing",
+      version: 1,
+      name: "No llms.txt",
+      category: "ai_access",
+      severity: "info",
+      evidence_level: "observed",
+      status: "warn",
+      why_it_matters: "Some AI tools look for /llms.txt, a short markdown guide to a site's most useful pages.",
+      recommendation: "Consider publishing /llms.txt listing the pages you most want AI tools to read.",
+      reason: "/llms.txt answered 404.",
+      items: [],
+    },
+  ],
+};

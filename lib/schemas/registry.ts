@@ -3,6 +3,7 @@
 import type { EndpointDefinition, HttpMethod } from "./endpoint";
 import * as accounts from "./accounts";
 import * as analyses from "./analyses";
+import * as audits from "./audits";
 import * as auth from "./auth";
 import * as billing from "./billing";
 import * as common from "./common";
@@ -23,6 +24,7 @@ import * as workspaces from "./workspaces";
 export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   accounts,
   analyses,
+  audits,
   auth,
   billing,
   common,

@@ -87,3 +87,8 @@ export type SearchObservation = z.infer<typeof SearchObservation>;
 export type PromptResult = z.infer<typeof PromptResult>;
 export type Usage = z.infer<typeof Usage>;
 export type RunError = z.infer<typeof RunError>;
+
+/** A run's result as a PromptResult, or null for an audit's document (or no result): answers have `answer`. */
+export function promptResultOf<R extends object>(result: R | null | undefined): Extract<R, { answer: string }> | null {
+  return result && "answer" in result ? (result as Extract<R, { answer: string }>) : null;
+}

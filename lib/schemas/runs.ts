@@ -5,6 +5,7 @@ import { RunCharge } from "./billing";
 import { DateTime, EngineId, chars, cursorParam, idOf, limitParam, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleBatch, exampleCursor, examplePromptRequest, exampleRawEnvelope, exampleRun, exampleRunningRun, exampleRunSummaries } from "./examples";
+import { AuditRequest, AuditResult } from "./audits";
 import { ProjectId } from "./projects";
 import { PromptResult, RunError, Usage } from "./results";
 import { WorkspaceId } from "./workspaces";
@@ -61,7 +62,12 @@ export const Run = z
     fanout_id: FanoutId.nullable(),
     project_id: ProjectId.nullable().describe("Null on a shared page."),
     created_by: z.string().nullable().describe("Email of who started it; null on a shared page."),
-    result: PromptResult.nullable().describe("Set once the run has completed."),
+    result: z
+      .union([PromptResult, AuditResult])
+      .nullable()
+      .describe(
+        "Set once the run has completed: a PromptResult for a prompt run, an AuditResult for an audit run; null for a questions run (its analysis holds the questions).",
+      ),
     error: RunError.nullable().describe("Set once the run has failed."),
     usage: Usage.nullable(),
     charge: RunCharge.nullable().describe("Null if not billable (or billing is off)."),
@@ -131,6 +137,14 @@ export const PromptRequest = z
     project: ProjectId.describe("The project the work belongs to (`pr_…`); required."),
   })
   .meta({ id: "PromptRequest", examples: [examplePromptRequest] });
+
+export const createAudit = defineEndpoint({
+  method: "POST", path: "/audits", operationId: "createAudit", summary: "Audit a page: can answer engines reach, read and cite it",
+  description:
+    "Queues one audit run (kind `audit`, subject the URL) and holds the audit price. Wait with GET /runs/{run_id}?wait=30: its result is the audit document. A page that answers 404, is blocked, times out or is not HTML still gives a completed audit that says so; only a failure of the service fails the run.",
+  tags: ["Runs"], auth: "bearer", body: AuditRequest, response: Run, status: 202,
+  errors: ["insufficient_credit", "rate_limited"],
+});
 
 export const RunsQuery = z.object({
   batch: BatchId.optional().describe("Only this batch's runs."),

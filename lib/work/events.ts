@@ -21,6 +21,11 @@ export const questionsQueued = eventType("geoscope/questions.queued", {
   }),
 });
 
+/** A page audit was queued (POST /audits): fetch and analyse the page. `host` keys the per-host limit. */
+export const auditQueued = eventType("geoscope/audit.queued", {
+  schema: z.strictObject({ run_id: runId, host: z.string().min(1) }),
+});
+
 /**
  * A job of three steps that append to files in `dir`, for the durability tests: registered only
  * when GEOSCOPE_TEST_JOBS=1 (lib/work/testing/three-steps.ts). Step two throws on its first
@@ -31,7 +36,7 @@ export const testThreeSteps = eventType("geoscope/test.three-steps", {
 });
 
 /** The typed event module: every event a job may be triggered by. */
-export const events = { runQueued, questionsQueued, testThreeSteps } as const;
+export const events = { runQueued, questionsQueued, auditQueued, testThreeSteps } as const;
 
 export type AnyEventType = (typeof events)[keyof typeof events];
 export type EventName = AnyEventType["name"];

@@ -7,6 +7,7 @@ import type { SearchObservation, SourceObservation } from "@/lib/schemas/results
 import { answerParagraphs, type AnswerPiece } from "../_lib/answer";
 import { engineName, promptOf, when } from "../_lib/view";
 import { Facts, Failure, OutLink, ShareHeading, Tag, statusTone } from "./bits";
+import { promptResultOf } from "@/lib/schemas/results";
 
 function Piece({ piece }: { piece: AnswerPiece }) {
   switch (piece.kind) {
@@ -35,7 +36,7 @@ function Piece({ piece }: { piece: AnswerPiece }) {
 }
 
 function Answer({ run }: { run: Run }) {
-  const result = run.result!;
+  const result = promptResultOf(run.result)!;
   const paragraphs = answerParagraphs(result.answer, result.sources);
   const placed = paragraphs.some((p) => p.some((piece) => piece.kind === "cite"));
   const cited = result.sources.filter((s) => s.cited === true).length;
@@ -145,7 +146,7 @@ function Searches({ searches, calls, searched }: { searches: SearchObservation[]
 
 export function RunView({ run }: { run: Run }) {
   const engine = engineName(run.engine);
-  const result = run.result;
+  const result = promptResultOf(run.result);
   const sources = result?.sources ?? [];
   const others = sources.filter((s) => s.cited !== true && s.search_query_observed !== true && s.retrieval_observed !== true);
   return (

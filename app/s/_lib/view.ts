@@ -7,6 +7,7 @@ import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { Run } from "@/lib/schemas/runs";
 import { sharedObject, type SharedObject } from "@/lib/shares/public";
 import { excerpt, plainAnswer } from "./answer";
+import { promptResultOf } from "@/lib/schemas/results";
 
 export type GenericSummary = { what: string; subject: string | null; status: string | null; createdAt: string | null; completedAt: string | null; error: string | null };
 
@@ -66,7 +67,8 @@ export function previewOf(view: ShareView): { title: string; description: string
     case "prompt_run": {
       const { run } = view;
       const title = `${engineName(run.engine)} on: ${excerpt(promptOf(run), 90)}`;
-      const body = run.result ? plainAnswer(run.result.answer) : run.error ? `The run failed: ${run.error.message}` : `The run is ${run.status}.`;
+      const answer = promptResultOf(run.result);
+      const body = answer ? plainAnswer(answer.answer) : run.error ? `The run failed: ${run.error.message}` : `The run is ${run.status}.`;
       return { title, description: excerpt(body || "The engine gave an empty answer.") };
     }
     case "questions": {
