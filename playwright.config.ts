@@ -20,7 +20,8 @@ export default defineConfig({
   webServer: {
     command: `node scripts/e2e-server.mjs`,
     url: `http://127.0.0.1:${port}/api/v1/version`,
-    env: { E2E_PORT: String(port), E2E_MAILBOX: MAILBOX },
+    // The e2e specs that audit pages serve them on the next port; the audit fetcher may reach it.
+    env: { E2E_PORT: String(port), E2E_MAILBOX: MAILBOX, AUDIT_ALLOW_HOSTS: `127.0.0.1:${port + 1}` },
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: "pipe",

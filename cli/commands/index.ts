@@ -2,6 +2,7 @@
 // parses and dispatches from it, `--help` is written from it and `completion` generates from it.
 import type { Section } from "../command";
 import { account } from "./account";
+import { audits } from "./audits";
 import { billing } from "./billing";
 import { citations } from "./citations";
 import { fanouts } from "./fanouts";
@@ -13,4 +14,4 @@ import { service } from "./service";
 import { shares } from "./shares";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, fanouts, questions, citations, shares, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, questions, citations, shares, keys, workspaces, projects, billing, service];

@@ -5,6 +5,7 @@ import { ENGINE_IDS } from "../../lib/schemas/common";
 import { promptResultOf } from "../../lib/schemas/results";
 import { createPrompt, getBatch, getRun, listRuns, RunStatus, type PromptBatch, type Run } from "../../lib/schemas/runs";
 import { EXIT } from "../client";
+import { formatAudit } from "./audits";
 import {
   arg, date, intOption, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, waitOption,
   type Section,
@@ -14,6 +15,7 @@ type RunBody = z.output<typeof Run>;
 type BatchBody = z.output<typeof PromptBatch>;
 
 export function formatRun(run: RunBody): string {
+  if (run.kind === "audit") return formatAudit(run);
   const lines: string[] = [];
   const head = `${run.engine ?? run.id}${run.model ? ` (${run.model})` : ""}: ${run.status}`;
   lines.push(`== ${head} ==`);
@@ -129,7 +131,7 @@ export const runs: Section = {
     {
       words: ["runs", "get"],
       args: "dr_…",
-      summary: "one run: the answer, its sources and searches once finished",
+      summary: "one run: a prompt's answer, its sources and searches, or a page audit's report, once finished",
       options: {
         wait: opt.wait,
         raw: { type: "boolean", help: "also the raw provider envelope: every request (secrets removed) and response, to re-check any figure" },

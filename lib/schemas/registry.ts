@@ -55,6 +55,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   runs.listRuns,
   runs.getRun,
   runs.getBatch,
+  runs.createAudit,
   shares.getRunShare,
   shares.shareRun,
   shares.unshareRun,

@@ -92,3 +92,8 @@ export type RunError = z.infer<typeof RunError>;
 export function promptResultOf<R extends object>(result: R | null | undefined): Extract<R, { answer: string }> | null {
   return result && "answer" in result ? (result as Extract<R, { answer: string }>) : null;
 }
+
+/** A run's result as an audit document, or null for a prompt's answer (or no result): audits have `findings`. */
+export function auditResultOf<R extends object>(result: R | null | undefined): Extract<R, { findings: unknown }> | null {
+  return result && "findings" in result ? (result as Extract<R, { findings: unknown }>) : null;
+}

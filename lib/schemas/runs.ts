@@ -54,7 +54,7 @@ export const Run = z
     id: RunId,
     kind: RunKind,
     status: RunStatus,
-    input: z.record(z.string(), z.unknown()).describe("`{prompt, engine, project}` for a prompt run; `{topic, count, analysis_id, project}` for a questions run."),
+    input: z.record(z.string(), z.unknown()).describe("`{prompt, engine, project}` for a prompt run; `{url}` for an audit run; `{topic, count, analysis_id, project}` for a questions run."),
     created_at: DateTime,
     engine: z.string().nullable(),
     model: z.string().nullable().describe("The model the provider reported."),

@@ -1,13 +1,14 @@
 // Every job this server runs: the one list both drivers read (the local driver by the job id in
 // a jobs row, Inngest through app/api/inngest). Adding a kind of work is one job file beside its
 // domain (lib/<domain>/jobs/<name>.ts) and one line here.
+import { auditPageJob } from "../audits/jobs/audit-page";
 import { generateQuestionsJob } from "../questions/jobs/generate-questions";
 import { promptRunJob } from "../runs/jobs/prompt-run";
 import type { AnyEventType } from "./events";
 import type { AnyJob } from "./job";
 import { threeStepsJob } from "./testing/three-steps";
 
-const JOBS: readonly AnyJob[] = [promptRunJob, generateQuestionsJob];
+const JOBS: readonly AnyJob[] = [promptRunJob, generateQuestionsJob, auditPageJob];
 /** Jobs for the durability tests, registered only when GEOSCOPE_TEST_JOBS=1. */
 const TEST_JOBS: readonly AnyJob[] = [threeStepsJob];
 

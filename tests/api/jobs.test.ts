@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { inngestFunctionOf } from "@/inngest/functions/jobs";
 import { db } from "@/lib/db/client";
 import { createProject } from "@/lib/projects/projects";
+import { createAudit } from "@/lib/audits/create";
 import { createQuestionsAnalysis } from "@/lib/questions/create";
 import { createPromptBatch } from "@/lib/runs/prompts";
 import { dispatch, queueJobs } from "@/lib/work/dispatch";
@@ -187,6 +188,25 @@ describe("on Inngest", () => {
           const row = await db().analysis.findUniqueOrThrow({ where: { id: analysis.id } });
           expect(row.status).toBe("completed");
           expect((row.result as { questions: unknown[] }).questions.length).toBeGreaterThan(0);
+        },
+      };
+    },
+    "audit-page": async () => {
+      // Accepted but not executed here: the Inngest function must do it. A private address: the
+      // audit completes without leaving this machine, saying the page was blocked.
+      const holder = globalThis as { __geoscopeLocalDriver?: LocalDriver };
+      const previous = holder.__geoscopeLocalDriver;
+      holder.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
+      const run = await createAudit(principal, { url: "http://10.0.0.1/typed-events", project }).finally(() => {
+        holder.__geoscopeLocalDriver = previous;
+      });
+      return {
+        event: { id: run.id, data: { run_id: run.id, host: "10.0.0.1" } },
+        check: async (result) => {
+          expect(result).toBe("completed");
+          const row = await db().run.findUniqueOrThrow({ where: { id: run.id } });
+          expect(row.status).toBe("completed");
+          expect((row.result as { fetch: { status: string } }).fetch.status).toBe("blocked");
         },
       };
     },

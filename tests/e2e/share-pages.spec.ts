@@ -1,10 +1,13 @@
 // Public share pages (/s/<token>, decisions.md "Sharing"), read in a signed-out Chromium: a prompt
 // run, a questions analysis and a citation analysis made with an API key against the simulated
 // engines and shared; their pages, headers and `.json`; then rotation, revocation and an unknown
-// token, which all answer the same 404 page. Screenshots of each page at 1280 and 390 px go to the
-// test's output folder.
+// token, which all answer the same 404 page; and a page audit of a page this file serves on
+// 127.0.0.1 (E2E_PORT + 1, let through by the server's AUDIT_ALLOW_HOSTS). Screenshots of each page
+// at 1280 and 390 px go to the test's output folder.
+import { createServer, type Server } from "node:http";
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import { signIn } from "./cli-helpers";
+import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -252,5 +255,72 @@ test("rotated, revoked and unknown links all answer the same 404 page; the new l
 
   // The citation analysis's link was left alone and still works.
   expect((await page.goto(pathOf(citationsShare)))?.status()).toBe(200);
+  await context.close();
+});
+
+// ---------- a page audit ----------
+
+/** The audited page: a heading skips a level, no description, and markup-like text that must stay text. Its URL (at most 90 characters, the preview's title keeps it whole) is wider than a phone. */
+const AUDITED_PATH = "/blog/choosing-a-crm-for-a-small-b2b-team-and-what-it-must-connect";
+const AUDITED = `http://127.0.0.1:${E2E_PORT + 1}${AUDITED_PATH}`;
+const AUDITED_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Choosing a CRM for a small B2B team</title></head>
+<body><main><article><h1>Choosing a CRM for a small B2B team</h1>
+<p>${"Who enters the data, what it must connect to and what you can pay per seat decide which CRM a small team should pick. ".repeat(6)}</p>
+<h2>Why &lt;b&gt;bold&lt;/b&gt; claims need sources</h2><h4>Mobile entry</h4><p>Sales people enter notes on their phones between meetings.</p>
+</article></main></body></html>`;
+
+type AuditFinding = { key: string; name: string; status: string; reason: string | null };
+type AuditRun = { id: string; status: string; result: { findings: AuditFinding[] } };
+
+let site: Server | null = null;
+test.afterAll(() => new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve())));
+
+test("an audit run's page, signed out: the URL linked out, the fetch, findings by status with evidence, content, outline, metadata", async ({ browser, request }, testInfo) => {
+  test.setTimeout(90_000);
+  site = createServer((req, res) => {
+    if (req.url === AUDITED_PATH) return void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(AUDITED_HTML);
+    res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+  });
+  await new Promise<void>((resolve, reject) => site!.once("error", reject).listen(E2E_PORT + 1, "127.0.0.1", resolve));
+
+  const queued = await api<AuditRun>(request, "POST", "/audits", { url: AUDITED, project }, 202);
+  let audit = queued;
+  while (audit.status !== "completed" && audit.status !== "failed") audit = await api<AuditRun>(request, "GET", `/runs/${queued.id}?wait=30`);
+  expect(audit.status).toBe("completed");
+  const failing = audit.result.findings.filter((f) => f.status === "fail");
+  expect(failing.map((f) => f.key), `the e2e server must run with AUDIT_ALLOW_HOSTS=127.0.0.1:${E2E_PORT + 1}`).not.toContain("http_error");
+  expect(failing.map((f) => f.key)).toEqual(expect.arrayContaining(["heading_level_skips", "missing_description"]));
+  const share = await api<Share>(request, "POST", `/runs/${audit.id}/share`);
+
+  const { context, page } = await openShare(browser, share, `Page audit: ${AUDITED}`);
+  const heading = page.getByRole("heading", { level: 1 });
+  await expect(heading).toHaveText(AUDITED);
+  await expect(heading.getByRole("link")).toHaveAttribute("href", AUDITED);
+  await expect(heading.getByRole("link")).toHaveAttribute("rel", "noopener noreferrer nofollow ugc");
+  const description = await page.locator('head meta[property="og:description"]').getAttribute("content");
+  expect(description).toMatch(new RegExp(`^${failing.length} failing, \\d+ warnings?: `));
+
+  await expect(page.getByTestId("fetch")).toContainText("HTTP 200");
+  const cards = page.locator("#failing").getByTestId("finding");
+  await expect(cards).toHaveCount(failing.length);
+  const skips = page.locator('[data-testid="finding"][data-key="heading_level_skips"]');
+  await expect(skips).toContainText("Why it matters");
+  await expect(skips).toContainText("What to do");
+  await expect(skips.getByTestId("evidence")).toContainText("<h4>Mobile entry</h4>");
+  // Text read from the page stays text: no element of it is rendered.
+  await expect(page.getByTestId("outline")).toContainText("Why <b>bold</b> claims need sources");
+  await expect(page.locator("main b")).toHaveCount(0);
+  await expect(page.locator("main h4")).toHaveCount(0);
+
+  // Passing and not applicable findings are folded away, and open on a click.
+  const passed = page.getByTestId("passed");
+  await expect(passed.getByTestId("folded-finding").first()).toBeHidden();
+  await passed.locator("summary").click();
+  await expect(passed.getByTestId("folded-finding")).toHaveCount(audit.result.findings.filter((f) => f.status === "pass").length);
+  await expect(page.getByTestId("metadata")).toContainText("Choosing a CRM for a small B2B team");
+
+  const html = await page.content();
+  for (const hidden of [project, EMAIL]) expect(html).not.toContain(hidden);
+  await screenshots(page, testInfo, "audit");
   await context.close();
 });

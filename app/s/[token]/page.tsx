@@ -2,6 +2,7 @@
 // rendered with no client components, so it reads with JavaScript off.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { AuditView } from "../_components/audit-view";
 import { CitationsView } from "../_components/citations-view";
 import { GenericView } from "../_components/generic-view";
 import { QuestionsView } from "../_components/questions-view";
@@ -37,6 +38,8 @@ export default async function SharePage({ params }: Props) {
     <main>
       {view.kind === "prompt_run" ? (
         <RunView run={view.run} />
+      ) : view.kind === "audit_run" ? (
+        <AuditView run={view.run} />
       ) : view.kind === "questions" ? (
         <QuestionsView analysis={view.analysis} />
       ) : view.kind === "citations" ? (

@@ -1,4 +1,4 @@
-// Anything shared that has no page of its own (an audit or questions run, or a body that no
+// Anything shared that has no page of its own (a questions run, or a body that no
 // longer fits its schema): what it is about, its status and dates, and why it failed.
 import { capitalised, when, type GenericSummary } from "../_lib/view";
 import { Facts, Failure, ShareHeading, Tag, statusTone } from "./bits";

@@ -3,16 +3,18 @@
 // generic summary instead of failing), and the title and plain-text description of its preview.
 import { cache } from "react";
 import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
+import { FINDING_SEVERITIES, type AuditFinding, type AuditResult } from "@/lib/schemas/audits";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { Run } from "@/lib/schemas/runs";
 import { sharedObject, type SharedObject } from "@/lib/shares/public";
 import { excerpt, plainAnswer } from "./answer";
-import { promptResultOf } from "@/lib/schemas/results";
+import { auditResultOf, promptResultOf } from "@/lib/schemas/results";
 
 export type GenericSummary = { what: string; subject: string | null; status: string | null; createdAt: string | null; completedAt: string | null; error: string | null };
 
 export type ShareView =
   | { kind: "prompt_run"; run: Run }
+  | { kind: "audit_run"; run: Run }
   | { kind: "questions"; analysis: QuestionsAnalysis }
   | { kind: "citations"; analysis: CitationAnalysis }
   | { kind: "generic"; summary: GenericSummary };
@@ -48,6 +50,7 @@ export function viewOf(shared: SharedObject): ShareView {
   if (shared.kind === "run") {
     const run = Run.safeParse(shared.body);
     if (run.success && run.data.kind === "prompt") return { kind: "prompt_run", run: run.data };
+    if (run.success && run.data.kind === "audit") return { kind: "audit_run", run: run.data };
   } else {
     const analysis = Analysis.safeParse(shared.body);
     if (analysis.success) {
@@ -55,6 +58,22 @@ export function viewOf(shared: SharedObject): ShareView {
     }
   }
   return { kind: "generic", summary: genericSummary(shared) };
+}
+
+/** A run's result as an audit document, or null for a prompt's answer (or no result yet). */
+export function auditOf(run: Run): AuditResult | null {
+  return auditResultOf(run.result);
+}
+
+/** An audit's findings of one status, most severe first (catalog order among equals). */
+export function findingsWith(audit: AuditResult, status: AuditFinding["status"]): AuditFinding[] {
+  const rank = (f: AuditFinding) => FINDING_SEVERITIES.indexOf(f.severity);
+  return audit.findings.filter((f) => f.status === status).sort((a, b) => rank(a) - rank(b));
+}
+
+/** The page an audit run audits: as requested, else its input's URL. */
+export function auditedUrlOf(run: Run): string {
+  return auditOf(run)?.page.url ?? text(run.input.url) ?? "(no URL)";
 }
 
 export function promptOf(run: Run): string {
@@ -70,6 +89,17 @@ export function previewOf(view: ShareView): { title: string; description: string
       const answer = promptResultOf(run.result);
       const body = answer ? plainAnswer(answer.answer) : run.error ? `The run failed: ${run.error.message}` : `The run is ${run.status}.`;
       return { title, description: excerpt(body || "The engine gave an empty answer.") };
+    }
+    case "audit_run": {
+      const { run } = view;
+      const title = `Page audit: ${excerpt(auditedUrlOf(run), 90)}`;
+      const audit = auditOf(run);
+      if (!audit) return { title, description: excerpt(run.error ? `The audit failed: ${run.error.message}` : `The audit is ${run.status}.`) };
+      const failing = findingsWith(audit, "fail");
+      const warnings = findingsWith(audit, "warn");
+      const counts = `${failing.length} failing, ${warnings.length} ${warnings.length === 1 ? "warning" : "warnings"}`;
+      const named = failing.length ? failing : warnings;
+      return { title, description: excerpt(named.length ? `${counts}: ${named.map((f) => f.name).join(", ")}.` : `${counts}: no problems found.`) };
     }
     case "questions": {
       const { analysis } = view;

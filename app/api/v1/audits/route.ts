@@ -1,0 +1,9 @@
+import { createAudit } from "@/lib/audits/create";
+import { otherMethods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import * as endpoints from "@/lib/schemas/runs";
+
+export const POST = route(endpoints.createAudit, ({ principal, body }) => createAudit(principal, body));
+
+// Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST });

@@ -1,0 +1,42 @@
+// POST /audits: one queued audit run and its hold (the audit price, per URL), in one transaction,
+// then handed to the work driver (jobs/audit-page.ts). The run has no batch and no engine.
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { actorOf, holdCredit } from "../billing/holds";
+import { lockBalance } from "../billing/ledger";
+import { db } from "../db/client";
+import { newId } from "../db/ids";
+import { getProjectOrThrow } from "../projects/projects";
+import { presentRun, runSelect } from "../runs/present";
+import { checkRunsInFlight } from "../runs/prompts";
+import type { AuditRequest } from "../schemas/audits";
+import { dispatch, queueJobs } from "../work/dispatch";
+import { auditQueued, jobEvent } from "../work/events";
+
+export async function createAudit(principal: Principal, input: z.output<typeof AuditRequest>) {
+  const project = await getProjectOrThrow(principal, input.project);
+  const workspaceId = project.workspaceId;
+  const runId = newId("run");
+  const url = new URL(input.url);
+  const job = jobEvent(auditQueued, runId, { run_id: runId, host: url.host.toLowerCase() });
+  const row = await db().$transaction(
+    async (tx) => {
+      // The workspace's one lock first (the order holds use too): see lib/runs/prompts.ts.
+      await lockBalance(tx, workspaceId);
+      await checkRunsInFlight(tx, workspaceId, 1);
+      await tx.run.create({
+        data: {
+          id: runId, kind: "audit", status: "queued", workspaceId, projectId: project.id, subject: input.url,
+          input: { url: input.url }, createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId,
+        },
+      });
+      await holdCredit(tx, { workspaceId, operationId: runId, actor: actorOf(principal), lines: [{ product: "audit", units: 1, runId }] });
+      await queueJobs(tx, [job]);
+      return tx.run.findUniqueOrThrow({ where: { id: runId }, select: runSelect });
+    },
+    { maxWait: 30_000, timeout: 30_000 },
+  );
+  // Committed: the run and its job are durable now. Dispatch failures are recovered by the driver's sweep.
+  await dispatch([job]);
+  return presentRun(row);
+}

@@ -1,0 +1,73 @@
+// One page audit, start to finish (decisions.md "Audits"): fetch (robots.txt, the page hop by hop,
+// address-checked), analyse the HTML once parsed, probe llms.txt and markdown alternates, then
+// evaluate every finding of the catalog. A page that cannot be fetched, is blocked or is not HTML
+// still gives a complete document saying so; only a failure of the service itself throws.
+import { config } from "../config/env";
+import type { AuditResult } from "../schemas/audits";
+import { analysePage } from "./analyse";
+import { fetchPage } from "./fetch";
+import { probe } from "./probes";
+import { evaluateFindings } from "./findings";
+import type { PageAnalysis } from "./types";
+
+export type AuditOptions = {
+  /** Hosts (host or host:port) let through the address rules; AUDIT_ALLOW_HOSTS by default. */
+  allowHosts?: string[];
+  signal?: AbortSignal;
+  now?: () => Date;
+};
+
+const NO_CONTENT: PageAnalysis["content"] = {
+  extraction_method: null,
+  word_count: 0,
+  blocks: 0,
+  code_blocks: 0,
+  tables: 0,
+  excerpt: "",
+  likely_js_dependent: null,
+  links: { total: 0, main: 0, navigation: 0, internal: 0, external: 0 },
+  rendering_signals: {},
+};
+
+/** The metadata of a page that gave no HTML: nothing said. */
+const NO_METADATA: PageAnalysis["metadata"] = {
+  title: null,
+  description: null,
+  canonical: null,
+  lang: null,
+  robots: null,
+  x_robots_tag: null,
+  noindex: null,
+  nofollow: null,
+  open_graph: {},
+  dates: { published: null, modified: null, last_modified_header: null },
+  structured_data_types: [],
+  structured_data_blocks: 0,
+  structured_data_errors: 0,
+};
+
+/** What the headers of a page without HTML say (a PDF can carry X-Robots-Tag and Last-Modified). */
+function headerMetadata(headers: Record<string, string>): PageAnalysis["metadata"] {
+  return {
+    ...NO_METADATA,
+    x_robots_tag: headers["x-robots-tag"] ?? null,
+    dates: { ...NO_METADATA.dates, last_modified_header: headers["last-modified"] ?? null },
+  };
+}
+
+export async function auditPage(url: string, options: AuditOptions = {}): Promise<AuditResult> {
+  const now = (options.now ?? (() => new Date()))();
+  const allowHosts = options.allowHosts ?? config().AUDIT_ALLOW_HOSTS;
+  const fetched = await fetchPage(url, { allowHosts, signal: options.signal });
+  const analysis = fetched.html !== null ? analysePage(fetched.html, fetched.page.final_url, fetched.fetch.server_headers) : null;
+  const probes = await probe(fetched, analysis?.markdownLinks ?? [], { allowHosts, signal: options.signal });
+  const findings = evaluateFindings({ fetched, analysis, probes, now });
+  return {
+    page: fetched.page,
+    fetch: fetched.fetch,
+    content: analysis?.content ?? NO_CONTENT,
+    structure: analysis?.structure ?? { headings: [], h1_count: 0, level_skips: [] },
+    metadata: { ...(analysis?.metadata ?? headerMetadata(fetched.fetch.server_headers)), markdown_alternates: probes.markdownAlternates, llms_txt: probes.llmsTxt },
+    findings,
+  };
+}
