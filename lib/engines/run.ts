@@ -40,18 +40,17 @@ function bodiesOf(exchanges: CapturedExchange[]): unknown[] {
   return exchanges.filter((x) => x.response && x.response.status < 300).map((x) => x.response!.body);
 }
 
+/** An envelope with nothing exchanged yet: the capturing fetch appends to its `exchanges`. */
+export function newEnvelope(engine: EngineId, modelRequested: string): EngineEnvelope {
+  return { engine, normalizer_version: NORMALIZER_VERSION, model_requested: modelRequested, exchanges: [], redirects: {} };
+}
+
 export async function runPrompt(engine: EngineId, input: RunPromptInput, deps: RunPromptDeps): Promise<RunPromptOutcome> {
   const { config } = deps;
   const now = deps.now ?? Date.now;
   const started = now();
-  const exchanges: CapturedExchange[] = [];
-  const envelope: EngineEnvelope = {
-    engine,
-    normalizer_version: NORMALIZER_VERSION,
-    model_requested: modelFor(engine, input, config),
-    exchanges,
-    redirects: {},
-  };
+  const envelope = newEnvelope(engine, modelFor(engine, input, config));
+  const { exchanges } = envelope;
   const failed = (failure: EngineFailure): RunPromptOutcome => ({ ok: false, engine, envelope, duration_ms: now() - started, ...failure });
   const succeeded = (run: NormalizedRun): RunPromptOutcome => ({ ok: true, engine, envelope, duration_ms: now() - started, ...run });
 

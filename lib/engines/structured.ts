@@ -12,8 +12,8 @@ import { classifyThrown, engineFailure } from "./errors";
 import { geminiBodyFailure, geminiClient } from "./gemini";
 import { MalformedEnvelopeError, normalizeEnvelope } from "./normalize";
 import { asArray, isObject, str, type Json } from "./normalize/common";
-import type { RunPromptDeps } from "./run";
-import { NORMALIZER_VERSION, type CapturedExchange, type EngineEnvelope, type EngineFailure, type EngineId } from "./types";
+import { newEnvelope, type RunPromptDeps } from "./run";
+import type { CapturedExchange, EngineEnvelope, EngineFailure, EngineId } from "./types";
 
 export interface StructuredSchema {
   /** [a-z_]{1,64}: the OpenAI format name, the Claude tool name. */
@@ -270,14 +270,8 @@ export async function runStructured(engine: EngineId, input: StructuredInput, de
   const { config } = deps;
   const now = deps.now ?? Date.now;
   const started = now();
-  const exchanges: CapturedExchange[] = [];
-  const envelope: EngineEnvelope = {
-    engine,
-    normalizer_version: NORMALIZER_VERSION,
-    model_requested: input.model ?? config[engine].model,
-    exchanges,
-    redirects: {},
-  };
+  const envelope = newEnvelope(engine, input.model ?? config[engine].model);
+  const { exchanges } = envelope;
   const failed = (failure: EngineFailure): StructuredOutcome => ({ ok: false, engine, envelope, duration_ms: now() - started, ...failure });
 
   if (!config.enabled.includes(engine)) {
