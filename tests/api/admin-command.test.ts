@@ -9,13 +9,15 @@ import { describe, expect, it } from "vitest";
 const dataDir = mkdtempSync(path.join(tmpdir(), "geoscope-admin-"));
 const env = { ...process.env, GEOSCOPE_DATA_DIR: dataDir, DATABASE_URL: "", VITEST: "" };
 const tsx = path.resolve("node_modules/.bin/tsx");
+// Each subprocess compiles the scripts and opens PGlite: tens of seconds on a loaded 2-core machine.
+const SPAWN_TIMEOUT_MS = 180_000;
 
 function run(script: string, args: string[]) {
-  const result = spawnSync(tsx, [script, ...args], { env, encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync(tsx, [script, ...args], { env, encoding: "utf8", timeout: SPAWN_TIMEOUT_MS });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe("npm run admin", () => {
+describe("npm run admin", { timeout: 3 * SPAWN_TIMEOUT_MS }, () => {
   it("bootstraps a user with a personal workspace and an API key, printed as JSON", () => {
     expect(run("scripts/db-migrate.ts", []).code).toBe(0);
     const created = run("scripts/admin.ts", ["user:create", "--email", "Ops@Example.com", "--api-key", "bootstrap"]);
@@ -37,7 +39,7 @@ describe("npm run admin", () => {
 
   it("works on an empty data folder before the server ever started: it applies the migrations first and says so", () => {
     const empty = mkdtempSync(path.join(tmpdir(), "geoscope-admin-empty-"));
-    const result = spawnSync(tsx, ["scripts/admin.ts", "user:create", "--email", "first@example.com"], { env: { ...env, GEOSCOPE_DATA_DIR: empty }, encoding: "utf8", timeout: 60_000 });
+    const result = spawnSync(tsx, ["scripts/admin.ts", "user:create", "--email", "first@example.com"], { env: { ...env, GEOSCOPE_DATA_DIR: empty }, encoding: "utf8", timeout: SPAWN_TIMEOUT_MS });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^admin: applied \d+ pending migrations to PGlite in /);
     expect(JSON.parse(result.stdout).user).toMatchObject({ email: "first@example.com", created: true });
