@@ -5,14 +5,15 @@ import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { revokeCliToken } from "@/lib/auth/cli-tokens";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
-import { describeZodError, issueWording } from "@/lib/http/input";
+import { parseInput, parseParams } from "@/lib/http/input";
 import { createProject, updateProject } from "@/lib/projects/projects";
-import { ApiKeyCreateRequest } from "@/lib/schemas/auth";
-import { ProjectCreateRequest, ProjectUpdateRequest } from "@/lib/schemas/projects";
-import { InvitationCreateRequest, MemberUpdateRequest, WorkspaceCreateRequest, WorkspaceUpdateRequest } from "@/lib/schemas/workspaces";
+import * as auth from "@/lib/schemas/auth";
+import { idOf } from "@/lib/schemas/common";
+import * as projects from "@/lib/schemas/projects";
+import * as workspaces from "@/lib/schemas/workspaces";
 import { createInvitation, revokeInvitation } from "@/lib/workspaces/invitations";
 import { createWorkspace, removeMember, updateMember, updateWorkspace } from "@/lib/workspaces/workspaces";
-import type { z } from "zod";
+import { z } from "zod";
 
 export type ActionState = { ok: boolean; message?: string; secret?: string; secretLabel?: string };
 
@@ -29,11 +30,20 @@ function list(form: FormData, name: string): string[] {
     .filter(Boolean);
 }
 
+/** A form's fields through the API's input parsing and the endpoint's request schema (400 naming the field). */
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value, { error: issueWording });
-  if (!result.success) throw new ApiError("invalid_request", describeZodError(result.error, "form"));
-  return result.data;
+  return parseInput(schema, value, "form");
 }
+
+/**
+ * The ids a form names, checked as the API checks them in a path (the endpoint's own params
+ * schema): a malformed one is a missing object, 404, and never reaches the database.
+ */
+function ids<S extends z.ZodObject>(schema: S, form: FormData): z.output<S> {
+  return parseParams(schema, Object.fromEntries(Object.keys(schema.shape).map((name) => [name, field(form, name) ?? ""])));
+}
+
+const cliTokenIds = z.object({ token_id: idOf("ct") });
 
 async function act(work: () => Promise<Omit<ActionState, "ok"> | void>): Promise<ActionState> {
   try {
@@ -49,7 +59,7 @@ async function act(work: () => Promise<Omit<ActionState, "ok"> | void>): Promise
 export async function createApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    const body = parse(ApiKeyCreateRequest, { name: field(form, "name"), workspace_id: field(form, "workspace_id") });
+    const body = parse(auth.ApiKeyCreateRequest, { name: field(form, "name"), workspace_id: field(form, "workspace_id") });
     const key = await createApiKey(principal, body);
     return { secret: key.key, secretLabel: `API key “${key.name}”`, message: "Copy the key now: it is shown only once." };
   });
@@ -58,7 +68,7 @@ export async function createApiKeyAction(_prev: ActionState, form: FormData): Pr
 export async function revokeApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    await revokeApiKey(principal, String(field(form, "key_id")));
+    await revokeApiKey(principal, ids(auth.revokeApiKey.params, form).key_id);
     return { message: "Key revoked." };
   });
 }
@@ -66,7 +76,7 @@ export async function revokeApiKeyAction(_prev: ActionState, form: FormData): Pr
 export async function revokeCliTokenAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    await revokeCliToken(principal, String(field(form, "token_id")));
+    await revokeCliToken(principal, ids(cliTokenIds, form).token_id);
     return { message: "CLI login revoked." };
   });
 }
@@ -74,7 +84,7 @@ export async function revokeCliTokenAction(_prev: ActionState, form: FormData): 
 export async function createWorkspaceAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    await createWorkspace(principal, parse(WorkspaceCreateRequest, { name: field(form, "name") }));
+    await createWorkspace(principal, parse(workspaces.WorkspaceCreateRequest, { name: field(form, "name") }));
     return { message: "Workspace created." };
   });
 }
@@ -82,7 +92,8 @@ export async function createWorkspaceAction(_prev: ActionState, form: FormData):
 export async function renameWorkspaceAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    await updateWorkspace(principal, String(field(form, "workspace_id")), parse(WorkspaceUpdateRequest, { name: field(form, "name") }));
+    const { workspace_id } = ids(workspaces.updateWorkspace.params, form);
+    await updateWorkspace(principal, workspace_id, parse(workspaces.WorkspaceUpdateRequest, { name: field(form, "name") }));
     return { message: "Workspace renamed." };
   });
 }
@@ -90,8 +101,9 @@ export async function renameWorkspaceAction(_prev: ActionState, form: FormData):
 export async function changeRoleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    const { role } = parse(MemberUpdateRequest, { role: field(form, "role") });
-    await updateMember(principal, String(field(form, "workspace_id")), Number(field(form, "member_id")), role);
+    const { workspace_id, member_id } = ids(workspaces.updateMember.params, form);
+    const { role } = parse(workspaces.MemberUpdateRequest, { role: field(form, "role") });
+    await updateMember(principal, workspace_id, member_id, role);
     return { message: "Role changed." };
   });
 }
@@ -99,7 +111,8 @@ export async function changeRoleAction(_prev: ActionState, form: FormData): Prom
 export async function removeMemberAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    await removeMember(principal, String(field(form, "workspace_id")), Number(field(form, "member_id")));
+    const { workspace_id, member_id } = ids(workspaces.removeMember.params, form);
+    await removeMember(principal, workspace_id, member_id);
     return { message: "Member removed." };
   });
 }
@@ -107,8 +120,9 @@ export async function removeMemberAction(_prev: ActionState, form: FormData): Pr
 export async function createInvitationAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    const body = parse(InvitationCreateRequest, { email: field(form, "email"), role: field(form, "role") });
-    const invitation = await createInvitation(principal, String(field(form, "workspace_id")), body);
+    const { workspace_id } = ids(workspaces.createInvitation.params, form);
+    const body = parse(workspaces.InvitationCreateRequest, { email: field(form, "email"), role: field(form, "role") });
+    const invitation = await createInvitation(principal, workspace_id, body);
     return {
       secret: invitation.url,
       secretLabel: `Invitation link for ${invitation.email}`,
@@ -122,7 +136,8 @@ export async function createInvitationAction(_prev: ActionState, form: FormData)
 export async function revokeInvitationAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    await revokeInvitation(principal, String(field(form, "workspace_id")), String(field(form, "invitation_id")));
+    const { workspace_id, invitation_id } = ids(workspaces.revokeInvitation.params, form);
+    await revokeInvitation(principal, workspace_id, invitation_id);
     return { message: "Invitation revoked." };
   });
 }
@@ -130,7 +145,7 @@ export async function revokeInvitationAction(_prev: ActionState, form: FormData)
 export async function createProjectAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    const body = parse(ProjectCreateRequest, {
+    const body = parse(projects.ProjectCreateRequest, {
       name: field(form, "name"),
       workspace_id: field(form, "workspace_id"),
       context: { primary_domain: field(form, "primary_domain") ?? null, brands: list(form, "brands"), competitors: list(form, "competitors") },
@@ -144,7 +159,7 @@ export async function updateProjectAction(_prev: ActionState, form: FormData): P
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
     // The form shows the whole context, so what it sends replaces the old one whole, as PATCH does.
-    const body = parse(ProjectUpdateRequest, {
+    const body = parse(projects.ProjectUpdateRequest, {
       name: field(form, "name"),
       context: {
         primary_domain: field(form, "primary_domain") ?? null,
@@ -153,7 +168,7 @@ export async function updateProjectAction(_prev: ActionState, form: FormData): P
         competitors: list(form, "competitors"),
       },
     });
-    const project = await updateProject(principal, String(field(form, "project_id")), body);
+    const project = await updateProject(principal, ids(projects.updateProject.params, form).project_id, body);
     return { message: `Project ${project.name} saved.` };
   });
 }

@@ -21,6 +21,17 @@ export function normaliseUserCode(input: string): string {
   return input.toUpperCase().replace(/[\s-]/g, "");
 }
 
+const USER_CODE = new RegExp(`^[${USER_CODE_ALPHABET}]{8}$`);
+
+/**
+ * The stored form of a typed user code, or null for text that no user code can be (a NUL or
+ * anything else outside the alphabet): like a malformed id, it is unknown without asking the database.
+ */
+function storedUserCode(input: string): string | null {
+  const code = normaliseUserCode(input);
+  return USER_CODE.test(code) ? code : null;
+}
+
 export function formatUserCode(code: string): string {
   return `${code.slice(0, 4)}-${code.slice(4)}`;
 }
@@ -109,7 +120,9 @@ export type DeviceRequest = { userCode: string; clientName: string; expiresAt: D
 
 /** A pending, unexpired login for this user code, for the approval page to show. */
 export async function findPendingDeviceLogin(userCodeInput: string): Promise<DeviceRequest | null> {
-  const row = await db().deviceCode.findUnique({ where: { userCode: normaliseUserCode(userCodeInput) } });
+  const userCode = storedUserCode(userCodeInput);
+  if (userCode === null) return null;
+  const row = await db().deviceCode.findUnique({ where: { userCode } });
   if (!row || row.status !== "pending" || row.expiresAt <= new Date()) return null;
   return { userCode: formatUserCode(row.userCode), clientName: row.clientName, expiresAt: row.expiresAt };
 }
@@ -119,8 +132,10 @@ export async function findPendingDeviceLogin(userCodeInput: string): Promise<Dev
  * already decided): approve and deny racing leave exactly one outcome.
  */
 export async function decideDeviceLogin(userId: string, userCodeInput: string, approve: boolean): Promise<boolean> {
+  const userCode = storedUserCode(userCodeInput);
+  if (userCode === null) return false;
   const decided = await db().deviceCode.updateMany({
-    where: { userCode: normaliseUserCode(userCodeInput), status: "pending", expiresAt: { gt: new Date() } },
+    where: { userCode, status: "pending", expiresAt: { gt: new Date() } },
     data: { status: approve ? "approved" : "denied", approvedByUserId: userId, decidedAt: new Date() },
   });
   return decided.count === 1;

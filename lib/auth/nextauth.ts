@@ -10,6 +10,7 @@ import { authSecret } from "../config/secret";
 import { config } from "../config/env";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
+import { unstorableStrings } from "../http/input";
 import { log } from "../log";
 import { mailConfigured, sendMail } from "../mail/mailer";
 import { hashSecret } from "./secrets";
@@ -110,6 +111,23 @@ export const prismaAdapter: Adapter = {
   },
 };
 
+/**
+ * The address a sign-in form gave, as next-auth's default normaliser makes it (NFKC, trimmed, lower
+ * case, one "@" and no quotes, the first of a comma list, a dot in the domain), and refused like any
+ * input holding NUL or half a surrogate pair (lib/http/input.ts): it would reach the database, where
+ * NUL was a 500 to anyone signed out. A refusal is next-auth's EmailSignin error on the sign-in page.
+ */
+export function signInEmail(identifier: string): string {
+  const invalid = () => new Error("Invalid email address format.");
+  if (unstorableStrings(identifier, "email").length > 0) throw invalid();
+  const trimmed = identifier.normalize("NFKC").trim();
+  if ((trimmed.match(/@/g) ?? []).length !== 1 || trimmed.includes('"')) throw invalid();
+  const [local, domain] = trimmed.toLowerCase().split("@");
+  const host = domain?.split(",")[0];
+  if (!local || !host || !host.includes(".")) throw invalid();
+  return `${local}@${host}`;
+}
+
 export function authOptions(): NextAuthOptions {
   const c = config();
   process.env.NEXTAUTH_URL ??= c.PUBLIC_BASE_URL;
@@ -117,6 +135,7 @@ export function authOptions(): NextAuthOptions {
     EmailProvider({
       from: c.MAIL_FROM,
       maxAge: 24 * 60 * 60,
+      normalizeIdentifier: signInEmail,
       async sendVerificationRequest({ identifier, url }) {
         if (!mailConfigured()) {
           // No mail server: the documented fallback of `npm start` is the server log.

@@ -56,7 +56,62 @@ export function describeZodError(error: z.ZodError, where: string): string {
   return error.issues.map((issue) => `${pathOf(issue.path, where)}: ${issue.message}`).join("; ");
 }
 
-function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+// NUL, or half of a surrogate pair: PostgreSQL stores neither (NUL is refused in text and JSON,
+// a lone surrogate in JSON), and a driver would silently turn a lone surrogate into U+FFFD. In
+// /u mode a well-formed pair is one code point, so \p{Cs} matches only an unpaired half.
+const UNSTORABLE = /\u0000|\p{Cs}/u;
+const MAX_REPORTED = 10;
+
+function unstorableRule(text: string): string | null {
+  const found = UNSTORABLE.exec(text);
+  if (!found) return null;
+  return found[0] === "\u0000" ? "must not contain NUL (U+0000)" : "must not contain an unpaired surrogate (half of a UTF-16 pair)";
+}
+
+/**
+ * Every string of `value` (field names too) that no stored text may hold, as "field: rule", up to
+ * ten. Walked with a stack, not recursion: a 1 MiB body can nest half a million levels deep.
+ */
+export function unstorableStrings(value: unknown, where: string): string[] {
+  // Each entry points at its parent, so the path is spelt out only for what is reported.
+  type Item = { value: unknown; key: PropertyKey | null; parent: Item | null };
+  const pathTo = (item: Item | null): string => {
+    const path: PropertyKey[] = [];
+    for (let at = item; at !== null && at.key !== null; at = at.parent) path.push(at.key);
+    const shown = pathOf(path.reverse(), where);
+    return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
+  };
+  const problems: string[] = [];
+  const stack: Item[] = [{ value, key: null, parent: null }];
+  while (stack.length > 0 && problems.length < MAX_REPORTED) {
+    const item = stack.pop()!;
+    const current = item.value;
+    if (typeof current === "string") {
+      const rule = unstorableRule(current);
+      if (rule) problems.push(`${pathTo(item)}: ${rule}`);
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], key: i, parent: item });
+    } else if (current !== null && typeof current === "object") {
+      const entries = Object.entries(current);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        const rule = unstorableRule(key);
+        if (rule) problems.push(`${pathTo(item)}: field names ${rule}`);
+        else stack.push({ value: child, key, parent: item });
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * What every request input goes through: strings no stored text may hold are refused first
+ * (400 naming each field), then the schema decides, its complaints worded by issueWording.
+ * `where` names the input when a complaint is about the whole of it ("request body", "form").
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const unstorable = unstorableStrings(value, where);
+  if (unstorable.length > 0) throw new ApiError("invalid_request", unstorable.join("; "));
   const result = schema.safeParse(value, { error: issueWording });
   if (!result.success) throw new ApiError("invalid_request", describeZodError(result.error, where));
   return result.data;
@@ -72,6 +127,7 @@ const PARAM_KINDS: Record<string, string> = {
   member_id: "member",
   invitation_id: "invitation",
   key_id: "API key",
+  token_id: "CLI login",
 };
 
 /** What a path parameter names, for the 404 message (`object_id` is a run or an analysis by its path). */
@@ -89,12 +145,15 @@ export function parseParams<S extends z.ZodObject>(
   params: Record<string, string | string[]>,
   path?: string,
 ): z.output<S> {
-  const result = schema.safeParse(params);
-  if (!result.success) {
-    const param = String(result.error.issues[0]?.path[0] ?? "");
+  const missing = (param: string) => {
     const value = params[param];
-    throw notFound(kindOfParam(param, path), Array.isArray(value) ? value.join("/") : value);
-  }
+    return notFound(kindOfParam(param, path), Array.isArray(value) ? value.join("/") : value);
+  };
+  // No id holds NUL; a param that does is a missing object like any other malformed id.
+  const unstorable = Object.keys(params).find((param) => unstorableStrings(params[param], param).length > 0);
+  if (unstorable !== undefined) throw missing(unstorable);
+  const result = schema.safeParse(params);
+  if (!result.success) throw missing(String(result.error.issues[0]?.path[0] ?? ""));
   return result.data;
 }
 
@@ -104,6 +163,9 @@ export function parseParams<S extends z.ZodObject>(
  * is never silently ignored.
  */
 export function parseQuery<S extends z.ZodObject>(schema: S | undefined, url: URL): z.output<S> {
+  if (!isUtf8Query(url.search)) {
+    throw new ApiError("invalid_request", "query: is not valid UTF-8 (a percent-escape encodes bytes that are not UTF-8 text)");
+  }
   const known = schema ? Object.keys(schema.shape) : [];
   const raw: Record<string, string> = {};
   for (const key of new Set(url.searchParams.keys())) {
@@ -115,7 +177,24 @@ export function parseQuery<S extends z.ZodObject>(schema: S | undefined, url: UR
     if (values.length > 1) throw new ApiError("invalid_request", `${key}: must be given at most once`);
     raw[key] = values[0]!;
   }
-  return schema ? parseOrThrow(schema, raw, "query") : ({} as z.output<S>);
+  return schema ? parseInput(schema, raw, "query") : ({} as z.output<S>);
+}
+
+/**
+ * Whether the query's percent-escapes decode to UTF-8 text. URLSearchParams would turn bytes that
+ * are not into U+FFFD, silently; a `%` that starts no escape stays a literal `%`, as it does there.
+ */
+function isUtf8Query(search: string): boolean {
+  if (!search.includes("%")) return true;
+  const escapes = search.match(/(?:%[0-9a-f]{2})+/gi) ?? [];
+  return escapes.every((run) => {
+    try {
+      decodeURIComponent(run);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
@@ -152,7 +231,13 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
       `request body: Content-Type must be application/json (got ${contentType ? JSON.stringify(contentType) : "none"})`,
     );
   }
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  let text: string;
+  try {
+    // Fatal: bytes that are not UTF-8 would otherwise be stored as U+FFFD, altered.
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError("invalid_request", "request body: is not valid UTF-8");
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -162,7 +247,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
 }
 
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  return parseOrThrow(schema, body, "request body");
+  return parseInput(schema, body, "request body");
 }
 
 function formatBytes(n: number): string {

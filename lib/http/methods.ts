@@ -8,6 +8,7 @@
 // - A path no route file serves: the optional catch-all app/api/v1/[[...path]] answers 404.
 import type { HttpMethod } from "../schemas/endpoint";
 import { ApiError } from "./errors";
+import { decodedPath } from "./path-encoding";
 import { newRequestId, toErrorResponse } from "./respond";
 
 /** The methods an endpoint may have (lib/schemas/endpoint.ts), in the order Allow names them. */
@@ -27,7 +28,8 @@ export function isStandIn(value: unknown): boolean {
   return typeof value === "function" && NOT_AN_ENDPOINT in value;
 }
 
-const pathOf = (request: Request) => new URL(request.url).pathname;
+// Decoded: a segment proxy.ts took literally (`%ZZ` sent, `%25ZZ` here) is named as it was sent.
+const pathOf = (request: Request) => decodedPath(new URL(request.url).pathname);
 
 type Others<T> = Exclude<Method, keyof T> | ("GET" extends keyof T ? never : "HEAD") | "OPTIONS";
 

@@ -39,14 +39,18 @@ export const DomainName = z
   .refine((text) => domainNameOf(text) !== null, { error: "must be a domain name like acme.com (a URL is cut to its host)" })
   .describe("A domain name (`acme.com`). A URL is accepted and stored as its host, lower-cased: `https://www.acme.com/` is `www.acme.com`.");
 
-export const ProjectContext = z
-  .object({
-    primary_domain: DomainName.nullable().optional(),
-    domains: z.array(DomainName).optional().describe("Domain names; each stored as its host, duplicates dropped. A domain covers its subdomains."),
-    brands: z.array(z.string()).optional(),
-    competitors: z.array(z.string()).optional(),
-  })
-  .meta({ id: "ProjectContext", examples: [exampleProjectContext] });
+const projectContextFields = {
+  primary_domain: DomainName.nullable().optional(),
+  domains: z.array(DomainName).optional().describe("Domain names; each stored as its host, duplicates dropped. A domain covers its subdomains."),
+  brands: z.array(z.string()).optional(),
+  competitors: z.array(z.string()).optional(),
+};
+
+/** A project's context as answers carry it: a client drops fields it does not know (a newer server's). */
+export const ProjectContext = z.object(projectContextFields).meta({ id: "ProjectContext", examples: [exampleProjectContext] });
+
+/** The context a request gives: the same fields and no others, refused like unknown top-level fields. */
+const ProjectContextInput = z.strictObject(projectContextFields);
 
 export const Project = z
   .object({
@@ -68,13 +72,13 @@ export const ProjectCreateRequest = z
   .strictObject({
     name: name(100),
     workspace_id: WorkspaceId.nullable().optional().describe("Defaults to the caller's own workspace, or the key's."),
-    context: ProjectContext.nullable().optional(),
+    context: ProjectContextInput.nullable().optional(),
   })
   .meta({ id: "ProjectCreateRequest", examples: [exampleProjectCreateRequest] });
 export const ProjectUpdateRequest = z
   .strictObject({
     name: name(100).nullable().optional(),
-    context: ProjectContext.nullable().optional().describe("Replaces the old context whole."),
+    context: ProjectContextInput.nullable().optional().describe("Replaces the old context whole."),
   })
   .meta({ id: "ProjectUpdateRequest", examples: [{ name: "Acme CRM (EU)" }] });
 

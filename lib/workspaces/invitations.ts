@@ -109,12 +109,28 @@ export async function revokeInvitation(principal: Principal, workspaceId: string
   await db().invitation.updateMany({ where: { id: invitationId, revokedAt: null, acceptedAt: null }, data: { revokedAt: new Date() } });
 }
 
-export type InvitationPreview = { workspaceName: string; invitedBy: string; role: string; status: ReturnType<typeof invitationStatus> };
+export type InvitationPreview = {
+  workspaceName: string;
+  invitedBy: string;
+  role: string;
+  status: ReturnType<typeof invitationStatus>;
+  /** A link made before personal workspaces refused invitations: it admits nobody (acceptInvitation). */
+  toPersonalWorkspace: boolean;
+};
+
+export const PERSONAL_INVITATION_REFUSED =
+  "This invitation is to a personal workspace, which has no other members: ask to be invited to a team workspace instead.";
 
 export async function previewInvitation(token: string): Promise<InvitationPreview | null> {
   const row = await db().invitation.findUnique({ where: { tokenHash: hashSecret(token) }, include: { workspace: true, invitedBy: true } });
   if (!row) return null;
-  return { workspaceName: row.workspace.name, invitedBy: row.invitedBy.email, role: row.role, status: invitationStatus(row) };
+  return {
+    workspaceName: row.workspace.name,
+    invitedBy: row.invitedBy.email,
+    role: row.role,
+    status: invitationStatus(row),
+    toPersonalWorkspace: row.workspace.kind === "personal",
+  };
 }
 
 /**
@@ -129,11 +145,13 @@ export async function acceptInvitation(userId: string, token: string): Promise<{
       where: { tokenHash, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
       data: { acceptedAt: now, acceptedByUserId: userId },
     });
-    const row = await tx.invitation.findUnique({ where: { tokenHash } });
+    const row = await tx.invitation.findUnique({ where: { tokenHash }, include: { workspace: { select: { kind: true } } } });
     if (!row) throw notFound("invitation");
     if (claimed.count !== 1) {
       throw new ApiError("conflict", `This invitation is ${invitationStatus(row, now)} and cannot be used.`);
     }
+    // A link made before personal workspaces refused invitations admits nobody (the claim rolls back).
+    if (row.workspace.kind === "personal") throw new ApiError("conflict", PERSONAL_INVITATION_REFUSED);
     const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId: row.workspaceId, userId } } });
     if (!existing) {
       await tx.membership.create({ data: { workspaceId: row.workspaceId, userId, role: row.role } });

@@ -16,7 +16,7 @@ import * as invitation from "@/app/api/v1/workspaces/[workspace_id]/invitations/
 import { hashSecret } from "@/lib/auth/secrets";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { acceptInvitation } from "@/lib/workspaces/invitations";
+import { acceptInvitation, previewInvitation } from "@/lib/workspaces/invitations";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { addMember, person, type Person } from "../helpers/people";
@@ -295,6 +295,21 @@ describe("invitations", () => {
     expect(await db().invitation.count({ where: { workspaceId: alice.workspaceId } })).toBe(0);
   });
 
+  it("admits nobody through a pending link to a personal workspace made before such invitations were refused", async () => {
+    const token = "PersonalWorkspaceInvitation0123456789abc";
+    const row = await db().invitation.create({
+      data: {
+        id: newId("invitation"), workspaceId: alice.workspaceId, email: "old@example.com", role: "member", tokenHash: hashSecret(token),
+        invitedByUserId: alice.id, expiresAt: new Date(Date.now() + 24 * 3600 * 1000),
+      },
+    });
+    await expect(acceptInvitation(eve.id, token)).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining("team workspace") });
+    expect(await db().membership.count({ where: { workspaceId: alice.workspaceId } })).toBe(1);
+    // The refusal took nothing: the link is still pending, and the invitation page says it admits nobody.
+    expect((await db().invitation.findUniqueOrThrow({ where: { id: row.id } })).acceptedAt).toBeNull();
+    expect(await previewInvitation(token)).toMatchObject({ status: "pending", toPersonalWorkspace: true });
+  });
+
   it("is admin-only", async () => {
     const list = await call(invitations.GET, "GET", "", { token: bob.cliToken, params: { workspace_id: team } });
     expect(list.status).toBe(403);
@@ -357,6 +372,28 @@ describe("projects", () => {
     expect(bad.body.error.message).not.toContain("context.domains[0]");
     const patched = await call(project.PATCH, "PATCH", "", { token: alice.cliToken, params: { project_id: created.body.id }, body: { context: { domains: ["https://acme.com/"] } } });
     expect(patched.body.context).toEqual({ domains: ["acme.com"] });
+  });
+
+  it("refuses unknown fields inside context on POST and PATCH, as at the top level", async () => {
+    const before = await db().project.count();
+    const created = await call(projects.POST, "POST", "/projects", {
+      token: alice.cliToken,
+      body: { name: "Strict", context: { brands: ["Acme"], compettitors: ["Globex"], notes: "x" } },
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.error).toMatchObject({ code: "invalid_request", message: 'context: unknown fields "compettitors", "notes"' });
+    expect(await db().project.count()).toBe(before);
+
+    const kept = await call(projects.POST, "POST", "/projects", { token: alice.cliToken, body: { name: "Kept", context: { brands: ["Acme"] } } });
+    const patched = await call(project.PATCH, "PATCH", "", {
+      token: alice.cliToken,
+      params: { project_id: kept.body.id },
+      body: { context: { brands: ["Initech"], primary_domain: "acme.com", domain: "acme.io" } },
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error.message).toBe('context: unknown field "domain"');
+    const read = await call(project.GET, "GET", "", { token: alice.cliToken, params: { project_id: kept.body.id } });
+    expect(read.body.context).toEqual({ brands: ["Acme"] });
   });
 
   it("lists only reachable projects, narrowed by workspace", async () => {

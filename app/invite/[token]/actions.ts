@@ -9,13 +9,15 @@ import { INVITATION_COOKIE, INVITATION_RESUME_PATH } from "../resume/cookie";
 
 export async function acceptAction(form: FormData): Promise<void> {
   const token = String(form.get("token") ?? "");
+  // Encoded: a posted token is any text (a NUL in a Location header would be a 500, a "/" another path).
+  const invitationPath = `/invite/${encodeURIComponent(token)}`;
   // Signed out meanwhile: back to the invitation, which offers sign-in (never a sign-in URL carrying the token).
   const principal = await sessionPrincipal();
-  if (!principal) redirect(`/invite/${token}`);
+  if (!principal) redirect(invitationPath);
   try {
     await acceptInvitation(principal.user.id, token);
   } catch (error) {
-    if (error instanceof ApiError) redirect(`/invite/${token}?error=${encodeURIComponent(error.message)}`);
+    if (error instanceof ApiError) redirect(`${invitationPath}?error=${encodeURIComponent(error.message)}`);
     throw error;
   }
   redirect("/account#workspaces");

@@ -1,6 +1,6 @@
 import { sessionPrincipal } from "@/lib/auth/session";
 import { mailConfigured } from "@/lib/mail/mailer";
-import { previewInvitation } from "@/lib/workspaces/invitations";
+import { PERSONAL_INVITATION_REFUSED, previewInvitation } from "@/lib/workspaces/invitations";
 import { buttonClass, Notice, Page } from "../../_components/ui";
 import { SignInForm } from "../../signin/sign-in-form";
 import { acceptAction, rememberInvitationAction } from "./actions";
@@ -19,6 +19,8 @@ export default async function InvitePage({ params, searchParams }: { params: Pro
           <Notice tone="error">This invitation link is not valid.</Notice>
         ) : invitation.status !== "pending" ? (
           <Notice tone="error">This invitation is {invitation.status} and can no longer be used.</Notice>
+        ) : invitation.toPersonalWorkspace ? (
+          <Notice tone="error">{PERSONAL_INVITATION_REFUSED}</Notice>
         ) : (
           <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
             <p data-testid="invitation">

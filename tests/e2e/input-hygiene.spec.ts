@@ -1,0 +1,74 @@
+// Input the built server must refuse cleanly, where only a real `next start` shows what a client
+// gets: paths Next.js cannot percent-decode (`%ZZ`, `%C3%28`; it throws before any route runs, a
+// plain-text 500 before proxy.ts), taken literally and answered like any malformed id; and a NUL
+// in the sign-in form's address (next-auth's own route, a 500 before signInEmail).
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { signIn } from "./cli-helpers";
+
+let token: string;
+
+/** A CLI token for a fresh person, through the real device login approved in the browser. */
+test.beforeAll(async ({ browser, request }) => {
+  const page = await browser.newPage();
+  await signIn(page, "percent@example.com");
+  const start = await (await request.post("/api/v1/cli/auth/start", { data: { client_name: "e2e" } })).json();
+  await page.goto(`/device?code=${encodeURIComponent(start.user_code)}`);
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText(/Approved\. The CLI is signed in/)).toBeVisible();
+  const poll = await (await request.post("/api/v1/cli/auth/poll", { data: { device_code: start.device_code } })).json();
+  token = poll.token;
+  expect(token).toMatch(/^gsc_/);
+  await page.close();
+});
+
+async function get(request: APIRequestContext, path: string, withToken: boolean) {
+  const response = await request.get(path, withToken ? { headers: { authorization: `Bearer ${token}` } } : {});
+  expect(response.headers()["content-type"], path).toContain("application/json");
+  expect(response.headers()["x-request-id"], path).toMatch(/^req_[0-9A-HJKMNP-TV-Z]{26}$/);
+  return { status: response.status(), error: (await response.json()).error };
+}
+
+test("an undecodable id in a path is a missing object: 401 without a credential, then 404 naming the segment as sent", async ({ request }) => {
+  const cases: [string, string][] = [
+    ["/api/v1/projects/%ZZ", 'No such project "%ZZ".'],
+    ["/api/v1/projects/%C3%28", 'No such project "%C3%28".'],
+    ["/api/v1/runs/dr_%E2%82", 'No such run "dr_%E2%82".'],
+    ["/api/v1/workspaces/%ZZ/members", 'No such workspace "%ZZ".'],
+    ["/api/v1/fanouts/100%", 'No such fanout "100%".'],
+  ];
+  for (const [path, message] of cases) {
+    const anonymous = await get(request, path, false);
+    expect(anonymous.status, path).toBe(401);
+    expect(anonymous.error.code).toBe("unauthenticated");
+    const signedIn = await get(request, path, true);
+    expect(signedIn.status, path).toBe(404);
+    expect(signedIn.error).toEqual({ code: "not_found", message, engine: null, retryable: false });
+  }
+  // A path that decodes is untouched: its id arrives decoded, as before.
+  expect((await get(request, "/api/v1/projects/caf%C3%A9", true)).error.message).toBe('No such project "café".');
+});
+
+test("an undecodable path that no route serves is the usual 404, naming the path as sent", async ({ request }) => {
+  for (const path of ["/api/v1/projects%ZZ", "/api/v1/nope/%C3%28", "/api/v1/version/%ZZ"]) {
+    const answer = await get(request, path, false);
+    expect(answer.status, path).toBe(404);
+    expect(answer.error).toEqual({ code: "not_found", message: `No endpoint GET ${path}.`, engine: null, retryable: false });
+  }
+});
+
+test("pages with an undecodable token answer as for any unknown token", async ({ page }) => {
+  const share = await page.goto("/s/%ZZ");
+  expect(share!.status()).toBe(404);
+  const invitation = await page.goto("/invite/%C3%28");
+  expect(invitation!.status()).toBe(200);
+  await expect(page.getByText("This invitation link is not valid.")).toBeVisible();
+});
+
+test("a sign-in address holding NUL is next-auth's sign-in error, not a 500", async ({ request }) => {
+  const { csrfToken } = await (await request.get("/api/auth/csrf")).json();
+  const response = await request.post("/api/auth/signin/email", {
+    form: { csrfToken, callbackUrl: "/account", json: "true", email: "a\u0000b@example.com" },
+  });
+  expect(response.status()).toBe(200);
+  expect((await response.json()).url).toContain("error=EmailSignin");
+});
