@@ -44,9 +44,9 @@ export default async function AccountPage() {
       access: w,
       members: (await listMembers(principal, w.workspace.id)).items,
       invitations: w.role === "admin" ? (await listInvitations(principal, w.workspace.id)).items : [],
-      billing: await workspaceBillingSummary(w.workspace.id),
-      transactions: await workspaceTransactions(w.workspace.id, { limit: RECENT_TRANSACTIONS }),
-      usage: await workspaceUsage(w.workspace.id, 30),
+      billing: await workspaceBillingSummary(w),
+      transactions: await workspaceTransactions(w, { limit: RECENT_TRANSACTIONS }),
+      usage: await workspaceUsage(w, 30),
     })),
   );
   const workspaceOptions = workspaces.map((w) => (

@@ -6,7 +6,7 @@ import { isId } from "../db/ids";
 import { adjustCredit, grantPromo, recordPurchase } from "./ledger";
 import { MoneyFormatError, parseUsd } from "./money";
 import { presentTransaction } from "./present";
-import { workspaceBillingSummary } from "./summary";
+import { workspaceBillingSummaryForOperator } from "./summary";
 
 export const BILLING_ADMIN_USAGE = `  npm run admin -- credit:add --workspace ws_... --usd 25.00 [--promo] [--note TEXT]
       records a purchase (with --promo, a promotional grant, spent first) and prints it with the new balance
@@ -84,6 +84,6 @@ export async function runBillingAdminCommand(command: string, argv: string[]): P
   });
   return {
     transaction: presentTransaction({ ...row, actor: null }),
-    billing: await workspaceBillingSummary(workspaceId),
+    billing: await workspaceBillingSummaryForOperator(workspaceId),
   };
 }

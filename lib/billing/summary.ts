@@ -4,13 +4,14 @@ import { db } from "../db/client";
 import { readBalance, spentSince } from "./ledger";
 import { presentSummary } from "./present";
 import { billingSettings } from "./settings";
-import { billingWorkspaceId } from "./workspace";
+import type { WorkspaceAccess } from "../workspaces/access";
+import { billingWorkspace } from "./workspace";
 
 export function startOfMonthUtc(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
-export async function workspaceBillingSummary(workspaceId: string, now: Date = new Date()) {
+async function summaryOf(workspaceId: string, now: Date) {
   const settings = billingSettings();
   const [balance, spend] = await Promise.all([
     readBalance(db(), workspaceId),
@@ -25,6 +26,16 @@ export async function workspaceBillingSummary(workspaceId: string, now: Date = n
   });
 }
 
+/** The summary of a workspace the caller was checked into (requireWorkspace, reachableWorkspaces). */
+export async function workspaceBillingSummary(access: WorkspaceAccess, now: Date = new Date()) {
+  return summaryOf(access.workspace.id, now);
+}
+
+/** The operator's admin command only: it runs on the server with no principal, so there is no access to check. */
+export async function workspaceBillingSummaryForOperator(workspaceId: string, now: Date = new Date()) {
+  return summaryOf(workspaceId, now);
+}
+
 export async function getBillingSummary(principal: Principal, query: { workspace?: string }) {
-  return workspaceBillingSummary(await billingWorkspaceId(principal, query.workspace));
+  return workspaceBillingSummary(await billingWorkspace(principal, query.workspace));
 }

@@ -3,9 +3,12 @@ import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { presentTransaction } from "./present";
-import { billingWorkspaceId } from "./workspace";
+import type { WorkspaceAccess } from "../workspaces/access";
+import { billingWorkspace } from "./workspace";
 
-export async function workspaceTransactions(workspaceId: string, page: { limit: number; cursor?: string }) {
+/** A page of the ledger of a workspace the caller was checked into (requireWorkspace, reachableWorkspaces). */
+export async function workspaceTransactions(access: WorkspaceAccess, page: { limit: number; cursor?: string }) {
+  const workspaceId = access.workspace.id;
   const before = page.cursor ? decodeCursor(page.cursor, "tx") : undefined;
   const rows = await db().ledgerTransaction.findMany({
     where: { workspaceId, ...(before ? { id: { lt: before } } : {}) },
@@ -20,5 +23,5 @@ export async function workspaceTransactions(workspaceId: string, page: { limit: 
 export async function listBillingTransactions(principal: Principal, query: { workspace?: string; limit: number; cursor?: string }) {
   // The cursor is checked before the workspace so a bad one is 400 whatever else is wrong.
   if (query.cursor) decodeCursor(query.cursor, "tx");
-  return workspaceTransactions(await billingWorkspaceId(principal, query.workspace), query);
+  return workspaceTransactions(await billingWorkspace(principal, query.workspace), query);
 }

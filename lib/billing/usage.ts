@@ -5,7 +5,8 @@ import { db } from "../db/client";
 import type { BillingProductName } from "./holds";
 import { formatUsd } from "./money";
 import { presentUsageRow, type UsageAggregate } from "./present";
-import { billingWorkspaceId } from "./workspace";
+import type { WorkspaceAccess } from "../workspaces/access";
+import { billingWorkspace } from "./workspace";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -17,7 +18,7 @@ export function usageWindowStart(days: number, now: Date): Date {
 
 type Row = { day: string; product: string; engine: string | null; unit: string; operations: number; units: string; charged: string };
 
-export async function usageAggregates(workspaceId: string, since: Date): Promise<UsageAggregate[]> {
+async function usageAggregates(workspaceId: string, since: Date): Promise<UsageAggregate[]> {
   // settled_at is a UTC timestamp without zone (Prisma's DateTime), so its date is the UTC day;
   // `since` goes in as text cast to the same type, so the session's TimeZone plays no part.
   // Captures of zero units (a questions analysis that produced none) delivered nothing and are left out.
@@ -39,8 +40,9 @@ export async function usageAggregates(workspaceId: string, since: Date): Promise
   }));
 }
 
-export async function workspaceUsage(workspaceId: string, days: number, now: Date = new Date()) {
-  const aggregates = await usageAggregates(workspaceId, usageWindowStart(days, now));
+/** What a workspace the caller was checked into (requireWorkspace, reachableWorkspaces) was charged. */
+export async function workspaceUsage(access: WorkspaceAccess, days: number, now: Date = new Date()) {
+  const aggregates = await usageAggregates(access.workspace.id, usageWindowStart(days, now));
   return {
     days,
     total_usd: formatUsd(aggregates.reduce((sum, r) => sum + r.chargedMicros, 0n)),
@@ -49,5 +51,5 @@ export async function workspaceUsage(workspaceId: string, days: number, now: Dat
 }
 
 export async function getUsageReport(principal: Principal, query: { workspace?: string; days: number }) {
-  return workspaceUsage(await billingWorkspaceId(principal, query.workspace), query.days);
+  return workspaceUsage(await billingWorkspace(principal, query.workspace), query.days);
 }

@@ -25,7 +25,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
   let page: Awaited<ReturnType<typeof workspaceTransactions>> | null = null;
   let error: string | null = null;
   try {
-    page = await workspaceTransactions(id, { limit: PAGE_SIZE, cursor });
+    page = await workspaceTransactions(access, { limit: PAGE_SIZE, cursor });
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     error = "That page link is not valid any more. Start again from the newest transactions.";

@@ -1,0 +1,292 @@
+// The authorization matrix for the browser's server actions (app/**/actions.ts): person B, signed
+// in, aimed at A's objects, gets what the API gives B for the same request (the same not-found
+// message, nothing changed), and a plain member gets the API's 403 for admin-only actions. Every
+// exported action has a row: a new action without one fails the test.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { Principal } from "@/lib/auth/principal";
+import { db } from "@/lib/db/client";
+import * as authApi from "@/lib/schemas/auth";
+import * as projectsApi from "@/lib/schemas/projects";
+import * as workspacesApi from "@/lib/schemas/workspaces";
+import { useTestDatabase } from "../helpers/app";
+import { dbFingerprint, fingerprintChanges } from "../helpers/fingerprint";
+import { addMember, person, principalOf, type Person } from "../helpers/people";
+import { sendJson } from "../helpers/routes";
+
+let signedIn: Principal;
+vi.mock("@/lib/auth/session", () => ({
+  requireSessionPrincipal: async () => signedIn,
+  sessionPrincipal: async () => signedIn,
+}));
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+
+/** What Next's redirect() does (it throws), with the target kept for the assertion. */
+class Redirected extends Error {
+  constructor(readonly url: string) {
+    super(`redirect to ${url}`);
+  }
+}
+vi.mock("next/navigation", () => ({
+  redirect: (url: string) => {
+    throw new Redirected(url);
+  },
+  notFound: () => {
+    throw new Redirected("404");
+  },
+}));
+const cookiesSet: string[] = [];
+vi.mock("next/headers", () => ({ cookies: async () => ({ set: (name: string) => void cookiesSet.push(name) }) }));
+
+const APP_DIR = path.resolve(import.meta.dirname, "..", "..", "app");
+
+/** Every app/**\/actions.ts, relative to the repository root. */
+function actionModules(dir = APP_DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return actionModules(full);
+    return e.name === "actions.ts" ? [path.relative(path.resolve(APP_DIR, ".."), full)] : [];
+  });
+}
+
+const loaded = Object.fromEntries(
+  await Promise.all(actionModules().map(async (file) => [file, (await import(path.resolve(APP_DIR, "..", file))) as Record<string, unknown>] as const)),
+);
+const account = loaded["app/account/actions.ts"] as typeof import("@/app/account/actions");
+const device = loaded["app/device/actions.ts"] as typeof import("@/app/device/actions");
+const invite = loaded["app/invite/[token]/actions.ts"] as typeof import("@/app/invite/[token]/actions");
+const { startDeviceLogin, decideDeviceLogin } = await import("@/lib/auth/device");
+
+useTestDatabase();
+
+let a: Person;
+let b: Person;
+let member: Person;
+let team: string;
+let projectId: string;
+let invitationId: string;
+let memberId: number;
+let ownerMemberId: number;
+let decidedCode: string;
+
+beforeAll(async () => {
+  [a, b, member] = await Promise.all([person("ana@example.com"), person("ben@example.com"), person("mo@example.com")]);
+  const token = a.cliToken;
+  team = (await sendJson(workspacesApi.createWorkspace, { token, body: { name: "Ana's team" }, expected: 201 })).id;
+  memberId = (await addMember(team, member.id, "member")).id;
+  ownerMemberId = (await db().membership.findUniqueOrThrow({ where: { workspaceId_userId: { workspaceId: team, userId: a.id } } })).id;
+  projectId = (await sendJson(projectsApi.createProject, { token, body: { name: "Ana's research", workspace_id: team }, expected: 201 })).id;
+  const invitation = await sendJson(workspacesApi.createInvitation, {
+    token,
+    params: { workspace_id: team },
+    body: { email: "dana@example.com", role: "member" },
+    expected: 201,
+  });
+  invitationId = invitation.id;
+  const started = await startDeviceLogin("ana's laptop");
+  await decideDeviceLogin(a.id, started.user_code, true);
+  decidedCode = started.user_code;
+});
+
+function form(fields: Record<string, string | number>): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.append(name, String(value));
+  return data;
+}
+
+const idle = { ok: true };
+
+/** The API's answer to `who` for the same request: its status must be `status`; its message is what the action must say. */
+async function apiMessage(who: Person, status: number, endpoint: Parameters<typeof sendJson>[0], request: { params?: Record<string, string>; body?: unknown }) {
+  const answer = await sendJson(endpoint, { token: who.cliToken, ...request, expected: status });
+  return answer.error.message as string;
+}
+
+/** Runs `attempt` as `who`, and proves the database is as it was afterwards. */
+async function unchangedAfter<T>(who: Person, attempt: () => Promise<T>): Promise<T> {
+  signedIn = principalOf(who);
+  const before = await dbFingerprint();
+  const outcome = await attempt();
+  expect(fingerprintChanges(before, await dbFingerprint())).toEqual([]);
+  return outcome;
+}
+
+async function redirectOf(run: () => Promise<unknown>): Promise<string> {
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof Redirected) return error.url;
+    throw error;
+  }
+  throw new Error("the action did not redirect");
+}
+
+type Row = { foreign: () => Promise<void>; adminOnly?: () => Promise<void> };
+
+/** One row per exported action: B against A's objects, and (admin-only actions) a plain member of A's team. */
+const matrix: Record<string, Record<string, Row>> = {
+  "app/account/actions.ts": {
+    createApiKeyAction: {
+      async foreign() {
+        const body = { name: "sneaky", workspace_id: team };
+        const expected = await apiMessage(b, 404, authApi.createApiKey, { body });
+        expect(await unchangedAfter(b, () => account.createApiKeyAction(idle, form(body)))).toEqual({ ok: false, message: expected });
+      },
+    },
+    revokeApiKeyAction: {
+      async foreign() {
+        const expected = await apiMessage(b, 404, authApi.revokeApiKey, { params: { key_id: a.apiKeyId } });
+        expect(await unchangedAfter(b, () => account.revokeApiKeyAction(idle, form({ key_id: a.apiKeyId })))).toEqual({ ok: false, message: expected });
+      },
+    },
+    revokeCliTokenAction: {
+      // No API endpoint revokes a login by id (DELETE /cli/auth/token revokes the caller's own):
+      // A's login answers exactly as a well-formed id that does not exist.
+      async foreign() {
+        const missing = "ct_00000000000000000000000000";
+        const absent = await unchangedAfter(b, () => account.revokeCliTokenAction(idle, form({ token_id: missing })));
+        const outcome = await unchangedAfter(b, () => account.revokeCliTokenAction(idle, form({ token_id: a.cliTokenId })));
+        expect(outcome).toEqual({ ok: false, message: absent.message!.replace(missing, a.cliTokenId) });
+      },
+    },
+    createWorkspaceAction: {
+      // Names no object: whatever B sends, the new workspace is B's alone and nothing of A's changes.
+      async foreign() {
+        signedIn = principalOf(b);
+        const before = await db().membership.findMany({ where: { userId: { not: b.id } }, orderBy: { id: "asc" } });
+        expect(await account.createWorkspaceAction(idle, form({ name: "Ben's", workspace_id: team }))).toEqual({ ok: true, message: "Workspace created." });
+        const made = await db().workspace.findFirstOrThrow({ where: { name: "Ben's" }, include: { memberships: true } });
+        expect(made.memberships.map((m) => [m.userId, m.role])).toEqual([[b.id, "admin"]]);
+        expect(await db().membership.findMany({ where: { userId: { not: b.id } }, orderBy: { id: "asc" } })).toEqual(before);
+      },
+    },
+    renameWorkspaceAction: {
+      async foreign() {
+        const expected = await apiMessage(b, 404, workspacesApi.updateWorkspace, { params: { workspace_id: team }, body: { name: "Mine" } });
+        const outcome = await unchangedAfter(b, () => account.renameWorkspaceAction(idle, form({ workspace_id: team, name: "Mine" })));
+        expect(outcome).toEqual({ ok: false, message: expected });
+      },
+      async adminOnly() {
+        const expected = await apiMessage(member, 403, workspacesApi.updateWorkspace, { params: { workspace_id: team }, body: { name: "Mine" } });
+        const outcome = await unchangedAfter(member, () => account.renameWorkspaceAction(idle, form({ workspace_id: team, name: "Mine" })));
+        expect(outcome).toEqual({ ok: false, message: expected });
+      },
+    },
+    changeRoleAction: {
+      async foreign() {
+        const params = { workspace_id: team, member_id: String(memberId) };
+        const expected = await apiMessage(b, 404, workspacesApi.updateMember, { params, body: { role: "admin" } });
+        const outcome = await unchangedAfter(b, () => account.changeRoleAction(idle, form({ ...params, role: "admin" })));
+        expect(outcome).toEqual({ ok: false, message: expected });
+      },
+      async adminOnly() {
+        const params = { workspace_id: team, member_id: String(memberId) };
+        const expected = await apiMessage(member, 403, workspacesApi.updateMember, { params, body: { role: "admin" } });
+        const outcome = await unchangedAfter(member, () => account.changeRoleAction(idle, form({ ...params, role: "admin" })));
+        expect(outcome).toEqual({ ok: false, message: expected });
+      },
+    },
+    removeMemberAction: {
+      async foreign() {
+        const params = { workspace_id: team, member_id: String(memberId) };
+        const expected = await apiMessage(b, 404, workspacesApi.removeMember, { params });
+        expect(await unchangedAfter(b, () => account.removeMemberAction(idle, form(params)))).toEqual({ ok: false, message: expected });
+      },
+      async adminOnly() {
+        // Leaving is a member's own choice; removing someone else (here the admin) is not.
+        const params = { workspace_id: team, member_id: String(ownerMemberId) };
+        const expected = await apiMessage(member, 403, workspacesApi.removeMember, { params });
+        expect(await unchangedAfter(member, () => account.removeMemberAction(idle, form(params)))).toEqual({ ok: false, message: expected });
+      },
+    },
+    createInvitationAction: {
+      async foreign() {
+        const body = { email: "eve@example.com", role: "admin" };
+        const expected = await apiMessage(b, 404, workspacesApi.createInvitation, { params: { workspace_id: team }, body });
+        const outcome = await unchangedAfter(b, () => account.createInvitationAction(idle, form({ workspace_id: team, ...body })));
+        expect(outcome).toEqual({ ok: false, message: expected });
+      },
+      async adminOnly() {
+        const body = { email: "eve@example.com", role: "admin" };
+        const expected = await apiMessage(member, 403, workspacesApi.createInvitation, { params: { workspace_id: team }, body });
+        const outcome = await unchangedAfter(member, () => account.createInvitationAction(idle, form({ workspace_id: team, ...body })));
+        expect(outcome).toEqual({ ok: false, message: expected });
+      },
+    },
+    revokeInvitationAction: {
+      async foreign() {
+        const params = { workspace_id: team, invitation_id: invitationId };
+        const expected = await apiMessage(b, 404, workspacesApi.revokeInvitation, { params });
+        expect(await unchangedAfter(b, () => account.revokeInvitationAction(idle, form(params)))).toEqual({ ok: false, message: expected });
+      },
+      async adminOnly() {
+        const params = { workspace_id: team, invitation_id: invitationId };
+        const expected = await apiMessage(member, 403, workspacesApi.revokeInvitation, { params });
+        expect(await unchangedAfter(member, () => account.revokeInvitationAction(idle, form(params)))).toEqual({ ok: false, message: expected });
+      },
+    },
+    createProjectAction: {
+      async foreign() {
+        const expected = await apiMessage(b, 404, projectsApi.createProject, { body: { name: "Mine", workspace_id: team } });
+        const outcome = await unchangedAfter(b, () => account.createProjectAction(idle, form({ name: "Mine", workspace_id: team })));
+        expect(outcome).toEqual({ ok: false, message: expected });
+      },
+    },
+    updateProjectAction: {
+      async foreign() {
+        const expected = await apiMessage(b, 404, projectsApi.updateProject, { params: { project_id: projectId }, body: { name: "Mine" } });
+        const outcome = await unchangedAfter(b, () => account.updateProjectAction(idle, form({ project_id: projectId, name: "Mine" })));
+        expect(outcome).toEqual({ ok: false, message: expected });
+      },
+    },
+  },
+  "app/device/actions.ts": {
+    // A user code is not an object of A's: whoever holds a pending one may decide it. One A
+    // already approved is gone for B, as an unknown one is, and B's typing it changes nothing.
+    lookUpCodeAction: {
+      async foreign() {
+        expect(await unchangedAfter(b, () => redirectOf(() => device.lookUpCodeAction(form({ code: decidedCode }))))).toBe("/device?error=unknown");
+      },
+    },
+    decideAction: {
+      async foreign() {
+        const url = await unchangedAfter(b, () => redirectOf(() => device.decideAction(form({ code: decidedCode, decision: "approve" }))));
+        expect(url).toBe("/device?result=gone");
+      },
+    },
+  },
+  "app/invite/[token]/actions.ts": {
+    // An invitation is reached by its secret token only; B, without it, is told there is no such invitation.
+    acceptAction: {
+      async foreign() {
+        const url = await unchangedAfter(b, () => redirectOf(() => invite.acceptAction(form({ token: `${invitationId}AAAAAAAAAAAAAAAAAAAA` }))));
+        expect(decodeURIComponent(url)).toMatch(/^\/invite\/.+\?error=No such invitation/);
+      },
+    },
+    rememberInvitationAction: {
+      // Only sets a cookie in B's own browser, and only for something shaped like a token.
+      async foreign() {
+        expect(await unchangedAfter(b, () => invite.rememberInvitationAction(invitationId))).toBe("/account");
+        expect(cookiesSet).toEqual([]);
+      },
+    },
+  },
+};
+
+describe("server actions authorization matrix", () => {
+  it("has a row for every exported action of every app/**/actions.ts", () => {
+    const exported = Object.fromEntries(
+      Object.entries(loaded).map(([file, mod]) => [file, Object.keys(mod).filter((name) => typeof mod[name] === "function").sort()]),
+    );
+    const covered = Object.fromEntries(Object.entries(matrix).map(([file, rows]) => [file, Object.keys(rows).sort()]));
+    expect(covered).toEqual(exported);
+  });
+
+  for (const [file, rows] of Object.entries(matrix)) {
+    for (const [name, row] of Object.entries(rows)) {
+      it(`${file} ${name}: B against A's objects gets what the API gives, nothing changed`, row.foreign);
+      if (row.adminOnly) it(`${file} ${name}: a plain member is refused as the API refuses`, row.adminOnly);
+    }
+  }
+});
