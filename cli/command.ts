@@ -195,6 +195,28 @@ export function waitBudget(ctx: Ctx): number | undefined {
   return Number(wait);
 }
 
+/**
+ * Asks again with `?wait=` (at most 30 s, never past `deadline`) until the object has finished or
+ * the time is spent, saying each new status on stderr; answers the last response.
+ */
+export async function followUntilFinished<R extends { body: { id: string; status: string } }>(
+  first: R,
+  deadline: number,
+  describe: (body: R["body"]) => string,
+  again: (id: string, waitSeconds: number) => Promise<R>,
+): Promise<R> {
+  let current = first;
+  let last = "";
+  for (;;) {
+    const progress = describe(current.body);
+    if (progress !== last) note(progress);
+    last = progress;
+    const left = Math.ceil((deadline - Date.now()) / 1000);
+    if (current.body.status === "completed" || current.body.status === "failed" || left <= 0) return current;
+    current = await again(current.body.id, Math.min(30, left));
+  }
+}
+
 // ---------- option specs used by several commands ----------
 
 export const opt = {

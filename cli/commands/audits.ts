@@ -8,7 +8,7 @@ import { auditResultOf } from "../../lib/schemas/results";
 import { createAudit, getRun, type Run } from "../../lib/schemas/runs";
 import { CliHttpError, EXIT } from "../client";
 import {
-  date, note, opt, out, printJson, projectOf, request, str, table, truncate, UsageError, waitBudget, wrap,
+  date, followUntilFinished, note, opt, out, printJson, projectOf, request, str, table, truncate, UsageError, waitBudget, wrap,
   type Ctx, type OptionSpec, type Section,
 } from "../command";
 
@@ -236,17 +236,10 @@ export function urlsOf(ctx: Ctx): string[] {
 }
 
 /** Asks again (`?wait`, at most 30 s a time) until the run has finished or `deadline` has passed; each new status on stderr. */
-async function follow(ctx: Ctx, first: Result, deadline: number): Promise<Result> {
-  let current = first;
-  let last = "";
-  for (;;) {
-    const progress = `audit ${current.body.id}: ${current.body.status} · ${auditUrlOf(current.body)}`;
-    if (progress !== last) note(progress);
-    last = progress;
-    const left = Math.ceil((deadline - Date.now()) / 1000);
-    if (current.body.status === "completed" || current.body.status === "failed" || left <= 0) return current;
-    current = await request(ctx, getRun, { params: { run_id: current.body.id }, query: { wait: Math.min(30, left) } });
-  }
+function follow(ctx: Ctx, first: Result, deadline: number): Promise<Result> {
+  return followUntilFinished(first, deadline, (body) => `audit ${body.id}: ${body.status} · ${auditUrlOf(body)}`, (id, wait) =>
+    request(ctx, getRun, { params: { run_id: id }, query: { wait } }),
+  );
 }
 
 /** POST /audits for each URL in turn; if one is refused, the runs already started are named before the error. */

@@ -8,11 +8,10 @@ import type { FanoutRequest } from "../../lib/schemas/fanouts";
 import { createQuestions, type Question, type QuestionCluster, type QuestionsAnalysis } from "../../lib/schemas/questions";
 import { EXIT } from "../client";
 import {
-  arg, intOption, noExtraArgs, note, opt, out, printJson, projectOf, request, strs, truncate, UsageError, waitBudget, wrap,
+  arg, followUntilFinished, intOption, noExtraArgs, note, opt, out, printJson, projectOf, request, strs, truncate, UsageError, waitBudget, wrap,
   type Ctx, type OptionSpec, type Section,
 } from "../command";
 import { createAndPrint, followOption, planOf, printEstimate, runOptions } from "./fanouts";
-import { FINISHED } from "./runs";
 
 type Analysis = z.output<typeof QuestionsAnalysis>;
 type QuestionBody = z.output<typeof Question>;
@@ -102,17 +101,8 @@ async function getQuestionsAnalysis(ctx: Ctx, id: string, wait?: number): Promis
 }
 
 /** Asks again (`?wait`, at most 30 s a time) until the analysis has finished or `deadline` has passed; each new status on stderr. */
-async function follow(ctx: Ctx, first: Result, deadline: number): Promise<Result> {
-  let current = first;
-  let last = "";
-  for (;;) {
-    const progress = `questions analysis ${current.body.id}: ${current.body.status}`;
-    if (progress !== last) note(progress);
-    last = progress;
-    const left = Math.ceil((deadline - Date.now()) / 1000);
-    if (FINISHED.has(current.body.status) || left <= 0) return current;
-    current = await getQuestionsAnalysis(ctx, current.body.id, Math.min(30, left));
-  }
+function follow(ctx: Ctx, first: Result, deadline: number): Promise<Result> {
+  return followUntilFinished(first, deadline, (body) => `questions analysis ${body.id}: ${body.status}`, (id, wait) => getQuestionsAnalysis(ctx, id, wait));
 }
 
 /** When `--wait [SECONDS]` gives up: never for a bare --wait, now without it. */

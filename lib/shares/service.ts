@@ -12,6 +12,7 @@ import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
 import { isFinished } from "../runs/status";
+import type { RunStatus } from "../schemas/runs";
 import type { ShareState, ShareStatus } from "../schemas/shares";
 import { reachableBy } from "../workspaces/access";
 
@@ -52,7 +53,7 @@ function present(row: ShareRow): z.input<typeof ShareState> {
   };
 }
 
-type Target = { kind: ShareTargetKind; id: string; workspaceId: string; status: string };
+type Target = { kind: ShareTargetKind; id: string; workspaceId: string; status: RunStatus };
 
 /** The run or analysis the caller can reach, or 404 exactly as reading it would. */
 async function targetOrThrow(principal: Principal, kind: ShareTargetKind, id: string): Promise<Target> {
@@ -80,7 +81,7 @@ function isUniqueViolation(error: unknown): boolean {
 /** Shares a finished object; an object already shared answers its link unchanged. */
 export async function createShare(principal: Principal, kind: ShareTargetKind, id: string): Promise<z.input<typeof ShareState>> {
   const target = await targetOrThrow(principal, kind, id);
-  if (!isFinished(target.status as "queued")) {
+  if (!isFinished(target.status)) {
     throw new ApiError(
       "conflict",
       `The ${kind} ${JSON.stringify(id)} is ${target.status}; only a finished ${kind} (completed or failed) can be shared. Share it once it has finished.`,
