@@ -12,6 +12,9 @@ const nextConfig = {
     "swagger-ui-dist",
   ],
   poweredByHeader: false,
+  // NEXT_DIST_DIR builds beside the default .next (two builds of one tree at once, as parallel
+  // benchmarks and test runs need); `next start` must be given the same value.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // Share links (app/s): `/s/<token>.json` is served by a route handler beside the page, and every
   // share response, page or JSON, found or not, is unindexed, sends no referrer and is not stored.
   async rewrites() {

@@ -14,6 +14,12 @@ export default function Home() {
           <span className="text-slate-500">— sign in; API keys, workspaces, members, invitations, projects.</span>
         </li>
         <li>
+          <a className="text-indigo-700 underline" href="/projects">
+            Your projects
+          </a>{" "}
+          <span className="text-slate-500">— run prompts and fanouts, generate questions, audit pages, read answers and citations.</span>
+        </li>
+        <li>
           <a className="text-indigo-700 underline" href="/api/v1/docs">
             API explorer
           </a>{" "}

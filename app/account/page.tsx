@@ -280,9 +280,9 @@ export default async function AccountPage() {
           {projects.items.map((p) => (
             <li key={p.id} className="py-3 first:pt-0" data-testid={`project-${p.id}`}>
               <div className="flex flex-wrap items-baseline gap-x-2">
-                <span className="font-medium" data-testid="project-name">
+                <a href={`/projects/${p.id}`} className="font-medium text-indigo-700 hover:underline" data-testid="project-name">
                   {p.name}
-                </span>
+                </a>
                 <code className="wrap-anywhere text-xs text-slate-500">{p.id}</code>
                 <span className="text-slate-500">in {p.workspace_name}</span>
               </div>

@@ -9,10 +9,16 @@ import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db/client";
 import * as authApi from "@/lib/schemas/auth";
 import * as projectsApi from "@/lib/schemas/projects";
+import * as analysesApi from "@/lib/schemas/analyses";
+import * as auditsApi from "@/lib/schemas/runs";
+import * as fanoutsApi from "@/lib/schemas/fanouts";
+import * as questionsApi from "@/lib/schemas/questions";
+import * as sharesApi from "@/lib/schemas/shares";
 import * as workspacesApi from "@/lib/schemas/workspaces";
 import { useTestDatabase } from "../helpers/app";
 import { dbFingerprint, fingerprintChanges } from "../helpers/fingerprint";
 import { addMember, person, principalOf, type Person } from "../helpers/people";
+import { seedObjects, type WorkspaceObjects } from "../helpers/objects";
 import { sendJson } from "../helpers/routes";
 
 let signedIn: Principal;
@@ -56,6 +62,7 @@ const loaded = Object.fromEntries(
 const account = loaded["app/account/actions.ts"] as typeof import("@/app/account/actions");
 const device = loaded["app/device/actions.ts"] as typeof import("@/app/device/actions");
 const invite = loaded["app/invite/[token]/actions.ts"] as typeof import("@/app/invite/[token]/actions");
+const research = loaded["app/(research)/actions.ts"] as typeof import("@/app/(research)/actions");
 const { startDeviceLogin, decideDeviceLogin } = await import("@/lib/auth/device");
 
 useTestDatabase();
@@ -69,6 +76,7 @@ let invitationId: string;
 let memberId: number;
 let ownerMemberId: number;
 let decidedCode: string;
+let seeded: WorkspaceObjects;
 
 beforeAll(async () => {
   [a, b, member] = await Promise.all([person("ana@example.com"), person("ben@example.com"), person("mo@example.com")]);
@@ -87,6 +95,7 @@ beforeAll(async () => {
   const started = await startDeviceLogin("ana's laptop");
   await decideDeviceLogin(a.id, started.user_code, true);
   decidedCode = started.user_code;
+  seeded = await seedObjects(a, a.workspaceId);
 });
 
 function form(fields: Record<string, string | number>): FormData {
@@ -120,6 +129,19 @@ async function redirectOf(run: () => Promise<unknown>): Promise<string> {
     throw error;
   }
   throw new Error("the action did not redirect");
+}
+
+/** A's shared prompt run and questions analysis, with the API's share endpoints for each. */
+function shareTargets() {
+  return [
+    ["run", seeded.promptRunId, { create: sharesApi.shareRun, rotate: sharesApi.rotateRunShare, revoke: sharesApi.unshareRun }, { run_id: seeded.promptRunId }],
+    [
+      "analysis",
+      seeded.questionsAnalysisId,
+      { create: sharesApi.shareAnalysis, rotate: sharesApi.rotateAnalysisShare, revoke: sharesApi.unshareAnalysis },
+      { analysis_id: seeded.questionsAnalysisId },
+    ],
+  ] as const;
 }
 
 type Row = { foreign: () => Promise<void>; adminOnly?: () => Promise<void> };
@@ -238,6 +260,87 @@ const matrix: Record<string, Record<string, Row>> = {
         const expected = await apiMessage(b, 404, projectsApi.updateProject, { params: { project_id: projectId }, body: { name: "Mine" } });
         const outcome = await unchangedAfter(b, () => account.updateProjectAction(idle, form({ project_id: projectId, name: "Mine" })));
         expect(outcome).toEqual({ ok: false, message: expected });
+      },
+    },
+  },
+  "app/(research)/actions.ts": {
+    // Starting work in A's project, and the share controls of A's run and analysis: B gets the
+    // API's 404 message for the same body, and nothing is created, held or shared.
+    startPromptAction: {
+      async foreign() {
+        const body = { prompt: "best crm", engines: ["chatgpt"], project: seeded.projectId };
+        const expected = await apiMessage(b, 404, auditsApi.createPrompt, { body });
+        const outcome = await unchangedAfter(b, () => research.startPromptAction(idle, form({ ...body, engines: "chatgpt" })));
+        expect(outcome).toEqual({ ok: false, message: expected, needsCredit: false });
+      },
+    },
+    estimateFanoutAction: {
+      async foreign() {
+        const body = { prompts: [{ text: "best crm" }], engines: ["chatgpt"], runs: 1, project: seeded.projectId };
+        const expected = await apiMessage(b, 404, fanoutsApi.estimateFanout, { body });
+        const outcome = await unchangedAfter(b, () => research.estimateFanoutAction(idle, form({ prompts: "best crm", engines: "chatgpt", runs: 1, project: seeded.projectId })));
+        expect(outcome).toEqual({ ok: false, message: expected });
+      },
+    },
+    startFanoutAction: {
+      async foreign() {
+        const body = { prompts: [{ text: "best crm" }], engines: ["chatgpt"], runs: 1, project: seeded.projectId };
+        const expected = await apiMessage(b, 404, fanoutsApi.createFanout, { body });
+        const outcome = await unchangedAfter(b, () => research.startFanoutAction(idle, form({ prompts: "best crm", engines: "chatgpt", runs: 1, project: seeded.projectId })));
+        expect(outcome).toEqual({ ok: false, message: expected, needsCredit: false });
+      },
+    },
+    startQuestionsAction: {
+      async foreign() {
+        const body = { topic: "crm", count: 3, project: seeded.projectId };
+        const expected = await apiMessage(b, 404, questionsApi.createQuestions, { body });
+        const outcome = await unchangedAfter(b, () => research.startQuestionsAction(idle, form(body)));
+        expect(outcome).toEqual({ ok: false, message: expected, needsCredit: false });
+      },
+    },
+    startAuditAction: {
+      async foreign() {
+        const body = { url: "https://acme.com/", project: seeded.projectId };
+        const expected = await apiMessage(b, 404, auditsApi.createAudit, { body });
+        const outcome = await unchangedAfter(b, () => research.startAuditAction(idle, form(body)));
+        expect(outcome).toEqual({ ok: false, message: expected, needsCredit: false });
+      },
+    },
+    startCitationAnalysisAction: {
+      async foreign() {
+        // B's own project, A's batch and run: the API names the first id B cannot see.
+        const body = { ids: [seeded.batchId, seeded.promptRunId], use_project_context: true };
+        const expected = await apiMessage(b, 404, analysesApi.createCitationAnalysis, { body });
+        const data = form({ project: seeded.projectId });
+        for (const id of body.ids) data.append("ids", id);
+        expect(await unchangedAfter(b, () => research.startCitationAnalysisAction(idle, data))).toEqual({ ok: false, message: expected, needsCredit: false });
+      },
+    },
+    shareAction: {
+      async foreign() {
+        for (const [kind, id, endpoint, params] of shareTargets()) {
+          const expected = await apiMessage(b, 404, endpoint.create, { params });
+          const outcome = await unchangedAfter(b, () => research.shareAction(idle, form({ kind, id })));
+          expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
+        }
+      },
+    },
+    rotateShareAction: {
+      async foreign() {
+        for (const [kind, id, endpoint, params] of shareTargets()) {
+          const expected = await apiMessage(b, 404, endpoint.rotate, { params });
+          const outcome = await unchangedAfter(b, () => research.rotateShareAction(idle, form({ kind, id })));
+          expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
+        }
+      },
+    },
+    revokeShareAction: {
+      async foreign() {
+        for (const [kind, id, endpoint, params] of shareTargets()) {
+          const expected = await apiMessage(b, 404, endpoint.revoke, { params });
+          const outcome = await unchangedAfter(b, () => research.revokeShareAction(idle, form({ kind, id })));
+          expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
+        }
       },
     },
   },

@@ -7,6 +7,7 @@
 import { createServer, type Server } from "node:http";
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import { signIn } from "./cli-helpers";
+import { screenshots } from "./screens";
 import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
@@ -78,18 +79,6 @@ async function expectPreview(page: Page, title: string) {
   expect(description.length).toBeGreaterThan(0);
   expect(Array.from(description).length).toBeLessThanOrEqual(200);
   await expect(page).toHaveTitle(title);
-}
-
-/** Full-page screenshots at desktop and phone width, attached to the report; nothing sideways on the phone. */
-async function screenshots(page: Page, testInfo: TestInfo, name: string) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
-    expect(scrollWidth, `${name} is ${scrollWidth}px wide in a ${clientWidth}px window`).toBeLessThanOrEqual(clientWidth);
-    const path = testInfo.outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path, fullPage: true });
-    await testInfo.attach(`${name}-${width}`, { path, contentType: "image/png" });
-  }
 }
 
 /** The 404 page's visible text, after checking its status and headers. */

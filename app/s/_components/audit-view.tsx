@@ -4,10 +4,10 @@
 // read from the page is shown as text, never as markup.
 import type { ReactNode } from "react";
 import { Section } from "../../_components/ui";
-import type { AuditFinding, AuditResult } from "@/lib/schemas/audits";
+import { FINDING_CATEGORIES, type AuditFinding, type AuditResult } from "@/lib/schemas/audits";
 import type { Run } from "@/lib/schemas/runs";
 import { auditOf, auditedUrlOf, capitalised, findingsWith, when } from "../_lib/view";
-import { Facts, Failure, OutLink, ShareHeading, Tag, statusTone } from "./bits";
+import { Facts, Failure, Num, OutLink, ScrollTable, ShareHeading, Tag, statusTone } from "./bits";
 
 type Tone = Parameters<typeof Tag>[0]["tone"];
 
@@ -225,6 +225,32 @@ function Counts({ audit }: { audit: AuditResult }) {
   );
 }
 
+/** The findings by category: how many fail, warn and pass in each, failing categories first. */
+function ByCategory({ audit }: { audit: AuditResult }) {
+  const rows = FINDING_CATEGORIES.map((category) => {
+    const of = audit.findings.filter((f) => f.category === category);
+    const n = (status: AuditFinding["status"]) => of.filter((f) => f.status === status).length;
+    return { category, fail: n("fail"), warn: n("warn"), pass: n("pass"), other: n("not_applicable") + n("error") };
+  })
+    .filter((r) => r.fail + r.warn + r.pass + r.other > 0)
+    .sort((a, b) => b.fail - a.fail || b.warn - a.warn);
+  return (
+    <Section id="categories" title="By category" description="Failing categories first.">
+      <ScrollTable label="Findings by category" columns={[{ label: "Category", text: true }, { label: "Failing" }, { label: "Warnings" }, { label: "Passed" }, { label: "Other" }]}>
+        {rows.map((r) => (
+          <tr key={r.category} data-testid="category-row">
+            <td className="font-medium">{capitalised(words(r.category))}</td>
+            <Num>{r.fail ? <span className="font-semibold text-rose-700">{r.fail}</span> : 0}</Num>
+            <Num>{r.warn ? <span className="font-semibold text-amber-800">{r.warn}</span> : 0}</Num>
+            <Num>{r.pass}</Num>
+            <Num>{r.other}</Num>
+          </tr>
+        ))}
+      </ScrollTable>
+    </Section>
+  );
+}
+
 function LlmsTxt({ probes }: { probes: AuditResult["metadata"]["llms_txt"] }) {
   if (probes.length === 0) return <>not checked</>;
   return (
@@ -384,6 +410,7 @@ export function AuditView({ run }: { run: Run }) {
       {audit ? (
         <>
           <Counts audit={audit} />
+          <ByCategory audit={audit} />
           <FetchSection audit={audit} />
           <FindingGroup id="failing" title="Failing" findings={findingsWith(audit, "fail")} description="Most severe first." />
           <FindingGroup id="warnings" title="Warnings" findings={findingsWith(audit, "warn")} />

@@ -1,5 +1,6 @@
 // A shared citation analysis: totals, each engine, the most cited domains and pages, coverage of
 // the target domains with 95% intervals, and brand mentions in the answers.
+import type { ReactNode } from "react";
 import { Section } from "../../_components/ui";
 import type { CitationAnalysis } from "@/lib/schemas/analyses";
 import { engineName, when } from "../_lib/view";
@@ -46,7 +47,8 @@ function Totals({ totals }: { totals: CitationAnalysis["totals"] }) {
   );
 }
 
-export function CitationsView({ analysis }: { analysis: CitationAnalysis }) {
+/** `lead`: what a page shows right under the heading, before the tables (the signed-in page's share control and charts). */
+export function CitationsView({ analysis, lead }: { analysis: CitationAnalysis; lead?: ReactNode }) {
   const { totals } = analysis;
   const domains = analysis.domains.slice(0, TOP_DOMAINS);
   const pages = analysis.pages.slice(0, TOP_PAGES);
@@ -68,6 +70,7 @@ export function CitationsView({ analysis }: { analysis: CitationAnalysis }) {
           </p>
         ) : null}
       </ShareHeading>
+      {lead}
 
       <Section id="totals" title="Totals">
         <Totals totals={totals} />

@@ -9,11 +9,27 @@ import { engineName, promptOf, when } from "../_lib/view";
 import { Facts, Failure, OutLink, ShareHeading, Tag, statusTone } from "./bits";
 import { promptResultOf } from "@/lib/schemas/results";
 
-function Piece({ piece }: { piece: AnswerPiece }) {
+/** Where a cited page stands in the sources table (1-based), when the page numbers its marks. */
+export type SourceNumbers = Map<string, number>;
+
+function Piece({ piece, numbers }: { piece: AnswerPiece; numbers?: SourceNumbers }) {
   switch (piece.kind) {
     case "text":
       return piece.bold ? <strong className="font-semibold">{piece.text}</strong> : <>{piece.text}</>;
-    case "cite":
+    case "cite": {
+      const n = numbers?.get(piece.source.url);
+      if (n !== undefined) {
+        return (
+          <OutLink
+            href={piece.source.url}
+            title={`${piece.label}: ${piece.source.title ?? piece.source.url}`}
+            testId="citation-link"
+            className="ml-0.5 rounded bg-indigo-50 px-1 align-super text-xs font-semibold text-indigo-700 hover:bg-indigo-100"
+          >
+            [{n}]
+          </OutLink>
+        );
+      }
       // A site name stays on one line; only an unusually long label may break.
       return (
         <OutLink
@@ -25,6 +41,7 @@ function Piece({ piece }: { piece: AnswerPiece }) {
           {piece.label}
         </OutLink>
       );
+    }
     case "link":
       // A link in the answer that names no cited page: its words, with where it pointed as text.
       return (
@@ -35,9 +52,14 @@ function Piece({ piece }: { piece: AnswerPiece }) {
   }
 }
 
-function Answer({ run }: { run: Run }) {
+/** A numbered mark sits against the word before it, as a footnote does: the space the engine put before its mark goes. */
+function tightMarks(pieces: AnswerPiece[]): AnswerPiece[] {
+  return pieces.map((piece, i) => (piece.kind === "text" && pieces[i + 1]?.kind === "cite" ? { ...piece, text: piece.text.trimEnd() } : piece));
+}
+
+function Answer({ run, numbers }: { run: Run; numbers?: SourceNumbers }) {
   const result = promptResultOf(run.result)!;
-  const paragraphs = answerParagraphs(result.answer, result.sources);
+  const paragraphs = answerParagraphs(result.answer, result.sources).map((pieces) => (numbers ? tightMarks(pieces) : pieces));
   const placed = paragraphs.some((p) => p.some((piece) => piece.kind === "cite"));
   const cited = result.sources.filter((s) => s.cited === true).length;
   return (
@@ -47,7 +69,7 @@ function Answer({ run }: { run: Run }) {
         {paragraphs.map((pieces, i) => (
           <p key={i} className="break-words whitespace-pre-line">
             {pieces.map((piece, j) => (
-              <Piece key={j} piece={piece} />
+              <Piece key={j} piece={piece} numbers={numbers} />
             ))}
           </p>
         ))}
@@ -144,7 +166,11 @@ function Searches({ searches, calls, searched }: { searches: SearchObservation[]
   );
 }
 
-export function RunView({ run }: { run: Run }) {
+/**
+ * `numbers`: the signed-in run page numbers citation marks by their row in its sources table;
+ * the public page names the site instead. `sources`: replaces the grouped source lists.
+ */
+export function RunView({ run, numbers, sources: sourcesSection, facts = [] }: { run: Run; numbers?: SourceNumbers; sources?: ReactNode; facts?: Array<[string, ReactNode]> }) {
   const engine = engineName(run.engine);
   const result = promptResultOf(run.result);
   const sources = result?.sources ?? [];
@@ -158,14 +184,15 @@ export function RunView({ run }: { run: Run }) {
             ["Model", run.model ?? "—"],
             ["Date", when(run.completed_at ?? run.created_at)],
             ["Status", <Tag tone={statusTone(run.status)}>{run.status}</Tag>],
+            ...facts,
           ]}
         />
       </ShareHeading>
       {run.status === "failed" ? <Failure what="The run" message={run.error?.message} /> : null}
       {result ? (
         <>
-          <Answer run={run} />
-          <Section id="sources" title="Sources" description={`${sources.length} ${sources.length === 1 ? "page" : "pages"} the engine named.`}>
+          <Answer run={run} numbers={numbers} />
+          {sourcesSection ?? <Section id="sources" title="Sources" description={`${sources.length} ${sources.length === 1 ? "page" : "pages"} the engine named.`}>
             <SourceGroup title="Cited" testId="sources-cited" sources={sources} flag="cited" engine={engine} />
             <SourceGroup title="Seen in search results, not cited" testId="sources-search" sources={sources} flag="search_query_observed" before={["cited"]} engine={engine} />
             <SourceGroup
@@ -189,7 +216,7 @@ export function RunView({ run }: { run: Run }) {
                 </ul>
               </div>
             ) : null}
-          </Section>
+          </Section>}
           <Searches searches={result.searches} calls={result.search_calls} searched={result.searched} />
         </>
       ) : run.status !== "failed" ? (

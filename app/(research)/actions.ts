@@ -1,0 +1,205 @@
+"use server";
+// The research pages' form actions: each calls the same service as the API, as the signed-in
+// person, with the API's request schema and the API's access checks (a foreign id is the API's
+// 404 message; nothing is created by a refused request). Starting work redirects to the page
+// of what was started.
+import { redirect } from "next/navigation";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { createCitationAnalysis } from "@/lib/analyses/service";
+import { createAudit } from "@/lib/audits/create";
+import { requireSessionPrincipal } from "@/lib/auth/session";
+import { estimateFanout, createFanout } from "@/lib/fanouts/create";
+import { ApiError } from "@/lib/http/errors";
+import { parseInput, parseParams } from "@/lib/http/input";
+import { createQuestionsAnalysis } from "@/lib/questions/create";
+import { createPromptBatch } from "@/lib/runs/prompts";
+import { CitationAnalysisRequest } from "@/lib/schemas/analyses";
+import { AuditRequest } from "@/lib/schemas/audits";
+import { FanoutRequest, type FanoutEstimate } from "@/lib/schemas/fanouts";
+import { QuestionsRequest } from "@/lib/schemas/questions";
+import { PromptRequest } from "@/lib/schemas/runs";
+import { ShareTargetKind } from "@/lib/schemas/shares";
+import { AnalysisId } from "@/lib/schemas/analyses";
+import { RunId } from "@/lib/schemas/runs";
+import { ProjectId } from "@/lib/schemas/projects";
+import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
+
+export type StartState = {
+  ok: boolean;
+  message?: string;
+  /** The refusal was 402: the page offers the way to billing. */
+  needsCredit?: boolean;
+};
+
+export type EstimateState = { ok: boolean; message?: string; estimate?: z.input<typeof FanoutEstimate> };
+
+/** `at`: when the action answered, so a page with several share forms shows the latest outcome. */
+export type ShareActionState = { ok: boolean; message?: string; url?: string | null; shared?: boolean; at?: number };
+
+function field(form: FormData, name: string): string | undefined {
+  const v = form.get(name);
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+function all(form: FormData, name: string): string[] {
+  return form.getAll(name).filter((v): v is string => typeof v === "string" && v !== "");
+}
+
+/** One prompt per non-blank line, trimmed of the line's ends. */
+function lines(text: string | undefined): string[] {
+  return (text ?? "")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
+/** A whole number typed in a form, or the text as typed (the schema then names the field). */
+function int(form: FormData, name: string): number | string | undefined {
+  const raw = field(form, name);
+  if (raw === undefined) return undefined;
+  return /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+}
+
+/** The project the form is for, as typed: the request schema checks it with the rest of the body. */
+function projectOf(form: FormData): string {
+  return field(form, "project") ?? "";
+}
+
+async function start(projectId: string, work: () => Promise<string>): Promise<StartState> {
+  let target: string;
+  try {
+    target = await work();
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, message: error.message, needsCredit: error.code === "insufficient_credit" };
+    throw error;
+  }
+  if (ProjectId.safeParse(projectId).success) revalidatePath(`/projects/${projectId}`);
+  redirect(target);
+}
+
+/** The engines ticked; none ticked is refused here (the API would take "none" as "all enabled"). */
+function engines(form: FormData): string[] {
+  const chosen = all(form, "engines");
+  if (chosen.length === 0) throw new ApiError("invalid_request", "engines: tick at least one engine");
+  return chosen;
+}
+
+function fanoutBody(form: FormData) {
+  // One per prompt line, in order, "" where a line came from no question (so kept, not dropped).
+  const sources = form.getAll("source").map((v) => (typeof v === "string" ? v : ""));
+  const texts = lines(field(form, "prompts"));
+  // Questions sent from a questions analysis carry where they came from ("fa_…:q3" per line).
+  const prompts = texts.map((text, i) => {
+    const [analysis_id, question_id] = (sources[i] ?? "").split(":");
+    return analysis_id && question_id ? { text, source: { kind: "question" as const, analysis_id, question_id } } : { text };
+  });
+  if (prompts.length === 0) throw new ApiError("invalid_request", "prompts: paste at least one prompt, one per line");
+  return parseInput(FanoutRequest, { prompts, engines: engines(form), runs: int(form, "runs"), name: field(form, "name") ?? null, project: field(form, "project") }, "form");
+}
+
+export async function startPromptAction(_prev: StartState, form: FormData): Promise<StartState> {
+  const principal = await requireSessionPrincipal("/account");
+  const project = projectOf(form);
+  return start(project, async () => {
+    const body = parseInput(PromptRequest, { prompt: field(form, "prompt"), engines: engines(form), project }, "form");
+    const created = await createPromptBatch(principal, body);
+    return `/batches/${created.batch.id}`;
+  });
+}
+
+export async function estimateFanoutAction(_prev: EstimateState, form: FormData): Promise<EstimateState> {
+  const principal = await requireSessionPrincipal("/account");
+  try {
+    return { ok: true, estimate: await estimateFanout(principal, fanoutBody(form)) };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+export async function startFanoutAction(_prev: StartState, form: FormData): Promise<StartState> {
+  const principal = await requireSessionPrincipal("/account");
+  const project = projectOf(form);
+  return start(project, async () => {
+    const fanout = await createFanout(principal, fanoutBody(form));
+    return `/fanouts/${fanout.id}`;
+  });
+}
+
+export async function startQuestionsAction(_prev: StartState, form: FormData): Promise<StartState> {
+  const principal = await requireSessionPrincipal("/account");
+  const project = projectOf(form);
+  return start(project, async () => {
+    const body = parseInput(QuestionsRequest, { topic: field(form, "topic"), count: int(form, "count"), project }, "form");
+    const analysis = await createQuestionsAnalysis(principal, body);
+    return `/analyses/${analysis.id}`;
+  });
+}
+
+export async function startAuditAction(_prev: StartState, form: FormData): Promise<StartState> {
+  const principal = await requireSessionPrincipal("/account");
+  const project = projectOf(form);
+  return start(project, async () => {
+    const run = await createAudit(principal, parseInput(AuditRequest, { url: field(form, "url")?.trim(), project }, "form"));
+    return `/runs/${run.id}`;
+  });
+}
+
+export async function startCitationAnalysisAction(_prev: StartState, form: FormData): Promise<StartState> {
+  const principal = await requireSessionPrincipal("/account");
+  const project = projectOf(form);
+  return start(project, async () => {
+    const ids = all(form, "ids");
+    if (ids.length === 0) throw new ApiError("invalid_request", "ids: tick the runs or batches to analyse");
+    const body = parseInput(CitationAnalysisRequest, { ids, use_project_context: true }, "form");
+    const analysis = await createCitationAnalysis(principal, body);
+    return `/analyses/${analysis.id}`;
+  });
+}
+
+/** The shared object named by the form, its id checked as the API checks the path's (malformed = missing). */
+function targetOf(form: FormData): { kind: "run" | "analysis"; id: string } {
+  const kind = ShareTargetKind.safeParse(field(form, "kind"));
+  if (!kind.success) throw new ApiError("invalid_request", "kind: must be run or analysis");
+  const id = field(form, "id") ?? "";
+  return kind.data === "run"
+    ? { kind: "run", id: parseParams(z.object({ run_id: RunId }), { run_id: id }).run_id }
+    : { kind: "analysis", id: parseParams(z.object({ analysis_id: AnalysisId }), { analysis_id: id }).analysis_id };
+}
+
+async function sharing(work: () => Promise<Omit<ShareActionState, "ok">>): Promise<ShareActionState> {
+  try {
+    return { ok: true, ...(await work()), at: Date.now() };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, message: error.message, at: Date.now() };
+    throw error;
+  }
+}
+
+export async function shareAction(_prev: ShareActionState, form: FormData): Promise<ShareActionState> {
+  const principal = await requireSessionPrincipal("/account");
+  return sharing(async () => {
+    const { kind, id } = targetOf(form);
+    const share = await createShare(principal, kind, id);
+    return { shared: true, url: share.url, message: "Anyone with this link can read it." };
+  });
+}
+
+export async function rotateShareAction(_prev: ShareActionState, form: FormData): Promise<ShareActionState> {
+  const principal = await requireSessionPrincipal("/account");
+  return sharing(async () => {
+    const { kind, id } = targetOf(form);
+    const share = await rotateShare(principal, kind, id);
+    return { shared: true, url: share.url, message: "A new link: the old one no longer works." };
+  });
+}
+
+export async function revokeShareAction(_prev: ShareActionState, form: FormData): Promise<ShareActionState> {
+  const principal = await requireSessionPrincipal("/account");
+  return sharing(async () => {
+    const { kind, id } = targetOf(form);
+    await revokeShare(principal, kind, id);
+    return { shared: false, url: null, message: "The link no longer works." };
+  });
+}

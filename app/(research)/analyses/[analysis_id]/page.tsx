@@ -1,0 +1,237 @@
+// An analysis, of either kind. Questions: the clusters with their intents and specificity, to
+// tick and send to a fanout (estimate first); it updates while the questions are generated.
+// Citations: the shared view's figures (totals, engines, domains, pages, coverage, mentions) with
+// charts of domains by engine and of coverage, the overlap between engines and the runs left out.
+// Both have their share control.
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { cache } from "react";
+import { requireSessionPrincipal } from "@/lib/auth/session";
+import { getAnalysis } from "@/lib/analyses/service";
+import { engineConfig } from "@/lib/config/engines";
+import { getProject } from "@/lib/projects/projects";
+import { progressOfAll } from "@/lib/research/progress";
+import { isFinished } from "@/lib/runs/status";
+import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
+import type { QuestionsAnalysis } from "@/lib/schemas/questions";
+import { getShareStatus } from "@/lib/shares/service";
+import { Notice, Section } from "../../../_components/ui";
+import { Facts, Failure, Num, ScrollTable, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
+import { CitationsView } from "../../../s/_components/citations-view";
+import { engineName, when } from "../../../s/_lib/view";
+import { ResearchPage, type Crumb } from "../../_components/frame";
+import { LiveRefresh } from "../../_components/live";
+import { ShareControl } from "../../_components/share-control";
+import { citationsByEngine, countedRuns } from "@/lib/research/domain-engines";
+import { orNotFound } from "../../_lib/load";
+import { CoverageChart, DomainsChart } from "./charts";
+import { QuestionPicker } from "./question-picker";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ analysis_id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const CHART_DOMAINS = 10;
+
+const load = cache(async (analysisId: string) => {
+  const principal = await requireSessionPrincipal(`/analyses/${analysisId}`);
+  const analysis = Analysis.parse(await orNotFound(getAnalysis(principal, analysisId)));
+  return { principal, analysis };
+});
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { analysis } = await load((await params).analysis_id);
+  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `Citations: ${analysis.subject}`;
+  return { title: `${what.length > 80 ? `${what.slice(0, 79)}…` : what} · geoscope` };
+}
+
+const cutLabel = (s: string) => (s.length > 40 ? `${s.slice(0, 39)}…` : s);
+
+export default async function AnalysisPage({ params, searchParams }: Props) {
+  const { analysis_id } = await params;
+  const { principal, analysis } = await load(analysis_id);
+  const finished = isFinished(analysis.status);
+  const [project, share, progress] = await Promise.all([
+    analysis.project_id ? orNotFound(getProject(principal, analysis.project_id)) : null,
+    getShareStatus(principal, "analysis", analysis.id),
+    finished ? null : progressOfAll(principal, [analysis.id]),
+  ]);
+  const label = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `Citations: ${analysis.subject}`;
+  const crumbs: Crumb[] = [...(project ? [{ href: `/projects/${project.id}`, label: project.name }] : []), { href: `/analyses/${analysis.id}`, label: cutLabel(label) }];
+  const shareControl = <ShareControl kind="analysis" id={analysis.id} finished={finished} initial={{ shared: share.shared, url: share.share?.url ?? null }} />;
+  const live = progress ? <LiveRefresh ids={[analysis.id]} since={progress.signature} /> : null;
+
+  return (
+    <ResearchPage crumbs={crumbs} wide={analysis.kind === "citations"}>
+      {analysis.kind === "questions" ? (
+        <Questions analysis={analysis} project={project?.id ?? null} live={live} selected={selectedOf((await searchParams).q)} />
+      ) : (
+        <Citations analysis={analysis} />
+      )}
+      <div className="mt-10">{shareControl}</div>
+    </ResearchPage>
+  );
+}
+
+function selectedOf(q: string | string[] | undefined): string[] {
+  return (Array.isArray(q) ? q : q ? [q] : []).filter((id) => /^q\d+$/.test(id));
+}
+
+function Questions({ analysis, project, live, selected }: { analysis: QuestionsAnalysis; project: string | null; live: ReactNode; selected: string[] }) {
+  const provenance = analysis.provenance;
+  const engine = provenance?.engine ?? null;
+  const facts: Array<[string, ReactNode]> = [
+    ["Status", <Tag key="s" tone={statusTone(analysis.status)}>{analysis.status}</Tag>],
+    ["Asked", when(analysis.created_at)],
+    ...(analysis.created_by ? ([["By", analysis.created_by]] as Array<[string, ReactNode]>) : []),
+    ...(engine ? ([["Engine", engineName(engine)], ["Model", provenance?.model ?? "—"]] as Array<[string, ReactNode]>) : []),
+    ["Questions", analysis.status === "completed" ? `${analysis.questions.length} of ${analysis.requested_count} asked for` : `${analysis.requested_count} asked for`],
+    ...(analysis.status === "completed" ? ([["Clusters", String(analysis.clusters.length)]] as Array<[string, ReactNode]>) : []),
+    ...(analysis.charge ? ([["Charge", `$${analysis.charge.amount_usd} (${analysis.charge.status})`]] as Array<[string, ReactNode]>) : []),
+  ];
+  return (
+    <>
+      <ShareHeading kicker="Questions analysis" title={`Questions people ask about ${analysis.topic}`}>
+        <Facts items={facts} />
+        {live ? <div className="mt-4">{live}</div> : null}
+      </ShareHeading>
+
+      {analysis.status === "queued" || analysis.status === "running" ? (
+        <div data-testid="analysis-pending">
+          <Notice tone="info">
+            {analysis.status === "queued" ? "Waiting for its turn: " : "Generating: "}
+            {analysis.requested_count} questions are being asked for. They appear here when the engine answers, usually within a minute; you can leave this page and
+            come back.
+          </Notice>
+        </div>
+      ) : null}
+
+      {analysis.status === "failed" ? (
+        <div data-testid="analysis-failed">
+          <Failure what="Generating the questions" message={analysis.error?.message} />
+          <p className="-mt-6 mb-10 text-sm text-slate-600">
+            Nothing was charged for it.
+            {project ? (
+              <>
+                {" "}
+                <a href={`/projects/${project}`} className="text-indigo-700 hover:underline">
+                  Ask again from the project
+                </a>
+                {analysis.error?.retryable ? "; asking again may work." : "."}
+              </>
+            ) : null}
+          </p>
+        </div>
+      ) : null}
+
+      {analysis.status === "completed" ? (
+        analysis.questions.length ? (
+          <QuestionPicker analysis={analysis} project={project} engines={engineConfig().enabled} initialSelected={selected} />
+        ) : (
+          <Notice tone="warn">The engine gave no usable questions. Try again from the project with a broader topic.</Notice>
+        )
+      ) : null}
+
+      {provenance ? (
+        <details className="mt-10 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+          <summary className="cursor-pointer font-semibold">How these questions were generated</summary>
+          <div className="mt-4 space-y-3 text-sm">
+            <p className="text-slate-600">
+              One {engineName(provenance.engine)} run{provenance.model ? ` (${provenance.model})` : ""} on {when(provenance.generated_at)}, with prompt version{" "}
+              {provenance.prompt_version} (
+              <a href={`/runs/${provenance.run_id}`} className="text-indigo-700 hover:underline">
+                the run
+              </a>
+              ). The prompt, exactly as sent:
+            </p>
+            <pre className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-xs break-words whitespace-pre-wrap text-slate-800">{provenance.prompt_text}</pre>
+            <p>
+              <span className="text-slate-500">SHA-256 of the prompt: </span>
+              <code className="font-mono text-xs break-all">{provenance.prompt_sha}</code>
+            </p>
+          </div>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+const EXCLUSION = { unfinished: "unfinished when analysed", failed: "failed", not_a_prompt_run: "not a prompt run", duplicate: "named twice" } as const;
+
+async function Citations({ analysis }: { analysis: CitationAnalysis }) {
+  const chartDomains = analysis.domains.filter((d) => d.citations > 0).slice(0, CHART_DOMAINS).map((d) => d.domain);
+  const byEngine = await citationsByEngine(countedRuns(analysis), chartDomains);
+  const { overlap } = analysis;
+  const counts = Object.entries(overlap.domains_by_engine_count).sort(([a], [b]) => Number(a) - Number(b));
+  return (
+    <>
+      <CitationsView
+        analysis={analysis}
+        lead={
+          <>
+            <Section id="domains-by-engine" title="Most cited domains, by engine" description="Each bar is a domain's citations, split by the engine whose answers cited it.">
+              <DomainsChart analysis={analysis} byEngine={byEngine} />
+            </Section>
+
+            <Section
+              id="coverage-chart"
+              title="Coverage of your domains"
+              description={analysis.domain_coverage.length ? "How often answers cited each domain, overall and by engine." : undefined}
+            >
+              {analysis.domain_coverage.length ? (
+                <CoverageChart coverage={analysis.domain_coverage} />
+              ) : (
+                <p className="text-sm text-slate-600" data-testid="coverage-empty">
+                  No domain to cover: give the project its domain (and its competitors&apos;) on the{" "}
+                  <a href="/account#projects" className="text-indigo-700 hover:underline">
+                    account page
+                  </a>
+                  , then analyse the runs again.
+                </p>
+              )}
+            </Section>
+          </>
+        }
+      />
+
+      <Section id="overlap" title="Overlap between engines" description="How many cited domains and pages one engine, two engines and so on cited.">
+        {overlap.engines > 1 ? (
+          <div className="space-y-4" data-testid="overlap">
+            <ScrollTable label="Overlap" columns={[{ label: "Cited by" }, { label: "Domains" }, { label: "Pages" }]}>
+              {counts.map(([n, domains]) => (
+                <tr key={n}>
+                  <td className="whitespace-nowrap">
+                    {n === String(overlap.engines) ? `all ${n} engines` : `${n} ${n === "1" ? "engine" : "engines"}`}
+                  </td>
+                  <Num>{domains}</Num>
+                  <Num>{overlap.pages_by_engine_count[n] ?? 0}</Num>
+                </tr>
+              ))}
+            </ScrollTable>
+            <p className="text-sm">
+              <span className="text-slate-500">Domains every engine cited: </span>
+              {overlap.domains_cited_by_every_engine.length ? overlap.domains_cited_by_every_engine.join(", ") : "none"}
+            </p>
+          </div>
+        ) : (
+          <p className="text-sm text-slate-500">Only one engine&apos;s answers were analysed, so there is no overlap to show.</p>
+        )}
+      </Section>
+
+      {analysis.excluded_runs.length ? (
+        <Section id="excluded" title="Runs left out" description="Named in the analysis but not counted.">
+          <ul className="space-y-1 text-sm" data-testid="excluded-runs">
+            {analysis.excluded_runs.map((e, i) => (
+              <li key={`${e.run_id}-${i}`} className="flex flex-wrap gap-x-2">
+                <a href={`/runs/${e.run_id}`} className="font-mono text-xs text-indigo-700 hover:underline">
+                  {e.run_id}
+                </a>
+                <span className="text-slate-600">{EXCLUSION[e.reason]}</span>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
+    </>
+  );
+}

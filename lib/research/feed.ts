@@ -1,0 +1,122 @@
+// What a project page lists (decisions.md "Research in the browser"): its prompt batches with
+// their runs, fanouts, analyses and audits, newest first, a page at a time, read with the same
+// access rule as the API (a project outside the person's workspaces is 404). Each prompt run
+// carries, at a glance, whether the project's own domains were cited and which of its brands and
+// competitors the answer names, by the citation analysis's rules (lib/analyses/citations.ts).
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { countMentions, hostCovered } from "../analyses/citations";
+import { listAnalyses } from "../analyses/service";
+import { formatUsd, parseUsd } from "../billing/money";
+import { db } from "../db/client";
+import type { Prisma } from "../db/generated/client";
+import { listFanouts } from "../fanouts/read";
+import { decodeCursor, encodeCursor } from "../http/pagination";
+import { getProject } from "../projects/projects";
+import { presentRun, runSelect } from "../runs/present";
+import { deriveBatchStatus } from "../runs/status";
+import type { Project } from "../schemas/projects";
+import { promptResultOf } from "../schemas/results";
+import type { Run } from "../schemas/runs";
+
+export const FEED_VIEWS = ["prompts", "fanouts", "analyses", "audits"] as const;
+export type FeedView = (typeof FEED_VIEWS)[number];
+export const PAGE_SIZE = 10;
+
+/** The project's own domains and the names it watches for, from its context. */
+export type Watch = { domains: string[]; brands: string[]; competitors: string[] };
+
+export function watchOf(project: z.output<typeof Project>): Watch {
+  const c = project.context;
+  const domains = [c?.primary_domain, ...(c?.domains ?? [])].filter((d): d is string => Boolean(d)).map((d) => d.toLowerCase());
+  return { domains: [...new Set(domains)], brands: c?.brands ?? [], competitors: c?.competitors ?? [] };
+}
+
+/** One prompt run at a glance: own domain cited, brands and competitors the answer names. */
+export type Glance = { ownCited: boolean | null; brands: string[]; competitors: string[] };
+
+export function glanceOf(run: z.input<typeof Run>, watch: Watch): Glance | null {
+  const result = promptResultOf(run.result as Run["result"]);
+  if (!result) return null;
+  const cited = result.sources.filter((s) => s.cited === true);
+  return {
+    ownCited: watch.domains.length === 0 ? null : cited.some((s) => watch.domains.some((d) => hostCovered(s.url, d))),
+    brands: watch.brands.filter((b) => countMentions(result.answer, b) > 0),
+    competitors: watch.competitors.filter((b) => countMentions(result.answer, b) > 0),
+  };
+}
+
+export type FeedRun = { run: z.input<typeof Run>; glance: Glance | null };
+export type FeedBatch = {
+  id: string;
+  prompt: string;
+  status: ReturnType<typeof deriveBatchStatus>;
+  createdAt: string;
+  createdBy: string | null;
+  runs: FeedRun[];
+  /** The batch's charges so far (held or captured), or null when nothing is billed. */
+  chargeUsd: string | null;
+};
+
+type Page<T> = { items: T[]; nextCursor: string | null };
+
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+function page<T extends { id: string }>(rows: T[]): { rows: T[]; nextCursor: string | null } {
+  const kept = rows.slice(0, PAGE_SIZE);
+  return { rows: kept, nextCursor: rows.length > PAGE_SIZE && kept.length ? encodeCursor(kept.at(-1)!.id) : null };
+}
+
+function chargeOf(runs: z.input<typeof Run>[]): string | null {
+  const charged = runs.filter((r) => r.charge);
+  if (charged.length === 0) return null;
+  // Decimal strings, summed as integer micro-dollars.
+  return formatUsd(charged.reduce((sum, r) => sum + parseUsd(r.charge!.amount_usd), 0n));
+}
+
+export async function promptBatches(principal: Principal, projectId: string, options: { engine?: string; cursor?: string }): Promise<Page<FeedBatch> & { watch: Watch }> {
+  const project = await getProject(principal, projectId);
+  const watch = watchOf(project as z.output<typeof Project>);
+  const runFilter: Prisma.RunWhereInput = options.engine ? { engine: options.engine } : {};
+  const where: Prisma.BatchWhereInput = { projectId: project.id, kind: "prompt", runs: { some: { kind: "prompt", ...runFilter } } };
+  if (options.cursor) where.id = { lt: decodeCursor(options.cursor, "rq") };
+  const rows = await db().batch.findMany({
+    where,
+    orderBy: { id: "desc" },
+    take: PAGE_SIZE + 1,
+    select: { id: true, input: true, createdAt: true, createdBy: { select: { email: true } }, runs: { where: runFilter, select: runSelect, orderBy: { id: "asc" } } },
+  });
+  const { rows: kept, nextCursor } = page(rows);
+  const items = kept.map((b) => {
+    const runs = b.runs.map((r) => presentRun(r));
+    return {
+      id: b.id,
+      prompt: text((b.input as Record<string, unknown> | null)?.prompt),
+      status: deriveBatchStatus(b.runs),
+      createdAt: b.createdAt.toISOString(),
+      createdBy: b.createdBy?.email ?? null,
+      runs: runs.map((run) => ({ run, glance: glanceOf(run, watch) })),
+      chargeUsd: chargeOf(runs),
+    };
+  });
+  return { items, nextCursor, watch };
+}
+
+export async function auditRuns(principal: Principal, projectId: string, options: { cursor?: string }): Promise<Page<z.input<typeof Run>>> {
+  const project = await getProject(principal, projectId);
+  const where: Prisma.RunWhereInput = { projectId: project.id, kind: "audit" };
+  if (options.cursor) where.id = { lt: decodeCursor(options.cursor, "dr") };
+  const rows = await db().run.findMany({ where, orderBy: { id: "desc" }, take: PAGE_SIZE + 1, select: runSelect });
+  const { rows: kept, nextCursor } = page(rows);
+  return { items: kept.map((r) => presentRun(r)), nextCursor };
+}
+
+export async function projectFanouts(principal: Principal, projectId: string, options: { cursor?: string }) {
+  const list = await listFanouts(principal, { project: projectId, limit: PAGE_SIZE, cursor: options.cursor });
+  return { items: list.items, nextCursor: list.next_cursor };
+}
+
+export async function projectAnalyses(principal: Principal, projectId: string, options: { cursor?: string }) {
+  const list = await listAnalyses(principal, { project: projectId, limit: PAGE_SIZE, cursor: options.cursor });
+  return { items: list.items, nextCursor: list.next_cursor };
+}

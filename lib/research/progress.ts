@@ -1,0 +1,61 @@
+// How far along unfinished objects are, for the browser's live pages (app/live/route.ts): one
+// short signature per object, which changes whenever something a page shows about it changes
+// (a run of a batch or fanout ending, an analysis finishing). The page renders the signature it
+// showed; the live stream compares and tells the page to refresh only when it moved.
+import type { Principal } from "../auth/principal";
+import { db } from "../db/client";
+import { notFound } from "../http/errors";
+import { isFinished } from "../runs/status";
+import { reachableBy } from "../workspaces/access";
+
+/** The objects a page can follow, by id prefix. */
+const FOLLOWABLE = /^(dr|rq|fo|fa|ca)_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export function isFollowable(id: string): boolean {
+  return FOLLOWABLE.test(id);
+}
+
+export type Progress = { signature: string; finished: boolean };
+
+/** `finished/total` of a set of runs, and whether all have ended. */
+async function runsProgress(where: { batchId: string } | { fanoutId: string }): Promise<Progress> {
+  const groups = await db().run.groupBy({ by: ["status"], where, _count: { _all: true } });
+  let total = 0;
+  let done = 0;
+  for (const g of groups) {
+    total += g._count._all;
+    if (isFinished(g.status)) done += g._count._all;
+  }
+  return { signature: `${done}/${total}`, finished: done === total };
+}
+
+/**
+ * The progress of one object the principal can reach; 404 (as the API answers) for one it cannot.
+ * Runs and analyses: their status. Batches and fanouts: how many of their runs have ended.
+ */
+export async function progressOf(principal: Principal, id: string): Promise<Progress> {
+  const reachable = { id, ...reachableBy(principal) };
+  const prefix = id.slice(0, 2);
+  if (prefix === "dr") {
+    const run = await db().run.findFirst({ where: reachable, select: { status: true } });
+    if (!run) throw notFound("run", id);
+    return { signature: run.status, finished: isFinished(run.status) };
+  }
+  if (prefix === "rq") {
+    if (!(await db().batch.findFirst({ where: reachable, select: { id: true } }))) throw notFound("batch", id);
+    return runsProgress({ batchId: id });
+  }
+  if (prefix === "fo") {
+    if (!(await db().fanout.findFirst({ where: reachable, select: { id: true } }))) throw notFound("fanout", id);
+    return runsProgress({ fanoutId: id });
+  }
+  const analysis = await db().analysis.findFirst({ where: reachable, select: { status: true } });
+  if (!analysis) throw notFound("analysis", id);
+  return { signature: analysis.status, finished: isFinished(analysis.status) };
+}
+
+/** The combined signature of several objects, as a page renders it and the stream compares it. */
+export async function progressOfAll(principal: Principal, ids: readonly string[]): Promise<Progress> {
+  const each = await Promise.all(ids.map((id) => progressOf(principal, id)));
+  return { signature: each.map((p) => p.signature).join(","), finished: each.every((p) => p.finished) };
+}
