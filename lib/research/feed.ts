@@ -26,7 +26,7 @@ export const PAGE_SIZE = 10;
 /** The project's own domains and the names it watches for, from its context. */
 export type Watch = { domains: string[]; brands: string[]; competitors: string[] };
 
-export function watchOf(project: z.output<typeof Project>): Watch {
+export function watchOf(project: Pick<z.input<typeof Project>, "context">): Watch {
   const c = project.context;
   const domains = [c?.primary_domain, ...(c?.domains ?? [])].filter((d): d is string => Boolean(d)).map((d) => d.toLowerCase());
   return { domains: [...new Set(domains)], brands: c?.brands ?? [], competitors: c?.competitors ?? [] };
@@ -76,7 +76,7 @@ function chargeOf(runs: z.input<typeof Run>[]): string | null {
 
 export async function promptBatches(principal: Principal, projectId: string, options: { engine?: string; cursor?: string }): Promise<Page<FeedBatch> & { watch: Watch }> {
   const project = await getProject(principal, projectId);
-  const watch = watchOf(project as z.output<typeof Project>);
+  const watch = watchOf(project);
   const runFilter: Prisma.RunWhereInput = options.engine ? { engine: options.engine } : {};
   const where: Prisma.BatchWhereInput = { projectId: project.id, kind: "prompt", runs: { some: { kind: "prompt", ...runFilter } } };
   if (options.cursor) where.id = { lt: decodeCursor(options.cursor, "rq") };
