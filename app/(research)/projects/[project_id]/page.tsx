@@ -5,6 +5,7 @@ import type { Metadata } from "next";
 import type { z } from "zod";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { engineConfig } from "@/lib/config/engines";
+import { ApiError } from "@/lib/http/errors";
 import { getProject } from "@/lib/projects/projects";
 import { auditRuns, FEED_VIEWS, type FeedBatch, type FeedView, type Glance, promptBatches, projectAnalyses, projectFanouts } from "@/lib/research/feed";
 import { progressOfAll } from "@/lib/research/progress";
@@ -145,7 +146,8 @@ export default async function ProjectPage({ params, searchParams }: Props) {
   const safely = async <T,>(read: (cursor?: string) => Promise<T>): Promise<T> => {
     try {
       return await read(cursor);
-    } catch {
+    } catch (error) {
+      if (!(cursor && error instanceof ApiError && error.code === "invalid_request")) throw error;
       return read(undefined);
     }
   };
