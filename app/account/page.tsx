@@ -61,6 +61,10 @@ export default async function AccountPage() {
       title="Account"
       aside={
         <div className="text-sm text-slate-600">
+          <a className="font-medium text-indigo-700 underline" href="/projects">
+            Projects
+          </a>{" "}
+          ·{" "}
           <span data-testid="signed-in-as" className="wrap-anywhere">
             {principal.user.email}
           </span>{" "}
