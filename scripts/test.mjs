@@ -1,6 +1,7 @@
 // `npm test`: the whole suite. Type check, unit + integration + API tests (PGlite, engine
 // simulator), the PostgreSQL suite (starting a server if none answers), then the end-to-end
-// tests against the built server with Debian's Chromium (installing it if missing).
+// tests against the built server with Debian's Chromium (installing it if missing); some of
+// those run the built server on that PostgreSQL server too.
 import path from "node:path";
 import { ensureChromium } from "./lib/ensure-chromium.mjs";
 import { ensurePostgres } from "./lib/ensure-postgres.mjs";
@@ -10,6 +11,10 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const failures = [];
+// One server for the PostgreSQL suite and for the e2e specs that run the built app on PostgreSQL
+// (two instances on one database, a SIGKILL on PostgreSQL); started at most once.
+let postgres;
+const postgresUrl = () => (postgres ??= ensurePostgres());
 
 async function step(name, fn) {
   say(`${name}`);
@@ -29,7 +34,7 @@ await step("unit, integration and API tests (vitest on PGlite)", () =>
   run(bin("vitest"), ["run", "--project", "unit", "--project", "integration", "--project", "api"], { cwd: root }),
 );
 await step("PostgreSQL suite (vitest, tests/pg)", async () => {
-  const url = await ensurePostgres();
+  const url = await postgresUrl();
   return run(bin("vitest"), ["run", "--project", "pg"], { cwd: root, env: { ...process.env, TEST_DATABASE_URL: url } });
 });
 await step("end-to-end tests (built server, Chromium, CLI)", async () => {
@@ -38,7 +43,8 @@ await step("end-to-end tests (built server, Chromium, CLI)", async () => {
   if (built !== 0) return built;
   const build = await run(bin("next"), ["build"], { cwd: root });
   if (build !== 0) return build;
-  return run(bin("playwright"), ["test"], { cwd: root, env: { ...process.env, CHROMIUM_PATH: chromium } });
+  const url = await postgresUrl();
+  return run(bin("playwright"), ["test"], { cwd: root, env: { ...process.env, CHROMIUM_PATH: chromium, TEST_DATABASE_URL: url } });
 });
 
 if (failures.length) {

@@ -3,15 +3,12 @@
 // folder. Every run must complete exactly once and be charged exactly once, and the job's first
 // two steps must not run again. This spec starts its own server (own port, own data folder) besides
 // the shared e2e one, because it has to kill and restart it.
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { freePort, runToEnd } from "../helpers/processes";
+import { freePort, nextServer, runScript, serverTestEnv } from "../helpers/processes";
 
-const root = path.resolve(import.meta.dirname, "..", "..");
-const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const PROMPTS = 4;
 const ENGINES = ["chatgpt", "claude", "gemini"];
 // 50 prompts × chatgpt, gemini × 1 run.
@@ -34,59 +31,30 @@ test("runs and jobs survive a SIGKILL of the server: each run completes once and
   test.setTimeout(300_000);
   const dataDir = mkdtempSync(path.join(tmpdir(), "geoscope-durability-"));
   const jobDir = mkdtempSync(path.join(tmpdir(), "geoscope-durability-job-"));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NEXT_TELEMETRY_DISABLED: "1",
-    GEOSCOPE_DATA_DIR: dataDir,
-    PUBLIC_BASE_URL: base,
-    NEXTAUTH_URL: base,
-    GEOSCOPE_ENGINES: "simulated",
-    // Slow engines and two calls per engine at a time: at the kill, some runs are running and some queued.
-    GEOSCOPE_SIMULATOR_LATENCY_MS: "2500",
-    ENGINE_CONCURRENCY: "2",
-    // The three-step job (lib/work/testing/three-steps.ts) is registered.
-    GEOSCOPE_TEST_JOBS: "1",
-  };
-  for (const key of ["DATABASE_URL", "INNGEST_EVENT_KEY", "INNGEST_DEV", "GEOSCOPE_SIMULATOR_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"]) delete env[key];
-
-  let server: ChildProcess | null = null;
-  // Its own process group, so the kill reaches every process `next start` runs.
-  const start = async () => {
-    const child = spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env, stdio: ["ignore", "ignore", "pipe"], detached: true });
-    let stderr = "";
-    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`server exited ${code}: ${stderr}`))));
-    exited.catch(() => undefined);
-    server = child;
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const ready = await Promise.race([
-        fetch(`${base}/api/v1/version`).then((r) => r.ok, () => false),
-        exited,
-      ]);
-      if (ready) return;
-      if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
-  const kill = async () => {
-    const child = server;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise((resolve) => child.once("exit", resolve));
-    process.kill(-child.pid!, "SIGKILL");
-    await gone;
-  };
+  const server = nextServer(
+    await freePort(),
+    serverTestEnv({
+      GEOSCOPE_DATA_DIR: dataDir,
+      // Slow engines and two calls per engine at a time: at the kill, some runs are running and some queued.
+      GEOSCOPE_SIMULATOR_LATENCY_MS: "2500",
+      ENGINE_CONCURRENCY: "2",
+      // The three-step job (lib/work/testing/three-steps.ts) is registered.
+      GEOSCOPE_TEST_JOBS: "1",
+    }),
+  );
+  const base = server.base;
+  const env = serverTestEnv({ GEOSCOPE_DATA_DIR: dataDir, GEOSCOPE_TEST_JOBS: "1" });
+  const start = () => server.start();
+  const kill = () => server.kill();
 
   try {
     // PGlite is one process at a time: set up the database and the account before the server starts.
-    await runToEnd(bin("tsx"), [path.join(root, "scripts", "db-migrate.ts")], env);
-    const created = JSON.parse(await runToEnd(bin("tsx"), [path.join(root, "scripts", "admin.ts"), "user:create", "--email", "durable@example.com", "--api-key", "k"], env)) as {
+    await runScript("db-migrate", [], env);
+    const created = JSON.parse(await runScript("admin", ["user:create", "--email", "durable@example.com", "--api-key", "k"], env)) as {
       api_key: { key: string };
     };
     // Recorded before the server starts; its worker picks it up at start.
-    await runToEnd(bin("tsx"), [path.join(root, "scripts", "admin.ts"), "job:send", "--event", "geoscope/test.three-steps", "--id", "durable-job", "--data", JSON.stringify({ dir: jobDir })], env);
+    await runScript("admin", ["job:send", "--event", "geoscope/test.three-steps", "--id", "durable-job", "--data", JSON.stringify({ dir: jobDir })], env);
     const headers = { authorization: `Bearer ${created.api_key.key}`, "content-type": "application/json" };
     const api = async (method: string, url: string, body?: unknown) => {
       const res = await fetch(`${base}/api/v1${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

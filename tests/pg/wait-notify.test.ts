@@ -1,17 +1,16 @@
-// Waiting across instances on PostgreSQL: a run finished by another process (instance B) wakes
-// waiters held by this one (instance A) through LISTEN/NOTIFY, and hundreds of waiters hold no
-// database connection while they sleep: only the one listener connection and the pool's idle ones.
-import { spawn } from "node:child_process";
+// Waiting on PostgreSQL: LISTEN/NOTIFY carries changed ids from one instance's connection to
+// another's, and hundreds of waiters hold no database connection while they sleep: only the one
+// listener connection and the pool's idle ones. A waiter on one real server woken by a run another
+// finished is tests/e2e/two-instances.spec.ts.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { POST as postPrompts } from "@/app/api/v1/prompts/route";
-import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
 import type { Principal } from "@/lib/auth/principal";
 import { waiterCount } from "@/lib/changes/wait";
 import { createProject } from "@/lib/projects/projects";
 import { LocalDriver } from "@/lib/work/local-driver";
-import { localEmitter, PgNotifier, stopNotifier } from "@/lib/changes/notify";
+import { PgNotifier, stopNotifier } from "@/lib/changes/notify";
 import { freshPostgres, type FreshPostgres } from "../helpers/db";
 import { call } from "../helpers/http";
 import { person, type Person } from "../helpers/people";
@@ -29,8 +28,8 @@ let project: string;
 
 beforeAll(async () => {
   fresh = await freshPostgres({ poolSize: POOL_SIZE });
-  // Instance A accepts prompts but never executes them (a driver with no capacity): every run
-  // here is finished by instance B, so only a NOTIFY from B can wake A's waiters.
+  // The process's driver accepts prompts but starts none (no capacity): the waiters sleep until
+  // the test has a driver of its own run them.
   (globalThis as { __geoscopeLocalDriver?: LocalDriver }).__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
   monitor = new pg.Client({ connectionString: fresh.url, application_name: "geoscope-test-monitor" });
   await monitor.connect();
@@ -50,27 +49,6 @@ async function start(prompt: string, engines?: string[]) {
   const res = await call(postPrompts, "POST", "/prompts", { token: carol.apiKey, body: { prompt, project, ...(engines ? { engines } : {}) } });
   expect(res.status).toBe(202);
   return res.body as { batch: { id: string }; runs: { id: string }[] };
-}
-
-/** Instance B: another process executing these runs on the same database. */
-function runOnInstanceB(runIds: string[]): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: fresh.url };
-  // Under VITEST the app refuses to open a database from the environment.
-  delete env.VITEST;
-  delete env.VITEST_POOL_ID;
-  delete env.VITEST_WORKER_ID;
-  return new Promise((resolve, reject) => {
-    const child = spawn("node_modules/.bin/tsx", ["tests/pg/fixtures/notify-worker.ts", ...runIds], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code !== 0) reject(new Error(`instance B exited with ${code}: ${err}`));
-      else resolve(JSON.parse(out.trim().split("\n").pop()!) as string[]);
-    });
-  });
 }
 
 /** Connections to the test database other than the monitor's own, by state. */
@@ -112,37 +90,7 @@ describe("PgNotifier", () => {
   });
 });
 
-describe("wait across instances", () => {
-  it("wakes a waiter on instance A when instance B finishes the run: by B's notification, not by the deadline", async () => {
-    const { runs } = await start("across instances", ["chatgpt"]);
-    const runId = runs[0]!.id;
-    // What happened on A, in order: B's changes arriving over LISTEN/NOTIFY, and the answer.
-    const events: string[] = [];
-    const heard = () => events.push("notified");
-    const asked = Date.now();
-    const waiting = call(getRunRoute, "GET", `/runs/${runId}`, { token: carol.apiKey, params: { run_id: runId }, query: { wait: 30 } }).then((res) => {
-      events.push("answered");
-      return { res, at: Date.now() };
-    });
-    await expect.poll(() => waiterCount(runId), { interval: 5, timeout: 30_000 }).toBe(1);
-    // Heard after the waiter's own listener, which answers only after a read: never before this.
-    localEmitter().on(runId, heard);
-    try {
-      expect(await runOnInstanceB([runId])).toEqual(["completed"]);
-      const { res, at } = await waiting;
-      expect(res.status).toBe(200);
-      expect(res.body.status).toBe("completed");
-      // A cannot run the run itself (no capacity), so only B's NOTIFY can have told it; the answer
-      // followed that and came before the 30 s deadline, so the deadline did not end the wait.
-      expect(events[0]).toBe("notified");
-      expect(events.at(-1)).toBe("answered");
-      expect(at).toBeLessThan(asked + 30_000);
-    } finally {
-      localEmitter().off(runId, heard);
-    }
-    expect(waiterCount(runId)).toBe(0);
-  });
-
+describe("many waiters", () => {
   it(`wakes ${WAITERS} waiters on one batch, which hold no database connection while they sleep`, async () => {
     const { batch, runs } = await start("many waiters");
     const asked = Date.now();
@@ -160,14 +108,17 @@ describe("wait across instances", () => {
       expect(samples.at(-1)!.listeners).toBe(1);
       expect(waiterCount(batch.id)).toBe(WAITERS);
 
-      const outcomes = await runOnInstanceB(runs.map((r) => r.id));
-      expect(outcomes).toEqual(runs.map(() => "completed"));
+      // Another driver (in this process) runs them; how instances wake each other is
+      // tests/e2e/two-instances.spec.ts's to prove, with two real servers.
+      const worker = new LocalDriver();
+      expect(await worker.sweep()).toBe(runs.length);
+      await worker.drained();
       const answers = await Promise.all(waiters);
       for (const { res } of answers) {
         expect(res.status).toBe(200);
         expect(res.body.batch.status).toBe("completed");
       }
-      // Woken, not timed out: A runs nothing itself, and every answer came before the 30 s deadline.
+      // Woken, not timed out: every answer came before the 30 s deadline.
       expect(Math.max(...answers.map((a) => a.at))).toBeLessThan(asked + 30_000);
       expect(waiterCount(batch.id)).toBe(0);
     }

@@ -54,6 +54,11 @@ export interface SimulatorOptions {
   failures?: FailureRule[];
   /** Let the process exit while the simulator runs (an in-process simulator must not hold it). */
   unref?: boolean;
+  /**
+   * Told of every engine call (not continuations) before it is answered, and the answer waits for
+   * what it returns: tests count calls per prompt across server restarts and hold a call open.
+   */
+  onCall?: (call: { engine: EngineId; prompt: string }) => void | Promise<void>;
 }
 
 export interface RunningSimulator {
@@ -241,6 +246,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
     const model = simulatedModel(pathModel ?? (typeof body.model === "string" ? body.model : "model"));
     const prompt = promptOf(engine, body);
+    const isContinuation = engine === "claude" && Array.isArray(body.messages) && body.messages.length > 1;
+    if (options.onCall && !isContinuation) await options.onCall({ engine, prompt });
 
     // A Claude continuation carries the paused assistant turn; it is the same run, not a repeat.
     if (engine === "claude" && Array.isArray(body.messages) && body.messages.length > 1) {
