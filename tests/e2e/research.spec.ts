@@ -90,6 +90,7 @@ test("starts a prompt on three engines and watches it finish without reloading",
   await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "live");
   expect(await page.locator('[data-testid="batch-run"][data-status="completed"]').count()).toBeLessThan(3);
   await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+  await page.screenshot({ path: testInfo.outputPath("batch-unfinished-1280.png") });
   await expect(page.locator('[data-testid="batch-run"][data-status="completed"]')).toHaveCount(3, { timeout: 45_000 });
   // The same document all along: updated in place, never reloaded.
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
