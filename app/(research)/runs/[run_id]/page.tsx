@@ -3,6 +3,7 @@
 // order, model, usage, duration and charge, the raw envelope to download; or a page audit's
 // findings and facts. Shareable once finished; follows progress while unfinished.
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { getProject } from "@/lib/projects/projects";
@@ -113,6 +114,8 @@ function usageLine(run: Run): string {
 
 export default async function RunPage({ params }: Props) {
   const { principal, run } = await load(params);
+  // A questions analysis's run is read as its analysis.
+  if (run.kind === "questions" && typeof run.input.analysis_id === "string") redirect(`/analyses/${run.input.analysis_id}`);
   const [project, share, progress] = await Promise.all([
     run.project_id ? orNotFound(getProject(principal, run.project_id)) : null,
     getShareStatus(principal, "run", run.id),
