@@ -6,7 +6,9 @@ import { hostname } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { log } from "../log";
 import { type Prisma, PrismaClient } from "./generated/client";
 
 /** Where a database lives. `dataDir: "memory://"` is an in-memory PGlite (tests). */
@@ -17,6 +19,8 @@ export type Db = {
   readonly target: DbTarget;
   /** The PGlite instance behind `prisma`, for the migration runner: PGlite is one connection per process. */
   readonly pglite?: PGlite;
+  /** PostgreSQL: the pool behind `prisma`, for the prepared statements of the hot reads (./sql.ts). */
+  readonly pool?: pg.Pool;
   /** Disconnects Prisma, closes PGlite and frees its folder for other processes. Safe to call twice. */
   close(): Promise<void>;
 };
@@ -64,10 +68,25 @@ export type OpenDbOptions = {
 /** Opens a database. Callers own it and must `close()` it; `db()` is the process-wide one. */
 export function openDb(target: DbTarget, options: OpenDbOptions = {}): Db {
   if (target.kind === "postgres") {
-    const prisma = new PrismaClient({
-      adapter: new PrismaPg({ connectionString: target.url, ...(options.poolSize ? { max: options.poolSize } : {}) }),
-    });
-    return { prisma, target, close: once(() => prisma.$disconnect()) };
+    // The pool is made here, not by the adapter, so that ./sql.ts can send prepared statements
+    // over the same connections Prisma uses.
+    const pool = new pg.Pool({ connectionString: target.url, ...(options.poolSize ? { max: options.poolSize } : {}) });
+    // An idle connection the server ends (restart, pg_terminate_backend, a cut network) is an
+    // 'error' on the pool; unhandled it would end the process. The pool replaces the connection.
+    pool.on("error", (error) => log.warn("idle database connection lost; the pool replaces it", { error }));
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    return {
+      prisma,
+      target,
+      pool,
+      close: once(async () => {
+        try {
+          await prisma.$disconnect();
+        } finally {
+          await pool.end();
+        }
+      }),
+    };
   }
 
   const inMemory = target.dataDir.startsWith("memory://");

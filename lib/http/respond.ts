@@ -13,14 +13,31 @@ export function newRequestId(): string {
   return `req_${newUlid()}`;
 }
 
+/**
+ * A response body serialised already, sent as it is: a read that splices stored JSON text into
+ * its envelope instead of parsing it into objects only to serialise them again (lib/runs/read.ts).
+ * `T` is the shape the text is (the endpoint's response); with GEOSCOPE_VALIDATE_RESPONSES on
+ * the text is parsed and checked like any other result.
+ */
+export class JsonText<T = unknown> {
+  declare readonly shape?: T;
+  constructor(readonly text: string) {}
+}
+
 export function respond(endpoint: EndpointDefinition, data: unknown, requestId: string, validate: boolean): Response {
   const headers = { ...BASE_HEADERS, "X-Request-Id": requestId };
   if (endpoint.status === 204) return new Response(null, { status: 204, headers });
   if (validate && endpoint.response) {
-    const checked = endpoint.response.safeParse(data);
+    const checked = endpoint.response.safeParse(data instanceof JsonText ? JSON.parse(data.text) : data);
     if (!checked.success) {
       throw new Error(`Response of ${endpoint.operationId} does not match its schema: ${checked.error.message}`);
     }
+  }
+  if (data instanceof JsonText) {
+    return new Response(data.text, {
+      status: endpoint.status,
+      headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
+    });
   }
   return jsonResponse(data, endpoint.status, headers);
 }

@@ -7,7 +7,7 @@ import type { Principal } from "../auth/principal";
 import { config } from "../config/env";
 import type { EndpointDefinition } from "../schemas/endpoint";
 import { parseBody, parseParams, parseQuery, readJsonBody } from "./input";
-import { newRequestId, respond, toErrorResponse } from "./respond";
+import { type JsonText, newRequestId, respond, toErrorResponse } from "./respond";
 import { checkCliVersion } from "./version-gate";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
@@ -22,7 +22,7 @@ export type HandlerContext<E extends EndpointDefinition> = {
 };
 
 export type HandlerResult<E extends EndpointDefinition> = E["response"] extends z.ZodType
-  ? z.input<E["response"]>
+  ? z.input<E["response"]> | JsonText<z.input<E["response"]>>
   : void;
 
 type NextRouteContext = { params?: Promise<Record<string, string | string[]>> };

@@ -1,10 +1,14 @@
 // GET /batches/{batch_id}: a batch and its runs, with long-polling until every run finished.
+import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { notFound } from "../http/errors";
+import { JsonText } from "../http/respond";
+import type { PromptBatch } from "../schemas/runs";
 import { waitUntilFinished } from "../changes/wait";
 import { reachableBy } from "../workspaces/access";
 import { presentPromptBatch, runSelect } from "./present";
+import { batchRunsFinished, readBatchText } from "./read";
 import { isFinished } from "./status";
 
 const batchInclude = { createdBy: { select: { email: true } } } as const;
@@ -16,14 +20,24 @@ export async function getBatchRowOrThrow(principal: Principal, batchId: string) 
   return batch;
 }
 
-async function batchFinished(batchId: string): Promise<boolean> {
-  const open = await db().run.count({ where: { batchId, status: { in: ["queued", "running"] } } });
-  return open === 0;
-}
-
 /** Sleeps until every run of the batch finished, or `seconds` passed, or the client left. */
 export async function waitForBatch(batchId: string, seconds: number, signal?: AbortSignal): Promise<void> {
-  await waitUntilFinished(batchId, { seconds, signal, isFinished: () => batchFinished(batchId) });
+  await waitUntilFinished(batchId, { seconds, signal, isFinished: () => batchRunsFinished(batchId) });
+}
+
+/**
+ * GET /batches/{batch_id} as the API sends it: JSON text assembled by prepared statements from
+ * the runs' stored JSON (./read.ts); byte for byte JSON.stringify(getBatch(…)).
+ */
+export async function getBatchBody(principal: Principal, batchId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
+  let batch = await readBatchText(principal, batchId);
+  if (!batch) throw notFound("batch", batchId);
+  if (options.wait && !batch.finished) {
+    await waitForBatch(batchId, options.wait, options.signal);
+    batch = await readBatchText(principal, batchId);
+    if (!batch) throw notFound("batch", batchId);
+  }
+  return new JsonText<z.input<typeof PromptBatch>>(batch.text);
 }
 
 export async function getBatch(principal: Principal, batchId: string, options: { wait?: number; signal?: AbortSignal } = {}) {

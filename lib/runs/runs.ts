@@ -4,13 +4,15 @@ import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { ApiError, notFound } from "../http/errors";
+import { JsonText } from "../http/respond";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { waitUntilFinished } from "../changes/wait";
 import { getProjectOrThrow } from "../projects/projects";
-import type { RawEnvelope, RunsQuery } from "../schemas/runs";
+import type { RawEnvelope, Run, RunList, RunsQuery } from "../schemas/runs";
 import { reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
 import { getBatchRowOrThrow, waitForBatch } from "./batches";
 import { presentRun, presentRunSummary, runSelect } from "./present";
+import { batchReachable, readRunListText, readRunText, type RunListFilter } from "./read";
 import { isFinished } from "./status";
 
 async function loadRun(principal: Principal, runId: string) {
@@ -19,6 +21,32 @@ async function loadRun(principal: Principal, runId: string) {
   return row;
 }
 
+/**
+ * GET /runs/{run_id} as the API sends it: the body as JSON text, spliced from the run's stored
+ * JSON by one prepared statement (./read.ts); byte for byte JSON.stringify(getRun(…)).
+ */
+export async function getRunBody(
+  principal: Principal,
+  runId: string,
+  options: { wait?: number; signal?: AbortSignal; include?: "raw_envelope" } = {},
+): Promise<JsonText<z.input<typeof Run>> | Awaited<ReturnType<typeof getRun>>> {
+  if (options.include) return getRun(principal, runId, options);
+  let run = await readRunText(principal, runId);
+  if (!run) throw notFound("run", runId);
+  if (!isFinished(run.status) && options.wait) {
+    await waitUntilFinished(runId, { seconds: options.wait, signal: options.signal, isFinished: () => runFinished(runId) });
+    run = await readRunText(principal, runId);
+    if (!run) throw notFound("run", runId);
+  }
+  return new JsonText(run.text);
+}
+
+async function runFinished(runId: string): Promise<boolean> {
+  const now = await db().run.findUnique({ where: { id: runId }, select: { status: true } });
+  return !now || isFinished(now.status);
+}
+
+/** A run as an object (pages, and the API's include=raw_envelope). */
 export async function getRun(
   principal: Principal,
   runId: string,
@@ -26,14 +54,7 @@ export async function getRun(
 ) {
   let row = await loadRun(principal, runId);
   if (!isFinished(row.status) && options.wait) {
-    await waitUntilFinished(runId, {
-      seconds: options.wait,
-      signal: options.signal,
-      isFinished: async () => {
-        const now = await db().run.findUnique({ where: { id: runId }, select: { status: true } });
-        return !now || isFinished(now.status);
-      },
-    });
+    await waitUntilFinished(runId, { seconds: options.wait, signal: options.signal, isFinished: () => runFinished(runId) });
     row = await loadRun(principal, runId);
   }
   if (options.include === "raw_envelope") {
@@ -41,6 +62,34 @@ export async function getRun(
     return { ...presentRun(row), raw_envelope: (raw?.rawEnvelope ?? null) as z.input<typeof RawEnvelope> | null };
   }
   return presentRun(row);
+}
+
+/**
+ * GET /runs as the API sends it: the same checks as listRuns, then one prepared statement and the
+ * body as JSON text (./read.ts); byte for byte JSON.stringify(listRuns(…)).
+ */
+export async function listRunsBody(principal: Principal, query: z.output<typeof RunsQuery>, options: { signal?: AbortSignal } = {}) {
+  if (query.wait > 0 && !query.batch) {
+    throw new ApiError("invalid_request", "wait: only with batch; GET /runs waits for one batch to finish");
+  }
+  // A filter naming something the credential cannot reach answers 404, like reading it would.
+  const filter: RunListFilter = { limit: query.limit };
+  if (query.workspace) filter.workspaceId = (await requireWorkspace(principal, query.workspace)).workspace.id;
+  if (query.project) filter.projectId = (await getProjectOrThrow(principal, query.project)).id;
+  if (query.batch) {
+    if (!(await batchReachable(principal, query.batch))) throw notFound("batch", query.batch);
+    filter.batchId = query.batch;
+    if (query.wait > 0) await waitForBatch(query.batch, query.wait, options.signal);
+  }
+  if (query.fanout) {
+    const fanout = await db().fanout.findFirst({ where: { id: query.fanout, ...reachableBy(principal) }, select: { id: true } });
+    if (!fanout) throw notFound("fanout", query.fanout);
+    filter.fanoutId = query.fanout;
+  }
+  if (query.status) filter.status = query.status;
+  if (query.engine) filter.engine = query.engine;
+  if (query.cursor) filter.beforeId = decodeCursor(query.cursor, "dr");
+  return new JsonText<z.input<typeof RunList>>(await readRunListText(principal, filter));
 }
 
 export async function listRuns(principal: Principal, query: z.output<typeof RunsQuery>, options: { signal?: AbortSignal } = {}) {

@@ -1,9 +1,9 @@
 import { route } from "@/lib/http/route";
-import { listRuns } from "@/lib/runs/runs";
+import { listRunsBody } from "@/lib/runs/runs";
 import * as endpoints from "@/lib/schemas/runs";
 import { otherMethods } from "@/lib/http/methods";
 
-export const GET = route(endpoints.listRuns, ({ principal, query, request }) => listRuns(principal, query, { signal: request.signal }));
+export const GET = route(endpoints.listRuns, ({ principal, query, request }) => listRunsBody(principal, query, { signal: request.signal }));
 
 // Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,10 +1,10 @@
 import { route } from "@/lib/http/route";
-import { getBatch } from "@/lib/runs/batches";
+import { getBatchBody } from "@/lib/runs/batches";
 import * as endpoints from "@/lib/schemas/runs";
 import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(endpoints.getBatch, ({ principal, params, query, request }) =>
-  getBatch(principal, params.batch_id, { wait: query.wait, signal: request.signal }),
+  getBatchBody(principal, params.batch_id, { wait: query.wait, signal: request.signal }),
 );
 
 // Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).

@@ -1,10 +1,10 @@
 import { route } from "@/lib/http/route";
-import { getRun } from "@/lib/runs/runs";
+import { getRunBody } from "@/lib/runs/runs";
 import * as endpoints from "@/lib/schemas/runs";
 import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(endpoints.getRun, ({ principal, params, query, request }) =>
-  getRun(principal, params.run_id, { wait: query.wait, include: query.include, signal: request.signal }),
+  getRunBody(principal, params.run_id, { wait: query.wait, include: query.include, signal: request.signal }),
 );
 
 // Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).

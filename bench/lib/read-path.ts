@@ -1,0 +1,140 @@
+// The read path without Next.js: the route handlers of GET /runs/{id}, GET /runs and
+// GET /batches/{id} called in-process with real Request objects, many times, printing CPU time
+// per request (process.cpuUsage, steadier than wall-clock time on a shared machine) and the
+// database statements each sends. What bench:api measures through `next start`, minus Next.js,
+// the network and the load generator: for deciding what a change to the read path saves.
+// Run: npx tsx bench/lib/read-path.ts [--pg] [requests per case, default 3000]
+import os from "node:os";
+import pg from "pg";
+import { openBenchDatabase, simulatedEnvironment } from "./setup";
+import { loadAverage, machine, median } from "./rounds";
+
+simulatedEnvironment();
+process.env.GEOSCOPE_SIMULATOR_LATENCY_MS = "0";
+(process.env as Record<string, string>).NODE_ENV = "production";
+const args = process.argv.slice(2);
+const onPostgres = args.includes("--pg");
+const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 3000);
+
+// BENCH_PGLITE_DIR: PGlite in that (empty) folder instead of in memory, as `npm start` has it.
+const bench = process.env.BENCH_PGLITE_DIR && !onPostgres ? await pgliteIn(process.env.BENCH_PGLITE_DIR) : await openBenchDatabase(onPostgres);
+
+async function pgliteIn(dir: string) {
+  const { openDb, setCurrentDb } = await import("@/lib/db/client");
+  const { applyPendingMigrations } = await import("@/lib/db/migrate");
+  const database = openDb({ kind: "pglite", dataDir: dir });
+  await applyPendingMigrations(database);
+  setCurrentDb(database);
+  return { database, close: () => database.close() };
+}
+let statements = 0;
+if (onPostgres) {
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
+    statements++;
+    return (query as (...x: unknown[]) => unknown).apply(this, a);
+  } as typeof query;
+} else {
+  const lite = bench.database.pglite!;
+  for (const method of ["query", "exec"] as const) {
+    const original = lite[method].bind(lite) as (...x: unknown[]) => Promise<unknown>;
+    (lite as unknown as Record<string, unknown>)[method] = (...a: unknown[]) => {
+      statements++;
+      return original(...a);
+    };
+  }
+}
+
+const { ensureUser } = await import("@/lib/accounts/users");
+const { issueApiKey } = await import("@/lib/auth/api-keys");
+const { recordPurchase } = await import("@/lib/billing/ledger");
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+const runRoute = (await import("@/app/api/v1/runs/[run_id]/route")) as { GET: Handler };
+const runsRoute = (await import("@/app/api/v1/runs/route")) as { GET: Handler };
+const batchRoute = (await import("@/app/api/v1/batches/[batch_id]/route")) as { GET: Handler };
+const promptsRoute = (await import("@/app/api/v1/prompts/route")) as { POST: Handler };
+const projectsRoute = (await import("@/app/api/v1/projects/route")) as { POST: Handler };
+
+const user = await ensureUser("bench@example.com");
+await bench.database.prisma.$transaction((tx) => recordPurchase(tx, { workspaceId: user.personalWorkspaceId, amountMicros: 1_000_000_000n }));
+const key = (await issueApiKey(user.id, user.personalWorkspaceId, "bench")).key;
+const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+const base = "http://localhost/api/v1";
+const noParams = { params: Promise.resolve({}) };
+const project = (await (await projectsRoute.POST(new Request(`${base}/projects`, { method: "POST", headers, body: JSON.stringify({ name: "Bench" }) }), noParams)).json()) as { id: string };
+const body = JSON.stringify({ prompt: "best running shoes for flat feet", project: project.id, engines: ["chatgpt", "claude", "gemini"] });
+const accepted = (await (await promptsRoute.POST(new Request(`${base}/prompts`, { method: "POST", headers, body }), noParams)).json()) as { batch: { id: string }; runs: { id: string }[] };
+const runId = accepted.runs[0]!.id;
+const batchId = accepted.batch.id;
+for (let i = 0; i < 19; i++) await promptsRoute.POST(new Request(`${base}/prompts`, { method: "POST", headers, body }), noParams);
+const waited = await batchRoute.GET(new Request(`${base}/batches/${batchId}?wait=30`, { headers }), { params: Promise.resolve({ batch_id: batchId }) });
+if (((await waited.json()) as { batch: { status: string } }).batch.status !== "completed") throw new Error("the batch did not complete");
+// Every run finished: background work would otherwise be measured with the reads.
+await (await import("@/lib/work/local-driver")).localDriver().drained();
+
+// The spliced body is what the object path serialises to, byte for byte (also after a cache hit).
+{
+  const { getRun, getRunBody } = await import("@/lib/runs/runs");
+  const principal = { user: { id: user.id, email: user.email }, credential: { kind: "api_key" as const, id: "bench", name: "bench" }, workspaceId: user.personalWorkspaceId, apiKeyId: null };
+  for (const run of accepted.runs) {
+    for (let i = 0; i < 2; i++) {
+      const spliced = await getRunBody(principal, run.id);
+      if (!("text" in spliced) || spliced.text !== JSON.stringify(await getRun(principal, run.id))) throw new Error(`the spliced body of ${run.id} differs from the presented one`);
+    }
+  }
+  const { listRuns, listRunsBody } = await import("@/lib/runs/runs");
+  const { RunsQuery } = await import("@/lib/schemas/runs");
+  for (const q of [{ limit: "20" }, { limit: "2" }, { batch: batchId, limit: "50" }, { project: project.id, status: "completed", engine: "claude", limit: "5" }, { workspace: user.personalWorkspaceId }]) {
+    const query = RunsQuery.parse(q);
+    let page = await listRuns(principal, query);
+    const body = await listRunsBody(principal, query);
+    if (body.text !== JSON.stringify(page)) throw new Error(`the list ${JSON.stringify(q)} differs`);
+    if (page.next_cursor) {
+      const next = RunsQuery.parse({ ...q, cursor: page.next_cursor });
+      page = await listRuns(principal, next);
+      if ((await listRunsBody(principal, next)).text !== JSON.stringify(page)) throw new Error(`the list ${JSON.stringify(q)} after a cursor differs`);
+    }
+  }
+  const { getBatch, getBatchBody } = await import("@/lib/runs/batches");
+  for (let i = 0; i < 2; i++) {
+    if ((await getBatchBody(principal, batchId)).text !== JSON.stringify(await getBatch(principal, batchId))) throw new Error(`the spliced body of ${batchId} differs`);
+  }
+}
+
+const cases: { name: string; send: () => Promise<Response> }[] = [
+  { name: "GET /runs/{id}", send: () => runRoute.GET(new Request(`${base}/runs/${runId}`, { headers }), { params: Promise.resolve({ run_id: runId }) }) },
+  { name: "GET /runs/{id}?wait=20 (finished)", send: () => runRoute.GET(new Request(`${base}/runs/${runId}?wait=20`, { headers }), { params: Promise.resolve({ run_id: runId }) }) },
+  { name: "GET /runs?limit=20", send: () => runsRoute.GET(new Request(`${base}/runs?limit=20`, { headers }), noParams) },
+  { name: "GET /runs?batch&wait=20 (finished)", send: () => runsRoute.GET(new Request(`${base}/runs?batch=${batchId}&wait=20`, { headers }), noParams) },
+  { name: "GET /batches/{id} (3 runs)", send: () => batchRoute.GET(new Request(`${base}/batches/${batchId}`, { headers }), { params: Promise.resolve({ batch_id: batchId }) }) },
+];
+
+console.log(`in-process read path, ${onPostgres ? "PostgreSQL" : "PGlite in memory"}, ${N} sequential requests per case, 3 rounds after a warm-up; ${machine()}; load average ${loadAverage()}`);
+for (const c of cases.filter((c) => !process.env.BENCH_CASES || process.env.BENCH_CASES.split(",").some((p) => c.name.startsWith(p)))) {
+  const first = await c.send();
+  const text = await first.text();
+  if (first.status !== 200) throw new Error(`${c.name}: ${first.status} ${text}`);
+  for (let i = 0; i < 300; i++) await (await c.send()).text();
+  const cpu: number[] = [];
+  const wall: number[] = [];
+  let perRequest = 0;
+  for (let round = 0; round < 3; round++) {
+    statements = 0;
+    const before = process.cpuUsage();
+    const started = performance.now();
+    // BENCH_CONCURRENCY: that many requests in flight at once, as from a server's many connections.
+    const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 1);
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      for (let i = 0; i < N / concurrency; i++) await (await c.send()).text();
+    }));
+    const used = process.cpuUsage(before);
+    wall.push(((performance.now() - started) * 1000) / N);
+    cpu.push((used.user + used.system) / N);
+    perRequest = statements / N;
+  }
+  console.log(`${c.name.padEnd(36)} CPU ${median(cpu).toFixed(0).padStart(5)} µs/req (${cpu.map((x) => x.toFixed(0)).join(", ")})  wall ${median(wall).toFixed(0).padStart(5)} µs  statements/req ${perRequest.toFixed(2)}  body ${text.length} B`);
+}
+if (process.env.BENCH_SHOW_BODY) console.log((await (await cases[0]!.send()).text()));
+console.log(`load average ${loadAverage()}, ${os.availableParallelism()} cores`);
+await bench.close();
+process.exit(0);
