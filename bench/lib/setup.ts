@@ -15,9 +15,9 @@ export function simulatedEnvironment(): void {
 }
 
 /** Starts the simulator as its own process and points the engines at it (BENCH_SIMULATOR=in-process: not). */
-export async function startSimulator(): Promise<{ inProcess: boolean; stop(): void }> {
+export async function startSimulator(options: { port?: number } = {}): Promise<{ inProcess: boolean; stop(): void }> {
   if (process.env.BENCH_SIMULATOR === "in-process") return { inProcess: true, stop: () => undefined };
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(
     path.join(repoRoot, "node_modules", ".bin", "tsx"),
     ["lib/engines/simulator/main.ts", "--port", String(port), "--latency-ms", process.env.GEOSCOPE_SIMULATOR_LATENCY_MS ?? "200"],
