@@ -3,10 +3,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import pg from "pg";
 import { openDb, PGLITE_MEMORY, setCurrentDb, type Db } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { applyPendingMigrations } from "@/lib/db/migrate";
+import { adminQuery } from "./pg-database";
+
+export { adminQuery };
 
 export type FreshDb = {
   db: Db;
@@ -130,23 +132,6 @@ export function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-/** Runs one statement on the server's maintenance connection (CREATE/DROP DATABASE cannot run elsewhere). */
-export async function adminQuery(serverUrl: string, sql: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new Error(
-      `Cannot reach the PostgreSQL server of TEST_DATABASE_URL (${serverUrl}): ${(error as Error).message}. ` +
-        "Start one (npm test does it for you) or point TEST_DATABASE_URL at a server where this user may CREATE DATABASE.",
-    );
-  }
-  try {
-    return await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function install(db: Db, afterClose: () => Promise<unknown>): Promise<FreshDb> {
   // Whatever was installed before stays open: its owner may still hold its client.

@@ -16,7 +16,8 @@ export type TestDatabase = {
   drop(): Promise<void>;
 };
 
-async function onServer<T>(serverUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs one statement on the server's maintenance connection (CREATE/DROP DATABASE cannot run elsewhere). */
+export async function adminQuery(serverUrl: string, sql: string): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString: serverUrl });
   try {
     await client.connect();
@@ -27,7 +28,7 @@ async function onServer<T>(serverUrl: string, fn: (client: pg.Client) => Promise
     );
   }
   try {
-    return await fn(client);
+    return await client.query(sql);
   } finally {
     await client.end();
   }
@@ -35,7 +36,7 @@ async function onServer<T>(serverUrl: string, fn: (client: pg.Client) => Promise
 
 export async function createTestDatabase(serverUrl = process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL): Promise<TestDatabase> {
   const name = `geoscope_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  await onServer(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
+  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2, application_name: "geoscope-test" });
@@ -49,7 +50,7 @@ export async function createTestDatabase(serverUrl = process.env.TEST_DATABASE_U
     query: async (sql, params) => (await pool.query(sql, params)).rows,
     drop: async () => {
       await pool.end();
-      await onServer(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
 }
