@@ -239,7 +239,7 @@ function ByCategory({ audit }: { audit: AuditResult }) {
       <ScrollTable label="Findings by category" columns={[{ label: "Category", text: true }, { label: "Failing" }, { label: "Warnings" }, { label: "Passed" }, { label: "Other" }]}>
         {rows.map((r) => (
           <tr key={r.category} data-testid="category-row">
-            <td className="font-medium">{capitalised(words(r.category))}</td>
+            <td className="font-medium">{capitalised(words(r.category)).replace(/^Ai /, "AI ")}</td>
             <Num>{r.fail ? <span className="font-semibold text-rose-700">{r.fail}</span> : 0}</Num>
             <Num>{r.warn ? <span className="font-semibold text-amber-800">{r.warn}</span> : 0}</Num>
             <Num>{r.pass}</Num>

@@ -59,24 +59,29 @@ export function QuestionsView({ analysis }: { analysis: QuestionsAnalysis }) {
         ))}
       </div>
 
-      {provenance ? (
-        <details className="mt-10 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
-          <summary className="cursor-pointer font-semibold">How these questions were generated</summary>
-          <div className="mt-4 space-y-3 text-sm">
-            <p className="text-slate-600">
-              One {engineName(provenance.engine)} run{provenance.model ? ` (${provenance.model})` : ""} on {when(provenance.generated_at)}, with prompt version{" "}
-              {provenance.prompt_version}. The prompt, exactly as sent:
-            </p>
-            <pre className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-xs break-words whitespace-pre-wrap text-slate-800">{provenance.prompt_text}</pre>
-            <p>
-              <span className="text-slate-500">SHA-256 of the prompt: </span>
-              <code className="font-mono text-xs break-all" data-testid="prompt-sha">
-                {provenance.prompt_sha}
-              </code>
-            </p>
-          </div>
-        </details>
-      ) : null}
+      {provenance ? <ProvenanceDetails provenance={provenance} /> : null}
     </>
+  );
+}
+
+/** How the questions were generated: engine, model, date and prompt version, the prompt exactly as sent and its SHA-256. */
+export function ProvenanceDetails({ provenance }: { provenance: NonNullable<QuestionsAnalysis["provenance"]> }) {
+  return (
+    <details className="mt-10 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+      <summary className="cursor-pointer font-semibold">How these questions were generated</summary>
+      <div className="mt-4 space-y-3 text-sm">
+        <p className="text-slate-600">
+          One {engineName(provenance.engine)} run{provenance.model ? ` (${provenance.model})` : ""} on {when(provenance.generated_at)}, with prompt version{" "}
+          {provenance.prompt_version}. The prompt, exactly as sent:
+        </p>
+        <pre className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-xs break-words whitespace-pre-wrap text-slate-800">{provenance.prompt_text}</pre>
+        <p>
+          <span className="text-slate-500">SHA-256 of the prompt: </span>
+          <code className="font-mono text-xs break-all" data-testid="prompt-sha">
+            {provenance.prompt_sha}
+          </code>
+        </p>
+      </div>
+    </details>
   );
 }

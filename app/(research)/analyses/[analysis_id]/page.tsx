@@ -18,6 +18,7 @@ import { getShareStatus } from "@/lib/shares/service";
 import { Notice, Section } from "../../../_components/ui";
 import { Facts, Failure, Num, ScrollTable, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
 import { CitationsView } from "../../../s/_components/citations-view";
+import { ProvenanceDetails } from "../../../s/_components/questions-view";
 import { engineName, when } from "../../../s/_lib/view";
 import { ResearchPage, type Crumb } from "../../_components/frame";
 import { LiveRefresh } from "../../_components/live";
@@ -132,26 +133,7 @@ function Questions({ analysis, project, live, selected }: { analysis: QuestionsA
         )
       ) : null}
 
-      {provenance ? (
-        <details className="mt-10 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
-          <summary className="cursor-pointer font-semibold">How these questions were generated</summary>
-          <div className="mt-4 space-y-3 text-sm">
-            <p className="text-slate-600">
-              One {engineName(provenance.engine)} run{provenance.model ? ` (${provenance.model})` : ""} on {when(provenance.generated_at)}, with prompt version{" "}
-              {provenance.prompt_version} (
-              <a href={`/runs/${provenance.run_id}`} className="text-indigo-700 hover:underline">
-                the run
-              </a>
-              ). The prompt, exactly as sent:
-            </p>
-            <pre className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-xs break-words whitespace-pre-wrap text-slate-800">{provenance.prompt_text}</pre>
-            <p>
-              <span className="text-slate-500">SHA-256 of the prompt: </span>
-              <code className="font-mono text-xs break-all">{provenance.prompt_sha}</code>
-            </p>
-          </div>
-        </details>
-      ) : null}
+      {provenance ? <ProvenanceDetails provenance={provenance} /> : null}
     </>
   );
 }
