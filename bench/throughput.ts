@@ -4,7 +4,7 @@
 // back in this process, as `npm start` does without GEOSCOPE_SIMULATOR_URL). The runs are
 // created first (with no driver capacity), then one sweep hands them all to a real driver, as
 // after a restart.
-// Prints total time, runs/s, peak RSS, CPU time of this process per run, and the ideal:
+// Prints total time, runs/s, peak RSS, CPU time of this process per run, statements per run (--pg), and the ideal:
 // ceil(runs per engine / ENGINE_CONCURRENCY) rounds of one engine call each. Target: within 20% of
 // the ideal. A warm-up round of a tenth of the runs first, then BENCH_ROUNDS rounds (default 3) of
 // fresh runs in the same database, each printed, then the median (min–max); the load average is
@@ -15,10 +15,20 @@
 // else postgresql://postgres@127.0.0.1:5432/postgres (dropped at the end), instead of PGlite.
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
+import pg from "pg";
 import { loadAverage, machine, median, spread } from "./lib/rounds";
 import { openBenchDatabase, simulatedEnvironment, startSimulator } from "./lib/setup";
 
 simulatedEnvironment();
+
+// Statements sent to PostgreSQL (--pg), counted at the driver: every query of the pool and of the
+// change listener's connection, Prisma's and the prepared ones alike.
+let statements = 0;
+const sendQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements += 1;
+  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof sendQuery;
 const simulator = await startSimulator();
 
 const { ensureUser } = await import("@/lib/accounts/users");
@@ -65,10 +75,12 @@ async function round(runs: number, profiled: boolean): Promise<Round> {
 
   const driver = new LocalDriver({ concurrency: () => concurrency });
   holder.__geoscopeLocalDriver = driver;
-  let peakRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+  let peakRss = process.memoryUsage.rss();
+  // memoryUsage.rss(), not memoryUsage(): the heap statistics of the full call cost this process ~5% of its CPU at this rate.
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
   const profile = profiled ? await startProfile() : null;
   const cpu = process.cpuUsage();
+  const statementsBefore = statements;
   const started = performance.now();
   const swept = await driver.sweep();
   await driver.drained();
@@ -76,11 +88,12 @@ async function round(runs: number, profiled: boolean): Promise<Round> {
   const used = process.cpuUsage(cpu);
   if (profile) await profile.stop(process.env.BENCH_CPU_PROFILE!);
   clearInterval(sampler);
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
   const rounds = Math.max(...[...perEngine.values()].map((n) => Math.ceil(n / concurrency)));
   const ideal = (rounds * latencyMs) / 1000;
   const cpuMsPerRun = (used.user + used.system) / 1000 / runs;
-  console.log(`swept ${swept} runs: total ${seconds.toFixed(2)} s, ${(runs / seconds).toFixed(1)} runs/s, ideal ${ideal.toFixed(2)} s (${rounds} rounds x ${latencyMs} ms), actual/ideal ${(seconds / ideal).toFixed(2)}x, CPU ${cpuMsPerRun.toFixed(2)} ms/run (this process), peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+  const perRun = onPostgres ? `, ${((statements - statementsBefore) / runs).toFixed(1)} statements/run` : "";
+  console.log(`swept ${swept} runs: total ${seconds.toFixed(2)} s, ${(runs / seconds).toFixed(1)} runs/s, ideal ${ideal.toFixed(2)} s (${rounds} rounds x ${latencyMs} ms), actual/ideal ${(seconds / ideal).toFixed(2)}x, CPU ${cpuMsPerRun.toFixed(2)} ms/run (this process)${perRun}, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
   return { seconds, ideal, cpuMsPerRun, peakRss };
 }
 

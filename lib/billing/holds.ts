@@ -6,10 +6,11 @@
 // balance row is what makes concurrent holds unable to overdraw; the conditional
 // `status = 'held'` update is what makes capture and release mutually exclusive.
 import type { Principal } from "../auth/principal";
-import { db, type Tx } from "../db/client";
+import { currentDb, type Tx } from "../db/client";
+import { textTransaction, type SqlSession, type Statement } from "../db/sql";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
-import { appendTransactions, availableMicros, lockBalance, type BalanceMicros, type LedgerEntry } from "./ledger";
+import { appendTransactions, availableMicros, lockBalance, sessionOf, type BalanceMicros, type LedgerClient, type LedgerEntry } from "./ledger";
 import { formatUsd } from "./money";
 import { priceOf, type LoadedRateCard, type Price } from "./rate-card";
 import { billingSettings, currentRateCard } from "./settings";
@@ -162,8 +163,11 @@ export type SettledHold = {
 };
 
 export type SettleOptions = {
-  /** Run inside this transaction (e.g. the one marking the run completed); otherwise in its own. */
-  tx?: Tx;
+  /**
+   * Run inside this transaction (e.g. the one marking the run completed): a Prisma one, or a
+   * session of ../db/sql.ts's textTransaction; otherwise in a transaction of its own.
+   */
+  tx?: LedgerClient;
   /**
    * The workspace the hold belongs to, when the caller knows it: the balance is then locked
    * first and the hold read once, under the lock. A hold of another workspace is not settled.
@@ -171,12 +175,71 @@ export type SettleOptions = {
   workspaceId?: string;
 };
 
+type HoldRow = {
+  id: string;
+  workspaceId: string;
+  runId: string | null;
+  analysisId: string | null;
+  operationId: string;
+  product: BillingProductName;
+  engine: string | null;
+  unit: string;
+  units: number;
+  unitPriceMicros: bigint;
+  amountMicros: bigint;
+  capturedMicros: bigint | null;
+  capturedUnits: number | null;
+  status: "held" | "captured" | "released";
+  actorUserId: string | null;
+  apiKeyId: string | null;
+};
+
+const HOLD_COLUMNS = `id, workspace_id, run_id, analysis_id, operation_id, product::text AS product, engine, unit, units::text AS units,
+  unit_price_micros::text AS unit_price_micros, amount_micros::text AS amount_micros, captured_micros::text AS captured_micros,
+  captured_units::text AS captured_units, status::text AS status, actor_user_id, api_key_id`;
+
+// $2: the workspace, or null for any (then the caller locks the hold's workspace and reads again).
+const HOLD_BY_ID: Statement = { name: "hold_by_id_v1", text: `SELECT ${HOLD_COLUMNS} FROM credit_holds WHERE id = $1 AND ($2::text IS NULL OR workspace_id = $2)` };
+const HOLD_BY_RUN: Statement = { name: "hold_by_run_v1", text: `SELECT ${HOLD_COLUMNS} FROM credit_holds WHERE run_id = $1 AND ($2::text IS NULL OR workspace_id = $2)` };
+
+const SETTLE_HOLD: Statement = {
+  name: "hold_settle_v1",
+  text: `UPDATE credit_holds SET status = $2::text::"HoldStatus", captured_micros = $3::bigint, captured_units = $4::int,
+    settled_at = $5::timestamptz AT TIME ZONE 'UTC' WHERE id = $1 AND status = 'held' RETURNING id`,
+};
+
+function holdRowOf(row: (string | null)[]): HoldRow {
+  const r = (i: number) => row[i] ?? null;
+  return {
+    id: r(0)!,
+    workspaceId: r(1)!,
+    runId: r(2),
+    analysisId: r(3),
+    operationId: r(4)!,
+    product: r(5) as BillingProductName,
+    engine: r(6),
+    unit: r(7)!,
+    units: Number(r(8)),
+    unitPriceMicros: BigInt(r(9)!),
+    amountMicros: BigInt(r(10)!),
+    capturedMicros: r(11) === null ? null : BigInt(r(11)!),
+    capturedUnits: r(12) === null ? null : Number(r(12)),
+    status: r(13) as HoldRow["status"],
+    actorUserId: r(14),
+    apiKeyId: r(15),
+  };
+}
+
+async function findHold(sql: SqlSession, ref: HoldRef, workspaceId: string | null): Promise<HoldRow | null> {
+  const where = whereOf(ref);
+  const [row] = await sql.query("id" in where ? HOLD_BY_ID : HOLD_BY_RUN, ["id" in where ? where.id : where.runId, workspaceId]);
+  return row ? holdRowOf(row) : null;
+}
+
 function whereOf(ref: HoldRef): { id: string } | { runId: string } {
   if (typeof ref !== "string") return "holdId" in ref ? { id: ref.holdId } : { runId: ref.runId };
   return ref.startsWith("ch_") ? { id: ref } : { runId: ref };
 }
-
-type HoldRow = NonNullable<Awaited<ReturnType<Tx["creditHold"]["findFirst"]>>>;
 
 function settled(row: HoldRow, changed: boolean): SettledHold {
   if (row.status === "held") throw new Error(`hold ${row.id} is not settled`);
@@ -193,10 +256,9 @@ function settled(row: HoldRow, changed: boolean): SettledHold {
   };
 }
 
-async function inTransaction<T>(options: SettleOptions, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  if (options.tx) return fn(options.tx);
-  // Settling waits for the workspace's balance lock, which busy workspaces hold often and briefly.
-  return db().$transaction(fn, { maxWait: 30_000, timeout: 30_000 });
+async function inTransaction<T>(options: SettleOptions, fn: (sql: SqlSession) => Promise<T>): Promise<T> {
+  if (options.tx) return fn(sessionOf(options.tx));
+  return textTransaction(currentDb(), fn);
 }
 
 /**
@@ -205,29 +267,30 @@ async function inTransaction<T>(options: SettleOptions, fn: (tx: Tx) => Promise<
  * Null when there is no such hold: billing was off when the work was queued, or it is not billable.
  */
 async function settle(ref: HoldRef, options: SettleOptions, decide: (row: HoldRow) => { units: number; micros: bigint } | null) {
-  return inTransaction(options, async (tx) => {
+  return inTransaction(options, async (sql) => {
     let balance: BalanceMicros;
     let row: HoldRow | null;
     if (options.workspaceId) {
-      balance = await lockBalance(tx, options.workspaceId);
-      row = await tx.creditHold.findFirst({ where: { ...whereOf(ref), workspaceId: options.workspaceId } });
+      balance = await lockBalance(sql, options.workspaceId);
+      row = await findHold(sql, ref, options.workspaceId);
       if (!row) return null;
     } else {
-      const found = await tx.creditHold.findFirst({ where: whereOf(ref) });
+      const found = await findHold(sql, ref, null);
       if (!found) return null;
-      balance = await lockBalance(tx, found.workspaceId);
+      balance = await lockBalance(sql, found.workspaceId);
       // Read again under the lock: a settlement that committed while we waited is visible now.
-      row = await tx.creditHold.findUniqueOrThrow({ where: { id: found.id } });
+      row = await findHold(sql, { holdId: found.id }, null);
+      if (!row) throw new Error(`hold ${found.id} vanished under the balance lock`);
     }
     if (row.status !== "held") return settled(row, false);
 
     const capture = decide(row);
     const now = new Date();
     const data = capture
-      ? { status: "captured" as const, capturedMicros: capture.micros, capturedUnits: capture.units, settledAt: now }
-      : { status: "released" as const, capturedMicros: 0n, capturedUnits: 0, settledAt: now };
-    const { count } = await tx.creditHold.updateMany({ where: { id: row.id, status: "held" }, data });
-    if (count !== 1) throw new Error(`hold ${row.id} changed under the balance lock`);
+      ? { status: "captured" as const, capturedMicros: capture.micros, capturedUnits: capture.units }
+      : { status: "released" as const, capturedMicros: 0n, capturedUnits: 0 };
+    const changed = await sql.query(SETTLE_HOLD, [row.id, data.status, data.capturedMicros.toString(), String(data.capturedUnits), now.toISOString()]);
+    if (changed.length !== 1) throw new Error(`hold ${row.id} changed under the balance lock`);
 
     const entries: LedgerEntry[] = [];
     if (capture && capture.micros > 0n) {
@@ -252,7 +315,7 @@ async function settle(ref: HoldRef, options: SettleOptions, decide: (row: HoldRo
       if (fromPurchased > 0n) entries.push({ ...common, bucket: "purchased", amountMicros: -fromPurchased });
     }
     // The usage rows (if any) and the balance: what was held is no longer held, what was paid is spent.
-    await appendTransactions(tx, row.workspaceId, entries, now, -row.amountMicros);
+    await appendTransactions(sql, row.workspaceId, entries, now, -row.amountMicros);
     return settled({ ...row, ...data }, true);
   });
 }

@@ -3,6 +3,7 @@
 // changes it only while holding its row lock, and recomputeBalance() rebuilds it from scratch.
 import type { Tx } from "../db/client";
 import { newId } from "../db/ids";
+import { sqlIn, type SqlSession, type Statement } from "../db/sql";
 import { formatUsd } from "./money";
 import { billingSettings } from "./settings";
 
@@ -19,15 +20,29 @@ export function availableMicros(b: BalanceMicros): bigint {
   return b.promoMicros + b.purchasedMicros - b.heldMicros;
 }
 
-type BalanceRow = { promo: string; purchased: string; held: string };
-
-async function selectForUpdate(tx: Tx, workspaceId: string): Promise<BalanceMicros | null> {
+const SELECT_BALANCE_FOR_UPDATE: Statement = {
+  name: "ledger_balance_for_update_v1",
   // ::text because drivers differ on how they hand back int8; BigInt() takes the text exactly.
-  const rows = await tx.$queryRaw<BalanceRow[]>`
-    SELECT promo_micros::text AS promo, purchased_micros::text AS purchased, held_micros::text AS held
-    FROM credit_balances WHERE workspace_id = ${workspaceId} FOR UPDATE`;
-  const row = rows[0];
-  return row ? { promoMicros: BigInt(row.promo), purchasedMicros: BigInt(row.purchased), heldMicros: BigInt(row.held) } : null;
+  text: `SELECT promo_micros::text AS promo, purchased_micros::text AS purchased, held_micros::text AS held
+    FROM credit_balances WHERE workspace_id = $1 FOR UPDATE`,
+};
+
+const CREATE_BALANCE: Statement = {
+  name: "ledger_create_balance_v1",
+  text: `INSERT INTO credit_balances (workspace_id, promo_micros, purchased_micros, held_micros, updated_at)
+    VALUES ($1, 0, 0, 0, now() AT TIME ZONE 'UTC') ON CONFLICT (workspace_id) DO NOTHING RETURNING workspace_id`,
+};
+
+/** A Prisma transaction, or a session of ../db/sql.ts's (the hot writes): both run the statements below. */
+export type LedgerClient = Tx | SqlSession;
+
+export function sessionOf(client: LedgerClient): SqlSession {
+  return "$queryRawUnsafe" in client ? sqlIn(client) : client;
+}
+
+async function selectForUpdate(sql: SqlSession, workspaceId: string): Promise<BalanceMicros | null> {
+  const [row] = await sql.query(SELECT_BALANCE_FOR_UPDATE, [workspaceId]);
+  return row ? { promoMicros: BigInt(row[0]!), purchasedMicros: BigInt(row[1]!), heldMicros: BigInt(row[2]!) } : null;
 }
 
 /**
@@ -35,13 +50,12 @@ async function selectForUpdate(tx: Tx, workspaceId: string): Promise<BalanceMicr
  * when missing. Every change to credit or holds goes through this lock, which is what keeps
  * concurrent holds from setting aside more than the balance.
  */
-export async function lockBalance(tx: Tx, workspaceId: string): Promise<BalanceMicros> {
-  const found = await selectForUpdate(tx, workspaceId);
+export async function lockBalance(client: LedgerClient, workspaceId: string): Promise<BalanceMicros> {
+  const sql = sessionOf(client);
+  const found = await selectForUpdate(sql, workspaceId);
   if (found) return found;
-  await tx.$executeRaw`
-    INSERT INTO credit_balances (workspace_id, promo_micros, purchased_micros, held_micros, updated_at)
-    VALUES (${workspaceId}, 0, 0, 0, now()) ON CONFLICT (workspace_id) DO NOTHING`;
-  const created = await selectForUpdate(tx, workspaceId);
+  await sql.query(CREATE_BALANCE, [workspaceId]);
+  const created = await selectForUpdate(sql, workspaceId);
   if (!created) throw new Error(`credit balance of ${workspaceId} could not be created`);
   return created;
 }
@@ -89,38 +103,72 @@ export type LedgerEntry = {
   units?: number | null;
 };
 
+// The entries arrive as one JSON array (amounts as strings: int8 is wider than a JSON number),
+// and the bucket sums move by their totals in the same statement.
+const APPEND_TRANSACTIONS: Statement = {
+  name: "ledger_append_v1",
+  text: `WITH entries AS (
+      SELECT * FROM jsonb_to_recordset($2::jsonb) AS e(
+        id text, kind text, bucket text, amount_micros bigint, description text, operation_id text, run_id text, hold_id text,
+        actor_user_id text, api_key_id text, product text, engine text, unit text, units int)
+    ), inserted AS (
+      INSERT INTO ledger_transactions (id, workspace_id, kind, bucket, amount_micros, description, operation_id, run_id, hold_id,
+        actor_user_id, api_key_id, product, engine, unit, units, created_at)
+      SELECT id, $1, kind::"TransactionKind", bucket::"CreditBucket", amount_micros, description, operation_id, run_id, hold_id,
+        actor_user_id, api_key_id, product::"BillingProduct", engine, unit, units, $4::timestamptz AT TIME ZONE 'UTC'
+      FROM entries
+      RETURNING 1
+    )
+    UPDATE credit_balances SET
+      promo_micros = promo_micros + COALESCE((SELECT sum(amount_micros) FROM entries WHERE bucket = 'promo'), 0),
+      purchased_micros = purchased_micros + COALESCE((SELECT sum(amount_micros) FROM entries WHERE bucket = 'purchased'), 0),
+      held_micros = held_micros + $3::bigint,
+      updated_at = $4::timestamptz AT TIME ZONE 'UTC'
+    WHERE workspace_id = $1
+    RETURNING (SELECT count(*) FROM inserted)::text AS appended`,
+};
+
 /**
- * Appends transactions and moves the cached bucket sums by the same amounts, in one write each
+ * Appends transactions and moves the cached bucket sums by the same amounts, in one statement
  * (the caller holds the balance lock, so every statement saved shortens the wait of the others).
  * `heldDeltaMicros` moves the held sum in the same update (a settled hold). The caller holds
- * the balance lock (lockBalance) and has checked that no bucket goes below zero.
+ * the balance lock (lockBalance) and has checked that no bucket goes below zero. Answers the
+ * new transactions' ids, in the order of `entries`.
  */
 export async function appendTransactions(
-  tx: Tx,
+  client: LedgerClient,
   workspaceId: string,
   entries: LedgerEntry[],
   at: Date = new Date(),
   heldDeltaMicros = 0n,
-) {
+): Promise<string[]> {
   const ids = entries.map(() => newId("transaction"));
-  const created =
-    entries.length === 0
-      ? []
-      : await tx.ledgerTransaction.createManyAndReturn({
-          data: entries.map((entry, i) => ({ id: ids[i]!, workspaceId, createdAt: at, ...entry })),
-        });
-  const delta = (bucket: Bucket) => entries.filter((e) => e.bucket === bucket).reduce((s, e) => s + e.amountMicros, 0n);
-  await tx.creditBalance.update({
-    where: { workspaceId },
-    data: {
-      promoMicros: { increment: delta("promo") },
-      purchasedMicros: { increment: delta("purchased") },
-      ...(heldDeltaMicros !== 0n ? { heldMicros: { increment: heldDeltaMicros } } : {}),
-    },
-  });
-  // In the order of `entries` (RETURNING does not promise one).
-  const byId = new Map(created.map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id)!);
+  const rows = entries.map((entry, i) => ({
+    id: ids[i],
+    kind: entry.kind,
+    bucket: entry.bucket,
+    amount_micros: entry.amountMicros.toString(),
+    description: entry.description,
+    operation_id: entry.operationId ?? null,
+    run_id: entry.runId ?? null,
+    hold_id: entry.holdId ?? null,
+    actor_user_id: entry.actorUserId ?? null,
+    api_key_id: entry.apiKeyId ?? null,
+    product: entry.product ?? null,
+    engine: entry.engine ?? null,
+    unit: entry.unit ?? null,
+    units: entry.units ?? null,
+  }));
+  const [updated] = await sessionOf(client).query(APPEND_TRANSACTIONS, [workspaceId, JSON.stringify(rows), heldDeltaMicros.toString(), at.toISOString()]);
+  // The caller locked (so created) the balance row: no row here is a caller that did not.
+  if (!updated) throw new Error(`appendTransactions: no credit balance row for ${workspaceId} (lockBalance first)`);
+  return ids;
+}
+
+/** One new transaction, as stored (for the operator's commands, which print it). */
+async function appendOne(tx: Tx, workspaceId: string, entry: LedgerEntry) {
+  const [id] = await appendTransactions(tx, workspaceId, [entry]);
+  return tx.ledgerTransaction.findUniqueOrThrow({ where: { id: id! } });
 }
 
 type CreditInput = { workspaceId: string; amountMicros: bigint; description?: string; actorUserId?: string | null };
@@ -129,32 +177,26 @@ type CreditInput = { workspaceId: string; amountMicros: bigint; description?: st
 export async function grantPromo(tx: Tx, input: CreditInput) {
   if (input.amountMicros <= 0n) throw new LedgerError("a promotional grant must be above 0.00");
   await lockBalance(tx, input.workspaceId);
-  const [row] = await appendTransactions(tx, input.workspaceId, [
-    {
-      kind: "promo_grant",
-      bucket: "promo",
-      amountMicros: input.amountMicros,
-      description: input.description ?? "Promotional credit",
-      actorUserId: input.actorUserId ?? null,
-    },
-  ]);
-  return row!;
+  return appendOne(tx, input.workspaceId, {
+    kind: "promo_grant",
+    bucket: "promo",
+    amountMicros: input.amountMicros,
+    description: input.description ?? "Promotional credit",
+    actorUserId: input.actorUserId ?? null,
+  });
 }
 
 /** Purchased credit (recorded by an operator until a payment provider is wired). Never expires. */
 export async function recordPurchase(tx: Tx, input: CreditInput) {
   if (input.amountMicros <= 0n) throw new LedgerError("a purchase must be above 0.00");
   await lockBalance(tx, input.workspaceId);
-  const [row] = await appendTransactions(tx, input.workspaceId, [
-    {
-      kind: "purchase",
-      bucket: "purchased",
-      amountMicros: input.amountMicros,
-      description: input.description ?? "Credit purchase",
-      actorUserId: input.actorUserId ?? null,
-    },
-  ]);
-  return row!;
+  return appendOne(tx, input.workspaceId, {
+    kind: "purchase",
+    bucket: "purchased",
+    amountMicros: input.amountMicros,
+    description: input.description ?? "Credit purchase",
+    actorUserId: input.actorUserId ?? null,
+  });
 }
 
 /**
@@ -177,16 +219,13 @@ export async function adjustCredit(tx: Tx, input: CreditInput & { bucket: Bucket
         `an adjustment of ${formatUsd(input.amountMicros)} would leave the holds unpaid`,
     );
   }
-  const [row] = await appendTransactions(tx, input.workspaceId, [
-    {
-      kind: "adjustment",
-      bucket: input.bucket,
-      amountMicros: input.amountMicros,
-      description: input.description.trim(),
-      actorUserId: input.actorUserId ?? null,
-    },
-  ]);
-  return row!;
+  return appendOne(tx, input.workspaceId, {
+    kind: "adjustment",
+    bucket: input.bucket,
+    amountMicros: input.amountMicros,
+    description: input.description.trim(),
+    actorUserId: input.actorUserId ?? null,
+  });
 }
 
 /**

@@ -5,7 +5,8 @@
 // these statements skip it, and on PostgreSQL each is parsed and planned once per connection.
 // Every column a statement returns must be text (cast with ::text in the SQL): rows come back as
 // arrays of strings or nulls on both drivers, and the caller converts what it needs.
-import type { Db } from "./client";
+import type { PGlite } from "@electric-sql/pglite";
+import type { Db, Tx } from "./client";
 
 export type Statement = {
   /** Unique per statement text (bump its version when the text changes): the session keeps the parsed statement under it. */
@@ -22,22 +23,32 @@ export type TextRow = (string | null)[];
 const preparedIn = ((globalThis as { __geoscopePrepared?: WeakMap<object, Set<string>> }).__geoscopePrepared ??= new WeakMap());
 
 /** Runs a statement on the database, outside any transaction; rows as arrays of text. */
-export async function queryText(db: Db, statement: Statement, values: (string | null)[], retried = false): Promise<TextRow[]> {
+export async function queryText(db: Db, statement: Statement, values: (string | null)[]): Promise<TextRow[]> {
   if (db.pool) {
     const result = await db.pool.query<TextRow>({ name: statement.name, text: statement.text, values, rowMode: "array" });
     return result.rows;
   }
   const pglite = db.pglite;
   if (!pglite) throw new Error("queryText: a database with neither a pool nor PGlite");
+  return executeIn(pglite, pglite, statement, values);
+}
+
+type PgliteSession = Pick<PGlite, "exec" | "query">;
+
+/** EXECUTEs a statement in PGlite's session (`via`: the instance, or a transaction of it), PREPAREd on first use. */
+async function executeIn(pglite: PGlite, via: PgliteSession, statement: Statement, values: (string | null)[], retried = false): Promise<TextRow[]> {
   let prepared = preparedIn.get(pglite);
   if (!prepared) preparedIn.set(pglite, (prepared = new Set()));
   if (!prepared.has(statement.name)) {
     const types = values.map(() => "text").join(", ");
     try {
-      await pglite.exec(`PREPARE ${statement.name} (${types}) AS ${statement.text}`);
+      await via.exec(`PREPARE ${statement.name} (${types}) AS ${statement.text}`);
     } catch (error) {
       // Prepared by an earlier copy of this module in the same session: the name is the text's.
+      // (Inside a transaction the error has aborted it: the caller's retry finds the name known.)
       if (!/prepared statement .* already exists/.test((error as Error).message)) throw error;
+      prepared.add(statement.name);
+      if (via !== pglite) throw error;
     }
     prepared.add(statement.name);
   }
@@ -45,14 +56,16 @@ export async function queryText(db: Db, statement: Statement, values: (string | 
   // EXECUTE declares none): its arguments are written as literals.
   const args = values.map(literal).join(", ");
   try {
-    const result = await pglite.query<TextRow>(`EXECUTE ${statement.name}${args ? `(${args})` : ""}`, [], { rowMode: "array" });
+    const result = await via.query<TextRow>(`EXECUTE ${statement.name}${args ? `(${args})` : ""}`, [], { rowMode: "array" });
     return result.rows;
   } catch (error) {
-    // Dropped behind our back (DEALLOCATE ALL, a reset session): prepared again, once.
-    if (!retried && /prepared statement .* does not exist/.test((error as Error).message)) {
+    // Dropped behind our back (DEALLOCATE ALL, a reset session): prepared again, once (not
+    // inside a transaction, which the error has aborted).
+    if (!retried && via === pglite && /prepared statement .* does not exist/.test((error as Error).message)) {
       prepared.delete(statement.name);
-      return queryText(db, statement, values, true);
+      return executeIn(pglite, via, statement, values, true);
     }
+    if (/prepared statement .* does not exist/.test((error as Error).message)) prepared.delete(statement.name);
     throw error;
   }
 }
@@ -62,4 +75,69 @@ function literal(value: string | null): string {
   if (value === null) return "NULL";
   if (value.includes("\0")) throw new Error("queryText: a value holds a NUL byte");
   return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** Statements on one session: `textTransaction`'s connection, or a Prisma transaction's (`sqlIn`). */
+export type SqlSession = { query(statement: Statement, values: (string | null)[]): Promise<TextRow[]> };
+
+/**
+ * Runs `fn` in a transaction of its own on the driver under Prisma (a pool connection, or
+ * PGlite's one session, which queues Prisma's transactions and these behind each other), its
+ * statements prepared as queryText's are. Committed when `fn` resolves, rolled back when it throws.
+ * For the hot writes (a run's outcome and its charge), where Prisma's per-statement work was
+ * most of their cost.
+ */
+export async function textTransaction<T>(db: Db, fn: (sql: SqlSession) => Promise<T>): Promise<T> {
+  if (db.pool) {
+    const client = await db.pool.connect();
+    let broken: Error | undefined;
+    // A checked-out client has no 'error' listener of the pool's: a connection the server ends
+    // mid-transaction (a restart, pg_terminate_backend) would otherwise be an uncaught exception.
+    const onError = (error: Error) => (broken ??= error);
+    client.on("error", onError);
+    try {
+      await client.query("BEGIN");
+      try {
+        const out = await fn({
+          query: async (statement, values) => (await client.query<TextRow>({ name: statement.name, text: statement.text, values, rowMode: "array" })).rows,
+        });
+        await client.query("COMMIT");
+        return out;
+      } catch (error) {
+        await client.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
+        throw error;
+      }
+    } catch (error) {
+      // A connection that failed mid-transaction may be dead or in an unknown state: not reused.
+      broken ??= isConnectionError(error) ? (error as Error) : undefined;
+      throw error;
+    } finally {
+      if (!broken) client.off("error", onError);
+      client.release(broken);
+    }
+  }
+  const pglite = db.pglite;
+  if (!pglite) throw new Error("textTransaction: a database with neither a pool nor PGlite");
+  return pglite.transaction((tx) => fn({ query: (statement, values) => executeIn(pglite, tx, statement, values) }));
+}
+
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  // No SQLSTATE: the socket, not the statement (ECONNRESET, "Connection terminated", a timeout).
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  // Class 08 (connection exception) and 57P01-57P05 (the server ending the session).
+  return code.startsWith("08") || /^57P0[1-5]$/.test(code);
+}
+
+/**
+ * The same statements inside a Prisma transaction (services that hold one: creating work, the
+ * analyses' and audits' final writes). Columns must have distinct names: rows come back as objects.
+ */
+export function sqlIn(tx: Tx): SqlSession {
+  return {
+    async query(statement, values) {
+      const rows = await tx.$queryRawUnsafe<Record<string, string | null>[]>(statement.text, ...values);
+      return rows.map((row) => Object.values(row));
+    },
+  };
 }

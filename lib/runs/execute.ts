@@ -9,12 +9,12 @@
 import { createHash } from "node:crypto";
 import { captureHold, releaseHold } from "../billing/holds";
 import { engineConfig } from "../config/engines";
-import { db } from "../db/client";
-import type { Prisma } from "../db/generated/client";
+import { currentDb, db } from "../db/client";
+import { queryText, textTransaction, type Statement } from "../db/sql";
 import { isEngineId, prepareEngineConfig, runPrompt, type RunPromptOutcome } from "../engines";
 import { notifyChanged } from "../changes/wait";
 import { log } from "../log";
-import type { RunError, SourceObservation } from "../schemas/results";
+import type { RunError } from "../schemas/results";
 import { backoffMs } from "../work/job";
 
 /** How long a claimed run belongs to its worker without a heartbeat; renewed every third of it. */
@@ -65,14 +65,11 @@ export async function claimRun(runId: string, leaseMs = RUN_LEASE_MS): Promise<C
   // The usual case, a queued run never started, in one conditional statement: of two workers
   // claiming at once exactly one gets the row back. Anything else (a lease to take over, a run
   // claimed too often, a finished one) is read first and decided below.
-  const [fresh] = await db().run.updateManyAndReturn({
-    where: { id: runId, status: "queued", startedAt: null, attempts: { lt: MAX_CLAIMS } },
-    data: { status: "running", startedAt: now, attempts: { increment: 1 }, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
-    select: claimSelect,
-  });
+  const [fresh] = await queryText(currentDb(), CLAIM_QUEUED_RUN, [runId, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), String(MAX_CLAIMS)]);
   if (fresh) {
-    notifyChanged(fresh.id, fresh.batchId, fresh.fanoutId);
-    return claimOf(fresh, now);
+    const [id, workspaceId, batchId, fanoutId, engine, prompt, attempts] = fresh;
+    notifyChanged(id, batchId, fanoutId);
+    return { id: id!, workspaceId: workspaceId!, batchId: batchId ?? null, fanoutId: fanoutId ?? null, engine: engine ?? null, prompt: prompt!, attempts: Number(attempts), startedAt: now };
   }
   const row = await db().run.findUnique({
     where: { id: runId },
@@ -103,28 +100,6 @@ type Finish =
   | { kind: "completed"; outcome: Extract<RunPromptOutcome, { ok: true }> }
   | { kind: "failed"; error: RunError; envelope?: unknown };
 
-/** One run_sources row per source of a completed prompt run, in result order. */
-export function runSourceRows(
-  run: { id: string; workspaceId: string; engine: string | null; prompt: string },
-  sources: readonly SourceObservation[],
-): Prisma.RunSourceCreateManyInput[] {
-  const promptHash = promptHashOf(run.prompt);
-  return sources.map((s, position) => ({
-    runId: run.id,
-    position,
-    workspaceId: run.workspaceId,
-    engine: run.engine,
-    promptHash,
-    url: s.url,
-    domain: s.domain,
-    cited: s.cited,
-    searchQueryObserved: s.search_query_observed,
-    retrievalObserved: s.retrieval_observed,
-    citationCount: s.citation_count ?? 0,
-    resolution: s.resolution,
-  }));
-}
-
 /** SHA-256 hex of a prompt's text (run_sources.prompt_hash). */
 export function promptHashOf(prompt: string): string {
   return createHash("sha256").update(prompt, "utf8").digest("hex");
@@ -132,56 +107,81 @@ export function promptHashOf(prompt: string): string {
 
 /**
  * Stores the outcome and settles the hold in one transaction, only if this worker still holds
- * the run (same attempt, still running). Answers whether it did.
+ * the run (same attempt, still running). Answers whether it did. Prepared statements on the
+ * driver (../db/sql.ts), as this is the write every run makes: through Prisma it cost the
+ * local driver about as much CPU as the engine call itself (bench:throughput).
  */
 async function finishRun(claim: Claim, finish: Finish, options: { matchStatus?: "queued" | "running" } = {}): Promise<boolean> {
   const completedAt = new Date();
-  const common = { completedAt, durationMs: Math.max(0, completedAt.getTime() - claim.startedAt.getTime()), leaseExpiresAt: null };
-  let data: Prisma.RunUpdateManyMutationInput;
-  if (finish.kind === "completed") {
-    const { outcome } = finish;
-    data = {
-      ...common,
-      status: "completed",
-      result: outcome.result as Prisma.InputJsonValue,
-      usage: outcome.usage as Prisma.InputJsonValue,
-      model: outcome.model,
-      rawEnvelope: outcome.envelope as unknown as Prisma.InputJsonValue,
-      normalizerVersion: Number(outcome.envelope.normalizer_version),
-      sourceCount: outcome.result.sources.length,
-      citedCount: outcome.result.sources.filter((s) => s.cited === true).length,
-      queryCount: outcome.result.searches.length,
-      citationsExposed: outcome.result.citations_exposed,
-    };
-  } else {
-    data = {
-      ...common,
-      status: "failed",
-      error: finish.error as Prisma.InputJsonValue,
-      ...(finish.envelope ? { rawEnvelope: finish.envelope as Prisma.InputJsonValue } : {}),
-    };
-  }
-  const changed = await db().$transaction(
-    async (tx) => {
-      const { count } = await tx.run.updateMany({
-        where: { id: claim.id, status: options.matchStatus ?? "running", attempts: claim.attempts },
-        data,
-      });
-      if (count !== 1) return false;
-      const settle = { tx, workspaceId: claim.workspaceId };
-      if (finish.kind === "completed") {
-        // The sources citation analyses read (run_sources), stored with the result they come from.
-        await tx.runSource.createMany({ data: runSourceRows(claim, finish.outcome.result.sources) });
-        await captureHold({ runId: claim.id }, settle);
-      }
-      else await releaseHold({ runId: claim.id }, settle);
+  const where = [claim.id, options.matchStatus ?? "running", String(claim.attempts), completedAt.toISOString(), String(Math.max(0, completedAt.getTime() - claim.startedAt.getTime()))];
+  const changed = await textTransaction(currentDb(), async (sql) => {
+    const settle = { tx: sql, workspaceId: claim.workspaceId };
+    if (finish.kind === "failed") {
+      const stored = await sql.query(FAIL_RUN, [...where, JSON.stringify(finish.error), finish.envelope === undefined ? null : JSON.stringify(finish.envelope)]);
+      if (stored.length !== 1) return false;
+      await releaseHold({ runId: claim.id }, settle);
       return true;
-    },
-    { maxWait: 30_000, timeout: 30_000 },
-  );
+    }
+    const { outcome } = finish;
+    const { sources } = outcome.result;
+    const stored = await sql.query(COMPLETE_RUN, [
+      ...where,
+      JSON.stringify(outcome.result),
+      outcome.usage === null || outcome.usage === undefined ? null : JSON.stringify(outcome.usage),
+      outcome.model ?? null,
+      JSON.stringify(outcome.envelope),
+      String(Number(outcome.envelope.normalizer_version)),
+      String(sources.length),
+      String(sources.filter((s) => s.cited === true).length),
+      String(outcome.result.searches.length),
+      outcome.result.citations_exposed === null || outcome.result.citations_exposed === undefined ? null : String(outcome.result.citations_exposed),
+    ]);
+    if (stored.length !== 1) return false;
+    // The sources citation analyses read (run_sources), stored with the result they come from.
+    if (sources.length > 0) await sql.query(INSERT_RUN_SOURCES, [claim.id, claim.workspaceId, claim.engine, promptHashOf(claim.prompt), JSON.stringify(sources)]);
+    await captureHold({ runId: claim.id }, settle);
+    return true;
+  });
   notifyChanged(claim.id, claim.batchId, claim.fanoutId);
   return changed;
 }
+
+// Timestamps are sent as ISO text and stored as UTC, as Prisma stores them (timestamp(3)).
+const CLAIM_QUEUED_RUN: Statement = {
+  name: "run_claim_queued_v1",
+  text: `UPDATE runs SET status = 'running', started_at = $2::timestamptz AT TIME ZONE 'UTC', attempts = attempts + 1,
+      lease_expires_at = $3::timestamptz AT TIME ZONE 'UTC', updated_at = $2::timestamptz AT TIME ZONE 'UTC'
+    WHERE id = $1 AND status = 'queued' AND started_at IS NULL AND attempts < $4::int
+    RETURNING id, workspace_id, batch_id, fanout_id, engine,
+      CASE WHEN jsonb_typeof(input -> 'prompt') = 'string' THEN input ->> 'prompt' ELSE subject END AS prompt, attempts::text AS attempts`,
+};
+
+const FINISHED = `completed_at = $4::timestamptz AT TIME ZONE 'UTC', updated_at = $4::timestamptz AT TIME ZONE 'UTC', duration_ms = $5::int, lease_expires_at = NULL`;
+const STILL_MINE = `WHERE id = $1 AND status = $2::text::"RunStatus" AND attempts = $3::int RETURNING id`;
+
+const COMPLETE_RUN: Statement = {
+  name: "run_complete_v1",
+  text: `UPDATE runs SET status = 'completed', ${FINISHED}, result = $6::jsonb, usage = $7::jsonb, model = $8,
+      raw_envelope = $9::jsonb, normalizer_version = $10::int, source_count = $11::int, cited_count = $12::int,
+      query_count = $13::int, citations_exposed = $14::boolean
+    ${STILL_MINE}`,
+};
+
+const FAIL_RUN: Statement = {
+  name: "run_fail_v1",
+  text: `UPDATE runs SET status = 'failed', ${FINISHED}, error = $6::jsonb, raw_envelope = COALESCE($7::jsonb, raw_envelope) ${STILL_MINE}`,
+};
+
+// One run_sources row per source of a completed prompt run, in result order ($5: result.sources).
+const INSERT_RUN_SOURCES: Statement = {
+  name: "run_sources_insert_v1",
+  text: `INSERT INTO run_sources (run_id, position, workspace_id, engine, prompt_hash, url, domain, cited, search_query_observed,
+      retrieval_observed, citation_count, resolution)
+    SELECT $1, (s.n - 1)::int, $2, $3, $4, s.v ->> 'url', s.v ->> 'domain', (s.v ->> 'cited')::boolean,
+      (s.v ->> 'search_query_observed')::boolean, (s.v ->> 'retrieval_observed')::boolean,
+      COALESCE((s.v ->> 'citation_count')::int, 0), s.v ->> 'resolution'
+    FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS s(v, n)`,
+};
 
 /** Fails a run that is not finished and releases its hold (Inngest's onFailure; operators). */
 export async function failRun(runId: string, error: RunError): Promise<boolean> {
@@ -220,6 +220,28 @@ async function callEngine(claim: Claim, sleep: (ms: number) => Promise<void>): P
   }
 }
 
+/** Attempts at storing an outcome before the step fails (and the job's retry calls the engine again). */
+export const MAX_STORE_ATTEMPTS = 4;
+
+/**
+ * Stores the engine's outcome, trying again when the database fails (a dropped connection, a
+ * restart): the answer is in hand and was paid for, and a retry of the whole step would ask the
+ * engine again. Each attempt is one transaction, rolled back whole when it fails, and conditional
+ * on this claim, so an outcome is stored and charged at most once.
+ */
+async function storeOutcome(claim: Claim, finish: Finish, sleep: (ms: number) => Promise<void>): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await finishRun(claim, finish);
+    } catch (error) {
+      if (attempt >= MAX_STORE_ATTEMPTS) throw error;
+      const delay = backoffMs(attempt);
+      log.warn("storing a run's outcome failed; trying again", { run_id: claim.id, attempt, delay_ms: delay, error });
+      await sleep(delay);
+    }
+  }
+}
+
 /**
  * Keeps a claimed run's lease alive through slow engines and retry waits (a dead worker stops
  * renewing, so another can take the run over). Answers the function that stops it.
@@ -253,7 +275,7 @@ export async function executeRun(runId: string, options: ExecuteOptions = {}): P
     } finally {
       options.onEngineDone?.();
     }
-    const stored = await finishRun(claim, finish);
+    const stored = await storeOutcome(claim, finish, options.sleep ?? defaultSleep);
     if (!stored) return "skipped";
     return finish.kind;
   } finally {

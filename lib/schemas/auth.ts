@@ -103,3 +103,10 @@ export const revokeCliToken = defineEndpoint({
   method: "DELETE", path: "/cli/auth/token", operationId: "revokeCliToken", summary: "Log out: revoke the CLI token this request used",
   tags: ["CLI login"], auth: "bearer", status: 204, errors: ["invalid_request"],
 });
+
+/**
+ * The device-login page's forms (/device): a typed user code, and the decision on one. Not API
+ * input: the code is looked up and decided by the signed-in person in the browser.
+ */
+export const deviceCodeForm = z.object({ code: z.string().trim().max(64, "is too long for a user code") });
+export const deviceDecisionForm = deviceCodeForm.extend({ decision: z.enum(["approve", "deny"]) });

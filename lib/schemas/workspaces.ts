@@ -42,6 +42,9 @@ export const Member = z
 
 export const MemberList = z.object({ items: z.array(Member) }).meta({ id: "MemberList", examples: [{ items: [exampleMember] }] });
 
+/** The secret of an invitation link (/invite/{token}), as lib/auth/secrets.ts makes it: what its page's forms accept. */
+export const InvitationToken = z.string().regex(/^[0-9A-Za-z]{20,100}$/, "is not an invitation token");
+
 export const InvitationStatus = z.enum(["pending", "accepted", "revoked", "expired"]).meta({ id: "InvitationStatus" });
 
 export const Invitation = z

@@ -6,7 +6,8 @@
 //
 // Concurrency: jobs wait in lanes, one per job and value of its concurrency key (a prompt run's
 // engine), each running at most the job's declared limit at once on this server.
-import { db } from "../db/client";
+import { currentDb, db } from "../db/client";
+import { queryText, type Statement } from "../db/sql";
 import type { Prisma } from "../db/generated/client";
 import { log } from "../log";
 import { RetryAfter, backoffMs, stepRunner, type StepOutputs } from "./job";
@@ -42,21 +43,12 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
   const releaseSlot = options.releaseSlot ?? (() => undefined);
   const now = new Date();
   // One conditional statement: of two workers claiming at once, exactly one gets the row.
-  const [row] = await db().job.updateManyAndReturn({
-    where: {
-      id,
-      OR: [
-        { status: "queued", OR: [{ runAfter: null }, { runAfter: { lte: now } }] },
-        { status: "running", leaseExpiresAt: { lt: now } },
-      ],
-    },
-    data: { status: "running", attempts: { increment: 1 }, runAfter: null, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
-    select: { id: true, job: true, payload: true, attempts: true, steps: true },
-  });
-  if (!row) {
+  const [claimed] = await queryText(currentDb(), CLAIM_JOB, [id, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString()]);
+  if (!claimed) {
     releaseSlot();
     return { kind: "skipped" };
   }
+  const row = { job: claimed[0]!, payload: JSON.parse(claimed[1]!) as unknown, attempts: Number(claimed[2]), steps: JSON.parse(claimed[3]!) as unknown };
   const mine = { id, status: "running" as const, attempts: row.attempts };
   const settle = async (data: Prisma.JobUpdateManyMutationInput) => (await db().job.updateMany({ where: mine, data })).count === 1;
   const fail = (error: string, steps?: Prisma.InputJsonValue) => settle({ status: "failed", steps, error, completedAt: new Date(), leaseExpiresAt: null });
@@ -94,7 +86,8 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
   });
   try {
     await job.run(data, step, { releaseSlot });
-    await settle({ status: "completed", steps: step.outputs() as Prisma.InputJsonValue, completedAt: new Date(), leaseExpiresAt: null, error: null });
+    // The usual ending, the write every job makes: a prepared statement (../db/sql.ts).
+    await queryText(currentDb(), COMPLETE_JOB, [id, String(row.attempts), JSON.stringify(step.outputs()), new Date().toISOString()]);
     return { kind: "completed" };
   } catch (error) {
     if (error instanceof LeaseLost) return { kind: "skipped" };
@@ -123,6 +116,25 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
     releaseSlot();
   }
 }
+
+// Timestamps are sent as ISO text and stored as UTC, as Prisma stores them (timestamp(3)).
+const CLAIM_JOB: Statement = {
+  name: "job_claim_v1",
+  text: `UPDATE jobs SET status = 'running', attempts = attempts + 1, run_after = NULL,
+      lease_expires_at = $3::timestamptz AT TIME ZONE 'UTC', updated_at = $2::timestamptz AT TIME ZONE 'UTC'
+    WHERE id = $1 AND (
+      (status = 'queued' AND (run_after IS NULL OR run_after <= $2::timestamptz AT TIME ZONE 'UTC'))
+      OR (status = 'running' AND lease_expires_at < $2::timestamptz AT TIME ZONE 'UTC'))
+    RETURNING job, payload::text AS payload, attempts::text AS attempts, steps::text AS steps`,
+};
+
+// Conditional on the claim, as every settle: a worker that lost the job records nothing.
+const COMPLETE_JOB: Statement = {
+  name: "job_complete_v1",
+  text: `UPDATE jobs SET status = 'completed', steps = $3::jsonb, completed_at = $4::timestamptz AT TIME ZONE 'UTC',
+      updated_at = $4::timestamptz AT TIME ZONE 'UTC', lease_expires_at = NULL, error = NULL
+    WHERE id = $1 AND status = 'running' AND attempts = $2::int`,
+};
 
 type Lane = { active: number; waiting: string[]; limit: () => number };
 

@@ -393,3 +393,31 @@ describe("server actions authorization matrix", () => {
     }
   }
 });
+
+describe("the device and invitation forms take their fields through the shared input parsing", () => {
+  // A NUL byte, a lone surrogate, a page of text: no user code or token is any of these. Each is
+  // answered as an unknown one, without a 500 and without a change to the database.
+  const unstorable = ["BCDF\u0000GHJK", "\ud800BCD-FGHJ", "BCDF-GHJK".repeat(2_000)];
+
+  it("a typed device code no code can be is an unknown code, and a decision on it decides nothing", async () => {
+    const pending = await startDeviceLogin("mo's laptop");
+    for (const code of unstorable) {
+      expect(await unchangedAfter(member, () => redirectOf(() => device.lookUpCodeAction(form({ code }))))).toBe("/device?error=unknown");
+      expect(await unchangedAfter(member, () => redirectOf(() => device.decideAction(form({ code, decision: "approve" }))))).toBe("/device?result=gone");
+    }
+    // A pending code with a decision that is neither approve nor deny stays pending.
+    expect(await unchangedAfter(member, () => redirectOf(() => device.decideAction(form({ code: pending.user_code, decision: "maybe" }))))).toBe("/device?result=gone");
+    expect(await unchangedAfter(member, () => redirectOf(() => device.lookUpCodeAction(form({ code: ` ${pending.user_code.toLowerCase()} ` }))))).toBe(
+      `/device?code=${encodeURIComponent(pending.user_code.toLowerCase())}`,
+    );
+  });
+
+  it("an invitation token no token can be is no such invitation", async () => {
+    for (const token of unstorable) {
+      const url = await unchangedAfter(member, () => redirectOf(() => invite.acceptAction(form({ token }))));
+      expect(decodeURIComponent(url)).toMatch(/^\/invite\/.+\?error=No such invitation\.$/);
+      expect(await unchangedAfter(member, () => invite.rememberInvitationAction(token))).toBe("/account");
+    }
+    expect(cookiesSet).toEqual([]);
+  });
+});

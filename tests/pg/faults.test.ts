@@ -1,11 +1,13 @@
 // Faults on a PostgreSQL server: the database connection dropped in the middle of the transaction
 // that holds credit for new work (the backend terminated by the server, and the TCP connection
-// cut), and an engine that never answers. Accepted work and money must come out whole: a failed
-// request leaves nothing behind and answers the envelope with its request id, the same request
-// then works, and a hung engine fails its run with engine_timeout and frees its hold and its slot.
+// cut), the same while a run stores its outcome and settles its hold, and an engine that never
+// answers. Accepted work and money must come out whole: a failed request leaves nothing behind and
+// answers the envelope with its request id, the same request then works, a run's outcome is stored
+// and charged once without asking its engine again, and a hung engine fails its run with
+// engine_timeout and frees its hold and its slot.
 import { createServer, Socket, type Server } from "node:net";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { POST as postFanouts } from "@/app/api/v1/fanouts/route";
 import { GET as getFanoutRoute } from "@/app/api/v1/fanouts/[fanout_id]/route";
@@ -13,8 +15,10 @@ import { POST as postPrompts } from "@/app/api/v1/prompts/route";
 import { readBalance, recordPurchase } from "@/lib/billing/ledger";
 import { parseUsd } from "@/lib/billing/money";
 import { resetConfig } from "@/lib/config/env";
+import { engineConfig } from "@/lib/config/engines";
 import { db, openDb, setCurrentDb, type Db } from "@/lib/db/client";
-import type { RunningSimulator } from "@/lib/engines";
+import { startSimulator, type EngineId, type RunningSimulator } from "@/lib/engines";
+import { log } from "@/lib/log";
 import { localDriver } from "@/lib/work/local-driver";
 import { createProject } from "@/lib/projects/projects";
 import { freshPostgres, withDatabase, type FreshPostgres } from "../helpers/db";
@@ -32,7 +36,30 @@ let monitor: pg.Client;
 let dana: Person;
 let project: string;
 
+/** Engine calls the simulator answered, by `${engine} ${prompt}`. */
+const engineCalls = new Map<string, number>();
+/** While set, an engine call whose prompt contains `prompt` is announced, then answered once `answer` resolves. */
+let heldCall: { prompt: string; arrived: () => void; answer: Promise<void> } | null = null;
+const globalForSimulator = globalThis as { __geoscopeSimulator?: Promise<RunningSimulator> };
+
 beforeAll(async () => {
+  // The in-process simulator the runs use (lib/engines prepareEngineConfig takes the one on
+  // globalThis), started here with a hook: engine calls are counted, and one can be held open.
+  const simulated = engineConfig().simulator;
+  globalForSimulator.__geoscopeSimulator = startSimulator({
+    seed: simulated.seed,
+    latencyMs: simulated.latencyMs,
+    unref: true,
+    onCall: async ({ engine, prompt }: { engine: EngineId; prompt: string }) => {
+      engineCalls.set(`${engine} ${prompt}`, (engineCalls.get(`${engine} ${prompt}`) ?? 0) + 1);
+      const held = heldCall;
+      if (held && prompt.includes(held.prompt)) {
+        held.arrived();
+        await held.answer;
+      }
+    },
+  });
+  await globalForSimulator.__geoscopeSimulator;
   fresh = await freshPostgres({ poolSize: 4 });
   monitor = new pg.Client({ connectionString: fresh.url, application_name: "geoscope-test-monitor" });
   await monitor.connect();
@@ -45,7 +72,18 @@ afterAll(async () => {
   await localDriver().drained();
   await monitor?.end();
   await fresh?.close();
+  await (await globalForSimulator.__geoscopeSimulator)?.close();
 });
+
+/** Engine calls answered for prompts containing `text`, by engine. */
+function callsFor(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, n] of engineCalls) {
+    const [engine, ...prompt] = key.split(" ");
+    if (prompt.join(" ").includes(text)) out[engine!] = (out[engine!] ?? 0) + n;
+  }
+  return out;
+}
 
 /** Everything a request that starts work writes, and the workspace's balance. */
 async function snapshot() {
@@ -219,6 +257,99 @@ describe("the database connection dropped while a request holds credit", () => {
       await proxied.close();
       await proxy.close();
     }
+  });
+
+  it("a run whose backend is terminated while it stores its outcome and settles its hold: stored on the next attempt without asking the engine again, charged once, no hold left", async () => {
+    const prompt = "connection lost while storing the outcome";
+    const before = await snapshot();
+    const warn = vi.spyOn(log, "warn");
+    onTestFinished(() => warn.mockRestore());
+
+    // The engine's answer is held until credit_holds is locked: the request itself inserts its
+    // hold (it would wait on the lock), and the run must not finish before the lock is taken.
+    // Held longer than this file's 1 s engine timeout allows on a busy machine: that timeout
+    // would abandon the call and ask the engine again, so it is lifted for this test.
+    const engineTimeout = process.env.ENGINE_TIMEOUT_MS;
+    process.env.ENGINE_TIMEOUT_MS = "60000";
+    resetConfig();
+    onTestFinished(() => {
+      process.env.ENGINE_TIMEOUT_MS = engineTimeout;
+      resetConfig();
+    });
+    let arrived!: () => void;
+    const engineCalled = new Promise<void>((resolve) => (arrived = resolve));
+    let answer!: () => void;
+    heldCall = { prompt, arrived, answer: new Promise<void>((resolve) => (answer = resolve)) };
+    const locker = new pg.Client({ connectionString: fresh.url });
+    let batchId!: string;
+    try {
+      await locker.connect();
+      const started = await call(postPrompts, "POST", "/prompts", { token: dana.apiKey, body: { prompt, project, engines: ["chatgpt"] } });
+      expect(started.status).toBe(202);
+      batchId = started.body.batch.id;
+      await engineCalled;
+
+      // Hold off writes to credit_holds: the run's final transaction stops at its hold's update,
+      // with the balance row locked and the run's row written, where it is terminated.
+      await locker.query("BEGIN");
+      await locker.query("LOCK TABLE credit_holds IN SHARE MODE");
+      answer();
+      try {
+        let blocked: { pid: number } | undefined;
+        await expect
+          .poll(
+            async () => {
+              const { rows } = await monitor.query<{ pid: number }>(
+                `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE 'UPDATE credit_holds%'`,
+              );
+              blocked = rows[0];
+              return rows.length;
+            },
+            { interval: 20, timeout: 30_000 },
+          )
+          .toBe(1);
+        const { rows: locks } = await monitor.query<{ relname: string; mode: string }>(
+          `SELECT c.relname, l.mode FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE l.pid = $1 AND l.granted`,
+          [blocked!.pid],
+        );
+        expect(locks).toContainEqual({ relname: "credit_balances", mode: "RowShareLock" });
+        expect(locks).toContainEqual({ relname: "runs", mode: "RowExclusiveLock" });
+        const { rows: terminated } = await monitor.query<{ ok: boolean }>("SELECT pg_terminate_backend($1) AS ok", [blocked!.pid]);
+        expect(terminated[0]!.ok).toBe(true);
+      } finally {
+        await locker.query("ROLLBACK");
+      }
+    } finally {
+      heldCall = null;
+      answer?.();
+      await locker.end();
+    }
+
+    const finished = await batchWhenFinished(batchId);
+    expect(finished.runs.map((r: any) => [r.engine, r.status, r.charge.status])).toEqual([["chatgpt", "completed", "captured"]]);
+    const runId: string = finished.runs[0].id;
+    // Stored by the same execution, on its next attempt: the engine was asked once, the job ran once.
+    expect(callsFor(prompt)).toEqual({ chatgpt: 1 });
+    const storeRetries = warn.mock.calls.filter(([message, fields]) => message.includes("storing a run's outcome failed") && fields?.run_id === runId);
+    expect(storeRetries.map(([, fields]) => fields?.attempt)).toEqual([1]);
+
+    // Charged once: 0.02 (chatgpt, on the rate card of 2026-11-01), nothing still held.
+    const after = await snapshot();
+    // (After snapshot(), which waits for the job to record its end.)
+    expect(await db().job.findUnique({ where: { id: runId }, select: { status: true, attempts: true } })).toEqual({ status: "completed", attempts: 1 });
+    expect(after.held).toBe(0);
+    expect(after.balance.heldMicros).toBe(0n);
+    expect(before.balance.purchasedMicros + before.balance.promoMicros - after.balance.purchasedMicros - after.balance.promoMicros).toBe(parseUsd("0.02"));
+    const hold = await db().creditHold.findUnique({ where: { runId }, select: { id: true, status: true, capturedMicros: true } });
+    expect(hold).toMatchObject({ status: "captured", capturedMicros: parseUsd("0.02") });
+    // One settlement's usage rows (one per credit bucket it drew on), all of this hold, and nothing else.
+    const usage = await db().ledgerTransaction.findMany({ where: { runId }, select: { kind: true, bucket: true, holdId: true, amountMicros: true } });
+    expect(usage.length).toBeGreaterThan(0);
+    expect(usage.every((t) => t.kind === "usage" && t.holdId === hold!.id)).toBe(true);
+    expect(new Set(usage.map((t) => t.bucket)).size).toBe(usage.length);
+    expect(usage.reduce((sum, t) => sum + t.amountMicros, 0n)).toBe(-parseUsd("0.02"));
+    expect(after.transactions).toBe(before.transactions + usage.length);
+    expect(after.runs).toBe(before.runs + 1);
   });
 });
 

@@ -3,18 +3,22 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { sessionPrincipal } from "@/lib/auth/session";
 import { config } from "@/lib/config/env";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, notFound } from "@/lib/http/errors";
+import { InvitationToken } from "@/lib/schemas/workspaces";
 import { acceptInvitation } from "@/lib/workspaces/invitations";
 import { INVITATION_COOKIE, INVITATION_RESUME_PATH } from "../resume/cookie";
 
 export async function acceptAction(form: FormData): Promise<void> {
-  const token = String(form.get("token") ?? "");
+  const posted = form.get("token");
+  const token = typeof posted === "string" ? posted : "";
   // Encoded: a posted token is any text (a NUL in a Location header would be a 500, a "/" another path).
   const invitationPath = `/invite/${encodeURIComponent(token)}`;
   // Signed out meanwhile: back to the invitation, which offers sign-in (never a sign-in URL carrying the token).
   const principal = await sessionPrincipal();
   if (!principal) redirect(invitationPath);
   try {
+    // Text no invitation token can be is no such invitation (and never reaches the database).
+    if (!InvitationToken.safeParse(token).success) throw notFound("invitation");
     await acceptInvitation(principal.user.id, token);
   } catch (error) {
     if (error instanceof ApiError) redirect(`${invitationPath}?error=${encodeURIComponent(error.message)}`);
@@ -29,7 +33,7 @@ export async function acceptAction(form: FormData): Promise<void> {
  * (the sign-in link is written to the server log when no mail server is set).
  */
 export async function rememberInvitationAction(token: string): Promise<string> {
-  if (!/^[0-9A-Za-z]{20,100}$/.test(token)) return "/account";
+  if (!InvitationToken.safeParse(token).success) return "/account";
   (await cookies()).set(INVITATION_COOKIE, token, {
     httpOnly: true,
     sameSite: "lax",
