@@ -4,7 +4,7 @@
 // still gives a complete document saying so; only a failure of the service itself throws.
 import { config } from "../config/env";
 import type { AuditResult } from "../schemas/audits";
-import { analysePage } from "./analyse";
+import { analysePageOffThread } from "./analyse/pool";
 import { fetchPage } from "./fetch";
 import { probe } from "./probes";
 import { evaluateFindings } from "./findings";
@@ -59,7 +59,9 @@ export async function auditPage(url: string, options: AuditOptions = {}): Promis
   const now = (options.now ?? (() => new Date()))();
   const allowHosts = options.allowHosts ?? config().AUDIT_ALLOW_HOSTS;
   const fetched = await fetchPage(url, { allowHosts, signal: options.signal });
-  const analysis = fetched.html !== null ? analysePage(fetched.html, fetched.page.final_url, fetched.fetch.server_headers) : null;
+  // In a worker thread (analyse/pool.ts): the parse of a large page would otherwise hold up every
+  // request this server is answering.
+  const analysis = fetched.html !== null ? await analysePageOffThread(fetched.html, fetched.page.final_url, fetched.fetch.server_headers) : null;
   const probes = await probe(fetched, analysis?.markdownLinks ?? [], { allowHosts, signal: options.signal });
   const findings = evaluateFindings({ fetched, analysis, probes, now });
   return {
