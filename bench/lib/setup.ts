@@ -2,6 +2,8 @@
 // are elsewhere, so their work is not the driver's), and a fresh migrated database, PGlite in
 // memory or a throwaway database on a PostgreSQL server (--pg), installed as the process's.
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { adminQuery as adminQueryOn } from "../../tests/helpers/db";
 import { freePort, repoRoot } from "../../tests/helpers/processes";
@@ -46,25 +48,29 @@ export async function openBenchDatabase(onPostgres: boolean) {
   const serverUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
   const name = `geoscope_bench_${Date.now().toString(36)}`;
   let database;
+  let dataDir: string | null = null;
   if (onPostgres) {
     await adminQueryOn(serverUrl, `CREATE DATABASE "${name}"`);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     database = openDb({ kind: "postgres", url: url.toString() });
   } else {
-    database = openDb({ kind: "pglite", dataDir: PGLITE_MEMORY });
+    // BENCH_PGLITE=disk: in a temporary folder, as `npm start` keeps it (default: in memory).
+    dataDir = process.env.BENCH_PGLITE === "disk" ? mkdtempSync(path.join(tmpdir(), "geoscope-bench-pglite-")) : null;
+    database = openDb({ kind: "pglite", dataDir: dataDir ?? PGLITE_MEMORY });
   }
   await applyPendingMigrations(database);
   setCurrentDb(database);
   return {
     database,
-    label: onPostgres ? "PostgreSQL (pool of 10)" : "PGlite in memory",
+    label: onPostgres ? "PostgreSQL (pool of 10)" : dataDir ? `PGlite in ${dataDir}` : "PGlite in memory",
     async close() {
       await database.close();
       // The change listener (PostgreSQL) would otherwise keep the process alive.
       const { stopNotifier } = await import("@/lib/changes/notify");
       await stopNotifier();
       if (onPostgres) await adminQueryOn(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -194,13 +194,40 @@ type HoldRow = {
   apiKeyId: string | null;
 };
 
-const HOLD_COLUMNS = `id, workspace_id, run_id, analysis_id, operation_id, product::text AS product, engine, unit, units::text AS units,
-  unit_price_micros::text AS unit_price_micros, amount_micros::text AS amount_micros, captured_micros::text AS captured_micros,
-  captured_units::text AS captured_units, status::text AS status, actor_user_id, api_key_id`;
+/** A hold's columns as text, in holdRowOf's order (`h.`: of the alias h). */
+function holdColumns(alias = ""): string {
+  const c = (name: string) => `${alias}${name}`;
+  return `${c("id")}, ${c("workspace_id")}, ${c("run_id")}, ${c("analysis_id")}, ${c("operation_id")}, ${c("product")}::text AS product, ${c("engine")},
+  ${c("unit")}, ${c("units")}::text AS units, ${c("unit_price_micros")}::text AS unit_price_micros, ${c("amount_micros")}::text AS amount_micros,
+  ${c("captured_micros")}::text AS captured_micros, ${c("captured_units")}::text AS captured_units, ${c("status")}::text AS status,
+  ${c("actor_user_id")}, ${c("api_key_id")}`;
+}
 
 // $2: the workspace, or null for any (then the caller locks the hold's workspace and reads again).
-const HOLD_BY_ID: Statement = { name: "hold_by_id_v1", text: `SELECT ${HOLD_COLUMNS} FROM credit_holds WHERE id = $1 AND ($2::text IS NULL OR workspace_id = $2)` };
-const HOLD_BY_RUN: Statement = { name: "hold_by_run_v1", text: `SELECT ${HOLD_COLUMNS} FROM credit_holds WHERE run_id = $1 AND ($2::text IS NULL OR workspace_id = $2)` };
+const HOLD_BY_ID: Statement = { name: "hold_by_id_v1", text: `SELECT ${holdColumns()} FROM credit_holds WHERE id = $1 AND ($2::text IS NULL OR workspace_id = $2)` };
+const HOLD_BY_RUN: Statement = { name: "hold_by_run_v1", text: `SELECT ${holdColumns()} FROM credit_holds WHERE run_id = $1 AND ($2::text IS NULL OR workspace_id = $2)` };
+
+// The usual settlement, of a workspace's hold (the caller knows the workspace): its balance row
+// locked and the hold read in one statement. The hold comes from the statement's snapshot, taken
+// before any wait for the lock: what another settlement committed meanwhile shows when this one's
+// conditional update finds the hold no longer held (settle reads it again then).
+const BALANCE_AND_HOLD = (by: "id" | "run_id"): Statement => ({
+  name: `hold_with_balance_by_${by}_v1`,
+  text: `SELECT b.promo_micros::text AS promo, b.purchased_micros::text AS purchased, b.held_micros::text AS held, ${holdColumns("h.")}
+    FROM credit_balances b LEFT JOIN credit_holds h ON h.${by} = $2 AND h.workspace_id = b.workspace_id
+    WHERE b.workspace_id = $1 FOR UPDATE OF b`,
+});
+const BALANCE_AND_HOLD_BY_ID = BALANCE_AND_HOLD("id");
+const BALANCE_AND_HOLD_BY_RUN = BALANCE_AND_HOLD("run_id");
+
+/** The workspace's balance, locked, and its hold `ref` (null: none); null when the workspace has no balance row yet. */
+async function lockBalanceWithHold(sql: SqlSession, ref: HoldRef, workspaceId: string): Promise<{ balance: BalanceMicros; row: HoldRow | null } | null> {
+  const where = whereOf(ref);
+  const [found] = await sql.query("id" in where ? BALANCE_AND_HOLD_BY_ID : BALANCE_AND_HOLD_BY_RUN, [workspaceId, "id" in where ? where.id : where.runId]);
+  if (!found) return null;
+  const balance = { promoMicros: BigInt(found[0]!), purchasedMicros: BigInt(found[1]!), heldMicros: BigInt(found[2]!) };
+  return { balance, row: found[3] ? holdRowOf(found.slice(3)) : null };
+}
 
 const SETTLE_HOLD: Statement = {
   name: "hold_settle_v1",
@@ -271,8 +298,9 @@ async function settle(ref: HoldRef, options: SettleOptions, decide: (row: HoldRo
     let balance: BalanceMicros;
     let row: HoldRow | null;
     if (options.workspaceId) {
-      balance = await lockBalance(sql, options.workspaceId);
-      row = await findHold(sql, ref, options.workspaceId);
+      const locked = await lockBalanceWithHold(sql, ref, options.workspaceId);
+      balance = locked?.balance ?? (await lockBalance(sql, options.workspaceId));
+      row = locked ? locked.row : await findHold(sql, ref, options.workspaceId);
       if (!row) return null;
     } else {
       const found = await findHold(sql, ref, null);
@@ -290,7 +318,12 @@ async function settle(ref: HoldRef, options: SettleOptions, decide: (row: HoldRo
       ? { status: "captured" as const, capturedMicros: capture.micros, capturedUnits: capture.units }
       : { status: "released" as const, capturedMicros: 0n, capturedUnits: 0 };
     const changed = await sql.query(SETTLE_HOLD, [row.id, data.status, data.capturedMicros.toString(), String(data.capturedUnits), now.toISOString()]);
-    if (changed.length !== 1) throw new Error(`hold ${row.id} changed under the balance lock`);
+    if (changed.length !== 1) {
+      // Settled by a transaction that committed while this one waited for the balance lock: as it now is.
+      const current = await findHold(sql, { holdId: row.id }, null);
+      if (current && current.status !== "held") return settled(current, false);
+      throw new Error(`hold ${row.id} changed under the balance lock`);
+    }
 
     const entries: LedgerEntry[] = [];
     if (capture && capture.micros > 0n) {

@@ -22,6 +22,15 @@ export type TextRow = (string | null)[];
 // PREPARE again what the session already holds.
 const preparedIn = ((globalThis as { __geoscopePrepared?: WeakMap<object, Set<string>> }).__geoscopePrepared ??= new WeakMap());
 
+/**
+ * `FROM ${ASYNC_COMMIT}` in a statement run on its own (its own transaction) commits it without
+ * waiting for the WAL to reach the disk (synchronous_commit off for that transaction alone, set
+ * while it runs). Only for writes whose loss in a crash is harmless: leases and claims, which a
+ * crash leaves to expire anyway. Whatever commits durably after them (a run's outcome) makes them
+ * durable too, as the WAL is written in order.
+ */
+export const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
+
 /** Runs a statement on the database, outside any transaction; rows as arrays of text. */
 export async function queryText(db: Db, statement: Statement, values: (string | null)[]): Promise<TextRow[]> {
   if (db.pool) {

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { captureHold, releaseHold } from "../billing/holds";
 import { engineConfig } from "../config/engines";
 import { currentDb, db } from "../db/client";
-import { queryText, textTransaction, type Statement } from "../db/sql";
+import { ASYNC_COMMIT, queryText, textTransaction, type Statement } from "../db/sql";
 import { isEngineId, prepareEngineConfig, runPrompt, type RunPromptOutcome } from "../engines";
 import { notifyChanged } from "../changes/wait";
 import { log } from "../log";
@@ -135,10 +135,10 @@ async function finishRun(claim: Claim, finish: Finish, options: { matchStatus?: 
       String(sources.filter((s) => s.cited === true).length),
       String(outcome.result.searches.length),
       outcome.result.citations_exposed === null || outcome.result.citations_exposed === undefined ? null : String(outcome.result.citations_exposed),
+      promptHashOf(claim.prompt),
+      JSON.stringify(sources),
     ]);
     if (stored.length !== 1) return false;
-    // The sources citation analyses read (run_sources), stored with the result they come from.
-    if (sources.length > 0) await sql.query(INSERT_RUN_SOURCES, [claim.id, claim.workspaceId, claim.engine, promptHashOf(claim.prompt), JSON.stringify(sources)]);
     await captureHold({ runId: claim.id }, settle);
     return true;
   });
@@ -147,10 +147,14 @@ async function finishRun(claim: Claim, finish: Finish, options: { matchStatus?: 
 }
 
 // Timestamps are sent as ISO text and stored as UTC, as Prisma stores them (timestamp(3)).
+// Committed without waiting for the WAL flush (ASYNC_COMMIT): it is on the way to the engine call,
+// and a claim lost to a crash is one that never happened (the run is queued again); the outcome's
+// transaction is durable, and with it this claim.
 const CLAIM_QUEUED_RUN: Statement = {
-  name: "run_claim_queued_v1",
+  name: "run_claim_queued_v2",
   text: `UPDATE runs SET status = 'running', started_at = $2::timestamptz AT TIME ZONE 'UTC', attempts = attempts + 1,
       lease_expires_at = $3::timestamptz AT TIME ZONE 'UTC', updated_at = $2::timestamptz AT TIME ZONE 'UTC'
+    FROM ${ASYNC_COMMIT}
     WHERE id = $1 AND status = 'queued' AND started_at IS NULL AND attempts < $4::int
     RETURNING id, workspace_id, batch_id, fanout_id, engine,
       CASE WHEN jsonb_typeof(input -> 'prompt') = 'string' THEN input ->> 'prompt' ELSE subject END AS prompt, attempts::text AS attempts`,
@@ -159,12 +163,25 @@ const CLAIM_QUEUED_RUN: Statement = {
 const FINISHED = `completed_at = $4::timestamptz AT TIME ZONE 'UTC', updated_at = $4::timestamptz AT TIME ZONE 'UTC', duration_ms = $5::int, lease_expires_at = NULL`;
 const STILL_MINE = `WHERE id = $1 AND status = $2::text::"RunStatus" AND attempts = $3::int RETURNING id`;
 
+// With the run, the sources citation analyses read (run_sources: one row per source, in result
+// order; $15 the prompt's hash, $16 result.sources), in the same statement.
 const COMPLETE_RUN: Statement = {
-  name: "run_complete_v1",
-  text: `UPDATE runs SET status = 'completed', ${FINISHED}, result = $6::jsonb, usage = $7::jsonb, model = $8,
-      raw_envelope = $9::jsonb, normalizer_version = $10::int, source_count = $11::int, cited_count = $12::int,
-      query_count = $13::int, citations_exposed = $14::boolean
-    ${STILL_MINE}`,
+  name: "run_complete_v2",
+  text: `WITH run AS (
+      UPDATE runs SET status = 'completed', ${FINISHED}, result = $6::jsonb, usage = $7::jsonb, model = $8,
+        raw_envelope = $9::jsonb, normalizer_version = $10::int, source_count = $11::int, cited_count = $12::int,
+        query_count = $13::int, citations_exposed = $14::boolean
+      ${STILL_MINE}, workspace_id, engine
+    ), sources AS (
+      INSERT INTO run_sources (run_id, position, workspace_id, engine, prompt_hash, url, domain, cited, search_query_observed,
+        retrieval_observed, citation_count, resolution)
+      SELECT run.id, (s.n - 1)::int, run.workspace_id, run.engine, $15, s.v ->> 'url', s.v ->> 'domain', (s.v ->> 'cited')::boolean,
+        (s.v ->> 'search_query_observed')::boolean, (s.v ->> 'retrieval_observed')::boolean,
+        COALESCE((s.v ->> 'citation_count')::int, 0), s.v ->> 'resolution'
+      FROM run CROSS JOIN jsonb_array_elements($16::jsonb) WITH ORDINALITY AS s(v, n)
+      RETURNING 1
+    )
+    SELECT id, (SELECT count(*) FROM sources)::text AS sources FROM run`,
 };
 
 const FAIL_RUN: Statement = {
@@ -172,16 +189,6 @@ const FAIL_RUN: Statement = {
   text: `UPDATE runs SET status = 'failed', ${FINISHED}, error = $6::jsonb, raw_envelope = COALESCE($7::jsonb, raw_envelope) ${STILL_MINE}`,
 };
 
-// One run_sources row per source of a completed prompt run, in result order ($5: result.sources).
-const INSERT_RUN_SOURCES: Statement = {
-  name: "run_sources_insert_v1",
-  text: `INSERT INTO run_sources (run_id, position, workspace_id, engine, prompt_hash, url, domain, cited, search_query_observed,
-      retrieval_observed, citation_count, resolution)
-    SELECT $1, (s.n - 1)::int, $2, $3, $4, s.v ->> 'url', s.v ->> 'domain', (s.v ->> 'cited')::boolean,
-      (s.v ->> 'search_query_observed')::boolean, (s.v ->> 'retrieval_observed')::boolean,
-      COALESCE((s.v ->> 'citation_count')::int, 0), s.v ->> 'resolution'
-    FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS s(v, n)`,
-};
 
 /** Fails a run that is not finished and releases its hold (Inngest's onFailure; operators). */
 export async function failRun(runId: string, error: RunError): Promise<boolean> {

@@ -7,7 +7,7 @@
 // Concurrency: jobs wait in lanes, one per job and value of its concurrency key (a prompt run's
 // engine), each running at most the job's declared limit at once on this server.
 import { currentDb, db } from "../db/client";
-import { queryText, type Statement } from "../db/sql";
+import { ASYNC_COMMIT, queryText, type Statement } from "../db/sql";
 import type { Prisma } from "../db/generated/client";
 import { log } from "../log";
 import { RetryAfter, backoffMs, stepRunner, type StepOutputs } from "./job";
@@ -118,21 +118,28 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
 }
 
 // Timestamps are sent as ISO text and stored as UTC, as Prisma stores them (timestamp(3)).
+// Committed without waiting for the WAL flush (ASYNC_COMMIT): a claim lost to a crash is a claim
+// that never happened, and the job is resumed as it would have been; the run's outcome and charge
+// are committed durably, and with them every claim before them in the WAL.
 const CLAIM_JOB: Statement = {
-  name: "job_claim_v1",
+  name: "job_claim_v2",
   text: `UPDATE jobs SET status = 'running', attempts = attempts + 1, run_after = NULL,
       lease_expires_at = $3::timestamptz AT TIME ZONE 'UTC', updated_at = $2::timestamptz AT TIME ZONE 'UTC'
+    FROM ${ASYNC_COMMIT}
     WHERE id = $1 AND (
       (status = 'queued' AND (run_after IS NULL OR run_after <= $2::timestamptz AT TIME ZONE 'UTC'))
       OR (status = 'running' AND lease_expires_at < $2::timestamptz AT TIME ZONE 'UTC'))
     RETURNING job, payload::text AS payload, attempts::text AS attempts, steps::text AS steps`,
 };
 
-// Conditional on the claim, as every settle: a worker that lost the job records nothing.
+// Conditional on the claim, as every settle: a worker that lost the job records nothing. Not
+// waiting for the WAL flush either: a completion lost to a crash runs the job again, whose steps
+// are idempotent (a prompt run's finds its run finished).
 const COMPLETE_JOB: Statement = {
-  name: "job_complete_v1",
+  name: "job_complete_v2",
   text: `UPDATE jobs SET status = 'completed', steps = $3::jsonb, completed_at = $4::timestamptz AT TIME ZONE 'UTC',
       updated_at = $4::timestamptz AT TIME ZONE 'UTC', lease_expires_at = NULL, error = NULL
+    FROM ${ASYNC_COMMIT}
     WHERE id = $1 AND status = 'running' AND attempts = $2::int`,
 };
 
