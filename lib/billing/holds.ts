@@ -175,18 +175,10 @@ export type SettleOptions = {
   workspaceId?: string;
 };
 
-type HoldRow = {
-  id: string;
+/** A hold as stored (placed, then settled). */
+type HoldRow = Omit<PlacedHold, "pricingVersion"> & {
   workspaceId: string;
-  runId: string | null;
-  analysisId: string | null;
   operationId: string;
-  product: BillingProductName;
-  engine: string | null;
-  unit: string;
-  units: number;
-  unitPriceMicros: bigint;
-  amountMicros: bigint;
   capturedMicros: bigint | null;
   capturedUnits: number | null;
   status: "held" | "captured" | "released";

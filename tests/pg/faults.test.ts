@@ -166,6 +166,36 @@ async function cuttingProxy(target: { host: string; port: number }) {
   };
 }
 
+/**
+ * Waits for the backend of this database blocked on a lock at a statement like `pattern` (ILIKE),
+ * checks that its transaction holds what a write holding credit holds at that moment (the
+ * balance row's lock and the runs it wrote), and terminates it.
+ */
+async function terminateBlocked(pattern: string): Promise<void> {
+  let blocked: { pid: number } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const { rows } = await monitor.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE $1`,
+          [pattern],
+        );
+        blocked = rows[0];
+        return rows.length;
+      },
+      { interval: 20, timeout: 30_000 },
+    )
+    .toBe(1);
+  const { rows: locks } = await monitor.query<{ relname: string; mode: string }>(
+    `SELECT c.relname, l.mode FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE l.pid = $1 AND l.granted`,
+    [blocked!.pid],
+  );
+  expect(locks).toContainEqual({ relname: "credit_balances", mode: "RowShareLock" });
+  expect(locks).toContainEqual({ relname: "runs", mode: "RowExclusiveLock" });
+  const { rows: terminated } = await monitor.query<{ ok: boolean }>("SELECT pg_terminate_backend($1) AS ok", [blocked!.pid]);
+  expect(terminated[0]!.ok).toBe(true);
+}
+
 describe("the database connection dropped while a request holds credit", () => {
   it("POST /prompts whose backend is terminated while writing its holds: 500 with a request id, nothing held or created, and the same request then works", async () => {
     const body = { prompt: "connection lost while holding credit", project, engines: ["chatgpt", "gemini"] };
@@ -178,30 +208,9 @@ describe("the database connection dropped while a request holds credit", () => {
     await locker.connect();
     await locker.query("BEGIN");
     await locker.query("LOCK TABLE credit_holds IN SHARE MODE");
-    let blocked: { pid: number } | undefined;
     const answer = call(postPrompts, "POST", "/prompts", { token: dana.apiKey, body });
     try {
-      await expect
-        .poll(
-          async () => {
-            const { rows } = await monitor.query<{ pid: number }>(
-              `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE 'INSERT INTO%credit_holds%'`,
-            );
-            blocked = rows[0];
-            return rows.length;
-          },
-          { interval: 20, timeout: 30_000 },
-        )
-        .toBe(1);
-      // What that transaction holds at this moment: the balance row's lock and the runs it inserted.
-      const { rows: locks } = await monitor.query<{ relname: string; mode: string }>(
-        `SELECT c.relname, l.mode FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE l.pid = $1 AND l.granted`,
-        [blocked!.pid],
-      );
-      expect(locks).toContainEqual({ relname: "credit_balances", mode: "RowShareLock" });
-      expect(locks).toContainEqual({ relname: "runs", mode: "RowExclusiveLock" });
-      const { rows: terminated } = await monitor.query<{ ok: boolean }>("SELECT pg_terminate_backend($1) AS ok", [blocked!.pid]);
-      expect(terminated[0]!.ok).toBe(true);
+      await terminateBlocked("INSERT INTO%credit_holds%");
     } finally {
       await locker.query("ROLLBACK");
       await locker.end();
@@ -295,27 +304,7 @@ describe("the database connection dropped while a request holds credit", () => {
       await locker.query("LOCK TABLE credit_holds IN SHARE MODE");
       answer();
       try {
-        let blocked: { pid: number } | undefined;
-        await expect
-          .poll(
-            async () => {
-              const { rows } = await monitor.query<{ pid: number }>(
-                `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE 'UPDATE credit_holds%'`,
-              );
-              blocked = rows[0];
-              return rows.length;
-            },
-            { interval: 20, timeout: 30_000 },
-          )
-          .toBe(1);
-        const { rows: locks } = await monitor.query<{ relname: string; mode: string }>(
-          `SELECT c.relname, l.mode FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE l.pid = $1 AND l.granted`,
-          [blocked!.pid],
-        );
-        expect(locks).toContainEqual({ relname: "credit_balances", mode: "RowShareLock" });
-        expect(locks).toContainEqual({ relname: "runs", mode: "RowExclusiveLock" });
-        const { rows: terminated } = await monitor.query<{ ok: boolean }>("SELECT pg_terminate_backend($1) AS ok", [blocked!.pid]);
-        expect(terminated[0]!.ok).toBe(true);
+        await terminateBlocked("UPDATE credit_holds%");
       } finally {
         await locker.query("ROLLBACK");
       }
