@@ -20,8 +20,9 @@
 // TEST_DATABASE_URL, else postgresql://postgres@127.0.0.1:5432/postgres) where it may CREATE DATABASE.
 // Run: npm run bench:api [-- seconds-per-case]
 //   BENCH_ROUNDS=n (default 3); BENCH_TARGETS=pglite,postgres (default both; the floor comes with
-//   postgres); BENCH_CASES=a comma list of case names' first words to run only some
-//   ("runs/{id}", "list", "batch", "version", "prompts", "paced"); BENCH_CPU_PROF=dir writes a
+//   postgres); BENCH_CASES=a comma list of prefixes of the case names without their method, to run
+//   only some ("runs/{id} max", "runs/{id} @" (the 200/s case), "runs?", "batches", "version",
+//   "prompts"; "runs/{id}" selects both GET /runs/{id} cases); BENCH_CPU_PROF=dir writes a
 //   V8 CPU profile of each server (node --cpu-prof) into dir when it stops.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
