@@ -10,7 +10,7 @@ import { waitUntilFinished } from "../changes/wait";
 import { getProjectOrThrow } from "../projects/projects";
 import type { RawEnvelope, Run, RunList, RunsQuery } from "../schemas/runs";
 import { reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
-import { getBatchRowOrThrow, waitForBatch } from "./batches";
+import { waitForBatch } from "./batches";
 import { presentRun, presentRunSummary, runSelect } from "./present";
 import { batchReachable, readRunListText, readRunText, type RunListFilter } from "./read";
 import { isFinished } from "./status";
@@ -65,21 +65,21 @@ export async function getRun(
 }
 
 /**
- * GET /runs as the API sends it: the same checks as listRuns, then one prepared statement and the
- * body as JSON text (./read.ts); byte for byte JSON.stringify(listRuns(…)).
+ * GET /runs's query checked as the API checks it, as the filter both forms read: a filter naming
+ * something the credential cannot reach answers 404, like reading it would; with `wait`, waits
+ * for the batch first.
  */
-export async function listRunsBody(principal: Principal, query: z.output<typeof RunsQuery>, options: { signal?: AbortSignal } = {}) {
+async function runListFilter(principal: Principal, query: z.output<typeof RunsQuery>, signal?: AbortSignal): Promise<RunListFilter> {
   if (query.wait > 0 && !query.batch) {
     throw new ApiError("invalid_request", "wait: only with batch; GET /runs waits for one batch to finish");
   }
-  // A filter naming something the credential cannot reach answers 404, like reading it would.
   const filter: RunListFilter = { limit: query.limit };
   if (query.workspace) filter.workspaceId = (await requireWorkspace(principal, query.workspace)).workspace.id;
   if (query.project) filter.projectId = (await getProjectOrThrow(principal, query.project)).id;
   if (query.batch) {
     if (!(await batchReachable(principal, query.batch))) throw notFound("batch", query.batch);
     filter.batchId = query.batch;
-    if (query.wait > 0) await waitForBatch(query.batch, query.wait, options.signal);
+    if (query.wait > 0) await waitForBatch(query.batch, query.wait, signal);
   }
   if (query.fanout) {
     const fanout = await db().fanout.findFirst({ where: { id: query.fanout, ...reachableBy(principal) }, select: { id: true } });
@@ -89,31 +89,30 @@ export async function listRunsBody(principal: Principal, query: z.output<typeof 
   if (query.status) filter.status = query.status;
   if (query.engine) filter.engine = query.engine;
   if (query.cursor) filter.beforeId = decodeCursor(query.cursor, "dr");
+  return filter;
+}
+
+/**
+ * GET /runs as the API sends it: one prepared statement and the body as JSON text (./read.ts);
+ * byte for byte JSON.stringify(listRuns(…)).
+ */
+export async function listRunsBody(principal: Principal, query: z.output<typeof RunsQuery>, options: { signal?: AbortSignal } = {}) {
+  const filter = await runListFilter(principal, query, options.signal);
   return new JsonText<z.input<typeof RunList>>(await readRunListText(principal, filter));
 }
 
+/** GET /runs as an object, through Prisma (what the prepared statement is compared with). */
 export async function listRuns(principal: Principal, query: z.output<typeof RunsQuery>, options: { signal?: AbortSignal } = {}) {
-  if (query.wait > 0 && !query.batch) {
-    throw new ApiError("invalid_request", "wait: only with batch; GET /runs waits for one batch to finish");
-  }
-  // A filter naming something the credential cannot reach answers 404, like reading it would.
-  const where: Prisma.RunWhereInput = {};
-  if (query.workspace) where.workspaceId = (await requireWorkspace(principal, query.workspace)).workspace.id;
-  else where.workspaceId = { in: await reachableWorkspaceIds(principal) };
-  if (query.project) where.projectId = (await getProjectOrThrow(principal, query.project)).id;
-  if (query.batch) {
-    await getBatchRowOrThrow(principal, query.batch);
-    where.batchId = query.batch;
-    if (query.wait > 0) await waitForBatch(query.batch, query.wait, options.signal);
-  }
-  if (query.fanout) {
-    const fanout = await db().fanout.findFirst({ where: { id: query.fanout, ...reachableBy(principal) }, select: { id: true } });
-    if (!fanout) throw notFound("fanout", query.fanout);
-    where.fanoutId = query.fanout;
-  }
-  if (query.status) where.status = query.status;
-  if (query.engine) where.engine = query.engine;
-  if (query.cursor) where.id = { lt: decodeCursor(query.cursor, "dr") };
+  const filter = await runListFilter(principal, query, options.signal);
+  const where: Prisma.RunWhereInput = {
+    workspaceId: filter.workspaceId ?? { in: await reachableWorkspaceIds(principal) },
+    projectId: filter.projectId,
+    batchId: filter.batchId,
+    fanoutId: filter.fanoutId,
+    status: filter.status as Prisma.RunWhereInput["status"],
+    engine: filter.engine,
+    ...(filter.beforeId ? { id: { lt: filter.beforeId } } : {}),
+  };
   const rows = await db().run.findMany({
     where,
     orderBy: { id: "desc" },
