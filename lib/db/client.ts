@@ -65,6 +65,23 @@ export type OpenDbOptions = {
   pgliteLoadDataDir?: Blob;
 };
 
+/**
+ * PGlite that lets the event loop turn once before each standalone statement and each
+ * transaction. PGlite runs a statement synchronously in this thread and its promise settles as a
+ * microtask, so a chain of statements (a thousand runs created one after another, a sweep, a big
+ * fanout) kept every timer and socket waiting until it ended: 10.7 s of run creation fired no
+ * 100 ms timer, then the engine connections closed meanwhile by the other side were reused and
+ * failed. `setImmediate` lets timers and the poll for sockets run in between. Statements inside
+ * a transaction do not wait: the transaction holds the one session, and letting the rest of the
+ * server run in the middle of it kept everyone else waiting longer (docs/decisions.md).
+ */
+class FairPGlite extends PGlite {
+  override async _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return super._runExclusiveTransaction(fn);
+  }
+}
+
 /** Opens a database. Callers own it and must `close()` it; `db()` is the process-wide one. */
 export function openDb(target: DbTarget, options: OpenDbOptions = {}): Db {
   if (target.kind === "postgres") {
@@ -94,7 +111,7 @@ export function openDb(target: DbTarget, options: OpenDbOptions = {}): Db {
   let pglite: PGlite;
   try {
     if (!inMemory) mkdirSync(target.dataDir, { recursive: true });
-    pglite = new PGlite(target.dataDir, options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {});
+    pglite = new FairPGlite(target.dataDir, options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {});
   } catch (error) {
     releaseLock();
     throw error;

@@ -4,6 +4,8 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -193,6 +195,41 @@ describe("freshPglite()", () => {
     } finally {
       await b.close();
       await a.close();
+    }
+  });
+});
+
+describe("the embedded database under a long chain of statements", () => {
+  // PGlite runs in this thread. Until each statement yielded a turn of the event loop, 10 s of
+  // back-to-back statements (a thousand runs created) answered no request and fired no timer,
+  // and this request was answered only after the last statement.
+  it("still lets the server answer requests between statements", async () => {
+    const fresh = await freshPglite();
+    const server = createServer((_req, res) => res.end("ok"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const statements = 1000;
+      // Warm: Prisma's first statements load its query compiler, which waits on the disk.
+      for (let i = 0; i < 20; i++) await fresh.prisma.$transaction(async (tx) => tx.$queryRaw`SELECT ${i}::int AS n`);
+      let done = 0;
+      let doneWhenAnswered = -1;
+      const answered = fetch(`http://127.0.0.1:${port}/`).then(async (r) => {
+        doneWhenAnswered = done;
+        return r.text();
+      });
+      for (let i = 0; i < statements; i++) {
+        if (i % 10 === 0) await fresh.prisma.$transaction(async (tx) => tx.$queryRaw`SELECT ${i}::int AS n`);
+        else await fresh.prisma.$queryRaw`SELECT ${i}::int AS n`;
+        done += 1;
+      }
+      expect(await answered).toBe("ok");
+      // Answered while the chain ran, not after it.
+      expect(doneWhenAnswered).toBeGreaterThanOrEqual(0);
+      expect(doneWhenAnswered).toBeLessThan(statements);
+    } finally {
+      server.close();
+      await fresh.close();
     }
   });
 });
