@@ -11,7 +11,8 @@
 // printed before and after every round.
 // Run: npm run bench:throughput [-- runs] [--pg]   (ENGINE_CONCURRENCY and GEOSCOPE_SIMULATOR_LATENCY_MS apply;
 // BENCH_CPU_PROFILE=file.cpuprofile writes a CPU profile of the measured part, for Chrome DevTools)
-// BENCH_PGLITE=disk: PGlite in a temporary folder, as `npm start` keeps it, instead of in memory.
+// BENCH_PGLITE=disk: PGlite in a temporary folder, as `npm start` keeps it, instead of in memory;
+// in this thread as the server runs it by default, or in a worker with GEOSCOPE_PGLITE_THREAD=worker.
 // --pg: on a fresh database of the PostgreSQL server at BENCH_DATABASE_URL, else TEST_DATABASE_URL,
 // else postgresql://postgres@127.0.0.1:5432/postgres (dropped at the end), instead of PGlite.
 import { writeFileSync } from "node:fs";
@@ -47,11 +48,11 @@ const ENGINES = ["chatgpt", "claude", "gemini"] as const;
 const concurrency = config().ENGINE_CONCURRENCY;
 const latencyMs = Number(process.env.GEOSCOPE_SIMULATOR_LATENCY_MS);
 
-console.log(`workload: ${RUNS} prompt runs over ${ENGINES.length} engines, simulator latency ${latencyMs} ms (${simulator.inProcess ? "in this process" : "its own process"}), ENGINE_CONCURRENCY ${concurrency}, ${onPostgres ? "PostgreSQL (pool of 10)" : process.env.BENCH_PGLITE === "disk" ? "PGlite in a temporary folder (BENCH_PGLITE=disk)" : "PGlite in memory"}`);
 console.log(`machine: ${machine()}; load average at start ${loadAverage()}`);
 
 const bench = await openBenchDatabase(onPostgres);
 const database = bench.database;
+console.log(`workload: ${RUNS} prompt runs over ${ENGINES.length} engines, simulator latency ${latencyMs} ms (${simulator.inProcess ? "in this process" : "its own process"}), ENGINE_CONCURRENCY ${concurrency}, ${bench.label}`);
 
 const user = await ensureUser("bench@example.com");
 const principal = { user: { id: user.id, email: user.email }, credential: { kind: "cli_token" as const, id: "bench", name: "bench" }, workspaceId: null, apiKeyId: null };

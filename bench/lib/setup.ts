@@ -60,10 +60,20 @@ export async function openBenchDatabase(onPostgres: boolean) {
     database = openDb({ kind: "pglite", dataDir: dataDir ?? PGLITE_MEMORY });
   }
   await applyPendingMigrations(database);
+  // As the server runs PGlite: in this thread, or in a worker with GEOSCOPE_PGLITE_THREAD=worker
+  // (migrated here, where the runner needs it, then opened again from its folder or a copy).
+  const inWorker = !onPostgres && process.env.GEOSCOPE_PGLITE_THREAD?.trim() === "worker";
+  if (inWorker) {
+    const migrated = database;
+    const archive = dataDir ? undefined : await migrated.pglite!.dumpDataDir("none");
+    await migrated.close();
+    database = openDb({ kind: "pglite", dataDir: dataDir ?? PGLITE_MEMORY }, { pgliteThread: true, ...(archive ? { pgliteLoadDataDir: archive } : {}) });
+  }
   setCurrentDb(database);
+  const where = onPostgres ? "PostgreSQL (pool of 10)" : dataDir ? `PGlite in ${dataDir}` : "PGlite in memory";
   return {
     database,
-    label: onPostgres ? "PostgreSQL (pool of 10)" : dataDir ? `PGlite in ${dataDir}` : "PGlite in memory",
+    label: onPostgres ? where : `${where}, ${inWorker ? "in a worker thread (GEOSCOPE_PGLITE_THREAD=worker)" : "in this thread"}`,
     async close() {
       await database.close();
       // The change listener (PostgreSQL) would otherwise keep the process alive.

@@ -10,6 +10,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { log } from "../log";
 import { type Prisma, PrismaClient } from "./generated/client";
+import { PGliteThread } from "./pglite-thread";
 
 /** Where a database lives. `dataDir: "memory://"` is an in-memory PGlite (tests). */
 export type DbTarget = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
@@ -19,6 +20,8 @@ export type Db = {
   readonly target: DbTarget;
   /** The PGlite instance behind `prisma`, for the migration runner: PGlite is one connection per process. */
   readonly pglite?: PGlite;
+  /** PGlite in a worker thread (`pgliteThread`), behind `prisma` and the statements of ./sql.ts; no migrations through it. */
+  readonly pgliteThread?: PGliteThread;
   /** PostgreSQL: the pool behind `prisma`, for the prepared statements of the hot reads (./sql.ts). */
   readonly pool?: pg.Pool;
   /** Disconnects Prisma, closes PGlite and frees its folder for other processes. Safe to call twice. */
@@ -63,6 +66,8 @@ export type OpenDbOptions = {
   poolSize?: number;
   /** PGlite: start from a copy of this `PGlite.dumpDataDir()` archive instead of an empty cluster (fast test databases). */
   pgliteLoadDataDir?: Blob;
+  /** PGlite: run it in a worker thread (./pglite-thread.ts), as the server does with GEOSCOPE_PGLITE_THREAD=worker. */
+  pgliteThread?: boolean;
 };
 
 /**
@@ -108,6 +113,31 @@ export function openDb(target: DbTarget, options: OpenDbOptions = {}): Db {
 
   const inMemory = target.dataDir.startsWith("memory://");
   const releaseLock = inMemory ? () => undefined : lockDataDir(target.dataDir);
+  if (options.pgliteThread) {
+    let thread: PGliteThread;
+    try {
+      if (!inMemory) mkdirSync(target.dataDir, { recursive: true });
+      thread = new PGliteThread(target.dataDir, options.pgliteLoadDataDir);
+    } catch (error) {
+      releaseLock();
+      throw error;
+    }
+    log.info("embedded database: PGlite in a worker thread", { database: describeDbTarget(target) });
+    const prisma = new PrismaClient({ adapter: thread.adapterFactory() });
+    return {
+      prisma,
+      target,
+      pgliteThread: thread,
+      close: once(async () => {
+        try {
+          await prisma.$disconnect();
+          await thread.close();
+        } finally {
+          releaseLock();
+        }
+      }),
+    };
+  }
   let pglite: PGlite;
   try {
     if (!inMemory) mkdirSync(target.dataDir, { recursive: true });
@@ -146,9 +176,17 @@ export function currentDb(): Db {
       // developer's ./.data (and fail while a dev server holds it).
       throw new Error("No test database: call freshPglite() or freshPostgres() from tests/helpers/db.ts first.");
     }
-    holder.__geoscopeDb = openDb(dbTargetFromEnv());
+    holder.__geoscopeDb = openDb(dbTargetFromEnv(), { pgliteThread: pgliteInWorker() });
   }
   return holder.__geoscopeDb;
+}
+
+/**
+ * The server (Next.js's Node runtime) runs PGlite in a worker thread when
+ * GEOSCOPE_PGLITE_THREAD=worker; by default, and always in scripts (migrations, admin), inline.
+ */
+function pgliteInWorker(env: Record<string, string | undefined> = process.env): boolean {
+  return env.NEXT_RUNTIME === "nodejs" && env.GEOSCOPE_PGLITE_THREAD?.trim() === "worker";
 }
 
 /** The client a service gets inside `db().$transaction(async (tx) => …)`, which every domain passes around. */

@@ -333,7 +333,7 @@ function migrationAdapterFactory(db: Db, options: { shadowIsMain?: boolean } = {
 
   if (db.target.kind === "pglite") {
     const pglite = db.pglite;
-    if (!pglite) throw new MigrationError("PGlite database without its PGlite instance");
+    if (!pglite) throw new MigrationError("migrations run on PGlite in this thread: open the database without pgliteThread");
     const main = new PrismaPGlite(pglite);
     return {
       provider: main.provider,

