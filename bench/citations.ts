@@ -1,7 +1,7 @@
 // Benchmark: POST /citation-analyses over 10,000 completed prompt runs × 15 sources each (10
 // batches of 1,000 runs, 100 prompts × 3 engines, 2,000 pages on 200 domains), through the route
 // handler in process, with 2 brands counted and 2 domains covered. Target: under 1 s on
-// PostgreSQL.
+// PostgreSQL. Each round also reads the analysis back (GET /analyses/{id}, its route handler).
 // Prints each round, the median of the rounds with their spread, the cores and the peak memory.
 // Run: npm run bench:citations [-- --pg] [--rounds N]   (BENCH_RUNS_PER_BATCH changes the 1,000 runs per batch)
 import os from "node:os";
@@ -14,6 +14,7 @@ const { issueApiKey } = await import("@/lib/auth/api-keys");
 const { createProject } = await import("@/lib/projects/projects");
 const { newId } = await import("@/lib/db/ids");
 const analysesRoute = await import("@/app/api/v1/citation-analyses/route");
+const analysisRoute = await import("@/app/api/v1/analyses/[analysis_id]/route");
 
 const args = process.argv.slice(2);
 const onPostgres = args.includes("--pg");
@@ -95,6 +96,7 @@ const sample = () => {
 const heapBefore = process.memoryUsage().heapUsed;
 const sampler = setInterval(sample, 5);
 const times: number[] = [];
+const reads: number[] = [];
 const body = JSON.stringify({ ids: batchIds, brands: ["Acme", "Rival"], domains: ["acme.com", "site7.com"] });
 for (let round = 1; round <= ROUNDS; round++) {
   t = performance.now();
@@ -102,14 +104,22 @@ for (let round = 1; round <= ROUNDS; round++) {
   const text = await response.text();
   const ms = performance.now() - t;
   if (response.status !== 201) throw new Error(`POST /citation-analyses answered ${response.status}: ${text.slice(0, 300)}`);
-  const totals = (JSON.parse(text) as { totals: { runs: number; sources_observed: number; citations: number } }).totals;
+  const { id, totals } = JSON.parse(text) as { id: string; totals: { runs: number; sources_observed: number; citations: number } };
   times.push(ms);
+  // Reading it back, as a client polling or a share page would.
+  t = performance.now();
+  const read = await analysisRoute.GET(new Request(`http://localhost/api/v1/analyses/${id}`, { headers }), { params: Promise.resolve({ analysis_id: id }) });
+  const readText = await read.text();
+  const readMs = performance.now() - t;
+  if (read.status !== 200 || readText.length !== text.length) throw new Error(`GET /analyses/${id} answered ${read.status} with ${readText.length} characters, POST ${text.length}`);
+  reads.push(readMs);
   console.log(
-    `round ${round}: ${ms.toFixed(0)} ms (${totals.runs} runs, ${totals.sources_observed} sources, ${totals.citations} citations; ${(text.length / 1024).toFixed(0)} KiB)`,
+    `round ${round}: ${ms.toFixed(0)} ms (${totals.runs} runs, ${totals.sources_observed} sources, ${totals.citations} citations; ${(text.length / 1024).toFixed(0)} KiB); GET /analyses/{id} ${readMs.toFixed(0)} ms`,
   );
 }
 clearInterval(sampler);
 console.log(`POST /citation-analyses (${BATCHES * RUNS_PER_BATCH} runs × ${SOURCES} sources), ms: ${summary(times, 0)}   target < 1000 on PostgreSQL`);
+console.log(`GET /analyses/{id} of that analysis, ms: ${summary(reads, 0)}`);
 sample();
 console.log(
   `peak memory while analysing: heap used ${(peakHeap / 2 ** 20).toFixed(0)} MiB (${(heapBefore / 2 ** 20).toFixed(0)} MiB before the first round), rss ${(peakRss / 2 ** 20).toFixed(0)} MiB (sampled every 5 ms); process max rss ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB, seeding included`,
