@@ -12,7 +12,7 @@
 // Run: npm run bench:throughput [-- runs] [--pg]   (ENGINE_CONCURRENCY and GEOSCOPE_SIMULATOR_LATENCY_MS apply;
 // BENCH_CPU_PROFILE=file.cpuprofile writes a CPU profile of the measured part, for Chrome DevTools)
 // BENCH_PGLITE=disk: PGlite in a temporary folder, as `npm start` keeps it, instead of in memory;
-// in this thread as the server runs it by default, or in a worker with GEOSCOPE_PGLITE_THREAD=worker.
+// in a worker thread as the server runs it, or in this thread with GEOSCOPE_PGLITE_THREAD=inline.
 // --pg: on a fresh database of the PostgreSQL server at BENCH_DATABASE_URL, else TEST_DATABASE_URL,
 // else postgresql://postgres@127.0.0.1:5432/postgres (dropped at the end), instead of PGlite.
 import { writeFileSync } from "node:fs";

@@ -60,9 +60,9 @@ export async function openBenchDatabase(onPostgres: boolean) {
     database = openDb({ kind: "pglite", dataDir: dataDir ?? PGLITE_MEMORY });
   }
   await applyPendingMigrations(database);
-  // As the server runs PGlite: in this thread, or in a worker with GEOSCOPE_PGLITE_THREAD=worker
+  // As the server runs PGlite: in a worker thread, or in this one with GEOSCOPE_PGLITE_THREAD=inline
   // (migrated here, where the runner needs it, then opened again from its folder or a copy).
-  const inWorker = !onPostgres && process.env.GEOSCOPE_PGLITE_THREAD?.trim() === "worker";
+  const inWorker = !onPostgres && process.env.GEOSCOPE_PGLITE_THREAD?.trim() !== "inline";
   if (inWorker) {
     const migrated = database;
     const archive = dataDir ? undefined : await migrated.pglite!.dumpDataDir("none");
@@ -73,7 +73,7 @@ export async function openBenchDatabase(onPostgres: boolean) {
   const where = onPostgres ? "PostgreSQL (pool of 10)" : dataDir ? `PGlite in ${dataDir}` : "PGlite in memory";
   return {
     database,
-    label: onPostgres ? where : `${where}, ${inWorker ? "in a worker thread (GEOSCOPE_PGLITE_THREAD=worker)" : "in this thread"}`,
+    label: onPostgres ? where : `${where}, ${inWorker ? "in a worker thread" : "in this thread (GEOSCOPE_PGLITE_THREAD=inline)"}`,
     async close() {
       await database.close();
       // The change listener (PostgreSQL) would otherwise keep the process alive.

@@ -49,10 +49,9 @@ export const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, { error: "must be a postgresql:// URL" })
     .optional(),
   GEOSCOPE_DATA_DIR: z.string().min(1).default(".data"),
-  // Where the server runs embedded PGlite: its request thread (default), or a worker thread, which
-  // serves more reads a second and runs fewer runs a second (docs/decisions.md). Scripts and
-  // tests always run it inline (lib/db/client.ts).
-  GEOSCOPE_PGLITE_THREAD: z.enum(["inline", "worker"], { error: 'must be "inline" or "worker"' }).default("inline"),
+  // Where the server runs embedded PGlite: a worker thread (default), or its request thread
+  // (docs/decisions.md). Scripts and tests run it inline (lib/db/client.ts).
+  GEOSCOPE_PGLITE_THREAD: z.enum(["worker", "inline"], { error: 'must be "worker" or "inline"' }).default("worker"),
   MIN_CLI_VERSION: semver.default("0.1.0"),
   BILLING_ENABLED: bool(true),
   RATE_CARD_FILE: z.string().min(1).default("config/rate-card.json"),

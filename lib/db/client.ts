@@ -66,7 +66,7 @@ export type OpenDbOptions = {
   poolSize?: number;
   /** PGlite: start from a copy of this `PGlite.dumpDataDir()` archive instead of an empty cluster (fast test databases). */
   pgliteLoadDataDir?: Blob;
-  /** PGlite: run it in a worker thread (./pglite-thread.ts), as the server does with GEOSCOPE_PGLITE_THREAD=worker. */
+  /** PGlite: run it in a worker thread (./pglite-thread.ts), as the server does unless GEOSCOPE_PGLITE_THREAD=inline. */
   pgliteThread?: boolean;
 };
 
@@ -182,11 +182,11 @@ export function currentDb(): Db {
 }
 
 /**
- * The server (Next.js's Node runtime) runs PGlite in a worker thread when
- * GEOSCOPE_PGLITE_THREAD=worker; by default, and always in scripts (migrations, admin), inline.
+ * The server (Next.js's Node runtime) runs PGlite in a worker thread unless
+ * GEOSCOPE_PGLITE_THREAD=inline; scripts (migrations, admin) run it inline, in their only thread.
  */
 function pgliteInWorker(env: Record<string, string | undefined> = process.env): boolean {
-  return env.NEXT_RUNTIME === "nodejs" && env.GEOSCOPE_PGLITE_THREAD?.trim() === "worker";
+  return env.NEXT_RUNTIME === "nodejs" && env.GEOSCOPE_PGLITE_THREAD?.trim() !== "inline";
 }
 
 /** The client a service gets inside `db().$transaction(async (tx) => …)`, which every domain passes around. */

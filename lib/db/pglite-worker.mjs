@@ -101,9 +101,19 @@ function serialise(error) {
   return out;
 }
 
+// A statement of an open transaction (`sync`) is answered on the sync port, and the waiting main
+// thread woken through the shared signal.
+const signal = new Int32Array(workerData.signal);
+function answer(message, reply) {
+  if (!message.sync) return parentPort.postMessage(reply);
+  workerData.syncPort.postMessage(reply);
+  Atomics.store(signal, 0, 1);
+  Atomics.notify(signal, 0);
+}
+
 parentPort.on("message", (message) => {
   handle(message).then(
-    (result) => parentPort.postMessage({ id: message.id, ok: true, result }),
-    (error) => parentPort.postMessage({ id: message.id, ok: false, error: serialise(error) }),
+    (result) => answer(message, { id: message.id, ok: true, result }),
+    (error) => answer(message, { id: message.id, ok: false, error: serialise(error) }),
   );
 });

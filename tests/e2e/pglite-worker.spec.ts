@@ -1,4 +1,4 @@
-// The built server with embedded PGlite in a worker thread (GEOSCOPE_PGLITE_THREAD=worker): work
+// The built server with embedded PGlite in a worker thread (the default): work
 // accepted, run, charged and read back through the API as with PGlite inline, and the folder
 // intact for the next server (PGlite inline) after a SIGKILL.
 // Starts its own server (own port and data folder) besides the shared e2e one.
@@ -60,7 +60,7 @@ test("with PGlite in a worker thread the server runs, charges and serves work, a
     // SIGKILL: no close, no flush of ours. The next server (PGlite inline) finds every run and charge.
     const runs = page.items.map((r: { id: string }) => r.id).sort();
     await server.kill();
-    const inline = nextServer(await freePort(), serverTestEnv({ GEOSCOPE_DATA_DIR: dataDir }));
+    const inline = nextServer(await freePort(), serverTestEnv({ GEOSCOPE_DATA_DIR: dataDir, GEOSCOPE_PGLITE_THREAD: "inline" }));
     try {
       await inline.start();
       const read = async (url: string) => (await (await fetch(`${inline.base}/api/v1${url}`, { headers })).json()) as any;
@@ -71,6 +71,7 @@ test("with PGlite in a worker thread the server runs, charges and serves work, a
       for (const id of runs) chargedAgain += micros((await read(`/runs/${id}`)).charge.amount_usd);
       expect(chargedAgain).toBe(charged);
       expect((await read("/billing")).balance_usd).toBe(after);
+      expect(inline.stderr()).not.toContain("PGlite in a worker thread");
     } finally {
       await inline.kill();
     }

@@ -8,7 +8,7 @@ describe("configuration", () => {
     expect(c.MIN_CLI_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.MAX_BODY_BYTES).toBe(1024 * 1024);
-    expect(c.GEOSCOPE_PGLITE_THREAD).toBe("inline");
+    expect(c.GEOSCOPE_PGLITE_THREAD).toBe("worker");
   });
 
   it("builds links for the port the server is told to serve on when PUBLIC_BASE_URL is unset", () => {
