@@ -26,8 +26,8 @@ type RowMode = { rowMode?: "array" | "object" };
 /** Statements on one session of the worker's PGlite: the instance, or a transaction of it. */
 export type ThreadSession = { exec(sql: string, options?: RowMode): Promise<ThreadResult<unknown>[]> };
 
-/** How long a transaction's statement may take in the worker before the thread is given up as stuck. */
-const SYNC_ANSWER_MS = 10 * 60_000;
+/** How long a transaction's statement may take in the worker before the thread is given up as stuck (a thread that died cannot say so while this one is blocked). */
+const SYNC_ANSWER_MS = 120_000;
 
 export class PGliteThread implements ThreadSession {
   private readonly worker: Worker;
@@ -148,8 +148,8 @@ export class PGliteThread implements ThreadSession {
    * transaction to end, which only this thread can end, so that stays asynchronous.
    */
   private callInTransaction(message: Record<string, unknown>): Promise<unknown> {
+    // Not refused while closing: a transaction already open is let finish.
     if (this.failure) return Promise.reject(this.failure);
-    if (this.closing) return Promise.reject(new Error("the embedded database is closed"));
     const id = this.nextId++;
     Atomics.store(this.signal, 0, 0);
     this.worker.postMessage({ ...message, id, sync: true });
