@@ -97,18 +97,33 @@ function serialise(error) {
   for (const key of ["code", "detail", "hint", "severity", "schema", "table", "column", "constraint"]) {
     if (typeof error[key] === "string") out[key] = error[key];
   }
-  if (error.name === "DriverAdapterError" && error.cause && typeof error.cause === "object") out.cause = structuredClone(error.cause);
+  if (error.name === "DriverAdapterError" && error.cause && typeof error.cause === "object") {
+    try {
+      out.cause = structuredClone(error.cause);
+    } catch {
+      out.cause = { kind: "GenericJs", id: 0, message: error.message };
+    }
+  }
   return out;
 }
 
 // A statement of an open transaction (`sync`) is answered on the sync port, and the waiting main
 // thread woken through the shared signal.
 const signal = new Int32Array(workerData.signal);
-function answer(message, reply) {
+function send(message, reply) {
   if (!message.sync) return parentPort.postMessage(reply);
   workerData.syncPort.postMessage(reply);
   Atomics.store(signal, 0, 1);
   Atomics.notify(signal, 0);
+}
+
+/** Every message is answered: a result that cannot be copied to the main thread is answered as an error. */
+function answer(message, reply) {
+  try {
+    send(message, reply);
+  } catch (error) {
+    send(message, { id: message.id, ok: false, error: { name: "Error", message: `pglite-worker: could not send the answer: ${error?.message ?? error}` } });
+  }
 }
 
 parentPort.on("message", (message) => {
