@@ -6,6 +6,7 @@ import { hostname } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { log } from "../log";
@@ -113,51 +114,35 @@ export function openDb(target: DbTarget, options: OpenDbOptions = {}): Db {
 
   const inMemory = target.dataDir.startsWith("memory://");
   const releaseLock = inMemory ? () => undefined : lockDataDir(target.dataDir);
-  if (options.pgliteThread) {
-    let thread: PGliteThread;
-    try {
-      if (!inMemory) mkdirSync(target.dataDir, { recursive: true });
-      thread = new PGliteThread(target.dataDir, options.pgliteLoadDataDir);
-    } catch (error) {
-      releaseLock();
-      throw error;
-    }
-    log.info("embedded database: PGlite in a worker thread", { database: describeDbTarget(target) });
-    const prisma = new PrismaClient({ adapter: thread.adapterFactory() });
-    return {
-      prisma,
-      target,
-      pgliteThread: thread,
-      close: once(async () => {
-        try {
-          await prisma.$disconnect();
-          await thread.close();
-        } finally {
-          releaseLock();
-        }
-      }),
-    };
-  }
-  let pglite: PGlite;
+  // PGlite in this thread, or in a worker thread (./pglite-thread.ts); the same Db either way.
+  let embedded: { pglite?: PGlite; pgliteThread?: PGliteThread; adapter: SqlDriverAdapterFactory; shutdown(): Promise<void> };
   try {
     if (!inMemory) mkdirSync(target.dataDir, { recursive: true });
-    pglite = new FairPGlite(target.dataDir, options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {});
+    if (options.pgliteThread) {
+      const thread = new PGliteThread(target.dataDir, options.pgliteLoadDataDir);
+      embedded = { pgliteThread: thread, adapter: thread.adapterFactory(), shutdown: () => thread.close() };
+      log.info("embedded database: PGlite in a worker thread", { database: describeDbTarget(target) });
+    } else {
+      const pglite = new FairPGlite(target.dataDir, options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {});
+      // Start-up failures surface on the first query; without this they would also crash the
+      // process as an unhandled rejection before any query had a chance to report them.
+      pglite.waitReady.catch(() => undefined);
+      embedded = { pglite, adapter: new PrismaPGlite(pglite), shutdown: async () => (pglite.closed ? undefined : pglite.close()) };
+    }
   } catch (error) {
     releaseLock();
     throw error;
   }
-  // Start-up failures surface on the first query; without this they would also crash the
-  // process as an unhandled rejection before any query had a chance to report them.
-  pglite.waitReady.catch(() => undefined);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({ adapter: embedded.adapter });
   return {
     prisma,
     target,
-    pglite,
+    ...(embedded.pglite ? { pglite: embedded.pglite } : {}),
+    ...(embedded.pgliteThread ? { pgliteThread: embedded.pgliteThread } : {}),
     close: once(async () => {
       try {
         await prisma.$disconnect();
-        if (!pglite.closed) await pglite.close();
+        await embedded.shutdown();
       } finally {
         releaseLock();
       }

@@ -20,11 +20,11 @@ type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false
 type SerialisedError = { name: string; message: string; stack?: string; cause?: unknown; [field: string]: unknown };
 
 /** A statement's rows as PGlite answers them (only what ./sql.ts reads). */
-export type ThreadResult<T> = { rows: T[]; affectedRows?: number };
+export type ThreadResult = { rows: unknown[] };
 type RowMode = { rowMode?: "array" | "object" };
 
 /** Statements on one session of the worker's PGlite: the instance, or a transaction of it. */
-export type ThreadSession = { exec(sql: string, options?: RowMode): Promise<ThreadResult<unknown>[]> };
+export type ThreadSession = { exec(sql: string, options?: RowMode): Promise<ThreadResult[]> };
 
 /** How long a transaction's statement may take in the worker before the thread is given up as stuck (a thread that died cannot say so while this one is blocked). */
 const SYNC_ANSWER_MS = 120_000;
@@ -39,8 +39,6 @@ export class PGliteThread implements ThreadSession {
   private nextId = 1;
   private failure: Error | undefined;
   private closing: Promise<void> | undefined;
-  /** Resolves once PGlite has started in the worker (rejects if it could not). */
-  readonly waitReady: Promise<void>;
 
   /** `loadDataDir`: a `dumpDataDir()` archive to start from, as PGlite's own option. */
   constructor(dataDir: string, loadDataDir?: Blob) {
@@ -53,18 +51,12 @@ export class PGliteThread implements ThreadSession {
     });
     this.worker.on("message", (reply: Reply) => this.settle(reply));
     this.worker.on("error", (error) => this.fail(error));
+    // A PGlite that cannot start fails every statement sent to it, with PGlite's error.
     this.worker.on("exit", (code) => this.fail(new Error(`the embedded database's thread ended (exit code ${code})`)));
-    this.waitReady = this.call({ op: "ready" }).then(() => undefined);
-    // Start-up failures reach whoever queries first; unobserved here, they would also end the process.
-    this.waitReady.catch(() => undefined);
   }
 
-  get closed(): boolean {
-    return this.closing !== undefined || this.failure !== undefined;
-  }
-
-  exec(sql: string, options: RowMode = {}): Promise<ThreadResult<unknown>[]> {
-    return this.call({ op: "exec", sql, rowMode: options.rowMode }) as Promise<ThreadResult<unknown>[]>;
+  exec(sql: string, options: RowMode = {}): Promise<ThreadResult[]> {
+    return this.call({ op: "exec", sql, rowMode: options.rowMode }) as Promise<ThreadResult[]>;
   }
 
   /** `fn`'s statements in one transaction: committed when it resolves, rolled back when it throws. */
@@ -73,7 +65,7 @@ export class PGliteThread implements ThreadSession {
     let out: T;
     try {
       out = await fn({
-        exec: (sql: string, options: RowMode = {}) => this.callInTransaction({ op: "exec", tx, sql, rowMode: options.rowMode }) as Promise<ThreadResult<unknown>[]>,
+        exec: (sql: string, options: RowMode = {}) => this.callInTransaction({ op: "exec", tx, sql, rowMode: options.rowMode }) as Promise<ThreadResult[]>,
       });
     } catch (error) {
       await this.callInTransaction({ op: "end", tx, commit: false }).catch(() => undefined);

@@ -11,6 +11,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 
 const pglite = new PGlite(workerData.dataDir, workerData.loadDataDir ? { loadDataDir: workerData.loadDataDir } : {});
+// A start-up failure is every statement's answer (PGlite rejects each with it), as in the main thread.
+pglite.waitReady.catch(() => undefined);
 const adapter = new PrismaPGlite(pglite).connect();
 /** @type {Map<number, { prisma?: any, sql?: any, end?: () => void, done?: Promise<unknown> }>} */
 const transactions = new Map();
@@ -26,9 +28,6 @@ function session(message) {
 
 async function handle(message) {
   switch (message.op) {
-    case "ready":
-      await pglite.waitReady;
-      return null;
     // Prisma's driver adapter (SqlDriverAdapter), as pglite-prisma-adapter implements it.
     case "queryRaw":
       return (session(message)?.prisma ?? (await adapter)).queryRaw(message.query);
@@ -52,7 +51,7 @@ async function handle(message) {
     case "exec": {
       const on = session(message)?.sql ?? pglite;
       const results = await on.exec(message.sql, { rowMode: message.rowMode ?? "object" });
-      return results.map((r) => ({ rows: r.rows, affectedRows: r.affectedRows }));
+      return results.map((r) => ({ rows: r.rows }));
     }
     case "begin": {
       const id = nextTransaction++;
