@@ -6,7 +6,8 @@
 //      per call, compared with the ideal: ceil(runs per engine / ENGINE_CONCURRENCY) rounds of one
 //      call. Target: within 1.2x of the ideal.
 //   3. GET /fanouts/{id} of the finished fanout, 20 times (route handler in process: parse, read,
-//      present, serialise). Target: under 200 ms.
+//      present, serialise; from the second read on, the body remembered for the rows' versions).
+//      Target: under 200 ms. The first read is printed apart.
 // Prints each round and the median of the rounds with their spread.
 // Run: npm run bench:fanout [-- --pg] [--rounds N]   (ENGINE_CONCURRENCY, GEOSCOPE_SIMULATOR_LATENCY_MS apply)
 import os from "node:os";
@@ -50,6 +51,7 @@ const holder = globalThis as { __geoscopeLocalDriver?: InstanceType<typeof Local
 const created: number[] = [];
 const executed: number[] = [];
 const detail: number[] = [];
+const firstDetail: number[] = [];
 const ideal = (Math.ceil((PROMPTS * RUNS) / concurrency) * latencyMs) / 1000;
 
 for (let round = 1; round <= ROUNDS; round++) {
@@ -90,16 +92,20 @@ for (let round = 1; round <= ROUNDS; round++) {
     bytes = text.length;
     if (i === 0 && !/"status":"(completed|partial)"/.test(text)) throw new Error(`fanout not finished: ${text.slice(0, 200)}`);
   }
+  // The first read makes the body from the rows; the others find it remembered for the same versions.
+  const first = reads[0]!;
+  firstDetail.push(first);
   reads.sort((a, b) => a - b);
   detail.push(reads[10]!);
   console.log(
     `round ${round}: create ${createMs.toFixed(0)} ms; execute ${runSeconds.toFixed(2)} s = ${(runSeconds / ideal).toFixed(2)}x ideal (${ideal.toFixed(2)} s); ` +
-      `GET detail median ${reads[10]!.toFixed(0)} ms, max ${reads[19]!.toFixed(0)} ms (${(bytes / 1024).toFixed(0)} KiB)`,
+      `GET detail first ${first.toFixed(1)} ms, median ${reads[10]!.toFixed(1)} ms, max ${reads[19]!.toFixed(1)} ms (${(bytes / 1024).toFixed(0)} KiB)`,
   );
 }
 
 console.log(`POST /fanouts (${EXECUTIONS} executions), ms: ${summary(created, 0)}   target < 1000 on PostgreSQL`);
 console.log(`execution, actual/ideal: ${summary(executed)}   target <= 1.20`);
-console.log(`GET /fanouts/{id} finished, ms (median of 20 per round): ${summary(detail, 0)}   target < 200`);
+console.log(`GET /fanouts/{id} finished, first read, ms: ${summary(firstDetail, 1)}   target < 200`);
+console.log(`GET /fanouts/{id} finished, ms (median of 20 per round): ${summary(detail, 1)}   target < 200`);
 await bench.close();
 simulator.stop();

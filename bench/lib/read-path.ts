@@ -1,5 +1,5 @@
-// The read path without Next.js: the route handlers of GET /runs/{id}, GET /runs and
-// GET /batches/{id} called in-process with real Request objects, many times, printing CPU time
+// The read path without Next.js: the route handlers of GET /runs/{id}, GET /runs,
+// GET /batches/{id}, GET /fanouts/{id} and GET /analyses/{id} called in-process with real Request objects, many times, printing CPU time
 // per request (process.cpuUsage, steadier than wall-clock time on a shared machine) and the
 // database statements each sends. What bench:api measures through `next start`, minus Next.js,
 // the network and the load generator: for deciding what a change to the read path saves.
@@ -69,8 +69,24 @@ const batchId = accepted.batch.id;
 for (let i = 0; i < 19; i++) await promptsRoute.POST(new Request(`${base}/prompts`, { method: "POST", headers, body }), noParams);
 const waited = await batchRoute.GET(new Request(`${base}/batches/${batchId}?wait=30`, { headers }), { params: Promise.resolve({ batch_id: batchId }) });
 if (((await waited.json()) as { batch: { status: string } }).batch.status !== "completed") throw new Error("the batch did not complete");
+// A fanout (5 prompts × 3 engines × 2 runs), a questions analysis of 10 questions and a citation
+// analysis of the 20 batches' 60 runs, for the research reads.
+const fanoutsRoute = (await import("@/app/api/v1/fanouts/route")) as { POST: Handler };
+const fanoutRoute = (await import("@/app/api/v1/fanouts/[fanout_id]/route")) as { GET: Handler };
+const questionsRoute = (await import("@/app/api/v1/questions/route")) as { POST: Handler };
+const citationsRoute = (await import("@/app/api/v1/citation-analyses/route")) as { POST: Handler };
+const analysisRoute = (await import("@/app/api/v1/analyses/[analysis_id]/route")) as { GET: Handler };
+const post = async (route: { POST: Handler }, path: string, payload: unknown) =>
+  (await (await route.POST(new Request(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(payload) }), noParams)).json()) as { id: string };
+const fanoutId = (await post(fanoutsRoute, "/fanouts", {
+  prompts: Array.from({ length: 5 }, (_, i) => ({ text: `best running shoes for flat feet, take ${i}` })), engines: ["chatgpt", "claude", "gemini"], runs: 2, project: project.id,
+})).id;
+const questionsId = (await post(questionsRoute, "/questions", { topic: "running shoes for flat feet", count: 10, project: project.id })).id;
 // Every run finished: background work would otherwise be measured with the reads.
 await (await import("@/lib/work/local-driver")).localDriver().drained();
+const { db } = await import("@/lib/db/client");
+const allBatchIds = (await db().batch.findMany({ select: { id: true } })).map((b) => b.id);
+const citationsId = (await post(citationsRoute, "/citation-analyses", { ids: allBatchIds, brands: ["Acme"], domains: ["example.com"] })).id;
 
 // The spliced body is what the object path serialises to, byte for byte (also after a cache hit).
 {
@@ -95,6 +111,18 @@ await (await import("@/lib/work/local-driver")).localDriver().drained();
       if ((await listRunsBody(principal, next)).text !== JSON.stringify(page)) throw new Error(`the list ${JSON.stringify(q)} after a cursor differs`);
     }
   }
+  const fanoutText = async () => (await (await fanoutRoute.GET(new Request(`${base}/fanouts/${fanoutId}`, { headers }), { params: Promise.resolve({ fanout_id: fanoutId }) })).text());
+  const { presentNewFanout } = await import("@/lib/fanouts/read");
+  const presentedFanout = JSON.stringify(await db().$transaction((tx) => presentNewFanout(tx, fanoutId)));
+  for (let i = 0; i < 2; i++) if ((await fanoutText()) !== presentedFanout) throw new Error(`the body of ${fanoutId} differs from the presented one`);
+  const { getAnalysis } = await import("@/lib/analyses/service");
+  for (const id of [citationsId, questionsId]) {
+    const presented = JSON.stringify(await getAnalysis(principal, id));
+    for (let i = 0; i < 2; i++) {
+      const text = await (await analysisRoute.GET(new Request(`${base}/analyses/${id}`, { headers }), { params: Promise.resolve({ analysis_id: id }) })).text();
+      if (text !== presented) throw new Error(`the body of ${id} differs from the presented one`);
+    }
+  }
   const { getBatch, getBatchBody } = await import("@/lib/runs/batches");
   for (let i = 0; i < 2; i++) {
     if ((await getBatchBody(principal, batchId)).text !== JSON.stringify(await getBatch(principal, batchId))) throw new Error(`the spliced body of ${batchId} differs`);
@@ -107,6 +135,9 @@ const cases: { name: string; send: () => Promise<Response> }[] = [
   { name: "GET /runs?limit=20", send: () => runsRoute.GET(new Request(`${base}/runs?limit=20`, { headers }), noParams) },
   { name: "GET /runs?batch&wait=20 (finished)", send: () => runsRoute.GET(new Request(`${base}/runs?batch=${batchId}&wait=20`, { headers }), noParams) },
   { name: "GET /batches/{id} (3 runs)", send: () => batchRoute.GET(new Request(`${base}/batches/${batchId}`, { headers }), { params: Promise.resolve({ batch_id: batchId }) }) },
+  { name: "GET /fanouts/{id} (30 runs)", send: () => fanoutRoute.GET(new Request(`${base}/fanouts/${fanoutId}`, { headers }), { params: Promise.resolve({ fanout_id: fanoutId }) }) },
+  { name: "GET /analyses/{id} (citations, 60 runs)", send: () => analysisRoute.GET(new Request(`${base}/analyses/${citationsId}`, { headers }), { params: Promise.resolve({ analysis_id: citationsId }) }) },
+  { name: "GET /analyses/{id} (10 questions)", send: () => analysisRoute.GET(new Request(`${base}/analyses/${questionsId}`, { headers }), { params: Promise.resolve({ analysis_id: questionsId }) }) },
 ];
 
 console.log(`in-process read path, ${onPostgres ? "PostgreSQL" : "PGlite in memory"}, ${N} sequential requests per case, 3 rounds after a warm-up; ${machine()}; load average ${loadAverage()}`);

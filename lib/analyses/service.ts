@@ -3,17 +3,21 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { waitUntilFinished } from "../changes/wait";
-import { db } from "../db/client";
+import { currentDb, db } from "../db/client";
+import { isoText, queryText, type Statement, type TextRow } from "../db/sql";
+import { VersionCache } from "../db/version-cache";
 import type { Prisma } from "../db/generated/client";
 import { isId, newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
+import { JsonText } from "../http/respond";
 import { getProjectOrThrow } from "../projects/projects";
-import { loadQuestionsAnalysis } from "../questions/present";
+import { loadQuestionsAnalysis, presentQuestionsAnalysis } from "../questions/present";
+import { HOLD_COLUMNS, holdOf } from "../runs/read";
 import { isFinished } from "../runs/status";
 import { CITATION_LIMITS, type AnalysesQuery, type Analysis, type AnalysisSummary, type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
 import { domainNameOf } from "../schemas/projects";
-import { reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { reachableBy, reachableSql, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
 import { computeCitationAnalysis, type CitationFigures, type ObservedSource, type RunObservation } from "./citations";
 
 export const CITATION_METHOD = "stored_results_v1";
@@ -248,17 +252,101 @@ async function getAnalysisRowOrThrow(principal: Principal, analysisId: string): 
   return row;
 }
 
+/** An analysis as an object, through Prisma (pages; what the spliced read is compared with). */
 export async function getAnalysis(principal: Principal, analysisId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
   let row = await getAnalysisRowOrThrow(principal, analysisId);
   if (options.wait && !isFinished(row.status)) {
-    await waitUntilFinished(analysisId, {
-      seconds: options.wait,
-      signal: options.signal,
-      isFinished: async () => isFinished((await db().analysis.findUniqueOrThrow({ where: { id: analysisId }, select: { status: true } })).status),
-    });
+    await waitUntilFinished(analysisId, { seconds: options.wait, signal: options.signal, isFinished: () => analysisFinished(analysisId) });
     row = await getAnalysisRowOrThrow(principal, analysisId);
   }
   return presentAnalysis(row);
+}
+
+/**
+ * An analysis the credential can reach ($1 the analysis, $2 and $3 as reachableSql): its version
+ * (the row's xmin and its creator's email), its columns, and its JSON columns unless $4 is that
+ * version (the caller has the body of that version). A questions analysis also brings its run ids
+ * and the hold of its run (HOLD_COLUMNS at 13), which its body shows but its version does not cover.
+ */
+const ANALYSIS_BY_ID: Statement = {
+  name: "geoscope_analysis_by_id_v1",
+  text:
+    `SELECT v.version, a.id, a.kind::text, a.status::text, a.subject, ${isoText("a.created_at")}, ${isoText("a.completed_at")}, a.project_id, u.email, ` +
+    `CASE WHEN v.version = $4 THEN NULL ELSE a.input::text END, CASE WHEN v.version = $4 THEN NULL ELSE a.result::text END, ` +
+    `CASE WHEN v.version = $4 THEN NULL ELSE a.error::text END, ` +
+    `CASE WHEN a.kind = 'questions' THEN (SELECT json_agg(ar.run_id ORDER BY ar.position)::text FROM analysis_runs ar WHERE ar.analysis_id = a.id) END, ` +
+    `${HOLD_COLUMNS} ` +
+    `FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id ` +
+    `CROSS JOIN LATERAL (SELECT a.xmin::text || ':' || COALESCE(u.email, '') AS version) v ` +
+    `LEFT JOIN LATERAL (SELECT ar.run_id FROM analysis_runs ar WHERE ar.analysis_id = a.id AND a.kind = 'questions' ORDER BY ar.position LIMIT 1) q ON true ` +
+    `LEFT JOIN credit_holds h ON h.run_id = q.run_id ` +
+    `WHERE a.id = $1 AND ${reachableSql("a")}`,
+};
+
+const ANALYSIS_STATUS: Statement = {
+  name: "geoscope_analysis_status_v1",
+  text: "SELECT a.status::text FROM analyses a WHERE a.id = $1",
+};
+
+/**
+ * Bodies of citation analyses by version: insert-only, and up to megabytes of figures that would
+ * otherwise be parsed and serialised on every read. (A questions analysis is small, and its
+ * charge changes with a row its version does not cover: it is presented on each read.)
+ */
+const citationBodies = new VersionCache<{ version: string; status: string; text: string; size: number }>("__geoscopeAnalysisBodies", 16 * 2 ** 20, 8 * 2 ** 20);
+
+type AnalysisText = { finished: boolean; text: string };
+
+/** The presented analysis of an ANALYSIS_BY_ID row whose JSON columns were sent. */
+function presentAnalysisRow(row: TextRow): z.input<typeof Analysis> {
+  const email = row[8] ?? null;
+  const analysis = {
+    id: row[1]!,
+    kind: row[2] as AnalysisRow["kind"],
+    status: row[3] as AnalysisRow["status"],
+    subject: row[4]!,
+    createdAt: new Date(row[5]!),
+    completedAt: row[6] == null ? null : new Date(row[6]),
+    projectId: row[7]!,
+    createdBy: email === null ? null : { email },
+    input: JSON.parse(row[9]!),
+    result: row[10] == null ? null : JSON.parse(row[10]),
+    error: row[11] == null ? null : JSON.parse(row[11]),
+  };
+  if (analysis.kind === "questions") return presentQuestionsAnalysis(analysis, JSON.parse(row[12] ?? "[]") as string[], holdOf(row, 13));
+  return presentCitationAnalysis(analysis as AnalysisRow);
+}
+
+/** GET /analyses/{id} as JSON text (byte for byte JSON.stringify(getAnalysis(…))), or null when the credential cannot reach it. */
+async function readAnalysisText(principal: Principal, analysisId: string): Promise<AnalysisText | null> {
+  const held = citationBodies.get(analysisId);
+  const [row] = await queryText(currentDb(), ANALYSIS_BY_ID, [analysisId, principal.workspaceId, principal.user.id, held?.version ?? null]);
+  if (!row) return null;
+  if (held && held.version === row[0]) return { finished: isFinished(held.status as AnalysisRow["status"]), text: held.text };
+  const text = JSON.stringify(presentAnalysisRow(row));
+  const status = row[3]!;
+  if (row[2] === "citations") citationBodies.set(analysisId, { version: row[0]!, status, text, size: text.length });
+  return { finished: isFinished(status as AnalysisRow["status"]), text };
+}
+
+async function analysisFinished(analysisId: string): Promise<boolean> {
+  const [row] = await queryText(currentDb(), ANALYSIS_STATUS, [analysisId]);
+  return !row || isFinished(row[0] as AnalysisRow["status"]);
+}
+
+/**
+ * GET /analyses/{id} as the API sends it: JSON text read by one prepared statement, a citation
+ * analysis's remembered per version (above); with `wait`, once it finished or the wait ran out.
+ */
+export async function getAnalysisBody(principal: Principal, analysisId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
+  let read = await readAnalysisText(principal, analysisId);
+  if (!read) throw notFound("analysis", analysisId);
+  if (options.wait && !read.finished) {
+    await waitUntilFinished(analysisId, { seconds: options.wait, signal: options.signal, isFinished: () => analysisFinished(analysisId) });
+    read = await readAnalysisText(principal, analysisId);
+    if (!read) throw notFound("analysis", analysisId);
+  }
+  return new JsonText<z.input<typeof Analysis>>(read.text);
 }
 
 /** What a summary needs: never `result` (a citation analysis's figures can be megabytes) or `input`. */

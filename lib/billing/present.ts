@@ -56,7 +56,7 @@ export function presentSummary(input: {
   };
 }
 
-type HoldRow = {
+export type HoldRow = {
   status: "held" | "captured" | "released";
   unit: string;
   units: number;

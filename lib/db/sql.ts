@@ -157,3 +157,6 @@ export function sqlIn(tx: Tx): SqlSession {
     },
   };
 }
+
+/** A timestamp(3) column (UTC) as text in ISO 8601, as Date.prototype.toISOString writes it. */
+export const isoText = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

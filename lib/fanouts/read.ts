@@ -1,22 +1,35 @@
 // Reading fanouts: the detail (prompt → engine → run with observed queries), the list of
 // summaries, and the observed queries aggregated per prompt × engine. Status, counts and
 // money are derived from the runs and their holds, never stored twice.
+//
+// The detail is read by two prepared statements (lib/db/sql.ts) rather than through Prisma: the
+// fanout with the access check and a signature of its runs' and holds' row versions, then the
+// runs with only what the detail shows of their results (the searches, not the answers and
+// sources: a 1,000-run fanout's results are some 10 MB). The body of GET /fanouts/{id} is
+// remembered under that signature, so a finished fanout, which never changes, is sent as
+// remembered after one small statement; any change to a run, a hold, the fanout or its
+// creator's email gives another signature.
+import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { presentRunCharge } from "../billing/present";
 import { formatUsd } from "../billing/money";
 import { billingSettings } from "../billing/settings";
 import { waitUntilFinished } from "../changes/wait";
-import { db, type Tx } from "../db/client";
+import { currentDb, db, type Tx } from "../db/client";
+import { isoText, queryText, type Statement, type TextRow } from "../db/sql";
+import { VersionCache } from "../db/version-cache";
 import type { Prisma } from "../db/generated/client";
 import { notFound } from "../http/errors";
+import { JsonText } from "../http/respond";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/projects";
+import { HOLD_COLUMNS, holdOf } from "../runs/read";
 import { deriveBatchStatus, isFinished, statusOfCounts, type RunCounts } from "../runs/status";
 import type { Fanout, FanoutPromptSource, FanoutQueryReport, FanoutsQuery, FanoutSummary } from "../schemas/fanouts";
 import type { PromptResult } from "../schemas/results";
 import type { RunStatus } from "../schemas/runs";
-import { reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { reachableBy, reachableSql, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
 import { wilsonInterval } from "../stats/wilson";
 
 const RUN_STATUSES: RunStatus[] = ["queued", "running", "completed", "failed"];
@@ -28,7 +41,12 @@ const observationSelect = {
   queryCount: true, createdAt: true, startedAt: true, completedAt: true, hold: true,
 } as const satisfies Prisma.RunSelect;
 
-type FanoutRow = Prisma.FanoutGetPayload<{ include: typeof fanoutInclude }>;
+/** What the presenters read of a fanout's row. */
+type FanoutRow = Pick<
+  Prisma.FanoutGetPayload<{ include: typeof fanoutInclude }>,
+  "id" | "name" | "engines" | "runsPerPrompt" | "prompts" | "createdAt" | "projectId" | "createdBy"
+>;
+/** What the presenters read of a run: its `result` need hold only `searched`, `search_calls` and `searches`. */
 type ObservedRun = Prisma.RunGetPayload<{ select: typeof observationSelect }>;
 type StoredPrompt = { text: string; source: z.output<typeof FanoutPromptSource> | null };
 
@@ -134,14 +152,15 @@ export function presentFanout(row: FanoutRow, runs: readonly ObservedRun[], bill
   };
 }
 
-async function loadRuns(fanoutId: string, client: Tx = db()) {
-  return client.run.findMany({ where: { fanoutId }, select: observationSelect, orderBy: { id: "asc" } });
+/** A fanout's runs through Prisma, inside a transaction of the service's (creating the fanout). */
+async function loadRunsIn(tx: Tx, fanoutId: string) {
+  return tx.run.findMany({ where: { fanoutId }, select: observationSelect, orderBy: { id: "asc" } });
 }
 
 /** A fanout the service itself is creating, read in its transaction (no access check: the caller made it). */
 export async function presentNewFanout(tx: Tx, fanoutId: string) {
   const row = await tx.fanout.findUniqueOrThrow({ where: { id: fanoutId }, include: fanoutInclude });
-  return presentFanout(row, await loadRuns(fanoutId, tx));
+  return presentFanout(row, await loadRunsIn(tx, fanoutId));
 }
 
 /** A fanout the credential can act on, or 404 (the same answer as a missing one). */
@@ -151,16 +170,123 @@ export async function getFanoutRowOrThrow(principal: Principal, fanoutId: string
   return row;
 }
 
-async function fanoutFinished(fanoutId: string): Promise<boolean> {
-  return (await db().run.count({ where: { fanoutId, status: { in: ["queued", "running"] } } })) === 0;
+/**
+ * The version of a fanout's detail: the fanout row's, a digest of its runs' and their holds'
+ * (every UPDATE gives a row a new xmin) in id order, and its creator's email. fanoutSignature
+ * computes the same from the rows FANOUT_RUNS reads.
+ */
+const SIGNATURE =
+  `f.xmin::text || ':' || COALESCE((SELECT md5(string_agg(r.xmin::text || '.' || COALESCE(h.xmin::text, '-'), ',' ORDER BY r.id COLLATE "C")) ` +
+  `FROM runs r LEFT JOIN credit_holds h ON h.run_id = r.id WHERE r.fanout_id = f.id), '') || ':' || COALESCE(u.email, '')`;
+
+/**
+ * A fanout the credential can reach ($1 the fanout, $2 and $3 as reachableSql), with its
+ * signature, whether a run of it is unfinished, and (unless $4 is the signature: the caller has
+ * that version) its columns.
+ */
+const FANOUT_HEAD: Statement = {
+  name: "geoscope_fanout_head_v1",
+  text:
+    `SELECT s.signature, EXISTS (SELECT 1 FROM runs o WHERE o.fanout_id = f.id AND o.status IN ('queued', 'running'))::text, ` +
+    `f.xmin::text, f.id, f.name, array_to_json(f.engines)::text, f.runs_per_prompt::text, ` +
+    `CASE WHEN s.signature = $4 THEN NULL ELSE f.prompts::text END, ${isoText("f.created_at")}, f.project_id, u.email ` +
+    `FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id CROSS JOIN LATERAL (SELECT ${SIGNATURE} AS signature) s ` +
+    `WHERE f.id = $1 AND ${reachableSql("f")}`,
+};
+
+/** A fanout's runs in id order: what the detail shows of each, the two row versions, and the hold (HOLD_COLUMNS at 14). */
+const FANOUT_RUNS: Statement = {
+  name: "geoscope_fanout_runs_v1",
+  text:
+    `SELECT r.xmin::text, h.xmin::text, r.id, r.status::text, r.engine, r.model, r.fanout_prompt_index::text, r.run_index::text, r.query_count::text, ` +
+    `CASE WHEN r.status = 'completed' THEN jsonb_build_object('searched', r.result->'searched', 'search_calls', r.result->'search_calls', 'searches', r.result->'searches')::text END, ` +
+    `r.error::text, ${isoText("r.created_at")}, ${isoText("r.started_at")}, ${isoText("r.completed_at")}, ${HOLD_COLUMNS} ` +
+    `FROM runs r LEFT JOIN credit_holds h ON h.run_id = r.id WHERE r.fanout_id = $1 ORDER BY r.id COLLATE "C"`,
+};
+
+const FANOUT_OPEN: Statement = {
+  name: "geoscope_fanout_open_v1",
+  text: "SELECT 1 FROM runs r WHERE r.fanout_id = $1 AND r.status IN ('queued', 'running') LIMIT 1",
+};
+
+const dateOf = (text: string | null | undefined) => (text == null ? null : new Date(text));
+const parsed = (text: string | null | undefined) => (text == null ? null : JSON.parse(text));
+
+/** SIGNATURE of the head's fanout row and these FANOUT_RUNS rows. */
+function fanoutSignature(fanoutVersion: string, runRows: readonly TextRow[], email: string | null): string {
+  const digest = runRows.length ? createHash("md5").update(runRows.map((r) => `${r[0]}.${r[1] ?? "-"}`).join(",")).digest("hex") : "";
+  return `${fanoutVersion}:${digest}:${email ?? ""}`;
 }
 
-export async function getFanout(principal: Principal, fanoutId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
-  const row = await getFanoutRowOrThrow(principal, fanoutId);
-  if (options.wait && !(await fanoutFinished(fanoutId))) {
+/** Detail bodies of fanouts by signature: a finished 1,000-run fanout is some 800 KB of text. */
+const fanoutBodies = new VersionCache<{ version: string; text: string; finished: boolean; size: number }>("__geoscopeFanoutBodies", 16 * 2 ** 20, 8 * 2 ** 20);
+
+type FanoutText = { finished: boolean; text: string };
+
+/** GET /fanouts/{id} as JSON text (byte for byte JSON.stringify(presentFanout(…))), or null when the credential cannot reach the fanout. */
+async function readFanoutText(principal: Principal, fanoutId: string): Promise<FanoutText | null> {
+  const held = fanoutBodies.get(fanoutId);
+  const [head] = await queryText(currentDb(), FANOUT_HEAD, [fanoutId, principal.workspaceId, principal.user.id, held?.version ?? null]);
+  if (!head) return null;
+  if (held && held.version === head[0]) return held;
+  const runRows = await queryText(currentDb(), FANOUT_RUNS, [fanoutId]);
+  const email = head[10] ?? null;
+  const row: FanoutRow = {
+    id: head[3]!,
+    name: head[4]!,
+    engines: JSON.parse(head[5]!) as string[],
+    runsPerPrompt: Number(head[6]),
+    // Sent unless the signature was the remembered one; it is not, so the prompts came too.
+    prompts: JSON.parse(head[7]!),
+    createdAt: new Date(head[8]!),
+    projectId: head[9]!,
+    createdBy: email === null ? null : { email },
+  };
+  const runs: ObservedRun[] = runRows.map((r) => ({
+    id: r[2]!,
+    status: r[3] as RunStatus,
+    engine: r[4] ?? null,
+    model: r[5] ?? null,
+    fanoutPromptIndex: r[6] == null ? null : Number(r[6]),
+    runIndex: r[7] == null ? null : Number(r[7]),
+    queryCount: r[8] == null ? null : Number(r[8]),
+    result: parsed(r[9]),
+    error: parsed(r[10]),
+    createdAt: new Date(r[11]!),
+    startedAt: dateOf(r[12]),
+    completedAt: dateOf(r[13]),
+    hold: holdOf(r, 14) as ObservedRun["hold"],
+  }));
+  const text = JSON.stringify(presentFanout(row, runs));
+  const finished = runs.every((r) => isFinished(r.status));
+  // Under the signature of what was read (the runs may have changed since the head was read).
+  const version = fanoutSignature(head[2]!, runRows, email);
+  fanoutBodies.set(fanoutId, { version, text, finished, size: text.length });
+  return { finished, text };
+}
+
+async function fanoutFinished(fanoutId: string): Promise<boolean> {
+  return (await queryText(currentDb(), FANOUT_OPEN, [fanoutId])).length === 0;
+}
+
+/**
+ * GET /fanouts/{id} as the API sends it: JSON text, read by prepared statements and remembered
+ * per version (above); with `wait`, once the fanout finished or the wait ran out.
+ */
+export async function getFanoutBody(principal: Principal, fanoutId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
+  let read = await readFanoutText(principal, fanoutId);
+  if (!read) throw notFound("fanout", fanoutId);
+  if (options.wait && !read.finished) {
     await waitUntilFinished(fanoutId, { seconds: options.wait, signal: options.signal, isFinished: () => fanoutFinished(fanoutId) });
+    read = await readFanoutText(principal, fanoutId);
+    if (!read) throw notFound("fanout", fanoutId);
   }
-  return presentFanout(row, await loadRuns(fanoutId));
+  return new JsonText<z.input<typeof Fanout>>(read.text);
+}
+
+/** A fanout as an object (pages, the queries report): the API's body, parsed. */
+export async function getFanout(principal: Principal, fanoutId: string, options: { wait?: number; signal?: AbortSignal } = {}): Promise<z.input<typeof Fanout>> {
+  return JSON.parse((await getFanoutBody(principal, fanoutId, options)).text) as z.input<typeof Fanout>;
 }
 
 export async function listFanouts(principal: Principal, query: z.output<typeof FanoutsQuery>) {
@@ -204,9 +330,7 @@ export function foldQuery(text: string): string {
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 export async function getFanoutQueries(principal: Principal, fanoutId: string): Promise<z.input<typeof FanoutQueryReport>> {
-  const row = await getFanoutRowOrThrow(principal, fanoutId);
-  const runs = await loadRuns(fanoutId);
-  const fanout = presentFanout(row, runs);
+  const fanout = await getFanout(principal, fanoutId);
   const groups = fanout.prompts.flatMap((prompt) =>
     prompt.engines.map((engine) => {
       const completed = engine.runs.filter((r) => r.status === "completed");

@@ -8,17 +8,17 @@
 // statement sends the columns only when the version it is given is not the row's. So the cache
 // can never serve a stale result: the database says on every read whether it is current.
 import type { z } from "zod";
-import { presentRunCharge } from "../billing/present";
+import { presentRunCharge, type HoldRow } from "../billing/present";
 import { billingSettings } from "../billing/settings";
 import type { Principal } from "../auth/principal";
-import { currentDb, type Db } from "../db/client";
-import { queryText, type Statement, type TextRow } from "../db/sql";
+import { currentDb } from "../db/client";
+import { isoText as iso, queryText, type Statement, type TextRow } from "../db/sql";
+import { VersionCache } from "../db/version-cache";
 import { encodeCursor } from "../http/pagination";
+import { compactJson as compact, jsonNumber as num, jsonString as str } from "../http/splice";
 import type { Run } from "../schemas/runs";
+import { reachableSql as reachable } from "../workspaces/access";
 import { deriveBatchStatus, isFinished } from "./status";
-
-/** ISO 8601 as Date.prototype.toISOString writes it (timestamp(3) columns hold UTC). */
-const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * The columns of one run as the body needs them. `v`: the parameter holding the row version the
@@ -31,21 +31,37 @@ function runColumns(v: string | null): string {
     "r.xmin::text", "r.id", "r.kind::text", "r.status::text", "r.engine", "r.model",
     unlessCurrent("input"), unlessCurrent("result"), unlessCurrent("error"), unlessCurrent("usage"),
     "r.batch_id", "r.fanout_id", "r.project_id", "r.duration_ms::text",
-    iso("r.created_at"), iso("r.started_at"), iso("r.completed_at"), "u.email",
-    "h.status::text", "h.amount_micros::text", "h.captured_micros::text", "h.unit", "h.units::text",
-    "h.captured_units::text", "h.unit_price_micros::text", "h.pricing_version",
+    iso("r.created_at"), iso("r.started_at"), iso("r.completed_at"), "u.email", HOLD_COLUMNS,
   ].join(", ");
 }
 
-const RUN_JOINS = "LEFT JOIN users u ON u.id = r.created_by_user_id LEFT JOIN credit_holds h ON h.run_id = r.id";
+/** A run's credit hold (alias h), as chargeText reads it: eight columns. */
+export const HOLD_COLUMNS =
+  "h.status::text, h.amount_micros::text, h.captured_micros::text, h.unit, h.units::text, h.captured_units::text, h.unit_price_micros::text, h.pricing_version";
 
-/**
- * The same rule as reachableBy (lib/workspaces/access.ts): the row's workspace is one the user
- * belongs to, and the API key's own when the credential is one. $2: the key's workspace or null;
- * $3: the user.
- */
-const reachable = (t: string) =>
-  `($2::text IS NULL OR ${t}.workspace_id = $2) AND EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ${t}.workspace_id AND m.user_id = $3)`;
+const big = (value: string | null | undefined = null) => (value === null ? null : BigInt(value));
+
+/** The hold in HOLD_COLUMNS at `at` in the row, or null (no hold). */
+export function holdOf(row: TextRow, at: number): HoldRow | null {
+  if (row[at] === null) return null;
+  return {
+    status: row[at] as HoldRow["status"],
+    amountMicros: big(row[at + 1])!,
+    capturedMicros: big(row[at + 2]),
+    unit: row[at + 3]!,
+    units: Number(row[at + 4]),
+    capturedUnits: row[at + 5] === null ? null : Number(row[at + 5]),
+    unitPriceMicros: big(row[at + 6])!,
+    pricingVersion: row[at + 7]!,
+  };
+}
+
+/** A run's `charge` as JSON text, from HOLD_COLUMNS at `at` in the row. */
+function chargeText(row: TextRow, at: number, billingEnabled: boolean): string {
+  return JSON.stringify(presentRunCharge(holdOf(row, at), billingEnabled));
+}
+
+const RUN_JOINS = "LEFT JOIN users u ON u.id = r.created_by_user_id LEFT JOIN credit_holds h ON h.run_id = r.id";
 
 const RUN_BY_ID: Statement = {
   name: "geoscope_run_by_id_v1",
@@ -72,52 +88,8 @@ const BATCH_COLUMNS = 7;
 /** JSON texts of one version of a run's JSON columns, compact as JSON.stringify writes them. */
 type JsonColumns = { version: string; input: string; result: string; error: string; usage: string; size: number };
 
-type CacheGlobal = { __geoscopeRunJson?: { db: Db; entries: Map<string, JsonColumns>; bytes: number } };
-const holder = globalThis as unknown as CacheGlobal;
 /** Characters of JSON text held at most (about twice as many bytes): some hundreds of typical results. */
-const CACHE_CHARS = 8 * 2 ** 20;
-
-function cache() {
-  const db = currentDb();
-  // Tests switch databases within a process: a version means nothing in another database.
-  if (holder.__geoscopeRunJson?.db !== db) holder.__geoscopeRunJson = { db, entries: new Map(), bytes: 0 };
-  return holder.__geoscopeRunJson;
-}
-
-function cachedJson(runId: string): JsonColumns | undefined {
-  const c = cache();
-  const entry = c.entries.get(runId);
-  if (entry) {
-    // Most recently used last, so that eviction takes the least recently used first.
-    c.entries.delete(runId);
-    c.entries.set(runId, entry);
-  }
-  return entry;
-}
-
-function rememberJson(runId: string, entry: JsonColumns): void {
-  const c = cache();
-  const previous = c.entries.get(runId);
-  if (previous) {
-    c.entries.delete(runId);
-    c.bytes -= previous.size;
-  }
-  if (entry.size > CACHE_CHARS / 4) return;
-  c.entries.set(runId, entry);
-  c.bytes += entry.size;
-  for (const [id, old] of c.entries) {
-    if (c.bytes <= CACHE_CHARS) break;
-    c.entries.delete(id);
-    c.bytes -= old.size;
-  }
-}
-
-/** jsonb's text (spaced, `{"a": 1}`) as the API writes it: what Prisma's parse and the route's JSON.stringify made of it. */
-const compact = (text: string | null, whenNull: string) => (text === null ? whenNull : JSON.stringify(JSON.parse(text)));
-
-const str = (value: string | null | undefined = null) => (value === null ? "null" : JSON.stringify(value));
-const num = (value: string | null | undefined = null) => (value === null ? "null" : String(Number(value)));
-const big = (value: string | null | undefined = null) => (value === null ? null : BigInt(value));
+const runJson = new VersionCache<JsonColumns>("__geoscopeRunJson", 8 * 2 ** 20, 2 * 2 ** 20);
 
 /** The JSON columns of the row: the texts remembered for its version, or made from the columns sent. */
 function jsonColumnsOf(row: TextRow, held: JsonColumns | undefined): JsonColumns {
@@ -128,7 +100,7 @@ function jsonColumnsOf(row: TextRow, held: JsonColumns | undefined): JsonColumns
   const error = compact(row[8] ?? null, "null");
   const usage = compact(row[9] ?? null, "null");
   const entry = { version, input, result, error, usage, size: input.length + result.length + error.length + usage.length };
-  rememberJson(row[1]!, entry);
+  runJson.set(row[1]!, entry);
   return entry;
 }
 
@@ -137,31 +109,18 @@ export type RunText = { status: z.input<typeof Run>["status"]; text: string };
 /** The body of GET /runs/{id} for a row of runColumns, with keys in presentRun's order. */
 function runText(row: TextRow, json: JsonColumns, billingEnabled: boolean): RunText {
   const status = row[3] as RunText["status"];
-  const hold = row[18] === null
-    ? null
-    : {
-        status: row[18] as "held" | "captured" | "released",
-        amountMicros: big(row[19])!,
-        capturedMicros: big(row[20]),
-        unit: row[21]!,
-        units: Number(row[22]),
-        capturedUnits: row[23] === null ? null : Number(row[23]),
-        unitPriceMicros: big(row[24])!,
-        pricingVersion: row[25]!,
-      };
-  const charge = presentRunCharge(hold as Parameters<typeof presentRunCharge>[0], billingEnabled);
   const text =
     `{"id":${str(row[1])},"kind":${str(row[2])},"status":${str(status)},"input":${json.input}` +
     `,"created_at":${str(row[14])},"engine":${str(row[4])},"model":${str(row[5])}` +
     `,"batch_id":${str(row[10])},"fanout_id":${str(row[11])},"project_id":${str(row[12])},"created_by":${str(row[17])}` +
-    `,"result":${json.result},"error":${json.error},"usage":${json.usage},"charge":${JSON.stringify(charge)}` +
+    `,"result":${json.result},"error":${json.error},"usage":${json.usage},"charge":${chargeText(row, 18, billingEnabled)}` +
     `,"cost_usd":null,"duration_ms":${num(row[13])},"started_at":${str(row[15])},"completed_at":${str(row[16])}}`;
   return { status, text };
 }
 
 /** A run the credential can reach, as the API's JSON text, or null (missing, or not reachable: 404 alike). */
 export async function readRunText(principal: Principal, runId: string): Promise<RunText | null> {
-  const held = cachedJson(runId);
+  const held = runJson.get(runId);
   const rows = await queryText(currentDb(), RUN_BY_ID, [runId, principal.workspaceId, principal.user.id, held?.version ?? null]);
   const row = rows[0];
   if (!row) return null;
@@ -173,8 +132,8 @@ async function jsonOfRows(rows: TextRow[]): Promise<Map<string, JsonColumns> | n
   const found = new Map<string, JsonColumns>();
   const missing: string[] = [];
   for (const row of rows) {
-    const held = cachedJson(row[1]!);
-    if (held && held.version === row[0]) found.set(row[1]!, held);
+    const held = runJson.current(row[1]!, row[0]);
+    if (held) found.set(row[1]!, held);
     else missing.push(row[1]!);
   }
   if (missing.length === 0) return found;

@@ -43,6 +43,14 @@ export function reachableBy(principal: Principal): {
   };
 }
 
+/**
+ * reachableBy's rule in SQL, for the prepared statements of the hot reads (lib/runs/read.ts and
+ * the like): the row (alias `t`) is in a workspace the user belongs to, and in the API key's own
+ * when the credential is one. Parameters $2: the key's workspace or null; $3: the user.
+ */
+export const reachableSql = (t: string) =>
+  `($2::text IS NULL OR ${t}.workspace_id = $2) AND EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ${t}.workspace_id AND m.user_id = $3)`;
+
 /** The caller's access to one workspace, or 404 when the credential cannot act there. */
 export async function requireWorkspace(
   principal: Principal,

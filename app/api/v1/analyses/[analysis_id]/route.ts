@@ -1,10 +1,10 @@
-import { getAnalysis } from "@/lib/analyses/service";
+import { getAnalysisBody } from "@/lib/analyses/service";
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/analyses";
 
 export const GET = route(endpoints.getAnalysis, ({ principal, params, query, request }) =>
-  getAnalysis(principal, params.analysis_id, { wait: query.wait, signal: request.signal }),
+  getAnalysisBody(principal, params.analysis_id, { wait: query.wait, signal: request.signal }),
 );
 
 // Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).
