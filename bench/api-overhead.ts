@@ -21,8 +21,8 @@
 // Run: npm run bench:api [-- seconds-per-case]
 //   BENCH_ROUNDS=n (default 3); BENCH_TARGETS=pglite,postgres (default both; the floor comes with
 //   postgres); BENCH_CASES=a comma list of prefixes of the case names without their method, to run
-//   only some ("runs/{id} max", "runs/{id} @" (the 200/s case), "runs?", "batches", "version",
-//   "prompts"; "runs/{id}" selects both GET /runs/{id} cases); BENCH_CPU_PROF=dir writes a
+//   only some ("runs/{id} max", "runs/{id} @" (the 200/s case), "runs?", "batches", "fanouts",
+//   "analyses", "version", "prompts"; "runs/{id}" selects both GET /runs/{id} cases); BENCH_CPU_PROF=dir writes a
 //   V8 CPU profile of each server (node --cpu-prof) into dir when it stops.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -208,8 +208,20 @@ async function benchApp(target: "PGlite" | "PostgreSQL"): Promise<void> {
     const run = (await (await fetch(`${base}/api/v1/runs/${runId}?wait=20`, { headers })).json()) as { status: string };
     if (run.status !== "completed") throw new Error(`warm-up run ended ${run.status}`);
     // A page of the list to read: 20 finished runs.
-    for (let i = 0; i < 19; i++) await fetch(`${base}/api/v1/prompts`, { method: "POST", headers, body: promptBody });
+    const batchIds = [accepted.batch.id];
+    for (let i = 0; i < 19; i++) {
+      const more = (await (await fetch(`${base}/api/v1/prompts`, { method: "POST", headers, body: promptBody })).json()) as { batch: { id: string } };
+      batchIds.push(more.batch.id);
+    }
     await fetch(`${base}/api/v1/runs?limit=20&batch=${accepted.batch.id}&wait=20`, { headers });
+    // A finished fanout of 10 runs (5 prompts × chatgpt × 2) and a citation analysis of the 20 batches.
+    const fanoutBody = JSON.stringify({ prompts: Array.from({ length: 5 }, (_, i) => ({ text: `best running shoes for flat feet, take ${i}` })), engines: ["chatgpt"], runs: 2, project });
+    const fanoutId = ((await (await fetch(`${base}/api/v1/fanouts`, { method: "POST", headers, body: fanoutBody })).json()) as { id: string }).id;
+    const fanout = (await (await fetch(`${base}/api/v1/fanouts/${fanoutId}?wait=30`, { headers })).json()) as { status: string };
+    if (fanout.status !== "completed") throw new Error(`warm-up fanout ended ${fanout.status}`);
+    await drained(base, headers);
+    const analysisBody = JSON.stringify({ ids: batchIds, brands: ["Acme"], domains: ["example.com"] });
+    const analysisId = ((await (await fetch(`${base}/api/v1/citation-analyses`, { method: "POST", headers, body: analysisBody })).json()) as { id: string }).id;
 
     const runUrl = `${base}/api/v1/runs/${runId}`;
     const cases = [
@@ -217,6 +229,10 @@ async function benchApp(target: "PGlite" | "PostgreSQL"): Promise<void> {
       atRate("GET /runs/{id} @200/s", runUrl, headers),
       flatOut("GET /runs?limit=20 max", { url: `${base}/api/v1/runs?limit=20`, headers }),
       flatOut("GET /batches/{id} max", { url: `${base}/api/v1/batches/${accepted.batch.id}`, headers }),
+      flatOut("GET /fanouts/{id} max", { url: `${base}/api/v1/fanouts/${fanoutId}`, headers }),
+      flatOut("GET /fanouts?limit=20 max", { url: `${base}/api/v1/fanouts?limit=20`, headers }),
+      flatOut("GET /analyses/{id} max", { url: `${base}/api/v1/analyses/${analysisId}`, headers }),
+      flatOut("GET /analyses?limit=20 max", { url: `${base}/api/v1/analyses?limit=20`, headers }),
       flatOut("GET /version max", { url: `${base}/api/v1/version` }),
       { ...flatOut("POST /prompts max", { url: `${base}/api/v1/prompts`, method: "POST", headers, body: promptBody }), settle: () => drained(base, headers) },
     ];

@@ -34,6 +34,16 @@ if (onPostgres) {
     statements++;
     return (query as (...x: unknown[]) => unknown).apply(this, a);
   } as typeof query;
+} else if (bench.database.pgliteThread) {
+  // PGlite in its worker thread (the server's default): every statement is a message to it.
+  const thread = bench.database.pgliteThread as unknown as Record<"call" | "callInTransaction", (message: { op: string }) => Promise<unknown>>;
+  for (const method of ["call", "callInTransaction"] as const) {
+    const original = thread[method].bind(thread);
+    thread[method] = (message) => {
+      if (["exec", "queryRaw", "executeRaw"].includes(message.op)) statements++;
+      return original(message);
+    };
+  }
 } else {
   const lite = bench.database.pglite!;
   for (const method of ["query", "exec"] as const) {
@@ -140,7 +150,7 @@ const cases: { name: string; send: () => Promise<Response> }[] = [
   { name: "GET /analyses/{id} (10 questions)", send: () => analysisRoute.GET(new Request(`${base}/analyses/${questionsId}`, { headers }), { params: Promise.resolve({ analysis_id: questionsId }) }) },
 ];
 
-console.log(`in-process read path, ${onPostgres ? "PostgreSQL" : "PGlite in memory"}, ${N} sequential requests per case, 3 rounds after a warm-up; ${machine()}; load average ${loadAverage()}`);
+console.log(`in-process read path, ${onPostgres ? "PostgreSQL" : bench.database.pgliteThread ? "PGlite in memory, in its worker thread" : "PGlite in memory, in this thread"}, ${N} sequential requests per case, 3 rounds after a warm-up; ${machine()}; load average ${loadAverage()}`);
 for (const c of cases.filter((c) => !process.env.BENCH_CASES || process.env.BENCH_CASES.split(",").some((p) => c.name.startsWith(p)))) {
   const first = await c.send();
   const text = await first.text();

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { waitUntilFinished } from "../changes/wait";
 import { currentDb, db } from "../db/client";
-import { isoText, queryText, type Statement, type TextRow } from "../db/sql";
+import { FilteredStatement, isoText, queryText, type Statement, type TextRow } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import type { Prisma } from "../db/generated/client";
 import { isId, newId } from "../db/ids";
@@ -15,9 +15,9 @@ import { getProjectOrThrow } from "../projects/projects";
 import { loadQuestionsAnalysis, presentQuestionsAnalysis } from "../questions/present";
 import { HOLD_COLUMNS, holdOf } from "../runs/read";
 import { isFinished } from "../runs/status";
-import { CITATION_LIMITS, type AnalysesQuery, type Analysis, type AnalysisSummary, type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
+import { CITATION_LIMITS, type AnalysesQuery, type Analysis, type AnalysisList, type AnalysisSummary, type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
 import { domainNameOf } from "../schemas/projects";
-import { reachableBy, reachableSql, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { inReachableWorkspaceSql, reachableBy, reachableSql, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
 import { computeCitationAnalysis, type CitationFigures, type ObservedSource, type RunObservation } from "./citations";
 
 export const CITATION_METHOD = "stored_results_v1";
@@ -199,7 +199,8 @@ function presentAnalysis(row: AnalysisRow): Promise<z.input<typeof Analysis>> | 
   return presenters[row.kind](row);
 }
 
-export async function createCitationAnalysis(principal: Principal, body: z.output<typeof CitationAnalysisRequest>) {
+/** POST /citation-analyses: the analysis computed, stored and presented, with the version of its row. */
+async function storeCitationAnalysis(principal: Principal, body: z.output<typeof CitationAnalysisRequest>) {
   const named = await runsNamed(principal, body.ids);
   const projects = [...new Set(named.map((r) => r.projectId))];
   if (projects.length > 1) {
@@ -220,12 +221,12 @@ export async function createCitationAnalysis(principal: Principal, body: z.outpu
   // Written with SQL: the figures (about 2 MiB over 10,000 runs) travel as one text parameter, and
   // the stored JSON is read back as text, so the answer is what GET /analyses/{id} will send.
   const stored = await db().$transaction(async (tx) => {
-    const [created] = await tx.$queryRawUnsafe<{ result: string }[]>(
+    const [created] = await tx.$queryRawUnsafe<{ result: string; version: string }[]>(
       `INSERT INTO "analyses" ("id", "kind", "status", "workspace_id", "project_id", "subject", "input", "result",
                                "created_by_user_id", "api_key_id", "created_at", "completed_at")
        VALUES ($1, 'citations', 'completed', $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8,
                ($9::timestamptz AT TIME ZONE 'UTC'), ($9::timestamptz AT TIME ZONE 'UTC'))
-       RETURNING "result"::text AS "result"`,
+       RETURNING "result"::text AS "result", xmin::text AS "version"`,
       id, project.workspaceId, projectId, subjectOf(observations), JSON.stringify(input), JSON.stringify(figures),
       principal.user.id, principal.apiKeyId, now.toISOString(),
     );
@@ -243,7 +244,22 @@ export async function createCitationAnalysis(principal: Principal, body: z.outpu
     input, result: JSON.parse(stored.result), error: null, createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId,
     createdAt: now, completedAt: now, createdBy: { email: principal.user.email },
   } satisfies AnalysisRow;
-  return presentCitationAnalysis(row);
+  return { analysis: presentCitationAnalysis(row), version: stored.version };
+}
+
+export async function createCitationAnalysis(principal: Principal, body: z.output<typeof CitationAnalysisRequest>) {
+  return (await storeCitationAnalysis(principal, body)).analysis;
+}
+
+/**
+ * POST /citation-analyses as the API sends it: the body serialised once, and remembered for
+ * GET /analyses/{id} under the version the statement there will read (ANALYSIS_BY_ID).
+ */
+export async function createCitationAnalysisBody(principal: Principal, body: z.output<typeof CitationAnalysisRequest>) {
+  const { analysis, version } = await storeCitationAnalysis(principal, body);
+  const text = JSON.stringify(analysis);
+  citationBodies.set(analysis.id, { version: `${version}:${principal.user.email}`, status: analysis.status, text, size: text.length });
+  return new JsonText<z.input<typeof CitationAnalysis>>(text);
 }
 
 async function getAnalysisRowOrThrow(principal: Principal, analysisId: string): Promise<AnalysisRow> {
@@ -290,10 +306,11 @@ const ANALYSIS_STATUS: Statement = {
 
 /**
  * Bodies of citation analyses by version: insert-only, and up to megabytes of figures that would
- * otherwise be parsed and serialised on every read. (A questions analysis is small, and its
- * charge changes with a row its version does not cover: it is presented on each read.)
+ * otherwise be parsed and serialised on every read; 8 Mi characters at most, each up to 4 Mi (the
+ * figures of 10,000 runs are some 2 Mi). A questions analysis is small, and its charge changes
+ * with a row its version does not cover: it is presented on each read.
  */
-const citationBodies = new VersionCache<{ version: string; status: string; text: string; size: number }>("__geoscopeAnalysisBodies", 16 * 2 ** 20, 8 * 2 ** 20);
+const citationBodies = new VersionCache<{ version: string; status: string; text: string; size: number }>("__geoscopeAnalysisBodies", 8 * 2 ** 20, 4 * 2 ** 20);
 
 type AnalysisText = { finished: boolean; text: string };
 
@@ -349,27 +366,6 @@ export async function getAnalysisBody(principal: Principal, analysisId: string, 
   return new JsonText<z.input<typeof Analysis>>(read.text);
 }
 
-/** What a summary needs: never `result` (a citation analysis's figures can be megabytes) or `input`. */
-const summarySelect = {
-  id: true, kind: true, status: true, subject: true, createdAt: true, projectId: true, completedAt: true,
-  createdBy: { select: { email: true } },
-  _count: { select: { runs: true } },
-} as const satisfies Prisma.AnalysisSelect;
-
-function summaryOf(row: Prisma.AnalysisGetPayload<{ select: typeof summarySelect }>): z.input<typeof AnalysisSummary> {
-  return {
-    id: row.id,
-    kind: row.kind,
-    status: row.status,
-    subject: row.subject,
-    run_count: row._count.runs,
-    created_at: row.createdAt.toISOString(),
-    project_id: row.projectId,
-    created_by: row.createdBy?.email ?? null,
-    completed_at: row.completedAt?.toISOString() ?? null,
-  };
-}
-
 /** The analysis id a cursor points after (either prefix), or 400 naming `cursor`. */
 function cursorId(cursor: string): string {
   try {
@@ -379,31 +375,67 @@ function cursorId(cursor: string): string {
   }
 }
 
-export async function listAnalyses(principal: Principal, query: z.output<typeof AnalysesQuery>) {
-  const where: Prisma.AnalysisWhereInput = {};
-  if (query.workspace) where.workspaceId = (await requireWorkspace(principal, query.workspace)).workspace.id;
-  else where.workspaceId = { in: await reachableWorkspaceIds(principal) };
-  if (query.project) where.projectId = (await getProjectOrThrow(principal, query.project)).id;
-  if (query.kind) where.kind = query.kind;
-  if (query.cursor) {
-    // Newest first across both prefixes: by creation time, then id. A cursor names an analysis the
-    // caller can list; any other id (unknown, or someone else's) is refused like a forged cursor,
-    // so a list never silently restarts and never tells whether a foreign id exists.
-    const after = await db().analysis.findFirst({
-      where: { id: cursorId(query.cursor), workspaceId: where.workspaceId },
-      select: { id: true, createdAt: true },
-    });
-    if (!after) throw new ApiError("invalid_request", "cursor: is not a cursor this server issued; pass the next_cursor of the previous page");
-    where.OR = [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }];
+const CURSOR_REFUSED = "cursor: is not a cursor this server issued; pass the next_cursor of the previous page";
+
+/**
+ * GET /analyses: one prepared statement, newest first across both prefixes (by creation time,
+ * then id), never reading an analysis's input or result (a citation analysis's figures can be
+ * megabytes). A cursor names an analysis the caller can list; any other id (unknown, or someone
+ * else's) is refused like a forged cursor, so a list never silently restarts and never tells
+ * whether a foreign id exists.
+ */
+export async function listAnalyses(principal: Principal, query: z.output<typeof AnalysesQuery>): Promise<z.input<typeof AnalysisList>> {
+  const q = new FilteredStatement();
+  let inWorkspaces: (t: string) => string;
+  if (query.workspace) {
+    const workspace = q.param((await requireWorkspace(principal, query.workspace)).workspace.id);
+    inWorkspaces = (t) => `${t}.workspace_id = ${workspace}`;
+    q.where(inWorkspaces("a"), "w");
+  } else {
+    const user = q.param(principal.user.id);
+    const own = q.param(principal.workspaceId);
+    inWorkspaces = (t) => inReachableWorkspaceSql(t, user, own);
+    q.where(inWorkspaces("a"));
   }
-  const rows = await db().analysis.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: query.limit + 1,
-    select: summarySelect,
-  });
-  const page = pageOf(rows, query.limit);
-  return { items: page.items.map(summaryOf), next_cursor: page.next_cursor };
+  if (query.project) q.where(`a.project_id = ${q.param((await getProjectOrThrow(principal, query.project)).id)}`, "p");
+  if (query.kind) q.where(`a.kind = ${q.param(query.kind)}::"AnalysisKind"`, "k");
+  const after = query.cursor ? cursorId(query.cursor) : null;
+  // No row when the cursor's analysis is not one the caller can list: told apart below.
+  if (after) q.where(`(a.created_at, a.id) < (SELECT c.created_at, c.id FROM analyses c WHERE c.id = ${q.param(after)} AND ${inWorkspaces("c")})`, "c");
+  const limit = q.param(String(query.limit + 1));
+  const statement = q.statement(
+    "geoscope_analyses_v1",
+    (where) =>
+      `SELECT a.id, a.kind::text, a.status::text, a.subject, (SELECT count(*) FROM analysis_runs ar WHERE ar.analysis_id = a.id)::text, ` +
+      `${isoText("a.created_at")}, a.project_id, u.email, ${isoText("a.completed_at")} ` +
+      `FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id WHERE ${where} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit}::int`,
+  );
+  const rows = await queryText(currentDb(), statement, q.values);
+  if (after && rows.length === 0) {
+    const check = new FilteredStatement();
+    const workspaces = query.workspace
+      ? `c.workspace_id = ${check.param(query.workspace)}`
+      : inReachableWorkspaceSql("c", check.param(principal.user.id), check.param(principal.workspaceId));
+    check.where(`c.id = ${check.param(after)}`, query.workspace ? "w" : "r");
+    check.where(workspaces);
+    const found = await queryText(currentDb(), check.statement("geoscope_analysis_cursor_v1", (where) => `SELECT 1 FROM analyses c WHERE ${where}`), check.values);
+    if (found.length === 0) throw new ApiError("invalid_request", CURSOR_REFUSED);
+  }
+  const page = pageOf(rows.map((row) => ({ id: row[0]!, row })), query.limit);
+  return {
+    items: page.items.map(({ row }) => ({
+      id: row[0]!,
+      kind: row[1] as z.input<typeof AnalysisSummary>["kind"],
+      status: row[2] as z.input<typeof AnalysisSummary>["status"],
+      subject: row[3]!,
+      run_count: Number(row[4]),
+      created_at: row[5]!,
+      project_id: row[6]!,
+      created_by: row[7] ?? null,
+      completed_at: row[8] ?? null,
+    })),
+    next_cursor: page.next_cursor,
+  };
 }
 
 /** An analysis by id, whoever asks: for a public share page, which has checked its token. Null when there is none. */

@@ -160,3 +160,35 @@ export function sqlIn(tx: Tx): SqlSession {
 
 /** A timestamp(3) column (UTC) as text in ISO 8601, as Date.prototype.toISOString writes it. */
 export const isoText = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Parameters and conditions of a statement whose WHERE clause depends on the filters a request
+ * gives (the lists): each combination is a prepared statement of its own, with its own plan.
+ */
+export class FilteredStatement {
+  readonly values: (string | null)[] = [];
+  private readonly conditions: string[] = [];
+  private key = "";
+
+  /** `value` as the next parameter; answers its placeholder. */
+  param(value: string | null): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+
+  /** A condition; `flag` names the filter it stands for in the statement's name (a condition every combination has takes none). */
+  where(condition: string, flag = ""): void {
+    this.key += flag;
+    this.conditions.push(condition);
+  }
+
+  /** The statement `name`, its text made by `text` from the WHERE clause on first use of this combination. */
+  statement(name: string, text: (where: string) => string): Statement {
+    const full = `${name}_${this.key}`;
+    let made = filtered.get(full);
+    if (!made) filtered.set(full, (made = { name: full, text: text(this.conditions.join(" AND ")) }));
+    return made;
+  }
+}
+
+const filtered = new Map<string, Statement>();

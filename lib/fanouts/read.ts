@@ -17,7 +17,7 @@ import { formatUsd } from "../billing/money";
 import { billingSettings } from "../billing/settings";
 import { waitUntilFinished } from "../changes/wait";
 import { currentDb, db, type Tx } from "../db/client";
-import { isoText, queryText, type Statement, type TextRow } from "../db/sql";
+import { FilteredStatement, isoText, queryText, type Statement, type TextRow } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import type { Prisma } from "../db/generated/client";
 import { notFound } from "../http/errors";
@@ -26,10 +26,10 @@ import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/projects";
 import { HOLD_COLUMNS, holdOf } from "../runs/read";
 import { deriveBatchStatus, isFinished, statusOfCounts, type RunCounts } from "../runs/status";
-import type { Fanout, FanoutPromptSource, FanoutQueryReport, FanoutsQuery, FanoutSummary } from "../schemas/fanouts";
+import type { Fanout, FanoutList, FanoutPromptSource, FanoutQueryReport, FanoutsQuery, FanoutSummary } from "../schemas/fanouts";
 import type { PromptResult } from "../schemas/results";
 import type { RunStatus } from "../schemas/runs";
-import { reachableBy, reachableSql, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { inReachableWorkspaceSql, reachableBy, reachableSql, requireWorkspace } from "../workspaces/access";
 import { wilsonInterval } from "../stats/wilson";
 
 const RUN_STATUSES: RunStatus[] = ["queued", "running", "completed", "failed"];
@@ -68,16 +68,15 @@ function tallyOf(runs: readonly Tally[]) {
   return { status: deriveBatchStatus(runs), counts, queryCount, completedAt: allDone ? lastDone : null };
 }
 
-function summaryOf(row: FanoutRow, tally: ReturnType<typeof tallyOf>): z.input<typeof FanoutSummary> {
-  const prompts = row.prompts as StoredPrompt[];
+function summaryOf(row: Omit<FanoutRow, "prompts">, promptCount: number, tally: ReturnType<typeof tallyOf>): z.input<typeof FanoutSummary> {
   return {
     id: row.id,
     name: row.name,
     status: tally.status,
     engines: row.engines as z.input<typeof FanoutSummary>["engines"],
     runs: row.runsPerPrompt,
-    prompt_count: prompts.length,
-    execution_count: prompts.length * row.engines.length * row.runsPerPrompt,
+    prompt_count: promptCount,
+    execution_count: promptCount * row.engines.length * row.runsPerPrompt,
     counts: tally.counts,
     query_count: tally.queryCount,
     created_at: row.createdAt.toISOString(),
@@ -113,7 +112,7 @@ export function presentFanout(row: FanoutRow, runs: readonly ObservedRun[], bill
   }
 
   return {
-    ...summaryOf(row, tally),
+    ...summaryOf(row, prompts.length, tally),
     prompts: prompts.map((prompt, p) => {
       const engines = row.engines.map((engine) => {
         const engineRuns = [...(grid[p]!.get(engine) ?? [])].sort((a, b) => (a.runIndex ?? 0) - (b.runIndex ?? 0));
@@ -218,8 +217,8 @@ function fanoutSignature(fanoutVersion: string, runRows: readonly TextRow[], ema
   return `${fanoutVersion}:${digest}:${email ?? ""}`;
 }
 
-/** Detail bodies of fanouts by signature: a finished 1,000-run fanout is some 800 KB of text. */
-const fanoutBodies = new VersionCache<{ version: string; text: string; finished: boolean; size: number }>("__geoscopeFanoutBodies", 16 * 2 ** 20, 8 * 2 ** 20);
+/** Detail bodies of fanouts by signature: 8 Mi characters at most, each up to 4 Mi (a finished 1,000-run fanout is some 800 Ki). */
+const fanoutBodies = new VersionCache<{ version: string; text: string; finished: boolean; size: number }>("__geoscopeFanoutBodies", 8 * 2 ** 20, 4 * 2 ** 20);
 
 type FanoutText = { finished: boolean; text: string };
 
@@ -289,37 +288,48 @@ export async function getFanout(principal: Principal, fanoutId: string, options:
   return JSON.parse((await getFanoutBody(principal, fanoutId, options)).text) as z.input<typeof Fanout>;
 }
 
-export async function listFanouts(principal: Principal, query: z.output<typeof FanoutsQuery>) {
-  const where: Prisma.FanoutWhereInput = {};
+/**
+ * GET /fanouts: one prepared statement, the page of fanouts newest first each with its runs
+ * counted by status in the database (a row per fanout, not per run).
+ */
+export async function listFanouts(principal: Principal, query: z.output<typeof FanoutsQuery>): Promise<z.input<typeof FanoutList>> {
+  const q = new FilteredStatement();
   // A filter naming something the credential cannot reach answers 404, like reading it would.
-  if (query.workspace) where.workspaceId = (await requireWorkspace(principal, query.workspace)).workspace.id;
-  else where.workspaceId = { in: await reachableWorkspaceIds(principal) };
-  if (query.project) where.projectId = (await getProjectOrThrow(principal, query.project)).id;
-  if (query.cursor) where.id = { lt: decodeCursor(query.cursor, "fo") };
-  const rows = await db().fanout.findMany({ where, orderBy: { id: "desc" }, take: query.limit + 1, include: fanoutInclude });
-  const page = pageOf(rows, query.limit);
-  // The page's runs counted by fanout and status in the database: a row per status, not per run.
-  const groups = await db().run.groupBy({
-    by: ["fanoutId", "status"],
-    where: { fanoutId: { in: page.items.map((f) => f.id) } },
-    _count: { _all: true },
-    _sum: { queryCount: true },
-    _max: { startedAt: true, completedAt: true },
-  });
-  const tallies = new Map<string, ReturnType<typeof tallyOf>>();
-  for (const row of page.items) {
-    const own = groups.filter((g) => g.fanoutId === row.id);
-    const counts = Object.fromEntries(RUN_STATUSES.map((s) => [s, own.find((g) => g.status === s)?._count._all ?? 0])) as RunCounts;
-    const lastDone = own.reduce<Date | null>((last, g) => (g._max.completedAt && (!last || g._max.completedAt > last) ? g._max.completedAt : last), null);
-    const allDone = own.length > 0 && counts.queued + counts.running === 0;
-    tallies.set(row.id, {
-      status: statusOfCounts(counts, own.some((g) => g.status !== "queued" || g._max.startedAt !== null)),
-      counts,
-      queryCount: own.find((g) => g.status === "completed")?._sum.queryCount ?? 0,
-      completedAt: allDone ? lastDone : null,
-    });
-  }
-  return { items: page.items.map((row) => summaryOf(row, tallies.get(row.id)!)), next_cursor: page.next_cursor };
+  if (query.workspace) q.where(`f.workspace_id = ${q.param((await requireWorkspace(principal, query.workspace)).workspace.id)}`, "w");
+  else q.where(inReachableWorkspaceSql("f", q.param(principal.user.id), q.param(principal.workspaceId)));
+  if (query.project) q.where(`f.project_id = ${q.param((await getProjectOrThrow(principal, query.project)).id)}`, "p");
+  if (query.cursor) q.where(`f.id < ${q.param(decodeCursor(query.cursor, "fo"))}`, "c");
+  const limit = q.param(String(query.limit + 1));
+  const statement = q.statement(
+    "geoscope_fanouts_v1",
+    (where) =>
+      `SELECT f.id, f.name, array_to_json(f.engines)::text, f.runs_per_prompt::text, jsonb_array_length(f.prompts)::text, ${isoText("f.created_at")}, f.project_id, u.email, ` +
+      `t.queued::text, t.running::text, t.completed::text, t.failed::text, t.query_count::text, t.any_started::text, ${isoText("t.last_done")} ` +
+      `FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id CROSS JOIN LATERAL (SELECT ` +
+      `count(*) FILTER (WHERE r.status = 'queued') AS queued, count(*) FILTER (WHERE r.status = 'running') AS running, ` +
+      `count(*) FILTER (WHERE r.status = 'completed') AS completed, count(*) FILTER (WHERE r.status = 'failed') AS failed, ` +
+      `COALESCE(sum(r.query_count) FILTER (WHERE r.status = 'completed'), 0) AS query_count, ` +
+      `COALESCE(bool_or(r.status <> 'queued' OR r.started_at IS NOT NULL), false) AS any_started, max(r.completed_at) AS last_done ` +
+      `FROM runs r WHERE r.fanout_id = f.id) t ` +
+      `WHERE ${where} ORDER BY f.id DESC LIMIT ${limit}::int`,
+  );
+  const rows = await queryText(currentDb(), statement, q.values);
+  const page = pageOf(rows.map((row) => ({ id: row[0]!, row })), query.limit);
+  return {
+    items: page.items.map(({ row }) => {
+      const counts: RunCounts = { queued: Number(row[8]), running: Number(row[9]), completed: Number(row[10]), failed: Number(row[11]) };
+      const email = row[7] ?? null;
+      const fanout = { id: row[0]!, name: row[1]!, engines: JSON.parse(row[2]!) as string[], runsPerPrompt: Number(row[3]), createdAt: new Date(row[5]!), projectId: row[6]!, createdBy: email === null ? null : { email } };
+      const total = counts.queued + counts.running + counts.completed + counts.failed;
+      return summaryOf(fanout, Number(row[4]), {
+        status: statusOfCounts(counts, row[13] === "true"),
+        counts,
+        queryCount: Number(row[12]),
+        completedAt: total > 0 && counts.queued + counts.running === 0 ? dateOf(row[14]) : null,
+      });
+    }),
+    next_cursor: page.next_cursor,
+  };
 }
 
 /** Case and runs of whitespace folded: "Hubspot  Pricing" and "hubspot pricing" are one query. */

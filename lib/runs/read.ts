@@ -12,12 +12,12 @@ import { presentRunCharge, type HoldRow } from "../billing/present";
 import { billingSettings } from "../billing/settings";
 import type { Principal } from "../auth/principal";
 import { currentDb } from "../db/client";
-import { isoText as iso, queryText, type Statement, type TextRow } from "../db/sql";
+import { FilteredStatement, isoText as iso, queryText, type Statement, type TextRow } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import { encodeCursor } from "../http/pagination";
 import { compactJson as compact, jsonNumber as num, jsonString as str } from "../http/splice";
 import type { Run } from "../schemas/runs";
-import { reachableSql as reachable } from "../workspaces/access";
+import { inReachableWorkspaceSql, reachableSql as reachable } from "../workspaces/access";
 import { deriveBatchStatus, isFinished } from "./status";
 
 /**
@@ -88,7 +88,7 @@ const BATCH_COLUMNS = 7;
 /** JSON texts of one version of a run's JSON columns, compact as JSON.stringify writes them. */
 type JsonColumns = { version: string; input: string; result: string; error: string; usage: string; size: number };
 
-/** Characters of JSON text held at most (about twice as many bytes): some hundreds of typical results. */
+/** Runs' JSON texts by row version: 8 Mi characters at most (some hundreds of typical results), each up to 2 Mi. */
 const runJson = new VersionCache<JsonColumns>("__geoscopeRunJson", 8 * 2 ** 20, 2 * 2 ** 20);
 
 /** The JSON columns of the row: the texts remembered for its version, or made from the columns sent. */
@@ -191,30 +191,14 @@ export type RunListFilter = {
   limit: number;
 };
 
-/** One statement per combination of filters given (each with its own plan), made on first use. */
-const listStatements = new Map<string, Statement>();
-
 /**
  * GET /runs as JSON text, byte for byte JSON.stringify({ items: rows.map(presentRunSummary),
  * next_cursor }), newest first. The filters naming objects must have been checked reachable.
  */
 export async function readRunListText(principal: Principal, filter: RunListFilter): Promise<string> {
-  const values: (string | null)[] = [];
-  const add = (value: string | null) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  const where: string[] = [];
-  let key = "";
-  if (filter.workspaceId) {
-    key += "w";
-    where.push(`r.workspace_id = ${add(filter.workspaceId)}`);
-  } else {
-    // reachableWorkspaceIds (lib/workspaces/access.ts), read in the same statement.
-    const user = add(principal.user.id);
-    const own = add(principal.workspaceId);
-    where.push(`r.workspace_id = ANY(ARRAY(SELECT m.workspace_id FROM memberships m WHERE m.user_id = ${user} AND (${own}::text IS NULL OR m.workspace_id = ${own})))`);
-  }
+  const q = new FilteredStatement();
+  if (filter.workspaceId) q.where(`r.workspace_id = ${q.param(filter.workspaceId)}`, "w");
+  else q.where(inReachableWorkspaceSql("r", q.param(principal.user.id), q.param(principal.workspaceId)));
   const conditions: [string, string | undefined, (p: string) => string][] = [
     ["p", filter.projectId, (p) => `r.project_id = ${p}`],
     ["b", filter.batchId, (p) => `r.batch_id = ${p}`],
@@ -223,24 +207,16 @@ export async function readRunListText(principal: Principal, filter: RunListFilte
     ["e", filter.engine, (p) => `r.engine = ${p}`],
     ["c", filter.beforeId, (p) => `r.id < ${p}`],
   ];
-  for (const [flag, value, condition] of conditions) {
-    if (value === undefined) continue;
-    key += flag;
-    where.push(condition(add(value)));
-  }
-  const limit = add(String(filter.limit + 1));
-  let statement = listStatements.get(key);
-  if (!statement) {
-    statement = {
-      name: `geoscope_runs_v1_${key}`,
-      text:
-        `SELECT r.id, r.kind::text, r.status::text, r.subject, ${iso("r.created_at")}, r.engine, r.batch_id, r.fanout_id, r.project_id, ` +
-        `u.email, r.source_count::text, r.cited_count::text, ${iso("r.completed_at")} ` +
-        `FROM runs r LEFT JOIN users u ON u.id = r.created_by_user_id WHERE ${where.join(" AND ")} ORDER BY r.id DESC LIMIT ${limit}::int`,
-    };
-    listStatements.set(key, statement);
-  }
-  const rows = await queryText(currentDb(), statement, values);
+  for (const [flag, value, condition] of conditions) if (value !== undefined) q.where(condition(q.param(value)), flag);
+  const limit = q.param(String(filter.limit + 1));
+  const statement = q.statement(
+    "geoscope_runs_v1",
+    (where) =>
+      `SELECT r.id, r.kind::text, r.status::text, r.subject, ${iso("r.created_at")}, r.engine, r.batch_id, r.fanout_id, r.project_id, ` +
+      `u.email, r.source_count::text, r.cited_count::text, ${iso("r.completed_at")} ` +
+      `FROM runs r LEFT JOIN users u ON u.id = r.created_by_user_id WHERE ${where} ORDER BY r.id DESC LIMIT ${limit}::int`,
+  );
+  const rows = await queryText(currentDb(), statement, q.values);
   const items = rows.slice(0, filter.limit).map(
     (row) =>
       `{"id":${str(row[0])},"kind":${str(row[1])},"status":${str(row[2])},"subject":${str(row[3])},"created_at":${str(row[4])}` +

@@ -51,6 +51,14 @@ export function reachableBy(principal: Principal): {
 export const reachableSql = (t: string) =>
   `($2::text IS NULL OR ${t}.workspace_id = $2) AND EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ${t}.workspace_id AND m.user_id = $3)`;
 
+/**
+ * reachableWorkspaceIds's rule in SQL, in the same statement as the read: `${t}.workspace_id` is
+ * a workspace the credential can act in. `user` and `own` are the placeholders holding the user
+ * and the API key's workspace (or null).
+ */
+export const inReachableWorkspaceSql = (t: string, user: string, own: string) =>
+  `${t}.workspace_id = ANY(ARRAY(SELECT m.workspace_id FROM memberships m WHERE m.user_id = ${user} AND (${own}::text IS NULL OR m.workspace_id = ${own})))`;
+
 /** The caller's access to one workspace, or 404 when the credential cannot act there. */
 export async function requireWorkspace(
   principal: Principal,

@@ -4,16 +4,20 @@
 // never a stale body once a run, a hold, the object or its creator's email changed.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
+import { GET as listAnalysesRoute } from "@/app/api/v1/analyses/route";
 import { POST as postCitationAnalyses } from "@/app/api/v1/citation-analyses/route";
-import { POST as postFanouts } from "@/app/api/v1/fanouts/route";
+import { GET as listFanoutsRoute, POST as postFanouts } from "@/app/api/v1/fanouts/route";
 import { GET as getFanoutRoute } from "@/app/api/v1/fanouts/[fanout_id]/route";
 import { POST as postQuestions } from "@/app/api/v1/questions/route";
 import { getAnalysis } from "@/lib/analyses/service";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
+import { encodeCursor } from "@/lib/http/pagination";
 import { presentNewFanout } from "@/lib/fanouts/read";
 import { createProject } from "@/lib/projects/projects";
+import { AnalysisSummary } from "@/lib/schemas/analyses";
+import { FanoutSummary } from "@/lib/schemas/fanouts";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
@@ -28,6 +32,7 @@ let principal: Principal;
 let project: string;
 let fanoutId: string;
 let citationsId: string;
+let citationsPosted: string;
 let questionsId: string;
 
 const readFanout = (id: string, token = dana.apiKey) => call(getFanoutRoute, "GET", `/fanouts/${id}`, { token, params: { fanout_id: id } });
@@ -35,6 +40,32 @@ const readAnalysis = (id: string, token = dana.apiKey) => call(getAnalysisRoute,
 /** The fanout as the presenter makes it of the rows Prisma reads. */
 const presentedFanout = async (id: string) => JSON.stringify(await db().$transaction((tx) => presentNewFanout(tx, id)));
 const presentedAnalysis = async (id: string) => JSON.stringify(await getAnalysis(principal, id));
+
+/** Every page of a list, following next_cursor. */
+async function everyPage(route: typeof listFanoutsRoute, path: string, query: Record<string, string>, token = dana.apiKey) {
+  const items: Record<string, unknown>[] = [];
+  let cursor: string | null = null;
+  do {
+    const res: { status: number; body: { items: Record<string, unknown>[]; next_cursor: string | null } } = await call(route, "GET", path, { token, query: { ...query, ...(cursor ? { cursor } : {}) } });
+    expect(res.status).toBe(200);
+    items.push(...res.body.items);
+    cursor = res.body.next_cursor;
+  } while (cursor);
+  return items;
+}
+
+/** The summary fields of a detail: what its list item must show. */
+const summaryOfFanout = (detail: Record<string, unknown>) => Object.fromEntries(Object.keys(FanoutSummary.shape).map((k) => [k, detail[k]]));
+const summaryOfAnalysis = (detail: Record<string, unknown>) =>
+  Object.fromEntries(Object.keys(AnalysisSummary.shape).map((k) => [k, k === "run_count" ? (detail.run_ids as string[]).length : detail[k]]));
+
+/** Each fanout of the list, page by page, is its detail's summary. */
+async function expectFanoutListMatchesDetails(query: Record<string, string> = {}) {
+  const items = await everyPage(listFanoutsRoute, "/fanouts", { limit: "1", ...query });
+  expect(items.length).toBeGreaterThan(0);
+  for (const item of items) expect(item).toEqual(summaryOfFanout((await readFanout(item.id as string)).body));
+  return items;
+}
 
 /** Work accepted while no run can start: it stays queued, holding its credit, until the real driver sweeps. */
 async function heldBack<T>(start: () => Promise<T>): Promise<T> {
@@ -73,6 +104,7 @@ beforeAll(async () => {
   const analysis = await call(postCitationAnalyses, "POST", "/citation-analyses", { token: dana.apiKey, body: { ids: runIds, brands: ["Acme"], domains: ["example.com"] } });
   expect(analysis.status).toBe(201);
   citationsId = analysis.body.id;
+  citationsPosted = analysis.text;
 });
 
 afterEach(async () => {
@@ -99,12 +131,24 @@ describe("GET /fanouts/{id}", () => {
     const before = await readFanout(id);
     expect(before.body).toMatchObject({ status: "queued", held_usd: expect.not.stringMatching(/^0\.00$/) });
     expect(before.text).toBe(await presentedFanout(id));
+    expect((await expectFanoutListMatchesDetails()).map((f) => f.status)).toContain("queued");
     await localDriver().sweep();
     await localDriver().drained();
     const after = await readFanout(id);
     expect(after.body.status).toBe("completed");
     expect(after.body.held_usd).toBe("0.00");
     expect(after.text).toBe(await presentedFanout(id));
+    const listed = await expectFanoutListMatchesDetails();
+    expect(listed.map((f) => f.status).sort()).toEqual(["completed", "partial"]);
+  });
+
+  it("GET /fanouts lists each fanout as its detail's summary, on every page and with every filter", async () => {
+    const all = await expectFanoutListMatchesDetails();
+    expect(await expectFanoutListMatchesDetails({ project })).toEqual(all);
+    expect(await expectFanoutListMatchesDetails({ workspace: dana.workspaceId, limit: "50" })).toEqual(all);
+    const erin = await person("erin.lists@example.com");
+    expect((await call(listFanoutsRoute, "GET", "/fanouts", { token: erin.apiKey })).body).toEqual({ items: [], next_cursor: null });
+    expect((await call(listFanoutsRoute, "GET", "/fanouts", { token: erin.apiKey, query: { project } })).status).toBe(404);
   });
 
   it("shows a change to a run, to its hold or to the creator's email at once", async () => {
@@ -148,9 +192,10 @@ describe("GET /fanouts/{id}", () => {
 });
 
 describe("GET /analyses/{id}", () => {
-  it("is byte for byte the presented citation analysis, read first and then remembered", async () => {
+  it("is byte for byte the presented citation analysis, as POST answered it and as remembered since", async () => {
     const expected = await presentedAnalysis(citationsId);
     expect(JSON.parse(expected).totals.runs).toBeGreaterThan(0);
+    expect(citationsPosted).toBe(expected);
     for (let i = 0; i < 3; i++) {
       const res = await readAnalysis(citationsId);
       expect(res.status).toBe(200);
@@ -192,6 +237,23 @@ describe("GET /analyses/{id}", () => {
     } finally {
       await db().user.update({ where: { id: dana.id }, data: { email: dana.email } });
     }
+  });
+
+  it("GET /analyses lists each analysis as its detail's summary, newest first, on every page and by kind", async () => {
+    const all = await everyPage(listAnalysesRoute, "/analyses", { limit: "1" });
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    for (const item of all) expect(item).toEqual(summaryOfAnalysis((await readAnalysis(item.id as string)).body));
+    const created = all.map((a) => `${a.created_at} ${a.id}`);
+    expect(created).toEqual([...created].sort().reverse());
+    expect(await everyPage(listAnalysesRoute, "/analyses", { kind: "questions", project })).toEqual(all.filter((a) => a.kind === "questions"));
+    expect(await everyPage(listAnalysesRoute, "/analyses", { kind: "citations", workspace: dana.workspaceId })).toEqual(all.filter((a) => a.kind === "citations"));
+    // After the oldest: an empty last page. After someone else's analysis: refused like a forged cursor.
+    const oldest = all.at(-1)!.id as string;
+    expect((await call(listAnalysesRoute, "GET", "/analyses", { token: dana.apiKey, query: { cursor: encodeCursor(oldest) } })).body).toEqual({ items: [], next_cursor: null });
+    const grace = await person("grace@example.com");
+    const foreign = await call(listAnalysesRoute, "GET", "/analyses", { token: grace.apiKey, query: { cursor: encodeCursor(citationsId) } });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.message).toMatch(/^cursor: /);
   });
 
   it("answers another person 404, exactly as an analysis that does not exist", async () => {

@@ -1,9 +1,9 @@
-import { createCitationAnalysis } from "@/lib/analyses/service";
+import { createCitationAnalysisBody } from "@/lib/analyses/service";
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/analyses";
 
-export const POST = route(endpoints.createCitationAnalysis, ({ principal, body }) => createCitationAnalysis(principal, body));
+export const POST = route(endpoints.createCitationAnalysis, ({ principal, body }) => createCitationAnalysisBody(principal, body));
 
 // Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).
 export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST });
