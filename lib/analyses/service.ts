@@ -413,11 +413,9 @@ export async function listAnalyses(principal: Principal, query: z.output<typeof 
   const rows = await queryText(currentDb(), statement, q.values);
   if (after && rows.length === 0) {
     const check = new FilteredStatement();
-    const workspaces = query.workspace
-      ? `c.workspace_id = ${check.param(query.workspace)}`
-      : inReachableWorkspaceSql("c", check.param(principal.user.id), check.param(principal.workspaceId));
-    check.where(`c.id = ${check.param(after)}`, query.workspace ? "w" : "r");
-    check.where(workspaces);
+    check.where(`c.id = ${check.param(after)}`);
+    if (query.workspace) check.where(`c.workspace_id = ${check.param(query.workspace)}`, "w");
+    else check.where(inReachableWorkspaceSql("c", check.param(principal.user.id), check.param(principal.workspaceId)), "r");
     const found = await queryText(currentDb(), check.statement("geoscope_analysis_cursor_v1", (where) => `SELECT 1 FROM analyses c WHERE ${where}`), check.values);
     if (found.length === 0) throw new ApiError("invalid_request", CURSOR_REFUSED);
   }

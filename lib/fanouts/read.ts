@@ -180,14 +180,13 @@ const SIGNATURE =
 
 /**
  * A fanout the credential can reach ($1 the fanout, $2 and $3 as reachableSql), with its
- * signature, whether a run of it is unfinished, and (unless $4 is the signature: the caller has
- * that version) its columns.
+ * signature and its columns, its prompts only unless $4 is the signature (the caller has the
+ * body of that version).
  */
 const FANOUT_HEAD: Statement = {
   name: "geoscope_fanout_head_v1",
   text:
-    `SELECT s.signature, EXISTS (SELECT 1 FROM runs o WHERE o.fanout_id = f.id AND o.status IN ('queued', 'running'))::text, ` +
-    `f.xmin::text, f.id, f.name, array_to_json(f.engines)::text, f.runs_per_prompt::text, ` +
+    `SELECT s.signature, f.xmin::text, f.id, f.name, array_to_json(f.engines)::text, f.runs_per_prompt::text, ` +
     `CASE WHEN s.signature = $4 THEN NULL ELSE f.prompts::text END, ${isoText("f.created_at")}, f.project_id, u.email ` +
     `FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id CROSS JOIN LATERAL (SELECT ${SIGNATURE} AS signature) s ` +
     `WHERE f.id = $1 AND ${reachableSql("f")}`,
@@ -217,28 +216,34 @@ function fanoutSignature(fanoutVersion: string, runRows: readonly TextRow[], ema
   return `${fanoutVersion}:${digest}:${email ?? ""}`;
 }
 
-/** Detail bodies of fanouts by signature: 8 Mi characters at most, each up to 4 Mi (a finished 1,000-run fanout is some 800 Ki). */
-const fanoutBodies = new VersionCache<{ version: string; text: string; finished: boolean; size: number }>("__geoscopeFanoutBodies", 8 * 2 ** 20, 4 * 2 ** 20);
+/**
+ * Detail bodies of fanouts by signature, with whether billing was on when made (their charges
+ * and money show it): 8 Mi characters at most, each up to 4 Mi (a finished 1,000-run fanout is
+ * some 800 Ki).
+ */
+const fanoutBodies = new VersionCache<{ version: string; billing: boolean; text: string; finished: boolean; size: number }>("__geoscopeFanoutBodies", 8 * 2 ** 20, 4 * 2 ** 20);
 
 type FanoutText = { finished: boolean; text: string };
 
 /** GET /fanouts/{id} as JSON text (byte for byte JSON.stringify(presentFanout(…))), or null when the credential cannot reach the fanout. */
 async function readFanoutText(principal: Principal, fanoutId: string): Promise<FanoutText | null> {
+  const billing = billingSettings().enabled;
   const held = fanoutBodies.get(fanoutId);
-  const [head] = await queryText(currentDb(), FANOUT_HEAD, [fanoutId, principal.workspaceId, principal.user.id, held?.version ?? null]);
+  const usable = held?.billing === billing ? held : undefined;
+  const [head] = await queryText(currentDb(), FANOUT_HEAD, [fanoutId, principal.workspaceId, principal.user.id, usable?.version ?? null]);
   if (!head) return null;
-  if (held && held.version === head[0]) return held;
+  if (usable && usable.version === head[0]) return usable;
   const runRows = await queryText(currentDb(), FANOUT_RUNS, [fanoutId]);
-  const email = head[10] ?? null;
+  const email = head[9] ?? null;
   const row: FanoutRow = {
-    id: head[3]!,
-    name: head[4]!,
-    engines: JSON.parse(head[5]!) as string[],
-    runsPerPrompt: Number(head[6]),
+    id: head[2]!,
+    name: head[3]!,
+    engines: JSON.parse(head[4]!) as string[],
+    runsPerPrompt: Number(head[5]),
     // Sent unless the signature was the remembered one; it is not, so the prompts came too.
-    prompts: JSON.parse(head[7]!),
-    createdAt: new Date(head[8]!),
-    projectId: head[9]!,
+    prompts: JSON.parse(head[6]!),
+    createdAt: new Date(head[7]!),
+    projectId: head[8]!,
     createdBy: email === null ? null : { email },
   };
   const runs: ObservedRun[] = runRows.map((r) => ({
@@ -256,11 +261,11 @@ async function readFanoutText(principal: Principal, fanoutId: string): Promise<F
     completedAt: dateOf(r[13]),
     hold: holdOf(r, 14) as ObservedRun["hold"],
   }));
-  const text = JSON.stringify(presentFanout(row, runs));
+  const text = JSON.stringify(presentFanout(row, runs, billing));
   const finished = runs.every((r) => isFinished(r.status));
   // Under the signature of what was read (the runs may have changed since the head was read).
-  const version = fanoutSignature(head[2]!, runRows, email);
-  fanoutBodies.set(fanoutId, { version, text, finished, size: text.length });
+  const version = fanoutSignature(head[1]!, runRows, email);
+  fanoutBodies.set(fanoutId, { version, billing, text, finished, size: text.length });
   return { finished, text };
 }
 
