@@ -2,7 +2,7 @@
 // GET /analyses (summaries of every kind) and GET /analyses/{id} (presented by kind).
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { waitUntilFinished } from "../changes/wait";
+import { readWaiting, waitUntilFinished } from "../changes/wait";
 import { currentDb, db } from "../db/client";
 import { FilteredStatement, isoText, queryText, type Statement, type TextRow } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
@@ -356,13 +356,9 @@ async function analysisFinished(analysisId: string): Promise<boolean> {
  * analysis's remembered per version (above); with `wait`, once it finished or the wait ran out.
  */
 export async function getAnalysisBody(principal: Principal, analysisId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
-  let read = await readAnalysisText(principal, analysisId);
-  if (!read) throw notFound("analysis", analysisId);
-  if (options.wait && !read.finished) {
-    await waitUntilFinished(analysisId, { seconds: options.wait, signal: options.signal, isFinished: () => analysisFinished(analysisId) });
-    read = await readAnalysisText(principal, analysisId);
-    if (!read) throw notFound("analysis", analysisId);
-  }
+  const read = await readWaiting(analysisId, () => readAnalysisText(principal, analysisId), {
+    ...options, isFinished: () => analysisFinished(analysisId), missing: () => notFound("analysis", analysisId),
+  });
   return new JsonText<z.input<typeof Analysis>>(read.text);
 }
 

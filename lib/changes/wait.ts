@@ -64,6 +64,27 @@ export async function waitUntilFinished(id: string, options: WaitOptions): Promi
   }
 }
 
+/**
+ * A long-polled read (GET of a run, batch, fanout or analysis with `wait`): reads the object and,
+ * when it is unfinished and a wait was asked for, waits for it to finish (waitUntilFinished) and
+ * reads it again. `read` answers null when the caller cannot reach the object: `missing()` is
+ * thrown, as for a missing one.
+ */
+export async function readWaiting<T extends { finished: boolean }>(
+  id: string,
+  read: () => Promise<T | null>,
+  options: { wait?: number; signal?: AbortSignal; isFinished: () => Promise<boolean>; missing: () => Error },
+): Promise<T> {
+  let found = await read();
+  if (!found) throw options.missing();
+  if (options.wait && !found.finished) {
+    await waitUntilFinished(id, { seconds: options.wait, signal: options.signal, isFinished: options.isFinished });
+    found = await read();
+    if (!found) throw options.missing();
+  }
+  return found;
+}
+
 /** Sleeps until `ms` passed, the signal aborted, or the registered waker is called; cleans up after itself. */
 function sleep(ms: number, signal: AbortSignal | undefined, register: (wake: () => void) => void): Promise<"changed" | "timeout" | "aborted"> {
   return new Promise((resolve) => {

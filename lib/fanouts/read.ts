@@ -15,7 +15,7 @@ import type { Principal } from "../auth/principal";
 import { presentRunCharge } from "../billing/present";
 import { formatUsd } from "../billing/money";
 import { billingSettings } from "../billing/settings";
-import { waitUntilFinished } from "../changes/wait";
+import { readWaiting } from "../changes/wait";
 import { currentDb, db, type Tx } from "../db/client";
 import { FilteredStatement, isoText, queryText, type Statement, type TextRow } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
@@ -278,13 +278,9 @@ async function fanoutFinished(fanoutId: string): Promise<boolean> {
  * per version (above); with `wait`, once the fanout finished or the wait ran out.
  */
 export async function getFanoutBody(principal: Principal, fanoutId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
-  let read = await readFanoutText(principal, fanoutId);
-  if (!read) throw notFound("fanout", fanoutId);
-  if (options.wait && !read.finished) {
-    await waitUntilFinished(fanoutId, { seconds: options.wait, signal: options.signal, isFinished: () => fanoutFinished(fanoutId) });
-    read = await readFanoutText(principal, fanoutId);
-    if (!read) throw notFound("fanout", fanoutId);
-  }
+  const read = await readWaiting(fanoutId, () => readFanoutText(principal, fanoutId), {
+    ...options, isFinished: () => fanoutFinished(fanoutId), missing: () => notFound("fanout", fanoutId),
+  });
   return new JsonText<z.input<typeof Fanout>>(read.text);
 }
 

@@ -5,7 +5,7 @@ import { db } from "../db/client";
 import { notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import type { PromptBatch } from "../schemas/runs";
-import { waitUntilFinished } from "../changes/wait";
+import { readWaiting, waitUntilFinished } from "../changes/wait";
 import { reachableBy } from "../workspaces/access";
 import { presentPromptBatch, runSelect } from "./present";
 import { batchRunsFinished, readBatchText } from "./read";
@@ -30,13 +30,9 @@ export async function waitForBatch(batchId: string, seconds: number, signal?: Ab
  * the runs' stored JSON (./read.ts); byte for byte JSON.stringify(getBatch(…)).
  */
 export async function getBatchBody(principal: Principal, batchId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
-  let batch = await readBatchText(principal, batchId);
-  if (!batch) throw notFound("batch", batchId);
-  if (options.wait && !batch.finished) {
-    await waitForBatch(batchId, options.wait, options.signal);
-    batch = await readBatchText(principal, batchId);
-    if (!batch) throw notFound("batch", batchId);
-  }
+  const batch = await readWaiting(batchId, () => readBatchText(principal, batchId), {
+    ...options, isFinished: () => batchRunsFinished(batchId), missing: () => notFound("batch", batchId),
+  });
   return new JsonText<z.input<typeof PromptBatch>>(batch.text);
 }
 

@@ -6,7 +6,7 @@ import type { Prisma } from "../db/generated/client";
 import { ApiError, notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { decodeCursor, pageOf } from "../http/pagination";
-import { waitUntilFinished } from "../changes/wait";
+import { readWaiting, waitUntilFinished } from "../changes/wait";
 import { getProjectOrThrow } from "../projects/projects";
 import type { RawEnvelope, Run, RunList, RunsQuery } from "../schemas/runs";
 import { reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
@@ -31,13 +31,11 @@ export async function getRunBody(
   options: { wait?: number; signal?: AbortSignal; include?: "raw_envelope" } = {},
 ): Promise<JsonText<z.input<typeof Run>> | Awaited<ReturnType<typeof getRun>>> {
   if (options.include) return getRun(principal, runId, options);
-  let run = await readRunText(principal, runId);
-  if (!run) throw notFound("run", runId);
-  if (!isFinished(run.status) && options.wait) {
-    await waitUntilFinished(runId, { seconds: options.wait, signal: options.signal, isFinished: () => runFinished(runId) });
-    run = await readRunText(principal, runId);
-    if (!run) throw notFound("run", runId);
-  }
+  const readRun = async () => {
+    const run = await readRunText(principal, runId);
+    return run && { finished: isFinished(run.status), text: run.text };
+  };
+  const run = await readWaiting(runId, readRun, { ...options, isFinished: () => runFinished(runId), missing: () => notFound("run", runId) });
   return new JsonText(run.text);
 }
 

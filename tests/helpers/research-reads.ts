@@ -66,6 +66,16 @@ export function researchReadsSuite(): void {
     return items;
   }
 
+  /** `fn` while the creator's email is `email` (changed in the database, as an account change would), then back. */
+  async function withCreatorEmail(email: string, fn: () => Promise<void>) {
+    await db().user.update({ where: { id: dana.id }, data: { email } });
+    try {
+      await fn();
+    } finally {
+      await db().user.update({ where: { id: dana.id }, data: { email: dana.email } });
+    }
+  }
+
   /** Work accepted while no run can start: it stays queued, holding its credit, until the real driver sweeps. */
   async function heldBack<T>(start: () => Promise<T>): Promise<T> {
     const drivers = globalThis as { __geoscopeLocalDriver?: LocalDriver };
@@ -168,14 +178,11 @@ export function researchReadsSuite(): void {
       expect(res.text).toContain(`"pricing_version":"2026-11-26-repriced"`);
       expect(res.text).toBe(await presentedFanout(fanoutId));
 
-      await db().user.update({ where: { id: dana.id }, data: { email: "dana.renamed@example.com" } });
-      try {
+      await withCreatorEmail("dana.renamed@example.com", async () => {
         res = await readFanout(fanoutId);
         expect(res.body.created_by).toBe("dana.renamed@example.com");
         expect(res.text).toBe(await presentedFanout(fanoutId));
-      } finally {
-        await db().user.update({ where: { id: dana.id }, data: { email: dana.email } });
-      }
+      });
       expect((await readFanout(fanoutId)).body.created_by).toBe(dana.email);
     });
 
@@ -228,14 +235,11 @@ export function researchReadsSuite(): void {
       let res = await readAnalysis(citationsId);
       expect(res.body.brands).toEqual(["Acme \u2028 ü"]);
       expect(res.text).toBe(await presentedAnalysis(citationsId));
-      await db().user.update({ where: { id: dana.id }, data: { email: "dana.again@example.com" } });
-      try {
+      await withCreatorEmail("dana.again@example.com", async () => {
         res = await readAnalysis(citationsId);
         expect(res.body.created_by).toBe("dana.again@example.com");
         expect(res.text).toBe(await presentedAnalysis(citationsId));
-      } finally {
-        await db().user.update({ where: { id: dana.id }, data: { email: dana.email } });
-      }
+      });
     });
 
     it("GET /analyses lists each analysis as its detail's summary, newest first, on every page and by kind", async () => {
