@@ -1,7 +1,9 @@
 // Benchmark: API overhead of the built server (next start) on loopback.
 //   Flat out, with autocannon (10 connections): GET /runs/{id}, GET /runs (a page of 20),
-//   GET /batches/{id}, GET /version (no database, no credential: what Next.js itself costs per
-//   request) and POST /prompts (one engine, simulator with zero latency). At a fixed 200 req/s:
+//   GET /batches/{id}, GET /fanouts/{id} (a finished fanout of 10 runs), GET /fanouts,
+//   GET /analyses/{id} (a citation analysis of 20 runs), GET /analyses, GET /version (no
+//   database, no credential: what Next.js itself costs per request) and POST /prompts (one
+//   engine, simulator with zero latency). At a fixed 200 req/s:
 //   GET /runs/{id}, with an open-loop paced generator (bench/lib/paced.ts: one request every 5 ms,
 //   latency counted from when it was due; autocannon's rate mode sends each second's quota in a
 //   burst, which measures the burst). Against PGlite and PostgreSQL; and as the floor, a bare
