@@ -1,7 +1,7 @@
-// Texts made from rows' stored JSON, remembered under the version of the row they were made from
-// (its xmin, or a signature of several rows' xmins): the spliced reads (lib/runs/read.ts,
-// lib/fanouts/text.ts, lib/analyses/text.ts) parse and serialise a row's JSON once per version
-// instead of once per request. The database says on every read which version is current, so an
+// Texts made from rows' stored JSON, remembered under the version of the rows they were made from
+// (a row's xmin, or a signature of several rows' xmins): the prepared-statement reads
+// (lib/runs/read.ts, lib/fanouts/read.ts, lib/analyses/service.ts) parse and serialise stored
+// JSON once per version instead of once per request. The database says on every read which version is current, so an
 // entry is used only when its version is the one just read: never stale, only evicted.
 import { currentDb, type Db } from "./client";
 

@@ -15,7 +15,6 @@ import { currentDb } from "../db/client";
 import { FilteredStatement, isoText as iso, queryText, type Statement, type TextRow } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import { encodeCursor } from "../http/pagination";
-import { compactJson as compact, jsonNumber as num, jsonString as str } from "../http/splice";
 import type { Run } from "../schemas/runs";
 import { inReachableWorkspaceSql, reachableSql as reachable } from "../workspaces/access";
 import { deriveBatchStatus, isFinished } from "./status";
@@ -39,6 +38,11 @@ function runColumns(v: string | null): string {
 export const HOLD_COLUMNS =
   "h.status::text, h.amount_micros::text, h.captured_micros::text, h.unit, h.units::text, h.captured_units::text, h.unit_price_micros::text, h.pricing_version";
 
+/** jsonb's text (spaced, `{"a": 1}`) as the API writes it: what Prisma's parse and the route's JSON.stringify made of it. */
+const compact = (text: string | null, whenNull: string) => (text === null ? whenNull : JSON.stringify(JSON.parse(text)));
+
+const str = (value: string | null | undefined = null) => (value === null ? "null" : JSON.stringify(value));
+const num = (value: string | null | undefined = null) => (value === null ? "null" : String(Number(value)));
 const big = (value: string | null | undefined = null) => (value === null ? null : BigInt(value));
 
 /** The hold in HOLD_COLUMNS at `at` in the row, or null (no hold). */
