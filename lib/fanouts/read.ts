@@ -16,7 +16,7 @@ import { presentRunCharge } from "../billing/present";
 import { formatUsd } from "../billing/money";
 import { billingSettings } from "../billing/settings";
 import { readWaiting } from "../changes/wait";
-import { currentDb, db, type Tx } from "../db/client";
+import { currentDb, type Tx } from "../db/client";
 import { FilteredStatement, isoText, queryText, type Statement, type TextRow } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import type { Prisma } from "../db/generated/client";
@@ -29,7 +29,7 @@ import { deriveBatchStatus, isFinished, statusOfCounts, type RunCounts } from ".
 import type { Fanout, FanoutList, FanoutPromptSource, FanoutQueryReport, FanoutsQuery, FanoutSummary } from "../schemas/fanouts";
 import type { PromptResult } from "../schemas/results";
 import type { RunStatus } from "../schemas/runs";
-import { inReachableWorkspaceSql, reachableBy, reachableSql, requireWorkspace } from "../workspaces/access";
+import { inReachableWorkspaceSql, reachableSql, requireWorkspace } from "../workspaces/access";
 import { wilsonInterval } from "../stats/wilson";
 
 const RUN_STATUSES: RunStatus[] = ["queued", "running", "completed", "failed"];
@@ -160,13 +160,6 @@ async function loadRunsIn(tx: Tx, fanoutId: string) {
 export async function presentNewFanout(tx: Tx, fanoutId: string) {
   const row = await tx.fanout.findUniqueOrThrow({ where: { id: fanoutId }, include: fanoutInclude });
   return presentFanout(row, await loadRunsIn(tx, fanoutId));
-}
-
-/** A fanout the credential can act on, or 404 (the same answer as a missing one). */
-export async function getFanoutRowOrThrow(principal: Principal, fanoutId: string) {
-  const row = await db().fanout.findFirst({ where: { id: fanoutId, ...reachableBy(principal) }, include: fanoutInclude });
-  if (!row) throw notFound("fanout", fanoutId);
-  return row;
 }
 
 /**
@@ -340,8 +333,13 @@ export function foldQuery(text: string): string {
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
+/** GET /fanouts/{id}/queries: the observed queries of a fanout the credential can reach, per prompt × engine. */
 export async function getFanoutQueries(principal: Principal, fanoutId: string): Promise<z.input<typeof FanoutQueryReport>> {
-  const fanout = await getFanout(principal, fanoutId);
+  return queryReportOf(await getFanout(principal, fanoutId));
+}
+
+/** A fanout's observed queries per prompt × engine: how many completed runs issued each, with the share's interval. */
+export function queryReportOf(fanout: z.input<typeof Fanout>): z.input<typeof FanoutQueryReport> {
   const groups = fanout.prompts.flatMap((prompt) =>
     prompt.engines.map((engine) => {
       const completed = engine.runs.filter((r) => r.status === "completed");

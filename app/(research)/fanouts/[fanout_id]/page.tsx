@@ -5,7 +5,7 @@ import type { Metadata } from "next";
 import { cache } from "react";
 import type { z } from "zod";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { getFanout, getFanoutQueries } from "@/lib/fanouts/read";
+import { getFanout, queryReportOf } from "@/lib/fanouts/read";
 import { getProject } from "@/lib/projects/projects";
 import { progressOfAll } from "@/lib/research/progress";
 import type { Fanout, FanoutQueryGroup } from "@/lib/schemas/fanouts";
@@ -29,8 +29,8 @@ const OPEN_PROMPTS = 5;
 
 const load = cache(async (fanoutId: string) => {
   const principal = await requireSessionPrincipal(`/fanouts/${fanoutId}`);
-  const [fanout, report] = await Promise.all([orNotFound(getFanout(principal, fanoutId)), orNotFound(getFanoutQueries(principal, fanoutId))]);
-  return { principal, fanout, report };
+  const fanout = await orNotFound(getFanout(principal, fanoutId));
+  return { principal, fanout, report: queryReportOf(fanout) };
 });
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

@@ -2,14 +2,12 @@
 // /fanouts/{id}/queries as a spreadsheet), for the signed-in person. Not signed in is the API's
 // 401 envelope; a fanout outside the person's workspaces (or none) is the API's 404.
 import { sessionPrincipal } from "@/lib/auth/session";
-import { getFanoutQueries, getFanoutRowOrThrow } from "@/lib/fanouts/read";
+import { getFanout, queryReportOf } from "@/lib/fanouts/read";
 import { ApiError } from "@/lib/http/errors";
 import { newRequestId, toErrorResponse } from "@/lib/http/respond";
 import { fanoutQueriesCsv } from "../../../_lib/csv";
 
 export const dynamic = "force-dynamic";
-
-type StoredPrompt = { source?: { analysis_id: string; question_id: string } | null };
 
 export async function GET(request: Request, { params }: { params: Promise<{ fanout_id: string }> }): Promise<Response> {
   const requestId = newRequestId();
@@ -17,10 +15,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ fano
     const principal = await sessionPrincipal();
     if (!principal) throw new ApiError("unauthenticated", "Sign in to download this fanout's queries.");
     const { fanout_id } = await params;
-    const [row, report] = await Promise.all([getFanoutRowOrThrow(principal, fanout_id), getFanoutQueries(principal, fanout_id)]);
-    const sources = new Map(
-      (row.prompts as StoredPrompt[]).flatMap((p, i) => (p.source ? [[i + 1, `${p.source.analysis_id}:${p.source.question_id}`] as const] : [])),
-    );
+    const fanout = await getFanout(principal, fanout_id);
+    const report = queryReportOf(fanout);
+    const sources = new Map(fanout.prompts.flatMap((p) => (p.source ? [[p.index, `${p.source.analysis_id}:${p.source.question_id}`] as const] : [])));
     return new Response(fanoutQueriesCsv(report, sources), {
       status: 200,
       headers: {
