@@ -1,12 +1,10 @@
 // Run and batch rows as the API shows them (spec 2.3). Prisma types stop here.
 import type { z } from "zod";
 import type { Prisma } from "../db/generated/client";
-import { presentRunCharge } from "../billing/present";
+import { presentRunCharge, type HoldRow } from "../billing/present";
 import { billingSettings } from "../billing/settings";
 import type { Batch, PromptBatch, Run, RunSummary } from "../schemas/runs";
 import { deriveBatchStatus } from "./status";
-
-type HoldRow = Parameters<typeof presentRunCharge>[0];
 
 export type RunRow = {
   id: string;

@@ -34,7 +34,7 @@ function runColumns(v: string | null): string {
   ].join(", ");
 }
 
-/** A run's credit hold (alias h), as chargeText reads it: eight columns. */
+/** A run's credit hold (alias h), as holdOf reads it: eight columns. */
 export const HOLD_COLUMNS =
   "h.status::text, h.amount_micros::text, h.captured_micros::text, h.unit, h.units::text, h.captured_units::text, h.unit_price_micros::text, h.pricing_version";
 
