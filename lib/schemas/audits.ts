@@ -93,7 +93,12 @@ export const AuditContent = z
     blocks: count.default(0).describe("Paragraphs, list items, quotes and the like in the main content."),
     code_blocks: count.default(0),
     tables: count.default(0),
-    excerpt: z.string().default("").describe("The first 300 characters of the main text."),
+    excerpt: z
+      .string()
+      .default("")
+      .describe(
+        "The lead, at most 300 characters: the main content's first real paragraph (not its title, section label, byline, date, caption, ad label or share bar; a date stamp before its text cut), else the page's meta description, else the start of the main text.",
+      ),
     likely_js_dependent: z.boolean().nullable().describe("The served HTML looks like a JavaScript shell; the service does not run JavaScript."),
     links: LinkCounts,
     rendering_signals: z
