@@ -3,7 +3,7 @@
 // the audit read), which `runs get` prints for an audit run too.
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
-import { AuditRequest, FINDING_SEVERITIES, type AuditResult } from "../../lib/schemas/audits";
+import { AUDIT_UNANSWERED_CODES, AuditRequest, FINDING_SEVERITIES, type AuditResult } from "../../lib/schemas/audits";
 import { auditResultOf } from "../../lib/schemas/results";
 import { createAudit, getRun, type Run } from "../../lib/schemas/runs";
 import { CliHttpError, EXIT } from "../client";
@@ -172,23 +172,33 @@ export function auditUrlOf(run: RunBody): string {
   return audit?.page.url ?? (typeof run.input.url === "string" ? run.input.url : "(no URL)");
 }
 
+const UNANSWERED: ReadonlySet<string> = new Set(AUDIT_UNANSWERED_CODES);
+
+/** A failed audit: the page that gave no HTTP answer (why, whether asking again may help), or the service's error. */
+function failureLines(error: RunBody["error"]): string[] {
+  if (!error) return ["error: no error recorded"];
+  if (!UNANSWERED.has(error.code)) return hanging("error: ", `${error.code}: ${error.message}`, 2);
+  return [
+    "",
+    ...hanging("", error.message, 0),
+    `(${error.code}; ${error.retryable ? "asking again may succeed" : "asking again will not help"})`,
+  ];
+}
+
 /**
  * The report of an audit run, for 80 columns: the fetch, failing findings then warnings (most
  * severe first) with their evidence and what to do, the passing and not applicable ones in a line
  * each, then what the audit read: content, metadata and the outline. An unfinished run says how to
- * wait for it; a failed one gives its error.
+ * wait for it; a failed one says why (a page that could not be fetched, in words).
  */
 export function formatAudit(run: RunBody): string {
   const audit = auditResultOf(run.result);
-  const facts = [
-    run.completed_at ? date(run.completed_at) : null,
-    run.charge ? `${run.charge.status} $${run.charge.amount_usd}` : null,
-    run.duration_ms != null ? elapsed(run.duration_ms) : null,
-  ].filter(Boolean);
+  const charge = run.charge ? (run.charge.status === "released" ? "nothing charged (hold released)" : `${run.charge.status} $${run.charge.amount_usd}`) : null;
+  const facts = [run.completed_at ? date(run.completed_at) : null, charge, run.duration_ms != null ? elapsed(run.duration_ms) : null].filter(Boolean);
   const lines = [`audit ${run.id}: ${run.status} · ${auditUrlOf(run)}`];
   if (facts.length) lines.push(facts.join(" · "));
   if (run.status === "failed") {
-    lines.push(`error: ${run.error ? `${run.error.code}: ${run.error.message}` : "no error recorded"}`);
+    lines.push(...failureLines(run.error));
     return lines.join("\n");
   }
   if (!audit) {
@@ -206,7 +216,9 @@ export function formatAudit(run: RunBody): string {
 function summaryRow(run: RunBody) {
   const audit = auditResultOf(run.result);
   const count = (status: Finding["status"]) => (audit ? audit.findings.filter((f) => f.status === status).length : null);
-  return { status: run.status, fetch: audit?.fetch.status ?? null, http: audit?.fetch.http_status ?? null, fail: count("fail"), warn: count("warn"), url: auditUrlOf(run) };
+  // A page that gave no HTTP answer has no fetch to show: its error code says what happened instead.
+  const fetch = audit?.fetch.status ?? (run.error && UNANSWERED.has(run.error.code) ? run.error.code : null);
+  return { status: run.status, fetch, http: audit?.fetch.http_status ?? null, fail: count("fail"), warn: count("warn"), url: auditUrlOf(run) };
 }
 
 // ---------- the command ----------
@@ -235,11 +247,19 @@ export function urlsOf(ctx: Ctx): string[] {
   return urls;
 }
 
-/** Asks again (`?wait`, at most 30 s a time) until the run has finished or `deadline` has passed; each new status on stderr. */
+/**
+ * Asks again (`?wait`, at most 30 s a time) until the run has finished or `deadline` has passed;
+ * each new unfinished status on stderr. The finished one is not: the report (or the JSON body)
+ * that follows opens with it, and the line printed twice read as two audits.
+ */
 function follow(ctx: Ctx, first: Result, deadline: number): Promise<Result> {
-  return followUntilFinished(first, deadline, (body) => `audit ${body.id}: ${body.status} · ${auditUrlOf(body)}`, (id, wait) =>
-    request(ctx, getRun, { params: { run_id: id }, query: { wait } }),
-  );
+  let shown = "";
+  const progress = (body: RunBody) => {
+    // followUntilFinished prints what differs from the line before: repeating it prints nothing.
+    if (body.status === "queued" || body.status === "running") shown = `audit ${body.id}: ${body.status} · ${auditUrlOf(body)}`;
+    return shown;
+  };
+  return followUntilFinished(first, deadline, progress, (id, wait) => request(ctx, getRun, { params: { run_id: id }, query: { wait } }));
 }
 
 /** POST /audits for each URL in turn; if one is refused, the runs already started are named before the error. */

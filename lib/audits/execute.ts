@@ -6,7 +6,7 @@
 //
 // Idempotent like a prompt run: the claim and the final write are conditional on the run's status
 // and attempt number, so a second execution finishes the run at most once.
-import { captureHold } from "../billing/holds";
+import { captureHold, releaseHold } from "../billing/holds";
 import { notifyChanged } from "../changes/wait";
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
@@ -21,28 +21,31 @@ export async function executeAudit(runId: string, options: AuditOptions & { leas
   try {
     const run = await db().run.findUniqueOrThrow({ where: { id: runId }, select: { input: true } });
     const { url } = run.input as { url: string };
-    const result = await auditPage(url, options);
+    const outcome = await auditPage(url, options);
     const completedAt = new Date();
     const stored = await db().$transaction(
       async (tx) => {
         const { count } = await tx.run.updateMany({
           where: { id: claim.id, status: "running", attempts: claim.attempts },
           data: {
-            status: "completed",
-            result: result as unknown as Prisma.InputJsonValue,
+            ...(outcome.ok
+              ? { status: "completed", result: outcome.result as unknown as Prisma.InputJsonValue }
+              : { status: "failed", error: outcome.error as unknown as Prisma.InputJsonValue }),
             completedAt,
             durationMs: Math.max(0, completedAt.getTime() - claim.startedAt.getTime()),
             leaseExpiresAt: null,
           },
         });
         if (count !== 1) return false;
-        await captureHold({ runId: claim.id }, { tx, workspaceId: claim.workspaceId });
+        const settle = { tx, workspaceId: claim.workspaceId };
+        await (outcome.ok ? captureHold({ runId: claim.id }, settle) : releaseHold({ runId: claim.id }, settle));
         return true;
       },
       { maxWait: 30_000, timeout: 30_000 },
     );
     notifyChanged(claim.id, claim.batchId);
-    return stored ? "completed" : "skipped";
+    if (!stored) return "skipped";
+    return outcome.ok ? "completed" : "failed";
   } finally {
     stopLease();
   }

@@ -7,7 +7,7 @@ import { config } from "../config/env";
 import type { AuditFetch, RedirectHop } from "../schemas/audits";
 import { FetchTimeoutError, UnsafeUrlError, checkTarget, safeRequest, type ResolveHost, type SafeResponse } from "../net/safe-fetch";
 import { readRobots, uniformReading } from "./robots";
-import { AUDIT_ROBOTS_TOKEN, type FetchedPage } from "./types";
+import { AUDIT_ROBOTS_TOKEN, type FetchedPage, type Unanswered, type UnansweredCode } from "./types";
 
 type FetchStatus = AuditFetch["status"];
 
@@ -154,20 +154,26 @@ function domainOf(url: string): string | null {
 
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
 
-/** A failure as fetch.status and fetch.error; never the address a name resolved to. */
-export function describeFailure(error: unknown): { status: FetchStatus; error: string } {
+/**
+ * A failure as fetch.status and fetch.error (never the address a name resolved to), and the
+ * RunError code it gives when the page answered nothing at all; null for an audit stopped from
+ * our side (its signal aborted), which is not the page's doing.
+ */
+export function describeFailure(error: unknown): { status: FetchStatus; error: string; code: UnansweredCode | null } {
   if (error instanceof UnsafeUrlError) {
-    if (error.reason === "url") return { status: "fetch_error", error: error.message };
-    return { status: "blocked", error: `refused: ${error.message}` };
+    if (error.reason === "url") return { status: "fetch_error", error: error.message, code: "page_blocked" };
+    return { status: "blocked", error: `refused: ${error.message}`, code: "page_blocked" };
   }
-  if (error instanceof FetchTimeoutError) return { status: "fetch_error", error: error.message === "aborted" ? "aborted" : `timeout: ${error.message}` };
+  if (error instanceof FetchTimeoutError) {
+    return error.message === "aborted" ? { status: "fetch_error", error: "aborted", code: null } : { status: "fetch_error", error: `timeout: ${error.message}`, code: "page_timeout" };
+  }
   const { code, message, hostname } = error as NodeJS.ErrnoException & { hostname?: string };
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NODATA") return { status: "fetch_error", error: `DNS: no address found for ${hostname ?? "the host"}` };
-  if (code === "ECONNREFUSED") return { status: "fetch_error", error: "connection refused" };
-  if (code === "ECONNRESET" || code === "EPIPE") return { status: "fetch_error", error: "connection reset by the server" };
-  if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return { status: "fetch_error", error: "host unreachable" };
-  if (code && TLS_CODE.test(code)) return { status: "fetch_error", error: `TLS: ${message}` };
-  return { status: "fetch_error", error: code ? `${code}: ${message}` : String(message ?? error) };
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NODATA") return { status: "fetch_error", error: `DNS: no address found for ${hostname ?? "the host"}`, code: "page_dns_error" };
+  if (code === "ECONNREFUSED") return { status: "fetch_error", error: "connection refused", code: "page_connection_refused" };
+  if (code === "ECONNRESET" || code === "EPIPE") return { status: "fetch_error", error: "connection reset by the server", code: "page_connection_error" };
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return { status: "fetch_error", error: "host unreachable", code: "page_connection_error" };
+  if (code && TLS_CODE.test(code)) return { status: "fetch_error", error: `TLS: ${message}`, code: "page_tls_error" };
+  return { status: "fetch_error", error: code ? `${code}: ${message}` : String(message ?? error), code: "page_connection_error" };
 }
 
 function statusOf(http: number, contentType: string, body: Buffer): FetchStatus {
@@ -194,7 +200,7 @@ export async function fetchPage(url: string, options: AuditFetchOptions = {}): P
   // From the first request for the page (robots.txt not counted); 0 when none was sent.
   let started: number | null = null;
 
-  const result = (status: FetchStatus, error: string | null, body?: Buffer): FetchedPage => {
+  const result = (status: FetchStatus, error: string | null, body?: Buffer, unanswered: Unanswered | null = null): FetchedPage => {
     const finalUrl = last?.url ?? url;
     const contentType = last ? String(last.response.headers["content-type"] ?? "") : "";
     const html = status === "success" && body ? decodeBody(body, contentType) : null;
@@ -213,11 +219,14 @@ export async function fetchPage(url: string, options: AuditFetchOptions = {}): P
       },
       robots,
       html,
+      unanswered,
     };
   };
+  // No HTTP answer yet (no response, not even a redirect): the page is unanswered.
   const failed = (error: unknown) => {
     const failure = describeFailure(error);
-    return result(failure.status, failure.error);
+    const unanswered = last === null && failure.code !== null ? { code: failure.code, error: failure.error } : null;
+    return result(failure.status, failure.error, undefined, unanswered);
   };
 
   // Nothing is sent, robots.txt included, to a host that is not public.
@@ -241,7 +250,10 @@ export async function fetchPage(url: string, options: AuditFetchOptions = {}): P
   let current = target.toString();
   for (;;) {
     const remaining = deadline - Date.now();
-    if (remaining <= 0) return result("fetch_error", `timeout: no complete answer within ${timeoutMs} ms`);
+    if (remaining <= 0) {
+      const error = `timeout: no complete answer within ${timeoutMs} ms`;
+      return result("fetch_error", error, undefined, last === null ? { code: "page_timeout", error } : null);
+    }
     let response: SafeResponse;
     try {
       response = await safeRequest(current, { ...settings, timeoutMs: remaining, maxBytes });

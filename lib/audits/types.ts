@@ -4,7 +4,7 @@
 //   2. analyse (analyse/): the HTML parsed once with cheerio and handed to small pure analysers.
 //   3. findings (findings/): every catalog entry once, from what stages 1 and 2 observed.
 // run.ts puts them together into the AuditResult stored as the audit run's result.
-import type { AuditContent, AuditFetch, AuditMetadata, AuditPage, AuditStructure, LlmsTxtProbe } from "../schemas/audits";
+import type { AUDIT_UNANSWERED_CODES, AuditContent, AuditFetch, AuditMetadata, AuditPage, AuditStructure, LlmsTxtProbe } from "../schemas/audits";
 
 /** The AI crawler product tokens whose access robots.txt decides (decisions.md "Audits"). */
 export const AI_CRAWLER_TOKENS = [
@@ -45,7 +45,19 @@ export type FetchedPage = {
   robots: RobotsReading;
   /** The body decoded to text when it is an HTML page that was fetched (status success), else null. */
   html: string | null;
+  /**
+   * Why the page gave no HTTP answer at all (refused address, DNS, refused connection, timeout,
+   * TLS), else null: such an audit fails and is not charged (execute.ts). A page robots.txt
+   * forbids, or one reached through an answered redirect, is not "unanswered": the site answered.
+   */
+  unanswered: Unanswered | null;
 };
+
+/** The RunError code of an audit whose page gave no HTTP answer (decisions.md "Audits"). */
+export type UnansweredCode = (typeof AUDIT_UNANSWERED_CODES)[number];
+
+/** A page that gave no HTTP answer: the code and the reason, as fetch.error says it. */
+export type Unanswered = { code: UnansweredCode; error: string };
 
 /** Stage 2: what the HTML says. Null parts when there was no HTML. */
 export type PageAnalysis = {

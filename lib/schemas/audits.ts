@@ -13,11 +13,17 @@ export const FINDING_SEVERITIES = ["critical", "high", "medium", "low", "info"] 
 export const EVIDENCE_LEVELS = ["observed", "heuristic", "inferred"] as const;
 export const FINDING_STATUSES = ["fail", "warn", "pass", "not_applicable", "error"] as const;
 export const EXTRACTION_METHODS = ["article", "main", "role_main", "content_score", "body"] as const;
+/**
+ * The RunError codes of an audit run that failed because its page gave no HTTP answer at all:
+ * an address that is not public (or a URL with credentials), no DNS address, a refused
+ * connection, a timeout before any answer, another connection failure, a TLS failure.
+ */
+export const AUDIT_UNANSWERED_CODES = ["page_blocked", "page_dns_error", "page_connection_refused", "page_timeout", "page_connection_error", "page_tls_error"] as const;
 
 export const FetchStatus = z.enum(FETCH_STATUSES).meta({
   id: "FetchStatus",
   description:
-    "`success` (2xx HTML), `redirect` (stopped on a redirect: too many hops or no usable Location), `client_error` (4xx), `server_error` (5xx), `blocked` (an address that is not public, refused; or robots.txt forbids the page), `non_html` (2xx that is not an HTML page), `fetch_error` (timeout, connection or TLS failure).",
+    "`success` (2xx HTML), `redirect` (stopped on a redirect: too many hops or no usable Location), `client_error` (4xx), `server_error` (5xx), `blocked` (robots.txt forbids the page, or a redirect led to an address that is not public or to another scheme), `non_html` (2xx that is not an HTML page), `fetch_error` (timeout, connection or TLS failure after a redirect was answered). A page that gave no HTTP answer at all is not a completed audit: its run fails (see POST /audits).",
 });
 
 export const FindingSeverity = z.enum(FINDING_SEVERITIES).meta({ id: "FindingSeverity" });
@@ -87,7 +93,12 @@ export const AuditContent = z
     blocks: count.default(0).describe("Paragraphs, list items, quotes and the like in the main content."),
     code_blocks: count.default(0),
     tables: count.default(0),
-    excerpt: z.string().default("").describe("The first 300 characters of the main text."),
+    excerpt: z
+      .string()
+      .default("")
+      .describe(
+        "The lead, at most 300 characters: the main content's first real paragraph (not its title, section label, byline, date, caption, ad label or share bar; a date stamp before its text cut), else the page's meta description, else the start of the main text.",
+      ),
     likely_js_dependent: z.boolean().nullable().describe("The served HTML looks like a JavaScript shell; the service does not run JavaScript."),
     links: LinkCounts,
     rendering_signals: z

@@ -141,7 +141,7 @@ export const PromptRequest = z
 export const createAudit = defineEndpoint({
   method: "POST", path: "/audits", operationId: "createAudit", summary: "Audit a page: can answer engines reach, read and cite it",
   description:
-    "Queues one audit run (kind `audit`, subject the URL) and holds the audit price. Wait with GET /runs/{run_id}?wait=30: its result is the audit document. A page that answers 404, is blocked, times out or is not HTML still gives a completed audit that says so; only a failure of the service fails the run.",
+    "Queues one audit run (kind `audit`, subject the URL) and holds the audit price. Wait with GET /runs/{run_id}?wait=30: its result is the audit document, and the hold is captured. A page that answers, however badly (404, 5xx, not HTML, a redirect out of reach, robots.txt forbidding it), gives a completed audit that says so. A page that gave no HTTP answer at all fails the run, its hold released (nothing charged) and its result null, with a RunError saying why: `page_blocked` (an address that is not public; `retryable` false), `page_dns_error` (no address for the host), `page_connection_refused`, `page_timeout` (no answer within 10 s), `page_connection_error` (all four `retryable` true), `page_tls_error` (`retryable` false). A failure of the service also fails the run (`internal_error`, `retryable` true).",
   tags: ["Runs"], auth: "bearer", body: AuditRequest, response: Run, status: 202,
   errors: ["insufficient_credit", "rate_limited"],
 });

@@ -1,11 +1,14 @@
 // Page audits end to end through the route handlers: POST /audits queues an audit run and its
 // hold; the local driver fetches pages served by a local test host (let through by
 // AUDIT_ALLOW_HOSTS), analyses them and evaluates every finding; GET /runs/{id} answers the
-// audit document. A page that fails is a completed audit that says so.
+// audit document. A page that answers badly (404, not HTML) is a completed audit that says so and is
+// charged; a page that gave no HTTP answer at all fails the run and releases its hold.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as postAudits } from "@/app/api/v1/audits/route";
+import { GET as getBilling } from "@/app/api/v1/billing/route";
+import { GET as getTransactions } from "@/app/api/v1/billing/transactions/route";
 import { GET as getPricing } from "@/app/api/v1/pricing/route";
 import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
 import { FINDING_CATALOG } from "@/lib/audits/findings";
@@ -53,6 +56,8 @@ const NOINDEX = `<!doctype html><html lang="en"><head><title>Internal draft page
 
 let server: Server;
 let base: string;
+/** A port nothing listens on (let through AUDIT_ALLOW_HOSTS): the connection is refused. */
+let closedPort: number;
 const hits: string[] = [];
 
 beforeAll(async () => {
@@ -84,7 +89,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   base = `http://127.0.0.1:${port}`;
-  process.env.AUDIT_ALLOW_HOSTS = `127.0.0.1:${port}`;
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  closedPort = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  process.env.AUDIT_ALLOW_HOSTS = `127.0.0.1:${port},127.0.0.1:${closedPort}`;
   resetConfig();
   alice = await person("alice@example.com");
   bob = await person("bob@example.com");
@@ -105,14 +114,27 @@ let alice: Person;
 let bob: Person;
 let project: string;
 
-async function audit(url: string, token = alice.cliToken) {
+/** Audits `url` and waits for the run to finish: its status, whatever it is. */
+async function finished(url: string, token = alice.cliToken) {
   const queued = await call(postAudits, "POST", "/audits", { token, body: { url, project } });
   expect(queued.status).toBe(202);
   const done = await call(getRunRoute, "GET", `/runs/${queued.body.id}`, { token, params: { run_id: queued.body.id }, query: { wait: 30 } });
   expect(done.status).toBe(200);
-  expect(done.body.status).toBe("completed");
   expect(() => Run.parse(done.body)).not.toThrow();
-  return { queued: queued.body, run: done.body, result: AuditResult.parse(done.body.result) };
+  return { queued: queued.body, run: done.body };
+}
+
+async function audit(url: string, token = alice.cliToken) {
+  const { queued, run } = await finished(url, token);
+  expect(run.status).toBe("completed");
+  return { queued, run, result: AuditResult.parse(run.result) };
+}
+
+/** The workspace's money as the API tells it: balance, held, and the ledger's transactions. */
+async function books() {
+  const summary = (await call(getBilling, "GET", "/billing", { token: alice.cliToken })).body;
+  const ledger = (await call(getTransactions, "GET", "/billing/transactions", { token: alice.cliToken, query: { limit: 200 } })).body;
+  return { balance: summary.balance_usd, held: summary.held_usd, transactions: ledger.items.map((t: { id: string }) => t.id) };
 }
 
 const finding = (result: AuditResult, key: string) => result.findings.find((f) => f.key === key)!;
@@ -164,12 +186,15 @@ describe("POST /audits", () => {
     }
   });
 
-  it("records redirects, and completes audits of pages that fail, saying so", async () => {
+  it("records redirects, and completes audits of pages that answer badly, saying so, and charges them", async () => {
     const moved = (await audit(`${base}/moved`)).result;
     expect(moved.fetch.redirect_chain).toEqual([{ url: `${base}/moved`, status: 301, location: `${base}/article` }]);
     expect(moved.page.final_url).toBe(`${base}/article`);
 
-    const missing = (await audit(`${base}/nowhere`)).result;
+    const notFound = await audit(`${base}/nowhere`);
+    // A 404 is an answer, and a finding: the audit did its work and is paid for.
+    expect(notFound.run.charge).toMatchObject({ status: "captured", units: 1 });
+    const missing = notFound.result;
     expect(missing.fetch).toMatchObject({ status: "client_error", http_status: 404 });
     expect(finding(missing, "http_error").status).toBe("fail");
     expect(finding(missing, "missing_h1").status).toBe("not_applicable");
@@ -179,7 +204,9 @@ describe("POST /audits", () => {
     expect(finding(noindex, "noindex").status).toBe("fail");
     expect(finding(noindex, "noindex").items[0]!.evidence[0]!.source).toContain("robots");
 
-    const pdf = (await audit(`${base}/report.pdf`)).result;
+    const pdfRun = await audit(`${base}/report.pdf`);
+    expect(pdfRun.run.charge.status).toBe("captured");
+    const pdf = pdfRun.result;
     expect(pdf.fetch.status).toBe("non_html");
     expect(finding(pdf, "non_html").status).toBe("fail");
     expect(pdf.content.extraction_method).toBeNull();
@@ -191,12 +218,32 @@ describe("POST /audits", () => {
     expect(toPrivate.fetch.redirect_chain).toHaveLength(1);
   });
 
-  it("audits a private address as blocked, without the page being asked", async () => {
-    const { result, run } = await audit("http://192.168.0.1/router");
-    expect(result.fetch).toMatchObject({ status: "blocked", http_status: null, robots_txt: null });
-    expect(finding(result, "http_error").items[0]!.subtype).toBe("blocked_address");
-    // The run completed and was charged: the audit did its job.
-    expect(run.charge.status).toBe("captured");
+  it("fails an audit whose page gave no HTTP answer, saying why; its hold is released and nothing is charged", async () => {
+    const before = await books();
+    const cases = [
+      {
+        url: "http://192.168.0.1/router",
+        error: { code: "page_blocked", retryable: false, engine: null },
+        message: /^The page could not be fetched: 192\.168\.0\.1 is a private or reserved address\. Audits fetch only public addresses/,
+      },
+      {
+        url: `http://127.0.0.1:${closedPort}/page`,
+        error: { code: "page_connection_refused", retryable: true, engine: null },
+        message: new RegExp(`^The page could not be fetched: 127\\.0\\.0\\.1:${closedPort} refused the connection\\. `),
+      },
+    ];
+    for (const { url, error, message } of cases) {
+      const { queued, run } = await finished(url);
+      expect(queued.charge, url).toMatchObject({ status: "held", units: 1 });
+      expect(run.status, url).toBe("failed");
+      expect(run.result, url).toBeNull();
+      expect(run.error, url).toMatchObject(error);
+      expect(run.error.message, url).toMatch(message);
+      expect(run.charge, url).toMatchObject({ status: "released", amount_usd: "0.00" });
+    }
+    // The books are as they were: the same balance, nothing held, no transaction.
+    expect(await books()).toEqual(before);
+    expect(before.held).toBe("0.00");
   });
 
   it("refuses a URL that is not absolute http(s), or too long, with 400 naming url; nothing created", async () => {

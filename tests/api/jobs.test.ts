@@ -193,7 +193,7 @@ describe("on Inngest", () => {
     },
     "audit-page": async () => {
       // Accepted but not executed here: the Inngest function must do it. A private address: the
-      // audit completes without leaving this machine, saying the page was blocked.
+      // audit fails without leaving this machine, saying the page was blocked, its hold released.
       const holder = globalThis as { __geoscopeLocalDriver?: LocalDriver };
       const previous = holder.__geoscopeLocalDriver;
       holder.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
@@ -203,10 +203,10 @@ describe("on Inngest", () => {
       return {
         event: { id: run.id, data: { run_id: run.id, host: "10.0.0.1" } },
         check: async (result) => {
-          expect(result).toBe("completed");
+          expect(result).toBe("failed");
           const row = await db().run.findUniqueOrThrow({ where: { id: run.id } });
-          expect(row.status).toBe("completed");
-          expect((row.result as { fetch: { status: string } }).fetch.status).toBe("blocked");
+          expect(row.status).toBe("failed");
+          expect((row.error as { code: string }).code).toBe("page_blocked");
         },
       };
     },

@@ -1,9 +1,10 @@
 // `geoscope audit` end to end: the real CLI (cli/geoscope.mjs) against the built server, auditing
 // pages of a small site this file serves on 127.0.0.1 (E2E_PORT + 1, which the e2e server lets
 // through with AUDIT_ALLOW_HOSTS): a good article, a page that answers 404 and a page that asks not
-// to be indexed. One URL with --wait prints the fetch and the failing findings with their evidence;
-// --file (and --file - for standard input) starts several and waits for them all; --json prints the
-// runs' bodies, one a line; `runs get` prints the same report.
+// to be indexed. One URL with --wait prints the fetch and the failing findings with their evidence,
+// its finished line once; --file (and --file - for standard input) starts several and waits for them
+// all; --json prints the runs' bodies, one a line; `runs get` prints the same report. A page that
+// gives no HTTP answer (a private address) is a failed audit that says so, nothing charged.
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -122,7 +123,10 @@ test("login, then audit URL --wait: the fetch summary and the failing findings o
   const lines = report.trimEnd().split("\n");
   expect(lines[0]).toMatch(new RegExp(`^audit dr_\\w+: completed · ${MISSING.replace(/\./g, "\\.")}$`));
   missingRun = /^audit (dr_\w+)/.exec(lines[0]!)![1]!;
-  expect(result.stderr).toMatch(new RegExp(`audit ${missingRun}: completed · `));
+  // Progress on stderr while it is unfinished; the finished line is the report's first, printed once
+  // (a terminal shows both streams: it used to read as two audits).
+  expect(result.stderr).toMatch(new RegExp(`audit ${missingRun}: queued · `));
+  expect(`${result.stderr}${result.stdout}`.match(new RegExp(`audit ${missingRun}: completed`, "g"))).toHaveLength(1);
   expect(report).toMatch(/\nFetch: client_error · HTTP 404 · \d+ ms · text\/html; charset=utf-8\n/);
   expect(report).toContain(`\n  robots.txt: allows the page (${SITE}/robots.txt, HTTP 200)\n`);
   const failing = section(report, "Failing (");
@@ -189,11 +193,44 @@ test("--file - reads the URLs from standard input; --json prints each run's body
   ]);
 });
 
+test("a page that gives no HTTP answer: the audit fails, says the page could not be fetched and why, charges nothing", async ({}, testInfo) => {
+  test.setTimeout(90_000);
+  const PRIVATE = "http://192.168.0.1/router";
+  const result = await cli(["audit", PRIVATE, "--project", project, "--wait"]);
+  await keep(testInfo, "report-not-fetched.txt", `${result.stdout}\n--- stderr ---\n${result.stderr}`);
+  expect(result.code, result.stderr).toBe(1);
+  const lines = result.stdout.trimEnd().split("\n");
+  expect(lines[0]).toMatch(/^audit dr_\w+: failed · http:\/\/192\.168\.0\.1\/router$/);
+  const id = /^audit (dr_\w+)/.exec(lines[0]!)![1]!;
+  expect(lines[1]).toMatch(/ · nothing charged \(hold released\) · /);
+  expect(result.stdout).toContain("\nThe page could not be fetched: 192.168.0.1 is a private or reserved address.");
+  expect(result.stdout).toContain("\n(page_blocked; asking again will not help)\n");
+  expect(result.stdout).not.toContain("Failing (");
+  for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+  expect(`${result.stderr}${result.stdout}`.match(new RegExp(`audit ${id}: failed`, "g"))).toHaveLength(1);
+
+  // The API's body: failed, no result, the error and the released hold.
+  const json = await cli(["runs", "get", id, "--json"]);
+  expect(json.code, json.stderr).toBe(0);
+  const body = JSON.parse(json.stdout) as { status: string; result: unknown; error: { code: string; retryable: boolean; message: string }; charge: { status: string; amount_usd: string } };
+  expect([body.status, body.result, body.error.code, body.error.retryable, body.charge.status]).toEqual(["failed", null, "page_blocked", false, "released"]);
+  expect(body.error.message).toMatch(/^The page could not be fetched: /);
+
+  // Several at once: the table names the code where a fetch status would be.
+  const both = await cli(["audit", PRIVATE, MISSING, "--project", project, "--wait"]);
+  expect(both.code).toBe(1);
+  const rows = both.stdout.split(`\n\n${"=".repeat(80)}\n`)[0]!.split("\n");
+  expect(rows.slice(1)).toEqual([
+    expect.stringMatching(new RegExp(`^failed +page_blocked +- +- +- +${PRIVATE}$`)),
+    expect.stringMatching(new RegExp(`^completed +client_error +404 +\\d+ +\\d+ +${MISSING}$`)),
+  ]);
+});
+
 test("refuses a URL that is not http(s) before starting anything", async () => {
   const result = await cli(["audit", ARTICLE, "file:///etc/passwd", "--project", project, "--wait"]);
   expect(result.code).toBe(2);
   expect(result.stderr).toContain("not an absolute http(s) URL: file:///etc/passwd; nothing was started");
   const listed = await cli(["runs", "list", "--project", project, "--json"]);
   const items = (JSON.parse(listed.stdout) as { items: { kind: string }[] }).items;
-  expect(items.filter((r) => r.kind === "audit")).toHaveLength(7);
+  expect(items.filter((r) => r.kind === "audit")).toHaveLength(10);
 });

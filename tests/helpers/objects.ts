@@ -21,7 +21,7 @@ export type WorkspaceObjects = {
   batchId: string;
   /** A prompt run of the batch, shared. */
   promptRunId: string;
-  /** A completed audit run (of an address the fetcher refuses, so no network is used). */
+  /** A finished audit run: of an address the fetcher refuses (so no network is used), failed uncharged. */
   auditRunId: string;
   /** A completed questions analysis, shared, and its `questions` run. */
   questionsAnalysisId: string;
@@ -57,8 +57,10 @@ export async function seedObjects(owner: Person, workspaceId: string, options: {
   const analysis = await sendJson(getAnalysis, { token, params: { analysis_id: questions.id }, query: { wait: 30 }, expected: 200 });
   const fanoutDone = await sendJson(getFanout, { token, params: { fanout_id: fanout.id }, query: { wait: 30 }, expected: 200 });
   await localDriver().drained();
-  const statuses = { batch: batch.batch.status, audit: auditRun.status, questions: analysis.status, fanout: fanoutDone.status };
+  const statuses = { batch: batch.batch.status, questions: analysis.status, fanout: fanoutDone.status };
   for (const [what, status] of Object.entries(statuses)) if (status !== "completed") throw new Error(`seeded ${what} did not complete: ${status}`);
+  // A page that gives no HTTP answer fails its audit (decisions.md "Audits").
+  if (auditRun.status !== "failed") throw new Error(`seeded audit did not fail: ${auditRun.status}`);
 
   const citations = await post(createCitationAnalysis, { ids: [batchId] }, 201);
   const promptRunId = batch.batch.run_ids[0] as string;

@@ -3,8 +3,8 @@
 // applicable folded away), then what the audit read: content, the outline and metadata. Every value
 // read from the page is shown as text, never as markup.
 import type { ReactNode } from "react";
-import { Section } from "../../_components/ui";
-import { FINDING_CATEGORIES, type AuditFinding, type AuditResult } from "@/lib/schemas/audits";
+import { Notice, Section } from "../../_components/ui";
+import { AUDIT_UNANSWERED_CODES, FINDING_CATEGORIES, type AuditFinding, type AuditResult } from "@/lib/schemas/audits";
 import type { Run } from "@/lib/schemas/runs";
 import { auditOf, auditedUrlOf, capitalised, findingsWith, when } from "../_lib/view";
 import { Facts, Failure, Num, OutLink, ScrollTable, ShareHeading, Tag, statusTone } from "./bits";
@@ -387,9 +387,34 @@ function MetadataSection({ metadata: m }: { metadata: AuditResult["metadata"] })
   );
 }
 
+const UNANSWERED: ReadonlySet<string> = new Set(AUDIT_UNANSWERED_CODES);
+const NOT_FETCHED = "The page could not be fetched: ";
+
+/**
+ * An audit whose page gave no HTTP answer: that it could not be fetched, why, whether asking
+ * again may help, and (signed in) that nothing was charged. There is no report to show.
+ */
+function NotFetched({ run, error }: { run: Run; error: NonNullable<Run["error"]> }) {
+  const why = error.message.startsWith(NOT_FETCHED) ? error.message.slice(NOT_FETCHED.length) : error.message;
+  return (
+    <div className="mb-10" data-testid="not-fetched">
+      <Notice tone="error">
+        <p className="font-semibold">The page could not be fetched, so there is nothing to report on.</p>
+        <p className="mt-1 break-words">{capitalised(why)}</p>
+        <p className="mt-2 text-xs">
+          {run.charge?.status === "released" ? "Nothing was charged. " : ""}
+          {error.retryable ? "Auditing it again later may succeed." : "Auditing it again will not help until this changes."}{" "}
+          <span className="font-mono">({error.code})</span>
+        </p>
+      </Notice>
+    </div>
+  );
+}
+
 export function AuditView({ run }: { run: Run }) {
   const url = auditedUrlOf(run);
   const audit = auditOf(run);
+  const unanswered = run.status === "failed" && run.error && UNANSWERED.has(run.error.code) ? run.error : null;
   return (
     <>
       <ShareHeading kicker="Page audit: can answer engines reach, read and cite this page?" title={<UrlLink url={url} />}>
@@ -402,11 +427,12 @@ export function AuditView({ run }: { run: Run }) {
                   ["Domain", audit.page.domain ?? "—"],
                 ] as Array<[string, ReactNode]>)
               : []),
+            ...(unanswered ? ([["Fetch", "no HTTP answer"]] as Array<[string, ReactNode]>) : []),
             ...(run.status === "completed" ? [] : ([["Status", <Tag tone={statusTone(run.status)}>{run.status}</Tag>]] as Array<[string, ReactNode]>)),
           ]}
         />
       </ShareHeading>
-      {run.status === "failed" ? <Failure what="The audit" message={run.error?.message} /> : null}
+      {unanswered ? <NotFetched run={run} error={unanswered} /> : run.status === "failed" ? <Failure what="The audit" message={run.error?.message} /> : null}
       {audit ? (
         <>
           <Counts audit={audit} />

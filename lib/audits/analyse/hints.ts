@@ -42,8 +42,22 @@ function hintMatcher(words: string): (value: string | undefined) => boolean {
   };
 }
 
+/**
+ * What sits above or beside an article's lead without being it: bylines and datelines, kickers
+ * and section labels, captions and credits, share bars, ad labels (the lead, main-content.ts).
+ */
+const NOT_LEAD_WORDS = [
+  "byline|by-line|bylines|author|authors|author-name|writtenby|contributor|dateline|date|dates|time|timestamp|published|pubdate|updated",
+  "meta|metadata|postmeta|post-meta|entry-meta|article-meta|story-meta",
+  "caption|captions|figcaption|wp-caption-text|credit|credits|photo-credit|image-credit|copyright",
+  "kicker|eyebrow|overline|rubric|label|section-label|section-name|category|categories|topic|topics|flag|badge|tag",
+  "share|sharing|social|toolbar|tools|actions|advert|advertisement|ad|ads|ad-label|sponsor|sponsored|promo|disclosure|disclaimer|affiliate",
+  "headline|title|heading|breadcrumbs?|reading-time|read-time",
+].join("|");
+
 const boilerplateName = hintMatcher(BOILERPLATE_WORDS);
 const navigationName = hintMatcher(NAVIGATION_WORDS);
+const notLeadName = hintMatcher(NOT_LEAD_WORDS);
 
 export function isBoilerplateByName(attribs: Record<string, string>): boolean {
   return boilerplateName(attribs.class) || boilerplateName(attribs.id);
@@ -51,6 +65,11 @@ export function isBoilerplateByName(attribs: Record<string, string>): boolean {
 
 export function isNavigationByName(attribs: Record<string, string>): boolean {
   return navigationName(attribs.class) || navigationName(attribs.id);
+}
+
+/** A byline, dateline, kicker, caption, share bar or the like by its class or id: never an article's lead. */
+export function isNotLeadByName(attribs: Record<string, string>): boolean {
+  return notLeadName(attribs.class) || notLeadName(attribs.id);
 }
 
 // Readability's class weights (Mozilla Readability, _getClassWeight): a nudge for scoring, not a verdict.

@@ -15,16 +15,18 @@ export function analysePage(html: string, pageUrl: string, headers: Record<strin
   const main = extractMainContent(page);
   const structured = readStructuredData(page);
   const signals = readRenderingSignals(page);
+  const metadata = readMetadata(page, headers, structured);
   return {
     content: {
-      ...contentFigures(main),
+      // Without a lead in the main content, the excerpt is what the page says it is about.
+      ...contentFigures(main, metadata.description ?? metadata.open_graph["og:description"] ?? null),
       likely_js_dependent: isLikelyJsDependent(signals),
       links: countLinks(page, main),
       rendering_signals: signals,
     },
     structure: analyseHeadings(main),
     metadata: {
-      ...readMetadata(page, headers, structured),
+      ...metadata,
       structured_data_types: structured.types,
       structured_data_blocks: structured.blocks,
       structured_data_errors: structured.errors,

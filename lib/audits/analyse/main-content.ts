@@ -5,7 +5,7 @@
 // lists). One pass indexes the page with text sizes; the cascade and the scoring read that index.
 import type { AuditContent, EXTRACTION_METHODS } from "../../schemas/audits";
 import { type Element, INLINE, isElement, isHidden, type ParentNode, type ParsedPage, SKIP, textOf, tokens, walk } from "./dom";
-import { classWeight, isBoilerplateByName } from "./hints";
+import { classWeight, isBoilerplateByName, isNotLeadByName } from "./hints";
 import { countWords } from "./words";
 
 export type ExtractionMethod = (typeof EXTRACTION_METHODS)[number];
@@ -16,6 +16,11 @@ export type MainContent = {
   roots: ParentNode[];
   /** Its text, whitespace collapsed. */
   text: string;
+  /**
+   * The lead: the first real paragraph of the main content (not a heading, byline, dateline,
+   * kicker, caption, share bar or ad label), a leading date stamp cut; null when there is none.
+   */
+  lead: string | null;
   blocks: number;
   codeBlocks: number;
   tables: number;
@@ -442,7 +447,43 @@ function rawText(el: Element): string {
   return parts.join("");
 }
 
-type CollectContext = { owner: ParentNode; pre: boolean };
+type CollectContext = { owner: ParentNode; pre: boolean; notLead: boolean; link: boolean };
+
+/** Elements whose text is never an article's lead: titles, captions, quotes, lists, code, bylines' markup. */
+const NOT_LEAD_TAGS = new Set([
+  "h1", "h2", "h3", "h4", "h5", "h6", "hgroup", "footer", "figure", "figcaption", "caption", "th", "address",
+  "blockquote", "q", "li", "dt", "dd", "pre", "code", "time", "label", "legend", "summary", "cite",
+]);
+const AUTHOR_PROPS = /^(?:author|creator|contributor|datepublished|datemodified|datecreated|dateline|publisher)$/i;
+
+/**
+ * A lead says something: at least this many words (more for text outside a <p>, where labels and
+ * fields of forums and listings sit), a sentence's end, mostly not links.
+ */
+const LEAD_MIN_WORDS = 8;
+const BLOCK_LEAD_MIN_WORDS = 15;
+const SENTENCE = /[.!?\u3002\uff01\uff1f\u2026](?:["'\u201d\u2019\u00bb)\]]*)(?:\s|$)|[\u3002\uff01\uff1f]/;
+const BYLINE = /^(?:(?:posted|written|words|text|reporting|photos?|story)\s+)?(?:by|von|par|por|door|av|af|przez|autor(?:in)?:?)\s/i;
+const BYLINE_MAX_WORDS = 14;
+/** Notices that open many posts and are not what they are about. */
+const NOTICE = /\baffiliate links?\b|\bmay earn (?:a )?(?:small )?commission\b|\b(?:sponsored|paid) (?:post|content|partnership)\b/i;
+const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
+/** A date stamp (and time) before the lead's text, ended by a dash, bar or colon: "Feb. 23, 2015 -- ". */
+const DATE_PREFIX = new RegExp(
+  `^(?:${MONTH}\\s+\\d{1,2},?\\s+\\d{4}|\\d{1,2}\\.?\\s+${MONTH},?\\s+\\d{4}|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}[./]\\d{1,2}[./]\\d{2,4})` +
+    `(?:,?\\s+\\d{1,2}[:.]\\d{2}(?:\\s*[ap]\\.?m\\.?)?)?\\s*(?:--|\u2014|\u2013|-|\\||:)\\s+`,
+  "i",
+);
+
+/** A block's text as the lead: cut of a leading date stamp, or null when it is not a real paragraph. */
+function leadOf(text: string, linkChars: number, paragraph: boolean): string | null {
+  if (text.length === 0 || linkChars > 0.5 * text.length) return null;
+  const body = text.replace(DATE_PREFIX, "");
+  const words = countWords(body);
+  if (words < (paragraph ? LEAD_MIN_WORDS : BLOCK_LEAD_MIN_WORDS) || !SENTENCE.test(body)) return null;
+  if ((BYLINE.test(body) && words <= BYLINE_MAX_WORDS) || NOTICE.test(body)) return null;
+  return body;
+}
 
 /** One walk over the chosen elements: text, blocks, code blocks, tables, headings and links. */
 function collect(index: Index, method: ExtractionMethod, rootIds: number[]): MainContent {
@@ -456,24 +497,37 @@ function collect(index: Index, method: ExtractionMethod, rootIds: number[]): Mai
   let codeBlocks = 0;
   let tables = 0;
   let lastOwner: ParentNode | null = null;
+  // Runs of one block's text that could be a lead, in document order (a container's own text
+  // between its child blocks is a run of its own), and how much of each is link text.
+  const runs: Array<{ owner: ParentNode; parts: string[]; linkChars: number }> = [];
 
   // A list or box that is mostly links and a small part of the content: related posts, tag
   // clouds, tables of contents.
   const isLinkList = (i: number) =>
     LINK_LIST_TAGS.has(index.tag[i]!) && index.anchorCount[i]! >= 3 && index.link[i]! > 0.5 * index.len[i]! && index.len[i]! < 0.3 * rootsLen;
 
+  // Not the lead: a title, caption, byline and the like, unless it holds half the content (a wrapper).
+  const notLead = (el: Element, i: number) =>
+    !isRoot.has(el) &&
+    (NOT_LEAD_TAGS.has(el.name) || isNotLeadByName(el.attribs) || tokens(el.attribs.rel).includes("author") || AUTHOR_PROPS.test(el.attribs.itemprop ?? "")) &&
+    (HEADING.test(el.name) || index.len[i]! < 0.5 * rootsLen);
   const enter = (el: Element, ctx: CollectContext): CollectContext | typeof SKIP => {
     const i = index.of.get(el);
     if (i === undefined || index.dead[i] || (!isRoot.has(el) && isLinkList(i))) return SKIP;
     const name = el.name;
+    const inner = { notLead: ctx.notLead || notLead(el, i), link: ctx.link || (name === "a" && el.attribs.href !== undefined) };
     if (HEADING.test(name)) headings.push(el);
     else if (name === "a" && el.attribs.href !== undefined) anchors.add(el);
-    else if (name === "br") parts.push(" ");
+    else if (name === "br") {
+      parts.push(" ");
+      const run = runs.at(-1);
+      if (run?.owner === ctx.owner) run.parts.push(" ");
+    }
     else if (name === "table" && isDataTable(el)) tables++;
     else if (name === "pre" && !ctx.pre) codeBlocks++;
     else if (name === "code" && !ctx.pre && /\S[^\S\n]*\n\s*\S/.test(rawText(el))) codeBlocks++;
-    if (INLINE.has(name)) return ctx;
-    return { owner: el, pre: ctx.pre || name === "pre" };
+    if (INLINE.has(name)) return { ...ctx, ...inner };
+    return { owner: el, pre: ctx.pre || name === "pre", ...inner };
   };
   const onText = (data: string, ctx: CollectContext) => {
     if (ctx.owner !== lastOwner) {
@@ -482,13 +536,38 @@ function collect(index: Index, method: ExtractionMethod, rootIds: number[]): Mai
     }
     parts.push(data);
     if (!owners.has(ctx.owner) && /\S/.test(data)) owners.add(ctx.owner);
+    if (ctx.notLead) return;
+    let run = runs.at(-1);
+    if (run?.owner !== ctx.owner) {
+      if (!/\S/.test(data)) return;
+      runs.push((run = { owner: ctx.owner, parts: [], linkChars: 0 }));
+    }
+    run!.parts.push(data);
+    if (ctx.link) run!.linkChars += measure(data).length;
   };
   const isRoot = new Set(roots);
   for (const root of roots) {
     // The root itself is read too (a title block may be an h1), but never cut as a link list.
-    const start = isElement(root) ? enter(root, { owner: root, pre: false }) : { owner: root, pre: false };
+    const first: CollectContext = { owner: root, pre: false, notLead: false, link: false };
+    const start = isElement(root) ? enter(root, first) : first;
     if (start !== SKIP) walk(root, start, enter, onText);
   }
+  // The first paragraph that is a lead; where no <p> is, the first block that is (as Readability
+  // takes its excerpt from the first <p>, and div-only pages have none).
+  let lead: string | null = null;
+  let firstBlock: string | null = null;
+  for (const run of runs) {
+    const paragraph = isElement(run.owner) && run.owner.name === "p";
+    if (!paragraph && firstBlock !== null) continue;
+    const text = leadOf(run.parts.join("").replace(/\s+/g, " ").trim(), run.linkChars, paragraph);
+    if (text === null) continue;
+    if (paragraph) {
+      lead = text;
+      break;
+    }
+    firstBlock = text;
+  }
+  lead ??= firstBlock;
 
   let blocks = 0;
   for (const owner of owners) {
@@ -503,6 +582,7 @@ function collect(index: Index, method: ExtractionMethod, rootIds: number[]): Mai
     method,
     roots,
     text: parts.join("").replace(/\s+/g, " ").trim(),
+    lead,
     blocks,
     codeBlocks,
     tables,
@@ -543,13 +623,21 @@ export function excerptOf(text: string, max = EXCERPT_CHARS): string {
   return out.trimEnd();
 }
 
-export function contentFigures(main: MainContent): Pick<AuditContent, "extraction_method" | "word_count" | "blocks" | "code_blocks" | "tables" | "excerpt"> {
+/**
+ * The figures of the main content. The excerpt is the lead (its first 300 characters), else the
+ * page's description, else the start of the main text: as Readability's excerpt, a paragraph a
+ * reader would quote, not the section label, title and byline that open the content.
+ */
+export function contentFigures(
+  main: MainContent,
+  description: string | null = null,
+): Pick<AuditContent, "extraction_method" | "word_count" | "blocks" | "code_blocks" | "tables" | "excerpt"> {
   return {
     extraction_method: main.method,
     word_count: countWords(main.text),
     blocks: main.blocks,
     code_blocks: main.codeBlocks,
     tables: main.tables,
-    excerpt: excerptOf(main.text),
+    excerpt: excerptOf(main.lead ?? description ?? main.text),
   };
 }

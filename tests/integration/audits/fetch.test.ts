@@ -111,6 +111,8 @@ describe("fetchPage", () => {
     const missing = valid(await fetchPage(`${origin}/missing`, options()));
     expect(missing.fetch).toMatchObject({ status: "client_error", http_status: 404, error: null });
     expect(missing.html).toBeNull();
+    // An answer, however bad, is what the audit reports on.
+    expect(missing.unanswered).toBeNull();
     expect((await fetchPage(`${origin}/boom`, options())).fetch).toMatchObject({ status: "server_error", http_status: 500 });
     const pdf = await fetchPage(`${origin}/doc.pdf`, options());
     expect(pdf.fetch).toMatchObject({ status: "non_html", http_status: 200, content_type: "application/pdf" });
@@ -148,6 +150,8 @@ describe("fetchPage", () => {
     expect(fetched.fetch.status).toBe("fetch_error");
     expect(fetched.fetch.error).toMatch(/^timeout: /);
     expect(fetched.fetch.elapsed_ms).toBeGreaterThanOrEqual(250);
+    // No HTTP answer at all: the audit fails rather than reporting on a page it never saw.
+    expect(fetched.unanswered).toEqual({ code: "page_timeout", error: fetched.fetch.error });
   });
 
   it("reports a connection failure as fetch_error", async () => {
@@ -155,6 +159,7 @@ describe("fetchPage", () => {
     await closed.close();
     const fetched = await fetchPage(`http://127.0.0.1:${closed.port}/`, options({ allowHosts: [`127.0.0.1:${closed.port}`] }));
     expect(fetched.fetch).toMatchObject({ status: "fetch_error", error: "connection refused", robots_txt: { found: false, allows_page: null } });
+    expect(fetched.unanswered).toEqual({ code: "page_connection_refused", error: "connection refused" });
   });
 
   it("cuts a 6 MiB page at 5 MiB and says so", async () => {
@@ -213,6 +218,8 @@ describe("robots.txt", () => {
     expect(pageHits).toBe(0);
     expect(hits).toEqual(["/robots.txt"]);
     expect(fetched.fetch).toMatchObject({ status: "blocked", http_status: null, elapsed_ms: 0, error: "robots.txt disallows geoscope from fetching this page (Disallow: /private)" });
+    // The site answered (its robots.txt forbids the page): a finding, not an unanswered page.
+    expect(fetched.unanswered).toBeNull();
     expect(fetched.fetch.robots_txt).toEqual({ url: `${origin}/robots.txt`, http_status: 200, found: true, allows_page: false });
     expect(fetched.robots.decidingLines.geoscope).toBe("Disallow: /private");
     expect(await probe(fetched, [], options())).toEqual({ llmsTxt: [], markdownAlternates: [] });

@@ -141,6 +141,7 @@ describe("refused outright", () => {
       expect(fetched.fetch.http_status, name).toBeNull();
       expect(fetched.fetch.robots_txt, name).toBeNull();
       expect(fetched.html, name).toBeNull();
+      expect(fetched.unanswered, name).toEqual({ code: "page_blocked", error: fetched.fetch.error });
       if (!/^https?:\/\/[\d[]/.test(url)) expect(fetched.fetch.error, name).not.toMatch(/127\.0\.0\.1|::1|169\.254|10\.1\.2\.3/);
     }
   });
@@ -184,6 +185,8 @@ describe("refused behind a redirect", () => {
       // Where it stopped: the redirect that was answered, not the address refused.
       expect(fetched.page.final_url, name).toBe(via(target));
       expect(fetched.fetch.http_status, name).toBe(302);
+      // The site answered (a redirect out of reach of any answer engine): a finding, not an unanswered page.
+      expect(fetched.unanswered, name).toBeNull();
     }
   });
 

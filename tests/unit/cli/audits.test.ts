@@ -143,6 +143,21 @@ describe("formatAudit", () => {
     );
     const failed = auditRun(IDS[0], "failed", URL_1, { charge: null, error: { code: "internal_error", message: "The audit could not be completed.", engine: null, retryable: true } });
     expect(formatAudit(parsed(failed))).toBe([`audit ${IDS[0]}: failed · ${URL_1}`, "2026-11-20 09:30:14Z", "error: internal_error: The audit could not be completed."].join("\n"));
+    // A page that gave no HTTP answer: said in words, with whether asking again may help.
+    const unanswered = auditRun(IDS[0], "failed", URL_1, {
+      charge: { status: "released", amount_usd: "0.00", unit: "url", units: 1, unit_price_usd: "0.01", pricing_version: "2026-11-01" },
+      error: { code: "page_dns_error", message: "The page could not be fetched: no address found for www.acme.example (DNS). Check the host name; asking again may succeed once it resolves.", engine: null, retryable: true },
+    });
+    expect(formatAudit(parsed(unanswered))).toBe(
+      [
+        `audit ${IDS[0]}: failed · ${URL_1}`,
+        "2026-11-20 09:30:14Z · nothing charged (hold released)",
+        "",
+        "The page could not be fetched: no address found for www.acme.example (DNS).",
+        "Check the host name; asking again may succeed once it resolves.",
+        "(page_dns_error; asking again may succeed)",
+      ].join("\n"),
+    );
   });
 });
 
@@ -171,7 +186,8 @@ describe("geoscope audit", { timeout: 30_000 }, () => {
     expect(requests()).toEqual(["POST /api/v1/audits", `GET /api/v1/runs/${IDS[0]}?wait=30`, `GET /api/v1/runs/${IDS[0]}?wait=30`]);
     expect(JSON.parse(api.seen[0]!.body)).toEqual({ url: URL_1, project: PROJECT });
     expect(result.stdout).toBe(`${formatAudit(parsed(auditRun()))}\n`);
-    expect(result.stderr).toBe([`audit ${IDS[0]}: queued · ${URL_1}`, `audit ${IDS[0]}: running · ${URL_1}`, `audit ${IDS[0]}: completed · ${URL_1}`, ""].join("\n"));
+    // Progress while unfinished; the finished line is the report's first, not printed twice.
+    expect(result.stderr).toBe([`audit ${IDS[0]}: queued · ${URL_1}`, `audit ${IDS[0]}: running · ${URL_1}`, ""].join("\n"));
   });
 
   it("several URLs from arguments and --file (comments and blank lines skipped): starts all, waits for all, a table then each report", async () => {

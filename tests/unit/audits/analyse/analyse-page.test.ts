@@ -31,7 +31,8 @@ describe("analysePage", () => {
       likely_js_dependent: false,
       links: { total: 3, main: 1, navigation: 2, internal: 2, external: 1 },
     });
-    expect(a.content.excerpt.startsWith("A post The committee")).toBe(true);
+    // The lead, not the title above it.
+    expect(a.content.excerpt.startsWith("The committee met on Tuesday")).toBe(true);
     expect(a.content.rendering_signals).toMatchObject({ scripts: 1, external_scripts: 1, framework: null });
     expect(a.structure).toEqual({
       headings: [

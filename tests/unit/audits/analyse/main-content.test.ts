@@ -137,9 +137,11 @@ line two</code><pre>plain</pre></article>`);
     expect(f.tables).toBe(2);
   });
 
-  it("gives an excerpt of the first 300 characters, whitespace collapsed", () => {
-    const f = figures(`<article><h1>  Title\n\n here </h1>${prose(3)}</article>`);
-    expect(f.excerpt.startsWith("Title here The committee")).toBe(true);
+  it("gives an excerpt of the lead's first 300 characters, whitespace collapsed", () => {
+    const f = figures(`<article><h1>  Title\n\n here </h1><p>The  committee\n met on Tuesday to discuss the proposal, which had been delayed twice since spring. ${"More words follow here. ".repeat(20)}</p></article>`);
+    expect(f.excerpt.startsWith("The committee met on Tuesday")).toBe(true);
+    // 300 code points, less the space it would end on.
+    expect([...f.excerpt].length).toBeGreaterThanOrEqual(299);
     expect([...f.excerpt].length).toBeLessThanOrEqual(300);
     expect(excerptOf("😀".repeat(400))).toBe("😀".repeat(300));
   });
@@ -189,5 +191,43 @@ describe("robustness", () => {
     expect(t(rows(3, 4), ' role="presentation"')).toBe(false);
     expect(t(rows(1, 2), ' summary="s"')).toBe(true);
     expect(t(`<tr><td><table>${rows(3, 4)}</table></td><td>x</td></tr><tr><td>y</td><td>z</td></tr>`)).toBe(false);
+  });
+});
+
+describe("the lead (content.excerpt)", () => {
+  const LEAD = "The committee met on Tuesday to discuss the proposal, which had been delayed twice since spring.";
+  const excerpt = (body: string, description: string | null = null) => contentFigures(main(body), description).excerpt;
+
+  it("is the first real paragraph, not the section label, title, byline and date above it", () => {
+    const html = `<article><p class="kicker"><a href="/news">Biz &amp; IT</a></p><h1>Just-released exploit makes it easy to crash servers</h1>
+      <p class="byline">by Ann Writer - Apr 16, 2015 8:02 pm UTC</p><p><time datetime="2015-04-16">April 16, 2015</time></p>
+      <p>${LEAD}</p>${prose(2)}</article>`;
+    expect(excerpt(html)).toBe(LEAD);
+  });
+
+  it("skips a byline without a class, a caption, an ad label and a share bar", () => {
+    const html = `<article><h1>A title</h1><p>By Ann Writer and Bob Reporter, Staff Writers</p>
+      <figure><img src="/a.jpg" alt=""><figcaption>The committee room on Tuesday, before the vote began.</figcaption></figure>
+      <p class="caption">Residents queue outside the town hall to read the proposal, which was posted there.</p>
+      <div>Advertisement</div><div class="tools"><a href="/s/fb">Share on Facebook</a> <a href="/s/x">Share on X</a> <a href="/s/mail">Email this article to a friend</a></div>
+      <p>${LEAD}</p>${prose(2)}</article>`;
+    expect(excerpt(html)).toBe(LEAD);
+  });
+
+  it("cuts a date stamp before the lead's text, not a place", () => {
+    expect(excerpt(`<article><p>Feb. 23, 2015 -- ${LEAD}</p>${prose(2)}</article>`)).toBe(LEAD);
+    expect(excerpt(`<article><p>2015-02-23 \u2014 ${LEAD}</p>${prose(2)}</article>`)).toBe(LEAD);
+    expect(excerpt(`<article><p>CAIRO \u2014 ${LEAD}</p>${prose(2)}</article>`)).toBe(`CAIRO \u2014 ${LEAD}`);
+  });
+
+  it("prefers the first <p>, as Readability does; a page of divs gives its first block of prose", () => {
+    expect(excerpt(`<article><div>Residents said the new timetable would make it easier to reach the hospital.</div><p>${LEAD}</p>${prose(2)}</article>`)).toBe(LEAD);
+    expect(excerpt(`<article><div>Short label</div><div>${LEAD}</div><div>Residents said the new timetable would help.</div></article>`)).toBe(LEAD);
+  });
+
+  it("is the page's description when the main content has no paragraph of prose, else the start of the text", () => {
+    const list = "<article><h1>Opening hours</h1><ul><li>Monday 9 to 5</li><li>Tuesday 9 to 5</li><li>Friday closed</li></ul></article>";
+    expect(excerpt(list, "When the town hall is open, day by day.")).toBe("When the town hall is open, day by day.");
+    expect(excerpt(list)).toBe("Opening hours Monday 9 to 5 Tuesday 9 to 5 Friday closed");
   });
 });

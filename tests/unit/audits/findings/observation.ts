@@ -34,6 +34,7 @@ function healthy(): AuditObservation {
       },
       robots: { aiCrawlers: allCrawlers(true), decidingLines: {} },
       html: "<!doctype html><html lang=\"en\"><head><title>Choosing a CRM for a small B2B team | Acme</title></head><body><article>…</article></body></html>",
+      unanswered: null,
     },
     analysis: {
       content: {
