@@ -2,7 +2,9 @@
 // run observations: no database, no clock. The API feeds it rows read from run_sources; the unit
 // tests feed it hand-made runs, so the figures a team reports upward are checked by hand.
 import { getHostname } from "tldts";
-import { wilsonInterval } from "../stats/wilson";
+import { rateOf } from "../stats/rate";
+
+export { rateOf };
 
 export type ObservedSource = {
   url: string;
@@ -31,14 +33,6 @@ export type ExclusionReason = "unfinished" | "failed" | "not_a_prompt_run" | "du
 
 export type CitationFigures = ReturnType<typeof computeCitationAnalysis>;
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
-
-/** The rate and its 95% Wilson interval, both rounded to 4 places (0 and [0, 1] over no runs). */
-export function rateOf(successes: number, trials: number) {
-  const [low, high] = wilsonInterval(successes, trials);
-  return { rate: trials === 0 ? 0 : round4(successes / trials), interval: [round4(low), round4(high)] as [number, number] };
-}
-
 /** A source the engine showed (search results or retrieval) that the answer did not cite. */
 export function seenNotCited(s: ObservedSource): boolean {
   return s.cited === false && (s.search_query_observed === true || s.retrieval_observed === true);
@@ -52,11 +46,13 @@ export function hostCovered(url: string, domain: string): boolean {
   return coveredBy(hostOf(url), domain);
 }
 
-function hostOf(url: string): string {
+/** A URL's host, lower-cased, without a final dot; "" when it has none. */
+export function hostOf(url: string): string {
   return (getHostname(url) ?? "").replace(/\.$/, "").toLowerCase();
 }
 
-function coveredBy(host: string, domain: string): boolean {
+/** Whether `host` is `domain` or one of its subdomains. */
+export function coveredBy(host: string, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
 }
 
