@@ -106,6 +106,123 @@ function resampleDirect(rng: SeededRandom, values: ArrayLike<number>, mode: numb
   }
 }
 
+/**
+ * Rows (runs) with sparse values in several columns: row k of those with entries holds entries
+ * offsets[k] .. offsets[k + 1] - 1, each a column and a value; `rows` counts all rows, the
+ * `rows - (offsets.length - 1)` rows without entries too.
+ */
+export type SparseRows = {
+  rows: number;
+  offsets: Int32Array;
+  columns: Int32Array;
+  values: Float64Array;
+  columnCount: number;
+  /** Per column: true for a mean over the rows holding an entry in it, false for a mean over all rows (absent = 0). */
+  overEntries: readonly boolean[];
+};
+
+/**
+ * Percentile bootstrap intervals of every column's mean, all computed on the same resamples of
+ * the rows (as a bootstrap of a table resamples its rows and recomputes each statistic): each
+ * resample draws `rows` rows with replacement, as a binomial draw of how many have entries and a
+ * uniform draw of each of those, so rows without entries cost nothing. A resample in which an
+ * over-entries mean is undefined (no row with an entry in that column) is left out for that column.
+ * Intervals as bootstrapMeanInterval's (type 7 percentiles, widened to hold the sample mean; [v, v]
+ * when every value is v); null for a column with no mean. Not rounded.
+ */
+export function bootstrapRowMeans(table: SparseRows, seed: string, options: { resamples?: number; confidence?: number } = {}): ([number, number] | null)[] {
+  const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
+  const confidence = options.confidence ?? 0.95;
+  const { rows, offsets, columns, values, columnCount, overEntries } = table;
+  const filled = offsets.length - 1;
+
+  // The sample: every column's sum, entry count, and whether its values differ.
+  const sum = new Float64Array(columnCount);
+  const count = new Float64Array(columnCount);
+  const first = new Float64Array(columnCount).fill(NaN);
+  const varies = new Uint8Array(columnCount);
+  for (let i = 0; i < offsets[filled]!; i++) {
+    const c = columns[i]!;
+    const v = values[i]!;
+    sum[c]! += v;
+    count[c]!++;
+    if (Number.isNaN(first[c]!)) first[c] = v;
+    else if (first[c] !== v) varies[c] = 1;
+  }
+  const result: ([number, number] | null)[] = new Array(columnCount).fill(null);
+  const active: number[] = [];
+  for (let c = 0; c < columnCount; c++) {
+    if (overEntries[c]) {
+      if (count[c] === 0) continue;
+      if (!varies[c]) result[c] = [first[c]!, first[c]!];
+      else active.push(c);
+    } else {
+      if (rows === 0) continue;
+      // All rows equal: every row has the same value (a missing entry is 0).
+      const allSame = count[c] === 0 || (count[c] === rows && !varies[c]);
+      if (allSame) {
+        const v = count[c] === 0 ? 0 : first[c]!;
+        result[c] = [v, v];
+      } else active.push(c);
+    }
+  }
+  if (active.length === 0) return result;
+
+  const rng = new SeededRandom(seed);
+  const means = active.map(() => new Float64Array(resamples));
+  const kept = new Int32Array(active.length);
+  const rSum = new Float64Array(columnCount);
+  const rCount = new Float64Array(columnCount);
+  const share = filled / rows;
+  for (let r = 0; r < resamples; r++) {
+    rSum.fill(0);
+    rCount.fill(0);
+    const drawn = filled === rows ? rows : rng.binomial(rows, share);
+    let a = rng.a;
+    let b = rng.b;
+    let cc = rng.c;
+    let d = rng.d;
+    for (let i = 0; i < drawn; i++) {
+      const t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (cc + (cc << 3)) | 0;
+      cc = (cc << 21) | (cc >>> 11);
+      cc = (cc + t) | 0;
+      const row = Math.floor(((t >>> 0) * filled) / 4294967296);
+      const end = offsets[row + 1]!;
+      for (let j = offsets[row]!; j < end; j++) {
+        const c = columns[j]!;
+        rSum[c]! += values[j]!;
+        rCount[c]!++;
+      }
+    }
+    rng.a = a;
+    rng.b = b;
+    rng.c = cc;
+    rng.d = d;
+    for (let k = 0; k < active.length; k++) {
+      const c = active[k]!;
+      if (overEntries[c]) {
+        if (rCount[c] === 0) continue;
+        means[k]![kept[k]!++] = rSum[c]! / rCount[c]!;
+      } else means[k]![kept[k]!++] = rSum[c]! / rows;
+    }
+  }
+
+  const alpha = 1 - confidence;
+  active.forEach((c, k) => {
+    const sample = means[k]!.subarray(0, kept[k]!);
+    const mean = sum[c]! / (overEntries[c] ? count[c]! : rows);
+    if (sample.length === 0) {
+      result[c] = [mean, mean];
+      return;
+    }
+    result[c] = [Math.min(quantile(sample, alpha / 2), mean), Math.max(quantile(sample, 1 - alpha / 2), mean)];
+  });
+  return result;
+}
+
 /** The p-quantile of `xs` (R's type 7), reordering `xs` in place by selection rather than a full sort. */
 export function quantile(xs: Float64Array, p: number): number {
   const h = (xs.length - 1) * p;

@@ -1,0 +1,107 @@
+// A visibility analysis (decisions.md "Visibility analyses", method `visibility-v1`) as one pure
+// function over plain run values: no database, no clock. The service feeds it what it read of the
+// stored runs; the unit tests feed it hand-made answers whose every figure is known.
+import { normalizeEntity, type Entity } from "./entities";
+import { groupFigures, type EntityFigures } from "./figures";
+import { buildMatcher } from "./matcher";
+import { Observations, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
+
+export const VISIBILITY_METHOD = "visibility-v1";
+
+export type VisibilityExclusionReason = "unfinished" | "failed" | "not_a_prompt_run" | "duplicate" | "no_answer";
+
+export type EntityVisibility = { name: string; role: Entity["role"] } & EntityFigures & {
+    by_engine: ({ engine: string } & EntityFigures)[];
+    by_prompt: ({ prompt: string } & EntityFigures)[];
+    by_country: ({ country: string | null } & EntityFigures)[];
+  };
+
+export type VisibilityFigures = {
+  method: typeof VISIBILITY_METHOD;
+  entities: Entity[];
+  run_ids: string[];
+  excluded_runs: { run_id: string; reason: VisibilityExclusionReason }[];
+  totals: {
+    runs: number;
+    prompts: number;
+    engines: number;
+    /** Every mention found, counted or not. */
+    mentions: number;
+    mentions_not_counted: { prompt_echo: number; absence: number };
+  };
+  rows: EntityVisibility[];
+  /** Every mention, by run (in run order) then offset: the evidence behind every figure. */
+  mentions: MentionRow[];
+};
+
+const engineOf = (run: VisibilityRunInput) => run.engine ?? "unknown";
+
+/** Runs of each key, in the order keys are listed. */
+function groupsBy<K>(keys: readonly K[], keyOf: (r: number) => K, runs: number): Map<K, Int32Array> {
+  const lists = new Map<K, number[]>(keys.map((k) => [k, []]));
+  for (let r = 0; r < runs; r++) lists.get(keyOf(r))!.push(r);
+  return new Map([...lists].map(([k, list]) => [k, Int32Array.from(list)]));
+}
+
+/**
+ * Every figure of a VisibilityAnalysis from the runs the ids named (in order, repeats included)
+ * and the entities (in the order given). `seed` (the analysis id) fixes the bootstrap intervals.
+ */
+export function computeVisibilityAnalysis(named: readonly VisibilityRunInput[], options: { entities: readonly Entity[]; seed: string }): VisibilityFigures {
+  const entities = options.entities.map(normalizeEntity);
+  const excluded: VisibilityFigures["excluded_runs"] = [];
+  const seen = new Set<string>();
+  const runIds: string[] = [];
+  const runs: VisibilityRunInput[] = [];
+  for (const run of named) {
+    if (seen.has(run.run_id)) {
+      excluded.push({ run_id: run.run_id, reason: "duplicate" });
+      continue;
+    }
+    seen.add(run.run_id);
+    runIds.push(run.run_id);
+    if (run.kind !== "prompt") excluded.push({ run_id: run.run_id, reason: "not_a_prompt_run" });
+    else if (run.status === "queued" || run.status === "running") excluded.push({ run_id: run.run_id, reason: "unfinished" });
+    else if (run.status === "failed") excluded.push({ run_id: run.run_id, reason: "failed" });
+    else if (run.answer === null || run.answer.trim() === "") excluded.push({ run_id: run.run_id, reason: "no_answer" });
+    else runs.push(run);
+  }
+
+  const E = entities.length;
+  const R = runs.length;
+  const obs = new Observations(R, E);
+  const mentions: MentionRow[] = [];
+  const ctx = { entities, matcher: buildMatcher(entities), promptQuotables: new Map() };
+  for (let r = 0; r < R; r++) observeRun(runs[r]!, r, ctx, obs, mentions);
+
+  const engines = [...new Set(runs.map(engineOf))].sort();
+  const prompts = [...new Set(runs.map((run) => run.prompt))];
+  const countries = [...new Set(runs.map((run) => run.country))].sort((a, b) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
+
+  const all = groupFigures(obs, Int32Array.from({ length: R }, (_, r) => r), `${options.seed}|all`);
+  const byEngine = [...groupsBy(engines, (r) => engineOf(runs[r]!), R)].map(([engine, idx], g) => ({ engine, figures: groupFigures(obs, idx, `${options.seed}|engine|${g}`) }));
+  const byPrompt = [...groupsBy(prompts, (r) => runs[r]!.prompt, R)].map(([prompt, idx], g) => ({ prompt, figures: groupFigures(obs, idx, `${options.seed}|prompt|${g}`) }));
+  const byCountry = [...groupsBy(countries, (r) => runs[r]!.country, R)].map(([country, idx], g) => ({ country, figures: groupFigures(obs, idx, `${options.seed}|country|${g}`) }));
+
+  const rows: EntityVisibility[] = entities.map((entity, e) => ({
+    name: entity.name,
+    role: entity.role,
+    ...all[e]!,
+    by_engine: byEngine.map((g) => ({ engine: g.engine, ...g.figures[e]! })),
+    by_prompt: byPrompt.map((g) => ({ prompt: g.prompt, ...g.figures[e]! })),
+    by_country: byCountry.map((g) => ({ country: g.country, ...g.figures[e]! })),
+  }));
+
+  const notCounted = { prompt_echo: 0, absence: 0 };
+  for (const m of mentions) if (m.reason !== null) notCounted[m.reason]++;
+
+  return {
+    method: VISIBILITY_METHOD,
+    entities,
+    run_ids: runIds,
+    excluded_runs: excluded,
+    totals: { runs: R, prompts: prompts.length, engines: engines.length, mentions: mentions.length, mentions_not_counted: notCounted },
+    rows,
+    mentions,
+  };
+}
