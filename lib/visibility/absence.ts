@@ -23,7 +23,7 @@ const KIND =
   "(?:(?:the|a|an|any)\\s+)?(?:(?:company|brand|product|tool|service|platform|software|app|vendor|provider|firm|business|startup|solution|website|site|entity|organi[sz]ation)\\s+)?(?:(?:called|named)\\s+)?";
 /** What may follow X: the end of the clause or a coordination, not more about X ("X's pricing", "X easy to use"). */
 const END =
-  "(?=\\s*(?:[.,;:!?)\\]\"'”’]|$)|\\s+(?:or|and|nor|in|among|from|online|yet|beyond|anywhere|at\\s+all|either|specifically|itself|as\\s+an?|other\\s+than|except)\\b)";
+  "(?=\\s*(?:[.,;:!?)\\]\"”]|'(?!s\\b)|$)|\\s+(?:or|and|nor|in|among|from|online|yet|beyond|anywhere|at\\s+all|either|specifically|itself|as\\s+an?|other\\s+than|except)\\b)";
 const KNOWN =
   "(?:well[-\\s]?known|known|recogni[sz]ed|real|existing|established|widely[-\\s]known|notable|prominent|legitimate|registered|genuine)";
 const THING =
@@ -89,7 +89,7 @@ export const ABSENCE_PATTERNS: readonly AbsencePattern[] = [
     pattern: p(
       `\\b(?:my|the|our)\\s+(?:web\\s+)?search(?:es)?(?:\\s+results)?\\s+(?:returned|turned\\s+up|yielded|found|produced|showed|surfaced|gave)\\s+(?:nothing|no\\s+${QUAL}${INFO})\\s+${ABOUT}\\s+${BEFORE}${KIND}${X}${END}|\\bsearch(?:es|ing)?\\s+for\\s+${KIND}${X}\\s+(?:returned|turned\\s+up|yielded|found|produced|gave)\\s+(?:nothing|no\\s)|\\bnothing\\s+(?:came\\s+up|turned\\s+up|was\\s+found|is\\s+available)\\s+${ABOUT}\\s+${BEFORE}${KIND}${X}${END}`,
     ),
-    example: "My searches returned no results for X.",
+    example: "My searches returned nothing about X.",
     notAbsence: "My searches returned several reviews of X.",
   },
 ];
