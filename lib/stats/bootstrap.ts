@@ -174,6 +174,7 @@ export function bootstrapRowMeans(table: SparseRows, seed: string, options: { re
   const rSum = new Float64Array(columnCount);
   const rCount = new Float64Array(columnCount);
   const share = filled / rows;
+  const scale = filled / 4294967296;
   for (let r = 0; r < resamples; r++) {
     rSum.fill(0);
     rCount.fill(0);
@@ -189,7 +190,7 @@ export function bootstrapRowMeans(table: SparseRows, seed: string, options: { re
       b = (cc + (cc << 3)) | 0;
       cc = (cc << 21) | (cc >>> 11);
       cc = (cc + t) | 0;
-      const row = Math.floor(((t >>> 0) * filled) / 4294967296);
+      const row = ((t >>> 0) * scale) | 0;
       const end = offsets[row + 1]!;
       for (let j = offsets[row]!; j < end; j++) {
         const c = columns[j]!;

@@ -2,7 +2,7 @@
 // difference of proportions, Wilson's for one proportion, Cohen's kappa, and the bootstrap's
 // promises (determinism for a seed, coverage, degenerate samples).
 import { describe, expect, it } from "vitest";
-import { BOOTSTRAP_RESAMPLES, SeededRandom, bootstrapMeanInterval, changeTest, cohensKappa, newcombeInterval, normalQuantile, quantile, wilsonInterval, zFor } from "@/lib/stats";
+import { BOOTSTRAP_RESAMPLES, SeededRandom, bootstrapMeanInterval, bootstrapRowMeans, changeTest, cohensKappa, newcombeInterval, normalQuantile, quantile, wilsonInterval, zFor } from "@/lib/stats";
 import { wilsonInterval as wilsonFromItsFile } from "@/lib/stats/wilson";
 
 const r4 = ([low, high]: [number, number]) => [Math.round(low * 1e4) / 1e4, Math.round(high * 1e4) / 1e4];
@@ -248,6 +248,61 @@ describe("bootstrapMeanInterval", () => {
     expect(BOOTSTRAP_RESAMPLES).toBe(2000);
     expect(bootstrapMeanInterval(sample, "seed")).toEqual(bootstrapMeanInterval(sample, "seed", { resamples: 2000 }));
     expect(bootstrapMeanInterval(sample, "seed")).not.toEqual(bootstrapMeanInterval(sample, "seed", { resamples: 1999 }));
+  });
+});
+
+describe("bootstrapRowMeans", () => {
+  // Rows 0..5 of a group; rows 4 and 5 have no entries. Column 0: a mean over the rows holding an
+  // entry (positions 1, 2, 2, 3 -> 2); column 1: a mean over all six rows (0.6 + 0.3 + 0.3 -> 0.2).
+  const table = {
+    rows: 6,
+    offsets: Int32Array.from([0, 2, 4, 5, 7]),
+    columns: Int32Array.from([0, 1, 0, 1, 0, 0, 1]),
+    values: Float64Array.from([1, 0.6, 2, 0.3, 2, 3, 0.3]),
+    columnCount: 3,
+    overEntries: [true, false, true],
+  };
+
+  it("gives every column its interval from the same resamples, the same for the same seed", () => {
+    const [positions, prominence, none] = bootstrapRowMeans(table, "va_x|all");
+    expect(positions![0]).toBeGreaterThanOrEqual(1);
+    expect(positions![0]).toBeLessThanOrEqual(2);
+    expect(positions![1]).toBeGreaterThanOrEqual(2);
+    expect(positions![1]).toBeLessThanOrEqual(3);
+    expect(prominence![0]).toBeGreaterThanOrEqual(0);
+    expect(prominence![0]).toBeLessThanOrEqual(0.2);
+    expect(prominence![1]).toBeGreaterThanOrEqual(0.2);
+    expect(prominence![1]).toBeLessThanOrEqual(0.6);
+    // No entry in column 2: no mean, no interval.
+    expect(none).toBeNull();
+    expect(bootstrapRowMeans(table, "va_x|all")).toEqual([positions, prominence, null]);
+  });
+
+  it("agrees with the bootstrap of the column's values when the mean is over all rows", () => {
+    // 300 rows, a value on every third: the same distribution of resample means as bootstrapMeanInterval's.
+    const values = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? 0.1 + (i % 7) / 50 : 0));
+    const filled = values.map((v, i) => [v, i] as const).filter(([v]) => v !== 0);
+    const sparse = {
+      rows: 300,
+      offsets: Int32Array.from({ length: filled.length + 1 }, (_, k) => k),
+      columns: new Int32Array(filled.length),
+      values: Float64Array.from(filled.map(([v]) => v)),
+      columnCount: 1,
+      overEntries: [false],
+    };
+    const [rowsInterval] = bootstrapRowMeans(sparse, "agree");
+    const direct = bootstrapMeanInterval(values, "agree")!;
+    expect(rowsInterval![0]).toBeCloseTo(direct[0], 2);
+    expect(rowsInterval![1]).toBeCloseTo(direct[1], 2);
+  });
+
+  it("knows everything of equal values and nothing of no rows", () => {
+    const equal = { ...table, values: Float64Array.from([2, 0.5, 2, 0.5, 2, 2, 0.5]), rows: 4, offsets: Int32Array.from([0, 2, 4, 5, 7]) };
+    // Every row has an entry: positions all 2, prominence 0.5 on rows 0, 1 and 3 but absent on row 2 (so it varies).
+    const [p, q] = bootstrapRowMeans(equal, "seed");
+    expect(p).toEqual([2, 2]);
+    expect(q![0]).toBeLessThan(q![1]);
+    expect(bootstrapRowMeans({ ...table, rows: 0, offsets: Int32Array.from([0]), columns: new Int32Array(0), values: new Float64Array(0) }, "seed")).toEqual([null, null, null]);
   });
 });
 
