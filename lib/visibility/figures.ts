@@ -1,9 +1,10 @@
 // The figures of EntityVisibility over a group of runs (all runs, one engine, one prompt, one
 // country), each with its n and its interval (decisions.md "Statistics", "Visibility analyses").
 import { bootstrapRowMeans, rateOf, round4 } from "../stats";
+import { SHARE_OF_VOICE_BASIS } from "../schemas/visibility";
 import type { Observations } from "./observe";
 
-export const SHARE_OF_VOICE_BASIS = "runs mentioning any tracked entity";
+export { SHARE_OF_VOICE_BASIS };
 
 export type EntityFigures = {
   /** n of every rate below: the runs of the group. */
