@@ -107,120 +107,284 @@ function resampleDirect(rng: SeededRandom, values: ArrayLike<number>, mode: numb
 }
 
 /**
- * Rows (runs) with sparse values in several columns: row k of those with entries holds entries
- * offsets[k] .. offsets[k + 1] - 1, each a column and a value; `rows` counts all rows, the
- * `rows - (offsets.length - 1)` rows without entries too.
+ * A table for the grouped bootstrap: `rows` rows (runs) with sparse values in `columnCount`
+ * columns (row i's entries are offsets[i] .. offsets[i + 1] - 1, each a column and a value), and
+ * partitions of the rows into groups (all runs; by engine; by prompt; by country), each giving
+ * every row's group.
  */
-export type SparseRows = {
+export type GroupedTable = {
   rows: number;
+  /** rows + 1 offsets into columns and values. */
   offsets: Int32Array;
   columns: Int32Array;
   values: Float64Array;
   columnCount: number;
   /** Per column: true for a mean over the rows holding an entry in it, false for a mean over all rows (absent = 0). */
   overEntries: readonly boolean[];
+  partitions: readonly { groupOf: Int32Array; groups: number }[];
 };
 
+/** Resample means kept per (group, column) in one pass; more columns are done in further passes over the same draws. */
+const STORE_BYTES = 64 * 2 ** 20;
+/** Cells (the groups of all partitions but the largest, crossed) beyond this share of the rows are not worth rolling up. */
+const MAX_CELL_SHARE = 0.25;
+
 /**
- * Percentile bootstrap intervals of every column's mean, all computed on the same resamples of
- * the rows (as a bootstrap of a table resamples its rows and recomputes each statistic): each
- * resample draws `rows` rows with replacement, as a binomial draw of how many have entries and a
- * uniform draw of each of those, so rows without entries cost nothing. A resample in which an
- * over-entries mean is undefined (no row with an entry in that column) is left out for that column.
- * Intervals as bootstrapMeanInterval's (type 7 percentiles, widened to hold the sample mean; [v, v]
- * when every value is v); null for a column with no mean. Not rounded.
+ * Percentile bootstrap intervals of every column's mean in every group of every partition, from
+ * one bootstrap of the whole table: each resample draws `rows` rows with replacement and every
+ * mean of every group is recomputed on it, over the rows of that group drawn (a group's size thus
+ * varies from resample to resample, as in any bootstrap of a subgroup's mean). A resample in which
+ * a mean is undefined (no row of the group drawn; for an over-entries column, no entry) is left out
+ * of that mean's percentiles. Intervals as bootstrapMeanInterval's (type 7 percentiles, widened to
+ * hold the sample mean; [v, v] when every value is v); null where the sample has no mean.
+ * One pass over the draws costs a uniform draw and a few additions per row: the groups of the
+ * largest partition and the cells of the others are summed, the others' groups from their cells.
+ * Answers intervals[partition][group][column]. Not rounded.
  */
-export function bootstrapRowMeans(table: SparseRows, seed: string, options: { resamples?: number; confidence?: number } = {}): ([number, number] | null)[] {
+export function bootstrapGroupedMeans(
+  table: GroupedTable,
+  seed: string,
+  options: { resamples?: number; confidence?: number } = {},
+): ([number, number] | null)[][][] {
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
   const confidence = options.confidence ?? 0.95;
-  const { rows, offsets, columns, values, columnCount, overEntries } = table;
-  const filled = offsets.length - 1;
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`bootstrap: resamples must be a whole number >= 1 (got ${resamples})`);
+  const { rows, offsets, columns, values, columnCount, overEntries, partitions } = table;
+  const P = partitions.length;
+  const result = partitions.map((p) => Array.from({ length: p.groups }, () => new Array<[number, number] | null>(columnCount).fill(null)));
+  if (rows === 0 || P === 0 || columnCount === 0) return result;
 
-  // The sample: every column's sum, entry count, and whether its values differ.
-  const sum = new Float64Array(columnCount);
-  const count = new Float64Array(columnCount);
-  const first = new Float64Array(columnCount).fill(NaN);
-  const varies = new Uint8Array(columnCount);
-  for (let i = 0; i < offsets[filled]!; i++) {
-    const c = columns[i]!;
-    const v = values[i]!;
-    sum[c]! += v;
-    count[c]!++;
-    if (Number.isNaN(first[c]!)) first[c] = v;
-    else if (first[c] !== v) varies[c] = 1;
+  // The sample: per partition, group and column, the sum, the entries, and whether values differ.
+  const groupRows = partitions.map((p) => {
+    const n = new Float64Array(p.groups);
+    for (let i = 0; i < rows; i++) n[p.groupOf[i]!]!++;
+    return n;
+  });
+  type Stat = { sum: Float64Array; count: Float64Array; first: Float64Array; varies: Uint8Array };
+  const stats: Stat[] = partitions.map((p) => ({
+    sum: new Float64Array(p.groups * columnCount),
+    count: new Float64Array(p.groups * columnCount),
+    first: new Float64Array(p.groups * columnCount).fill(NaN),
+    varies: new Uint8Array(p.groups * columnCount),
+  }));
+  for (let i = 0; i < rows; i++) {
+    for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
+      const c = columns[j]!;
+      const v = values[j]!;
+      for (let q = 0; q < P; q++) {
+        const k = partitions[q]!.groupOf[i]! * columnCount + c;
+        const st = stats[q]!;
+        st.sum[k]! += v;
+        st.count[k]!++;
+        if (Number.isNaN(st.first[k]!)) st.first[k] = v;
+        else if (st.first[k] !== v) st.varies[k] = 1;
+      }
+    }
   }
-  const result: ([number, number] | null)[] = new Array(columnCount).fill(null);
-  const active: number[] = [];
-  for (let c = 0; c < columnCount; c++) {
-    if (overEntries[c]) {
-      if (count[c] === 0) continue;
-      if (!varies[c]) result[c] = [first[c]!, first[c]!];
-      else active.push(c);
-    } else {
-      if (rows === 0) continue;
-      // All rows equal: every row has the same value (a missing entry is 0).
-      const allSame = count[c] === 0 || (count[c] === rows && !varies[c]);
-      if (allSame) {
-        const v = count[c] === 0 ? 0 : first[c]!;
-        result[c] = [v, v];
-      } else active.push(c);
+  // Which (partition, group, column) need resampling; the others are answered now.
+  const active: { q: number; g: number; c: number; mean: number }[] = [];
+  for (let q = 0; q < P; q++) {
+    const st = stats[q]!;
+    for (let g = 0; g < partitions[q]!.groups; g++) {
+      const n = groupRows[q]![g]!;
+      for (let c = 0; c < columnCount; c++) {
+        const k = g * columnCount + c;
+        if (overEntries[c]) {
+          if (st.count[k] === 0) continue;
+          if (!st.varies[k]) result[q]![g]![c] = [st.first[k]!, st.first[k]!];
+          else active.push({ q, g, c, mean: st.sum[k]! / st.count[k]! });
+        } else {
+          if (n === 0) continue;
+          if (st.count[k] === 0 || (st.count[k] === n && !st.varies[k])) {
+            const v = st.count[k] === 0 ? 0 : st.first[k]!;
+            result[q]![g]![c] = [v, v];
+          } else active.push({ q, g, c, mean: st.sum[k]! / n });
+        }
+      }
     }
   }
   if (active.length === 0) return result;
 
-  const rng = new SeededRandom(seed);
-  const means = active.map(() => new Float64Array(resamples));
-  const kept = new Int32Array(active.length);
-  const rSum = new Float64Array(columnCount);
-  const rCount = new Float64Array(columnCount);
-  const share = filled / rows;
-  const scale = filled / 4294967296;
-  for (let r = 0; r < resamples; r++) {
-    rSum.fill(0);
-    rCount.fill(0);
-    const drawn = filled === rows ? rows : rng.binomial(rows, share);
-    let a = rng.a;
-    let b = rng.b;
-    let cc = rng.c;
-    let d = rng.d;
-    for (let i = 0; i < drawn; i++) {
-      const t = (((a + b) | 0) + d) | 0;
-      d = (d + 1) | 0;
-      a = b ^ (b >>> 9);
-      b = (cc + (cc << 3)) | 0;
-      cc = (cc << 21) | (cc >>> 11);
-      cc = (cc + t) | 0;
-      const row = ((t >>> 0) * scale) | 0;
-      const end = offsets[row + 1]!;
-      for (let j = offsets[row]!; j < end; j++) {
+  // The largest partition is summed directly; the others through cells (their groups crossed).
+  let big = 0;
+  for (let q = 1; q < P; q++) if (partitions[q]!.groups > partitions[big]!.groups) big = q;
+  const small = partitions.map((_, q) => q).filter((q) => q !== big);
+  const cellOf = new Int32Array(rows);
+  const cellKeys = new Map<string, number>();
+  for (let i = 0; i < rows; i++) {
+    const key = small.map((q) => partitions[q]!.groupOf[i]).join(",");
+    let cell = cellKeys.get(key);
+    if (cell === undefined) cellKeys.set(key, (cell = cellKeys.size));
+    cellOf[i] = cell;
+  }
+  const cells = cellKeys.size;
+  const rollUp = cells <= Math.max(16, rows * MAX_CELL_SHARE);
+  // Without a cheap roll-up every partition is summed directly (its groups are its "cells").
+  const direct = rollUp ? [big] : partitions.map((_, q) => q);
+  const viaCells = rollUp ? small : [];
+  const cellGroup = viaCells.map((q) => {
+    const groupOfCell = new Int32Array(cells);
+    for (let i = 0; i < rows; i++) groupOfCell[cellOf[i]!] = partitions[q]!.groupOf[i]!;
+    return groupOfCell;
+  });
+
+  // Columns in passes small enough to keep their resample means; every pass draws the same rows.
+  const activeOf = new Int32Array(columnCount);
+  for (const a of active) activeOf[a.c]!++;
+  const passes: [number, number][] = [];
+  for (let from = 0; from < columnCount; ) {
+    let to = from + 1;
+    let held = activeOf[from]!;
+    while (to < columnCount && (held + activeOf[to]!) * resamples * 8 <= STORE_BYTES) held += activeOf[to++]!;
+    passes.push([from, to]);
+    from = to;
+  }
+  const alpha = 1 - confidence;
+  for (const [from, to] of passes) {
+    const width = to - from;
+    const passActive = active.filter((a) => a.c >= from && a.c < to);
+    if (passActive.length === 0) continue;
+    // This pass's entries, by row.
+    const pOffsets = new Int32Array(rows + 1);
+    const pCols: number[] = [];
+    const pVals: number[] = [];
+    for (let i = 0; i < rows; i++) {
+      for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
         const c = columns[j]!;
-        rSum[c]! += values[j]!;
-        rCount[c]!++;
+        if (c >= from && c < to) {
+          pCols.push(c - from);
+          pVals.push(values[j]!);
+        }
+      }
+      pOffsets[i + 1] = pCols.length;
+    }
+    const cols = Int32Array.from(pCols);
+    const vals = Float64Array.from(pVals);
+    const counted = Uint8Array.from({ length: width }, (_, c) => (overEntries[from + c] ? 1 : 0));
+
+    const store = passActive.map(() => new Float64Array(resamples));
+    const kept = new Int32Array(passActive.length);
+    const targets = [...direct.map((q) => ({ q, groupOf: partitions[q]!.groupOf, groups: partitions[q]!.groups })), ...(rollUp ? [{ q: -1, groupOf: cellOf, groups: cells }] : [])];
+    const acc = targets.map((t) => ({ n: new Float64Array(t.groups), sum: new Float64Array(t.groups * width), count: new Float64Array(t.groups * width) }));
+    const rolled = viaCells.map((q) => ({ n: new Float64Array(partitions[q]!.groups), sum: new Float64Array(partitions[q]!.groups * width), count: new Float64Array(partitions[q]!.groups * width) }));
+    // Where each active mean reads its sums from: sums[k][at[k]] over denominators[k][den[k]].
+    const sums: Float64Array[] = [];
+    const denominators: Float64Array[] = [];
+    const at = new Int32Array(passActive.length);
+    const den = new Int32Array(passActive.length);
+    passActive.forEach((a, k) => {
+      const t = targets.findIndex((x) => x.q === a.q);
+      const from_ = t >= 0 ? acc[t]! : rolled[viaCells.indexOf(a.q)]!;
+      at[k] = a.g * width + (a.c - from);
+      sums.push(from_.sum);
+      if (overEntries[a.c]) {
+        denominators.push(from_.count);
+        den[k] = at[k]!;
+      } else {
+        denominators.push(from_.n);
+        den[k] = a.g;
+      }
+    });
+
+    const rng = new SeededRandom(seed);
+    const scale = rows / 4294967296;
+    const accA = acc[0]!;
+    const accB = acc[1];
+    const ofA = targets[0]!.groupOf;
+    const ofB = targets[1]?.groupOf;
+    for (let r = 0; r < resamples; r++) {
+      for (const x of acc) {
+        x.n.fill(0);
+        x.sum.fill(0);
+        x.count.fill(0);
+      }
+      let a = rng.a;
+      let b = rng.b;
+      let cc = rng.c;
+      let d = rng.d;
+      for (let i = 0; i < rows; i++) {
+        const t = (((a + b) | 0) + d) | 0;
+        d = (d + 1) | 0;
+        a = b ^ (b >>> 9);
+        b = (cc + (cc << 3)) | 0;
+        cc = (cc << 21) | (cc >>> 11);
+        cc = (cc + t) | 0;
+        const row = ((t >>> 0) * scale) | 0;
+        const gA = ofA[row]!;
+        accA.n[gA]!++;
+        const end = pOffsets[row + 1]!;
+        const start = pOffsets[row]!;
+        if (targets.length === 2) {
+          const gB = ofB![row]!;
+          accB!.n[gB]!++;
+          for (let j = start; j < end; j++) {
+            const col = cols[j]!;
+            const v = vals[j]!;
+            accA.sum[gA * width + col]! += v;
+            accB!.sum[gB * width + col]! += v;
+            if (counted[col] === 1) {
+              accA.count[gA * width + col]!++;
+              accB!.count[gB * width + col]!++;
+            }
+          }
+        } else {
+          for (let j = start; j < end; j++) {
+            const col = cols[j]!;
+            accA.sum[gA * width + col]! += vals[j]!;
+            if (counted[col] === 1) accA.count[gA * width + col]!++;
+          }
+          // More than two sums (cells too many to roll up): the others the slow way.
+          for (let t = 1; t < targets.length; t++) {
+            const g = targets[t]!.groupOf[row]!;
+            const x = acc[t]!;
+            x.n[g]!++;
+            for (let j = start; j < end; j++) {
+              const col = cols[j]!;
+              x.sum[g * width + col]! += vals[j]!;
+              if (counted[col] === 1) x.count[g * width + col]!++;
+            }
+          }
+        }
+      }
+      rng.a = a;
+      rng.b = b;
+      rng.c = cc;
+      rng.d = d;
+      if (rollUp) {
+        const cellAcc = acc[acc.length - 1]!;
+        viaCells.forEach((q, k) => {
+          const into = rolled[k]!;
+          into.n.fill(0);
+          into.sum.fill(0);
+          into.count.fill(0);
+          const groupOfCell = cellGroup[k]!;
+          for (let cell = 0; cell < cells; cell++) {
+            const g = groupOfCell[cell]!;
+            into.n[g]! += cellAcc.n[cell]!;
+            for (let col = 0; col < width; col++) {
+              into.sum[g * width + col]! += cellAcc.sum[cell * width + col]!;
+              into.count[g * width + col]! += cellAcc.count[cell * width + col]!;
+            }
+          }
+        });
+      }
+      for (let k = 0; k < passActive.length; k++) {
+        const denominator = denominators[k]![den[k]!]!;
+        if (denominator === 0) continue;
+        store[k]![kept[k]!++] = sums[k]![at[k]!]! / denominator;
       }
     }
-    rng.a = a;
-    rng.b = b;
-    rng.c = cc;
-    rng.d = d;
-    for (let k = 0; k < active.length; k++) {
-      const c = active[k]!;
-      if (overEntries[c]) {
-        if (rCount[c] === 0) continue;
-        means[k]![kept[k]!++] = rSum[c]! / rCount[c]!;
-      } else means[k]![kept[k]!++] = rSum[c]! / rows;
-    }
-  }
 
-  const alpha = 1 - confidence;
-  active.forEach((c, k) => {
-    const sample = means[k]!.subarray(0, kept[k]!);
-    const mean = sum[c]! / (overEntries[c] ? count[c]! : rows);
-    if (sample.length === 0) {
-      result[c] = [mean, mean];
-      return;
-    }
-    result[c] = [Math.min(quantile(sample, alpha / 2), mean), Math.max(quantile(sample, 1 - alpha / 2), mean)];
-  });
+    passActive.forEach((act, k) => {
+      const sample = store[k]!.subarray(0, kept[k]!);
+      if (sample.length === 0) {
+        result[act.q]![act.g]![act.c] = [act.mean, act.mean];
+        return;
+      }
+      const [low, high] = quantiles(sample, alpha / 2, 1 - alpha / 2);
+      result[act.q]![act.g]![act.c] = [Math.min(low, act.mean), Math.max(high, act.mean)];
+    });
+  }
   return result;
 }
 
@@ -235,9 +399,23 @@ export function quantile(xs: Float64Array, p: number): number {
   return below + (h - lo) * (above - below);
 }
 
+/** The p- and q-quantiles (p <= q) of `xs` (type 7): the second selection only searches above the first. */
+function quantiles(xs: Float64Array, p: number, q: number): [number, number] {
+  const low = quantile(xs, p);
+  const h = (xs.length - 1) * q;
+  const lo = Math.floor(h);
+  const start = Math.floor((xs.length - 1) * p) + 1;
+  if (lo < start) return [low, quantile(xs, q)];
+  const below = select(xs, lo, start);
+  if (h === lo) return [low, below];
+  let above = Infinity;
+  for (let i = lo + 1; i < xs.length; i++) if (xs[i]! < above) above = xs[i]!;
+  return [low, below + (h - lo) * (above - below)];
+}
+
 /** The k-th smallest (0-based) of `xs`, leaving xs[0..k) <= xs[k] <= xs(k..] (Hoare's selection). */
-function select(xs: Float64Array, k: number): number {
-  let left = 0;
+function select(xs: Float64Array, k: number, from = 0): number {
+  let left = from;
   let right = xs.length - 1;
   while (right > left) {
     const pivot = xs[(left + right) >>> 1]!;

@@ -2,9 +2,9 @@
 // function over plain run values: no database, no clock. The service feeds it what it read of the
 // stored runs; the unit tests feed it hand-made answers whose every figure is known.
 import { normalizeEntity, type Entity } from "./entities";
-import { groupFigures, type EntityFigures } from "./figures";
+import { groupFigures, meanIntervals, type EntityFigures } from "./figures";
 import { buildMatcher } from "./matcher";
-import { Observations, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
+import { Observations, observeContext, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
 
 export const VISIBILITY_METHOD = "visibility-v1";
 
@@ -36,18 +36,27 @@ export type VisibilityFigures = {
 
 const engineOf = (run: VisibilityRunInput) => run.engine ?? "unknown";
 
-/** Runs of each key, in the order keys are listed. */
-function groupsBy<K>(keys: readonly K[], keyOf: (r: number) => K, runs: number): Map<K, Int32Array> {
-  const lists = new Map<K, number[]>(keys.map((k) => [k, []]));
-  for (let r = 0; r < runs; r++) lists.get(keyOf(r))!.push(r);
-  return new Map([...lists].map(([k, list]) => [k, Int32Array.from(list)]));
+/** A partition of the runs by key (keys in the order listed): each run's group and each group's runs. */
+function partitionBy<K>(keys: readonly K[], keyOf: (r: number) => K, runs: number) {
+  const index = new Map(keys.map((k, g) => [k, g]));
+  const groupOf = new Int32Array(runs);
+  const lists: number[][] = keys.map(() => []);
+  for (let r = 0; r < runs; r++) {
+    const g = index.get(keyOf(r))!;
+    groupOf[r] = g;
+    lists[g]!.push(r);
+  }
+  return { groupOf, groups: keys.length, members: lists.map((l) => Int32Array.from(l)) };
 }
 
 /**
  * Every figure of a VisibilityAnalysis from the runs the ids named (in order, repeats included)
  * and the entities (in the order given). `seed` (the analysis id) fixes the bootstrap intervals.
  */
-export function computeVisibilityAnalysis(named: readonly VisibilityRunInput[], options: { entities: readonly Entity[]; seed: string }): VisibilityFigures {
+export function computeVisibilityAnalysis(
+  named: readonly VisibilityRunInput[],
+  options: { entities: readonly Entity[]; seed: string; /** 2,000 (decisions.md); fewer only to test faster. */ resamples?: number },
+): VisibilityFigures {
   const entities = options.entities.map(normalizeEntity);
   const excluded: VisibilityFigures["excluded_runs"] = [];
   const seen = new Set<string>();
@@ -71,22 +80,29 @@ export function computeVisibilityAnalysis(named: readonly VisibilityRunInput[], 
   const R = runs.length;
   const obs = new Observations(R, E);
   const mentions: MentionRow[] = [];
-  const ctx = { entities, matcher: buildMatcher(entities), promptQuotables: new Map() };
+  const ctx = observeContext(entities, buildMatcher(entities));
   for (let r = 0; r < R; r++) observeRun(runs[r]!, r, ctx, obs, mentions);
 
   const engines = [...new Set(runs.map(engineOf))].sort();
   const prompts = [...new Set(runs.map((run) => run.prompt))];
   const countries = [...new Set(runs.map((run) => run.country))].sort((a, b) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
 
-  const all = groupFigures(obs, Int32Array.from({ length: R }, (_, r) => r), `${options.seed}|all`);
-  const byEngine = [...groupsBy(engines, (r) => engineOf(runs[r]!), R)].map(([engine, idx], g) => ({ engine, figures: groupFigures(obs, idx, `${options.seed}|engine|${g}`) }));
-  const byPrompt = [...groupsBy(prompts, (r) => runs[r]!.prompt, R)].map(([prompt, idx], g) => ({ prompt, figures: groupFigures(obs, idx, `${options.seed}|prompt|${g}`) }));
-  const byCountry = [...groupsBy(countries, (r) => runs[r]!.country, R)].map(([country, idx], g) => ({ country, figures: groupFigures(obs, idx, `${options.seed}|country|${g}`) }));
+  const all = partitionBy([null], () => null, R);
+  const byEngineP = partitionBy(engines, (r) => engineOf(runs[r]!), R);
+  const byPromptP = partitionBy(prompts, (r) => runs[r]!.prompt, R);
+  const byCountryP = partitionBy(countries, (r) => runs[r]!.country, R);
+  const partitions = [all, byEngineP, byPromptP, byCountryP];
+  const intervals = meanIntervals(obs, partitions, options.seed, options.resamples);
+  const figuresOf = (p: number) => partitions[p]!.members.map((idx, g) => groupFigures(obs, idx, intervals[p]![g]!));
+  const allFigures = figuresOf(0)[0]!;
+  const byEngine = figuresOf(1).map((figures, g) => ({ engine: engines[g]!, figures }));
+  const byPrompt = figuresOf(2).map((figures, g) => ({ prompt: prompts[g]!, figures }));
+  const byCountry = figuresOf(3).map((figures, g) => ({ country: countries[g]!, figures }));
 
   const rows: EntityVisibility[] = entities.map((entity, e) => ({
     name: entity.name,
     role: entity.role,
-    ...all[e]!,
+    ...allFigures[e]!,
     by_engine: byEngine.map((g) => ({ engine: g.engine, ...g.figures[e]! })),
     by_prompt: byPrompt.map((g) => ({ prompt: g.prompt, ...g.figures[e]! })),
     by_country: byCountry.map((g) => ({ country: g.country, ...g.figures[e]! })),

@@ -1,6 +1,6 @@
 // The figures of EntityVisibility over a group of runs (all runs, one engine, one prompt, one
 // country), each with its n and its interval (decisions.md "Statistics", "Visibility analyses").
-import { bootstrapRowMeans, rateOf, round4 } from "../stats";
+import { bootstrapGroupedMeans, rateOf, round4 } from "../stats";
 import { SHARE_OF_VOICE_BASIS } from "../schemas/visibility";
 import type { Observations } from "./observe";
 
@@ -43,10 +43,10 @@ const roundInterval = (interval: [number, number] | null): [number, number] | nu
   interval === null ? null : [round4(interval[0]), round4(interval[1])];
 
 /**
- * Figures of every entity over the runs `indices`. `seed` makes the bootstrap intervals the same
- * whenever the same analysis is computed again (the analysis id, the group and the figure).
+ * Figures of every entity over the runs `indices`, with the group's bootstrap intervals
+ * (`intervals[2e]` average position, `intervals[2e + 1]` prominence: meanIntervals).
  */
-export function groupFigures(obs: Observations, indices: ArrayLike<number>, seed: string): EntityFigures[] {
+export function groupFigures(obs: Observations, indices: ArrayLike<number>, intervals: readonly ([number, number] | null)[]): EntityFigures[] {
   const E = obs.entities;
   const n = indices.length;
   const mentioning = new Array<number>(E).fill(0);
@@ -56,7 +56,6 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>, seed
   }
   const basis = mentioning.reduce((a, b) => a + b, 0);
 
-  const intervals = meanIntervals(obs, indices, seed);
   const out: EntityFigures[] = [];
   for (let e = 0; e < E; e++) {
     const positionCounts: Record<string, number> = {};
@@ -127,33 +126,35 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>, seed
 
 /**
  * Bootstrap intervals of every entity's average position (column 2e: a mean over the runs
- * mentioning it) and prominence (column 2e + 1: a mean over all runs), on the same resamples of
- * the group's runs; a run naming no tracked entity has no entries.
+ * mentioning it) and prominence (column 2e + 1: a mean over all runs) in every group of every
+ * partition (intervals[partition][group][column]), from one bootstrap of the analysis's runs
+ * seeded by `seed` (the analysis id): the same analysis always gets the same intervals.
  */
-function meanIntervals(obs: Observations, indices: ArrayLike<number>, seed: string) {
+export function meanIntervals(obs: Observations, partitions: readonly { groupOf: Int32Array; groups: number }[], seed: string, resamples?: number) {
   const E = obs.entities;
-  const offsets: number[] = [0];
+  const offsets = new Int32Array(obs.runs + 1);
   const columns: number[] = [];
   const values: number[] = [];
-  for (let i = 0; i < indices.length; i++) {
-    const base = indices[i]! * E;
-    const before = columns.length;
+  for (let r = 0; r < obs.runs; r++) {
+    const base = r * E;
     for (let e = 0; e < E; e++) {
       if (obs.mentioned[base + e] !== 1) continue;
       columns.push(2 * e, 2 * e + 1);
       values.push(obs.position[base + e]!, obs.prominence[base + e]!);
     }
-    if (columns.length > before) offsets.push(columns.length);
+    offsets[r + 1] = columns.length;
   }
-  return bootstrapRowMeans(
+  return bootstrapGroupedMeans(
     {
-      rows: indices.length,
-      offsets: Int32Array.from(offsets),
+      rows: obs.runs,
+      offsets,
       columns: Int32Array.from(columns),
       values: Float64Array.from(values),
       columnCount: 2 * E,
       overEntries: Array.from({ length: 2 * E }, (_, c) => c % 2 === 0),
+      partitions,
     },
     seed,
+    { resamples },
   );
 }

@@ -7,7 +7,7 @@ import { isPromptEcho, quotable, type Quotable } from "./echo";
 import type { Entity } from "./entities";
 import type { Match, Matcher } from "./matcher";
 import { toNfc } from "./nfc";
-import { analyseText, sentenceAt, type TextStructure } from "./text";
+import { analyseTextInto, SentenceBuffer, sentenceAt, type TextStructure } from "./text";
 
 export type NotCountedReason = "prompt_echo" | "absence";
 
@@ -79,9 +79,17 @@ export class Observations {
 export type ObserveContext = {
   entities: readonly Entity[];
   matcher: Matcher;
-  /** Quotable prompt text by prompt, computed once per distinct prompt. */
+  /** Quotable prompt and query texts, computed once per distinct text. */
   promptQuotables: Map<string, Quotable | null>;
+  queryQuotables: Map<string, Quotable | null>;
+  /** Sentences of the answer being read (reused from run to run). */
+  sentences: SentenceBuffer;
 };
+
+/** A fresh context for one analysis. */
+export function observeContext(entities: readonly Entity[], matcher: Matcher): ObserveContext {
+  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer() };
+}
 
 const SENTENCE_LIMIT = 300;
 
@@ -116,7 +124,7 @@ export function observeRun(run: VisibilityRunInput, r: number, ctx: ObserveConte
   const matches = ctx.matcher.find(text);
   if (matches.length === 0) return;
 
-  const structure = analyseText(text);
+  const structure = analyseTextInto(text, ctx.sentences);
   let promptQuotable = ctx.promptQuotables.get(run.prompt);
   if (promptQuotable === undefined) {
     promptQuotable = quotable(run.prompt, true);
@@ -125,12 +133,18 @@ export function observeRun(run: VisibilityRunInput, r: number, ctx: ObserveConte
   const quotables: Quotable[] = [];
   if (promptQuotable !== null) quotables.push(promptQuotable);
   for (const q of run.search_queries) {
-    const qq = quotable(q, false);
+    let qq = ctx.queryQuotables.get(q);
+    if (qq === undefined) {
+      qq = quotable(q, false);
+      ctx.queryQuotables.set(q, qq);
+    }
     if (qq !== null) quotables.push(qq);
   }
 
   // Each mention: its sentence, whether it counts, its row.
   const sentenceOf = new Int32Array(matches.length);
+  let cueSentence = -1;
+  let cueText = "";
   const counts = new Uint8Array(matches.length);
   for (let i = 0; i < matches.length; i++) {
     const m = matches[i]!;
@@ -138,7 +152,13 @@ export function observeRun(run: VisibilityRunInput, r: number, ctx: ObserveConte
     sentenceOf[i] = s;
     let reason: NotCountedReason | null = null;
     if (quotables.length > 0 && isPromptEcho(text, m.start, m.end, quotables)) reason = "prompt_echo";
-    else if (s >= 0 && isAbsence(text.slice(structure.starts[s]!, structure.ends[s]!), m.start - structure.starts[s]!, m.end - structure.starts[s]!)) reason = "absence";
+    else if (s >= 0) {
+      if (s !== cueSentence) {
+        cueSentence = s;
+        cueText = text.slice(structure.starts[s]!, structure.ends[s]!);
+      }
+      if (isAbsence(cueText, m.start - structure.starts[s]!, m.end - structure.starts[s]!)) reason = "absence";
+    }
     const cell = base + m.entity;
     if (reason === null) {
       counts[i] = 1;

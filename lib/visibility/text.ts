@@ -71,12 +71,45 @@ const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0xa0 || c === 0
  * list open, any other unindented line closes it. A sentence without a word is not a sentence.
  */
 export function analyseText(text: string): TextStructure {
+  const structure = analyseTextInto(text, new SentenceBuffer());
+  return { ...structure, starts: structure.starts.slice(), ends: structure.ends.slice(), words: structure.words.slice(), listRanks: structure.listRanks.slice() };
+}
+
+/** Growable arrays of sentences, reused from answer to answer (analyseTextInto's result lives until its next call). */
+export class SentenceBuffer {
+  starts = new Int32Array(64);
+  ends = new Int32Array(64);
+  words = new Int32Array(64);
+  listRanks = new Int32Array(64);
+  count = 0;
+  totalWords = 0;
+
+  push(start: number, end: number, words: number, rank: number) {
+    if (this.count === this.starts.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.starts = grow(this.starts);
+      this.ends = grow(this.ends);
+      this.words = grow(this.words);
+      this.listRanks = grow(this.listRanks);
+    }
+    this.starts[this.count] = start;
+    this.ends[this.count] = end;
+    this.words[this.count] = words;
+    this.listRanks[this.count] = rank;
+    this.count++;
+    this.totalWords += words;
+  }
+}
+
+/** analyseText into `buffer`: its arrays are views valid until the buffer is used again. */
+export function analyseTextInto(text: string, buffer: SentenceBuffer): TextStructure {
   const len = text.length;
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const words: number[] = [];
-  const listRanks: number[] = [];
-  let totalWords = 0;
+  buffer.count = 0;
+  buffer.totalWords = 0;
 
   // The open list: its kind, its items' indentation, its items so far.
   let listKind = 0; // 0 none, 1 numbered, 2 bulleted
@@ -127,18 +160,6 @@ export function analyseText(text: string): TextStructure {
       let inWord = false;
       let wordStart = 0;
       let i = contentStart;
-      const close = (end: number) => {
-        if (sentenceStart >= 0 && sentenceWords > 0) {
-          starts.push(sentenceStart);
-          ends.push(end);
-          words.push(sentenceWords);
-          listRanks.push(rank);
-          totalWords += sentenceWords;
-        }
-        sentenceStart = -1;
-        sentenceWords = 0;
-        inWord = false;
-      };
       while (i < lineEnd) {
         let c = text.charCodeAt(i);
         let width = 1;
@@ -164,13 +185,18 @@ export function analyseText(text: string): TextStructure {
           // An apostrophe or hyphen inside a word keeps it one word (HubSpot's, e-mail).
         } else {
           if (isWideTerminator(c)) {
-            close(i + 1);
+            if (sentenceStart >= 0 && sentenceWords > 0) buffer.push(sentenceStart, i + 1, sentenceWords, rank);
+            sentenceStart = -1;
+            sentenceWords = 0;
           } else if (isTerminator(c)) {
             let j = i + 1;
             while (j < lineEnd && (isTerminator(text.charCodeAt(j)) || isCloser(text.charCodeAt(j)))) j++;
             if (j >= lineEnd || isSpace(text.charCodeAt(j))) {
               if (!(c === 0x2e && inWordBefore(text, i, wordStart, inWord))) {
-                close(j);
+                if (sentenceStart >= 0 && sentenceWords > 0) buffer.push(sentenceStart, j, sentenceWords, rank);
+                sentenceStart = -1;
+                sentenceWords = 0;
+                inWord = false;
                 i = j;
                 continue;
               }
@@ -183,18 +209,18 @@ export function analyseText(text: string): TextStructure {
       // The line's last sentence ends at its last non-space character.
       let end = lineEnd;
       while (end > lineStart && isSpace(text.charCodeAt(end - 1))) end--;
-      close(end);
+      if (sentenceStart >= 0 && sentenceWords > 0) buffer.push(sentenceStart, end, sentenceWords, rank);
     }
     lineStart = lineEnd + 1;
   }
 
   return {
-    starts: Int32Array.from(starts),
-    ends: Int32Array.from(ends),
-    words: Int32Array.from(words),
-    listRanks: Int32Array.from(listRanks),
-    count: starts.length,
-    totalWords,
+    starts: buffer.starts.subarray(0, buffer.count),
+    ends: buffer.ends.subarray(0, buffer.count),
+    words: buffer.words.subarray(0, buffer.count),
+    listRanks: buffer.listRanks.subarray(0, buffer.count),
+    count: buffer.count,
+    totalWords: buffer.totalWords,
   };
 }
 

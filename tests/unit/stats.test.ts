@@ -2,7 +2,7 @@
 // difference of proportions, Wilson's for one proportion, Cohen's kappa, and the bootstrap's
 // promises (determinism for a seed, coverage, degenerate samples).
 import { describe, expect, it } from "vitest";
-import { BOOTSTRAP_RESAMPLES, SeededRandom, bootstrapMeanInterval, bootstrapRowMeans, changeTest, cohensKappa, newcombeInterval, normalQuantile, quantile, wilsonInterval, zFor } from "@/lib/stats";
+import { BOOTSTRAP_RESAMPLES, SeededRandom, bootstrapGroupedMeans, bootstrapMeanInterval, changeTest, cohensKappa, newcombeInterval, normalQuantile, quantile, wilsonInterval, zFor } from "@/lib/stats";
 import { wilsonInterval as wilsonFromItsFile } from "@/lib/stats/wilson";
 
 const r4 = ([low, high]: [number, number]) => [Math.round(low * 1e4) / 1e4, Math.round(high * 1e4) / 1e4];
@@ -251,20 +251,30 @@ describe("bootstrapMeanInterval", () => {
   });
 });
 
-describe("bootstrapRowMeans", () => {
-  // Rows 0..5 of a group; rows 4 and 5 have no entries. Column 0: a mean over the rows holding an
-  // entry (positions 1, 2, 2, 3 -> 2); column 1: a mean over all six rows (0.6 + 0.3 + 0.3 -> 0.2).
+describe("bootstrapGroupedMeans", () => {
+  // Six rows (rows 4 and 5 without entries), in two groups by a second partition: rows 0-2 and 3-5.
+  // Column 0: a mean over the rows holding an entry (positions 1, 2, 2, 3 -> 2); column 1: a mean
+  // over all rows (0.6 + 0.3 + 0.3 over six -> 0.2); column 2 has no entry.
+  const allOf = new Int32Array(6);
+  const halves = Int32Array.from([0, 0, 0, 1, 1, 1]);
   const table = {
     rows: 6,
-    offsets: Int32Array.from([0, 2, 4, 5, 7]),
+    offsets: Int32Array.from([0, 2, 4, 5, 7, 7, 7]),
     columns: Int32Array.from([0, 1, 0, 1, 0, 0, 1]),
     values: Float64Array.from([1, 0.6, 2, 0.3, 2, 3, 0.3]),
     columnCount: 3,
     overEntries: [true, false, true],
+    partitions: [
+      { groupOf: allOf, groups: 1 },
+      { groupOf: halves, groups: 2 },
+    ],
   };
 
-  it("gives every column its interval from the same resamples, the same for the same seed", () => {
-    const [positions, prominence, none] = bootstrapRowMeans(table, "va_x|all");
+  it("gives every mean of every group its interval from one bootstrap, the same for the same seed", () => {
+    const result = bootstrapGroupedMeans(table, "va_x");
+    const all = result[0]![0];
+    const [first, second] = result[1]!;
+    const [positions, prominence, none] = all!;
     expect(positions![0]).toBeGreaterThanOrEqual(1);
     expect(positions![0]).toBeLessThanOrEqual(2);
     expect(positions![1]).toBeGreaterThanOrEqual(2);
@@ -275,34 +285,57 @@ describe("bootstrapRowMeans", () => {
     expect(prominence![1]).toBeLessThanOrEqual(0.6);
     // No entry in column 2: no mean, no interval.
     expect(none).toBeNull();
-    expect(bootstrapRowMeans(table, "va_x|all")).toEqual([positions, prominence, null]);
+    // Rows 3-5: one position (3): [3, 3]; prominence 0.3, 0, 0 -> 0.1, within [0, 0.3].
+    expect(second![0]).toEqual([3, 3]);
+    expect(second![1]![0]).toBeGreaterThanOrEqual(0);
+    expect(second![1]![1]).toBeLessThanOrEqual(0.3);
+    expect(first![0]![0]).toBeLessThanOrEqual(5 / 3);
+    expect(bootstrapGroupedMeans(table, "va_x")).toEqual(result);
+    expect(bootstrapGroupedMeans(table, "va_y")).not.toEqual(result);
   });
 
-  it("agrees with the bootstrap of the column's values when the mean is over all rows", () => {
+  it("agrees with the bootstrap of the values for the whole table", () => {
     // 300 rows, a value on every third: the same distribution of resample means as bootstrapMeanInterval's.
     const values = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? 0.1 + (i % 7) / 50 : 0));
-    const filled = values.map((v, i) => [v, i] as const).filter(([v]) => v !== 0);
-    const sparse = {
-      rows: 300,
-      offsets: Int32Array.from({ length: filled.length + 1 }, (_, k) => k),
-      columns: new Int32Array(filled.length),
-      values: Float64Array.from(filled.map(([v]) => v)),
-      columnCount: 1,
-      overEntries: [false],
-    };
-    const [rowsInterval] = bootstrapRowMeans(sparse, "agree");
+    const offsets = new Int32Array(301);
+    const kept: number[] = [];
+    values.forEach((v, i) => {
+      if (v !== 0) kept.push(v);
+      offsets[i + 1] = kept.length;
+    });
+    const sparse = { rows: 300, offsets, columns: new Int32Array(kept.length), values: Float64Array.from(kept), columnCount: 1, overEntries: [false], partitions: [{ groupOf: new Int32Array(300), groups: 1 }] };
+    const [[[grouped]]] = bootstrapGroupedMeans(sparse, "agree") as [[[[number, number]]]];
     const direct = bootstrapMeanInterval(values, "agree")!;
-    expect(rowsInterval![0]).toBeCloseTo(direct[0], 2);
-    expect(rowsInterval![1]).toBeCloseTo(direct[1], 2);
+    expect(grouped[0]).toBeCloseTo(direct[0], 2);
+    expect(grouped[1]).toBeCloseTo(direct[1], 2);
   });
 
-  it("knows everything of equal values and nothing of no rows", () => {
-    const equal = { ...table, values: Float64Array.from([2, 0.5, 2, 0.5, 2, 2, 0.5]), rows: 4, offsets: Int32Array.from([0, 2, 4, 5, 7]) };
-    // Every row has an entry: positions all 2, prominence 0.5 on rows 0, 1 and 3 but absent on row 2 (so it varies).
-    const [p, q] = bootstrapRowMeans(equal, "seed");
-    expect(p).toEqual([2, 2]);
-    expect(q![0]).toBeLessThan(q![1]);
-    expect(bootstrapRowMeans({ ...table, rows: 0, offsets: Int32Array.from([0]), columns: new Int32Array(0), values: new Float64Array(0) }, "seed")).toEqual([null, null, null]);
+  it("keeps each group's mean inside its interval, and knows nothing of an empty table", () => {
+    const rng = new SeededRandom("groups");
+    const rows = 400;
+    const groupOf = Int32Array.from({ length: rows }, (_, i) => i % 7);
+    const offsets = new Int32Array(rows + 1);
+    const vals: number[] = [];
+    for (let i = 0; i < rows; i++) {
+      if (rng.nextDouble() < 0.6) vals.push(rng.nextDouble());
+      offsets[i + 1] = vals.length;
+    }
+    const t = { rows, offsets, columns: new Int32Array(vals.length), values: Float64Array.from(vals), columnCount: 1, overEntries: [false], partitions: [{ groupOf, groups: 7 }] };
+    const [groups] = bootstrapGroupedMeans(t, "groups");
+    for (let g = 0; g < 7; g++) {
+      let sum = 0;
+      let n = 0;
+      for (let i = 0; i < rows; i++) if (groupOf[i] === g) {
+        n++;
+        for (let j = offsets[i]!; j < offsets[i + 1]!; j++) sum += vals[j]!;
+      }
+      const [low, high] = groups![g]![0]!;
+      expect(low).toBeLessThanOrEqual(sum / n);
+      expect(high).toBeGreaterThanOrEqual(sum / n);
+      expect(high - low).toBeGreaterThan(0.05);
+    }
+    const empty = { ...table, rows: 0, offsets: Int32Array.from([0]), columns: new Int32Array(0), values: new Float64Array(0), partitions: [{ groupOf: new Int32Array(0), groups: 1 }] };
+    expect(bootstrapGroupedMeans(empty, "seed")).toEqual([[[null, null, null]]]);
   });
 });
 
