@@ -117,14 +117,19 @@ function markSeen(t: Tally, run: number) {
 }
 
 /**
- * Every figure of a CitationAnalysis from the runs the ids named (in order, repeats included) and
- * the terms and domains to report on. Runs that cannot count are listed in `excluded_runs`.
+ * The runs an analysis counts, of those the ids named (in order, repeats included): `runIds` every
+ * run once in the order named; `excluded` each repeat as `duplicate`, then, for a run's first
+ * naming, `not_a_prompt_run`, `unfinished` (queued or running), `failed`, or the reason `more`
+ * gives (a visibility analysis's `no_answer`), in that order of precedence; `runs` the others.
  */
-export function computeCitationAnalysis(named: readonly RunObservation[], options: { brands: readonly string[]; domains: readonly string[] }) {
-  const excluded: { run_id: string; reason: ExclusionReason }[] = [];
+export function sortRuns<R extends { run_id: string; kind: string; status: string }, M extends string = never>(
+  named: readonly R[],
+  more: (run: R) => M | null = () => null,
+): { runIds: string[]; runs: R[]; excluded: { run_id: string; reason: ExclusionReason | M }[] } {
+  const excluded: { run_id: string; reason: ExclusionReason | M }[] = [];
   const seen = new Set<string>();
   const runIds: string[] = [];
-  const runs: RunObservation[] = [];
+  const runs: R[] = [];
   for (const run of named) {
     if (seen.has(run.run_id)) {
       excluded.push({ run_id: run.run_id, reason: "duplicate" });
@@ -132,11 +137,20 @@ export function computeCitationAnalysis(named: readonly RunObservation[], option
     }
     seen.add(run.run_id);
     runIds.push(run.run_id);
-    if (run.kind !== "prompt") excluded.push({ run_id: run.run_id, reason: "not_a_prompt_run" });
-    else if (run.status === "queued" || run.status === "running") excluded.push({ run_id: run.run_id, reason: "unfinished" });
-    else if (run.status === "failed") excluded.push({ run_id: run.run_id, reason: "failed" });
-    else runs.push(run);
+    const reason: ExclusionReason | M | null =
+      run.kind !== "prompt" ? "not_a_prompt_run" : run.status === "queued" || run.status === "running" ? "unfinished" : run.status === "failed" ? "failed" : more(run);
+    if (reason === null) runs.push(run);
+    else excluded.push({ run_id: run.run_id, reason });
   }
+  return { runIds, runs, excluded };
+}
+
+/**
+ * Every figure of a CitationAnalysis from the runs the ids named (in order, repeats included) and
+ * the terms and domains to report on. Runs that cannot count are listed in `excluded_runs`.
+ */
+export function computeCitationAnalysis(named: readonly RunObservation[], options: { brands: readonly string[]; domains: readonly string[] }) {
+  const { runIds, runs, excluded } = sortRuns(named);
 
   const engineOf = (r: RunObservation) => r.engine ?? "unknown";
   const engineNames = sorted(new Set(runs.map(engineOf)));

@@ -83,25 +83,8 @@ function resampleDirect(rng: SeededRandom, values: ArrayLike<number>, mode: numb
   const share = others / n;
   for (let r = 0; r < means.length; r++) {
     const drawn = others === n ? n : rng.binomial(n, share);
-    // The generator inlined (sfc32, as SeededRandom.nextU32): this loop is where the time goes.
-    let a = rng.a;
-    let b = rng.b;
-    let c = rng.c;
-    let d = rng.d;
     let sum = 0;
-    for (let i = 0; i < drawn; i++) {
-      const t = (((a + b) | 0) + d) | 0;
-      d = (d + 1) | 0;
-      a = b ^ (b >>> 9);
-      b = (c + (c << 3)) | 0;
-      c = (c << 21) | (c >>> 11);
-      c = (c + t) | 0;
-      sum += pool[Math.floor(((t >>> 0) * others) / 4294967296)]!;
-    }
-    rng.a = a;
-    rng.b = b;
-    rng.c = c;
-    rng.d = d;
+    for (let i = 0; i < drawn; i++) sum += pool[rng.nextIndex(others)]!;
     means[r] = (sum + (n - drawn) * mode) / n;
   }
 }

@@ -1,6 +1,7 @@
 // A visibility analysis (decisions.md "Visibility analyses", method `visibility-v1`) as one pure
 // function over plain run values: no database, no clock. The service feeds it what it read of the
 // stored runs; the unit tests feed it hand-made answers whose every figure is known.
+import { sortRuns } from "../analyses/citations";
 import { normalizeEntity, type Entity } from "./entities";
 import { groupFigures, meanIntervals, type EntityFigures } from "./figures";
 import { buildMatcher } from "./matcher";
@@ -58,23 +59,7 @@ export function computeVisibilityAnalysis(
   options: { entities: readonly Entity[]; seed: string; /** 2,000 (decisions.md); fewer only to test faster. */ resamples?: number },
 ): VisibilityFigures {
   const entities = options.entities.map(normalizeEntity);
-  const excluded: VisibilityFigures["excluded_runs"] = [];
-  const seen = new Set<string>();
-  const runIds: string[] = [];
-  const runs: VisibilityRunInput[] = [];
-  for (const run of named) {
-    if (seen.has(run.run_id)) {
-      excluded.push({ run_id: run.run_id, reason: "duplicate" });
-      continue;
-    }
-    seen.add(run.run_id);
-    runIds.push(run.run_id);
-    if (run.kind !== "prompt") excluded.push({ run_id: run.run_id, reason: "not_a_prompt_run" });
-    else if (run.status === "queued" || run.status === "running") excluded.push({ run_id: run.run_id, reason: "unfinished" });
-    else if (run.status === "failed") excluded.push({ run_id: run.run_id, reason: "failed" });
-    else if (run.answer === null || run.answer.trim() === "") excluded.push({ run_id: run.run_id, reason: "no_answer" });
-    else runs.push(run);
-  }
+  const { runIds, runs, excluded } = sortRuns(named, (run) => (run.answer === null || run.answer.trim() === "" ? ("no_answer" as const) : null));
 
   const E = entities.length;
   const R = runs.length;
