@@ -287,6 +287,9 @@ describe("matching visibility-v1", () => {
       [0, "Café", "CAFÉ"],
       [0, "Café", "café"],
     ]);
+    // Japanese runs words together: a name touching kana is not a whole word; in 「」 it is.
+    expect(find([e("HubSpot")], "日本ではHubSpotが人気。「HubSpot」も。")).toEqual([[0, "HubSpot", "HubSpot"]]);
+    expect(find([e("Straße")], "STRASSE, straße")).toEqual([[0, "Straße", "straße"]]);
     // Decomposed "Café" (e and a combining acute) is not "Cafe": NFC makes it é.
     expect(find([e("Cafe")], "Cafe\u0301 is not Cafe.")).toEqual([[0, "Cafe", "Cafe"]]);
   });
