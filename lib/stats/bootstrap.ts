@@ -227,28 +227,31 @@ export function bootstrapGroupedMeans(
     const width = to - from;
     const passActive = active.filter((a) => a.c >= from && a.c < to);
     if (passActive.length === 0) continue;
-    // This pass's entries, by row.
+    // This pass's entries, by row: those counted (over-entries columns) first, ending at `mids[i]`.
     const pOffsets = new Int32Array(rows + 1);
+    const mids = new Int32Array(rows);
     const pCols: number[] = [];
     const pVals: number[] = [];
     for (let i = 0; i < rows; i++) {
-      for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
-        const c = columns[j]!;
-        if (c >= from && c < to) {
-          pCols.push(c - from);
-          pVals.push(values[j]!);
+      for (const countedFirst of [true, false]) {
+        for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
+          const c = columns[j]!;
+          if (c >= from && c < to && overEntries[c] === countedFirst) {
+            pCols.push(c - from);
+            pVals.push(values[j]!);
+          }
         }
+        if (countedFirst) mids[i] = pCols.length;
       }
       pOffsets[i + 1] = pCols.length;
     }
     const cols = Int32Array.from(pCols);
     const vals = Float64Array.from(pVals);
-    const counted = Uint8Array.from({ length: width }, (_, c) => (overEntries[from + c] ? 1 : 0));
 
     const store = passActive.map(() => new Float64Array(resamples));
     const kept = new Int32Array(passActive.length);
     const targets = [...direct.map((q) => ({ q, groupOf: partitions[q]!.groupOf, groups: partitions[q]!.groups })), ...(rollUp ? [{ q: -1, groupOf: cellOf, groups: cells }] : [])];
-    const acc = targets.map((t) => ({ n: new Float64Array(t.groups), sum: new Float64Array(t.groups * width), count: new Float64Array(t.groups * width) }));
+    const acc: Sums[] = targets.map((t) => ({ n: new Float64Array(t.groups), sum: new Float64Array(t.groups * width), count: new Float64Array(t.groups * width) }));
     const rolled = viaCells.map((q) => ({ n: new Float64Array(partitions[q]!.groups), sum: new Float64Array(partitions[q]!.groups * width), count: new Float64Array(partitions[q]!.groups * width) }));
     // Where each active mean reads its sums from: sums[k][at[k]] over denominators[k][den[k]].
     const sums: Float64Array[] = [];
@@ -270,69 +273,16 @@ export function bootstrapGroupedMeans(
     });
 
     const rng = new SeededRandom(seed);
-    const scale = rows / 4294967296;
-    const accA = acc[0]!;
-    const accB = acc[1];
-    const ofA = targets[0]!.groupOf;
-    const ofB = targets[1]?.groupOf;
     for (let r = 0; r < resamples; r++) {
       for (const x of acc) {
         x.n.fill(0);
         x.sum.fill(0);
         x.count.fill(0);
       }
-      let a = rng.a;
-      let b = rng.b;
-      let cc = rng.c;
-      let d = rng.d;
-      for (let i = 0; i < rows; i++) {
-        const t = (((a + b) | 0) + d) | 0;
-        d = (d + 1) | 0;
-        a = b ^ (b >>> 9);
-        b = (cc + (cc << 3)) | 0;
-        cc = (cc << 21) | (cc >>> 11);
-        cc = (cc + t) | 0;
-        const row = ((t >>> 0) * scale) | 0;
-        const gA = ofA[row]!;
-        accA.n[gA]!++;
-        const end = pOffsets[row + 1]!;
-        const start = pOffsets[row]!;
-        if (targets.length === 2) {
-          const gB = ofB![row]!;
-          accB!.n[gB]!++;
-          for (let j = start; j < end; j++) {
-            const col = cols[j]!;
-            const v = vals[j]!;
-            accA.sum[gA * width + col]! += v;
-            accB!.sum[gB * width + col]! += v;
-            if (counted[col] === 1) {
-              accA.count[gA * width + col]!++;
-              accB!.count[gB * width + col]!++;
-            }
-          }
-        } else {
-          for (let j = start; j < end; j++) {
-            const col = cols[j]!;
-            accA.sum[gA * width + col]! += vals[j]!;
-            if (counted[col] === 1) accA.count[gA * width + col]!++;
-          }
-          // More than two sums (cells too many to roll up): the others the slow way.
-          for (let t = 1; t < targets.length; t++) {
-            const g = targets[t]!.groupOf[row]!;
-            const x = acc[t]!;
-            x.n[g]!++;
-            for (let j = start; j < end; j++) {
-              const col = cols[j]!;
-              x.sum[g * width + col]! += vals[j]!;
-              if (counted[col] === 1) x.count[g * width + col]!++;
-            }
-          }
-        }
-      }
-      rng.a = a;
-      rng.b = b;
-      rng.c = cc;
-      rng.d = d;
+      if (targets.length === 2) {
+        const [x, y] = acc as [Sums, Sums];
+        drawTwo(rng, rows, pOffsets, mids, cols, vals, width, targets[0]!.groupOf, x.n, x.sum, x.count, targets[1]!.groupOf, y.n, y.sum, y.count);
+      } else drawMany(rng, rows, pOffsets, mids, cols, vals, width, targets, acc);
       if (rollUp) {
         const cellAcc = acc[acc.length - 1]!;
         viaCells.forEach((q, k) => {
@@ -380,6 +330,100 @@ export function quantile(xs: Float64Array, p: number): number {
   let above = Infinity;
   for (let i = lo + 1; i < xs.length; i++) if (xs[i]! < above) above = xs[i]!;
   return below + (h - lo) * (above - below);
+}
+
+/** Per group: rows drawn, and per group and column the sum of values and the entries drawn. */
+type Sums = { n: Float64Array; sum: Float64Array; count: Float64Array };
+
+/**
+ * One resample of `rows` rows into two sets of group sums (the hot loop of bootstrapGroupedMeans,
+ * kept small and monomorphic). The generator is sfc32 inlined (SeededRandom.nextU32).
+ */
+function drawTwo(
+  rng: SeededRandom,
+  rows: number,
+  offsets: Int32Array,
+  mids: Int32Array,
+  cols: Int32Array,
+  vals: Float64Array,
+  width: number,
+  ofA: Int32Array,
+  nA: Float64Array,
+  sumA: Float64Array,
+  countA: Float64Array,
+  ofB: Int32Array,
+  nB: Float64Array,
+  sumB: Float64Array,
+  countB: Float64Array,
+): void {
+  let a = rng.a;
+  let b = rng.b;
+  let c = rng.c;
+  let d = rng.d;
+  const scale = rows / 4294967296;
+  for (let i = 0; i < rows; i++) {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    const row = ((t >>> 0) * scale) | 0;
+    const gA = ofA[row]!;
+    const gB = ofB[row]!;
+    nA[gA]!++;
+    nB[gB]!++;
+    const baseA = gA * width;
+    const baseB = gB * width;
+    const mid = mids[row]!;
+    const end = offsets[row + 1]!;
+    let j = offsets[row]!;
+    for (; j < mid; j++) {
+      const col = cols[j]!;
+      const v = vals[j]!;
+      sumA[baseA + col]! += v;
+      sumB[baseB + col]! += v;
+      countA[baseA + col]!++;
+      countB[baseB + col]!++;
+    }
+    for (; j < end; j++) {
+      const col = cols[j]!;
+      const v = vals[j]!;
+      sumA[baseA + col]! += v;
+      sumB[baseB + col]! += v;
+    }
+  }
+  rng.a = a;
+  rng.b = b;
+  rng.c = c;
+  rng.d = d;
+}
+
+/** drawTwo for any number of sets of sums (cells too many to roll up), less quickly. */
+function drawMany(
+  rng: SeededRandom,
+  rows: number,
+  offsets: Int32Array,
+  mids: Int32Array,
+  cols: Int32Array,
+  vals: Float64Array,
+  width: number,
+  targets: readonly { groupOf: Int32Array }[],
+  acc: readonly Sums[],
+): void {
+  for (let i = 0; i < rows; i++) {
+    const row = rng.nextIndex(rows);
+    for (let t = 0; t < targets.length; t++) {
+      const g = targets[t]!.groupOf[row]!;
+      const x = acc[t]!;
+      x.n[g]!++;
+      const base = g * width;
+      for (let j = offsets[row]!; j < offsets[row + 1]!; j++) {
+        x.sum[base + cols[j]!]! += vals[j]!;
+        if (j < mids[row]!) x.count[base + cols[j]!]!++;
+      }
+    }
+  }
 }
 
 /** The p- and q-quantiles (p <= q) of `xs` (type 7): the second selection only searches above the first. */

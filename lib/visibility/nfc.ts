@@ -11,11 +11,23 @@ export type NfcText = {
 const identity = (offset: number) => offset;
 
 /**
+ * A character outside these ranges may change under NFC. Every character inside is unchanged by
+ * NFC, is no combining mark and ends no canonical decomposition (so it composes with nothing
+ * before it): a text of them alone is already NFC, and most answers (Latin text, curly quotes,
+ * dashes, CJK, emoji) are, without running the normaliser (tests/unit/visibility.test.ts checks
+ * the ranges against the Unicode data Node has).
+ */
+export const NFC_STABLE =
+  "\u0000-\u02FF\u2002-\u20CF\u2100-\u2125\u2127-\u2129\u212C-\u2328\u232B-\u2ADB\u2ADD-\u2CEE\u2CF2-\u2D7E\u2D80-\u2DDF\u2E00-\u2E7F\u3000-\u3029\u3030-\u3098\u309B-\u30FF\u4E00-\u9FFF\uAC00-\uD7A3\u{1F000}-\u{1FFFF}";
+const MAY_CHANGE = new RegExp(`[^${NFC_STABLE}]`, "u");
+
+/**
  * The text in NFC and the way back. Normalised cluster by cluster (a starter with the combining
  * marks and conjoining jamo after it), which composes exactly as the whole text does; a boundary
  * of a match is never inside a cluster, since a name may not touch a combining mark.
  */
 export function toNfc(original: string): NfcText {
+  if (!MAY_CHANGE.test(original)) return { text: original, toOriginal: identity };
   const nfc = original.normalize("NFC");
   if (nfc === original) return { text: nfc, toOriginal: identity };
   const nfcStarts: number[] = [0];

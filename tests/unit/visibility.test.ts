@@ -4,6 +4,7 @@
 // bulleted lists, emoji, Japanese text and decomposed (NFD) input.
 import { describe, expect, it } from "vitest";
 import { wilsonInterval } from "@/lib/stats";
+import { NFC_STABLE } from "@/lib/visibility/nfc";
 import { analyseText, buildMatcher, computeVisibilityAnalysis, entitiesFromContext, normalizeEntity, unknownContextKeys, type Entity, type VisibilityRunInput } from "@/lib/visibility";
 
 const run = (run_id: string, engine: string, country: string | null, prompt: string, answer: string | null, search_queries: string[], cited_urls: string[], extra: Partial<VisibilityRunInput> = {}): VisibilityRunInput => ({
@@ -316,6 +317,25 @@ describe("matching visibility-v1", () => {
       [0, "Zoho CRM", "Zoho  CRM"],
       [0, "Zoho CRM", "Zoho\u00a0CRM"],
     ]);
+  });
+});
+
+describe("NFC", () => {
+  it("leaves alone only characters that NFC never changes or composes", () => {
+    const stable = new RegExp(`^[${NFC_STABLE}]$`, "u");
+    // Last characters of canonical decompositions into several characters: what may compose with the character before.
+    const seconds = new Set<string>();
+    for (let cp = 0; cp <= 0x2ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      const nfd = ch.normalize("NFD");
+      if ([...nfd].length > 1) seconds.add([...nfd].at(-1)!);
+      if (stable.test(ch)) {
+        expect(ch.normalize("NFC")).toBe(ch);
+        expect(/\p{M}/u.test(ch)).toBe(false);
+      }
+    }
+    expect([...seconds].filter((ch) => stable.test(ch))).toEqual([]);
   });
 });
 
