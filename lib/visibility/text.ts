@@ -162,6 +162,25 @@ export function analyseTextInto(text: string, buffer: SentenceBuffer): TextStruc
       let i = contentStart;
       while (i < lineEnd) {
         let c = text.charCodeAt(i);
+        // The common case first: an ASCII letter or digit, or a space.
+        if (c < 128) {
+          const k = ASCII_CLASS[c]!;
+          if (k === WORD) {
+            if (!inWord) {
+              if (sentenceStart < 0) sentenceStart = i;
+              sentenceWords++;
+              inWord = true;
+              wordStart = i;
+            }
+            i++;
+            continue;
+          }
+          if (c === 0x20) {
+            inWord = false;
+            i++;
+            continue;
+          }
+        }
         let width = 1;
         if (c >= 0xd800 && c <= 0xdbff && i + 1 < lineEnd) {
           const lo = text.charCodeAt(i + 1);
