@@ -1,9 +1,11 @@
-// The percentile bootstrap interval of a mean (decisions.md "Statistics": 2,000 resamples, seeded
-// by the analysis id so the same analysis gives the same interval). Exact resampling, made cheap
-// for the values an analysis has: a resample is drawn as counts of the distinct values (a
-// multinomial, by successive binomial draws) when there are few of them (positions 1..5), and
-// otherwise as a binomial draw of how many resampled items are not the commonest value (mostly 0:
-// prominence of runs that do not name the entity) plus one uniform draw for each of those.
+// Percentile bootstrap intervals of means (decisions.md "Statistics": 2,000 resamples, seeded by
+// the analysis id so the same analysis gives the same interval), by exact resampling, never a
+// normal approximation. bootstrapMeanInterval: one sample's mean, its resamples drawn as counts of
+// its distinct values (a multinomial, by successive binomial draws) when there are few of them, or
+// as one binomial draw of how many items are not the commonest value plus a uniform draw for each
+// of those. bootstrapGroupedMeans: every mean of every group of a table of runs from one bootstrap
+// of its rows (a visibility analysis's average positions and prominences by engine, prompt and
+// country), a uniform draw and a few additions per run and resample.
 import { SeededRandom } from "./random";
 
 export const BOOTSTRAP_RESAMPLES = 2_000;
@@ -52,8 +54,7 @@ export function bootstrapMeanInterval(
   else resampleDirect(rng, values, mode, others, n, means);
 
   const alpha = 1 - confidence;
-  const low = quantile(means, alpha / 2);
-  const high = quantile(means, 1 - alpha / 2);
+  const [low, high] = quantiles(means, alpha / 2, 1 - alpha / 2);
   return [Math.min(low, mean), Math.max(high, mean)];
 }
 
