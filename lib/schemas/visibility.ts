@@ -239,7 +239,11 @@ export const MentionsQuery = z.object({
   cursor: cursorParam,
 });
 
+export type EntityRole = z.infer<typeof EntityRole>;
 export type EntityInput = z.infer<typeof EntityInput>;
+export type EntityFigures = z.infer<typeof EntityFigures>;
+export type NotCountedReason = z.infer<typeof NotCountedReason>;
+export type VisibilityExclusionReason = z.infer<typeof VisibilityExclusionReason>;
 export type Entity = z.infer<typeof Entity>;
 export type VisibilityAnalysisRequest = z.infer<typeof VisibilityAnalysisRequest>;
 export type EntityVisibility = z.infer<typeof EntityVisibility>;

@@ -2,20 +2,15 @@
 // function over plain run values: no database, no clock. The service feeds it what it read of the
 // stored runs; the unit tests feed it hand-made answers whose every figure is known.
 import { sortRuns } from "../analyses/citations";
+import type { EntityVisibility, VisibilityExclusionReason } from "../schemas/visibility";
 import { normalizeEntity, type Entity } from "./entities";
-import { groupFigures, meanIntervals, type EntityFigures } from "./figures";
+import { groupFigures, meanIntervals } from "./figures";
 import { buildMatcher } from "./matcher";
 import { Observations, observeContext, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
 
 export const VISIBILITY_METHOD = "visibility-v1";
 
-export type VisibilityExclusionReason = "unfinished" | "failed" | "not_a_prompt_run" | "duplicate" | "no_answer";
-
-export type EntityVisibility = { name: string; role: Entity["role"] } & EntityFigures & {
-    by_engine: ({ engine: string } & EntityFigures)[];
-    by_prompt: ({ prompt: string } & EntityFigures)[];
-    by_country: ({ country: string | null } & EntityFigures)[];
-  };
+export type { EntityVisibility, VisibilityExclusionReason };
 
 export type VisibilityFigures = {
   method: typeof VISIBILITY_METHOD;

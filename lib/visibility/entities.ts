@@ -1,18 +1,9 @@
 // The brands and competitors a visibility analysis tracks (decisions.md "Visibility analyses"):
 // as given in the request, or from the project context.
 
-export type EntityRole = "brand" | "competitor";
+import type { Entity, EntityRole } from "../schemas/visibility";
 
-export type Entity = {
-  name: string;
-  role: EntityRole;
-  /** Other names that count as the entity ("HubSpot CRM", "Hubspot"). */
-  aliases: string[];
-  /** Domains whose pages count as citing it; subdomains count. */
-  domains: string[];
-  /** Match the exact case, for brands that are ordinary words ("Monday", "Notion"). */
-  case_sensitive: boolean;
-};
+export type { Entity, EntityRole };
 
 /** The project context fields an analysis reads (lib/schemas/projects.ts ProjectContext, with the wave 3 additions). */
 export type EntityContext = {

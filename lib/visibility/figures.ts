@@ -1,43 +1,12 @@
 // The figures of EntityVisibility over a group of runs (all runs, one engine, one prompt, one
 // country), each with its n and its interval (decisions.md "Statistics", "Visibility analyses").
 import { bootstrapGroupedMeans, rateOf, round4 } from "../stats";
-import { SHARE_OF_VOICE_BASIS } from "../schemas/visibility";
+import { SHARE_OF_VOICE_BASIS, type EntityFigures } from "../schemas/visibility";
 import type { Observations } from "./observe";
 
 export { SHARE_OF_VOICE_BASIS };
 
-export type EntityFigures = {
-  /** n of every rate below: the runs of the group. */
-  runs: number;
-  runs_mentioning: number;
-  visibility: number;
-  visibility_interval: [number, number];
-  share_of_voice: number | null;
-  share_of_voice_basis: typeof SHARE_OF_VOICE_BASIS;
-  /** The basis: runs_mentioning summed over the tracked entities (a run naming two counts twice). */
-  share_of_voice_n: number;
-  average_position: number | null;
-  average_position_interval: [number, number] | null;
-  /** Runs where it was named at each position: "1" (named first) to the number of entities. */
-  position_counts: Record<string, number>;
-  runs_top1: number;
-  top1_rate: number;
-  top1_rate_interval: [number, number];
-  runs_top3: number;
-  top3_rate: number;
-  top3_rate_interval: [number, number];
-  prominence: number;
-  prominence_interval: [number, number];
-  runs_citing: number;
-  cited_rate: number;
-  cited_rate_interval: [number, number];
-  mentioned_and_cited: number;
-  mentioned_not_cited: number;
-  cited_not_mentioned: number;
-  /** Counted mentions. */
-  mentions: number;
-  mentions_not_counted: { prompt_echo: number; absence: number };
-};
+export type { EntityFigures };
 
 const roundInterval = (interval: [number, number] | null): [number, number] | null =>
   interval === null ? null : [round4(interval[0]), round4(interval[1])];

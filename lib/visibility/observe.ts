@@ -4,12 +4,13 @@
 import { coveredBy, hostOf } from "../analyses/citations";
 import { isAbsence } from "./absence";
 import { isPromptEcho, quotable, type Quotable } from "./echo";
+import type { Mention, NotCountedReason } from "../schemas/visibility";
 import type { Entity } from "./entities";
 import type { Match, Matcher } from "./matcher";
 import { toNfc } from "./nfc";
 import { analyseTextInto, SentenceBuffer, sentenceAt, type TextStructure } from "./text";
 
-export type NotCountedReason = "prompt_echo" | "absence";
+export type { NotCountedReason };
 
 /** A run as the analysis reads it: plain values the service gathers from the stored run. */
 export type VisibilityRunInput = {
@@ -28,23 +29,8 @@ export type VisibilityRunInput = {
   cited_urls: readonly string[];
 };
 
-/** One mention: where an entity's name or alias occurs in one run's answer, and whether it counts. */
-export type MentionRow = {
-  run_id: string;
-  engine: string | null;
-  prompt: string;
-  entity: string;
-  /** The name or alias that matched, as the entity gives it. */
-  alias: string;
-  /** UTF-16 offsets into the answer text as stored: answer.slice(start, end) is the mention. */
-  start: number;
-  end: number;
-  /** The sentence holding it, at most 300 characters around it. */
-  sentence: string;
-  list_rank: number | null;
-  counted: boolean;
-  reason: NotCountedReason | null;
-};
+/** One mention (the API's Mention): where an entity's name or alias occurs in one run's answer, and whether it counts. */
+export type MentionRow = Mention;
 
 /** Per run and entity, in arrays indexed run * entities + entity. */
 export class Observations {
