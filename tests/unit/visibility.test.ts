@@ -325,18 +325,17 @@ describe("NFC", () => {
     const stable = new RegExp(`^[${NFC_STABLE}]$`, "u");
     // Last characters of canonical decompositions into several characters: what may compose with the character before.
     const seconds = new Set<string>();
+    const changed: string[] = [];
     for (let cp = 0; cp <= 0x2ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
       const ch = String.fromCodePoint(cp);
       const nfd = ch.normalize("NFD");
       if ([...nfd].length > 1) seconds.add([...nfd].at(-1)!);
-      if (stable.test(ch)) {
-        expect(ch.normalize("NFC")).toBe(ch);
-        expect(/\p{M}/u.test(ch)).toBe(false);
-      }
+      if (stable.test(ch) && (ch.normalize("NFC") !== ch || /\p{M}/u.test(ch))) changed.push(cp.toString(16));
     }
+    expect(changed).toEqual([]);
     expect([...seconds].filter((ch) => stable.test(ch))).toEqual([]);
-  });
+  }, 30_000);
 });
 
 describe("sentences and lists", () => {
