@@ -75,6 +75,13 @@ describe("absence", () => {
     expect(judge("No other tool matches Acme on price.")).toBe(false);
   });
 
+  it("finds every name of a list absent", () => {
+    const sentence = "I couldn't find any information about Acme, Globex or Initech.";
+    expect(judge(sentence, "Acme")).toBe(true);
+    expect(judge(sentence, "Globex")).toBe(true);
+    expect(judge(sentence, "Initech")).toBe(true);
+  });
+
   it("judges each mention of a sentence on its own", () => {
     const sentence = "Unlike Globex, I couldn't find any information about Acme.";
     expect(judge(sentence, "Globex")).toBe(false);
