@@ -310,6 +310,38 @@ describe("bootstrapGroupedMeans", () => {
     expect(grouped[1]).toBeCloseTo(direct[1], 2);
   });
 
+  it("gives the same intervals when partitions cross too finely to be summed through cells", () => {
+    // 40 rows in 20 and 19 groups: 19 cells of the second partition (the largest, 20, is summed
+    // directly) are more than a quarter of the rows, so every partition is summed row by row. The
+    // draws are the same, so the whole table's and the first partition's intervals are too.
+    const rows = 40;
+    const rng = new SeededRandom("cross");
+    const offsets = new Int32Array(rows + 1);
+    const vals: number[] = [];
+    for (let i = 0; i < rows; i++) {
+      if (i % 4 !== 0) vals.push(Math.round(rng.nextDouble() * 1000) / 1000);
+      offsets[i + 1] = vals.length;
+    }
+    const base = { rows, offsets, columns: new Int32Array(vals.length), values: Float64Array.from(vals), columnCount: 1, overEntries: [false] };
+    const twenty = { groupOf: Int32Array.from({ length: rows }, (_, i) => i % 20), groups: 20 };
+    const nineteen = { groupOf: Int32Array.from({ length: rows }, (_, i) => i % 19), groups: 19 };
+    const whole = { groupOf: new Int32Array(rows), groups: 1 };
+    const fine = bootstrapGroupedMeans({ ...base, partitions: [twenty, nineteen, whole] }, "cross");
+    const coarse = bootstrapGroupedMeans({ ...base, partitions: [twenty, whole] }, "cross");
+    expect(fine[2]).toEqual(coarse[1]);
+    expect(fine[0]).toEqual(coarse[0]);
+    for (const [g, [interval]] of fine[1]!.entries()) {
+      let sum = 0;
+      let n = 0;
+      for (let i = g; i < rows; i += 19) {
+        n++;
+        for (let j = offsets[i]!; j < offsets[i + 1]!; j++) sum += vals[j]!;
+      }
+      expect(interval![0]).toBeLessThanOrEqual(sum / n + 1e-12);
+      expect(interval![1]).toBeGreaterThanOrEqual(sum / n - 1e-12);
+    }
+  });
+
   it("keeps each group's mean inside its interval, and knows nothing of an empty table", () => {
     const rng = new SeededRandom("groups");
     const rows = 400;
