@@ -2,7 +2,9 @@
 // run observations: no database, no clock. The API feeds it rows read from run_sources; the unit
 // tests feed it hand-made runs, so the figures a team reports upward are checked by hand.
 import { getHostname } from "tldts";
-import { wilsonInterval } from "../stats/wilson";
+import { rateOf } from "../stats/rate";
+
+export { rateOf };
 
 export type ObservedSource = {
   url: string;
@@ -31,14 +33,6 @@ export type ExclusionReason = "unfinished" | "failed" | "not_a_prompt_run" | "du
 
 export type CitationFigures = ReturnType<typeof computeCitationAnalysis>;
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
-
-/** The rate and its 95% Wilson interval, both rounded to 4 places (0 and [0, 1] over no runs). */
-export function rateOf(successes: number, trials: number) {
-  const [low, high] = wilsonInterval(successes, trials);
-  return { rate: trials === 0 ? 0 : round4(successes / trials), interval: [round4(low), round4(high)] as [number, number] };
-}
-
 /** A source the engine showed (search results or retrieval) that the answer did not cite. */
 export function seenNotCited(s: ObservedSource): boolean {
   return s.cited === false && (s.search_query_observed === true || s.retrieval_observed === true);
@@ -52,11 +46,13 @@ export function hostCovered(url: string, domain: string): boolean {
   return coveredBy(hostOf(url), domain);
 }
 
-function hostOf(url: string): string {
+/** A URL's host, lower-cased, without a final dot; "" when it has none. */
+export function hostOf(url: string): string {
   return (getHostname(url) ?? "").replace(/\.$/, "").toLowerCase();
 }
 
-function coveredBy(host: string, domain: string): boolean {
+/** Whether `host` is `domain` or one of its subdomains. */
+export function coveredBy(host: string, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
 }
 
@@ -121,14 +117,19 @@ function markSeen(t: Tally, run: number) {
 }
 
 /**
- * Every figure of a CitationAnalysis from the runs the ids named (in order, repeats included) and
- * the terms and domains to report on. Runs that cannot count are listed in `excluded_runs`.
+ * The runs an analysis counts, of those the ids named (in order, repeats included): `runIds` every
+ * run once in the order named; `excluded` each repeat as `duplicate`, then, for a run's first
+ * naming, `not_a_prompt_run`, `unfinished` (queued or running), `failed`, or the reason `more`
+ * gives (a visibility analysis's `no_answer`), in that order of precedence; `runs` the others.
  */
-export function computeCitationAnalysis(named: readonly RunObservation[], options: { brands: readonly string[]; domains: readonly string[] }) {
-  const excluded: { run_id: string; reason: ExclusionReason }[] = [];
+export function sortRuns<R extends { run_id: string; kind: string; status: string }, M extends string = never>(
+  named: readonly R[],
+  more: (run: R) => M | null = () => null,
+): { runIds: string[]; runs: R[]; excluded: { run_id: string; reason: ExclusionReason | M }[] } {
+  const excluded: { run_id: string; reason: ExclusionReason | M }[] = [];
   const seen = new Set<string>();
   const runIds: string[] = [];
-  const runs: RunObservation[] = [];
+  const runs: R[] = [];
   for (const run of named) {
     if (seen.has(run.run_id)) {
       excluded.push({ run_id: run.run_id, reason: "duplicate" });
@@ -136,11 +137,20 @@ export function computeCitationAnalysis(named: readonly RunObservation[], option
     }
     seen.add(run.run_id);
     runIds.push(run.run_id);
-    if (run.kind !== "prompt") excluded.push({ run_id: run.run_id, reason: "not_a_prompt_run" });
-    else if (run.status === "queued" || run.status === "running") excluded.push({ run_id: run.run_id, reason: "unfinished" });
-    else if (run.status === "failed") excluded.push({ run_id: run.run_id, reason: "failed" });
-    else runs.push(run);
+    const reason: ExclusionReason | M | null =
+      run.kind !== "prompt" ? "not_a_prompt_run" : run.status === "queued" || run.status === "running" ? "unfinished" : run.status === "failed" ? "failed" : more(run);
+    if (reason === null) runs.push(run);
+    else excluded.push({ run_id: run.run_id, reason });
   }
+  return { runIds, runs, excluded };
+}
+
+/**
+ * Every figure of a CitationAnalysis from the runs the ids named (in order, repeats included) and
+ * the terms and domains to report on. Runs that cannot count are listed in `excluded_runs`.
+ */
+export function computeCitationAnalysis(named: readonly RunObservation[], options: { brands: readonly string[]; domains: readonly string[] }) {
+  const { runIds, runs, excluded } = sortRuns(named);
 
   const engineOf = (r: RunObservation) => r.engine ?? "unknown";
   const engineNames = sorted(new Set(runs.map(engineOf)));

@@ -1,0 +1,251 @@
+// Visibility analyses (decisions.md "Statistics", "Visibility analyses"): how often answer engines
+// name each tracked brand and competitor, in what place, how prominently, whether they cite it;
+// every rate with its n and its interval, every mention with its evidence. Kind `visibility`, ids
+// `va_`. zod only. The endpoints (POST /visibility-analyses, GET /analyses/{id}/mentions) and the
+// Analysis union join these schemas when the service is wired.
+import { z } from "zod";
+import { RunCharge } from "./billing";
+import { DateTime, chars, cursorParam, idOf, limitParam, listOf, name } from "./common";
+import { DomainName, ProjectId } from "./projects";
+import { RunError } from "./results";
+import { RunId, RunStatus } from "./runs";
+
+/** Bounds of a visibility analysis request (decisions.md "Visibility analyses"). */
+export const VISIBILITY_LIMITS = { ids: 1_000, runs: 20_000, entities: 50, aliases: 20, domains: 20 } as const;
+
+export const VisibilityAnalysisId = idOf("va");
+
+const count = z.int().min(0);
+const rate = z.number().min(0).max(1);
+const RateInterval = z
+  .tuple([z.number(), z.number()])
+  .describe("[low, high]: the 95% Wilson score interval of the rate over the runs counted (`runs`), rounded to 4 places; [0, 1] over no runs.");
+const MeanInterval = (what: string) =>
+  z
+    .tuple([z.number(), z.number()])
+    .describe(
+      `[low, high]: the 95% percentile bootstrap interval of ${what} (2,000 resamples of the group's runs, seeded by the analysis id, so the same analysis always gives the same interval), rounded to 4 places.`,
+    );
+
+export const EntityRole = z.enum(["brand", "competitor"]).meta({ id: "EntityRole", description: "`brand`: the project's own. `competitor`: another's." });
+
+const entityFields = {
+  name: name(100).describe("What the entity is called; matched in answers like its aliases."),
+  role: EntityRole,
+  aliases: z
+    .array(name(100))
+    .max(VISIBILITY_LIMITS.aliases, { error: `must have at most ${VISIBILITY_LIMITS.aliases} aliases` })
+    .describe(`Other names that count as the entity ("HubSpot CRM", "Hubspot"), 0 to ${VISIBILITY_LIMITS.aliases}, 1 to 100 characters each.`),
+  domains: z
+    .array(DomainName)
+    .max(VISIBILITY_LIMITS.domains, { error: `must have at most ${VISIBILITY_LIMITS.domains} domains` })
+    .describe(`Domains whose pages count as citing it (subdomains too), 0 to ${VISIBILITY_LIMITS.domains}.`),
+  case_sensitive: z
+    .boolean()
+    .describe("Match only as written, for brands that are ordinary words (\"Monday\", \"Notion\"). Otherwise any case matches."),
+};
+
+/** An entity as a request gives it: aliases, domains and case_sensitive may be left out. */
+export const EntityInput = z
+  .strictObject({
+    ...entityFields,
+    aliases: entityFields.aliases.optional().describe(`${entityFields.aliases.description} Default none.`),
+    domains: entityFields.domains.optional().describe(`${entityFields.domains.description} Default none.`),
+    case_sensitive: entityFields.case_sensitive.optional().describe(`${entityFields.case_sensitive.description} Default false.`),
+  })
+  .meta({ id: "EntityInput" });
+
+export const Entity = z
+  .object({ ...entityFields, domains: z.array(z.string()).describe("Domain names (hosts, lower-cased); subdomains count.") })
+  .meta({ id: "Entity", description: "A brand or competitor the analysis tracks, as it used it (names trimmed, repeats dropped)." });
+
+export const VisibilityAnalysisRequest = z
+  .strictObject({
+    ids: z
+      .array(z.string())
+      .min(1, { error: "must have at least 1 id" })
+      .max(VISIBILITY_LIMITS.ids, { error: `must have at most ${VISIBILITY_LIMITS.ids} ids` })
+      .describe(
+        `Run ids (\`dr_…\`), batch ids (\`rq_…\`) and/or fanout ids (\`fo_…\`), 1 to ${VISIBILITY_LIMITS.ids}, expanding to at most ${VISIBILITY_LIMITS.runs.toLocaleString("en-US")} runs of one project. Any id the caller cannot see answers 404 naming it.`,
+      ),
+    entities: z
+      .array(EntityInput)
+      .min(1, { error: "must have at least 1 entity when given" })
+      .max(VISIBILITY_LIMITS.entities, { error: `must have at most ${VISIBILITY_LIMITS.entities} entities` })
+      .optional()
+      .describe(`The brands and competitors to track, 1 to ${VISIBILITY_LIMITS.entities}, reported in this order. Without them, the project context's.`),
+    use_project_context: z
+      .boolean()
+      .optional()
+      .describe(
+        "Track the project's brands (with its primary_domain and domains) and competitors (with their competitor_domains), each with its aliases. Default true when `entities` is absent; never merged with given entities.",
+      ),
+  })
+  .superRefine((body, ctx) => {
+    if (body.entities === undefined && body.use_project_context === false) {
+      ctx.addIssue({ code: "custom", path: ["entities"], message: "must be given when use_project_context is false" });
+    }
+    const seen = new Map<string, number>();
+    body.entities?.forEach((entity, i) => {
+      const key = entity.name.trim().normalize("NFC").toLowerCase();
+      const first = seen.get(key);
+      if (first !== undefined) ctx.addIssue({ code: "custom", path: ["entities", i, "name"], message: `repeats entities[${first}].name` });
+      else seen.set(key, i);
+    });
+  })
+  .meta({
+    id: "VisibilityAnalysisRequest",
+    examples: [
+      {
+        ids: ["fo_01M8A2Q6W1S2ZD2R6X3V4B5N7M"],
+        entities: [
+          { name: "Acme CRM", role: "brand", aliases: ["Acme"], domains: ["acme.example"] },
+          { name: "HubSpot", role: "competitor", aliases: ["HubSpot CRM"], domains: ["hubspot.com"] },
+          { name: "Monday", role: "competitor", aliases: ["monday.com"], domains: ["monday.com"], case_sensitive: true },
+        ],
+      },
+    ],
+  });
+
+export const NotCountedReason = z.enum(["prompt_echo", "absence"]).meta({
+  id: "NotCountedReason",
+  description:
+    "`prompt_echo`: the mention lies inside a quotation of the prompt or of a search query the run issued. `absence`: its sentence says the engine found or knows nothing about the entity.",
+});
+
+export const MentionsNotCounted = z
+  .object({ prompt_echo: count, absence: count })
+  .meta({ id: "MentionsNotCounted", description: "Mentions found but not counted, by reason." });
+
+export const SHARE_OF_VOICE_BASIS = "runs mentioning any tracked entity";
+
+/** The figures of one entity over a group of runs (all of them, one engine, one prompt, one country). */
+const figureFields = {
+  runs: count.describe("Runs counted in this group: the n of every rate below."),
+  runs_mentioning: count.describe("Runs with at least one counted mention: the n of average_position."),
+  visibility: rate.describe("runs_mentioning / runs, rounded to 4 places; 0 over no runs."),
+  visibility_interval: RateInterval,
+  share_of_voice: rate.nullable().describe("runs_mentioning / share_of_voice_n, rounded to 4 places; null when no tracked entity was mentioned."),
+  share_of_voice_basis: z.literal(SHARE_OF_VOICE_BASIS).describe("What share_of_voice is a share of."),
+  share_of_voice_n: count.describe("The basis: runs_mentioning summed over the tracked entities (a run naming two counts for both). An addition to decisions.md, the n of the share."),
+  average_position: z
+    .number()
+    .nullable()
+    .describe("Mean position over runs_mentioning (1 = named first among the tracked entities), rounded to 4 places; null when never mentioned."),
+  average_position_interval: MeanInterval("the average position").nullable().describe("Null when never mentioned."),
+  position_counts: z.record(z.string(), count).describe('Runs by position: "1" (named first) to the number of entities, 0 included. An addition: the distribution behind average_position.'),
+  runs_top1: count.describe("Runs where it was named first."),
+  top1_rate: rate.describe("runs_top1 / runs."),
+  top1_rate_interval: RateInterval,
+  runs_top3: count.describe("Runs where it was among the first three named."),
+  top3_rate: rate.describe("runs_top3 / runs."),
+  top3_rate_interval: RateInterval,
+  prominence: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe(
+      "Mean over all runs of the position-adjusted word count (Aggarwal et al., GEO, KDD 2024): the words of the sentences naming it, each weighted exp(-i/N) by its place i (from 0) of N and split equally among the tracked entities it names, over all words of the answer; 0 for a run not naming it. Rounded to 4 places.",
+    ),
+  prominence_interval: MeanInterval("the mean prominence"),
+  runs_citing: count.describe("Runs that cited a page of one of its domains or their subdomains."),
+  cited_rate: rate.describe("runs_citing / runs."),
+  cited_rate_interval: RateInterval,
+  mentioned_and_cited: count,
+  mentioned_not_cited: count,
+  cited_not_mentioned: count.describe("With mentioned_and_cited and mentioned_not_cited, the mentioned x cited table; neither = runs minus the three."),
+  mentions: count.describe("Counted mentions."),
+  mentions_not_counted: MentionsNotCounted,
+};
+
+export const EntityFigures = z.object(figureFields).meta({ id: "EntityFigures" });
+
+export const EntityVisibility = z
+  .object({
+    name: z.string(),
+    role: EntityRole,
+    ...figureFields,
+    by_engine: z.array(z.object({ engine: z.string(), ...figureFields }).meta({ id: "EngineVisibility" })).describe("By engine name."),
+    by_prompt: z.array(z.object({ prompt: z.string(), ...figureFields }).meta({ id: "PromptVisibility" })).describe("By prompt, in the order prompts first appear."),
+    by_country: z
+      .array(z.object({ country: z.string().nullable().describe("ISO 3166-1 alpha-2; null for runs without a location."), ...figureFields }).meta({ id: "CountryVisibility" }))
+      .describe("By country code, runs without one last."),
+  })
+  .meta({ id: "EntityVisibility", description: "One tracked entity's figures over all runs counted, then the same figures by engine, prompt and country." });
+
+export const VisibilityExclusionReason = z.enum(["unfinished", "failed", "not_a_prompt_run", "duplicate", "no_answer"]).meta({
+  id: "VisibilityExclusionReason",
+  description:
+    "`unfinished` (queued or running), `failed`, `not_a_prompt_run` (an audit or questions run), `duplicate` (named twice, directly or through a batch or fanout), `no_answer` (completed with an empty answer).",
+});
+
+export const VisibilityTotals = z
+  .object({
+    runs: count.describe("Runs counted (those not in excluded_runs)."),
+    prompts: count.describe("Distinct prompt texts."),
+    engines: count,
+    mentions: count.describe("Every mention found, counted or not."),
+    mentions_not_counted: MentionsNotCounted,
+  })
+  .meta({ id: "VisibilityTotals" });
+
+export const VisibilityAnalysis = z
+  .object({
+    id: VisibilityAnalysisId,
+    kind: z.literal("visibility"),
+    status: RunStatus.describe("`completed`: a visibility analysis is computed when it is asked for."),
+    subject: z.string(),
+    run_count: count.describe("Runs named (run_ids), excluded ones included."),
+    created_at: DateTime,
+    completed_at: DateTime.nullable(),
+    project_id: ProjectId.nullable().describe("The project of its runs; null on a shared page."),
+    created_by: z.string().nullable().describe("Null on a shared page."),
+    error: RunError.nullable(),
+    method: z.literal("visibility-v1").describe("How mentions were matched and counted (docs/decisions.md \"Visibility analyses\")."),
+    entities: z.array(Entity).describe("The entities tracked, as used: given, or from the project context."),
+    run_ids: z.array(RunId).describe("Every run the ids named, once each, in the order named; excluded ones too."),
+    excluded_runs: z.array(z.object({ run_id: RunId, reason: VisibilityExclusionReason }).meta({ id: "VisibilityExcludedRun" })),
+    totals: VisibilityTotals,
+    rows: z.array(EntityVisibility).describe("One per entity, in the order of `entities`."),
+    charge: RunCharge.nullable().describe("Null: computed from stored runs, nothing is charged."),
+  })
+  .meta({ id: "VisibilityAnalysis" });
+
+export const Mention = z
+  .object({
+    run_id: RunId,
+    engine: z.string().nullable(),
+    prompt: z.string(),
+    entity: z.string().describe("The entity's name."),
+    alias: z.string().describe("The name or alias that matched, as the entity gives it."),
+    start: count.describe("UTF-16 offset into the run's answer text where the mention starts (JavaScript's answer.slice(start, end) is the mention)."),
+    end: count.describe("UTF-16 offset just after the mention."),
+    sentence: z.string().describe("The sentence holding the mention, at most 300 characters around it."),
+    list_rank: z.int().min(1).nullable().describe("The item number when the sentence is in a numbered or bulleted list item, else null."),
+    counted: z.boolean(),
+    reason: NotCountedReason.nullable().describe("Why it is not counted; null when counted."),
+  })
+  .meta({ id: "Mention", description: "Where a tracked entity's name or alias occurs in one run's answer: the evidence behind every figure." });
+
+export const MentionPage = listOf(Mention, "MentionPage", { description: "By run (in the analysis's run order), then by offset." });
+
+export const MentionsQuery = z.object({
+  entity: chars(1, 100).optional().describe("Only this entity's mentions (its name)."),
+  engine: z.string().min(1).optional().describe("Only this engine's runs."),
+  run_id: RunId.optional().describe("Only this run's mentions."),
+  counted: z.enum(["true", "false"]).optional().describe("Only counted (`true`) or not counted (`false`) mentions."),
+  format: z.enum(["json", "csv"]).optional().describe("`csv`: every matching mention at once, streamed, with a header line (no paging). Default `json`, paged."),
+  limit: limitParam,
+  cursor: cursorParam,
+});
+
+export type EntityRole = z.infer<typeof EntityRole>;
+export type EntityInput = z.infer<typeof EntityInput>;
+export type EntityFigures = z.infer<typeof EntityFigures>;
+export type NotCountedReason = z.infer<typeof NotCountedReason>;
+export type VisibilityExclusionReason = z.infer<typeof VisibilityExclusionReason>;
+export type Entity = z.infer<typeof Entity>;
+export type VisibilityAnalysisRequest = z.infer<typeof VisibilityAnalysisRequest>;
+export type EntityVisibility = z.infer<typeof EntityVisibility>;
+export type VisibilityAnalysis = z.infer<typeof VisibilityAnalysis>;
+export type Mention = z.infer<typeof Mention>;

@@ -1,0 +1,468 @@
+// Percentile bootstrap intervals of means (decisions.md "Statistics": 2,000 resamples, seeded by
+// the analysis id so the same analysis gives the same interval), by exact resampling, never a
+// normal approximation. bootstrapMeanInterval: one sample's mean, its resamples drawn as counts of
+// its distinct values (a multinomial, by successive binomial draws) when there are few of them, or
+// as one binomial draw of how many items are not the commonest value plus a uniform draw for each
+// of those. bootstrapGroupedMeans: every mean of every group of a table of runs from one bootstrap
+// of its rows (a visibility analysis's average positions and prominences by engine, prompt and
+// country), a uniform draw and a few additions per run and resample.
+import { SeededRandom } from "./random";
+
+export const BOOTSTRAP_RESAMPLES = 2_000;
+
+/** A binomial draw costs about this many uniform draws; picks the cheaper way to resample. */
+const BINOMIAL_COST = 12;
+
+/**
+ * [low, high]: the 2.5th and 97.5th percentiles (at the default 95%; linear interpolation between
+ * order statistics, as R's type 7) of the means of `resamples` resamples with replacement, widened
+ * to hold the sample mean in the rare skewed case where it falls outside. Null for no values;
+ * [v, v] when every value is v. Not rounded.
+ */
+export function bootstrapMeanInterval(
+  values: ArrayLike<number>,
+  seed: string,
+  options: { resamples?: number; confidence?: number } = {},
+): [number, number] | null {
+  const n = values.length;
+  if (n === 0) return null;
+  const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
+  const confidence = options.confidence ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`bootstrap: resamples must be a whole number >= 1 (got ${resamples})`);
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`bootstrap: confidence must be between 0 and 1 (got ${confidence})`);
+
+  const counts = new Map<number, number>();
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (!Number.isFinite(v)) throw new RangeError(`bootstrap: values must be finite numbers (got ${v})`);
+    total += v;
+    counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  if (counts.size === 1) {
+    const v = values[0]!;
+    return [v, v];
+  }
+  const mean = total / n;
+  // Commonest first (ties by value), so successive binomial draws use up the items early.
+  const distinct = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const rng = new SeededRandom(seed);
+  const means = new Float64Array(resamples);
+  const [mode, modeCount] = distinct[0]!;
+  const others = n - modeCount;
+  if (distinct.length * BINOMIAL_COST <= others + BINOMIAL_COST) resampleByCounts(rng, distinct, n, means);
+  else resampleDirect(rng, values, mode, others, n, means);
+
+  const alpha = 1 - confidence;
+  const [low, high] = quantiles(means, alpha / 2, 1 - alpha / 2);
+  return [Math.min(low, mean), Math.max(high, mean)];
+}
+
+/** Each resample as multinomial counts of the distinct values: Binomial(left, count / countLeft) in turn. */
+function resampleByCounts(rng: SeededRandom, distinct: [number, number][], n: number, means: Float64Array) {
+  const k = distinct.length;
+  for (let r = 0; r < means.length; r++) {
+    let left = n;
+    let countLeft = n;
+    let sum = 0;
+    for (let i = 0; i < k && left > 0; i++) {
+      const [value, count] = distinct[i]!;
+      const drawn = i === k - 1 ? left : rng.binomial(left, count / countLeft);
+      sum += value * drawn;
+      left -= drawn;
+      countLeft -= count;
+    }
+    means[r] = sum / n;
+  }
+}
+
+/** Each resample as Binomial(n, others / n) items that are not the commonest value, each drawn uniformly from those. */
+function resampleDirect(rng: SeededRandom, values: ArrayLike<number>, mode: number, others: number, n: number, means: Float64Array) {
+  const pool = new Float64Array(others);
+  let j = 0;
+  for (let i = 0; i < n; i++) if (values[i] !== mode) pool[j++] = values[i]!;
+  const share = others / n;
+  for (let r = 0; r < means.length; r++) {
+    const drawn = others === n ? n : rng.binomial(n, share);
+    let sum = 0;
+    for (let i = 0; i < drawn; i++) sum += pool[rng.nextIndex(others)]!;
+    means[r] = (sum + (n - drawn) * mode) / n;
+  }
+}
+
+/**
+ * A table for the grouped bootstrap: `rows` rows (runs) with sparse values in `columnCount`
+ * columns (row i's entries are offsets[i] .. offsets[i + 1] - 1, each a column and a value), and
+ * partitions of the rows into groups (all runs; by engine; by prompt; by country), each giving
+ * every row's group.
+ */
+export type GroupedTable = {
+  rows: number;
+  /** rows + 1 offsets into columns and values. */
+  offsets: Int32Array;
+  columns: Int32Array;
+  values: Float64Array;
+  columnCount: number;
+  /** Per column: true for a mean over the rows holding an entry in it, false for a mean over all rows (absent = 0). */
+  overEntries: readonly boolean[];
+  partitions: readonly { groupOf: Int32Array; groups: number }[];
+};
+
+/** Resample means kept per (group, column) in one pass; more columns are done in further passes over the same draws. */
+const STORE_BYTES = 64 * 2 ** 20;
+/** Cells (the groups of all partitions but the largest, crossed) beyond this share of the rows are not worth rolling up. */
+const MAX_CELL_SHARE = 0.25;
+
+/**
+ * Percentile bootstrap intervals of every column's mean in every group of every partition, from
+ * one bootstrap of the whole table: each resample draws `rows` rows with replacement and every
+ * mean of every group is recomputed on it, over the rows of that group drawn (a group's size thus
+ * varies from resample to resample, as in any bootstrap of a subgroup's mean). A resample in which
+ * a mean is undefined (no row of the group drawn; for an over-entries column, no entry) is left out
+ * of that mean's percentiles. Intervals as bootstrapMeanInterval's (type 7 percentiles, widened to
+ * hold the sample mean; [v, v] when every value is v); null where the sample has no mean.
+ * One pass over the draws costs a uniform draw and a few additions per row: the groups of the
+ * largest partition and the cells of the others are summed, the others' groups from their cells.
+ * Answers intervals[partition][group][column]. Not rounded.
+ */
+export function bootstrapGroupedMeans(
+  table: GroupedTable,
+  seed: string,
+  options: { resamples?: number; confidence?: number } = {},
+): ([number, number] | null)[][][] {
+  const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
+  const confidence = options.confidence ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`bootstrap: resamples must be a whole number >= 1 (got ${resamples})`);
+  const { rows, offsets, columns, values, columnCount, overEntries, partitions } = table;
+  const P = partitions.length;
+  const result = partitions.map((p) => Array.from({ length: p.groups }, () => new Array<[number, number] | null>(columnCount).fill(null)));
+  if (rows === 0 || P === 0 || columnCount === 0) return result;
+
+  // The sample: per partition, group and column, the sum, the entries, and whether values differ.
+  const groupRows = partitions.map((p) => {
+    const n = new Float64Array(p.groups);
+    for (let i = 0; i < rows; i++) n[p.groupOf[i]!]!++;
+    return n;
+  });
+  type Stat = { sum: Float64Array; count: Float64Array; first: Float64Array; varies: Uint8Array };
+  const stats: Stat[] = partitions.map((p) => ({
+    sum: new Float64Array(p.groups * columnCount),
+    count: new Float64Array(p.groups * columnCount),
+    first: new Float64Array(p.groups * columnCount).fill(NaN),
+    varies: new Uint8Array(p.groups * columnCount),
+  }));
+  for (let i = 0; i < rows; i++) {
+    for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
+      const c = columns[j]!;
+      const v = values[j]!;
+      for (let q = 0; q < P; q++) {
+        const k = partitions[q]!.groupOf[i]! * columnCount + c;
+        const st = stats[q]!;
+        st.sum[k]! += v;
+        st.count[k]!++;
+        if (Number.isNaN(st.first[k]!)) st.first[k] = v;
+        else if (st.first[k] !== v) st.varies[k] = 1;
+      }
+    }
+  }
+  // Which (partition, group, column) need resampling; the others are answered now.
+  const active: { q: number; g: number; c: number; mean: number }[] = [];
+  for (let q = 0; q < P; q++) {
+    const st = stats[q]!;
+    for (let g = 0; g < partitions[q]!.groups; g++) {
+      const n = groupRows[q]![g]!;
+      for (let c = 0; c < columnCount; c++) {
+        const k = g * columnCount + c;
+        if (overEntries[c]) {
+          if (st.count[k] === 0) continue;
+          if (!st.varies[k]) result[q]![g]![c] = [st.first[k]!, st.first[k]!];
+          else active.push({ q, g, c, mean: st.sum[k]! / st.count[k]! });
+        } else {
+          if (n === 0) continue;
+          if (st.count[k] === 0 || (st.count[k] === n && !st.varies[k])) {
+            const v = st.count[k] === 0 ? 0 : st.first[k]!;
+            result[q]![g]![c] = [v, v];
+          } else active.push({ q, g, c, mean: st.sum[k]! / n });
+        }
+      }
+    }
+  }
+  if (active.length === 0) return result;
+
+  // The largest partition is summed directly; the others through cells (their groups crossed).
+  let big = 0;
+  for (let q = 1; q < P; q++) if (partitions[q]!.groups > partitions[big]!.groups) big = q;
+  const small = partitions.map((_, q) => q).filter((q) => q !== big);
+  const cellOf = new Int32Array(rows);
+  const cellKeys = new Map<string, number>();
+  for (let i = 0; i < rows; i++) {
+    const key = small.map((q) => partitions[q]!.groupOf[i]).join(",");
+    let cell = cellKeys.get(key);
+    if (cell === undefined) cellKeys.set(key, (cell = cellKeys.size));
+    cellOf[i] = cell;
+  }
+  const cells = cellKeys.size;
+  const rollUp = cells <= Math.max(16, rows * MAX_CELL_SHARE);
+  // Without a cheap roll-up every partition is summed directly (its groups are its "cells").
+  const direct = rollUp ? [big] : partitions.map((_, q) => q);
+  const viaCells = rollUp ? small : [];
+  const cellGroup = viaCells.map((q) => {
+    const groupOfCell = new Int32Array(cells);
+    for (let i = 0; i < rows; i++) groupOfCell[cellOf[i]!] = partitions[q]!.groupOf[i]!;
+    return groupOfCell;
+  });
+
+  // Columns in passes small enough to keep their resample means; every pass draws the same rows.
+  const activeOf = new Int32Array(columnCount);
+  for (const a of active) activeOf[a.c]!++;
+  const passes: [number, number][] = [];
+  for (let from = 0; from < columnCount; ) {
+    let to = from + 1;
+    let held = activeOf[from]!;
+    while (to < columnCount && (held + activeOf[to]!) * resamples * 8 <= STORE_BYTES) held += activeOf[to++]!;
+    passes.push([from, to]);
+    from = to;
+  }
+  const alpha = 1 - confidence;
+  for (const [from, to] of passes) {
+    const width = to - from;
+    const passActive = active.filter((a) => a.c >= from && a.c < to);
+    if (passActive.length === 0) continue;
+    // This pass's entries, by row: those counted (over-entries columns) first, ending at `mids[i]`.
+    const pOffsets = new Int32Array(rows + 1);
+    const mids = new Int32Array(rows);
+    const pCols: number[] = [];
+    const pVals: number[] = [];
+    for (let i = 0; i < rows; i++) {
+      for (const countedFirst of [true, false]) {
+        for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
+          const c = columns[j]!;
+          if (c >= from && c < to && overEntries[c] === countedFirst) {
+            pCols.push(c - from);
+            pVals.push(values[j]!);
+          }
+        }
+        if (countedFirst) mids[i] = pCols.length;
+      }
+      pOffsets[i + 1] = pCols.length;
+    }
+    const cols = Int32Array.from(pCols);
+    const vals = Float64Array.from(pVals);
+
+    const store = passActive.map(() => new Float64Array(resamples));
+    const kept = new Int32Array(passActive.length);
+    const targets = [...direct.map((q) => ({ q, groupOf: partitions[q]!.groupOf, groups: partitions[q]!.groups })), ...(rollUp ? [{ q: -1, groupOf: cellOf, groups: cells }] : [])];
+    const acc: Sums[] = targets.map((t) => ({ n: new Float64Array(t.groups), sum: new Float64Array(t.groups * width), count: new Float64Array(t.groups * width) }));
+    const rolled = viaCells.map((q) => ({ n: new Float64Array(partitions[q]!.groups), sum: new Float64Array(partitions[q]!.groups * width), count: new Float64Array(partitions[q]!.groups * width) }));
+    // Where each active mean reads its sums from: sums[k][at[k]] over denominators[k][den[k]].
+    const sums: Float64Array[] = [];
+    const denominators: Float64Array[] = [];
+    const at = new Int32Array(passActive.length);
+    const den = new Int32Array(passActive.length);
+    passActive.forEach((a, k) => {
+      const t = targets.findIndex((x) => x.q === a.q);
+      const from_ = t >= 0 ? acc[t]! : rolled[viaCells.indexOf(a.q)]!;
+      at[k] = a.g * width + (a.c - from);
+      sums.push(from_.sum);
+      if (overEntries[a.c]) {
+        denominators.push(from_.count);
+        den[k] = at[k]!;
+      } else {
+        denominators.push(from_.n);
+        den[k] = a.g;
+      }
+    });
+
+    const rng = new SeededRandom(seed);
+    for (let r = 0; r < resamples; r++) {
+      for (const x of acc) {
+        x.n.fill(0);
+        x.sum.fill(0);
+        x.count.fill(0);
+      }
+      if (targets.length === 2) {
+        const [x, y] = acc as [Sums, Sums];
+        drawTwo(rng, rows, pOffsets, mids, cols, vals, width, targets[0]!.groupOf, x.n, x.sum, x.count, targets[1]!.groupOf, y.n, y.sum, y.count);
+      } else drawMany(rng, rows, pOffsets, mids, cols, vals, width, targets, acc);
+      if (rollUp) {
+        const cellAcc = acc[acc.length - 1]!;
+        viaCells.forEach((q, k) => {
+          const into = rolled[k]!;
+          into.n.fill(0);
+          into.sum.fill(0);
+          into.count.fill(0);
+          const groupOfCell = cellGroup[k]!;
+          for (let cell = 0; cell < cells; cell++) {
+            const g = groupOfCell[cell]!;
+            into.n[g]! += cellAcc.n[cell]!;
+            for (let col = 0; col < width; col++) {
+              into.sum[g * width + col]! += cellAcc.sum[cell * width + col]!;
+              into.count[g * width + col]! += cellAcc.count[cell * width + col]!;
+            }
+          }
+        });
+      }
+      for (let k = 0; k < passActive.length; k++) {
+        const denominator = denominators[k]![den[k]!]!;
+        if (denominator === 0) continue;
+        store[k]![kept[k]!++] = sums[k]![at[k]!]! / denominator;
+      }
+    }
+
+    passActive.forEach((act, k) => {
+      const sample = store[k]!.subarray(0, kept[k]!);
+      if (sample.length === 0) {
+        result[act.q]![act.g]![act.c] = [act.mean, act.mean];
+        return;
+      }
+      const [low, high] = quantiles(sample, alpha / 2, 1 - alpha / 2);
+      result[act.q]![act.g]![act.c] = [Math.min(low, act.mean), Math.max(high, act.mean)];
+    });
+  }
+  return result;
+}
+
+/** The p-quantile of `xs` (R's type 7), reordering `xs` in place by selection rather than a full sort. */
+export function quantile(xs: Float64Array, p: number): number {
+  const h = (xs.length - 1) * p;
+  const lo = Math.floor(h);
+  const below = select(xs, lo);
+  if (h === lo) return below;
+  let above = Infinity;
+  for (let i = lo + 1; i < xs.length; i++) if (xs[i]! < above) above = xs[i]!;
+  return below + (h - lo) * (above - below);
+}
+
+/** Per group: rows drawn, and per group and column the sum of values and the entries drawn. */
+type Sums = { n: Float64Array; sum: Float64Array; count: Float64Array };
+
+/**
+ * One resample of `rows` rows into two sets of group sums (the hot loop of bootstrapGroupedMeans,
+ * kept small and monomorphic). The generator is sfc32 inlined (SeededRandom.nextU32).
+ */
+function drawTwo(
+  rng: SeededRandom,
+  rows: number,
+  offsets: Int32Array,
+  mids: Int32Array,
+  cols: Int32Array,
+  vals: Float64Array,
+  width: number,
+  ofA: Int32Array,
+  nA: Float64Array,
+  sumA: Float64Array,
+  countA: Float64Array,
+  ofB: Int32Array,
+  nB: Float64Array,
+  sumB: Float64Array,
+  countB: Float64Array,
+): void {
+  let a = rng.a;
+  let b = rng.b;
+  let c = rng.c;
+  let d = rng.d;
+  const scale = rows / 4294967296;
+  for (let i = 0; i < rows; i++) {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    const row = ((t >>> 0) * scale) | 0;
+    const gA = ofA[row]!;
+    const gB = ofB[row]!;
+    nA[gA]!++;
+    nB[gB]!++;
+    const baseA = gA * width;
+    const baseB = gB * width;
+    const mid = mids[row]!;
+    const end = offsets[row + 1]!;
+    let j = offsets[row]!;
+    for (; j < mid; j++) {
+      const col = cols[j]!;
+      const v = vals[j]!;
+      sumA[baseA + col]! += v;
+      sumB[baseB + col]! += v;
+      countA[baseA + col]!++;
+      countB[baseB + col]!++;
+    }
+    for (; j < end; j++) {
+      const col = cols[j]!;
+      const v = vals[j]!;
+      sumA[baseA + col]! += v;
+      sumB[baseB + col]! += v;
+    }
+  }
+  rng.a = a;
+  rng.b = b;
+  rng.c = c;
+  rng.d = d;
+}
+
+/** drawTwo for any number of sets of sums (cells too many to roll up), less quickly. */
+function drawMany(
+  rng: SeededRandom,
+  rows: number,
+  offsets: Int32Array,
+  mids: Int32Array,
+  cols: Int32Array,
+  vals: Float64Array,
+  width: number,
+  targets: readonly { groupOf: Int32Array }[],
+  acc: readonly Sums[],
+): void {
+  for (let i = 0; i < rows; i++) {
+    const row = rng.nextIndex(rows);
+    for (let t = 0; t < targets.length; t++) {
+      const g = targets[t]!.groupOf[row]!;
+      const x = acc[t]!;
+      x.n[g]!++;
+      const base = g * width;
+      for (let j = offsets[row]!; j < offsets[row + 1]!; j++) {
+        x.sum[base + cols[j]!]! += vals[j]!;
+        if (j < mids[row]!) x.count[base + cols[j]!]!++;
+      }
+    }
+  }
+}
+
+/** The p- and q-quantiles (p <= q) of `xs` (type 7): the second selection only searches above the first. */
+function quantiles(xs: Float64Array, p: number, q: number): [number, number] {
+  const low = quantile(xs, p);
+  const h = (xs.length - 1) * q;
+  const lo = Math.floor(h);
+  const start = Math.floor((xs.length - 1) * p) + 1;
+  if (lo < start) return [low, quantile(xs, q)];
+  const below = select(xs, lo, start);
+  if (h === lo) return [low, below];
+  let above = Infinity;
+  for (let i = lo + 1; i < xs.length; i++) if (xs[i]! < above) above = xs[i]!;
+  return [low, below + (h - lo) * (above - below)];
+}
+
+/** The k-th smallest (0-based) of `xs`, leaving xs[0..k) <= xs[k] <= xs(k..] (Hoare's selection). */
+function select(xs: Float64Array, k: number, from = 0): number {
+  let left = from;
+  let right = xs.length - 1;
+  while (right > left) {
+    const pivot = xs[(left + right) >>> 1]!;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (xs[i]! < pivot) i++;
+      while (xs[j]! > pivot) j--;
+      if (i <= j) {
+        const t = xs[i]!;
+        xs[i] = xs[j]!;
+        xs[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else return xs[k]!;
+  }
+  return xs[k]!;
+}

@@ -1,0 +1,11 @@
+// The statistics every figure of the API uses (decisions.md "Statistics"), in one module: rates
+// with Wilson intervals, changes with Newcombe's interval, means with a bootstrap interval, and
+// agreement with Cohen's kappa.
+export { wilsonInterval } from "./wilson";
+export { normalQuantile, zFor } from "./normal";
+export { round4, rateOf } from "./rate";
+export { newcombeInterval } from "./newcombe";
+export { changeTest, type ChangeTest, type Count } from "./change";
+export { BOOTSTRAP_RESAMPLES, bootstrapGroupedMeans, bootstrapMeanInterval, quantile, type GroupedTable } from "./bootstrap";
+export { SeededRandom } from "./random";
+export { cohensKappa, type Agreement2x2 } from "./kappa";

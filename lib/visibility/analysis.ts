@@ -1,0 +1,103 @@
+// A visibility analysis (decisions.md "Visibility analyses", method `visibility-v1`) as one pure
+// function over plain run values: no database, no clock. The service feeds it what it read of the
+// stored runs; the unit tests feed it hand-made answers whose every figure is known.
+import { sortRuns } from "../analyses/citations";
+import type { EntityVisibility, VisibilityExclusionReason } from "../schemas/visibility";
+import { normalizeEntity, type Entity } from "./entities";
+import { groupFigures, meanIntervals } from "./figures";
+import { buildMatcher } from "./matcher";
+import { Observations, observeContext, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
+
+export const VISIBILITY_METHOD = "visibility-v1";
+
+export type { EntityVisibility, VisibilityExclusionReason };
+
+export type VisibilityFigures = {
+  method: typeof VISIBILITY_METHOD;
+  entities: Entity[];
+  run_ids: string[];
+  excluded_runs: { run_id: string; reason: VisibilityExclusionReason }[];
+  totals: {
+    runs: number;
+    prompts: number;
+    engines: number;
+    /** Every mention found, counted or not. */
+    mentions: number;
+    mentions_not_counted: { prompt_echo: number; absence: number };
+  };
+  rows: EntityVisibility[];
+  /** Every mention, by run (in run order) then offset: the evidence behind every figure. */
+  mentions: MentionRow[];
+};
+
+const engineOf = (run: VisibilityRunInput) => run.engine ?? "unknown";
+
+/** A partition of the runs by key (keys in the order listed): each run's group and each group's runs. */
+function partitionBy<K>(keys: readonly K[], keyOf: (r: number) => K, runs: number) {
+  const index = new Map(keys.map((k, g) => [k, g]));
+  const groupOf = new Int32Array(runs);
+  const lists: number[][] = keys.map(() => []);
+  for (let r = 0; r < runs; r++) {
+    const g = index.get(keyOf(r))!;
+    groupOf[r] = g;
+    lists[g]!.push(r);
+  }
+  return { groupOf, groups: keys.length, members: lists.map((l) => Int32Array.from(l)) };
+}
+
+/**
+ * Every figure of a VisibilityAnalysis from the runs the ids named (in order, repeats included)
+ * and the entities (in the order given). `seed` (the analysis id) fixes the bootstrap intervals.
+ */
+export function computeVisibilityAnalysis(
+  named: readonly VisibilityRunInput[],
+  options: { entities: readonly Entity[]; seed: string; /** 2,000 (decisions.md); fewer only to test faster. */ resamples?: number },
+): VisibilityFigures {
+  const entities = options.entities.map(normalizeEntity);
+  const { runIds, runs, excluded } = sortRuns(named, (run) => (run.answer === null || run.answer.trim() === "" ? ("no_answer" as const) : null));
+
+  const E = entities.length;
+  const R = runs.length;
+  const obs = new Observations(R, E);
+  const mentions: MentionRow[] = [];
+  const ctx = observeContext(entities, buildMatcher(entities));
+  for (let r = 0; r < R; r++) observeRun(runs[r]!, r, ctx, obs, mentions);
+
+  const engines = [...new Set(runs.map(engineOf))].sort();
+  const prompts = [...new Set(runs.map((run) => run.prompt))];
+  const countries = [...new Set(runs.map((run) => run.country))].sort((a, b) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
+
+  const all = partitionBy([null], () => null, R);
+  const byEngineP = partitionBy(engines, (r) => engineOf(runs[r]!), R);
+  const byPromptP = partitionBy(prompts, (r) => runs[r]!.prompt, R);
+  const byCountryP = partitionBy(countries, (r) => runs[r]!.country, R);
+  const partitions = [all, byEngineP, byPromptP, byCountryP];
+  const intervals = meanIntervals(obs, partitions, options.seed, options.resamples);
+  const figuresOf = (p: number) => partitions[p]!.members.map((idx, g) => groupFigures(obs, idx, intervals[p]![g]!));
+  const allFigures = figuresOf(0)[0]!;
+  const byEngine = figuresOf(1).map((figures, g) => ({ engine: engines[g]!, figures }));
+  const byPrompt = figuresOf(2).map((figures, g) => ({ prompt: prompts[g]!, figures }));
+  const byCountry = figuresOf(3).map((figures, g) => ({ country: countries[g]!, figures }));
+
+  const rows: EntityVisibility[] = entities.map((entity, e) => ({
+    name: entity.name,
+    role: entity.role,
+    ...allFigures[e]!,
+    by_engine: byEngine.map((g) => ({ engine: g.engine, ...g.figures[e]! })),
+    by_prompt: byPrompt.map((g) => ({ prompt: g.prompt, ...g.figures[e]! })),
+    by_country: byCountry.map((g) => ({ country: g.country, ...g.figures[e]! })),
+  }));
+
+  const notCounted = { prompt_echo: 0, absence: 0 };
+  for (const m of mentions) if (m.reason !== null) notCounted[m.reason]++;
+
+  return {
+    method: VISIBILITY_METHOD,
+    entities,
+    run_ids: runIds,
+    excluded_runs: excluded,
+    totals: { runs: R, prompts: prompts.length, engines: engines.length, mentions: mentions.length, mentions_not_counted: notCounted },
+    rows,
+    mentions,
+  };
+}

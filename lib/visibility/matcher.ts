@@ -1,0 +1,130 @@
+// Matching `visibility-v1`: every name and alias of every tracked entity in one pattern per case
+// rule (at most two scans of an answer), whole words only, longest first where matches overlap.
+import type { Entity } from "./entities";
+
+export type Match = {
+  /** Index of the entity in the analysis's list. */
+  entity: number;
+  /** The name or alias that matched, as the entity gives it. */
+  alias: string;
+  /** UTF-16 offsets into the (NFC) text. */
+  start: number;
+  end: number;
+};
+
+type Term = { entity: number; alias: string };
+
+const WORD = "[\\p{L}\\p{N}\\p{M}_]";
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** Spaces inside a name match any run of spaces, not a line break. */
+const termPattern = (term: string) => term.split(/\s+/u).map(escapeRegExp).join("[^\\S\\r\\n\\u2028\\u2029]+");
+const collapse = (text: string) => text.replace(/\s+/gu, " ");
+
+/** One scan's pattern: all its terms, longest first so the longest wins at a shared start. */
+class TermScan {
+  private readonly global: RegExp;
+  private readonly sticky: RegExp;
+  private readonly byKey = new Map<string, Term>();
+  private readonly terms: Term[];
+
+  constructor(
+    terms: Term[],
+    private readonly caseSensitive: boolean,
+  ) {
+    this.terms = [...terms].sort((a, b) => b.alias.length - a.alias.length);
+    for (const t of this.terms) {
+      const key = this.key(t.alias);
+      if (!this.byKey.has(key)) this.byKey.set(key, t);
+    }
+    const alternatives = [...new Set(this.terms.map((t) => termPattern(t.alias)))].join("|");
+    const body = `(?<!${WORD})(?:${alternatives})(?!${WORD})`;
+    const flags = caseSensitive ? "u" : "iu";
+    this.global = new RegExp(body, `g${flags}`);
+    this.sticky = new RegExp(body, `y${flags}`);
+  }
+
+  private key(text: string) {
+    return this.caseSensitive ? collapse(text) : collapse(text).toLowerCase();
+  }
+
+  private termOf(matched: string): Term {
+    const hit = this.byKey.get(this.key(matched));
+    if (hit !== undefined) return hit;
+    // Case folding the regex knows but toLowerCase does not (the long s, the Kelvin sign).
+    const flags = this.caseSensitive ? "u" : "iu";
+    return this.terms.find((t) => new RegExp(`^(?:${termPattern(t.alias)})$`, flags).test(matched)) ?? this.terms[0]!;
+  }
+
+  /** The longest term starting exactly at `at`, if any. */
+  private at(text: string, at: number): Match | null {
+    this.sticky.lastIndex = at;
+    const m = this.sticky.exec(text);
+    if (m === null) return null;
+    const t = this.termOf(m[0]);
+    return { entity: t.entity, alias: t.alias, start: at, end: at + m[0].length };
+  }
+
+  /** Matches without overlaps, by start. */
+  find(text: string): Match[] {
+    const out: Match[] = [];
+    const re = this.global;
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      const t = this.termOf(m[0]);
+      const first: Match = { entity: t.entity, alias: t.alias, start: m.index, end: m.index + m[0].length };
+      // Other terms starting inside it ("Zoho CRM" in "Acme Zoho CRM Suite") join the group.
+      const group = [first];
+      let end = first.end;
+      for (let i = first.start + 1; i < end; i++) {
+        if (!startsWord(text, i)) continue;
+        const other = this.at(text, i);
+        if (other !== null) {
+          group.push(other);
+          if (other.end > end) end = other.end;
+        }
+      }
+      out.push(...(group.length === 1 ? group : longestFirst(group)));
+      re.lastIndex = end;
+    }
+    return out;
+  }
+}
+
+/** Whether a term could start at `i`: not after a word character. */
+function startsWord(text: string, i: number): boolean {
+  const before = text.codePointAt(i - 1) ?? 0;
+  const prev = before >= 0xdc00 && before <= 0xdfff && i >= 2 ? (text.codePointAt(i - 2) ?? 0) : before;
+  return !/[\p{L}\p{N}\p{M}_]/u.test(String.fromCodePoint(prev));
+}
+
+/** Overlapping matches resolved: the longest first (then the earliest), keeping those that do not overlap a kept one. */
+export function longestFirst(matches: Match[]): Match[] {
+  const kept: Match[] = [];
+  for (const m of [...matches].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start || a.entity - b.entity)) {
+    if (kept.every((k) => m.end <= k.start || m.start >= k.end)) kept.push(m);
+  }
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+export type Matcher = { find: (nfcText: string) => Match[] };
+
+/**
+ * One matcher for the analysis's entities (already normalised): a name or alias matches as a whole
+ * word (not touching a letter, digit, combining mark or underscore), ignoring case unless the
+ * entity is case_sensitive; where matches overlap, the longest wins ("HubSpot CRM" over "HubSpot");
+ * a term two entities share belongs to the first.
+ */
+export function buildMatcher(entities: readonly Entity[]): Matcher {
+  const folded: Term[] = [];
+  const exact: Term[] = [];
+  entities.forEach((e, entity) => {
+    for (const alias of [e.name, ...e.aliases]) {
+      if (!/[\p{L}\p{N}]/u.test(alias)) continue;
+      (e.case_sensitive ? exact : folded).push({ entity, alias });
+    }
+  });
+  const scans = [folded.length ? new TermScan(folded, false) : null, exact.length ? new TermScan(exact, true) : null].filter((s) => s !== null);
+  if (scans.length === 1) return { find: (text) => scans[0]!.find(text) };
+  return { find: (text) => longestFirst(scans.flatMap((s) => s.find(text))) };
+}

@@ -1,0 +1,213 @@
+// One run read for every tracked entity: its mentions (counted or not, with the reason), and per
+// entity whether it was mentioned, its position, list rank, prominence and whether the run cited
+// it. The per-entity values go into typed arrays (runs x entities) that the figures read.
+import { coveredBy, hostOf } from "../analyses/citations";
+import { isAbsence } from "./absence";
+import { isPromptEcho, quotable, type Quotable } from "./echo";
+import type { Mention, NotCountedReason } from "../schemas/visibility";
+import type { Entity } from "./entities";
+import type { Match, Matcher } from "./matcher";
+import { toNfc } from "./nfc";
+import { analyseTextInto, SentenceBuffer, sentenceAt, type TextStructure } from "./text";
+
+export type { NotCountedReason };
+
+/** A run as the analysis reads it: plain values the service gathers from the stored run. */
+export type VisibilityRunInput = {
+  run_id: string;
+  engine: string | null;
+  /** The country the run asked from (its input location), null when none was given. */
+  country: string | null;
+  prompt: string;
+  status: "queued" | "running" | "completed" | "failed";
+  kind: "prompt" | "audit" | "questions";
+  /** The normalised answer text; null without a result. */
+  answer: string | null;
+  /** The queries of the run's searches, as the provider showed them. */
+  search_queries: readonly string[];
+  /** URLs of the sources the answer cited. */
+  cited_urls: readonly string[];
+};
+
+/** One mention (the API's Mention): where an entity's name or alias occurs in one run's answer, and whether it counts. */
+export type MentionRow = Mention;
+
+/** Per run and entity, in arrays indexed run * entities + entity. */
+export class Observations {
+  readonly mentioned: Uint8Array;
+  /** 1 = named first among the tracked entities; 0 = not mentioned. */
+  readonly position: Uint8Array;
+  /** 1-based list item of the first counted mention; 0 = not in a list (or not mentioned). */
+  readonly listRank: Int32Array;
+  readonly prominence: Float64Array;
+  readonly cited: Uint8Array;
+  readonly counted: Uint32Array;
+  readonly promptEcho: Uint32Array;
+  readonly absence: Uint32Array;
+
+  constructor(
+    readonly runs: number,
+    readonly entities: number,
+  ) {
+    const size = runs * entities;
+    this.mentioned = new Uint8Array(size);
+    this.position = new Uint8Array(size);
+    this.listRank = new Int32Array(size);
+    this.prominence = new Float64Array(size);
+    this.cited = new Uint8Array(size);
+    this.counted = new Uint32Array(size);
+    this.promptEcho = new Uint32Array(size);
+    this.absence = new Uint32Array(size);
+  }
+}
+
+/** What stays the same across the runs of one analysis. */
+export type ObserveContext = {
+  entities: readonly Entity[];
+  matcher: Matcher;
+  /** Quotable prompt and query texts, computed once per distinct text. */
+  promptQuotables: Map<string, Quotable | null>;
+  queryQuotables: Map<string, Quotable | null>;
+  /** Sentences of the answer being read (reused from run to run). */
+  sentences: SentenceBuffer;
+};
+
+/** A fresh context for one analysis. */
+export function observeContext(entities: readonly Entity[], matcher: Matcher): ObserveContext {
+  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer() };
+}
+
+const SENTENCE_LIMIT = 300;
+
+/** At most 300 characters of [from, to) of `text` around [start, end), never splitting a surrogate pair. */
+function excerpt(text: string, from: number, to: number, start: number, end: number): string {
+  if (to - from <= SENTENCE_LIMIT) return text.slice(from, to);
+  const room = Math.max(0, SENTENCE_LIMIT - (end - start));
+  let a = Math.max(from, start - Math.floor(room / 2));
+  let b = Math.min(to, a + Math.max(SENTENCE_LIMIT, end - start));
+  a = Math.max(from, b - Math.max(SENTENCE_LIMIT, end - start));
+  const low = (i: number) => i > 0 && i < text.length && (text.charCodeAt(i) & 0xfc00) === 0xdc00;
+  if (low(a)) a++;
+  if (low(b)) b--;
+  return text.slice(a, b);
+}
+
+/** Reads run `r` (a completed prompt run with an answer) into `out` and appends its mentions to `rows`. */
+export function observeRun(run: VisibilityRunInput, r: number, ctx: ObserveContext, out: Observations, rows: MentionRow[]): void {
+  const E = ctx.entities.length;
+  const base = r * E;
+
+  // cited: a cited page on one of the entity's domains or their subdomains.
+  if (run.cited_urls.length > 0) {
+    const hosts = run.cited_urls.map(hostOf);
+    ctx.entities.forEach((entity, e) => {
+      if (entity.domains.some((d) => hosts.some((h) => coveredBy(h, d)))) out.cited[base + e] = 1;
+    });
+  }
+
+  const nfc = toNfc(run.answer ?? "");
+  const text = nfc.text;
+  const matches = ctx.matcher.find(text);
+  if (matches.length === 0) return;
+
+  const structure = analyseTextInto(text, ctx.sentences);
+  let promptQuotable = ctx.promptQuotables.get(run.prompt);
+  if (promptQuotable === undefined) {
+    promptQuotable = quotable(run.prompt, true);
+    ctx.promptQuotables.set(run.prompt, promptQuotable);
+  }
+  const quotables: Quotable[] = [];
+  if (promptQuotable !== null) quotables.push(promptQuotable);
+  for (const q of run.search_queries) {
+    let qq = ctx.queryQuotables.get(q);
+    if (qq === undefined) {
+      qq = quotable(q, false);
+      ctx.queryQuotables.set(q, qq);
+    }
+    if (qq !== null) quotables.push(qq);
+  }
+
+  // Each mention: its sentence, whether it counts, its row.
+  const sentenceOf = new Int32Array(matches.length);
+  let cueSentence = -1;
+  let cueText = "";
+  const counts = new Uint8Array(matches.length);
+  for (let i = 0; i < matches.length; i++) {
+    const m = matches[i]!;
+    const s = sentenceAt(structure, m.start);
+    sentenceOf[i] = s;
+    let reason: NotCountedReason | null = null;
+    if (quotables.length > 0 && isPromptEcho(text, m.start, m.end, quotables)) reason = "prompt_echo";
+    else if (s >= 0) {
+      if (s !== cueSentence) {
+        cueSentence = s;
+        cueText = text.slice(structure.starts[s]!, structure.ends[s]!);
+      }
+      if (isAbsence(cueText, m.start - structure.starts[s]!, m.end - structure.starts[s]!)) reason = "absence";
+    }
+    const cell = base + m.entity;
+    if (reason === null) {
+      counts[i] = 1;
+      out.counted[cell]!++;
+    } else if (reason === "prompt_echo") out.promptEcho[cell]!++;
+    else out.absence[cell]!++;
+    rows.push(mentionRow(run, ctx.entities[m.entity]!, m, text, nfc.toOriginal, structure, s, reason));
+  }
+
+  // Position and list rank: by each entity's first counted mention.
+  const firsts: number[] = [];
+  for (let i = 0; i < matches.length; i++) {
+    if (counts[i] === 0) continue;
+    const e = matches[i]!.entity;
+    if (out.mentioned[base + e] === 1) continue;
+    out.mentioned[base + e] = 1;
+    const s = sentenceOf[i]!;
+    out.listRank[base + e] = s >= 0 ? structure.listRanks[s]! : 0;
+    firsts.push(e);
+  }
+  firsts.forEach((e, k) => (out.position[base + e] = k + 1));
+  if (firsts.length === 0 || structure.totalWords === 0) return;
+
+  // Prominence: sum over sentences naming it of |s| exp(-i_s / N) / k_s, over the words of all N sentences.
+  const namedIn = new Map<number, Set<number>>();
+  for (let i = 0; i < matches.length; i++) {
+    if (counts[i] === 0 || sentenceOf[i]! < 0) continue;
+    const s = sentenceOf[i]!;
+    let set = namedIn.get(s);
+    if (set === undefined) namedIn.set(s, (set = new Set()));
+    set.add(matches[i]!.entity);
+  }
+  const N = structure.count;
+  for (const [s, named] of namedIn) {
+    const share = (structure.words[s]! * Math.exp(-s / N)) / named.size / structure.totalWords;
+    for (const e of named) out.prominence[base + e]! += share;
+  }
+}
+
+function mentionRow(
+  run: VisibilityRunInput,
+  entity: Entity,
+  m: Match,
+  text: string,
+  toOriginal: (offset: number) => number,
+  structure: TextStructure,
+  s: number,
+  reason: NotCountedReason | null,
+): MentionRow {
+  const from = s >= 0 ? structure.starts[s]! : 0;
+  const to = s >= 0 ? Math.max(structure.ends[s]!, m.end) : text.length;
+  const rank = s >= 0 ? structure.listRanks[s]! : 0;
+  return {
+    run_id: run.run_id,
+    engine: run.engine,
+    prompt: run.prompt,
+    entity: entity.name,
+    alias: m.alias,
+    start: toOriginal(m.start),
+    end: toOriginal(m.end),
+    sentence: excerpt(text, from, to, m.start, m.end),
+    list_rank: rank === 0 ? null : rank,
+    counted: reason === null,
+    reason,
+  };
+}
