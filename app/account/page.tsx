@@ -32,6 +32,18 @@ function contextLine(context: ProjectContext): string {
   return parts.length ? parts.join(" · ") : "No domains, brands or competitors yet.";
 }
 
+/** The workspace a new key or project is for (`workspace_id`). */
+function WorkspaceField({ options }: { options: ReactNode }) {
+  return (
+    <label className="flex min-w-0 max-w-full flex-col text-sm">
+      Workspace
+      <select name="workspace_id" className={inputClass}>
+        {options}
+      </select>
+    </label>
+  );
+}
+
 type ProjectItem = Awaited<ReturnType<typeof listProjects>>["items"][number];
 
 const projectFormClass = "mt-2 grid items-end gap-2 text-sm sm:grid-cols-2 [&>button]:justify-self-start";
@@ -62,14 +74,7 @@ function ProjectFields({ project, workspaces }: { project?: ProjectItem; workspa
   return (
     <>
       {field(fields[0]!)}
-      {workspaces ? (
-        <label className="flex min-w-0 flex-col">
-          Workspace
-          <select name="workspace_id" className={inputClass}>
-            {workspaces}
-          </select>
-        </label>
-      ) : null}
+      {workspaces ? <WorkspaceField options={workspaces} /> : null}
       {fields.slice(1).map(field)}
     </>
   );
@@ -182,12 +187,7 @@ export default async function AccountPage() {
               Name
               <input name="name" required maxLength={100} className={inputClass} placeholder="ci" />
             </label>
-            <label className="flex max-w-full flex-col text-sm">
-              Workspace
-              <select name="workspace_id" className={inputClass}>
-                {workspaceOptions}
-              </select>
-            </label>
+            <WorkspaceField options={workspaceOptions} />
           </ActionForm>
         </div>
       </Section>
