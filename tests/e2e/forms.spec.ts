@@ -185,12 +185,13 @@ test("the questions, audit and fanout forms keep what was typed when refused", a
   await screenshots(page, testInfo, "project-forms-refused");
 });
 
-test("a wrong CLI login code stays in the field, to be corrected", async () => {
+test("a wrong CLI login code stays in the field, to be corrected", async ({}, testInfo) => {
   await page.goto("/device");
   await page.getByLabel("Code shown by the CLI").fill("BCDF-GHJX");
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText(/No pending login has that code/)).toBeVisible();
   await expect(page.getByLabel("Code shown by the CLI")).toHaveValue("BCDF-GHJX");
+  await screenshots(page, testInfo, "device-wrong-code");
 });
 
 test("share controls ask before rotating or revoking, and Copy is fresh for a new link", async ({ request, context }, testInfo) => {
