@@ -1,6 +1,8 @@
 // What every command module shares: the shape of a command in the command table (its words,
 // arguments, options and help, from which main.ts parses, `--help` is written and shell
 // completion is generated), the context a command runs with, and the output helpers.
+import { readFileSync } from "node:fs";
+import { ENGINE_IDS } from "../lib/schemas/common";
 import type { EndpointDefinition } from "../lib/schemas/endpoint";
 import { Client, type ApiResult, type CallInput } from "./client";
 import type { Settings } from "./config";
@@ -127,6 +129,24 @@ export function wrap(text: string, width: number): string[] {
   return [...lines, line];
 }
 
+/**
+ * Items about engines in the engines' one order (the registry's, ENGINE_IDS: chatgpt, claude,
+ * gemini), whatever order an answer lists them in, so every table and line of the CLI names
+ * them alike; ties keep their order, and anything not an engine id goes last.
+ */
+export function inEngineOrder<T>(items: readonly T[], engineOf: (item: T) => string | null | undefined): T[] {
+  const rank = (item: T) => {
+    const at = (ENGINE_IDS as readonly string[]).indexOf(engineOf(item) ?? "");
+    return at === -1 ? ENGINE_IDS.length : at;
+  };
+  return items.map((item, i) => ({ item, i })).sort((a, b) => rank(a.item) - rank(b.item) || a.i - b.i).map(({ item }) => item);
+}
+
+/** Engine ids in the engines' one order (inEngineOrder). */
+export function enginesInOrder(engines: readonly string[]): string[] {
+  return inEngineOrder(engines, (e) => e);
+}
+
 export function truncate(text: string, max: number) {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -137,6 +157,18 @@ export function date(iso: string | null | undefined): string | null {
 }
 
 // ---------- arguments ----------
+
+/**
+ * The items of a `--file FILE` (`-`: standard input), one a line: each line trimmed, blank lines
+ * and `#` comment lines skipped. Standard input is read only when asked for: an agent's stdin that
+ * never closes must not make a command hang. One reading for every command that takes a file.
+ */
+export function linesOfFile(file: string): string[] {
+  return readFileSync(file === "-" ? 0 : file, "utf8")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+}
 
 export function arg(ctx: Ctx, index: number, what: string): string {
   const value = ctx.args[index];

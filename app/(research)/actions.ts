@@ -24,6 +24,7 @@ import { AnalysisId } from "@/lib/schemas/analyses";
 import { RunId } from "@/lib/schemas/runs";
 import { ProjectId } from "@/lib/schemas/projects";
 import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
+import { inFormWords, withoutBillingAddress, type FieldLabels } from "../_lib/form-words";
 
 export type StartState = {
   ok: boolean;
@@ -66,12 +67,32 @@ function projectOf(form: FormData): string {
   return field(form, "project") ?? "";
 }
 
-async function start(projectId: string, work: () => Promise<string>): Promise<StartState> {
+// Each form's labels by the request paths its fields fill: refusals are shown in these words.
+const PROMPT_LABELS: FieldLabels = { prompt: "Prompt", engines: "Engines" };
+const QUESTIONS_LABELS: FieldLabels = { topic: "Topic", count: "Questions" };
+const AUDIT_LABELS: FieldLabels = { url: "Page URL" };
+const FANOUT_LABELS: FieldLabels = {
+  prompts: "Prompts",
+  "prompts[].text": "Prompt {n}",
+  "prompts[].source": "Prompt {n}'s question",
+  engines: "Engines",
+  runs: "Runs of each prompt on each engine",
+  name: "Name",
+};
+const CITATION_LABELS: FieldLabels = { ids: "Ticked runs and batches" };
+
+/** A refusal as the form shows it: in its labels; a 402 without the address the page links to. */
+function refusal(error: ApiError, labels: FieldLabels): { message: string; needsCredit: boolean } {
+  const needsCredit = error.code === "insufficient_credit";
+  return { message: needsCredit ? withoutBillingAddress(error.message) : inFormWords(error.message, labels), needsCredit };
+}
+
+async function start(projectId: string, labels: FieldLabels, work: () => Promise<string>): Promise<StartState> {
   let target: string;
   try {
     target = await work();
   } catch (error) {
-    if (error instanceof ApiError) return { ok: false, message: error.message, needsCredit: error.code === "insufficient_credit" };
+    if (error instanceof ApiError) return { ok: false, ...refusal(error, labels) };
     throw error;
   }
   if (ProjectId.safeParse(projectId).success) revalidatePath(`/projects/${projectId}`);
@@ -81,7 +102,7 @@ async function start(projectId: string, work: () => Promise<string>): Promise<St
 /** The engines ticked; none ticked is refused here (the API would take "none" as "all enabled"). */
 function engines(form: FormData): string[] {
   const chosen = all(form, "engines");
-  if (chosen.length === 0) throw new ApiError("invalid_request", "engines: tick at least one engine");
+  if (chosen.length === 0) throw new ApiError("invalid_request", "Tick at least one engine.");
   return chosen;
 }
 
@@ -94,14 +115,14 @@ function fanoutBody(form: FormData) {
     const [analysis_id, question_id] = (sources[i] ?? "").split(":");
     return analysis_id && question_id ? { text, source: { kind: "question" as const, analysis_id, question_id } } : { text };
   });
-  if (prompts.length === 0) throw new ApiError("invalid_request", "prompts: paste at least one prompt, one per line");
+  if (prompts.length === 0) throw new ApiError("invalid_request", "Paste at least one prompt, one per line.");
   return parseInput(FanoutRequest, { prompts, engines: engines(form), runs: int(form, "runs"), name: field(form, "name") ?? null, project: field(form, "project") }, "form");
 }
 
 export async function startPromptAction(_prev: StartState, form: FormData): Promise<StartState> {
   const principal = await requireSessionPrincipal("/account");
   const project = projectOf(form);
-  return start(project, async () => {
+  return start(project, PROMPT_LABELS, async () => {
     const body = parseInput(PromptRequest, { prompt: field(form, "prompt"), engines: engines(form), project }, "form");
     const created = await createPromptBatch(principal, body);
     return `/batches/${created.batch.id}`;
@@ -113,7 +134,7 @@ export async function estimateFanoutAction(_prev: EstimateState, form: FormData)
   try {
     return { ok: true, estimate: await estimateFanout(principal, fanoutBody(form)) };
   } catch (error) {
-    if (error instanceof ApiError) return { ok: false, message: error.message };
+    if (error instanceof ApiError) return { ok: false, message: refusal(error, FANOUT_LABELS).message };
     throw error;
   }
 }
@@ -121,7 +142,7 @@ export async function estimateFanoutAction(_prev: EstimateState, form: FormData)
 export async function startFanoutAction(_prev: StartState, form: FormData): Promise<StartState> {
   const principal = await requireSessionPrincipal("/account");
   const project = projectOf(form);
-  return start(project, async () => {
+  return start(project, FANOUT_LABELS, async () => {
     const fanout = await createFanout(principal, fanoutBody(form));
     return `/fanouts/${fanout.id}`;
   });
@@ -130,7 +151,7 @@ export async function startFanoutAction(_prev: StartState, form: FormData): Prom
 export async function startQuestionsAction(_prev: StartState, form: FormData): Promise<StartState> {
   const principal = await requireSessionPrincipal("/account");
   const project = projectOf(form);
-  return start(project, async () => {
+  return start(project, QUESTIONS_LABELS, async () => {
     const body = parseInput(QuestionsRequest, { topic: field(form, "topic"), count: int(form, "count"), project }, "form");
     const analysis = await createQuestionsAnalysis(principal, body);
     return `/analyses/${analysis.id}`;
@@ -140,7 +161,7 @@ export async function startQuestionsAction(_prev: StartState, form: FormData): P
 export async function startAuditAction(_prev: StartState, form: FormData): Promise<StartState> {
   const principal = await requireSessionPrincipal("/account");
   const project = projectOf(form);
-  return start(project, async () => {
+  return start(project, AUDIT_LABELS, async () => {
     const run = await createAudit(principal, parseInput(AuditRequest, { url: field(form, "url")?.trim(), project }, "form"));
     return `/runs/${run.id}`;
   });
@@ -149,9 +170,9 @@ export async function startAuditAction(_prev: StartState, form: FormData): Promi
 export async function startCitationAnalysisAction(_prev: StartState, form: FormData): Promise<StartState> {
   const principal = await requireSessionPrincipal("/account");
   const project = projectOf(form);
-  return start(project, async () => {
+  return start(project, CITATION_LABELS, async () => {
     const ids = all(form, "ids");
-    if (ids.length === 0) throw new ApiError("invalid_request", "ids: tick the runs or batches to analyse");
+    if (ids.length === 0) throw new ApiError("invalid_request", "Tick the runs or batches to analyse.");
     const body = parseInput(CitationAnalysisRequest, { ids, use_project_context: true }, "form");
     const analysis = await createCitationAnalysis(principal, body);
     return `/analyses/${analysis.id}`;

@@ -6,7 +6,7 @@ import { revokeCliToken } from "@/lib/auth/cli-tokens";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { parseInput, parseParams } from "@/lib/http/input";
-import { createProject, updateProject } from "@/lib/projects/projects";
+import { createProject, getProject, updateProject } from "@/lib/projects/projects";
 import * as auth from "@/lib/schemas/auth";
 import { idOf } from "@/lib/schemas/common";
 import * as projects from "@/lib/schemas/projects";
@@ -14,6 +14,7 @@ import * as workspaces from "@/lib/schemas/workspaces";
 import { createInvitation, revokeInvitation } from "@/lib/workspaces/invitations";
 import { createWorkspace, removeMember, updateMember, updateWorkspace } from "@/lib/workspaces/workspaces";
 import { z } from "zod";
+import { inFormWords, type FieldLabels } from "../_lib/form-words";
 
 export type ActionState = { ok: boolean; message?: string; secret?: string; secretLabel?: string };
 
@@ -45,13 +46,26 @@ function ids<S extends z.ZodObject>(schema: S, form: FormData): z.output<S> {
 
 const cliTokenIds = z.object({ token_id: idOf("ct") });
 
-async function act(work: () => Promise<Omit<ActionState, "ok"> | void>): Promise<ActionState> {
+// Each form's labels by the request paths its fields fill: refusals are shown in these words.
+const KEY_LABELS: FieldLabels = { name: "Name", workspace_id: "Workspace" };
+const WORKSPACE_LABELS: FieldLabels = { name: "Workspace name" };
+const INVITATION_LABELS: FieldLabels = { email: "Email to invite", role: "Role" };
+const PROJECT_LABELS: FieldLabels = {
+  name: "Project name",
+  workspace_id: "Workspace",
+  "context.primary_domain": "Primary domain",
+  "context.domains": "Other domains",
+  "context.brands": "Brands",
+  "context.competitors": "Competitors",
+};
+
+async function act(work: () => Promise<Omit<ActionState, "ok"> | void>, labels: FieldLabels = {}): Promise<ActionState> {
   try {
     const out = (await work()) ?? {};
     revalidatePath("/account");
     return { ok: true, ...out };
   } catch (error) {
-    if (error instanceof ApiError) return { ok: false, message: error.message };
+    if (error instanceof ApiError) return { ok: false, message: inFormWords(error.message, labels) };
     throw error;
   }
 }
@@ -62,7 +76,7 @@ export async function createApiKeyAction(_prev: ActionState, form: FormData): Pr
     const body = parse(auth.ApiKeyCreateRequest, { name: field(form, "name"), workspace_id: field(form, "workspace_id") });
     const key = await createApiKey(principal, body);
     return { secret: key.key, secretLabel: `API key “${key.name}”`, message: "Copy the key now: it is shown only once." };
-  });
+  }, KEY_LABELS);
 }
 
 export async function revokeApiKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -86,7 +100,7 @@ export async function createWorkspaceAction(_prev: ActionState, form: FormData):
   return act(async () => {
     await createWorkspace(principal, parse(workspaces.WorkspaceCreateRequest, { name: field(form, "name") }));
     return { message: "Workspace created." };
-  });
+  }, WORKSPACE_LABELS);
 }
 
 export async function renameWorkspaceAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -95,7 +109,7 @@ export async function renameWorkspaceAction(_prev: ActionState, form: FormData):
     const { workspace_id } = ids(workspaces.updateWorkspace.params, form);
     await updateWorkspace(principal, workspace_id, parse(workspaces.WorkspaceUpdateRequest, { name: field(form, "name") }));
     return { message: "Workspace renamed." };
-  });
+  }, WORKSPACE_LABELS);
 }
 
 export async function changeRoleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -130,7 +144,7 @@ export async function createInvitationAction(_prev: ActionState, form: FormData)
         ? "The link was mailed, and is shown here once."
         : "No mail was sent: copy the link now and send it yourself. It is shown only once.",
     };
-  });
+  }, INVITATION_LABELS);
 }
 
 export async function revokeInvitationAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -142,33 +156,46 @@ export async function revokeInvitationAction(_prev: ActionState, form: FormData)
   });
 }
 
+/** The context fields the project forms show, as typed. */
+function shownContext(form: FormData, prefix = "") {
+  return {
+    primary_domain: field(form, `${prefix}primary_domain`)?.trim() || null,
+    domains: list(form, `${prefix}domains`),
+    brands: list(form, `${prefix}brands`),
+    competitors: list(form, `${prefix}competitors`),
+  };
+}
+
 export async function createProjectAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    const body = parse(projects.ProjectCreateRequest, {
-      name: field(form, "name"),
-      workspace_id: field(form, "workspace_id"),
-      context: { primary_domain: field(form, "primary_domain") ?? null, brands: list(form, "brands"), competitors: list(form, "competitors") },
-    });
+    const body = parse(projects.ProjectCreateRequest, { name: field(form, "name"), workspace_id: field(form, "workspace_id"), context: shownContext(form) });
     const project = await createProject(principal, body);
     return { message: `Project ${project.name} created (${project.id}).` };
-  });
+  }, PROJECT_LABELS);
 }
 
+/**
+ * PATCH replaces the whole context, so the edit sends a whole one: the project's context as
+ * stored now, with only the fields changed in the form (each form field carries, in `was.…`,
+ * what it showed). A field left as shown keeps what is stored, even when it changed elsewhere
+ * since the page was shown (the CLI, a colleague), and fields the form does not show are kept.
+ */
 export async function updateProjectAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const principal = await requireSessionPrincipal("/account");
   return act(async () => {
-    // The form shows the whole context, so what it sends replaces the old one whole, as PATCH does.
+    const { project_id } = ids(projects.updateProject.params, form);
+    const stored = await getProject(principal, project_id);
+    const typed = shownContext(form);
+    const shown = shownContext(form, "was.");
+    const edited = (Object.keys(typed) as (keyof typeof typed)[]).filter((key) => !form.has(`was.${key}`) || JSON.stringify(typed[key]) !== JSON.stringify(shown[key]));
+    const name = field(form, "name");
+    const renamed = !form.has("was.name") || name !== field(form, "was.name");
     const body = parse(projects.ProjectUpdateRequest, {
-      name: field(form, "name"),
-      context: {
-        primary_domain: field(form, "primary_domain") ?? null,
-        domains: list(form, "domains"),
-        brands: list(form, "brands"),
-        competitors: list(form, "competitors"),
-      },
+      ...(renamed ? { name } : {}),
+      context: { ...stored.context, ...Object.fromEntries(edited.map((key) => [key, typed[key]])) },
     });
-    const project = await updateProject(principal, ids(projects.updateProject.params, form).project_id, body);
+    const project = await updateProject(principal, project_id, body);
     return { message: `Project ${project.name} saved.` };
-  });
+  }, PROJECT_LABELS);
 }

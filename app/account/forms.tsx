@@ -1,8 +1,8 @@
 "use client";
 // Forms of the account page. A secret (API key, invitation link) comes back from its action
 // once and is shown here with a copy button; reloading the page does not show it again.
-import { startTransition, useActionState, useState, type ReactNode } from "react";
-import { useHydrated } from "../_components/hydrated";
+import { useState, type ReactNode } from "react";
+import { useFormAction } from "../_components/form-action";
 import { buttonClass, dangerButtonClass, Notice } from "../_components/ui";
 import type { ActionState } from "./actions";
 
@@ -50,8 +50,9 @@ function Toast({ state, onDismiss }: { state: ActionState; onDismiss: () => void
 
 /**
  * A form posting to a server action, its outcome shown under it (or, `inline`, as a toast, for
- * buttons inside table rows). `keepValues`: what was typed stays after the action (React resets
- * a form whose `action` is a function), so a refused edit can be corrected rather than retyped.
+ * buttons inside table rows). What was typed stays when the action refuses it; a form that
+ * creates something is cleared once it has, unless `keepValues` (an edit form, whose fields show
+ * what was saved).
  */
 export function ActionForm({
   action,
@@ -61,6 +62,7 @@ export function ActionForm({
   inline = false,
   keepValues = false,
   className = "flex flex-wrap items-end gap-2",
+  testId,
 }: {
   action: Action;
   children?: ReactNode;
@@ -69,29 +71,16 @@ export function ActionForm({
   inline?: boolean;
   keepValues?: boolean;
   className?: string;
+  testId?: string;
 }) {
-  const [state, formAction, pending] = useActionState(action, { ok: true });
+  const { state, pending, form } = useFormAction(action, { ok: true } as ActionState, { resetOnSuccess: !keepValues });
   const [dismissed, setDismissed] = useState<ActionState | null>(null);
-  // A keepValues form submits from its handler, which exists only once hydrated.
-  const hydrated = useHydrated();
   const message = state.message && !state.secret && dismissed !== state ? state.message : null;
   return (
-    <div className={inline ? "inline-block" : undefined}>
-      <form
-        action={keepValues ? undefined : formAction}
-        onSubmit={
-          keepValues
-            ? (event) => {
-                event.preventDefault();
-                const data = new FormData(event.currentTarget);
-                startTransition(() => formAction(data));
-              }
-            : undefined
-        }
-        className={className}
-      >
+    <div className={inline ? "inline-block" : undefined} data-testid={testId}>
+      <form {...form} className={className}>
         {children}
-        <button type="submit" className={danger ? dangerButtonClass : buttonClass} disabled={pending || (keepValues && !hydrated)}>
+        <button type="submit" className={danger ? dangerButtonClass : buttonClass} disabled={pending}>
           {submit}
         </button>
       </form>

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { workspaceBillingSummary } from "@/lib/billing/summary";
 import { workspaceTransactions } from "@/lib/billing/transactions";
@@ -29,6 +30,54 @@ function contextLine(context: ProjectContext): string {
     context?.competitors?.length ? `competitors: ${context.competitors.join(", ")}` : null,
   ].filter(Boolean);
   return parts.length ? parts.join(" · ") : "No domains, brands or competitors yet.";
+}
+
+/** The workspace a new key or project is for (`workspace_id`). */
+function WorkspaceField({ options }: { options: ReactNode }) {
+  return (
+    <label className="flex min-w-0 max-w-full flex-col text-sm">
+      Workspace
+      <select name="workspace_id" className={inputClass}>
+        {options}
+      </select>
+    </label>
+  );
+}
+
+type ProjectItem = Awaited<ReturnType<typeof listProjects>>["items"][number];
+
+const projectFormClass = "mt-2 grid items-end gap-2 text-sm sm:grid-cols-2 [&>button]:justify-self-start";
+
+/**
+ * The fields of the new-project and edit-project forms, each labelled. Editing: each field also
+ * sends what it showed (`was.…`), so the action changes only what was edited.
+ */
+function ProjectFields({ project, workspaces }: { project?: ProjectItem; workspaces?: ReactNode }) {
+  const c = project?.context;
+  const fields = [
+    { name: "name", label: "Project name", value: project?.name ?? "", placeholder: "Acme CRM", required: true, maxLength: 100 },
+    { name: "primary_domain", label: "Primary domain", value: c?.primary_domain ?? "", placeholder: "acme.com" },
+    { name: "domains", label: "Other domains", value: (c?.domains ?? []).join(", "), placeholder: "docs.acme.com, acme.io" },
+    { name: "brands", label: "Brands", value: (c?.brands ?? []).join(", "), placeholder: "Acme, Acme CRM" },
+    { name: "competitors", label: "Competitors", value: (c?.competitors ?? []).join(", "), placeholder: "Globex, Initech" },
+  ];
+  const field = (f: (typeof fields)[number]) => (
+    <label key={f.name} className="flex min-w-0 flex-col">
+      <span>
+        {f.label}
+        {f.name === "name" ? null : <span className="text-slate-500"> (optional{f.name === "primary_domain" ? "" : ", comma separated"})</span>}
+      </span>
+      <input name={f.name} defaultValue={f.value} placeholder={f.placeholder} required={f.required} maxLength={f.maxLength} className={inputClass} />
+      {project ? <input type="hidden" name={`was.${f.name}`} value={f.value} /> : null}
+    </label>
+  );
+  return (
+    <>
+      {field(fields[0]!)}
+      {workspaces ? <WorkspaceField options={workspaces} /> : null}
+      {fields.slice(1).map(field)}
+    </>
+  );
 }
 
 export default async function AccountPage() {
@@ -138,12 +187,7 @@ export default async function AccountPage() {
               Name
               <input name="name" required maxLength={100} className={inputClass} placeholder="ci" />
             </label>
-            <label className="flex max-w-full flex-col text-sm">
-              Workspace
-              <select name="workspace_id" className={inputClass}>
-                {workspaceOptions}
-              </select>
-            </label>
+            <WorkspaceField options={workspaceOptions} />
           </ActionForm>
         </div>
       </Section>
@@ -194,7 +238,7 @@ export default async function AccountPage() {
       <Section id="workspaces" title="Workspaces and members">
         {details.map(({ access, members, invitations }) => (
           <div key={access.workspace.id} className="mb-6 border-b border-slate-100 pb-6 last:border-0" data-testid={`workspace-${access.workspace.id}`}>
-            <h3 className="font-medium">
+            <h3 className="font-medium wrap-anywhere">
               {access.workspace.name}{" "}
               <span className="text-sm font-normal text-slate-500">
                 {access.workspace.kind} · you are {access.role} · <code className="wrap-anywhere">{access.workspace.id}</code>
@@ -284,39 +328,20 @@ export default async function AccountPage() {
           {projects.items.map((p) => (
             <li key={p.id} className="py-3 first:pt-0" data-testid={`project-${p.id}`}>
               <div className="flex flex-wrap items-baseline gap-x-2">
-                <a href={`/projects/${p.id}`} className="font-medium text-indigo-700 hover:underline" data-testid="project-name">
+                <a href={`/projects/${p.id}`} className="min-w-0 font-medium wrap-anywhere text-indigo-700 hover:underline" data-testid="project-name">
                   {p.name}
                 </a>
                 <code className="wrap-anywhere text-xs text-slate-500">{p.id}</code>
-                <span className="text-slate-500">in {p.workspace_name}</span>
+                <span className="min-w-0 wrap-anywhere text-slate-500">in {p.workspace_name}</span>
               </div>
               <p className="mt-0.5 break-words text-slate-600" data-testid="project-context">
                 {contextLine(p.context)}
               </p>
               <details className="mt-1">
                 <summary className="cursor-pointer text-indigo-700 hover:text-indigo-500">Edit</summary>
-                <ActionForm action={actions.updateProjectAction} submit="Save" keepValues className="mt-2 grid items-end gap-2 sm:grid-cols-2 [&>button]:justify-self-start">
+                <ActionForm action={actions.updateProjectAction} submit="Save" keepValues className={projectFormClass}>
                   <input type="hidden" name="project_id" value={p.id} />
-                  <label className="flex flex-col">
-                    Name
-                    <input name="name" required maxLength={100} defaultValue={p.name} className={inputClass} />
-                  </label>
-                  <label className="flex flex-col">
-                    Primary domain
-                    <input name="primary_domain" defaultValue={p.context?.primary_domain ?? ""} placeholder="acme.com" className={inputClass} />
-                  </label>
-                  <label className="flex flex-col">
-                    Other domains
-                    <input name="domains" defaultValue={(p.context?.domains ?? []).join(", ")} placeholder="comma separated" className={inputClass} />
-                  </label>
-                  <label className="flex flex-col">
-                    Brands
-                    <input name="brands" defaultValue={(p.context?.brands ?? []).join(", ")} placeholder="comma separated" className={inputClass} />
-                  </label>
-                  <label className="flex flex-col sm:col-span-2">
-                    Competitors
-                    <input name="competitors" defaultValue={(p.context?.competitors ?? []).join(", ")} placeholder="comma separated" className={inputClass} />
-                  </label>
+                  <ProjectFields project={p} />
                 </ActionForm>
               </details>
             </li>
@@ -325,14 +350,8 @@ export default async function AccountPage() {
         {projects.items.length === 0 ? <p className="text-sm text-slate-500">No projects yet.</p> : null}
         <div className="mt-4">
           <h3 className="mb-2 font-medium">New project</h3>
-          <ActionForm action={actions.createProjectAction} submit="Create project">
-            <input name="name" required maxLength={100} placeholder="Acme CRM" className={inputClass} aria-label="Project name" />
-            <select name="workspace_id" className={inputClass} aria-label="Project workspace">
-              {workspaceOptions}
-            </select>
-            <input name="primary_domain" placeholder="acme.com" className={inputClass} aria-label="Primary domain" />
-            <input name="brands" placeholder="brands, comma separated" className={inputClass} aria-label="Brands" />
-            <input name="competitors" placeholder="competitors, comma separated" className={inputClass} aria-label="Competitors" />
+          <ActionForm action={actions.createProjectAction} submit="Create project" className={projectFormClass} testId="project-create">
+            <ProjectFields workspaces={workspaceOptions} />
           </ActionForm>
         </div>
       </Section>
@@ -345,7 +364,7 @@ export default async function AccountPage() {
             className="mb-6 border-b border-slate-100 pb-6 last:border-0"
             data-testid={`billing-${access.workspace.id}`}
           >
-            <h3 className="font-medium">{access.workspace.name}</h3>
+            <h3 className="font-medium wrap-anywhere">{access.workspace.name}</h3>
             {!billing.enabled ? <p className="text-sm text-slate-500">Billing is off on this server: nothing is charged.</p> : null}
             <dl className="mt-2 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-3">
               {(

@@ -23,7 +23,8 @@ export async function lookUpCodeAction(form: FormData): Promise<void> {
   if (deviceCodeThrottle.retryAfterMs(principal.user.id) > 0) redirect(`/device?error=throttled`);
   if (!input || !(await findPendingDeviceLogin(input.code))) {
     deviceCodeThrottle.fail(principal.user.id);
-    redirect(`/device?error=unknown`);
+    // The code as typed comes back into the field, to be corrected rather than typed again.
+    redirect(`/device?error=unknown${input?.code ? `&typed=${encodeURIComponent(input.code)}` : ""}`);
   }
   redirect(`/device?code=${encodeURIComponent(input.code)}`);
 }

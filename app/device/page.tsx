@@ -15,9 +15,9 @@ const RESULTS: Record<string, { tone: "success" | "info" | "error"; text: string
 export default async function DevicePage({
   searchParams,
 }: {
-  searchParams: Promise<{ code?: string; error?: string; result?: string }>;
+  searchParams: Promise<{ code?: string; error?: string; result?: string; typed?: string }>;
 }) {
-  const { code, error, result } = await searchParams;
+  const { code, error, result, typed } = await searchParams;
   const principal = await requireSessionPrincipal(code ? `/device?code=${encodeURIComponent(code)}` : "/device");
   let throttled = deviceCodeThrottle.retryAfterMs(principal.user.id) > 0;
   const pending = code && !throttled ? await findPendingDeviceLogin(code) : null;
@@ -73,7 +73,7 @@ export default async function DevicePage({
               <label className="sr-only" htmlFor="code">
                 Code shown by the CLI
               </label>
-              <input id="code" name="code" required placeholder="XXXX-XXXX" className={`${inputClass} font-mono`} autoComplete="off" />
+              <input id="code" name="code" required placeholder="XXXX-XXXX" defaultValue={typed ?? (code && !pending ? code : "")} className={`${inputClass} font-mono`} autoComplete="off" />
               <button className={buttonClass} type="submit" disabled={throttled}>
                 Continue
               </button>

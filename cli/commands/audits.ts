@@ -1,14 +1,13 @@
 // Page audits: starting one audit run per URL (arguments, a file or standard input), following
 // them, and the report of a finished audit (what failed and why, with its evidence, then the facts
 // the audit read), which `runs get` prints for an audit run too.
-import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { AUDIT_UNANSWERED_CODES, AuditRequest, FINDING_SEVERITIES, type AuditResult } from "../../lib/schemas/audits";
 import { auditResultOf } from "../../lib/schemas/results";
 import { createAudit, getRun, type Run } from "../../lib/schemas/runs";
 import { CliHttpError, EXIT } from "../client";
 import {
-  date, followUntilFinished, note, opt, out, printJson, projectOf, request, str, table, truncate, UsageError, waitBudget, wrap,
+  date, followUntilFinished, linesOfFile, note, opt, out, printJson, projectOf, request, str, table, truncate, UsageError, waitBudget, wrap,
   type Ctx, type OptionSpec, type Section,
 } from "../command";
 
@@ -233,7 +232,7 @@ export function urlsOf(ctx: Ctx): string[] {
   const fromFile =
     file === undefined
       ? []
-      : readFileSync(file === "-" ? 0 : file, "utf8").split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+      : linesOfFile(file);
   const given = [...ctx.args, ...fromFile];
   if (given.length === 0) throw new UsageError("no URL: geoscope audit URL … --project pr_…, or --file FILE (one URL per line; - for standard input)");
   const bad = given.flatMap((url) => {

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { createCitationAnalysis, getAnalysis, listAnalyses, type CitationAnalysis } from "../../lib/schemas/analyses";
 import { EXIT } from "../client";
-import { arg, date, intOption, noExtraArgs, note, opt, out, printJson, request, show, str, strs, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
+import { arg, date, enginesInOrder, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, show, str, strs, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
 import { toCsv } from "./fanouts";
 import { printQuestionsAnalysis } from "./questions";
 
@@ -20,19 +20,19 @@ export function citationTable(a: Analysis, name: TableName): { rows: Record<stri
   switch (name) {
     case "domains":
       return {
-        rows: a.domains.map((d) => ({ ...d, engines: d.engines.join(" ") })),
+        rows: a.domains.map((d) => ({ ...d, engines: enginesInOrder(d.engines).join(" ") })),
         columns: ["domain", "citations", "pages", "runs", "prompts", "engines", "seen_not_cited"],
       };
     case "pages":
       return {
-        rows: a.pages.map((p) => ({ ...p, engines: p.engines.join(" ") })),
+        rows: a.pages.map((p) => ({ ...p, engines: enginesInOrder(p.engines).join(" ") })),
         columns: ["url", "domain", "citations", "runs", "prompts", "engines", "seen_not_cited"],
       };
     case "coverage":
       return {
         rows: a.domain_coverage.flatMap((c) => [
           { domain: c.domain, engine: "all", runs: c.runs, cited_runs: c.cited_runs, unknown_runs: c.unknown_runs, cited_rate: c.cited_rate, low: c.cited_rate_interval[0], high: c.cited_rate_interval[1], citations: c.citations, prompts: c.prompts, cited_prompts: c.cited_prompts },
-          ...c.by_engine.map((e) => ({ domain: c.domain, engine: e.engine, runs: e.runs, cited_runs: e.cited_runs, unknown_runs: e.unknown_runs, cited_rate: e.cited_rate, low: e.cited_rate_interval[0], high: e.cited_rate_interval[1], citations: null, prompts: null, cited_prompts: null })),
+          ...inEngineOrder(c.by_engine, (e) => e.engine).map((e) => ({ domain: c.domain, engine: e.engine, runs: e.runs, cited_runs: e.cited_runs, unknown_runs: e.unknown_runs, cited_rate: e.cited_rate, low: e.cited_rate_interval[0], high: e.cited_rate_interval[1], citations: null, prompts: null, cited_prompts: null })),
         ]),
         columns: ["domain", "engine", "runs", "cited_runs", "unknown_runs", "cited_rate", "low", "high", "citations", "prompts", "cited_prompts"],
       };
@@ -40,7 +40,7 @@ export function citationTable(a: Analysis, name: TableName): { rows: Record<stri
       return {
         rows: a.textual_mentions.flatMap((m) => [
           { term: m.term, engine: "all", runs_mentioning: m.runs_mentioning, runs: m.runs, prompts_mentioning: m.prompts_mentioning, prompts: m.prompts, occurrences: m.occurrences },
-          ...Object.entries(m.runs_mentioning_by_engine).map(([engine, n]) => ({ term: m.term, engine, runs_mentioning: n, runs: null, prompts_mentioning: null, prompts: null, occurrences: null })),
+          ...inEngineOrder(Object.entries(m.runs_mentioning_by_engine), ([engine]) => engine).map(([engine, n]) => ({ term: m.term, engine, runs_mentioning: n, runs: null, prompts_mentioning: null, prompts: null, occurrences: null })),
         ]),
         columns: ["term", "engine", "runs_mentioning", "runs", "prompts_mentioning", "prompts", "occurrences"],
       };
@@ -58,10 +58,10 @@ export function formatCitationAnalysis(a: Analysis): string {
       `${t.sources_observed} sources seen, ${t.retrieved_not_cited} seen but not cited, ${t.citation_status_unknown} of unknown status, ${t.unresolved_sources} unresolved · ` +
       `${t.runs_without_citation_marks} runs without citation marks`,
     "",
-    table(a.engines, ["engine", "runs", "runs_with_citations", "citations", "unique_cited_domains", "runs_without_citation_marks"]),
+    table(inEngineOrder(a.engines, (e) => e.engine), ["engine", "runs", "runs_with_citations", "citations", "unique_cited_domains", "runs_without_citation_marks"]),
     "",
     `top domains (${Math.min(TOP, a.domains.length)} of ${a.domains.length})`,
-    table(a.domains.slice(0, TOP).map((d) => ({ ...d, engines: d.engines.join(",") })), ["domain", "citations", "pages", "runs", "prompts", "engines", "seen_not_cited"]),
+    table(a.domains.slice(0, TOP).map((d) => ({ ...d, engines: enginesInOrder(d.engines).join(",") })), ["domain", "citations", "pages", "runs", "prompts", "engines", "seen_not_cited"]),
     "",
     `top pages (${Math.min(TOP, a.pages.length)} of ${a.pages.length})`,
     table(a.pages.slice(0, TOP).map((p) => ({ ...p, url: truncate(p.url, 70) })), ["url", "citations", "runs", "prompts", "seen_not_cited"]),
@@ -82,7 +82,7 @@ export function formatCitationAnalysis(a: Analysis): string {
       runs: `${m.runs_mentioning}/${m.runs}`,
       prompts: `${m.prompts_mentioning}/${m.prompts}`,
       occurrences: m.occurrences,
-      by_engine: Object.entries(m.runs_mentioning_by_engine).map(([e, n]) => `${e} ${n}`).join(", "),
+      by_engine: inEngineOrder(Object.entries(m.runs_mentioning_by_engine), ([e]) => e).map(([e, n]) => `${e} ${n}`).join(", "),
     }));
     lines.push("", "mentions (whole words, any case)", table(rows, ["term", "runs", "prompts", "occurrences", "by_engine"]));
   }
@@ -96,13 +96,16 @@ export function formatCitationAnalysis(a: Analysis): string {
 function csvTableOf(ctx: Ctx): TableName | null {
   const format = str(ctx, "format");
   const name = str(ctx, "table");
+  if (name !== undefined && !(CITATION_TABLES as readonly string[]).includes(name)) {
+    throw new UsageError(`unknown table "${name}": --table takes ${CITATION_TABLES.join(", ")}`);
+  }
   if (format === undefined) {
     if (name !== undefined) throw new UsageError("--table goes with --format csv");
     return null;
   }
-  if (format !== "csv") throw new UsageError("--format takes csv");
+  if (format !== "csv") throw new UsageError(`unknown format "${format}": --format takes csv`);
   if (ctx.json) throw new UsageError("--format writes CSV; leave out --json (or drop --format for the API's body)");
-  if (!name || !(CITATION_TABLES as readonly string[]).includes(name)) throw new UsageError(`--format csv needs --table ${CITATION_TABLES.join("|")}`);
+  if (!name) throw new UsageError(`--format csv needs --table ${CITATION_TABLES.join("|")}`);
   return name as TableName;
 }
 

@@ -1,12 +1,11 @@
 // Fanouts: every prompt on every engine, repeated, and the queries each engine searched. Prompts
 // come from arguments, a file (one per line) or standard input.
-import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { ENGINE_IDS } from "../../lib/schemas/common";
 import { createFanout, estimateFanout, getFanout, getFanoutQueries, listFanouts, type Fanout, type FanoutEstimate, type FanoutQueryReport, type FanoutRequest } from "../../lib/schemas/fanouts";
 import { EXIT } from "../client";
 import {
-  arg, date, intOption, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, UsageError, waitOption,
+  arg, date, enginesInOrder, inEngineOrder, intOption, linesOfFile, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, UsageError, waitOption,
   type Ctx, type OptionSpec, type Section,
 } from "../command";
 import { FINISHED } from "./runs";
@@ -21,7 +20,7 @@ export const runOptions = {
 
 const planOptions = {
   project: opt.project,
-  file: { type: "string", arg: "FILE", help: "read the prompts from FILE, one per line (`-`: standard input)" },
+  file: { type: "string", arg: "FILE", help: "read the prompts from FILE, one per line (blank lines and # comments skipped; `-`: standard input)" },
   ...runOptions,
   name: { type: "string", arg: "NAME", help: "a name for the fanout (default: the first prompt)" },
 } as const satisfies Record<string, OptionSpec>;
@@ -34,19 +33,12 @@ export const followOption = {
 
 type FanoutRequestBody = z.input<typeof FanoutRequest>;
 
-/**
- * The prompts: the arguments, or --file (one per line, blank lines skipped; `--file -` reads
- * standard input). Standard input is read only when asked for: an agent's stdin that never
- * closes must not make a command hang.
- */
+/** The prompts: the arguments, or --file's lines as `audit --file` reads them (linesOfFile). */
 function promptsOf(ctx: Ctx): string[] {
   const file = str(ctx, "file");
   if (file !== undefined && ctx.args.length > 0) throw new UsageError("give the prompts as arguments or with --file, not both");
-  const prompts =
-    file === undefined
-      ? ctx.args
-      : readFileSync(file === "-" ? 0 : file, "utf8").split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
-  if (prompts.length === 0) throw new UsageError('no prompts: give them as arguments ("TEXT" …) or with --file FILE (one per line; - for standard input)');
+  const prompts = file === undefined ? ctx.args : linesOfFile(file);
+  if (prompts.length === 0) throw new UsageError('no prompts: give them as arguments ("TEXT" …) or with --file FILE (one per line, # comments skipped; - for standard input)');
   return prompts;
 }
 
@@ -67,11 +59,15 @@ function requestBody(ctx: Ctx): FanoutRequestBody {
   return { prompts: promptsOf(ctx).map((text) => ({ text })), project, ...planOf(ctx) };
 }
 
-function formatEstimate(e: z.output<typeof FanoutEstimate>): string {
+/** The estimate, after the prompts it was made for, numbered as the fanout will number them. */
+export function formatEstimate(e: z.output<typeof FanoutEstimate>, prompts: readonly { text: string }[]): string {
   const lines = [
-    `${e.prompts} prompts × ${e.engines.length} engines (${e.engines.join(", ")}) × ${e.runs} runs = ${e.executions} executions` +
+    `prompts (${prompts.length}):`,
+    ...prompts.map((p, i) => `${String(i + 1).padStart(String(prompts.length).length)}. ${p.text.replace(/\s+/g, " ").trim()}`),
+    "",
+    `${e.prompts} prompts × ${e.engines.length} engines (${enginesInOrder(e.engines).join(", ")}) × ${e.runs} runs = ${e.executions} executions` +
       (e.identical_prompts ? ` (${e.identical_prompts} prompts repeat an earlier one; they run all the same)` : ""),
-    table(e.lines.map((l) => ({ ...l, amount: `$${l.amount_usd}`, price: `$${l.unit_price_usd}` })), ["engine", "executions", "price", "amount"]),
+    table(inEngineOrder(e.lines, (l) => l.engine).map((l) => ({ ...l, amount: `$${l.amount_usd}`, price: `$${l.unit_price_usd}` })), ["engine", "executions", "price", "amount"]),
     `total $${e.total_usd} at prices ${e.pricing_version}` +
       (e.billing_enabled ? `; available $${e.available_usd}: ${e.sufficient ? "enough" : "NOT enough"}` : " (billing is off: nothing is charged)"),
   ];
@@ -88,13 +84,13 @@ function progressOf(f: FanoutBody): string {
 export function formatFanout(f: FanoutBody): string {
   const lines = [
     `fanout ${f.id}: ${f.status} · ${f.name}`,
-    `${f.prompt_count} prompts × ${f.engines.join(", ")} × ${f.runs} runs; ${f.counts.completed} completed, ${f.counts.failed} failed, ` +
+    `${f.prompt_count} prompts × ${enginesInOrder(f.engines).join(", ")} × ${f.runs} runs; ${f.counts.completed} completed, ${f.counts.failed} failed, ` +
       `${f.counts.queued + f.counts.running} unfinished · ${f.query_count} queries` +
       (f.charged_usd !== null ? ` · charged $${f.charged_usd}, held $${f.held_usd}` : ""),
   ];
   for (const prompt of f.prompts) {
     lines.push("", `${prompt.index}. ${prompt.text}`);
-    for (const engine of prompt.engines) {
+    for (const engine of inEngineOrder(prompt.engines, (e) => e.engine)) {
       const finished = engine.runs.filter((r) => r.status === "completed").length;
       const counts = new Map<string, number>();
       for (const run of engine.runs) for (const q of new Set(run.queries.map((x) => x.text))) counts.set(q, (counts.get(q) ?? 0) + 1);
@@ -108,7 +104,8 @@ export function formatFanout(f: FanoutBody): string {
 }
 
 function formatQueryReport(r: z.output<typeof FanoutQueryReport>): string {
-  const rows = r.groups.flatMap((g) =>
+  const groups = inEngineOrder(r.groups, (g) => g.engine).sort((a, b) => a.prompt_index - b.prompt_index);
+  const rows = groups.flatMap((g) =>
     g.queries.map((q) => ({
       prompt: g.prompt_index,
       engine: g.engine,
@@ -124,7 +121,7 @@ function formatQueryReport(r: z.output<typeof FanoutQueryReport>): string {
 /** One row per run × query of a fanout's detail: what `fanout queries --format` exports. */
 export function queryRows(f: FanoutBody) {
   return f.prompts.flatMap((prompt) =>
-    prompt.engines.flatMap((engine) =>
+    inEngineOrder(prompt.engines, (e) => e.engine).flatMap((engine) =>
       engine.runs.flatMap((run) =>
         run.queries.map((q) => ({
           prompt_index: prompt.index,
@@ -152,7 +149,7 @@ export function toCsv(rows: readonly Record<string, unknown>[], columns: readonl
 
 /** POST /fanouts/estimate, printed as `fanout estimate` prints it. */
 export async function printEstimate(ctx: Ctx, body: FanoutRequestBody): Promise<number> {
-  show(ctx, await request(ctx, estimateFanout, { body }), formatEstimate);
+  show(ctx, await request(ctx, estimateFanout, { body }), (estimate) => formatEstimate(estimate, body.prompts));
   return EXIT.ok;
 }
 

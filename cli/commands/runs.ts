@@ -7,7 +7,7 @@ import { createPrompt, getBatch, getRun, listRuns, RunStatus, type PromptBatch, 
 import { EXIT } from "../client";
 import { formatAudit } from "./audits";
 import {
-  arg, date, intOption, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, waitOption,
+  arg, date, inEngineOrder, intOption, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, waitOption,
   type Section,
 } from "../command";
 
@@ -49,7 +49,7 @@ export function formatBatch(body: BatchBody): string {
   const head = [`batch ${body.batch.id}: ${body.batch.status}`, prompt ? `prompt: ${prompt}` : null, body.batch.project_id ? `project: ${body.batch.project_id}` : null]
     .filter(Boolean)
     .join("\n");
-  return [head, ...body.runs.map(formatRun)].join("\n\n");
+  return [head, ...inEngineOrder(body.runs, (r) => r.engine).map(formatRun)].join("\n\n");
 }
 
 /** Statuses after which a batch (or fanout) no longer changes. */
@@ -78,13 +78,13 @@ export const runs: Section = {
         let batch = current.body;
         const waiting = ctx.values.wait === true;
         if (waiting) {
-          note(`batch ${batch.batch.id} queued on ${batch.runs.map((r) => r.engine).join(", ")}; waiting…`);
+          note(`batch ${batch.batch.id} queued on ${inEngineOrder(batch.runs, (r) => r.engine).map((r) => r.engine).join(", ")}; waiting…`);
           let last = "";
           while (!FINISHED.has(batch.batch.status)) {
             current = await request(ctx, getBatch, { params: { batch_id: batch.batch.id }, query: { wait: 30 } });
             batch = current.body;
             const done = batch.runs.filter((r) => r.status === "completed" || r.status === "failed").length;
-            const progress = `batch ${batch.batch.id}: ${batch.batch.status}, ${done}/${batch.runs.length} runs finished (${batch.runs.map((r) => `${r.engine} ${r.status}`).join(", ")})`;
+            const progress = `batch ${batch.batch.id}: ${batch.batch.status}, ${done}/${batch.runs.length} runs finished (${inEngineOrder(batch.runs, (r) => r.engine).map((r) => `${r.engine} ${r.status}`).join(", ")})`;
             if (progress !== last) note(progress);
             last = progress;
           }

@@ -50,10 +50,18 @@ export function costLine(kind: CostKind, card: Card | null): string {
   }
 }
 
-function describe(tool: Tool, card: Card | null): string {
+/**
+ * The API's own advice to wait with `GET /path?wait=30`, as an agent follows it here: with the
+ * waiting tool of that path (an agent's tool call is not an HTTP request it can make).
+ */
+export function withWaitTools(text: string, tools: readonly Tool[]): string {
+  return text.replace(/GET (\/\S+?)\?wait=\d+/g, (phrase, path: string) => tools.find((t) => t.waitsOn && t.definition.path === path)?.name ?? phrase);
+}
+
+function describe(tool: Tool, card: Card | null, tools: readonly Tool[]): string {
   const e = tool.definition;
   const parts = [tool.waitsOn ? `Waits for ${e.method} ${e.path} to finish, asking the API with ?wait=30 repeatedly until its status is completed, partial or failed, or timeout_seconds have passed; returns the body as it then is.` : `${e.summary}.`];
-  if (!tool.waitsOn && e.description) parts.push(e.description);
+  if (!tool.waitsOn && e.description) parts.push(withWaitTools(e.description, tools));
   if (tool.hint) parts.push(tool.hint);
   if (tool.cost) parts.push(costLine(tool.cost, card));
   if (!tool.waitsOn) parts.push(`(${e.method} ${e.path})`);
@@ -98,12 +106,12 @@ export function createMcpServer(client: Client, options: { card: Promise<Card | 
     return {
       tools: tools.map((tool) => ({
         name: tool.name,
-        description: describe(tool, card),
+        description: describe(tool, card, tools),
         inputSchema: tool.inputJsonSchema as { type: "object" },
         annotations: {
-          readOnlyHint: tool.definition.method === "GET",
+          readOnlyHint: tool.definition.method === "GET" || tool.readOnly === true,
           destructiveHint: tool.definition.method === "DELETE",
-          idempotentHint: tool.definition.method !== "POST",
+          idempotentHint: tool.definition.method !== "POST" || tool.readOnly === true,
           openWorldHint: false,
         },
       })),

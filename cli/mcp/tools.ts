@@ -4,6 +4,7 @@
 // schema, its call and most of its description come from that endpoint's definition. A line whose
 // endpoint is not in the registry yet (audits are being built) gives no tool until it is added.
 import { z } from "zod";
+import { ENGINE_IDS } from "../../lib/schemas/common";
 import type { EndpointDefinition } from "../../lib/schemas/endpoint";
 
 /** A rate-card product, or `fanout`: prompt executions priced per engine. */
@@ -19,6 +20,8 @@ export type ToolSpec = {
   cost?: CostKind;
   /** A waiting tool: repeats the GET with `?wait=30` until the status at this path of the body is finished, or its time is up. */
   waitsOn?: string;
+  /** A POST that only reads (starts, holds and changes nothing): read-only and idempotent to the client. */
+  readOnly?: true;
 };
 
 export const TOOLS: readonly ToolSpec[] = [
@@ -28,13 +31,13 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "list_projects", endpoint: "GET /projects", hint: "Work-starting tools need a project id (`pr_…`) from here or from create_project." },
   { name: "create_project", endpoint: "POST /projects" },
   { name: "get_project", endpoint: "GET /projects/{project_id}" },
-  { name: "run_prompt", endpoint: "POST /prompts", cost: "prompt", hint: "Then call wait_for_batch with its batch.id." },
+  { name: "run_prompt", endpoint: "POST /prompts", cost: "prompt", hint: "wait_for_batch takes its batch.id." },
   { name: "wait_for_batch", endpoint: "GET /batches/{batch_id}", waitsOn: "batch.status" },
   { name: "get_batch", endpoint: "GET /batches/{batch_id}" },
   { name: "get_run", endpoint: "GET /runs/{run_id}" },
   { name: "wait_for_run", endpoint: "GET /runs/{run_id}", waitsOn: "status" },
   { name: "list_runs", endpoint: "GET /runs" },
-  { name: "estimate_fanout", endpoint: "POST /fanouts/estimate", hint: "Free: starts and holds nothing." },
+  { name: "estimate_fanout", endpoint: "POST /fanouts/estimate", hint: "Free: starts and holds nothing.", readOnly: true },
   { name: "create_fanout", endpoint: "POST /fanouts", cost: "fanout", hint: "Returns at once with the fanout queued; then call wait_for_fanout with its id." },
   { name: "wait_for_fanout", endpoint: "GET /fanouts/{fanout_id}", waitsOn: "status" },
   { name: "get_fanout", endpoint: "GET /fanouts/{fanout_id}" },
@@ -83,6 +86,26 @@ function keysOf(schema: z.ZodType | undefined): string[] {
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
 
+/**
+ * Every `engines` argument (a list of engine ids the API checks against the enabled ones) with
+ * the engine ids as its items' enum, so a client offers and checks them as it does `engine`.
+ */
+export function withEngineEnum(schema: Record<string, unknown>): Record<string, unknown> {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== "object") return node;
+    const record = Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([k, v]) => [k, walk(v)]));
+    const properties = record.properties as Record<string, Record<string, unknown>> | undefined;
+    const engines = properties?.engines;
+    const items = engines?.items as Record<string, unknown> | undefined;
+    if (engines?.type === "array" && items?.type === "string" && items.enum === undefined) {
+      record.properties = { ...properties, engines: { ...engines, items: { ...items, enum: [...ENGINE_IDS] } } };
+    }
+    return record;
+  };
+  return walk(schema) as Record<string, unknown>;
+}
+
 /** JSON Schema with every `$ref` to `$defs` replaced by its definition: MCP clients and the models behind them read flat schemas best. */
 export function inlineRefs(schema: Record<string, unknown>): Record<string, unknown> {
   const defs = (schema.$defs ?? {}) as Record<string, unknown>;
@@ -122,7 +145,7 @@ export function buildTool(spec: ToolSpec, definition: EndpointDefinition): Tool 
     add("body", definition.body);
   }
   const input = z.strictObject(shape);
-  return { ...spec, definition, input, placement, inputJsonSchema: inlineRefs(z.toJSONSchema(input, { io: "input" }) as Record<string, unknown>) };
+  return { ...spec, definition, input, placement, inputJsonSchema: withEngineEnum(inlineRefs(z.toJSONSchema(input, { io: "input" }) as Record<string, unknown>)) };
 }
 
 /** The tools whose endpoints the registry has, in the table's order. */

@@ -5,7 +5,10 @@
 import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { notFound } from "../http/errors";
+import { engineConfig } from "../config/engines";
+import { MAX_ENGINE_ATTEMPTS } from "../runs/execute";
 import { isFinished } from "../runs/status";
+import { attemptView, type AttemptView } from "./attempts";
 import { reachableBy } from "../workspaces/access";
 
 /** The objects a page can follow, by id prefix. */
@@ -17,16 +20,18 @@ export function isFollowable(id: string): boolean {
 
 export type Progress = { signature: string; finished: boolean };
 
-/** `finished/total` of a set of runs, and whether all have ended. */
+/** `finished/total` of a set of runs (and the engine attempts they are at), and whether all have ended. */
 async function runsProgress(where: { batchId: string } | { fanoutId: string }): Promise<Progress> {
-  const groups = await db().run.groupBy({ by: ["status"], where, _count: { _all: true } });
+  const groups = await db().run.groupBy({ by: ["status"], where, _count: { _all: true }, _sum: { engineAttempt: true } });
   let total = 0;
   let done = 0;
+  let attempts = 0;
   for (const g of groups) {
     total += g._count._all;
     if (isFinished(g.status)) done += g._count._all;
+    else attempts += g._sum.engineAttempt ?? 0;
   }
-  return { signature: `${done}/${total}`, finished: done === total };
+  return { signature: `${done}/${total}${attempts ? `+${attempts}` : ""}`, finished: done === total };
 }
 
 /**
@@ -37,9 +42,10 @@ export async function progressOf(principal: Principal, id: string): Promise<Prog
   const reachable = { id, ...reachableBy(principal) };
   const prefix = id.slice(0, 2);
   if (prefix === "dr") {
-    const run = await db().run.findFirst({ where: reachable, select: { status: true } });
+    const run = await db().run.findFirst({ where: reachable, select: { status: true, engineAttempt: true } });
     if (!run) throw notFound("run", id);
-    return { signature: run.status, finished: isFinished(run.status) };
+    const attempt = run.status === "running" && run.engineAttempt ? `#${run.engineAttempt}` : "";
+    return { signature: `${run.status}${attempt}`, finished: isFinished(run.status) };
   }
   if (prefix === "rq") {
     if (!(await db().batch.findFirst({ where: reachable, select: { id: true } }))) throw notFound("batch", id);
@@ -52,6 +58,25 @@ export async function progressOf(principal: Principal, id: string): Promise<Prog
   const analysis = await db().analysis.findFirst({ where: reachable, select: { status: true } });
   if (!analysis) throw notFound("analysis", id);
   return { signature: analysis.status, finished: isFinished(analysis.status) };
+}
+
+/**
+ * Where the engine call of each running prompt run among `runIds` is (attemptView), for the
+ * run's and its batch's pages; runs the principal cannot reach, or not running, are left out.
+ */
+export async function engineAttemptsOf(principal: Principal, runIds: readonly string[]): Promise<Map<string, AttemptView>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await db().run.findMany({
+    where: { id: { in: [...runIds] }, status: "running", kind: "prompt", ...reachableBy(principal) },
+    select: { id: true, engineAttempt: true, engineAttemptAt: true, startedAt: true },
+  });
+  const rules = { maxAttempts: MAX_ENGINE_ATTEMPTS, timeoutMs: engineConfig().timeoutMs };
+  return new Map(
+    rows.flatMap((r) => {
+      const view = attemptView({ attempt: r.engineAttempt, at: r.engineAttemptAt, startedAt: r.startedAt }, rules);
+      return view ? [[r.id, view] as const] : [];
+    }),
+  );
 }
 
 /** The combined signature of several objects, as a page renders it and the stream compares it. */

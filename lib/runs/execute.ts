@@ -89,7 +89,7 @@ export async function claimRun(runId: string, leaseMs = RUN_LEASE_MS): Promise<C
   // Conditional on what was read: of two workers claiming at once, exactly one succeeds.
   const { count } = await db().run.updateMany({
     where: { id: runId, status: row.status, attempts: row.attempts },
-    data: { status: "running", startedAt, attempts: row.attempts + 1, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+    data: { status: "running", startedAt, attempts: row.attempts + 1, leaseExpiresAt: new Date(now.getTime() + leaseMs), engineAttempt: 1, engineAttemptAt: now },
   });
   if (count !== 1) return "busy";
   notifyChanged(row.id, row.batchId, row.fanoutId);
@@ -223,7 +223,22 @@ async function callEngine(claim: Claim, sleep: (ms: number) => Promise<void>): P
     }
     const delay = backoffMs(attempt, outcome.retry_after_ms);
     log.info("engine call failed; retrying", { run_id: claim.id, engine, code: outcome.error.code, attempt, delay_ms: delay });
+    await recordNextAttempt(claim, attempt + 1, new Date(Date.now() + delay));
     await sleep(delay);
+  }
+}
+
+/**
+ * Says on the run which engine attempt comes next and when, for its page while it waits and asks
+ * (the first attempt is recorded by the claim). Only a retry writes, so a run whose engine
+ * answers at once costs no statement more; a failed write only leaves the page less precise.
+ */
+async function recordNextAttempt(claim: Claim, attempt: number, at: Date): Promise<void> {
+  try {
+    await db().run.updateMany({ where: { id: claim.id, status: "running", attempts: claim.attempts }, data: { engineAttempt: attempt, engineAttemptAt: at } });
+    notifyChanged(claim.id, claim.batchId, claim.fanoutId);
+  } catch (error) {
+    log.warn("recording a run's next engine attempt failed", { run_id: claim.id, attempt, error });
   }
 }
 

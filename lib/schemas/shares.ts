@@ -36,6 +36,7 @@ const analysisParams = z.object({ analysis_id: AnalysisId });
 function shareEndpoints<P extends z.ZodObject>(collection: "runs" | "analyses", param: string, params: P, noun: string, tag: string) {
   const base = `/${collection}/{${param}}/share`;
   const Noun = noun[0]!.toUpperCase() + noun.slice(1);
+  const A = /^[aeiou]/.test(noun) ? "An" : "A";
   return {
     get: defineEndpoint({
       method: "GET", path: base, operationId: `get${Noun}Share`, summary: `Whether the ${noun} is shared, and its link`,
@@ -43,7 +44,7 @@ function shareEndpoints<P extends z.ZodObject>(collection: "runs" | "analyses", 
     }),
     create: defineEndpoint({
       method: "POST", path: base, operationId: `share${Noun}`, summary: `Share a finished ${noun}: one public read-only link`,
-      description: `Any member may share. A ${noun} that has not finished (queued or running) answers 409; one already shared answers its link unchanged.`,
+      description: `Any member may share. ${A} ${noun} that has not finished (queued or running) answers 409; one already shared answers its link unchanged.`,
       tags: [tag], auth: "bearer", params, response: ShareState, status: 200, errors: ["conflict"],
     }),
     revoke: defineEndpoint({
@@ -53,7 +54,7 @@ function shareEndpoints<P extends z.ZodObject>(collection: "runs" | "analyses", 
     }),
     rotate: defineEndpoint({
       method: "POST", path: `${base}/rotate`, operationId: `rotate${Noun}Share`, summary: "Replace the link: the old one stops working at once",
-      description: `The new share's rotated_from names the old one. A ${noun} that is not shared answers 409.`,
+      description: `The new share's rotated_from names the old one. ${A} ${noun} that is not shared answers 409.`,
       tags: [tag], auth: "bearer", params, response: ShareState, status: 200, errors: ["conflict"],
     }),
   };

@@ -37,13 +37,14 @@ const idle = { ok: true };
 describe("account page actions", () => {
   it("refuse NUL in names and context, naming the field, and store nothing", async () => {
     const before = await Promise.all([db().project.count(), db().apiKey.count(), db().workspace.count()]);
-    expect(await actions.createProjectAction(idle, form({ name: "rob\u0000ust" }))).toEqual({ ok: false, message: "name: must not contain NUL (U+0000)" });
+    // Named by the form's labels, not the request's paths.
+    expect(await actions.createProjectAction(idle, form({ name: "rob\u0000ust" }))).toEqual({ ok: false, message: "Project name: must not contain NUL (U+0000)" });
     expect(await actions.createProjectAction(idle, form({ name: "ok", brands: "Acme, Ac\u0000me" }))).toEqual({
       ok: false,
-      message: "context.brands[1]: must not contain NUL (U+0000)",
+      message: "Brands (item 2): must not contain NUL (U+0000)",
     });
-    expect(await actions.createApiKeyAction(idle, form({ name: "ci\u0000" }))).toMatchObject({ ok: false, message: "name: must not contain NUL (U+0000)" });
-    expect(await actions.createWorkspaceAction(idle, form({ name: "\u0000" }))).toMatchObject({ ok: false, message: "name: must not contain NUL (U+0000)" });
+    expect(await actions.createApiKeyAction(idle, form({ name: "ci\u0000" }))).toMatchObject({ ok: false, message: "Name: must not contain NUL (U+0000)" });
+    expect(await actions.createWorkspaceAction(idle, form({ name: "\u0000" }))).toMatchObject({ ok: false, message: "Workspace name: must not contain NUL (U+0000)" });
     expect(await Promise.all([db().project.count(), db().apiKey.count(), db().workspace.count()])).toEqual(before);
   });
 
@@ -63,6 +64,32 @@ describe("account page actions", () => {
     expect(created).toEqual({ ok: true, message: "Workspace created." });
     const crew = await db().workspace.findFirstOrThrow({ where: { name: "Crew" } });
     expect(await actions.renameWorkspaceAction(idle, form({ workspace_id: crew.id, name: "Crew 2" }))).toEqual({ ok: true, message: "Workspace renamed." });
+  });
+});
+
+describe("project forms", () => {
+  it("create with every field the form shows, Other domains included", async () => {
+    const created = await actions.createProjectAction(idle, form({ name: "Made here", primary_domain: "acme.com", domains: "docs.acme.com, acme.io", brands: "Acme", competitors: "Globex" }));
+    expect(created.ok).toBe(true);
+    const project = await db().project.findFirstOrThrow({ where: { name: "Made here" } });
+    expect(project.context).toEqual({ primary_domain: "acme.com", domains: ["docs.acme.com", "acme.io"], brands: ["Acme"], competitors: ["Globex"] });
+  });
+
+  it("an edit changes only the fields edited in the form, keeping what is stored for the rest", async () => {
+    await actions.createProjectAction(idle, form({ name: "Edited", primary_domain: "acme.com", brands: "Acme", competitors: "Globex" }));
+    const project = await db().project.findFirstOrThrow({ where: { name: "Edited" } });
+    const shown = { name: "Edited", primary_domain: "acme.com", domains: "", brands: "Acme", competitors: "Globex" };
+    // Since the form was shown, the competitors and the name were changed elsewhere.
+    await db().project.update({ where: { id: project.id }, data: { name: "Edited elsewhere", context: { primary_domain: "acme.com", brands: ["Acme"], competitors: ["Globex", "Initech"] } } });
+    const was = Object.fromEntries(Object.entries(shown).map(([k, v]) => [`was.${k}`, v]));
+    const saved = await actions.updateProjectAction(idle, form({ project_id: project.id, ...shown, ...was, brands: "Acme, Acme Cloud" }));
+    expect(saved).toEqual({ ok: true, message: "Project Edited elsewhere saved." });
+    const after = await db().project.findUniqueOrThrow({ where: { id: project.id } });
+    expect(after.name).toBe("Edited elsewhere");
+    expect(after.context).toEqual({ primary_domain: "acme.com", brands: ["Acme", "Acme Cloud"], competitors: ["Globex", "Initech"] });
+    // A field emptied in the form is emptied.
+    await actions.updateProjectAction(idle, form({ project_id: project.id, ...shown, ...was, primary_domain: "" }));
+    expect((await db().project.findUniqueOrThrow({ where: { id: project.id } })).context).toEqual({ brands: ["Acme", "Acme Cloud"], competitors: ["Globex", "Initech"] });
   });
 });
 

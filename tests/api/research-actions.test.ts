@@ -84,7 +84,7 @@ describe("starting work from the project page", () => {
     signedIn = principalOf(ana);
     const before = await dbFingerprint();
     const outcome = await research.startPromptAction(idle, form({ project, prompt: "best crm" }));
-    expect(outcome).toEqual({ ok: false, message: "engines: tick at least one engine", needsCredit: false });
+    expect(outcome).toEqual({ ok: false, message: "Tick at least one engine.", needsCredit: false });
     expect(fingerprintChanges(before, await dbFingerprint())).toEqual([]);
   });
 
@@ -108,6 +108,8 @@ describe("starting work from the project page", () => {
     expect(poor.ok).toBe(false);
     expect(poor.needsCredit).toBe(true);
     expect(poor.message).toMatch(/^Not enough credit: this needs \d+\.\d+ USD/);
+    // The page links to billing itself: no raw address in the message.
+    expect(poor.message).not.toMatch(/https?:\/\/|Add credit at/);
     expect(fingerprintChanges(before, await dbFingerprint())).toEqual([]);
   });
 
@@ -153,7 +155,7 @@ describe("starting work from the project page", () => {
     expect(analysis.kind).toBe("citations");
     expect((analysis.result as { totals: { runs: number } }).totals.runs).toBe(batch.runs.length);
 
-    expect(await research.startCitationAnalysisAction(idle, form({ project }))).toEqual({ ok: false, message: "ids: tick the runs or batches to analyse", needsCredit: false });
+    expect(await research.startCitationAnalysisAction(idle, form({ project }))).toEqual({ ok: false, message: "Tick the runs or batches to analyse.", needsCredit: false });
   });
 
   it("a malformed project is the API's 400 naming the field", async () => {

@@ -156,7 +156,7 @@ test("the account page: projects edited, the sole admin offered no self-demotion
 
   await item.getByLabel("Primary domain").fill("not a domain");
   await item.getByRole("button", { name: "Save" }).click();
-  await expect(item.getByRole("alert")).toContainText("primary_domain");
+  await expect(item.getByRole("alert")).toContainText("Primary domain: must be a domain name");
   await expect(item.getByLabel("Primary domain")).toHaveValue("not a domain");
   await expect(item.getByTestId("project-context")).toContainText("www.acme-phone.com");
 

@@ -90,7 +90,11 @@ test("questions to-fanout: an estimate of cluster c1, then the fanout, its promp
   expect(estimate).toMatchObject({ prompts: c1.question_ids.length, engines: ["chatgpt"], runs: 1 });
   const human = await cli(["questions", "to-fanout", analysis.id, "--cluster", "c1", "--estimate", "--engines", "chatgpt", "--runs", "1"]);
   expect(human.code, human.stderr).toBe(0);
-  expect(human.stdout).toMatch(new RegExp(`^${c1.question_ids.length} prompts × 1 engines \\(chatgpt\\) × 1 runs = ${c1.question_ids.length} executions\\n`));
+  // The prompts it was made for, numbered (each question's text), then the figures.
+  const n = c1.question_ids.length;
+  const texts = c1.question_ids.map((id) => analysis.questions.find((q) => q.id === id)!.text);
+  expect(human.stdout.startsWith(`prompts (${n}):\n${texts.map((t, i) => `${String(i + 1).padStart(String(n).length)}. ${t}`).join("\n")}\n\n`)).toBe(true);
+  expect(human.stdout).toContain(`${n} prompts × 1 engines (chatgpt) × 1 runs = ${n} executions\n`);
 
   const unknown = await cli(["questions", "to-fanout", analysis.id, "--cluster", "c99", "--estimate"]);
   expect(unknown.code).toBe(2);

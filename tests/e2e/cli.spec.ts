@@ -198,11 +198,16 @@ test("fanout: created from a file with --wait (progress on stderr, the queries p
   const project = JSON.parse((await api("POST", "/projects", { name: "CLI fanouts" })).text) as { id: string };
   const dir = mkdtempSync(path.join(tmpdir(), "geoscope-fanout-"));
   const file = path.join(dir, "prompts.txt");
-  writeFileSync(file, "best crm for a startup\n\nhubspot vs salesforce\n");
+  // Comments and blank lines are skipped, as audit --file skips them.
+  writeFileSync(file, "# CRM prompts\nbest crm for a startup\n\n  # vs pages\nhubspot vs salesforce\n");
 
   const estimate = await cli(["fanout", "estimate", "--file", file, "--project", project.id, "--engines", "chatgpt,gemini", "--runs", "2", "--json"]);
   expect(estimate.code, estimate.stderr).toBe(0);
   expect(JSON.parse(estimate.stdout)).toMatchObject({ prompts: 2, engines: ["chatgpt", "gemini"], runs: 2, executions: 8 });
+  // The human estimate lists the prompts it parsed, numbered, engines in the registry's order.
+  const human = await cli(["fanout", "estimate", "--file", file, "--project", project.id, "--engines", "gemini,chatgpt", "--runs", "2"]);
+  expect(human.code, human.stderr).toBe(0);
+  expect(human.stdout).toMatch(/^prompts \(2\):\n1\. best crm for a startup\n2\. hubspot vs salesforce\n\n2 prompts × 2 engines \(chatgpt, gemini\) × 2 runs = 8 executions\n/);
 
   const created = await cli(["fanout", "create", "--file", file, "--project", project.id, "--engines", "chatgpt,gemini", "--runs", "2", "--wait"]);
   expect(created.code, created.stderr).toBe(0);

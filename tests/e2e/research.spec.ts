@@ -215,8 +215,9 @@ test("analyses the citations of the fanout's runs, shares the analysis and opens
   await expect(reader.getByRole("heading", { level: 1 })).toHaveText("What 6 answers cited");
   await screenshots(reader, testInfo, "citations-shared");
 
-  // Stop sharing: the link is dead at once.
+  // Stop sharing, once confirmed: the link is dead at once.
   await page.getByRole("button", { name: "Stop sharing" }).click();
+  await page.getByTestId("share-confirm").getByRole("button", { name: "Stop sharing" }).click();
   await expect(page.getByRole("button", { name: "Create share link" })).toBeVisible();
   expect((await reader.goto(new URL(url).pathname))?.status()).toBe(404);
   await anonymous.close();

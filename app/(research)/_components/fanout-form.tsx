@@ -4,6 +4,7 @@
 // start button. Prompts sent from a questions analysis carry their question as a hidden `source`
 // field per line; a line edited away from the question's text no longer carries it.
 import { startTransition, useActionState, useEffect, useMemo, useRef, useState } from "react";
+import { useFormAction } from "../../_components/form-action";
 import { buttonClass, inputClass, Notice } from "../../_components/ui";
 import { estimateFanoutAction, startFanoutAction, type EstimateState } from "../actions";
 import { EngineChoice, Refusal } from "./start-forms";
@@ -122,8 +123,8 @@ export function FanoutForm({ project, engines, prefill }: { project: string; eng
   const initialText = useMemo(() => (prefill?.prompts ?? []).map((p) => p.text).join("\n"), [prefill]);
   const [text, setText] = useState(initialText);
   const [estimate, requestEstimate, estimating] = useActionState(estimateFanoutAction, { ok: true });
-  const [started, start, starting] = useActionState(startFanoutAction, { ok: true });
-  const form = useRef<HTMLFormElement>(null);
+  const { state: started, pending: starting, form: startForm } = useFormAction(startFanoutAction, { ok: true });
+  const form = startForm.ref;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const lines = promptLines(text);
@@ -151,7 +152,7 @@ export function FanoutForm({ project, engines, prefill }: { project: string; eng
   }, []);
 
   return (
-    <form ref={form} action={start} onChange={estimateSoon} className="space-y-3" data-testid="fanout-form">
+    <form {...startForm} onChange={estimateSoon} className="space-y-3" data-testid="fanout-form">
       <input type="hidden" name="project" value={project} />
       {sources.map((s, i) => (
         <input key={i} type="hidden" name="source" value={s ?? NO_SOURCE} />

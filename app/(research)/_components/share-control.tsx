@@ -1,6 +1,7 @@
 "use client";
 // Share, copy, rotate and revoke the public read-only link of a finished run or analysis
 // (decisions.md "Sharing"): the same service as POST/DELETE …/share, as the signed-in person.
+// A new link or stopping, which break the link people already have, is confirmed first.
 import { useActionState, useState } from "react";
 import { buttonClass, dangerButtonClass, Notice, subtleButtonClass } from "../../_components/ui";
 import { revokeShareAction, rotateShareAction, shareAction, type ShareActionState } from "../actions";
@@ -19,7 +20,10 @@ export function ShareControl({
   const [shared, shareNow, sharing] = useActionState(shareAction, { ok: true });
   const [rotated, rotateNow, rotating] = useActionState(rotateShareAction, { ok: true });
   const [revoked, revokeNow, revoking] = useActionState(revokeShareAction, { ok: true });
-  const [copied, setCopied] = useState(false);
+  // The link copied last: a new link has not been copied, whatever the button said before.
+  const [copied, setCopied] = useState<string | null>(null);
+  // A step that breaks the link people have (a new link, or none) is asked about first.
+  const [confirming, setConfirming] = useState<"rotate" | "revoke" | null>(null);
   // The latest outcome wins; until one exists, what the page was rendered with.
   const outcomes = [shared, rotated, revoked].filter((s): s is ShareActionState & { at: number } => "at" in s);
   const latest = outcomes.sort((a, b) => b.at - a.at)[0];
@@ -43,31 +47,45 @@ export function ShareControl({
         <>
           <p className="mt-1 text-sm text-slate-600">Anyone with this link can read a copy; search engines are asked not to index it.</p>
           <div className="mt-2 flex flex-wrap items-center gap-2">
-            <input readOnly value={state.url} aria-label="Share link" data-testid="share-url" className="min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-2 py-1.5 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+            <input readOnly value={state.url} aria-label="Share link" data-testid="share-url" className="min-w-0 flex-1 basis-full rounded-md sm:basis-0 border border-slate-300 bg-slate-50 px-2 py-1.5 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
             <button
               type="button"
               className={buttonClass}
+              data-testid="copy-share-link"
               onClick={async () => {
-                await navigator.clipboard?.writeText(state.url!).catch(() => {});
-                setCopied(true);
-                setTimeout(() => setCopied(false), 2000);
+                const url = state.url!;
+                await navigator.clipboard?.writeText(url).catch(() => {});
+                setCopied(url);
+                setTimeout(() => setCopied((now) => (now === url ? null : now)), 2000);
               }}
             >
-              {copied ? "Copied" : "Copy link"}
+              {copied === state.url ? "Copied" : "Copy link"}
             </button>
-            <form action={rotateNow}>
-              {hidden}
-              <button type="submit" className={subtleButtonClass} disabled={pending}>
-                New link
-              </button>
-            </form>
-            <form action={revokeNow}>
-              {hidden}
-              <button type="submit" className={dangerButtonClass} disabled={pending}>
-                Stop sharing
-              </button>
-            </form>
+            <button type="button" className={subtleButtonClass} disabled={pending} onClick={() => setConfirming("rotate")}>
+              New link
+            </button>
+            <button type="button" className={dangerButtonClass} disabled={pending} onClick={() => setConfirming("revoke")}>
+              Stop sharing
+            </button>
           </div>
+          {confirming ? (
+            <div className="mt-3 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" role="group" aria-label="Confirm" data-testid="share-confirm">
+              <p>
+                {confirming === "rotate"
+                  ? "Make a new link? The current link stops working for everyone who has it; only the new one opens this page."
+                  : "Stop sharing? The link stops working for everyone who has it; you can share again later, with a new link."}
+              </p>
+              <form action={confirming === "rotate" ? rotateNow : revokeNow} onSubmit={() => setConfirming(null)} className="mt-2 flex flex-wrap gap-2">
+                {hidden}
+                <button type="submit" className={confirming === "rotate" ? buttonClass : dangerButtonClass} disabled={pending}>
+                  {confirming === "rotate" ? "Make a new link" : "Stop sharing"}
+                </button>
+                <button type="button" className={subtleButtonClass} onClick={() => setConfirming(null)}>
+                  Cancel
+                </button>
+              </form>
+            </div>
+          ) : null}
         </>
       ) : (
         <form action={shareNow} className="mt-2 flex flex-wrap items-center gap-3">

@@ -2,13 +2,16 @@
 // The project page's forms that start work: a prompt on chosen engines, a questions analysis, a
 // page audit, and a citation analysis of the ticked runs and batches (the fanout form is
 // ./fanout-form.tsx). Each posts to a server action that calls the API's service and, on
-// success, goes to the page of what it started; a refusal is shown in place, and a 402 with
-// the way to add credit.
-import { useActionState, type ReactNode } from "react";
+// success, goes to the page of what it started; a refusal is shown in place, in the form's
+// words, with what was typed kept, and a 402 with the way to add credit.
+import type { ReactNode } from "react";
+import { useFormAction } from "../../_components/form-action";
 import { buttonClass, inputClass, Notice } from "../../_components/ui";
 import { startAuditAction, startCitationAnalysisAction, startPromptAction, startQuestionsAction, type StartState } from "../actions";
 
 const ENGINE_LABELS: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
+
+const STARTED: StartState = { ok: true };
 
 export function Refusal({ state }: { state: StartState }) {
   if (state.ok || !state.message) return null;
@@ -52,9 +55,9 @@ function Submit({ pending, children, testId }: { pending: boolean; children: Rea
 }
 
 export function PromptForm({ project, engines }: { project: string; engines: string[] }) {
-  const [state, action, pending] = useActionState(startPromptAction, { ok: true });
+  const { state, pending, form } = useFormAction(startPromptAction, STARTED);
   return (
-    <form action={action} className="space-y-3" data-testid="prompt-form">
+    <form {...form} className="space-y-3" data-testid="prompt-form">
       <input type="hidden" name="project" value={project} />
       <label className="block text-sm font-medium">
         Prompt
@@ -70,9 +73,9 @@ export function PromptForm({ project, engines }: { project: string; engines: str
 }
 
 export function QuestionsForm({ project, engine }: { project: string; engine: string | null }) {
-  const [state, action, pending] = useActionState(startQuestionsAction, { ok: true });
+  const { state, pending, form } = useFormAction(startQuestionsAction, STARTED);
   return (
-    <form action={action} className="space-y-3" data-testid="questions-form">
+    <form {...form} className="space-y-3" data-testid="questions-form">
       <input type="hidden" name="project" value={project} />
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex min-w-0 flex-1 flex-col text-sm font-medium">
@@ -96,9 +99,9 @@ export function QuestionsForm({ project, engine }: { project: string; engine: st
 }
 
 export function AuditForm({ project }: { project: string }) {
-  const [state, action, pending] = useActionState(startAuditAction, { ok: true });
+  const { state, pending, form } = useFormAction(startAuditAction, STARTED);
   return (
-    <form action={action} className="space-y-3" data-testid="audit-form">
+    <form {...form} className="space-y-3" data-testid="audit-form">
       <input type="hidden" name="project" value={project} />
       <label className="block text-sm font-medium">
         Page URL
@@ -132,9 +135,9 @@ export function CitationSelection({
   /** A rule between the list and the button (off when the ids are hidden inputs). */
   divided?: boolean;
 }) {
-  const [state, action, pending] = useActionState(startCitationAnalysisAction, { ok: true });
+  const { state, pending, form } = useFormAction(startCitationAnalysisAction, STARTED);
   return (
-    <form action={action} data-testid="citation-selection">
+    <form {...form} data-testid="citation-selection">
       <input type="hidden" name="project" value={project} />
       {children}
       {disabled ? null : (

@@ -28,7 +28,7 @@ export default async function ProjectsPage() {
         <ul className="mt-6 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm">
           {projects.items.map((p) => (
             <li key={p.id}>
-              <a href={`/projects/${p.id}`} className="block px-4 py-3 hover:bg-slate-50" data-testid="project-link">
+              <a href={`/projects/${p.id}`} className="block px-4 py-3 wrap-anywhere hover:bg-slate-50" data-testid="project-link">
                 <span className="font-medium text-indigo-700">{p.name}</span>
                 <span className="ml-2 text-sm text-slate-500">in {p.workspace_name}</span>
                 {p.context?.primary_domain ? <span className="block text-sm text-slate-500">{p.context.primary_domain}</span> : null}

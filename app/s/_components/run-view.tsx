@@ -170,7 +170,20 @@ function Searches({ searches, calls, searched }: { searches: SearchObservation[]
  * `numbers`: the signed-in run page numbers citation marks by their row in its sources table;
  * the public page names the site instead. `sources`: replaces the grouped source lists.
  */
-export function RunView({ run, numbers, sources: sourcesSection, facts = [] }: { run: Run; numbers?: SourceNumbers; sources?: ReactNode; facts?: Array<[string, ReactNode]> }) {
+export function RunView({
+  run,
+  numbers,
+  sources: sourcesSection,
+  facts = [],
+  unfinished,
+}: {
+  run: Run;
+  numbers?: SourceNumbers;
+  sources?: ReactNode;
+  facts?: Array<[string, ReactNode]>;
+  /** What to say while there is no answer yet (the signed-in page: where the engine call is). */
+  unfinished?: ReactNode;
+}) {
   const engine = engineName(run.engine);
   const result = promptResultOf(run.result);
   const sources = result?.sources ?? [];
@@ -220,7 +233,7 @@ export function RunView({ run, numbers, sources: sourcesSection, facts = [] }: {
           <Searches searches={result.searches} calls={result.search_calls} searched={result.searched} />
         </>
       ) : run.status !== "failed" ? (
-        <p className="text-slate-600">This run has no answer yet.</p>
+        (unfinished ?? <p className="text-slate-600">This run has no answer yet.</p>)
       ) : null}
     </>
   );

@@ -10,6 +10,7 @@ import { Client } from "@/cli/client";
 import { costLine, createMcpServer } from "@/cli/mcp/server";
 import { buildTools, DEFAULT_WAIT_SECONDS, TOOLS } from "@/cli/mcp/tools";
 import { getPricing, RateCard } from "@/lib/schemas/billing";
+import { ENGINE_IDS } from "@/lib/schemas/common";
 import { defineEndpoint } from "@/lib/schemas/endpoint";
 import { endpoints } from "@/lib/schemas/registry";
 import * as runs from "@/lib/schemas/runs";
@@ -70,6 +71,39 @@ describe("the tool table", () => {
     expect(costLine("questions", CARD)).toContain("$0.01 per question");
     expect(costLine("prompt", null)).toContain("the engine's prompt price per engine");
     expect(costLine("prompt", null)).toContain("see get_pricing");
+  });
+});
+
+describe("what the tools tell an agent (issue #32)", () => {
+  const tools = buildTools(endpoints);
+  const listed = async () => (await mcp.listTools()).tools;
+
+  it("estimate_fanout is read-only and idempotent (it starts and holds nothing); the work-starting tools are not", async () => {
+    const byName = new Map((await listed()).map((t) => [t.name, t]));
+    expect(byName.get("estimate_fanout")!.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
+    for (const name of ["run_prompt", "create_fanout", "generate_questions", "audit_page"]) {
+      expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+    }
+  });
+
+  it("never tells the agent to wait with GET …?wait=, which it cannot call, but with its own waiting tool", async () => {
+    for (const tool of await listed()) expect(tool.description, tool.name).not.toMatch(/GET \/\S*\?wait=/);
+    const byName = new Map((await listed()).map((t) => [t.name, t]));
+    expect(byName.get("run_prompt")!.description).toContain("wait with wait_for_batch");
+    expect(byName.get("audit_page")!.description).toContain("Wait with wait_for_run");
+  });
+
+  it("says an, not a, before a vowel", async () => {
+    for (const tool of await listed()) expect(tool.description, tool.name).not.toMatch(/\b[Aa] (?=[aeio])/);
+  });
+
+  it("every engines argument lists the engine ids", () => {
+    const withEngines = tools.filter((t) => "engines" in ((t.inputJsonSchema as { properties: object }).properties ?? {}));
+    expect(withEngines.map((t) => t.name)).toEqual(expect.arrayContaining(["run_prompt", "estimate_fanout", "create_fanout"]));
+    for (const tool of withEngines) {
+      const engines = (tool.inputJsonSchema as { properties: { engines: { items: { enum?: string[] } } } }).properties.engines;
+      expect(engines.items.enum, tool.name).toEqual([...ENGINE_IDS]);
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import { cache } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { getProject } from "@/lib/projects/projects";
-import { progressOfAll } from "@/lib/research/progress";
+import { engineAttemptsOf, progressOfAll } from "@/lib/research/progress";
 import { getBatch } from "@/lib/runs/batches";
 import { isFinished } from "@/lib/runs/status";
 import { promptResultOf } from "@/lib/schemas/results";
@@ -13,6 +13,7 @@ import { Notice } from "../../../_components/ui";
 import { Tag, statusTone } from "../../../s/_components/bits";
 import { excerpt, plainAnswer } from "../../../s/_lib/answer";
 import { engineName, when } from "../../../s/_lib/view";
+import { EngineAttempt } from "../../_components/engine-attempt";
 import { ResearchPage } from "../../_components/frame";
 import { LiveRefresh } from "../../_components/live";
 import { orNotFound } from "../../_lib/load";
@@ -37,10 +38,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function BatchPage({ params }: Props) {
   const { principal, batch, runs } = await loadBatch((await params).batch_id);
   const unfinished = runs.some((r) => !isFinished(r.status));
-  const [project, progress] = await Promise.all([
+  const [project, progress, attempts] = await Promise.all([
     batch.project_id ? orNotFound(getProject(principal, batch.project_id)) : null,
     unfinished ? progressOfAll(principal, [batch.id]) : null,
+    engineAttemptsOf(principal, runs.filter((r) => r.status === "running").map((r) => r.id)),
   ]);
+  const renderedAt = new Date().toISOString();
   const prompt = promptOfBatch(batch.input);
   return (
     <ResearchPage crumbs={[...(project ? [{ href: `/projects/${project.id}`, label: project.name }] : []), { href: `/batches/${batch.id}`, label: "Prompt" }]}>
@@ -81,7 +84,15 @@ export default async function BatchPage({ params }: Props) {
                   <Notice tone="error">{run.error?.message ?? "The run failed."}</Notice>
                 </div>
               ) : (
-                <p className="mt-2 flex-1 text-sm text-slate-500">{run.status === "queued" ? "Waiting for its turn…" : "Asking the engine…"}</p>
+                <div className="mt-2 flex-1 text-sm text-slate-500">
+                  {attempts.get(run.id) ? (
+                    <EngineAttempt view={attempts.get(run.id)!} engine={engineName(run.engine)} renderedAt={renderedAt} />
+                  ) : run.status === "queued" ? (
+                    "Waiting for its turn…"
+                  ) : (
+                    "Asking the engine…"
+                  )}
+                </div>
               )}
               <a href={`/runs/${run.id}`} className="mt-3 text-sm font-medium text-indigo-700 hover:underline" data-testid="open-run">
                 {result ? "Read the answer and its sources →" : "Open the run →"}

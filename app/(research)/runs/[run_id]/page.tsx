@@ -7,7 +7,7 @@ import { redirect } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { getProject } from "@/lib/projects/projects";
-import { progressOfAll } from "@/lib/research/progress";
+import { engineAttemptsOf, progressOfAll } from "@/lib/research/progress";
 import { getRun } from "@/lib/runs/runs";
 import { isFinished } from "@/lib/runs/status";
 import { promptResultOf, type SourceObservation } from "@/lib/schemas/results";
@@ -19,6 +19,7 @@ import { OutLink, ScrollTable, Tag } from "../../../s/_components/bits";
 import { RunView, type SourceNumbers } from "../../../s/_components/run-view";
 import { auditedUrlOf, engineName, promptOf } from "../../../s/_lib/view";
 import { excerpt } from "../../../s/_lib/answer";
+import { EngineAttempt } from "../../_components/engine-attempt";
 import { ResearchPage, type Crumb } from "../../_components/frame";
 import { LiveRefresh } from "../../_components/live";
 import { ShareControl } from "../../_components/share-control";
@@ -116,11 +117,13 @@ export default async function RunPage({ params }: Props) {
   const { principal, run } = await load(params);
   // A questions analysis's run is read as its analysis.
   if (run.kind === "questions" && typeof run.input.analysis_id === "string") redirect(`/analyses/${run.input.analysis_id}`);
-  const [project, share, progress] = await Promise.all([
+  const [project, share, progress, attempts] = await Promise.all([
     run.project_id ? orNotFound(getProject(principal, run.project_id)) : null,
     getShareStatus(principal, "run", run.id),
     isFinished(run.status) ? null : progressOfAll(principal, [run.id]),
+    engineAttemptsOf(principal, run.status === "running" ? [run.id] : []),
   ]);
+  const attempt = attempts.get(run.id);
   const crumbs: Crumb[] = [];
   if (project) crumbs.push({ href: `/projects/${project.id}`, label: project.name });
   if (run.fanout_id) crumbs.push({ href: `/fanouts/${run.fanout_id}`, label: "Fanout" });
@@ -148,7 +151,13 @@ export default async function RunPage({ params }: Props) {
       {run.kind === "audit" ? (
         <AuditView run={run} />
       ) : (
-        <RunView run={run} numbers={numbers} facts={facts} sources={result ? <SourcesTable sources={sources} engine={engine} /> : undefined} />
+        <RunView
+          run={run}
+          numbers={numbers}
+          facts={facts}
+          sources={result ? <SourcesTable sources={sources} engine={engine} /> : undefined}
+          unfinished={attempt ? <div className="mb-8"><EngineAttempt view={attempt} engine={engine} renderedAt={new Date().toISOString()} /></div> : undefined}
+        />
       )}
       <ShareControl kind="run" id={run.id} finished={isFinished(run.status)} initial={{ shared: share.shared, url: share.shared ? (share.share?.url ?? null) : null }} />
       {run.kind === "prompt" && isFinished(run.status) ? (
