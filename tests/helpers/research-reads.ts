@@ -17,13 +17,13 @@ import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { encodeCursor } from "@/lib/http/pagination";
-import { presentNewFanout } from "@/lib/fanouts/read";
 import { createProject } from "@/lib/projects/projects";
 import { AnalysisSummary } from "@/lib/schemas/analyses";
 import { FanoutSummary } from "@/lib/schemas/fanouts";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
 import { call } from "./http";
 import { person, principalOf, type Person } from "./people";
+import { referenceFanout } from "./references";
 
 export function researchReadsSuite(): void {
   let dana: Person;
@@ -37,7 +37,7 @@ export function researchReadsSuite(): void {
   const readFanout = (id: string, token = dana.apiKey) => call(getFanoutRoute, "GET", `/fanouts/${id}`, { token, params: { fanout_id: id } });
   const readAnalysis = (id: string, token = dana.apiKey) => call(getAnalysisRoute, "GET", `/analyses/${id}`, { token, params: { analysis_id: id } });
   /** The fanout as the presenter makes it of the rows Prisma reads. */
-  const presentedFanout = async (id: string) => JSON.stringify(await db().$transaction((tx) => presentNewFanout(tx, id)));
+  const presentedFanout = referenceFanout;
   const presentedAnalysis = async (id: string) => JSON.stringify(await getAnalysis(principal, id));
 
   /** Every page of a list, following next_cursor. */
