@@ -20,8 +20,9 @@ import { encodeCursor } from "@/lib/http/pagination";
 import { createProject } from "@/lib/projects/projects";
 import { AnalysisSummary } from "@/lib/schemas/analyses";
 import { FanoutSummary } from "@/lib/schemas/fanouts";
-import { LocalDriver, localDriver } from "@/lib/work/local-driver";
+import { localDriver } from "@/lib/work/local-driver";
 import { call } from "./http";
+import { heldBack, withEmail } from "./app";
 import { person, principalOf, type Person } from "./people";
 import { referenceFanout } from "./references";
 
@@ -64,28 +65,6 @@ export function researchReadsSuite(): void {
     expect(items.length).toBeGreaterThan(0);
     for (const item of items) expect(item).toEqual(summaryOfFanout((await readFanout(item.id as string)).body));
     return items;
-  }
-
-  /** `fn` while the creator's email is `email` (changed in the database, as an account change would), then back. */
-  async function withCreatorEmail(email: string, fn: () => Promise<void>) {
-    await db().user.update({ where: { id: dana.id }, data: { email } });
-    try {
-      await fn();
-    } finally {
-      await db().user.update({ where: { id: dana.id }, data: { email: dana.email } });
-    }
-  }
-
-  /** Work accepted while no run can start: it stays queued, holding its credit, until the real driver sweeps. */
-  async function heldBack<T>(start: () => Promise<T>): Promise<T> {
-    const drivers = globalThis as { __geoscopeLocalDriver?: LocalDriver };
-    const real = localDriver();
-    drivers.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
-    try {
-      return await start();
-    } finally {
-      drivers.__geoscopeLocalDriver = real;
-    }
   }
 
   beforeAll(async () => {
@@ -178,7 +157,7 @@ export function researchReadsSuite(): void {
       expect(res.text).toContain(`"pricing_version":"2026-11-26-repriced"`);
       expect(res.text).toBe(await presentedFanout(fanoutId));
 
-      await withCreatorEmail("dana.renamed@example.com", async () => {
+      await withEmail(dana, "dana.renamed@example.com", async () => {
         res = await readFanout(fanoutId);
         expect(res.body.created_by).toBe("dana.renamed@example.com");
         expect(res.text).toBe(await presentedFanout(fanoutId));
@@ -235,7 +214,7 @@ export function researchReadsSuite(): void {
       let res = await readAnalysis(citationsId);
       expect(res.body.brands).toEqual(["Acme \u2028 ü"]);
       expect(res.text).toBe(await presentedAnalysis(citationsId));
-      await withCreatorEmail("dana.again@example.com", async () => {
+      await withEmail(dana, "dana.again@example.com", async () => {
         res = await readAnalysis(citationsId);
         expect(res.body.created_by).toBe("dana.again@example.com");
         expect(res.text).toBe(await presentedAnalysis(citationsId));

@@ -16,8 +16,9 @@ import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { createProject } from "@/lib/projects/projects";
 import { RunsQuery } from "@/lib/schemas/runs";
-import { LocalDriver, localDriver } from "@/lib/work/local-driver";
+import { localDriver } from "@/lib/work/local-driver";
 import { call } from "./http";
+import { heldBack, withEmail } from "./app";
 import { person, principalOf, type Person } from "./people";
 import { referenceBatch, referenceRun, referenceRunList } from "./references";
 
@@ -32,28 +33,6 @@ export function runReadsSuite(): void {
 
   const readRun = (id: string, query: Record<string, string> = {}, token = dana.apiKey) => call(getRunRoute, "GET", `/runs/${id}`, { token, params: { run_id: id }, query });
   const readBatch = (id: string, token = dana.apiKey) => call(getBatchRoute, "GET", `/batches/${id}`, { token, params: { batch_id: id } });
-
-  /** Work accepted while no run can start: it stays queued, holding its credit, until the real driver sweeps. */
-  async function heldBack<T>(start: () => Promise<T>): Promise<T> {
-    const drivers = globalThis as { __geoscopeLocalDriver?: LocalDriver };
-    const real = localDriver();
-    drivers.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
-    try {
-      return await start();
-    } finally {
-      drivers.__geoscopeLocalDriver = real;
-    }
-  }
-
-  /** `fn` while the creator's email is `email` (changed in the database, as an account change would), then back. */
-  async function withCreatorEmail(email: string, fn: () => Promise<void>) {
-    await db().user.update({ where: { id: dana.id }, data: { email } });
-    try {
-      await fn();
-    } finally {
-      await db().user.update({ where: { id: dana.id }, data: { email: dana.email } });
-    }
-  }
 
   beforeAll(async () => {
     dana = await person("dana@example.com");
@@ -121,7 +100,7 @@ export function runReadsSuite(): void {
       expect(res.body.charge.pricing_version).toBe("2026-11-27-repriced");
       expect(res.text).toBe(await referenceRun(principal, id));
 
-      await withCreatorEmail("dana.renamed@example.com", async () => {
+      await withEmail(dana, "dana.renamed@example.com", async () => {
         res = await readRun(id);
         expect(res.body.created_by).toBe("dana.renamed@example.com");
         expect(res.text).toBe(await referenceRun(principal, id));
