@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import { presentRunCharge } from "../billing/present";
 import { billingSettings } from "../billing/settings";
-import { findHold } from "../billing/store";
+import { findHold, type HoldRow } from "../billing/store";
 import { db } from "../db/client";
 import { standalone } from "../db/sql";
 import type { QuestionsAnalysis } from "../schemas/questions";
@@ -20,8 +20,6 @@ export type QuestionsRow = {
   completedAt: Date | null;
   createdBy: { email: string } | null;
 };
-
-type HoldRow = Parameters<typeof presentRunCharge>[0];
 
 export function presentQuestionsAnalysis(row: QuestionsRow, runIds: string[], hold: HoldRow | null): z.input<typeof QuestionsAnalysis> {
   const input = row.input as { topic: string; count: number };
