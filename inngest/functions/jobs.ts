@@ -35,7 +35,7 @@ export function inngestFunctionOf(job: AnyJob): InngestFunction.Any {
     },
     async ({ event, step }) => {
       const steps: Step = { run: (id, fn) => step.run(id, () => translated(fn)) as Promise<never> };
-      return job.run(parse(event.data), steps, { releaseSlot: () => undefined });
+      return job.run(parse(event.data), steps, { releaseSlot: () => undefined, jobLeased: false });
     },
   );
 }

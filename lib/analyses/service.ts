@@ -3,21 +3,21 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { readWaiting, waitUntilFinished } from "../changes/wait";
-import { currentDb, db } from "../db/client";
-import { FilteredStatement, isoText, queryText, type Statement, type TextRow } from "../db/sql";
+import { db } from "../db/client";
+import { allOf, date, defineStatement, int, json, optional, text, type RowOf } from "../db/statement";
+import { standalone } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
-import type { Prisma } from "../db/generated/client";
 import { isId, newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { JsonText } from "../http/respond";
 import { getProjectOrThrow } from "../projects/projects";
 import { loadQuestionsAnalysis, presentQuestionsAnalysis } from "../questions/present";
-import { HOLD_COLUMNS, holdOf } from "../runs/read";
+import { holdJoin, holdShape } from "../billing/store";
 import { isFinished } from "../runs/status";
 import { CITATION_LIMITS, type AnalysesQuery, type Analysis, type AnalysisList, type AnalysisSummary, type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
 import { domainNameOf } from "../schemas/projects";
-import { inReachableWorkspaceSql, reachableBy, reachableSql, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { inReachableWorkspaceSql, reachableBy, reachableSql, reachableWorkspaceIds, reachOf, requireWorkspace, type ReachPlaceholders } from "../workspaces/access";
 import { computeCitationAnalysis, type CitationFigures, type ObservedSource, type RunObservation } from "./citations";
 
 export const CITATION_METHOD = "stored_results_v1";
@@ -157,7 +157,23 @@ function subjectOf(observations: readonly RunObservation[]): string {
 }
 
 const analysisInclude = { createdBy: { select: { email: true } } } as const;
-type AnalysisRow = Prisma.AnalysisGetPayload<{ include: typeof analysisInclude }>;
+
+/** An analysis's columns (alias a, its creator u): what the presenters read of it. */
+const analysisColumns = {
+  id: text("a.id"),
+  kind: text<"citations" | "questions">("a.kind"),
+  status: text<z.input<typeof AnalysisSummary>["status"]>("a.status"),
+  subject: text("a.subject"),
+  createdAt: date("a.created_at"),
+  completedAt: date("a.completed_at").nullable,
+  projectId: text("a.project_id"),
+  createdBy: optional({ email: text("u.email") }, "u.id IS NOT NULL"),
+  input: json("a.input"),
+  result: json("a.result").nullable,
+  error: json("a.error").nullable,
+};
+
+type AnalysisRow = RowOf<typeof analysisColumns>;
 
 export function presentCitationAnalysis(row: AnalysisRow): z.input<typeof CitationAnalysis> {
   const figures = row.result as unknown as CitationFigures;
@@ -239,11 +255,10 @@ async function storeCitationAnalysis(principal: Principal, body: z.output<typeof
     );
     return created!;
   });
-  const row = {
-    id, kind: "citations", status: "completed", workspaceId: project.workspaceId, projectId, subject: subjectOf(observations),
-    input, result: JSON.parse(stored.result), error: null, createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId,
-    createdAt: now, completedAt: now, createdBy: { email: principal.user.email },
-  } satisfies AnalysisRow;
+  const row: AnalysisRow = {
+    id, kind: "citations", status: "completed", projectId, subject: subjectOf(observations),
+    input, result: JSON.parse(stored.result), error: null, createdAt: now, completedAt: now, createdBy: { email: principal.user.email },
+  };
   return { analysis: presentCitationAnalysis(row), version: stored.version };
 }
 
@@ -279,30 +294,36 @@ export async function getAnalysis(principal: Principal, analysisId: string, opti
 }
 
 /**
- * An analysis the credential can reach ($1 the analysis, $2 and $3 as reachableSql): its version
- * (the row's xmin and its creator's email), its columns, and its JSON columns unless $4 is that
- * version (the caller has the body of that version). A questions analysis also brings its run ids
- * and the hold of its run (HOLD_COLUMNS at 13), which its body shows but its version does not cover.
+ * An analysis the credential can reach: its version (the row's xmin and its creator's email), its
+ * status, its columns unless `known` is that version (the caller has the body of that version),
+ * and for a questions analysis its run ids and its run's hold, which its body shows but its
+ * version does not cover.
  */
-const ANALYSIS_BY_ID: Statement = {
-  name: "geoscope_analysis_by_id_v1",
-  text:
-    `SELECT v.version, a.id, a.kind::text, a.status::text, a.subject, ${isoText("a.created_at")}, ${isoText("a.completed_at")}, a.project_id, u.email, ` +
-    `CASE WHEN v.version = $4 THEN NULL ELSE a.input::text END, CASE WHEN v.version = $4 THEN NULL ELSE a.result::text END, ` +
-    `CASE WHEN v.version = $4 THEN NULL ELSE a.error::text END, ` +
-    `CASE WHEN a.kind = 'questions' THEN (SELECT json_agg(ar.run_id ORDER BY ar.position)::text FROM analysis_runs ar WHERE ar.analysis_id = a.id) END, ` +
-    `${HOLD_COLUMNS} ` +
-    `FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id ` +
+const ANALYSIS_BY_ID = defineStatement({
+  label: "analysis_by_id",
+  params: ["analysis", "user", "own", "known"],
+  columns: (p) => ({
+    version: text("v.version"),
+    status: analysisColumns.status,
+    kind: analysisColumns.kind,
+    analysis: optional(analysisColumns, `v.version IS DISTINCT FROM ${p.known}`),
+    runIds: json<string[]>("CASE WHEN a.kind = 'questions' THEN (SELECT json_agg(ar.run_id ORDER BY ar.position) FROM analysis_runs ar WHERE ar.analysis_id = a.id) END").nullable,
+    hold: holdShape("h"),
+  }),
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id ` +
     `CROSS JOIN LATERAL (SELECT a.xmin::text || ':' || COALESCE(u.email, '') AS version) v ` +
     `LEFT JOIN LATERAL (SELECT ar.run_id FROM analysis_runs ar WHERE ar.analysis_id = a.id AND a.kind = 'questions' ORDER BY ar.position LIMIT 1) q ON true ` +
-    `LEFT JOIN credit_holds h ON h.run_id = q.run_id ` +
-    `WHERE a.id = $1 AND ${reachableSql("a")}`,
-};
+    `${holdJoin("h", "q.run_id")} ` +
+    `WHERE a.id = ${p.analysis} AND ${reachableSql("a", p)}`,
+});
 
-const ANALYSIS_STATUS: Statement = {
-  name: "geoscope_analysis_status_v1",
-  text: "SELECT a.status::text FROM analyses a WHERE a.id = $1",
-};
+const ANALYSIS_STATUS = defineStatement({
+  label: "analysis_status",
+  params: ["analysis"],
+  columns: { status: analysisColumns.status },
+  sql: ({ select, p }) => `SELECT ${select} FROM analyses a WHERE a.id = ${p.analysis}`,
+});
 
 /**
  * Bodies of citation analyses by version: insert-only, and up to megabytes of figures that would
@@ -314,41 +335,22 @@ const citationBodies = new VersionCache<{ version: string; status: string; text:
 
 type AnalysisText = { finished: boolean; text: string };
 
-/** The presented analysis of an ANALYSIS_BY_ID row whose JSON columns were sent. */
-function presentAnalysisRow(row: TextRow): z.input<typeof Analysis> {
-  const email = row[8] ?? null;
-  const analysis = {
-    id: row[1]!,
-    kind: row[2] as AnalysisRow["kind"],
-    status: row[3] as AnalysisRow["status"],
-    subject: row[4]!,
-    createdAt: new Date(row[5]!),
-    completedAt: row[6] == null ? null : new Date(row[6]),
-    projectId: row[7]!,
-    createdBy: email === null ? null : { email },
-    input: JSON.parse(row[9]!),
-    result: row[10] == null ? null : JSON.parse(row[10]),
-    error: row[11] == null ? null : JSON.parse(row[11]),
-  };
-  if (analysis.kind === "questions") return presentQuestionsAnalysis(analysis, JSON.parse(row[12] ?? "[]") as string[], holdOf(row, 13));
-  return presentCitationAnalysis(analysis as AnalysisRow);
-}
-
-/** GET /analyses/{id} as JSON text (byte for byte JSON.stringify(getAnalysis(…))), or null when the credential cannot reach it. */
+/** GET /analyses/{id} as JSON text (the presented analysis), or null when the credential cannot reach it. */
 async function readAnalysisText(principal: Principal, analysisId: string): Promise<AnalysisText | null> {
   const held = citationBodies.get(analysisId);
-  const [row] = await queryText(currentDb(), ANALYSIS_BY_ID, [analysisId, principal.workspaceId, principal.user.id, held?.version ?? null]);
+  const row = await ANALYSIS_BY_ID.first(standalone(), { analysis: analysisId, ...reachOf(principal), known: held?.version ?? null });
   if (!row) return null;
-  if (held && held.version === row[0]) return { finished: isFinished(held.status as AnalysisRow["status"]), text: held.text };
-  const text = JSON.stringify(presentAnalysisRow(row));
-  const status = row[3]!;
-  if (row[2] === "citations") citationBodies.set(analysisId, { version: row[0]!, status, text, size: text.length });
-  return { finished: isFinished(status as AnalysisRow["status"]), text };
+  // No columns: the version is the one remembered.
+  if (!row.analysis) return { finished: isFinished(held!.status as AnalysisRow["status"]), text: held!.text };
+  const analysis = row.analysis;
+  const text = JSON.stringify(analysis.kind === "questions" ? presentQuestionsAnalysis(analysis, row.runIds ?? [], row.hold) : presentCitationAnalysis(analysis));
+  if (row.kind === "citations") citationBodies.set(analysisId, { version: row.version, status: row.status, text, size: text.length });
+  return { finished: isFinished(row.status), text };
 }
 
 async function analysisFinished(analysisId: string): Promise<boolean> {
-  const [row] = await queryText(currentDb(), ANALYSIS_STATUS, [analysisId]);
-  return !row || isFinished(row[0] as AnalysisRow["status"]);
+  const row = await ANALYSIS_STATUS.first(standalone(), { analysis: analysisId });
+  return !row || isFinished(row.status);
 }
 
 /**
@@ -373,6 +375,44 @@ function cursorId(cursor: string): string {
 
 const CURSOR_REFUSED = "cursor: is not a cursor this server issued; pass the next_cursor of the previous page";
 
+/** The workspaces a list of analyses covers (alias `t`): the one asked for, or every one the credential can act in. */
+const inListedWorkspaces = (t: string, p: ReachPlaceholders & { readonly workspace: string }, given: { readonly workspace: boolean }) =>
+  given.workspace ? `${t}.workspace_id = ${p.workspace}` : inReachableWorkspaceSql(t, p);
+
+/** GET /analyses, newest first (by creation time, then id): one statement per combination of filters. */
+const ANALYSIS_LIST = defineStatement({
+  label: "analyses",
+  params: ["user", "own", "workspace", "project", "kind", "after", "limit"],
+  columns: {
+    id: analysisColumns.id,
+    kind: analysisColumns.kind,
+    status: analysisColumns.status,
+    subject: analysisColumns.subject,
+    runCount: int("(SELECT count(*) FROM analysis_runs ar WHERE ar.analysis_id = a.id)"),
+    createdAt: analysisColumns.createdAt,
+    projectId: analysisColumns.projectId,
+    createdBy: analysisColumns.createdBy,
+    completedAt: analysisColumns.completedAt,
+  },
+  sql: ({ select, p, given }) =>
+    `SELECT ${select} FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id WHERE ` +
+    allOf(
+      inListedWorkspaces("a", p, given),
+      given.project && `a.project_id = ${p.project}`,
+      given.kind && `a.kind = ${p.kind}::"AnalysisKind"`,
+      // No row when the cursor's analysis is not one the caller can list.
+      given.after && `(a.created_at, a.id) < (SELECT c.created_at, c.id FROM analyses c WHERE c.id = ${p.after} AND ${inListedWorkspaces("c", p, given)})`,
+    ) +
+    ` ORDER BY a.created_at DESC, a.id DESC LIMIT ${p.limit}::int`,
+});
+
+/** Whether the cursor's analysis is one the caller can list (asked only when a page after it came back empty). */
+const ANALYSIS_LISTED = defineStatement({
+  label: "analysis_listed",
+  params: ["user", "own", "workspace", "after"],
+  sql: ({ p, given }) => `SELECT 1 FROM analyses c WHERE c.id = ${p.after} AND ${inListedWorkspaces("c", p, given)}`,
+});
+
 /**
  * GET /analyses: one prepared statement, newest first across both prefixes (by creation time,
  * then id), never reading an analysis's input or result (a citation analysis's figures can be
@@ -381,52 +421,27 @@ const CURSOR_REFUSED = "cursor: is not a cursor this server issued; pass the nex
  * whether a foreign id exists.
  */
 export async function listAnalyses(principal: Principal, query: z.output<typeof AnalysesQuery>): Promise<z.input<typeof AnalysisList>> {
-  const q = new FilteredStatement();
-  let inWorkspaces: (t: string) => string;
-  if (query.workspace) {
-    const workspace = q.param((await requireWorkspace(principal, query.workspace)).workspace.id);
-    inWorkspaces = (t) => `${t}.workspace_id = ${workspace}`;
-    q.where(inWorkspaces("a"), "w");
-  } else {
-    const user = q.param(principal.user.id);
-    const own = q.param(principal.workspaceId);
-    inWorkspaces = (t) => inReachableWorkspaceSql(t, user, own);
-    q.where(inWorkspaces("a"));
+  const workspace = query.workspace ? (await requireWorkspace(principal, query.workspace)).workspace.id : undefined;
+  const project = query.project ? (await getProjectOrThrow(principal, query.project)).id : undefined;
+  const after = query.cursor ? cursorId(query.cursor) : undefined;
+  const values = { ...reachOf(principal), workspace, project, kind: query.kind, after, limit: query.limit + 1 };
+  const rows = await ANALYSIS_LIST.query(standalone(), values);
+  // No row when the cursor's analysis is not one the caller can list: told apart here.
+  if (after && rows.length === 0 && (await ANALYSIS_LISTED.query(standalone(), values)).length === 0) {
+    throw new ApiError("invalid_request", CURSOR_REFUSED);
   }
-  if (query.project) q.where(`a.project_id = ${q.param((await getProjectOrThrow(principal, query.project)).id)}`, "p");
-  if (query.kind) q.where(`a.kind = ${q.param(query.kind)}::"AnalysisKind"`, "k");
-  const after = query.cursor ? cursorId(query.cursor) : null;
-  // No row when the cursor's analysis is not one the caller can list: told apart below.
-  if (after) q.where(`(a.created_at, a.id) < (SELECT c.created_at, c.id FROM analyses c WHERE c.id = ${q.param(after)} AND ${inWorkspaces("c")})`, "c");
-  const limit = q.param(String(query.limit + 1));
-  const statement = q.statement(
-    "geoscope_analyses_v1",
-    (where) =>
-      `SELECT a.id, a.kind::text, a.status::text, a.subject, (SELECT count(*) FROM analysis_runs ar WHERE ar.analysis_id = a.id)::text, ` +
-      `${isoText("a.created_at")}, a.project_id, u.email, ${isoText("a.completed_at")} ` +
-      `FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id WHERE ${where} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit}::int`,
-  );
-  const rows = await queryText(currentDb(), statement, q.values);
-  if (after && rows.length === 0) {
-    const check = new FilteredStatement();
-    check.where(`c.id = ${check.param(after)}`);
-    if (query.workspace) check.where(`c.workspace_id = ${check.param(query.workspace)}`, "w");
-    else check.where(inReachableWorkspaceSql("c", check.param(principal.user.id), check.param(principal.workspaceId)), "r");
-    const found = await queryText(currentDb(), check.statement("geoscope_analysis_cursor_v1", (where) => `SELECT 1 FROM analyses c WHERE ${where}`), check.values);
-    if (found.length === 0) throw new ApiError("invalid_request", CURSOR_REFUSED);
-  }
-  const page = pageOf(rows.map((row) => ({ id: row[0]!, row })), query.limit);
+  const page = pageOf(rows, query.limit);
   return {
-    items: page.items.map(({ row }) => ({
-      id: row[0]!,
-      kind: row[1] as z.input<typeof AnalysisSummary>["kind"],
-      status: row[2] as z.input<typeof AnalysisSummary>["status"],
-      subject: row[3]!,
-      run_count: Number(row[4]),
-      created_at: row[5]!,
-      project_id: row[6]!,
-      created_by: row[7] ?? null,
-      completed_at: row[8] ?? null,
+    items: page.items.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      status: row.status,
+      subject: row.subject,
+      run_count: row.runCount,
+      created_at: row.createdAt.toISOString(),
+      project_id: row.projectId,
+      created_by: row.createdBy?.email ?? null,
+      completed_at: row.completedAt?.toISOString() ?? null,
     })),
     next_cursor: page.next_cursor,
   };

@@ -3,11 +3,12 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { actorOf, holdCredit } from "../billing/holds";
-import { lockBalance } from "../billing/ledger";
 import { db } from "../db/client";
+import { sqlIn } from "../db/sql";
 import { newId } from "../db/ids";
 import { getProjectOrThrow } from "../projects/projects";
-import { presentRun, runSelect } from "../runs/present";
+import { presentRun } from "../runs/present";
+import { runRowsByIds } from "../runs/read";
 import { checkRunsInFlight } from "../runs/prompts";
 import type { AuditRequest } from "../schemas/audits";
 import { dispatch, queueJobs } from "../work/dispatch";
@@ -21,18 +22,19 @@ export async function createAudit(principal: Principal, input: z.output<typeof A
   const job = jobEvent(auditQueued, runId, { run_id: runId, host: url.host.toLowerCase() });
   const row = await db().$transaction(
     async (tx) => {
-      // The workspace's one lock first (the order holds use too): see lib/runs/prompts.ts.
-      await lockBalance(tx, workspaceId);
-      await checkRunsInFlight(tx, workspaceId, 1);
-      await tx.run.create({
-        data: {
-          id: runId, kind: "audit", status: "queued", workspaceId, projectId: project.id, subject: input.url,
-          input: { url: input.url }, createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId,
-        },
+      // Under the workspace's one lock, taken by holdCredit: see lib/runs/prompts.ts.
+      await holdCredit(tx, { workspaceId, operationId: runId, actor: actorOf(principal), lines: [{ product: "audit", units: 1, runId }] }, async () => {
+        await checkRunsInFlight(tx, workspaceId, 1);
+        await tx.run.create({
+          data: {
+            id: runId, kind: "audit", status: "queued", workspaceId, projectId: project.id, subject: input.url,
+            input: { url: input.url }, createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId,
+          },
+        });
       });
-      await holdCredit(tx, { workspaceId, operationId: runId, actor: actorOf(principal), lines: [{ product: "audit", units: 1, runId }] });
       await queueJobs(tx, [job]);
-      return tx.run.findUniqueOrThrow({ where: { id: runId }, select: runSelect });
+      const [run] = await runRowsByIds([runId], sqlIn(tx));
+      return run!;
     },
     { maxWait: 30_000, timeout: 30_000 },
   );

@@ -4,18 +4,23 @@
 //
 // Lock order, everywhere: the workspace's credit_balances row first, then the hold. Holding the
 // balance row is what makes concurrent holds unable to overdraw; the conditional
-// `status = 'held'` update is what makes capture and release mutually exclusive.
+// `status = 'held'` update is what makes capture and release mutually exclusive. The rows are
+// read and written by ./store.ts.
 import type { Principal } from "../auth/principal";
 import { currentDb, type Tx } from "../db/client";
-import { textTransaction, type SqlSession, type Statement } from "../db/sql";
+import { sqlIn, textTransaction, type SqlSession } from "../db/sql";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
-import { appendTransactions, availableMicros, lockBalance, sessionOf, type BalanceMicros, type LedgerClient, type LedgerEntry } from "./ledger";
+import { availableMicros } from "./ledger";
 import { formatUsd } from "./money";
 import { priceOf, type LoadedRateCard, type Price } from "./rate-card";
 import { billingSettings, currentRateCard } from "./settings";
+import {
+  appendTransactions, findHold, lockBalance, lockBalanceWithHold, placeHolds, settleHoldRow,
+  type BalanceMicros, type BillingProductName, type HoldKey, type HoldRow, type LedgerEntry, type NewHold,
+} from "./store";
 
-export type BillingProductName = Price["product"];
+export type { BillingProductName };
 
 /** Who started the charged work; recorded on the hold and on its usage transactions. */
 export type ChargeActor = { userId: string | null; apiKeyId: string | null };
@@ -53,18 +58,7 @@ export type PricedLine = HoldLine & {
   pricingVersion: string;
 };
 
-export type PlacedHold = {
-  id: string;
-  runId: string | null;
-  analysisId: string | null;
-  product: BillingProductName;
-  engine: string | null;
-  unit: string;
-  units: number;
-  unitPriceMicros: bigint;
-  amountMicros: bigint;
-  pricingVersion: string;
-};
+export type PlacedHold = NewHold;
 
 export type HoldOutcome = {
   /** False while billing is off: nothing was held and `holds` is empty. */
@@ -102,18 +96,22 @@ export function insufficientCredit(neededMicros: bigint, availableMicrosNow: big
 
 /**
  * Sets credit aside for every line, inside the caller's transaction (the one that creates the
- * work), all or nothing: when the workspace's available credit does not cover the total it
- * throws 402 `insufficient_credit` and the caller's transaction rolls back with it. The
- * workspace's balance stays locked until that transaction ends, so keep the transaction short.
+ * work), all or nothing. First it locks the workspace's balance row, the workspace's one lock,
+ * held until that transaction ends (so keep it short), whether or not billing is on; then runs
+ * `work` under it (the caller's checks that must be decided one request after another, like the
+ * runs in flight, and the rows the holds pay for); then, when the available credit does not cover
+ * the total, throws 402 `insufficient_credit` and the caller's transaction rolls back with it.
  * While billing is off it holds nothing and answers `enabled: false`.
  */
-export async function holdCredit(tx: Tx, request: HoldRequest): Promise<HoldOutcome> {
+export async function holdCredit(tx: Tx, request: HoldRequest, work?: () => Promise<void>): Promise<HoldOutcome> {
   const settings = billingSettings();
-  if (!settings.enabled) return { enabled: false, holds: [], totalMicros: 0n };
-  const { lines, totalMicros } = priceLines(request.lines, request.rateCard);
+  const priced = settings.enabled ? priceLines(request.lines, request.rateCard) : null;
+  const sql = sqlIn(tx);
+  const balance = await lockBalance(sql, request.workspaceId);
+  await work?.();
+  if (!priced) return { enabled: false, holds: [], totalMicros: 0n };
+  const { lines, totalMicros } = priced;
   if (lines.length === 0) return { enabled: true, holds: [], totalMicros: 0n };
-
-  const balance = await lockBalance(tx, request.workspaceId);
   const available = availableMicros(balance);
   if (available < totalMicros) throw insufficientCredit(totalMicros, available, settings.addCreditUrl);
 
@@ -129,19 +127,7 @@ export async function holdCredit(tx: Tx, request: HoldRequest): Promise<HoldOutc
     amountMicros: line.amountMicros,
     pricingVersion: line.pricingVersion,
   }));
-  await tx.creditHold.createMany({
-    data: holds.map((h) => ({
-      ...h,
-      workspaceId: request.workspaceId,
-      operationId: request.operationId,
-      status: "held" as const,
-      actorUserId: request.actor.userId,
-      apiKeyId: request.actor.apiKeyId,
-    })),
-  });
-  if (totalMicros > 0n) {
-    await tx.creditBalance.update({ where: { workspaceId: request.workspaceId }, data: { heldMicros: { increment: totalMicros } } });
-  }
+  await placeHolds(sql, { workspaceId: request.workspaceId, operationId: request.operationId, actorUserId: request.actor.userId, apiKeyId: request.actor.apiKeyId, holds });
   return { enabled: true, holds, totalMicros };
 }
 
@@ -163,11 +149,8 @@ export type SettledHold = {
 };
 
 export type SettleOptions = {
-  /**
-   * Run inside this transaction (e.g. the one marking the run completed): a Prisma one, or a
-   * session of ../db/sql.ts's textTransaction; otherwise in a transaction of its own.
-   */
-  tx?: LedgerClient;
+  /** Run inside this transaction (e.g. the one marking the run completed); otherwise in a transaction of its own. */
+  tx?: SqlSession;
   /**
    * The workspace the hold belongs to, when the caller knows it: the balance is then locked
    * first and the hold read once, under the lock. A hold of another workspace is not settled.
@@ -175,89 +158,9 @@ export type SettleOptions = {
   workspaceId?: string;
 };
 
-/** A hold as stored (placed, then settled). */
-type HoldRow = Omit<PlacedHold, "pricingVersion"> & {
-  workspaceId: string;
-  operationId: string;
-  capturedMicros: bigint | null;
-  capturedUnits: number | null;
-  status: "held" | "captured" | "released";
-  actorUserId: string | null;
-  apiKeyId: string | null;
-};
-
-/** A hold's columns as text, in holdRowOf's order (`h.`: of the alias h). */
-function holdColumns(alias = ""): string {
-  const c = (name: string) => `${alias}${name}`;
-  return `${c("id")}, ${c("workspace_id")}, ${c("run_id")}, ${c("analysis_id")}, ${c("operation_id")}, ${c("product")}::text AS product, ${c("engine")},
-  ${c("unit")}, ${c("units")}::text AS units, ${c("unit_price_micros")}::text AS unit_price_micros, ${c("amount_micros")}::text AS amount_micros,
-  ${c("captured_micros")}::text AS captured_micros, ${c("captured_units")}::text AS captured_units, ${c("status")}::text AS status,
-  ${c("actor_user_id")}, ${c("api_key_id")}`;
-}
-
-// $2: the workspace, or null for any (then the caller locks the hold's workspace and reads again).
-const HOLD_BY_ID: Statement = { name: "hold_by_id_v1", text: `SELECT ${holdColumns()} FROM credit_holds WHERE id = $1 AND ($2::text IS NULL OR workspace_id = $2)` };
-const HOLD_BY_RUN: Statement = { name: "hold_by_run_v1", text: `SELECT ${holdColumns()} FROM credit_holds WHERE run_id = $1 AND ($2::text IS NULL OR workspace_id = $2)` };
-
-// The usual settlement, of a workspace's hold (the caller knows the workspace): its balance row
-// locked and the hold read in one statement. The hold comes from the statement's snapshot, taken
-// before any wait for the lock: what another settlement committed meanwhile shows when this one's
-// conditional update finds the hold no longer held (settle reads it again then).
-const BALANCE_AND_HOLD = (by: "id" | "run_id"): Statement => ({
-  name: `hold_with_balance_by_${by}_v1`,
-  text: `SELECT b.promo_micros::text AS promo, b.purchased_micros::text AS purchased, b.held_micros::text AS held, ${holdColumns("h.")}
-    FROM credit_balances b LEFT JOIN credit_holds h ON h.${by} = $2 AND h.workspace_id = b.workspace_id
-    WHERE b.workspace_id = $1 FOR UPDATE OF b`,
-});
-const BALANCE_AND_HOLD_BY_ID = BALANCE_AND_HOLD("id");
-const BALANCE_AND_HOLD_BY_RUN = BALANCE_AND_HOLD("run_id");
-
-/** The workspace's balance, locked, and its hold `ref` (null: none); null when the workspace has no balance row yet. */
-async function lockBalanceWithHold(sql: SqlSession, ref: HoldRef, workspaceId: string): Promise<{ balance: BalanceMicros; row: HoldRow | null } | null> {
-  const where = whereOf(ref);
-  const [found] = await sql.query("id" in where ? BALANCE_AND_HOLD_BY_ID : BALANCE_AND_HOLD_BY_RUN, [workspaceId, "id" in where ? where.id : where.runId]);
-  if (!found) return null;
-  const balance = { promoMicros: BigInt(found[0]!), purchasedMicros: BigInt(found[1]!), heldMicros: BigInt(found[2]!) };
-  return { balance, row: found[3] ? holdRowOf(found.slice(3)) : null };
-}
-
-const SETTLE_HOLD: Statement = {
-  name: "hold_settle_v1",
-  text: `UPDATE credit_holds SET status = $2::text::"HoldStatus", captured_micros = $3::bigint, captured_units = $4::int,
-    settled_at = $5::timestamptz AT TIME ZONE 'UTC' WHERE id = $1 AND status = 'held' RETURNING id`,
-};
-
-function holdRowOf(row: (string | null)[]): HoldRow {
-  const r = (i: number) => row[i] ?? null;
-  return {
-    id: r(0)!,
-    workspaceId: r(1)!,
-    runId: r(2),
-    analysisId: r(3),
-    operationId: r(4)!,
-    product: r(5) as BillingProductName,
-    engine: r(6),
-    unit: r(7)!,
-    units: Number(r(8)),
-    unitPriceMicros: BigInt(r(9)!),
-    amountMicros: BigInt(r(10)!),
-    capturedMicros: r(11) === null ? null : BigInt(r(11)!),
-    capturedUnits: r(12) === null ? null : Number(r(12)),
-    status: r(13) as HoldRow["status"],
-    actorUserId: r(14),
-    apiKeyId: r(15),
-  };
-}
-
-async function findHold(sql: SqlSession, ref: HoldRef, workspaceId: string | null): Promise<HoldRow | null> {
-  const where = whereOf(ref);
-  const [row] = await sql.query("id" in where ? HOLD_BY_ID : HOLD_BY_RUN, ["id" in where ? where.id : where.runId, workspaceId]);
-  return row ? holdRowOf(row) : null;
-}
-
-function whereOf(ref: HoldRef): { id: string } | { runId: string } {
-  if (typeof ref !== "string") return "holdId" in ref ? { id: ref.holdId } : { runId: ref.runId };
-  return ref.startsWith("ch_") ? { id: ref } : { runId: ref };
+function keyOf(ref: HoldRef): HoldKey {
+  if (typeof ref !== "string") return ref;
+  return ref.startsWith("ch_") ? { holdId: ref } : { runId: ref };
 }
 
 function settled(row: HoldRow, changed: boolean): SettledHold {
@@ -276,7 +179,7 @@ function settled(row: HoldRow, changed: boolean): SettledHold {
 }
 
 async function inTransaction<T>(options: SettleOptions, fn: (sql: SqlSession) => Promise<T>): Promise<T> {
-  if (options.tx) return fn(sessionOf(options.tx));
+  if (options.tx) return fn(options.tx);
   return textTransaction(currentDb(), fn);
 }
 
@@ -286,20 +189,21 @@ async function inTransaction<T>(options: SettleOptions, fn: (sql: SqlSession) =>
  * Null when there is no such hold: billing was off when the work was queued, or it is not billable.
  */
 async function settle(ref: HoldRef, options: SettleOptions, decide: (row: HoldRow) => { units: number; micros: bigint } | null) {
+  const key = keyOf(ref);
   return inTransaction(options, async (sql) => {
     let balance: BalanceMicros;
     let row: HoldRow | null;
     if (options.workspaceId) {
-      const locked = await lockBalanceWithHold(sql, ref, options.workspaceId);
+      const locked = await lockBalanceWithHold(sql, key, options.workspaceId);
       balance = locked?.balance ?? (await lockBalance(sql, options.workspaceId));
-      row = locked ? locked.row : await findHold(sql, ref, options.workspaceId);
+      row = locked ? locked.hold : await findHold(sql, key, options.workspaceId);
       if (!row) return null;
     } else {
-      const found = await findHold(sql, ref, null);
+      const found = await findHold(sql, key);
       if (!found) return null;
       balance = await lockBalance(sql, found.workspaceId);
       // Read again under the lock: a settlement that committed while we waited is visible now.
-      row = await findHold(sql, { holdId: found.id }, null);
+      row = await findHold(sql, { holdId: found.id });
       if (!row) throw new Error(`hold ${found.id} vanished under the balance lock`);
     }
     if (row.status !== "held") return settled(row, false);
@@ -309,10 +213,9 @@ async function settle(ref: HoldRef, options: SettleOptions, decide: (row: HoldRo
     const data = capture
       ? { status: "captured" as const, capturedMicros: capture.micros, capturedUnits: capture.units }
       : { status: "released" as const, capturedMicros: 0n, capturedUnits: 0 };
-    const changed = await sql.query(SETTLE_HOLD, [row.id, data.status, data.capturedMicros.toString(), String(data.capturedUnits), now.toISOString()]);
-    if (changed.length !== 1) {
+    if (!(await settleHoldRow(sql, row.id, data, now))) {
       // Settled by a transaction that committed while this one waited for the balance lock: as it now is.
-      const current = await findHold(sql, { holdId: row.id }, null);
+      const current = await findHold(sql, { holdId: row.id });
       if (current && current.status !== "held") return settled(current, false);
       throw new Error(`hold ${row.id} changed under the balance lock`);
     }
@@ -369,9 +272,4 @@ export async function captureHold(ref: HoldRef, options: SettleOptions & { actua
 /** Frees the credit of work that failed; nothing is charged. */
 export async function releaseHold(ref: HoldRef, options: SettleOptions = {}): Promise<SettledHold | null> {
   return settle(ref, options, () => null);
-}
-
-/** The hold paying for a run, for presenting its RunCharge; null when the run is not billed. */
-export async function holdOfRun(client: Tx, runId: string) {
-  return client.creditHold.findUnique({ where: { runId } });
 }

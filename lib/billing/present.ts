@@ -4,19 +4,8 @@ import type { z } from "zod";
 import type { BillingSummary, RunCharge, Transaction, UsageRow } from "../schemas/billing";
 import { availableMicros, type BalanceMicros } from "./ledger";
 import { formatUsd } from "./money";
+import type { HoldRow, TransactionRow } from "./store";
 
-type TransactionRow = {
-  id: string;
-  kind: z.input<typeof Transaction>["kind"];
-  bucket: z.input<typeof Transaction>["bucket"];
-  amountMicros: bigint;
-  description: string;
-  createdAt: Date;
-  operationId: string | null;
-  runId: string | null;
-  apiKeyId: string | null;
-  actor: { email: string } | null;
-};
 
 export function presentTransaction(row: TransactionRow): z.input<typeof Transaction> {
   return {
@@ -56,19 +45,8 @@ export function presentSummary(input: {
   };
 }
 
-export type HoldRow = {
-  status: "held" | "captured" | "released";
-  unit: string;
-  units: number;
-  unitPriceMicros: bigint;
-  amountMicros: bigint;
-  capturedMicros: bigint | null;
-  capturedUnits: number | null;
-  pricingVersion: string;
-};
-
 /** A run's charge: the held amount while held, the paid amount once captured, 0 if released. Null if not billed. */
-export function presentRunCharge(hold: HoldRow | null, billingEnabled: boolean): z.input<typeof RunCharge> | null {
+export function presentRunCharge(hold: Pick<HoldRow, "status" | "amountMicros" | "capturedMicros" | "unit" | "units" | "capturedUnits" | "unitPriceMicros" | "pricingVersion"> | null, billingEnabled: boolean): z.input<typeof RunCharge> | null {
   if (!hold || !billingEnabled) return null;
   const amount = hold.status === "held" ? hold.amountMicros : hold.status === "captured" ? (hold.capturedMicros ?? 0n) : 0n;
   return {

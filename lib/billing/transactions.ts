@@ -1,8 +1,9 @@
 // GET /billing/transactions: every change to the balance, newest first, a page at a time.
 import type { Principal } from "../auth/principal";
-import { db } from "../db/client";
+import { standalone } from "../db/sql";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { presentTransaction } from "./present";
+import { transactionsOf } from "./store";
 import type { WorkspaceAccess } from "../workspaces/access";
 import { billingWorkspace } from "./workspace";
 
@@ -10,12 +11,7 @@ import { billingWorkspace } from "./workspace";
 export async function workspaceTransactions(access: WorkspaceAccess, page: { limit: number; cursor?: string }) {
   const workspaceId = access.workspace.id;
   const before = page.cursor ? decodeCursor(page.cursor, "tx") : undefined;
-  const rows = await db().ledgerTransaction.findMany({
-    where: { workspaceId, ...(before ? { id: { lt: before } } : {}) },
-    orderBy: { id: "desc" },
-    take: page.limit + 1,
-    include: { actor: { select: { email: true } } },
-  });
+  const rows = await transactionsOf(standalone(), workspaceId, { before, limit: page.limit + 1 });
   const { items, next_cursor } = pageOf(rows, page.limit);
   return { items: items.map(presentTransaction), next_cursor };
 }

@@ -1,17 +1,13 @@
-// Prepared statements for the hottest reads (GET /runs/{id}, lists, batches), sent straight to
-// the driver under the Prisma client: the pg pool PrismaPg was given, or the PGlite instance.
-// For a one-row read Prisma's per-query work (building the query, compiling and interpreting
-// its plan, mapping the result) cost several times the query itself (bench/lib/read-path.ts);
-// these statements skip it, and on PostgreSQL each is parsed and planned once per connection.
-// Every column a statement returns must be text (cast with ::text in the SQL): rows come back as
-// arrays of strings or nulls on both drivers, and the caller converts what it needs.
-import type { Db, Tx } from "./client";
+// Sessions that run typed statements (./statement.ts) on the driver under the Prisma client: the
+// pg pool PrismaPg was given, or the PGlite instance (in this thread or its worker). For a one-row
+// read Prisma's per-query work (building the query, compiling and interpreting its plan, mapping
+// the result) cost several times the query itself (bench/lib/read-path.ts); these statements skip
+// it, and on PostgreSQL each is parsed and planned once per connection. Rows come back as arrays
+// of text or null; only ./statement.ts decodes them.
+import { currentDb, type Db, type Tx } from "./client";
 
-export type Statement = {
-  /** Unique per statement text (bump its version when the text changes): the session keeps the parsed statement under it. */
-  readonly name: string;
-  readonly text: string;
-};
+/** A statement as the driver gets it: its text, and the name it is prepared under (unique per text). */
+export type Prepared = { readonly name: string; readonly text: string };
 
 export type TextRow = (string | null)[];
 
@@ -31,7 +27,7 @@ const preparedIn = ((globalThis as { __geoscopePrepared?: WeakMap<object, Set<st
 export const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
 
 /** Runs a statement on the database, outside any transaction; rows as arrays of text. */
-export async function queryText(db: Db, statement: Statement, values: (string | null)[]): Promise<TextRow[]> {
+export async function queryText(db: Db, statement: Prepared, values: (string | null)[]): Promise<TextRow[]> {
   if (db.pool) {
     const result = await db.pool.query<TextRow>({ name: statement.name, text: statement.text, values, rowMode: "array" });
     return result.rows;
@@ -50,13 +46,13 @@ function embedded(db: Db): Embedded | undefined {
 }
 
 /** EXECUTEs a statement in PGlite's session (`via`: the instance, or a transaction of it), PREPAREd on first use. */
-async function executeIn(pglite: Embedded, via: PgliteSession, statement: Statement, values: (string | null)[], retried = false): Promise<TextRow[]> {
+async function executeIn(pglite: Embedded, via: PgliteSession, statement: Prepared, values: (string | null)[], retried = false): Promise<TextRow[]> {
   let prepared = preparedIn.get(pglite);
   if (!prepared) preparedIn.set(pglite, (prepared = new Set()));
   if (!prepared.has(statement.name)) {
-    const types = values.map(() => "text").join(", ");
+    const types = values.length ? ` (${values.map(() => "text").join(", ")})` : "";
     try {
-      await via.exec(`PREPARE ${statement.name} (${types}) AS ${statement.text}`);
+      await via.exec(`PREPARE ${statement.name}${types} AS ${statement.text}`);
     } catch (error) {
       // Prepared by an earlier copy of this module in the same session: the name is the text's.
       // (Inside a transaction the error has aborted it: the caller's retry finds the name known.)
@@ -93,8 +89,20 @@ function literal(value: string | null): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
-/** Statements on one session: `textTransaction`'s connection, or a Prisma transaction's (`sqlIn`). */
-export type SqlSession = { query(statement: Statement, values: (string | null)[]): Promise<TextRow[]> };
+/**
+ * Where typed statements run: on their own (`standalone`), in `textTransaction`'s connection, or in
+ * a Prisma transaction's (`sqlIn`). Only ./statement.ts calls `query`.
+ */
+export type SqlSession = { query(statement: Prepared, values: (string | null)[]): Promise<TextRow[]> };
+
+const standalones = new WeakMap<Db, SqlSession>();
+
+/** Statements each on its own, outside any transaction, on `db` (the process's database by default). */
+export function standalone(db: Db = currentDb()): SqlSession {
+  let session = standalones.get(db);
+  if (!session) standalones.set(db, (session = { query: (statement, values) => queryText(db, statement, values) }));
+  return session;
+}
 
 /**
  * Runs `fn` in a transaction of its own on the driver under Prisma (a pool connection, or
@@ -147,7 +155,8 @@ function isConnectionError(error: unknown): boolean {
 
 /**
  * The same statements inside a Prisma transaction (services that hold one: creating work, the
- * analyses' and audits' final writes). Columns must have distinct names: rows come back as objects.
+ * analyses' and audits' final writes). Rows come back as objects, in column order (a typed
+ * statement names every column, each differently).
  */
 export function sqlIn(tx: Tx): SqlSession {
   return {
@@ -157,38 +166,3 @@ export function sqlIn(tx: Tx): SqlSession {
     },
   };
 }
-
-/** A timestamp(3) column (UTC) as text in ISO 8601, as Date.prototype.toISOString writes it. */
-export const isoText = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * Parameters and conditions of a statement whose WHERE clause depends on the filters a request
- * gives (the lists): each combination is a prepared statement of its own, with its own plan.
- */
-export class FilteredStatement {
-  readonly values: (string | null)[] = [];
-  private readonly conditions: string[] = [];
-  private key = "";
-
-  /** `value` as the next parameter; answers its placeholder. */
-  param(value: string | null): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-
-  /** A condition; `flag` names the filter it stands for in the statement's name (a condition every combination has takes none). */
-  where(condition: string, flag = ""): void {
-    this.key += flag;
-    this.conditions.push(condition);
-  }
-
-  /** The statement `name`, its text made by `text` from the WHERE clause on first use of this combination. */
-  statement(name: string, text: (where: string) => string): Statement {
-    const full = `${name}_${this.key}`;
-    let made = filtered.get(full);
-    if (!made) filtered.set(full, (made = { name: full, text: text(this.conditions.join(" AND ")) }));
-    return made;
-  }
-}
-
-const filtered = new Map<string, Statement>();

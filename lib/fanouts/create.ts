@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { actorOf, holdCredit, priceLines } from "../billing/holds";
-import { availableMicros, lockBalance, readBalance } from "../billing/ledger";
+import { availableMicros, readBalance } from "../billing/ledger";
 import { formatUsd } from "../billing/money";
 import { billingSettings, currentRateCard } from "../billing/settings";
 import { engineConfig } from "../config/engines";
@@ -157,33 +157,37 @@ export async function createFanout(principal: Principal, input: Request) {
 
   const fanout = await db().$transaction(
     async (tx) => {
-      // The workspace's one lock first (the order holds use too): it serialises the in-flight
-      // count and the credit check with every other request that starts work here.
-      await lockBalance(tx, workspaceId);
-      await checkRunsInFlight(tx, workspaceId, runs.length);
-      await checkSources(tx, workspaceId, input);
-      await tx.fanout.create({
-        data: {
-          id: fanoutId,
-          workspaceId,
-          projectId: project.id,
-          name,
-          engines: plan.engines,
-          runsPerPrompt: plan.runs,
-          prompts: input.prompts.map((p) => ({ text: p.text, source: p.source ?? null })),
-          ...who,
-        },
-      });
-      await insertRuns(tx, { fanoutId, workspaceId, projectId: project.id, ...who, runs });
       // One hold line per run, all placed here or none: the fanout holds exactly what its
-      // unfinished runs cost, each run capturing or releasing its own line when it ends.
-      await holdCredit(tx, {
-        workspaceId,
-        operationId: fanoutId,
-        actor: actorOf(principal),
-        rateCard: card,
-        lines: runs.map((run) => ({ product: "prompt" as const, engine: run.engine, units: 1, runId: run.id })),
-      });
+      // unfinished runs cost, each run capturing or releasing its own line when it ends. Under the
+      // workspace's one lock, taken by holdCredit: the in-flight count and the credit check are
+      // decided one request after another.
+      await holdCredit(
+        tx,
+        {
+          workspaceId,
+          operationId: fanoutId,
+          actor: actorOf(principal),
+          rateCard: card,
+          lines: runs.map((run) => ({ product: "prompt" as const, engine: run.engine, units: 1, runId: run.id })),
+        },
+        async () => {
+          await checkRunsInFlight(tx, workspaceId, runs.length);
+          await checkSources(tx, workspaceId, input);
+          await tx.fanout.create({
+            data: {
+              id: fanoutId,
+              workspaceId,
+              projectId: project.id,
+              name,
+              engines: plan.engines,
+              runsPerPrompt: plan.runs,
+              prompts: input.prompts.map((p) => ({ text: p.text, source: p.source ?? null })),
+              ...who,
+            },
+          });
+          await insertRuns(tx, { fanoutId, workspaceId, projectId: project.id, ...who, runs });
+        },
+      );
       await queueJobs(tx, jobs);
       return presentNewFanout(tx, fanoutId);
     },

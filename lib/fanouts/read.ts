@@ -15,39 +15,63 @@ import type { Principal } from "../auth/principal";
 import { presentRunCharge } from "../billing/present";
 import { formatUsd } from "../billing/money";
 import { billingSettings } from "../billing/settings";
+import { holdJoin, holdShape, holdVersionSql } from "../billing/store";
 import { readWaiting } from "../changes/wait";
-import { currentDb, type Tx } from "../db/client";
-import { FilteredStatement, isoText, queryText, type Statement, type TextRow } from "../db/sql";
+import type { Tx } from "../db/client";
+import { allOf, bool, date, defineStatement, group, int, json, optional, text, type RowOf } from "../db/statement";
+import { sqlIn, standalone, type SqlSession } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
-import type { Prisma } from "../db/generated/client";
 import { notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/projects";
-import { HOLD_COLUMNS, holdOf } from "../runs/read";
 import { deriveBatchStatus, isFinished, statusOfCounts, type RunCounts } from "../runs/status";
 import type { Fanout, FanoutList, FanoutPromptSource, FanoutQueryReport, FanoutsQuery, FanoutSummary } from "../schemas/fanouts";
 import type { PromptResult } from "../schemas/results";
 import type { RunStatus } from "../schemas/runs";
-import { inReachableWorkspaceSql, reachableSql, requireWorkspace } from "../workspaces/access";
+import { inReachableWorkspaceSql, reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { wilsonInterval } from "../stats/wilson";
 
 const RUN_STATUSES: RunStatus[] = ["queued", "running", "completed", "failed"];
 
-const fanoutInclude = { createdBy: { select: { email: true } } } as const;
-
-const observationSelect = {
-  id: true, status: true, engine: true, model: true, fanoutPromptIndex: true, runIndex: true, result: true, error: true,
-  queryCount: true, createdAt: true, startedAt: true, completedAt: true, hold: true,
-} as const satisfies Prisma.RunSelect;
+/** A fanout's columns (alias f, its creator u): what the presenters read of it. */
+const fanoutColumns = {
+  id: text("f.id"),
+  name: text("f.name"),
+  engines: json<string[]>("array_to_json(f.engines)"),
+  runsPerPrompt: int("f.runs_per_prompt"),
+  prompts: json("f.prompts"),
+  createdAt: date("f.created_at"),
+  projectId: text("f.project_id"),
+  createdBy: optional({ email: text("u.email") }, "u.id IS NOT NULL"),
+};
 
 /** What the presenters read of a fanout's row. */
-type FanoutRow = Pick<
-  Prisma.FanoutGetPayload<{ include: typeof fanoutInclude }>,
-  "id" | "name" | "engines" | "runsPerPrompt" | "prompts" | "createdAt" | "projectId" | "createdBy"
->;
-/** What the presenters read of a run: its `result` need hold only `searched`, `search_calls` and `searches`. */
-type ObservedRun = Prisma.RunGetPayload<{ select: typeof observationSelect }>;
+type FanoutRow = RowOf<typeof fanoutColumns>;
+
+/**
+ * What the presenters read of a fanout's run (alias r, its hold h): of its `result` only
+ * `searched`, `search_calls` and `searches`, extracted in the database.
+ */
+const observedRunColumns = {
+  id: text("r.id"),
+  status: text<RunStatus>("r.status"),
+  engine: text("r.engine").nullable,
+  model: text("r.model").nullable,
+  fanoutPromptIndex: int("r.fanout_prompt_index").nullable,
+  runIndex: int("r.run_index").nullable,
+  queryCount: int("r.query_count").nullable,
+  result: json(
+    "CASE WHEN r.status = 'completed' THEN jsonb_build_object('searched', r.result->'searched', 'search_calls', r.result->'search_calls', 'searches', r.result->'searches') END",
+  ).nullable,
+  error: json("r.error").nullable,
+  createdAt: date("r.created_at"),
+  startedAt: date("r.started_at").nullable,
+  completedAt: date("r.completed_at").nullable,
+  hold: holdShape("h"),
+};
+
+type ObservedRun = RowOf<typeof observedRunColumns>;
 type StoredPrompt = { text: string; source: z.output<typeof FanoutPromptSource> | null };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -151,61 +175,50 @@ export function presentFanout(row: FanoutRow, runs: readonly ObservedRun[], bill
   };
 }
 
-/** A fanout's runs through Prisma, inside a transaction of the service's (creating the fanout). */
-async function loadRunsIn(tx: Tx, fanoutId: string) {
-  return tx.run.findMany({ where: { fanoutId }, select: observationSelect, orderBy: { id: "asc" } });
-}
+/** A fanout's runs in id order: what the detail shows of each, with its row's version and its hold's. */
+const FANOUT_RUNS = defineStatement({
+  label: "fanout_runs",
+  params: ["fanout"],
+  columns: { runVersion: text("r.xmin"), holdVersion: text(holdVersionSql("h")), run: group(observedRunColumns) },
+  sql: ({ select, p }) => `SELECT ${select} FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = ${p.fanout} ORDER BY r.id COLLATE "C"`,
+});
+
+const fanoutRuns = (session: SqlSession, fanoutId: string) => FANOUT_RUNS.query(session, { fanout: fanoutId });
 
 /** A fanout the service itself is creating, read in its transaction (no access check: the caller made it). */
 export async function presentNewFanout(tx: Tx, fanoutId: string) {
-  const row = await tx.fanout.findUniqueOrThrow({ where: { id: fanoutId }, include: fanoutInclude });
-  return presentFanout(row, await loadRunsIn(tx, fanoutId));
+  const row = await tx.fanout.findUniqueOrThrow({ where: { id: fanoutId }, include: { createdBy: { select: { email: true } } } });
+  return presentFanout(row, (await fanoutRuns(sqlIn(tx), fanoutId)).map((r) => r.run));
 }
 
 /**
- * The version of a fanout's detail: the fanout row's, a digest of its runs' and their holds'
- * (every UPDATE gives a row a new xmin) in id order, and its creator's email. fanoutSignature
- * computes the same from the rows FANOUT_RUNS reads.
+ * The version of a fanout's detail: the fanout row's, a digest of its runs' and their holds' row
+ * versions (every UPDATE gives a row a new xmin) in id order, and its creator's email.
+ * fanoutSignature computes the same from the rows FANOUT_RUNS reads.
  */
 const SIGNATURE =
-  `f.xmin::text || ':' || COALESCE((SELECT md5(string_agg(r.xmin::text || '.' || COALESCE(h.xmin::text, '-'), ',' ORDER BY r.id COLLATE "C")) ` +
-  `FROM runs r LEFT JOIN credit_holds h ON h.run_id = r.id WHERE r.fanout_id = f.id), '') || ':' || COALESCE(u.email, '')`;
+  `f.xmin::text || ':' || COALESCE((SELECT md5(string_agg(r.xmin::text || '.' || ${holdVersionSql("h")}, ',' ORDER BY r.id COLLATE "C")) ` +
+  `FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = f.id), '') || ':' || COALESCE(u.email, '')`;
 
-/**
- * A fanout the credential can reach ($1 the fanout, $2 and $3 as reachableSql), with its
- * signature and its columns, its prompts only unless $4 is the signature (the caller has the
- * body of that version).
- */
-const FANOUT_HEAD: Statement = {
-  name: "geoscope_fanout_head_v1",
-  text:
-    `SELECT s.signature, f.xmin::text, f.id, f.name, array_to_json(f.engines)::text, f.runs_per_prompt::text, ` +
-    `CASE WHEN s.signature = $4 THEN NULL ELSE f.prompts::text END, ${isoText("f.created_at")}, f.project_id, u.email ` +
-    `FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id CROSS JOIN LATERAL (SELECT ${SIGNATURE} AS signature) s ` +
-    `WHERE f.id = $1 AND ${reachableSql("f")}`,
-};
+/** A fanout the credential can reach, with its signature and its row version; its columns only unless `known` is the signature. */
+const FANOUT_HEAD = defineStatement({
+  label: "fanout_head",
+  params: ["fanout", "user", "own", "known"],
+  columns: (p) => ({ signature: text("s.signature"), version: text("f.xmin"), fanout: optional(fanoutColumns, `s.signature IS DISTINCT FROM ${p.known}`) }),
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id CROSS JOIN LATERAL (SELECT ${SIGNATURE} AS signature) s ` +
+    `WHERE f.id = ${p.fanout} AND ${reachableSql("f", p)}`,
+});
 
-/** A fanout's runs in id order: what the detail shows of each, the two row versions, and the hold (HOLD_COLUMNS at 14). */
-const FANOUT_RUNS: Statement = {
-  name: "geoscope_fanout_runs_v1",
-  text:
-    `SELECT r.xmin::text, h.xmin::text, r.id, r.status::text, r.engine, r.model, r.fanout_prompt_index::text, r.run_index::text, r.query_count::text, ` +
-    `CASE WHEN r.status = 'completed' THEN jsonb_build_object('searched', r.result->'searched', 'search_calls', r.result->'search_calls', 'searches', r.result->'searches')::text END, ` +
-    `r.error::text, ${isoText("r.created_at")}, ${isoText("r.started_at")}, ${isoText("r.completed_at")}, ${HOLD_COLUMNS} ` +
-    `FROM runs r LEFT JOIN credit_holds h ON h.run_id = r.id WHERE r.fanout_id = $1 ORDER BY r.id COLLATE "C"`,
-};
-
-const FANOUT_OPEN: Statement = {
-  name: "geoscope_fanout_open_v1",
-  text: "SELECT 1 FROM runs r WHERE r.fanout_id = $1 AND r.status IN ('queued', 'running') LIMIT 1",
-};
-
-const dateOf = (text: string | null | undefined) => (text == null ? null : new Date(text));
-const parsed = (text: string | null | undefined) => (text == null ? null : JSON.parse(text));
+const FANOUT_OPEN = defineStatement({
+  label: "fanout_open",
+  params: ["fanout"],
+  sql: ({ p }) => `SELECT 1 FROM runs r WHERE r.fanout_id = ${p.fanout} AND r.status IN ('queued', 'running') LIMIT 1`,
+});
 
 /** SIGNATURE of the head's fanout row and these FANOUT_RUNS rows. */
-function fanoutSignature(fanoutVersion: string, runRows: readonly TextRow[], email: string | null): string {
-  const digest = runRows.length ? createHash("md5").update(runRows.map((r) => `${r[0]}.${r[1] ?? "-"}`).join(",")).digest("hex") : "";
+function fanoutSignature(fanoutVersion: string, runRows: readonly { runVersion: string; holdVersion: string }[], email: string | null): string {
+  const digest = runRows.length ? createHash("md5").update(runRows.map((r) => `${r.runVersion}.${r.holdVersion}`).join(",")).digest("hex") : "";
   return `${fanoutVersion}:${digest}:${email ?? ""}`;
 }
 
@@ -218,52 +231,27 @@ const fanoutBodies = new VersionCache<{ version: string; billing: boolean; text:
 
 type FanoutText = { finished: boolean; text: string };
 
-/** GET /fanouts/{id} as JSON text (byte for byte JSON.stringify(presentFanout(…))), or null when the credential cannot reach the fanout. */
+/** GET /fanouts/{id} as JSON text (the presented fanout), or null when the credential cannot reach the fanout. */
 async function readFanoutText(principal: Principal, fanoutId: string): Promise<FanoutText | null> {
   const billing = billingSettings().enabled;
   const held = fanoutBodies.get(fanoutId);
   const usable = held?.billing === billing ? held : undefined;
-  const [head] = await queryText(currentDb(), FANOUT_HEAD, [fanoutId, principal.workspaceId, principal.user.id, usable?.version ?? null]);
+  const head = await FANOUT_HEAD.first(standalone(), { fanout: fanoutId, ...reachOf(principal), known: usable?.version ?? null });
   if (!head) return null;
-  if (usable && usable.version === head[0]) return usable;
-  const runRows = await queryText(currentDb(), FANOUT_RUNS, [fanoutId]);
-  const email = head[9] ?? null;
-  const row: FanoutRow = {
-    id: head[2]!,
-    name: head[3]!,
-    engines: JSON.parse(head[4]!) as string[],
-    runsPerPrompt: Number(head[5]),
-    // Sent unless the signature was the remembered one; it is not, so the prompts came too.
-    prompts: JSON.parse(head[6]!),
-    createdAt: new Date(head[7]!),
-    projectId: head[8]!,
-    createdBy: email === null ? null : { email },
-  };
-  const runs: ObservedRun[] = runRows.map((r) => ({
-    id: r[2]!,
-    status: r[3] as RunStatus,
-    engine: r[4] ?? null,
-    model: r[5] ?? null,
-    fanoutPromptIndex: r[6] == null ? null : Number(r[6]),
-    runIndex: r[7] == null ? null : Number(r[7]),
-    queryCount: r[8] == null ? null : Number(r[8]),
-    result: parsed(r[9]),
-    error: parsed(r[10]),
-    createdAt: new Date(r[11]!),
-    startedAt: dateOf(r[12]),
-    completedAt: dateOf(r[13]),
-    hold: holdOf(r, 14) as ObservedRun["hold"],
-  }));
-  const text = JSON.stringify(presentFanout(row, runs, billing));
+  // No columns: the signature is the one remembered.
+  if (!head.fanout) return usable!;
+  const runRows = await fanoutRuns(standalone(), fanoutId);
+  const runs = runRows.map((r) => r.run);
+  const text = JSON.stringify(presentFanout(head.fanout, runs, billing));
   const finished = runs.every((r) => isFinished(r.status));
   // Under the signature of what was read (the runs may have changed since the head was read).
-  const version = fanoutSignature(head[1]!, runRows, email);
+  const version = fanoutSignature(head.version, runRows, head.fanout.createdBy?.email ?? null);
   fanoutBodies.set(fanoutId, { version, billing, text, finished, size: text.length });
   return { finished, text };
 }
 
 async function fanoutFinished(fanoutId: string): Promise<boolean> {
-  return (await queryText(currentDb(), FANOUT_OPEN, [fanoutId])).length === 0;
+  return (await FANOUT_OPEN.query(standalone(), { fanout: fanoutId })).length === 0;
 }
 
 /**
@@ -282,44 +270,63 @@ export async function getFanout(principal: Principal, fanoutId: string, options:
   return JSON.parse((await getFanoutBody(principal, fanoutId, options)).text) as z.input<typeof Fanout>;
 }
 
+/** GET /fanouts, newest first, each fanout with its runs counted by status in a lateral aggregate: one statement per combination of filters. */
+const FANOUT_LIST = defineStatement({
+  label: "fanouts",
+  params: ["user", "own", "workspace", "project", "before", "limit"],
+  columns: {
+    id: fanoutColumns.id,
+    name: fanoutColumns.name,
+    engines: fanoutColumns.engines,
+    runsPerPrompt: fanoutColumns.runsPerPrompt,
+    promptCount: int("jsonb_array_length(f.prompts)"),
+    createdAt: fanoutColumns.createdAt,
+    projectId: fanoutColumns.projectId,
+    createdBy: fanoutColumns.createdBy,
+    queued: int("t.queued"),
+    running: int("t.running"),
+    completed: int("t.completed"),
+    failed: int("t.failed"),
+    queryCount: int("t.query_count"),
+    anyStarted: bool("t.any_started"),
+    lastDone: date("t.last_done").nullable,
+  },
+  sql: ({ select, p, given }) =>
+    `SELECT ${select} FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id CROSS JOIN LATERAL (SELECT ` +
+    `count(*) FILTER (WHERE r.status = 'queued') AS queued, count(*) FILTER (WHERE r.status = 'running') AS running, ` +
+    `count(*) FILTER (WHERE r.status = 'completed') AS completed, count(*) FILTER (WHERE r.status = 'failed') AS failed, ` +
+    `COALESCE(sum(r.query_count) FILTER (WHERE r.status = 'completed'), 0) AS query_count, ` +
+    `COALESCE(bool_or(r.status <> 'queued' OR r.started_at IS NOT NULL), false) AS any_started, max(r.completed_at) AS last_done ` +
+    `FROM runs r WHERE r.fanout_id = f.id) t WHERE ` +
+    allOf(
+      given.workspace ? `f.workspace_id = ${p.workspace}` : inReachableWorkspaceSql("f", p),
+      given.project && `f.project_id = ${p.project}`,
+      given.before && `f.id < ${p.before}`,
+    ) +
+    ` ORDER BY f.id DESC LIMIT ${p.limit}::int`,
+});
+
 /**
  * GET /fanouts: one prepared statement, the page of fanouts newest first each with its runs
  * counted by status in the database (a row per fanout, not per run).
  */
 export async function listFanouts(principal: Principal, query: z.output<typeof FanoutsQuery>): Promise<z.input<typeof FanoutList>> {
-  const q = new FilteredStatement();
   // A filter naming something the credential cannot reach answers 404, like reading it would.
-  if (query.workspace) q.where(`f.workspace_id = ${q.param((await requireWorkspace(principal, query.workspace)).workspace.id)}`, "w");
-  else q.where(inReachableWorkspaceSql("f", q.param(principal.user.id), q.param(principal.workspaceId)));
-  if (query.project) q.where(`f.project_id = ${q.param((await getProjectOrThrow(principal, query.project)).id)}`, "p");
-  if (query.cursor) q.where(`f.id < ${q.param(decodeCursor(query.cursor, "fo"))}`, "c");
-  const limit = q.param(String(query.limit + 1));
-  const statement = q.statement(
-    "geoscope_fanouts_v1",
-    (where) =>
-      `SELECT f.id, f.name, array_to_json(f.engines)::text, f.runs_per_prompt::text, jsonb_array_length(f.prompts)::text, ${isoText("f.created_at")}, f.project_id, u.email, ` +
-      `t.queued::text, t.running::text, t.completed::text, t.failed::text, t.query_count::text, t.any_started::text, ${isoText("t.last_done")} ` +
-      `FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id CROSS JOIN LATERAL (SELECT ` +
-      `count(*) FILTER (WHERE r.status = 'queued') AS queued, count(*) FILTER (WHERE r.status = 'running') AS running, ` +
-      `count(*) FILTER (WHERE r.status = 'completed') AS completed, count(*) FILTER (WHERE r.status = 'failed') AS failed, ` +
-      `COALESCE(sum(r.query_count) FILTER (WHERE r.status = 'completed'), 0) AS query_count, ` +
-      `COALESCE(bool_or(r.status <> 'queued' OR r.started_at IS NOT NULL), false) AS any_started, max(r.completed_at) AS last_done ` +
-      `FROM runs r WHERE r.fanout_id = f.id) t ` +
-      `WHERE ${where} ORDER BY f.id DESC LIMIT ${limit}::int`,
-  );
-  const rows = await queryText(currentDb(), statement, q.values);
-  const page = pageOf(rows.map((row) => ({ id: row[0]!, row })), query.limit);
+  const workspace = query.workspace ? (await requireWorkspace(principal, query.workspace)).workspace.id : undefined;
+  const project = query.project ? (await getProjectOrThrow(principal, query.project)).id : undefined;
+  const rows = await FANOUT_LIST.query(standalone(), {
+    ...reachOf(principal), workspace, project, before: query.cursor ? decodeCursor(query.cursor, "fo") : undefined, limit: query.limit + 1,
+  });
+  const page = pageOf(rows, query.limit);
   return {
-    items: page.items.map(({ row }) => {
-      const counts: RunCounts = { queued: Number(row[8]), running: Number(row[9]), completed: Number(row[10]), failed: Number(row[11]) };
-      const email = row[7] ?? null;
-      const fanout = { id: row[0]!, name: row[1]!, engines: JSON.parse(row[2]!) as string[], runsPerPrompt: Number(row[3]), createdAt: new Date(row[5]!), projectId: row[6]!, createdBy: email === null ? null : { email } };
+    items: page.items.map((row) => {
+      const counts: RunCounts = { queued: row.queued, running: row.running, completed: row.completed, failed: row.failed };
       const total = counts.queued + counts.running + counts.completed + counts.failed;
-      return summaryOf(fanout, Number(row[4]), {
-        status: statusOfCounts(counts, row[13] === "true"),
+      return summaryOf(row, row.promptCount, {
+        status: statusOfCounts(counts, row.anyStarted),
         counts,
-        queryCount: Number(row[12]),
-        completedAt: total > 0 && counts.queued + counts.running === 0 ? dateOf(row[14]) : null,
+        queryCount: row.queryCount,
+        completedAt: total > 0 && counts.queued + counts.running === 0 ? row.lastDone : null,
       });
     }),
     next_cursor: page.next_cursor,

@@ -3,9 +3,10 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { actorOf, holdCredit } from "../billing/holds";
-import { lockBalance } from "../billing/ledger";
+import { findHold } from "../billing/store";
 import { engineConfig } from "../config/engines";
 import { db } from "../db/client";
+import { sqlIn } from "../db/sql";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/projects";
@@ -13,7 +14,7 @@ import { checkRunsInFlight } from "../runs/prompts";
 import type { QuestionsRequest } from "../schemas/questions";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, questionsQueued } from "../work/events";
-import { presentQuestionsAnalysis } from "./present";
+import { presentQuestionsAnalysis, type QuestionsRow } from "./present";
 
 export async function createQuestionsAnalysis(principal: Principal, input: z.output<typeof QuestionsRequest>) {
   const engine = engineConfig().questionsEngine;
@@ -27,32 +28,31 @@ export async function createQuestionsAnalysis(principal: Principal, input: z.out
 
   const { analysis, hold } = await db().$transaction(
     async (tx) => {
-      // The workspace's one lock first (the order holds use too): see lib/runs/prompts.ts.
-      await lockBalance(tx, workspaceId);
-      await checkRunsInFlight(tx, workspaceId, 1);
-      const analysis = await tx.analysis.create({
-        data: {
-          id: analysisId, kind: "questions", status: "queued", workspaceId, projectId: project.id, subject: input.topic,
-          input: { topic: input.topic, count: input.count, project: project.id, engine }, ...who,
+      // Under the workspace's one lock, taken by holdCredit: see lib/runs/prompts.ts.
+      let analysis!: QuestionsRow;
+      await holdCredit(
+        tx,
+        { workspaceId, operationId: analysisId, actor: actorOf(principal), lines: [{ product: "questions", units: input.count, runId, analysisId }] },
+        async () => {
+          await checkRunsInFlight(tx, workspaceId, 1);
+          analysis = await tx.analysis.create({
+            data: {
+              id: analysisId, kind: "questions", status: "queued", workspaceId, projectId: project.id, subject: input.topic,
+              input: { topic: input.topic, count: input.count, project: project.id, engine }, ...who,
+            },
+            include: { createdBy: { select: { email: true } } },
+          });
+          await tx.run.create({
+            data: {
+              id: runId, kind: "questions", status: "queued", workspaceId, projectId: project.id, engine, subject: input.topic,
+              input: { topic: input.topic, count: input.count, analysis_id: analysisId, project: project.id }, ...who,
+            },
+          });
+          await tx.analysisRun.create({ data: { analysisId, runId, position: 0 } });
         },
-        include: { createdBy: { select: { email: true } } },
-      });
-      await tx.run.create({
-        data: {
-          id: runId, kind: "questions", status: "queued", workspaceId, projectId: project.id, engine, subject: input.topic,
-          input: { topic: input.topic, count: input.count, analysis_id: analysisId, project: project.id }, ...who,
-        },
-      });
-      await tx.analysisRun.create({ data: { analysisId, runId, position: 0 } });
-      await holdCredit(tx, {
-        workspaceId,
-        operationId: analysisId,
-        actor: actorOf(principal),
-        lines: [{ product: "questions", units: input.count, runId, analysisId }],
-      });
+      );
       await queueJobs(tx, [job]);
-      const hold = await tx.creditHold.findUnique({ where: { runId } });
-      return { analysis, hold };
+      return { analysis, hold: await findHold(sqlIn(tx), { runId }) };
     },
     { maxWait: 30_000, timeout: 30_000 },
   );

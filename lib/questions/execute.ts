@@ -1,7 +1,7 @@
 // Generating a questions analysis: the step of the generate-questions job (jobs/generate-questions.ts).
-// Claim the analysis's `questions` run (lib/runs/execute.ts claimRun: queued, or running with an
-// expired lease), ask the engine for structured output, shape the reply (shape.ts), then store the
-// run, the analysis and the charge in one transaction.
+// Claim the analysis's `questions` run (lib/runs/lifecycle.ts: queued, or running with an expired
+// lease), ask the engine for structured output, shape the reply (shape.ts), then store the run,
+// the analysis and the charge in one transaction.
 //
 // Retries: a retryable provider failure (rate limit, overload, timeout) is tried again with
 // backoff, up to MAX_ENGINE_ATTEMPTS calls; a reply that does not have the requested structure is
@@ -10,15 +10,15 @@
 //
 // Idempotent like a prompt run: the claim and the final write are conditional on the run's status
 // and attempt number, and the hold is captured or released at most once.
-import { captureHold, releaseHold } from "../billing/holds";
 import { notifyChanged } from "../changes/wait";
 import { engineConfig } from "../config/engines";
 import { db } from "../db/client";
-import type { Prisma } from "../db/generated/client";
+import { defineStatement } from "../db/statement";
+import { standalone, type SqlSession } from "../db/sql";
 import { isEngineId, prepareEngineConfig, type EngineEnvelope } from "../engines";
 import { runStructured } from "../engines/structured";
 import { log } from "../log";
-import { MAX_ENGINE_ATTEMPTS, RUN_LEASE_MS, claimRun, keepLease, type Claim, type ExecuteOptions, type ExecuteOutcome } from "../runs/execute";
+import { MAX_ENGINE_ATTEMPTS, claimRun, completion, failure, finishRun, keepLease, type Claim, type ExecuteOptions, type ExecuteOutcome } from "../runs/lifecycle";
 import type { RunError, Usage } from "../schemas/results";
 import type { QuestionsAnalysis } from "../schemas/questions";
 import { backoffMs } from "../work/job";
@@ -92,70 +92,58 @@ async function generate(claim: Claim, input: AnalysisInput, sleep: (ms: number) 
  * still holds the run (same attempt, still running). Answers whether it did.
  */
 async function finish(claim: Claim, analysisId: string, generated: Generated): Promise<boolean> {
-  const completedAt = new Date();
-  const common = { completedAt, durationMs: Math.max(0, completedAt.getTime() - claim.startedAt.getTime()), leaseExpiresAt: null };
-  const changed = await db().$transaction(
-    async (tx) => {
-      const settle = { tx, workspaceId: claim.workspaceId };
-      if (generated.kind === "completed") {
-        const { count } = await tx.run.updateMany({
-          where: { id: claim.id, status: "running", attempts: claim.attempts },
-          data: {
-            ...common,
-            status: "completed",
-            model: generated.model,
-            usage: generated.usage as Prisma.InputJsonValue,
-            rawEnvelope: generated.envelope as unknown as Prisma.InputJsonValue,
-          },
-        });
-        if (count !== 1) return false;
-        const result: QuestionsResult = {
-          ...generated.shaped,
-          provenance: {
-            strategy: STRATEGY,
-            prompt_version: PROMPT_VERSION,
-            prompt_sha: promptSha(generated.prompt),
-            prompt_text: generated.prompt,
-            run_id: claim.id,
-            generated_at: completedAt.toISOString(),
-            model: generated.model,
-            engine: claim.engine!,
-          },
-        };
-        await tx.analysis.updateMany({
-          where: { id: analysisId, status: { in: ["queued", "running"] } },
-          data: { status: "completed", result: result as unknown as Prisma.InputJsonValue, completedAt },
-        });
-        // Paid for the questions returned, never more than held.
-        await captureHold({ runId: claim.id }, { ...settle, actualUnits: generated.shaped.questions.length });
-        return true;
-      }
-      const { count } = await tx.run.updateMany({
-        where: { id: claim.id, status: "running", attempts: claim.attempts },
-        data: {
-          ...common,
-          status: "failed",
-          error: generated.error as Prisma.InputJsonValue,
-          ...(generated.envelope ? { rawEnvelope: generated.envelope as unknown as Prisma.InputJsonValue } : {}),
+  const options = { notify: [analysisId] };
+  if (generated.kind === "failed") {
+    return finishRun(claim, failure(generated.error, generated.envelope ?? undefined), {
+      ...options,
+      also: (sql, at) => finishAnalysis(sql, analysisId, { status: "failed", error: generated.error }, at),
+    });
+  }
+  // Paid for the questions returned, never more than held.
+  const completed = completion({ result: null, usage: generated.usage, model: generated.model, envelope: generated.envelope }, generated.shaped.questions.length);
+  return finishRun(claim, completed, {
+    ...options,
+    also: (sql, at) => {
+      const result: QuestionsResult = {
+        ...generated.shaped,
+        provenance: {
+          strategy: STRATEGY,
+          prompt_version: PROMPT_VERSION,
+          prompt_sha: promptSha(generated.prompt),
+          prompt_text: generated.prompt,
+          run_id: claim.id,
+          generated_at: at.toISOString(),
+          model: generated.model,
+          engine: claim.engine!,
         },
-      });
-      if (count !== 1) return false;
-      await failAnalysis(tx, analysisId, generated.error, completedAt);
-      await releaseHold({ runId: claim.id }, settle);
-      return true;
+      };
+      return finishAnalysis(sql, analysisId, { status: "completed", result }, at);
     },
-    { maxWait: 30_000, timeout: 30_000 },
-  );
-  notifyChanged(claim.id, analysisId);
-  return changed;
+  });
 }
 
-type Client = Pick<Prisma.TransactionClient, "analysis">;
+/** An unfinished analysis completed with its result, or failed with its run's error. */
+const FINISH_ANALYSIS = defineStatement({
+  label: "analysis_finish",
+  params: ["analysis", "status", "result", "error", "at"],
+  sql: ({ p }) =>
+    `UPDATE analyses SET status = ${p.status}::text::"RunStatus", result = COALESCE(${p.result}::jsonb, result), error = COALESCE(${p.error}::jsonb, error),
+      completed_at = ${p.at}::timestamptz AT TIME ZONE 'UTC'
+    WHERE id = ${p.analysis} AND status IN ('queued', 'running')`,
+});
 
-async function failAnalysis(client: Client, analysisId: string, error: RunError, completedAt: Date): Promise<void> {
-  await client.analysis.updateMany({
-    where: { id: analysisId, status: { in: ["queued", "running"] } },
-    data: { status: "failed", error: error as Prisma.InputJsonValue, completedAt },
+async function finishAnalysis(
+  sql: SqlSession,
+  analysisId: string,
+  outcome: { status: "completed"; result: QuestionsResult } | { status: "failed"; error: RunError },
+  at: Date,
+): Promise<void> {
+  await FINISH_ANALYSIS.query(sql, {
+    analysis: analysisId,
+    status: outcome.status,
+    result: outcome.status === "completed" ? JSON.stringify(outcome.result) : null,
+    error: outcome.status === "failed" ? JSON.stringify(outcome.error) : null,
+    at,
   });
 }
 
@@ -166,20 +154,19 @@ async function failAnalysis(client: Client, analysisId: string, error: RunError,
 export async function settleAnalysisWithRun(analysisId: string, runId: string): Promise<void> {
   const run = await db().run.findUnique({ where: { id: runId }, select: { status: true, error: true, completedAt: true } });
   if (run?.status !== "failed") return;
-  await failAnalysis(db(), analysisId, run.error as RunError, run.completedAt ?? new Date());
+  await finishAnalysis(standalone(), analysisId, { status: "failed", error: run.error as RunError }, run.completedAt ?? new Date());
   notifyChanged(analysisId);
 }
 
 /** The whole step: claim, generate, store, settle, notify. Safe to run any number of times. */
 export async function executeQuestions(analysisId: string, runId: string, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
-  const leaseMs = options.leaseMs ?? RUN_LEASE_MS;
-  const claim = await claimRun(runId, leaseMs);
+  const claim = await claimRun(runId, options);
   if (claim === null || claim === "busy") {
     options.onEngineDone?.();
     if (claim === null) await settleAnalysisWithRun(analysisId, runId);
     return claim ?? "skipped";
   }
-  const stopLease = keepLease(claim, leaseMs);
+  const stopLease = keepLease(claim, options);
   try {
     const analysis = await db().analysis.findUniqueOrThrow({ where: { id: analysisId }, select: { input: true } });
     await db().analysis.updateMany({ where: { id: analysisId, status: "queued" }, data: { status: "running" } });

@@ -2,7 +2,9 @@
 import type { z } from "zod";
 import { presentRunCharge } from "../billing/present";
 import { billingSettings } from "../billing/settings";
+import { findHold, type HoldRow } from "../billing/store";
 import { db } from "../db/client";
+import { standalone } from "../db/sql";
 import type { QuestionsAnalysis } from "../schemas/questions";
 import type { QuestionsResult } from "./execute";
 
@@ -18,8 +20,6 @@ export type QuestionsRow = {
   completedAt: Date | null;
   createdBy: { email: string } | null;
 };
-
-type HoldRow = Parameters<typeof presentRunCharge>[0];
 
 export function presentQuestionsAnalysis(row: QuestionsRow, runIds: string[], hold: HoldRow | null): z.input<typeof QuestionsAnalysis> {
   const input = row.input as { topic: string; count: number };
@@ -46,10 +46,7 @@ export function presentQuestionsAnalysis(row: QuestionsRow, runIds: string[], ho
 
 /** Reads what the row does not hold (its run and that run's hold) and presents it. */
 export async function loadQuestionsAnalysis(row: QuestionsRow): Promise<z.input<typeof QuestionsAnalysis>> {
-  const links = await db().analysisRun.findMany({
-    where: { analysisId: row.id },
-    orderBy: { position: "asc" },
-    select: { runId: true, run: { select: { hold: true } } },
-  });
-  return presentQuestionsAnalysis(row, links.map((l) => l.runId), links[0]?.run.hold ?? null);
+  const links = await db().analysisRun.findMany({ where: { analysisId: row.id }, orderBy: { position: "asc" }, select: { runId: true } });
+  const hold = links[0] ? await findHold(standalone(), { runId: links[0].runId }) : null;
+  return presentQuestionsAnalysis(row, links.map((l) => l.runId), hold);
 }

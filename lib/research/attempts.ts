@@ -1,7 +1,7 @@
 // What the page of a running prompt run says about its engine call: which attempt of how many,
 // when it started (or, between attempts, when the next starts), when it gives up, and by when the
 // run has failed if the engine never answers. From what the run row records (engine_attempt,
-// engine_attempt_at, started_at: lib/runs/execute.ts) and the server's timeout and retry rules.
+// engine_attempt_at, started_at: lib/runs/lifecycle.ts and execute.ts) and the server's timeout and retry rules.
 import { backoffMs } from "../work/job";
 
 /** As the run row records it: `attempt` null is the first, started at `startedAt`. */

@@ -13,7 +13,8 @@ import type { Prisma } from "../db/generated/client";
 import { listFanouts } from "../fanouts/read";
 import { decodeCursor, encodeCursor } from "../http/pagination";
 import { getProject } from "../projects/projects";
-import { presentRun, runSelect } from "../runs/present";
+import { presentRun } from "../runs/present";
+import { runRowsByIds, type RunRow } from "../runs/read";
 import { deriveBatchStatus } from "../runs/status";
 import type { Project } from "../schemas/projects";
 import { promptResultOf } from "../schemas/results";
@@ -74,6 +75,11 @@ function chargeOf(runs: z.input<typeof Run>[]): string | null {
   return formatUsd(charged.reduce((sum, r) => sum + parseUsd(r.charge!.amount_usd), 0n));
 }
 
+/** The runs of these ids, by id (the caller found them through the project it checked). */
+async function runsById(ids: string[]): Promise<Map<string, RunRow>> {
+  return new Map((await runRowsByIds(ids)).map((r) => [r.id, r]));
+}
+
 export async function promptBatches(principal: Principal, projectId: string, options: { engine?: string; cursor?: string }): Promise<Page<FeedBatch> & { watch: Watch }> {
   const project = await getProject(principal, projectId);
   const watch = watchOf(project);
@@ -84,15 +90,17 @@ export async function promptBatches(principal: Principal, projectId: string, opt
     where,
     orderBy: { id: "desc" },
     take: PAGE_SIZE + 1,
-    select: { id: true, input: true, createdAt: true, createdBy: { select: { email: true } }, runs: { where: runFilter, select: runSelect, orderBy: { id: "asc" } } },
+    select: { id: true, input: true, createdAt: true, createdBy: { select: { email: true } }, runs: { where: runFilter, select: { id: true }, orderBy: { id: "asc" } } },
   });
   const { rows: kept, nextCursor } = page(rows);
+  const runRows = await runsById(kept.flatMap((b) => b.runs.map((r) => r.id)));
   const items = kept.map((b) => {
-    const runs = b.runs.map((r) => presentRun(r));
+    const rowsOfBatch = b.runs.map((r) => runRows.get(r.id)!);
+    const runs = rowsOfBatch.map((r) => presentRun(r));
     return {
       id: b.id,
       prompt: text((b.input as Record<string, unknown> | null)?.prompt),
-      status: deriveBatchStatus(b.runs),
+      status: deriveBatchStatus(rowsOfBatch),
       createdAt: b.createdAt.toISOString(),
       createdBy: b.createdBy?.email ?? null,
       runs: runs.map((run) => ({ run, glance: glanceOf(run, watch) })),
@@ -106,9 +114,10 @@ export async function auditRuns(principal: Principal, projectId: string, options
   const project = await getProject(principal, projectId);
   const where: Prisma.RunWhereInput = { projectId: project.id, kind: "audit" };
   if (options.cursor) where.id = { lt: decodeCursor(options.cursor, "dr") };
-  const rows = await db().run.findMany({ where, orderBy: { id: "desc" }, take: PAGE_SIZE + 1, select: runSelect });
+  const rows = await db().run.findMany({ where, orderBy: { id: "desc" }, take: PAGE_SIZE + 1, select: { id: true } });
   const { rows: kept, nextCursor } = page(rows);
-  return { items: kept.map((r) => presentRun(r)), nextCursor };
+  const runRows = await runsById(kept.map((r) => r.id));
+  return { items: kept.map((r) => presentRun(runRows.get(r.id)!)), nextCursor };
 }
 
 export async function projectFanouts(principal: Principal, projectId: string, options: { cursor?: string }) {

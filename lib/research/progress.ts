@@ -6,7 +6,7 @@ import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { notFound } from "../http/errors";
 import { engineConfig } from "../config/engines";
-import { MAX_ENGINE_ATTEMPTS } from "../runs/execute";
+import { MAX_ENGINE_ATTEMPTS } from "../runs/lifecycle";
 import { isFinished } from "../runs/status";
 import { attemptView, type AttemptView } from "./attempts";
 import { reachableBy } from "../workspaces/access";

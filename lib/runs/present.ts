@@ -1,47 +1,11 @@
-// Run and batch rows as the API shows them (spec 2.3). Prisma types stop here.
+// Run and batch rows as the API shows them (spec 2.3): the one presenter of each, whatever read
+// the rows (./read.ts's statements, or a test's reference read through Prisma).
 import type { z } from "zod";
-import type { Prisma } from "../db/generated/client";
-import { presentRunCharge, type HoldRow } from "../billing/present";
+import { presentRunCharge } from "../billing/present";
 import { billingSettings } from "../billing/settings";
-import type { Batch, PromptBatch, Run, RunSummary } from "../schemas/runs";
+import type { Batch, PromptBatch, RawEnvelope, Run, RunSummary } from "../schemas/runs";
+import type { BatchRow, RunRow, RunSummaryRow } from "./read";
 import { deriveBatchStatus } from "./status";
-
-export type RunRow = {
-  id: string;
-  kind: z.input<typeof Run>["kind"];
-  status: z.input<typeof Run>["status"];
-  engine: string | null;
-  model: string | null;
-  subject: string;
-  input: unknown;
-  result: unknown;
-  error: unknown;
-  usage: unknown;
-  batchId: string | null;
-  fanoutId: string | null;
-  projectId: string;
-  sourceCount: number | null;
-  citedCount: number | null;
-  durationMs: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-  startedAt: Date | null;
-  completedAt: Date | null;
-  createdBy: { email: string } | null;
-  hold: HoldRow | null;
-};
-
-/**
- * What every read of a run selects: what the presenters need and nothing else (the raw
- * provider envelope and the lease columns stay in the database).
- */
-export const runSelect = {
-  id: true, kind: true, status: true, engine: true, model: true, subject: true, input: true, result: true, error: true,
-  usage: true, batchId: true, fanoutId: true, projectId: true, sourceCount: true, citedCount: true,
-  durationMs: true, createdAt: true, updatedAt: true, startedAt: true, completedAt: true,
-  createdBy: { select: { email: true } },
-  hold: true,
-} as const satisfies Prisma.RunSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -69,7 +33,12 @@ export function presentRun(row: RunRow, billingEnabled = billingSettings().enabl
   };
 }
 
-export function presentRunSummary(row: Omit<RunRow, "hold" | "result" | "error" | "usage" | "input">): z.input<typeof RunSummary> {
+/** GET /runs/{id}?include=raw_envelope: the run, and what was sent and received. */
+export function presentRunWithEnvelope(row: RunRow, envelope: unknown, billingEnabled = billingSettings().enabled): z.input<typeof Run> {
+  return { ...presentRun(row, billingEnabled), raw_envelope: (envelope ?? null) as z.input<typeof RawEnvelope> | null };
+}
+
+export function presentRunSummary(row: RunSummaryRow): z.input<typeof RunSummary> {
   return {
     id: row.id,
     kind: row.kind,
@@ -87,17 +56,10 @@ export function presentRunSummary(row: Omit<RunRow, "hold" | "result" | "error" 
   };
 }
 
-export type BatchRow = {
-  id: string;
-  kind: string;
-  input: unknown;
-  projectId: string;
-  createdAt: Date;
-  updatedAt: Date;
-  createdBy: { email: string } | null;
-};
+/** What a batch shows of its runs. */
+type BatchRun = Pick<RunRow, "id" | "status" | "startedAt" | "updatedAt">;
 
-export function presentBatch(batch: BatchRow, runs: RunRow[]): z.input<typeof Batch> {
+export function presentBatch(batch: BatchRow, runs: readonly BatchRun[]): z.input<typeof Batch> {
   // A batch changes when its runs do; its own row is written once, at creation.
   const updated = runs.reduce((latest, r) => (r.updatedAt > latest ? r.updatedAt : latest), batch.updatedAt);
   return {
@@ -117,4 +79,9 @@ export function presentBatch(batch: BatchRow, runs: RunRow[]): z.input<typeof Ba
 export function presentPromptBatch(batch: BatchRow, runs: RunRow[]): z.input<typeof PromptBatch> {
   const enabled = billingSettings().enabled;
   return { batch: presentBatch(batch, runs), runs: runs.map((r) => presentRun(r, enabled)) };
+}
+
+/** presentPromptBatch's JSON text, from the batch and its runs' bodies already serialised (remembered per version: ./read.ts). */
+export function promptBatchText(batch: z.input<typeof Batch>, runBodies: readonly string[]): string {
+  return `{"batch":${JSON.stringify(batch)},"runs":[${runBodies.join(",")}]}`;
 }

@@ -3,8 +3,8 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { actorOf, holdCredit } from "../billing/holds";
-import { lockBalance } from "../billing/ledger";
 import { db, type Tx } from "../db/client";
+import { sqlIn } from "../db/sql";
 import { engineConfig } from "../config/engines";
 import { config } from "../config/env";
 import { newId } from "../db/ids";
@@ -13,7 +13,8 @@ import { getProjectOrThrow } from "../projects/projects";
 import type { PromptRequest } from "../schemas/runs";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, runQueued } from "../work/events";
-import { presentPromptBatch, runSelect } from "./present";
+import { presentPromptBatch } from "./present";
+import { runRowsByIds } from "./read";
 
 /** The engines a request runs on: the ones named (each once, in the order given) or every enabled one. */
 export function resolveEngines(requested: string[] | undefined, enabled: readonly string[]): string[] {
@@ -33,8 +34,8 @@ export function resolveEngines(requested: string[] | undefined, enabled: readonl
 
 /**
  * Refuses work that would take the workspace's queued plus running runs above the limit.
- * Called under the workspace's balance lock, so concurrent requests are counted one after another
- * and exactly the limit is admitted.
+ * Called under the workspace's balance lock (holdCredit's `work`), so concurrent requests are
+ * counted one after another and exactly the limit is admitted.
  */
 export async function checkRunsInFlight(tx: Tx, workspaceId: string, adding: number): Promise<void> {
   const limit = config().RUNS_IN_FLIGHT_LIMIT;
@@ -60,37 +61,40 @@ export async function createPromptBatch(principal: Principal, input: z.output<ty
 
   const { batch, runs } = await db().$transaction(
     async (tx) => {
-      // The balance row is the workspace's one lock: taken first (the order holds use too), it
-      // serialises the in-flight count with every other request that starts work here.
-      await lockBalance(tx, workspaceId);
-      await checkRunsInFlight(tx, workspaceId, engines.length);
-      await tx.batch.create({
-        data: { id: batchId, kind: "prompt", workspaceId, projectId: project.id, ...who, input: { prompt: input.prompt, engines, project: project.id } },
-      });
-      await tx.run.createMany({
-        data: engines.map((engine, i) => ({
-          id: runIds[i]!,
-          kind: "prompt" as const,
-          status: "queued" as const,
+      // Under the workspace's one lock, taken by holdCredit (the balance row): the in-flight count
+      // is decided one request after another, even with billing off.
+      await holdCredit(
+        tx,
+        {
           workspaceId,
-          projectId: project.id,
-          batchId,
-          engine,
-          subject: input.prompt,
-          input: { prompt: input.prompt, engine, project: project.id },
-          ...who,
-        })),
-      });
-      await holdCredit(tx, {
-        workspaceId,
-        operationId: batchId,
-        actor: actorOf(principal),
-        lines: engines.map((engine, i) => ({ product: "prompt" as const, engine, units: 1, runId: runIds[i]! })),
-      });
+          operationId: batchId,
+          actor: actorOf(principal),
+          lines: engines.map((engine, i) => ({ product: "prompt" as const, engine, units: 1, runId: runIds[i]! })),
+        },
+        async () => {
+          await checkRunsInFlight(tx, workspaceId, engines.length);
+          await tx.batch.create({
+            data: { id: batchId, kind: "prompt", workspaceId, projectId: project.id, ...who, input: { prompt: input.prompt, engines, project: project.id } },
+          });
+          await tx.run.createMany({
+            data: engines.map((engine, i) => ({
+              id: runIds[i]!,
+              kind: "prompt" as const,
+              status: "queued" as const,
+              workspaceId,
+              projectId: project.id,
+              batchId,
+              engine,
+              subject: input.prompt,
+              input: { prompt: input.prompt, engine, project: project.id },
+              ...who,
+            })),
+          });
+        },
+      );
       await queueJobs(tx, jobs);
       const batch = await tx.batch.findUniqueOrThrow({ where: { id: batchId }, include: { createdBy: { select: { email: true } } } });
-      const runs = await tx.run.findMany({ where: { batchId }, select: runSelect, orderBy: { id: "asc" } });
-      return { batch, runs };
+      return { batch, runs: await runRowsByIds(runIds, sqlIn(tx)) };
     },
     // Busy workspaces queue on the balance lock; wait for it rather than failing the request.
     { maxWait: 30_000, timeout: 30_000 },

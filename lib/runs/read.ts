@@ -1,184 +1,217 @@
-// The hot read of a run (GET /runs/{id}, and the run pages of GET /batches/{id}): one prepared
-// statement (lib/db/sql.ts) that checks access, reads the run, its creator and its hold, and a
-// body assembled as text, byte for byte what JSON.stringify(presentRun(row)) gives.
+// Reading runs and batches: the columns of a run (the one list every read of a run decodes), the
+// statements of GET /runs/{id} (and its include=raw_envelope), GET /runs and GET /batches/{id},
+// and the bodies they answer, made by the presenters (./present.ts) and remembered per version.
 //
-// A run's JSON columns (input, result, error, usage: the result alone is often 10 KB or more)
-// are parsed and serialised once per version of the row, not per request: the compact text of
-// each is remembered under the row's version (its xmin, which every UPDATE changes), and the
-// statement sends the columns only when the version it is given is not the row's. So the cache
-// can never serve a stale result: the database says on every read whether it is current.
+// A run's body (its result alone is often 10 KB or more) is presented and serialised once per
+// version of what it shows: the run row's, its hold's (every UPDATE gives a row a new xmin) and
+// its creator's email. GET /runs/{id} gives its statement the version it has the body of, and the
+// statement sends the run's columns only when the version is another: so a read of an unchanged
+// run is one statement answering the version, and the body remembered; it can never be stale, as
+// the database says on every read which version is current.
 import type { z } from "zod";
-import { presentRunCharge, type HoldRow } from "../billing/present";
-import { billingSettings } from "../billing/settings";
 import type { Principal } from "../auth/principal";
-import { currentDb } from "../db/client";
-import { FilteredStatement, isoText as iso, queryText, type Statement, type TextRow } from "../db/sql";
+import { holdJoin, holdShape, holdVersionSql } from "../billing/store";
+import { billingSettings } from "../billing/settings";
+import { allOf, date, defineStatement, group, int, json, optional, text, type Columns, type RowOf } from "../db/statement";
+import { standalone, type SqlSession } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
-import { encodeCursor } from "../http/pagination";
-import type { Run } from "../schemas/runs";
-import { inReachableWorkspaceSql, reachableSql as reachable } from "../workspaces/access";
-import { deriveBatchStatus, isFinished } from "./status";
+import { pageOf } from "../http/pagination";
+import type { Run, RunList, RunStatus } from "../schemas/runs";
+import { inReachableWorkspaceSql, reachableSql, reachOf } from "../workspaces/access";
+import { presentBatch, presentRun, presentRunSummary, presentRunWithEnvelope, promptBatchText } from "./present";
+import { isFinished } from "./status";
+
+/** The columns of a run (alias r, its creator u, its hold h): what the presenters read of it. */
+export const runColumns = {
+  id: text("r.id"),
+  kind: text<z.input<typeof Run>["kind"]>("r.kind"),
+  status: text<RunStatus>("r.status"),
+  engine: text("r.engine").nullable,
+  model: text("r.model").nullable,
+  subject: text("r.subject"),
+  input: json("r.input").nullable,
+  result: json("r.result").nullable,
+  error: json("r.error").nullable,
+  usage: json("r.usage").nullable,
+  batchId: text("r.batch_id").nullable,
+  fanoutId: text("r.fanout_id").nullable,
+  projectId: text("r.project_id"),
+  sourceCount: int("r.source_count").nullable,
+  citedCount: int("r.cited_count").nullable,
+  durationMs: int("r.duration_ms").nullable,
+  createdAt: date("r.created_at"),
+  updatedAt: date("r.updated_at"),
+  startedAt: date("r.started_at").nullable,
+  completedAt: date("r.completed_at").nullable,
+  createdBy: optional({ email: text("u.email") }, "u.id IS NOT NULL"),
+  hold: holdShape("h"),
+};
+
+export type RunRow = RowOf<typeof runColumns>;
+
+function pick<C extends Columns, K extends keyof C>(columns: C, keys: readonly K[]): Pick<C, K> {
+  return Object.fromEntries(keys.map((k) => [k, columns[k]])) as Pick<C, K>;
+}
+
+/** What GET /runs shows of a run: never its JSON columns. */
+export const runSummaryColumns = pick(runColumns, [
+  "id", "kind", "status", "subject", "createdAt", "engine", "batchId", "fanoutId", "projectId", "createdBy", "sourceCount", "citedCount", "completedAt",
+]);
+
+export type RunSummaryRow = RowOf<typeof runSummaryColumns>;
+
+/** A run's creator and its hold, as runColumns reads them. */
+const RUN_JOINS = `LEFT JOIN users u ON u.id = r.created_by_user_id ${holdJoin("h", "r.id")}`;
+const RUN_FROM = `runs r ${RUN_JOINS}`;
+/** The version of a run's body (alias v): its row's, its hold's, and its creator's email. */
+const RUN_VERSION = `CROSS JOIN LATERAL (SELECT r.xmin::text || ':' || ${holdVersionSql("h")} || ':' || COALESCE(u.email, '') AS version) v`;
 
 /**
- * The columns of one run as the body needs them. `v`: the parameter holding the row version the
- * caller has the JSON of (the JSON columns are sent only when the row's is another), or null to
- * send no JSON (the caller gets it with RUN_JSON).
+ * A run the credential can reach, with its version; its columns only when that version is not
+ * `known` (the caller has the body of it), its raw envelope only when `envelope` is true.
  */
-function runColumns(v: string | null): string {
-  const unlessCurrent = (column: string) => (v === null ? "NULL" : `CASE WHEN r.xmin = ${v}::xid THEN NULL ELSE r.${column}::text END`);
-  return [
-    "r.xmin::text", "r.id", "r.kind::text", "r.status::text", "r.engine", "r.model",
-    unlessCurrent("input"), unlessCurrent("result"), unlessCurrent("error"), unlessCurrent("usage"),
-    "r.batch_id", "r.fanout_id", "r.project_id", "r.duration_ms::text",
-    iso("r.created_at"), iso("r.started_at"), iso("r.completed_at"), "u.email", HOLD_COLUMNS,
-  ].join(", ");
+const RUN_BY_ID = defineStatement({
+  label: "run_by_id",
+  params: ["run", "user", "own", "known", "envelope"],
+  columns: (p) => ({
+    version: text("v.version"),
+    run: optional(runColumns, `v.version IS DISTINCT FROM ${p.known}`),
+    rawEnvelope: json(`CASE WHEN ${p.envelope}::boolean THEN r.raw_envelope END`).nullable,
+  }),
+  sql: ({ select, p }) => `SELECT ${select} FROM ${RUN_FROM} ${RUN_VERSION} WHERE r.id = ${p.run} AND ${reachableSql("r", p)}`,
+});
+
+/** Runs by id ($ids: an array literal), whoever asks, with their versions, in id order. */
+const RUNS_BY_IDS = defineStatement({
+  label: "runs_by_ids",
+  params: ["ids"],
+  columns: { version: text("v.version"), run: group(runColumns) },
+  sql: ({ select, p }) => `SELECT ${select} FROM ${RUN_FROM} ${RUN_VERSION} WHERE r.id = ANY(${p.ids}::text[]) ORDER BY r.id`,
+});
+
+const arrayOf = (ids: readonly string[]) => `{${ids.join(",")}}`;
+
+/** Runs by id, whoever asks (the caller checked access, or made them), in id order; in `session` (a transaction's) when given. */
+export async function runRowsByIds(ids: readonly string[], session: SqlSession = standalone()): Promise<RunRow[]> {
+  if (ids.length === 0) return [];
+  return (await RUNS_BY_IDS.query(session, { ids: arrayOf(ids) })).map((row) => row.run);
 }
 
-/** A run's credit hold (alias h), as holdOf reads it: eight columns. */
-export const HOLD_COLUMNS =
-  "h.status::text, h.amount_micros::text, h.captured_micros::text, h.unit, h.units::text, h.captured_units::text, h.unit_price_micros::text, h.pricing_version";
+/** A run's body: the presented run as JSON text, with the version it shows and whether billing was on. */
+type RunBody = { version: string; billing: boolean; status: RunStatus; text: string; size: number };
 
-/** jsonb's text (spaced, `{"a": 1}`) as the API writes it: what Prisma's parse and the route's JSON.stringify made of it. */
-const compact = (text: string | null, whenNull: string) => (text === null ? whenNull : JSON.stringify(JSON.parse(text)));
+/** Run bodies by version: 8 Mi characters at most (some hundreds of typical results), each up to 2 Mi. */
+const runBodies = new VersionCache<RunBody>("__geoscopeRunBodies", 8 * 2 ** 20, 2 * 2 ** 20);
 
-const str = (value: string | null | undefined = null) => (value === null ? "null" : JSON.stringify(value));
-const num = (value: string | null | undefined = null) => (value === null ? "null" : String(Number(value)));
-const big = (value: string | null | undefined = null) => (value === null ? null : BigInt(value));
-
-/** The hold in HOLD_COLUMNS at `at` in the row, or null (no hold). */
-export function holdOf(row: TextRow, at: number): HoldRow | null {
-  if (row[at] === null) return null;
-  return {
-    status: row[at] as HoldRow["status"],
-    amountMicros: big(row[at + 1])!,
-    capturedMicros: big(row[at + 2]),
-    unit: row[at + 3]!,
-    units: Number(row[at + 4]),
-    capturedUnits: row[at + 5] === null ? null : Number(row[at + 5]),
-    unitPriceMicros: big(row[at + 6])!,
-    pricingVersion: row[at + 7]!,
-  };
+function remembered(runId: string, billing: boolean): RunBody | undefined {
+  const held = runBodies.get(runId);
+  return held?.billing === billing ? held : undefined;
 }
 
-/** A run's `charge` as JSON text, from HOLD_COLUMNS at `at` in the row. */
-function chargeText(row: TextRow, at: number, billingEnabled: boolean): string {
-  return JSON.stringify(presentRunCharge(holdOf(row, at), billingEnabled));
+function bodyOf(version: string, run: RunRow, billing: boolean): RunBody {
+  const text = JSON.stringify(presentRun(run, billing));
+  const body = { version, billing, status: run.status, text, size: text.length };
+  runBodies.set(run.id, body);
+  return body;
 }
 
-const RUN_JOINS = "LEFT JOIN users u ON u.id = r.created_by_user_id LEFT JOIN credit_holds h ON h.run_id = r.id";
+export type RunText = { finished: boolean; text: string };
 
-const RUN_BY_ID: Statement = {
-  name: "geoscope_run_by_id_v1",
-  text: `SELECT ${runColumns("$4")} FROM runs r ${RUN_JOINS} WHERE r.id = $1 AND ${reachable("r")}`,
-};
-
-/** The JSON columns of some runs ($1: their ids as an array literal), with the version they are of. */
-const RUN_JSON: Statement = {
-  name: "geoscope_run_json_v1",
-  text: "SELECT r.xmin::text, r.id, r.input::text, r.result::text, r.error::text, r.usage::text FROM runs r WHERE r.id = ANY($1::text[])",
-};
-
-/** A batch the credential can reach and its runs, one row per run (none: one row of nulls), in id order. */
-const BATCH_WITH_RUNS: Statement = {
-  name: "geoscope_batch_with_runs_v1",
-  text:
-    `SELECT b.id, b.kind, b.input::text, ${iso("b.created_at")}, ${iso("b.updated_at")}, b.project_id, bu.email, ` +
-    `${runColumns(null)}, ${iso("r.updated_at")} ` +
-    `FROM batches b LEFT JOIN users bu ON bu.id = b.created_by_user_id LEFT JOIN runs r ON r.batch_id = b.id ${RUN_JOINS} ` +
-    `WHERE b.id = $1 AND ${reachable("b")} ORDER BY r.id`,
-};
-const BATCH_COLUMNS = 7;
-
-/** JSON texts of one version of a run's JSON columns, compact as JSON.stringify writes them. */
-type JsonColumns = { version: string; input: string; result: string; error: string; usage: string; size: number };
-
-/** Runs' JSON texts by row version: 8 Mi characters at most (some hundreds of typical results), each up to 2 Mi. */
-const runJson = new VersionCache<JsonColumns>("__geoscopeRunJson", 8 * 2 ** 20, 2 * 2 ** 20);
-
-/** The JSON columns of the row: the texts remembered for its version, or made from the columns sent. */
-function jsonColumnsOf(row: TextRow, held: JsonColumns | undefined): JsonColumns {
-  const version = row[0]!;
-  if (held && held.version === version) return held;
-  const input = compact(row[6] ?? null, "{}");
-  const result = compact(row[7] ?? null, "null");
-  const error = compact(row[8] ?? null, "null");
-  const usage = compact(row[9] ?? null, "null");
-  const entry = { version, input, result, error, usage, size: input.length + result.length + error.length + usage.length };
-  runJson.set(row[1]!, entry);
-  return entry;
-}
-
-export type RunText = { status: z.input<typeof Run>["status"]; text: string };
-
-/** The body of GET /runs/{id} for a row of runColumns, with keys in presentRun's order. */
-function runText(row: TextRow, json: JsonColumns, billingEnabled: boolean): RunText {
-  const status = row[3] as RunText["status"];
-  const text =
-    `{"id":${str(row[1])},"kind":${str(row[2])},"status":${str(status)},"input":${json.input}` +
-    `,"created_at":${str(row[14])},"engine":${str(row[4])},"model":${str(row[5])}` +
-    `,"batch_id":${str(row[10])},"fanout_id":${str(row[11])},"project_id":${str(row[12])},"created_by":${str(row[17])}` +
-    `,"result":${json.result},"error":${json.error},"usage":${json.usage},"charge":${chargeText(row, 18, billingEnabled)}` +
-    `,"cost_usd":null,"duration_ms":${num(row[13])},"started_at":${str(row[15])},"completed_at":${str(row[16])}}`;
-  return { status, text };
-}
-
-/** A run the credential can reach, as the API's JSON text, or null (missing, or not reachable: 404 alike). */
-export async function readRunText(principal: Principal, runId: string): Promise<RunText | null> {
-  const held = runJson.get(runId);
-  const rows = await queryText(currentDb(), RUN_BY_ID, [runId, principal.workspaceId, principal.user.id, held?.version ?? null]);
-  const row = rows[0];
+/**
+ * A run the credential can reach as the API's JSON text (with its raw envelope when asked), or
+ * null (missing, or not reachable: 404 alike).
+ */
+export async function readRun(principal: Principal, runId: string, options: { envelope?: boolean } = {}): Promise<RunText | null> {
+  const billing = billingSettings().enabled;
+  const held = options.envelope ? undefined : remembered(runId, billing);
+  const row = await RUN_BY_ID.first(standalone(), { run: runId, ...reachOf(principal), known: held?.version ?? null, envelope: options.envelope === true });
   if (!row) return null;
-  return runText(row, jsonColumnsOf(row, held), billingSettings().enabled);
+  // No columns: the version is the one remembered.
+  const body = row.run ? bodyOf(row.version, row.run, billing) : held!;
+  const finished = isFinished(body.status);
+  if (!options.envelope) return { finished, text: body.text };
+  return { finished, text: JSON.stringify(presentRunWithEnvelope(row.run!, row.rawEnvelope, billing)) };
 }
 
-/** Compact JSON texts for runs of these rows (runColumns(null)), read with RUN_JSON where not remembered; null when a run changed meanwhile. */
-async function jsonOfRows(rows: TextRow[]): Promise<Map<string, JsonColumns> | null> {
-  const found = new Map<string, JsonColumns>();
+/** A run by id as the API shows it, whoever asks (a public share page, which checked its token); null when there is none. */
+export async function runById(runId: string): Promise<z.input<typeof Run> | null> {
+  const [run] = await runRowsByIds([runId]);
+  return run ? presentRun(run) : null;
+}
+
+const RUN_OPEN = defineStatement({
+  label: "run_open",
+  params: ["run"],
+  sql: ({ p }) => `SELECT 1 FROM runs r WHERE r.id = ${p.run} AND r.status IN ('queued', 'running')`,
+});
+
+/** Whether the run finished (or is gone). */
+export async function runFinished(runId: string): Promise<boolean> {
+  return (await RUN_OPEN.query(standalone(), { run: runId })).length === 0;
+}
+
+/** A batch's columns (alias b, its creator bu). */
+const batchColumns = {
+  id: text("b.id"),
+  kind: text("b.kind"),
+  input: json("b.input").nullable,
+  projectId: text("b.project_id"),
+  createdAt: date("b.created_at"),
+  updatedAt: date("b.updated_at"),
+  createdBy: optional({ email: text("bu.email") }, "bu.id IS NOT NULL"),
+};
+
+export type BatchRow = RowOf<typeof batchColumns>;
+
+/** What a batch's body needs of each run beside the run's own body. */
+const batchRunColumns = { id: text("r.id"), version: text("v.version"), status: runColumns.status, startedAt: runColumns.startedAt, updatedAt: runColumns.updatedAt };
+
+/** A batch the credential can reach and its runs, one row per run (none: one row, its run null), in id order. */
+const BATCH_WITH_RUNS = defineStatement({
+  label: "batch_with_runs",
+  params: ["batch", "user", "own"],
+  columns: { batch: group(batchColumns), run: optional(batchRunColumns, "r.id IS NOT NULL") },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM batches b LEFT JOIN users bu ON bu.id = b.created_by_user_id ` +
+    `LEFT JOIN runs r ON r.batch_id = b.id ${RUN_JOINS} ${RUN_VERSION} ` +
+    `WHERE b.id = ${p.batch} AND ${reachableSql("b", p)} ORDER BY r.id`,
+});
+
+/** The bodies of these runs at these versions: remembered, or read and made; null when a run changed meanwhile. */
+async function bodiesOf(runs: readonly { id: string; version: string }[], billing: boolean): Promise<Map<string, RunBody> | null> {
+  const found = new Map<string, RunBody>();
   const missing: string[] = [];
-  for (const row of rows) {
-    const held = runJson.current(row[1]!, row[0]);
-    if (held) found.set(row[1]!, held);
-    else missing.push(row[1]!);
+  for (const run of runs) {
+    const held = remembered(run.id, billing);
+    if (held && held.version === run.version) found.set(run.id, held);
+    else missing.push(run.id);
   }
   if (missing.length === 0) return found;
-  const fetched = await queryText(currentDb(), RUN_JSON, [`{${missing.join(",")}}`]);
-  const wanted = new Map(rows.map((row) => [row[1]!, row[0]!]));
-  for (const f of fetched) {
-    // Updated between the two reads: the caller reads again, so that a body is one version.
-    if (wanted.get(f[1]!) !== f[0]) return null;
-    const json = jsonColumnsOf([f[0]!, f[1]!, null, null, null, null, f[2]!, f[3]!, f[4]!, f[5]!], undefined);
-    found.set(f[1]!, json);
+  const wanted = new Map(runs.map((run) => [run.id, run.version]));
+  for (const row of await RUNS_BY_IDS.query(standalone(), { ids: arrayOf(missing) })) {
+    // Changed between the two reads: the caller reads again, so that a body is one version.
+    if (wanted.get(row.run.id) !== row.version) return null;
+    found.set(row.run.id, bodyOf(row.version, row.run, billing));
   }
   return missing.every((id) => found.has(id)) ? found : null;
 }
 
-export type BatchText = { finished: boolean; text: string };
-
-/**
- * GET /batches/{id} as JSON text, byte for byte JSON.stringify(presentPromptBatch(…)), or null when
- * the credential cannot reach the batch.
- */
-export async function readBatchText(principal: Principal, batchId: string): Promise<BatchText | null> {
+/** GET /batches/{id} as JSON text, or null when the credential cannot reach the batch. */
+export async function readBatch(principal: Principal, batchId: string): Promise<RunText | null> {
   for (let attempt = 0; ; attempt++) {
-    const rows = await queryText(currentDb(), BATCH_WITH_RUNS, [batchId, principal.workspaceId, principal.user.id]);
+    const rows = await BATCH_WITH_RUNS.query(standalone(), { batch: batchId, ...reachOf(principal) });
     const first = rows[0];
     if (!first) return null;
-    const runRows = rows.filter((row) => row[BATCH_COLUMNS + 1] !== null).map((row) => row.slice(BATCH_COLUMNS));
-    const json = await jsonOfRows(runRows);
-    if (!json) {
+    const runs = rows.flatMap((row) => (row.run ? [row.run] : []));
+    const bodies = await bodiesOf(runs, billingSettings().enabled);
+    if (!bodies) {
       if (attempt < 3) continue;
       throw new Error(`the runs of batch ${batchId} kept changing while read`);
     }
-    const billingEnabled = billingSettings().enabled;
-    const runs = runRows.map((row) => runText(row, json.get(row[1]!)!, billingEnabled));
-    let updated = first[4]!;
-    for (const row of runRows) if (row[26]! > updated) updated = row[26]!;
-    const status = deriveBatchStatus(runRows.map((row) => ({ status: row[3] as RunText["status"], startedAt: row[15] === null ? null : new Date(row[15]!) })));
-    const batch =
-      `{"id":${str(first[0])},"kind":${str(first[1])},"status":${str(status)},"input":${compact(first[2] ?? null, "{}")}` +
-      `,"run_ids":${JSON.stringify(runRows.map((row) => row[1]))},"created_at":${str(first[3])},"updated_at":${str(updated)}` +
-      `,"project_id":${str(first[5])},"created_by":${str(first[6])}}`;
-    return { finished: runs.every((r) => isFinished(r.status)), text: `{"batch":${batch},"runs":[${runs.map((r) => r.text).join(",")}]}` };
+    return {
+      finished: runs.every((run) => isFinished(run.status)),
+      text: promptBatchText(presentBatch(first.batch, runs), runs.map((run) => bodies.get(run.id)!.text)),
+    };
   }
 }
 
@@ -195,58 +228,55 @@ export type RunListFilter = {
   limit: number;
 };
 
-/**
- * GET /runs as JSON text, byte for byte JSON.stringify({ items: rows.map(presentRunSummary),
- * next_cursor }), newest first. The filters naming objects must have been checked reachable.
- */
-export async function readRunListText(principal: Principal, filter: RunListFilter): Promise<string> {
-  const q = new FilteredStatement();
-  if (filter.workspaceId) q.where(`r.workspace_id = ${q.param(filter.workspaceId)}`, "w");
-  else q.where(inReachableWorkspaceSql("r", q.param(principal.user.id), q.param(principal.workspaceId)));
-  const conditions: [string, string | undefined, (p: string) => string][] = [
-    ["p", filter.projectId, (p) => `r.project_id = ${p}`],
-    ["b", filter.batchId, (p) => `r.batch_id = ${p}`],
-    ["f", filter.fanoutId, (p) => `r.fanout_id = ${p}`],
-    ["s", filter.status, (p) => `r.status = ${p}::"RunStatus"`],
-    ["e", filter.engine, (p) => `r.engine = ${p}`],
-    ["c", filter.beforeId, (p) => `r.id < ${p}`],
-  ];
-  for (const [flag, value, condition] of conditions) if (value !== undefined) q.where(condition(q.param(value)), flag);
-  const limit = q.param(String(filter.limit + 1));
-  const statement = q.statement(
-    "geoscope_runs_v1",
-    (where) =>
-      `SELECT r.id, r.kind::text, r.status::text, r.subject, ${iso("r.created_at")}, r.engine, r.batch_id, r.fanout_id, r.project_id, ` +
-      `u.email, r.source_count::text, r.cited_count::text, ${iso("r.completed_at")} ` +
-      `FROM runs r LEFT JOIN users u ON u.id = r.created_by_user_id WHERE ${where} ORDER BY r.id DESC LIMIT ${limit}::int`,
-  );
-  const rows = await queryText(currentDb(), statement, q.values);
-  const items = rows.slice(0, filter.limit).map(
-    (row) =>
-      `{"id":${str(row[0])},"kind":${str(row[1])},"status":${str(row[2])},"subject":${str(row[3])},"created_at":${str(row[4])}` +
-      `,"engine":${str(row[5])},"batch_id":${str(row[6])},"fanout_id":${str(row[7])},"project_id":${str(row[8])},"created_by":${str(row[9])}` +
-      `,"source_count":${num(row[10])},"cited_count":${num(row[11])},"completed_at":${str(row[12])}}`,
-  );
-  const last = rows.length > filter.limit ? rows[filter.limit - 1] : undefined;
-  return `{"items":[${items.join(",")}],"next_cursor":${last ? JSON.stringify(encodeCursor(last[0]!)) : "null"}}`;
+/** GET /runs, newest first: one statement per combination of filters. */
+const RUN_LIST = defineStatement({
+  label: "runs",
+  params: ["user", "own", "workspace", "project", "batch", "fanout", "status", "engine", "before", "limit"],
+  columns: runSummaryColumns,
+  sql: ({ select, p, given }) =>
+    `SELECT ${select} FROM runs r LEFT JOIN users u ON u.id = r.created_by_user_id WHERE ` +
+    allOf(
+      given.workspace ? `r.workspace_id = ${p.workspace}` : inReachableWorkspaceSql("r", p),
+      given.project && `r.project_id = ${p.project}`,
+      given.batch && `r.batch_id = ${p.batch}`,
+      given.fanout && `r.fanout_id = ${p.fanout}`,
+      given.status && `r.status = ${p.status}::"RunStatus"`,
+      given.engine && `r.engine = ${p.engine}`,
+      given.before && `r.id < ${p.before}`,
+    ) +
+    ` ORDER BY r.id DESC LIMIT ${p.limit}::int`,
+});
+
+/** GET /runs as JSON text, newest first. The filters naming objects must have been checked reachable. */
+export async function readRunList(principal: Principal, filter: RunListFilter): Promise<string> {
+  const rows = await RUN_LIST.query(standalone(), {
+    ...reachOf(principal),
+    workspace: filter.workspaceId, project: filter.projectId, batch: filter.batchId, fanout: filter.fanoutId,
+    status: filter.status, engine: filter.engine, before: filter.beforeId, limit: filter.limit + 1,
+  });
+  const page = pageOf(rows, filter.limit);
+  const list: z.input<typeof RunList> = { items: page.items.map(presentRunSummary), next_cursor: page.next_cursor };
+  return JSON.stringify(list);
 }
 
-const BATCH_REACHABLE: Statement = {
-  name: "geoscope_batch_reachable_v1",
-  text: `SELECT b.id FROM batches b WHERE b.id = $1 AND ${reachable("b")}`,
-};
+const BATCH_REACHABLE = defineStatement({
+  label: "batch_reachable",
+  params: ["batch", "user", "own"],
+  sql: ({ p }) => `SELECT 1 FROM batches b WHERE b.id = ${p.batch} AND ${reachableSql("b", p)}`,
+});
 
-/** Whether the credential can reach the batch (getBatchRowOrThrow's rule, without reading the row). */
+/** Whether the credential can reach the batch (without reading it). */
 export async function batchReachable(principal: Principal, batchId: string): Promise<boolean> {
-  return (await queryText(currentDb(), BATCH_REACHABLE, [batchId, principal.workspaceId, principal.user.id])).length > 0;
+  return (await BATCH_REACHABLE.query(standalone(), { batch: batchId, ...reachOf(principal) })).length > 0;
 }
 
-const BATCH_OPEN: Statement = {
-  name: "geoscope_batch_open_v1",
-  text: "SELECT 1 FROM runs r WHERE r.batch_id = $1 AND r.status IN ('queued', 'running') LIMIT 1",
-};
+const BATCH_OPEN = defineStatement({
+  label: "batch_open",
+  params: ["batch"],
+  sql: ({ p }) => `SELECT 1 FROM runs r WHERE r.batch_id = ${p.batch} AND r.status IN ('queued', 'running') LIMIT 1`,
+});
 
 /** Whether every run of the batch finished (none queued or running). */
 export async function batchRunsFinished(batchId: string): Promise<boolean> {
-  return (await queryText(currentDb(), BATCH_OPEN, [batchId])).length === 0;
+  return (await BATCH_OPEN.query(standalone(), { batch: batchId })).length === 0;
 }

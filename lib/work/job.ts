@@ -24,6 +24,12 @@ export type JobContext = {
    * concurrency covers the whole function.
    */
   releaseSlot(): void;
+  /**
+   * True on the local driver: the job's row holds a lease the driver renews while the body runs,
+   * so the work it executes (a run, whose job has the run's id) is covered by it and takes no
+   * lease of its own. False on Inngest, where the run's own lease keeps two workers apart.
+   */
+  jobLeased: boolean;
 };
 
 export type JobDefinition<E extends AnyEventType = AnyEventType> = {

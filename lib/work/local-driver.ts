@@ -6,8 +6,9 @@
 //
 // Concurrency: jobs wait in lanes, one per job and value of its concurrency key (a prompt run's
 // engine), each running at most the job's declared limit at once on this server.
-import { currentDb, db } from "../db/client";
-import { ASYNC_COMMIT, queryText, type Statement } from "../db/sql";
+import { db } from "../db/client";
+import { defineStatement, int, json, text } from "../db/statement";
+import { ASYNC_COMMIT, standalone } from "../db/sql";
 import type { Prisma } from "../db/generated/client";
 import { log } from "../log";
 import { RetryAfter, backoffMs, stepRunner, type StepOutputs } from "./job";
@@ -43,12 +44,11 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
   const releaseSlot = options.releaseSlot ?? (() => undefined);
   const now = new Date();
   // One conditional statement: of two workers claiming at once, exactly one gets the row.
-  const [claimed] = await queryText(currentDb(), CLAIM_JOB, [id, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString()]);
-  if (!claimed) {
+  const row = await CLAIM_JOB.first(standalone(), { job: id, now, lease: new Date(now.getTime() + leaseMs) });
+  if (!row) {
     releaseSlot();
     return { kind: "skipped" };
   }
-  const row = { job: claimed[0]!, payload: JSON.parse(claimed[1]!) as unknown, attempts: Number(claimed[2]), steps: JSON.parse(claimed[3]!) as unknown };
   const mine = { id, status: "running" as const, attempts: row.attempts };
   const settle = async (data: Prisma.JobUpdateManyMutationInput) => (await db().job.updateMany({ where: mine, data })).count === 1;
   const fail = (error: string, steps?: Prisma.InputJsonValue) => settle({ status: "failed", steps, error, completedAt: new Date(), leaseExpiresAt: null });
@@ -85,9 +85,9 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
     if (!(await settle({ steps: outputs as Prisma.InputJsonValue, leaseExpiresAt: new Date(Date.now() + leaseMs) }))) throw new LeaseLost();
   });
   try {
-    await job.run(data, step, { releaseSlot });
+    await job.run(data, step, { releaseSlot, jobLeased: true });
     // The usual ending, the write every job makes: a prepared statement (../db/sql.ts).
-    await queryText(currentDb(), COMPLETE_JOB, [id, String(row.attempts), JSON.stringify(step.outputs()), new Date().toISOString()]);
+    await COMPLETE_JOB.query(standalone(), { job: id, attempts: row.attempts, steps: JSON.stringify(step.outputs()), at: new Date() });
     return { kind: "completed" };
   } catch (error) {
     if (error instanceof LeaseLost) return { kind: "skipped" };
@@ -121,27 +121,32 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
 // Committed without waiting for the WAL flush (ASYNC_COMMIT): a claim lost to a crash is a claim
 // that never happened, and the job is resumed as it would have been; the run's outcome and charge
 // are committed durably, and with them every claim before them in the WAL.
-const CLAIM_JOB: Statement = {
-  name: "job_claim_v2",
-  text: `UPDATE jobs SET status = 'running', attempts = attempts + 1, run_after = NULL,
-      lease_expires_at = $3::timestamptz AT TIME ZONE 'UTC', updated_at = $2::timestamptz AT TIME ZONE 'UTC'
+const CLAIM_JOB = defineStatement({
+  label: "job_claim",
+  params: ["job", "now", "lease"],
+  columns: { job: text("job"), payload: json("payload"), attempts: int("attempts"), steps: json("steps").nullable },
+  sql: ({ select, p }) =>
+    `UPDATE jobs SET status = 'running', attempts = attempts + 1, run_after = NULL,
+      lease_expires_at = ${p.lease}::timestamptz AT TIME ZONE 'UTC', updated_at = ${p.now}::timestamptz AT TIME ZONE 'UTC'
     FROM ${ASYNC_COMMIT}
-    WHERE id = $1 AND (
-      (status = 'queued' AND (run_after IS NULL OR run_after <= $2::timestamptz AT TIME ZONE 'UTC'))
-      OR (status = 'running' AND lease_expires_at < $2::timestamptz AT TIME ZONE 'UTC'))
-    RETURNING job, payload::text AS payload, attempts::text AS attempts, steps::text AS steps`,
-};
+    WHERE id = ${p.job} AND (
+      (status = 'queued' AND (run_after IS NULL OR run_after <= ${p.now}::timestamptz AT TIME ZONE 'UTC'))
+      OR (status = 'running' AND lease_expires_at < ${p.now}::timestamptz AT TIME ZONE 'UTC'))
+    RETURNING ${select}`,
+});
 
 // Conditional on the claim, as every settle: a worker that lost the job records nothing. Not
 // waiting for the WAL flush either: a completion lost to a crash runs the job again, whose steps
 // are idempotent (a prompt run's finds its run finished).
-const COMPLETE_JOB: Statement = {
-  name: "job_complete_v2",
-  text: `UPDATE jobs SET status = 'completed', steps = $3::jsonb, completed_at = $4::timestamptz AT TIME ZONE 'UTC',
-      updated_at = $4::timestamptz AT TIME ZONE 'UTC', lease_expires_at = NULL, error = NULL
+const COMPLETE_JOB = defineStatement({
+  label: "job_complete",
+  params: ["job", "attempts", "steps", "at"],
+  sql: ({ p }) =>
+    `UPDATE jobs SET status = 'completed', steps = ${p.steps}::jsonb, completed_at = ${p.at}::timestamptz AT TIME ZONE 'UTC',
+      updated_at = ${p.at}::timestamptz AT TIME ZONE 'UTC', lease_expires_at = NULL, error = NULL
     FROM ${ASYNC_COMMIT}
-    WHERE id = $1 AND status = 'running' AND attempts = $2::int`,
-};
+    WHERE id = ${p.job} AND status = 'running' AND attempts = ${p.attempts}::int`,
+});
 
 type Lane = { active: number; waiting: string[]; limit: () => number };
 

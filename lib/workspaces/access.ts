@@ -43,21 +43,28 @@ export function reachableBy(principal: Principal): {
   };
 }
 
+/** The placeholders of a statement's access check (lib/db/statement.ts): the user, and the API key's workspace or null. */
+export type ReachPlaceholders = { readonly user: string; readonly own: string };
+
+/** The values of those parameters for a credential. */
+export function reachOf(principal: Principal): { user: string; own: string | null } {
+  return { user: principal.user.id, own: principal.workspaceId };
+}
+
 /**
- * reachableBy's rule in SQL, for the prepared statements of the hot reads (lib/runs/read.ts and
- * the like): the row (alias `t`) is in a workspace the user belongs to, and in the API key's own
- * when the credential is one. Parameters $2: the key's workspace or null; $3: the user.
+ * reachableBy's rule in SQL, for the typed statements of the reads (lib/runs/read.ts and the
+ * like): the row (alias `t`) is in a workspace the user belongs to, and in the API key's own
+ * when the credential is one.
  */
-export const reachableSql = (t: string) =>
-  `($2::text IS NULL OR ${t}.workspace_id = $2) AND EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ${t}.workspace_id AND m.user_id = $3)`;
+export const reachableSql = (t: string, p: ReachPlaceholders) =>
+  `(${p.own}::text IS NULL OR ${t}.workspace_id = ${p.own}) AND EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ${t}.workspace_id AND m.user_id = ${p.user})`;
 
 /**
  * reachableWorkspaceIds's rule in SQL, in the same statement as the read: `${t}.workspace_id` is
- * a workspace the credential can act in. `user` and `own` are the placeholders holding the user
- * and the API key's workspace (or null).
+ * a workspace the credential can act in.
  */
-export const inReachableWorkspaceSql = (t: string, user: string, own: string) =>
-  `${t}.workspace_id = ANY(ARRAY(SELECT m.workspace_id FROM memberships m WHERE m.user_id = ${user} AND (${own}::text IS NULL OR m.workspace_id = ${own})))`;
+export const inReachableWorkspaceSql = (t: string, p: ReachPlaceholders) =>
+  `${t}.workspace_id = ANY(ARRAY(SELECT m.workspace_id FROM memberships m WHERE m.user_id = ${p.user} AND (${p.own}::text IS NULL OR m.workspace_id = ${p.own})))`;
 
 /** The caller's access to one workspace, or 404 when the credential cannot act there. */
 export async function requireWorkspace(

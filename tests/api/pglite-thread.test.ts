@@ -1,5 +1,5 @@
 // Embedded PGlite in a worker thread, as the server runs it (lib/db/pglite-thread.ts): the app's
-// services on it through Prisma and through the prepared statements of lib/db/sql.ts, the
+// services on it through Prisma and through the typed statements of lib/db/statement.ts, the
 // transactions of both committed and rolled back, Prisma's errors as Prisma reports them, the
 // request thread free while a statement runs, and the folder written when it closes.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,7 +10,8 @@ import { ensureUser } from "@/lib/accounts/users";
 import { openDb, PGLITE_MEMORY, setCurrentDb, type Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { applyPendingMigrations } from "@/lib/db/migrate";
-import { queryText, textTransaction } from "@/lib/db/sql";
+import { defineStatement, int, text } from "@/lib/db/statement";
+import { standalone, textTransaction } from "@/lib/db/sql";
 import { migratedPglite } from "../helpers/db";
 
 let threaded: Db;
@@ -29,7 +30,30 @@ afterAll(async () => {
   await threaded.close();
 });
 
-const select = (name: string, text: string) => ({ name: `thread_test_${name}_v1`, text });
+const echo = defineStatement({
+  label: "thread_test_echo",
+  params: ["a", "b"],
+  columns: (p) => ({ a: text(p.a).nullable, b: text(p.b).nullable }),
+  sql: ({ select }) => `SELECT ${select}`,
+});
+const insert = defineStatement({
+  label: "thread_test_insert",
+  params: ["id", "email"],
+  columns: { id: text("id") },
+  sql: ({ select, p }) => `INSERT INTO users (id, email) VALUES (${p.id}, ${p.email}) RETURNING ${select}`,
+});
+const count = defineStatement({
+  label: "thread_test_count",
+  params: ["like"],
+  columns: { n: int("count(*)") },
+  sql: ({ select, p }) => `SELECT ${select} FROM users WHERE email LIKE ${p.like}`,
+});
+const slow = defineStatement({
+  label: "thread_test_slow",
+  params: ["n"],
+  columns: { n: int("count(*)") },
+  sql: ({ select, p }) => `SELECT ${select} FROM generate_series(1, ${p.n}::int)`,
+});
 
 describe("PGlite in a worker thread", () => {
   it("runs the app's services through Prisma: writes, reads, relations", async () => {
@@ -63,26 +87,24 @@ describe("PGlite in a worker thread", () => {
     await expect(again).rejects.toMatchObject({ code: "P2002" });
   });
 
-  it("runs the prepared statements of lib/db/sql.ts, alone and in a transaction", async () => {
-    const echo = select("echo", "SELECT $1::text, $2::text");
-    expect(await queryText(threaded, echo, ["it's", null])).toEqual([["it's", null]]);
-    expect(await queryText(threaded, echo, ["again", "b"])).toEqual([["again", "b"]]);
+  it("runs typed statements (lib/db/statement.ts), alone and in a transaction", async () => {
+    const alone = standalone(threaded);
+    expect(await echo.query(alone, { a: "it's", b: null })).toEqual([{ a: "it's", b: null }]);
+    expect(await echo.query(alone, { a: "again", b: "b" })).toEqual([{ a: "again", b: "b" }]);
 
-    const insert = select("insert", "INSERT INTO users (id, email) VALUES ($1, $2) RETURNING id::text");
     await textTransaction(threaded, async (sql) => {
-      await sql.query(insert, ["us_01JTHREAD0000000000000004", "text-committed@example.com"]);
+      await insert.query(sql, { id: "us_01JTHREAD0000000000000004", email: "text-committed@example.com" });
     });
     await expect(
       textTransaction(threaded, async (sql) => {
-        await sql.query(insert, ["us_01JTHREAD0000000000000005", "text-rolled-back@example.com"]);
+        await insert.query(sql, { id: "us_01JTHREAD0000000000000005", email: "text-rolled-back@example.com" });
         throw new Error("no");
       }),
     ).rejects.toThrow("no");
-    const count = select("count", "SELECT count(*)::text FROM users WHERE email LIKE $1");
-    expect(await queryText(threaded, count, ["text-%"])).toEqual([["1"]]);
+    expect(await count.query(alone, { like: "text-%" })).toEqual([{ n: 1 }]);
     // A failing statement rejects with PostgreSQL's message and code, and the session goes on.
-    await expect(queryText(threaded, insert, ["us_01JTHREAD0000000000000006", "text-committed@example.com"])).rejects.toMatchObject({ code: "23505" });
-    expect(await queryText(threaded, count, ["text-%"])).toEqual([["1"]]);
+    await expect(insert.query(alone, { id: "us_01JTHREAD0000000000000006", email: "text-committed@example.com" })).rejects.toMatchObject({ code: "23505" });
+    expect(await count.query(alone, { like: "text-%" })).toEqual([{ n: 1 }]);
   });
 
   it("keeps a transaction's statements together while others wait for it", async () => {
@@ -110,9 +132,9 @@ describe("PGlite in a worker thread", () => {
     const ticker = setInterval(() => ticks++, 5);
     try {
       const started = performance.now();
-      const rows = await queryText(threaded, select("slow", "SELECT count(*)::text FROM generate_series(1, $1::int)"), ["3000000"]);
+      const rows = await slow.query(standalone(threaded), { n: 3_000_000 });
       const took = performance.now() - started;
-      expect(rows).toEqual([["3000000"]]);
+      expect(rows).toEqual([{ n: 3_000_000 }]);
       // The statement took long enough for several ticks, and this thread saw them tick meanwhile.
       expect(took).toBeGreaterThan(50);
       expect(ticks).toBeGreaterThanOrEqual(Math.floor(took / 5 / 4));

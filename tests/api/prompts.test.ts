@@ -421,7 +421,7 @@ describe("POST /prompts", () => {
     // A second sweep finds nothing new to do and charges nothing again.
     expect(await restarted.sweep()).toBe(0);
     // Tidy: the live-lease run's worker "died"; fail it so nothing stays held.
-    const { failRun } = await import("@/lib/runs/execute");
+    const { failRun } = await import("@/lib/runs/lifecycle");
     expect(await failRun(ids[2]!, { code: "internal_error", message: "test cleanup", engine: null, retryable: true })).toBe(true);
     expect((await db().creditHold.findUniqueOrThrow({ where: { runId: ids[2]! } })).status).toBe("released");
   });

@@ -11,9 +11,9 @@ import { freePort, nextServer, runScript, serverTestEnv, type NextServer } from 
 const FANOUT_PROMPTS = 20;
 const FANOUT_ENGINES = ["chatgpt", "gemini"];
 const FANOUT_RUNS = FANOUT_PROMPTS * FANOUT_ENGINES.length;
-// The SQL of the waiter's "is it finished yet?" read (lib/runs/runs.ts runFinished), as PostgreSQL shows
-// it for the connection that ran it last (Prisma 7's text; a new Prisma may word it differently).
-const WAITER_READ = `SELECT "t0"."id", "t0"."status"::text FROM "public"."runs" AS "t0" WHERE ("t0"."id" = $1 AND 1=1) LIMIT $2`;
+// The SQL of the waiter's "is it finished yet?" read (lib/runs/read.ts runFinished, its statement
+// RUN_OPEN), as PostgreSQL shows it for the connection that ran it last.
+const WAITER_READ = `SELECT 1 FROM runs r WHERE r.id = $1 AND r.status IN ('queued', 'running')`;
 
 type Call = { engine: string; prompt: string };
 

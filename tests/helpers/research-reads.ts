@@ -17,13 +17,14 @@ import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { encodeCursor } from "@/lib/http/pagination";
-import { presentNewFanout } from "@/lib/fanouts/read";
 import { createProject } from "@/lib/projects/projects";
 import { AnalysisSummary } from "@/lib/schemas/analyses";
 import { FanoutSummary } from "@/lib/schemas/fanouts";
-import { LocalDriver, localDriver } from "@/lib/work/local-driver";
+import { localDriver } from "@/lib/work/local-driver";
 import { call } from "./http";
+import { heldBack, withEmail } from "./app";
 import { person, principalOf, type Person } from "./people";
+import { referenceFanout } from "./references";
 
 export function researchReadsSuite(): void {
   let dana: Person;
@@ -37,7 +38,7 @@ export function researchReadsSuite(): void {
   const readFanout = (id: string, token = dana.apiKey) => call(getFanoutRoute, "GET", `/fanouts/${id}`, { token, params: { fanout_id: id } });
   const readAnalysis = (id: string, token = dana.apiKey) => call(getAnalysisRoute, "GET", `/analyses/${id}`, { token, params: { analysis_id: id } });
   /** The fanout as the presenter makes it of the rows Prisma reads. */
-  const presentedFanout = async (id: string) => JSON.stringify(await db().$transaction((tx) => presentNewFanout(tx, id)));
+  const presentedFanout = referenceFanout;
   const presentedAnalysis = async (id: string) => JSON.stringify(await getAnalysis(principal, id));
 
   /** Every page of a list, following next_cursor. */
@@ -64,28 +65,6 @@ export function researchReadsSuite(): void {
     expect(items.length).toBeGreaterThan(0);
     for (const item of items) expect(item).toEqual(summaryOfFanout((await readFanout(item.id as string)).body));
     return items;
-  }
-
-  /** `fn` while the creator's email is `email` (changed in the database, as an account change would), then back. */
-  async function withCreatorEmail(email: string, fn: () => Promise<void>) {
-    await db().user.update({ where: { id: dana.id }, data: { email } });
-    try {
-      await fn();
-    } finally {
-      await db().user.update({ where: { id: dana.id }, data: { email: dana.email } });
-    }
-  }
-
-  /** Work accepted while no run can start: it stays queued, holding its credit, until the real driver sweeps. */
-  async function heldBack<T>(start: () => Promise<T>): Promise<T> {
-    const drivers = globalThis as { __geoscopeLocalDriver?: LocalDriver };
-    const real = localDriver();
-    drivers.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
-    try {
-      return await start();
-    } finally {
-      drivers.__geoscopeLocalDriver = real;
-    }
   }
 
   beforeAll(async () => {
@@ -178,7 +157,7 @@ export function researchReadsSuite(): void {
       expect(res.text).toContain(`"pricing_version":"2026-11-26-repriced"`);
       expect(res.text).toBe(await presentedFanout(fanoutId));
 
-      await withCreatorEmail("dana.renamed@example.com", async () => {
+      await withEmail(dana, "dana.renamed@example.com", async () => {
         res = await readFanout(fanoutId);
         expect(res.body.created_by).toBe("dana.renamed@example.com");
         expect(res.text).toBe(await presentedFanout(fanoutId));
@@ -235,7 +214,7 @@ export function researchReadsSuite(): void {
       let res = await readAnalysis(citationsId);
       expect(res.body.brands).toEqual(["Acme \u2028 ü"]);
       expect(res.text).toBe(await presentedAnalysis(citationsId));
-      await withCreatorEmail("dana.again@example.com", async () => {
+      await withEmail(dana, "dana.again@example.com", async () => {
         res = await readAnalysis(citationsId);
         expect(res.body.created_by).toBe("dana.again@example.com");
         expect(res.text).toBe(await presentedAnalysis(citationsId));

@@ -3,6 +3,7 @@
 // and a hold's capture and release racing each other must settle it exactly once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureHold, holdCredit, releaseHold, type SettledHold } from "@/lib/billing/holds";
+import { sqlIn } from "@/lib/db/sql";
 import { availableMicros, grantPromo, readBalance, recomputeBalance, recordPurchase } from "@/lib/billing/ledger";
 import type { LoadedRateCard } from "@/lib/billing/rate-card";
 import type { PrismaClient } from "@/lib/db/generated/client";
@@ -163,9 +164,9 @@ describe.each(SEEDS.map((seed, i) => ({ seed, round: i + 1 })))("round $round (s
       const releases = r.int(1, 3);
       for (let i = 0; i < captures; i++) {
         const actualUnits = r.int(0, units + 2);
-        contenders.push(() => client.$transaction((tx) => captureHold(holdId, { tx, actualUnits }), TX_OPTIONS));
+        contenders.push(() => client.$transaction((tx) => captureHold(holdId, { tx: sqlIn(tx), actualUnits }), TX_OPTIONS));
       }
-      for (let i = 0; i < releases; i++) contenders.push(() => client.$transaction((tx) => releaseHold(holdId, { tx }), TX_OPTIONS));
+      for (let i = 0; i < releases; i++) contenders.push(() => client.$transaction((tx) => releaseHold(holdId, { tx: sqlIn(tx) }), TX_OPTIONS));
       contenders.sort(() => r.next() - 0.5);
 
       const results = (await Promise.all(contenders.map((c) => c()))).map((x) => x!);

@@ -210,7 +210,7 @@ describe("the database connection dropped while a request holds credit", () => {
     await locker.query("LOCK TABLE credit_holds IN SHARE MODE");
     const answer = call(postPrompts, "POST", "/prompts", { token: dana.apiKey, body });
     try {
-      await terminateBlocked("INSERT INTO%credit_holds%");
+      await terminateBlocked("%INSERT INTO credit_holds%");
     } finally {
       await locker.query("ROLLBACK");
       await locker.end();
@@ -242,7 +242,7 @@ describe("the database connection dropped while a request holds credit", () => {
     const body = { prompts: [{ text: "cut while holding" }, { text: "cut while holding, again" }], engines: ["chatgpt", "claude"], runs: 2, project };
     try {
       const before = await snapshot();
-      proxy.arm('INSERT INTO "public"."credit_holds"');
+      proxy.arm("INSERT INTO credit_holds");
       expectInternalError(await call(postFanouts, "POST", "/fanouts", { token: dana.apiKey, body }));
       expect(proxy.cuts).toBe(1);
       expect(await snapshot()).toEqual(before);

@@ -3,7 +3,7 @@
 // idempotent (its claim and its final write are conditional).
 import { config } from "../../config/env";
 import { log } from "../../log";
-import { failRun, leaseRemainingMs } from "../../runs/execute";
+import { RUN_JOB_RETRIES, failRun, leaseRemainingMs } from "../../runs/lifecycle";
 import { auditQueued } from "../../work/events";
 import { RetryAfter, defineJob } from "../../work/job";
 import { executeAudit } from "../execute";
@@ -12,11 +12,10 @@ export const auditPageJob = defineJob({
   id: "audit-page",
   event: auditQueued,
   concurrency: { key: "host", limit: () => config().AUDIT_CONCURRENCY },
-  // Five executions at most, as a run is claimed at most MAX_CLAIMS (5) times.
-  retries: 4,
-  async run({ run_id }, step) {
+  retries: RUN_JOB_RETRIES,
+  async run({ run_id }, step, { jobLeased }) {
     return step.run("audit page", async () => {
-      const outcome = await executeAudit(run_id);
+      const outcome = await executeAudit(run_id, { byJob: jobLeased });
       if (outcome === "busy") throw new RetryAfter(`run ${run_id} is held by another worker`, await leaseRemainingMs(run_id));
       return outcome;
     });

@@ -4,7 +4,7 @@
 // run again finishes the analysis at most once.
 import { config } from "../../config/env";
 import { log } from "../../log";
-import { failRun, leaseRemainingMs } from "../../runs/execute";
+import { RUN_JOB_RETRIES, failRun, leaseRemainingMs } from "../../runs/lifecycle";
 import { questionsQueued } from "../../work/events";
 import { RetryAfter, defineJob } from "../../work/job";
 import { executeQuestions, settleAnalysisWithRun } from "../execute";
@@ -13,11 +13,10 @@ export const generateQuestionsJob = defineJob({
   id: "generate-questions",
   event: questionsQueued,
   concurrency: { key: "engine", limit: () => config().ENGINE_CONCURRENCY },
-  // Five executions at most, as a run is claimed at most MAX_CLAIMS (5) times.
-  retries: 4,
-  async run({ analysis_id, run_id }, step, { releaseSlot }) {
+  retries: RUN_JOB_RETRIES,
+  async run({ analysis_id, run_id }, step, { releaseSlot, jobLeased }) {
     return step.run("generate questions", async () => {
-      const outcome = await executeQuestions(analysis_id, run_id, { onEngineDone: releaseSlot });
+      const outcome = await executeQuestions(analysis_id, run_id, { onEngineDone: releaseSlot, byJob: jobLeased });
       if (outcome === "busy") throw new RetryAfter(`run ${run_id} is held by another worker`, await leaseRemainingMs(run_id));
       return outcome;
     });

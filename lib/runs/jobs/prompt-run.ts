@@ -4,18 +4,18 @@
 import { config } from "../../config/env";
 import { runQueued } from "../../work/events";
 import { RetryAfter, defineJob } from "../../work/job";
-import { executeRun, failRun, leaseRemainingMs } from "../execute";
+import { executeRun } from "../execute";
+import { RUN_JOB_RETRIES, failRun, leaseRemainingMs } from "../lifecycle";
 import { log } from "../../log";
 
 export const promptRunJob = defineJob({
   id: "execute-run",
   event: runQueued,
   concurrency: { key: "engine", limit: () => config().ENGINE_CONCURRENCY },
-  // Five executions at most, as a run is claimed at most MAX_CLAIMS (5) times.
-  retries: 4,
-  async run({ run_id }, step, { releaseSlot }) {
+  retries: RUN_JOB_RETRIES,
+  async run({ run_id }, step, { releaseSlot, jobLeased }) {
     return step.run("execute run", async () => {
-      const outcome = await executeRun(run_id, { onEngineDone: releaseSlot });
+      const outcome = await executeRun(run_id, { onEngineDone: releaseSlot, byJob: jobLeased });
       // Another worker's lease is live (a job resumed after a crash): try again once it expires.
       if (outcome === "busy") throw new RetryAfter(`run ${run_id} is held by another worker`, await leaseRemainingMs(run_id));
       return outcome;

@@ -1,0 +1,257 @@
+// A run's lifecycle, whatever it runs (a prompt: ./execute.ts; an audit: lib/audits/execute.ts; a
+// questions generation: lib/questions/execute.ts): claimed by one worker (queued, or running under
+// an expired lease), kept while it works, then finished by one transaction that writes its outcome
+// and settles its credit hold, conditional on the claim.
+//
+// Idempotent: the claim and the final write are conditional on the run's status and attempt
+// number, so a second execution (a retried step, a resumed lease, a duplicate dispatch) either
+// finds the run finished and does nothing, or loses the final write and stores nothing; and
+// capture or release of a hold happens at most once (lib/billing/holds.ts).
+//
+// The lease: on Inngest the run's own (lease_expires_at, renewed by a heartbeat while it works).
+// On the local driver a run is executed by its job, whose row holds a lease the driver renews
+// (lib/work/local-driver.ts; the job's id is the run's), so the job's lease is the run's: the
+// claim leaves the run's lease empty and nothing renews it.
+import { captureHold, releaseHold } from "../billing/holds";
+import { notifyChanged } from "../changes/wait";
+import { currentDb, db } from "../db/client";
+import { defineStatement, int, text, type Placeholders } from "../db/statement";
+import { ASYNC_COMMIT, standalone, textTransaction, type SqlSession } from "../db/sql";
+import { log } from "../log";
+import type { RunError } from "../schemas/results";
+
+/** How long a claimed run belongs to its worker without a heartbeat; renewed every third of it. */
+export const RUN_LEASE_MS = 60_000;
+/** Claims per run before it is failed rather than tried again (a worker crashing on it each time). */
+export const MAX_CLAIMS = 5;
+/**
+ * Retries of a job that executes a run (executions after the first): one execution per claim,
+ * so a run is executed at most MAX_CLAIMS times whatever fails.
+ */
+export const RUN_JOB_RETRIES = MAX_CLAIMS - 1;
+
+/** Who keeps a claimed run: its own lease of `leaseMs`, or (`byJob`) the lease of the job executing it. */
+export type RunLease = { leaseMs?: number; byJob?: boolean };
+
+/** Engine calls per run (a prompt's, a questions generation's): the first and its retries for retryable failures. */
+export const MAX_ENGINE_ATTEMPTS = 3;
+
+/** How an executor runs a claimed run. */
+export type ExecuteOptions = RunLease & {
+  /** Replaces the wait between engine attempts (tests). */
+  sleep?: (ms: number) => Promise<void>;
+  /**
+   * Called once the engine is done with this run (answered, failed, or was never called), before
+   * the outcome is stored: a driver limiting concurrent engine calls frees the slot here, so the
+   * next run's engine call does not wait for this run's database writes.
+   */
+  onEngineDone?: () => void;
+};
+
+/** `skipped`: already finished (or another execution stored first); `busy`: another worker holds a live lease. */
+export type ExecuteOutcome = "completed" | "failed" | "skipped" | "busy";
+
+export type Claim = { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; prompt: string; attempts: number; startedAt: Date };
+
+const claimSelect = { id: true, workspaceId: true, batchId: true, fanoutId: true, engine: true, subject: true, input: true, attempts: true, startedAt: true } as const;
+
+function claimOf(row: { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; subject: string; input: unknown; attempts: number }, startedAt: Date): Claim {
+  const input = (row.input ?? {}) as { prompt?: unknown };
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    batchId: row.batchId,
+    fanoutId: row.fanoutId,
+    engine: row.engine,
+    prompt: typeof input.prompt === "string" ? input.prompt : row.subject,
+    attempts: row.attempts,
+    startedAt,
+  };
+}
+
+// Timestamps are sent as ISO text and stored as UTC, as Prisma stores them (timestamp(3)).
+const AT_UTC = (p: string) => `${p}::timestamptz AT TIME ZONE 'UTC'`;
+
+// Committed without waiting for the WAL flush (ASYNC_COMMIT): it is on the way to the engine call,
+// and a claim lost to a crash is one that never happened (the run is queued again); the outcome's
+// transaction is durable, and with it this claim.
+const CLAIM_QUEUED_RUN = defineStatement({
+  label: "run_claim_queued",
+  params: ["run", "now", "lease", "maxClaims"],
+  columns: {
+    id: text("id"),
+    workspaceId: text("workspace_id"),
+    batchId: text("batch_id").nullable,
+    fanoutId: text("fanout_id").nullable,
+    engine: text("engine").nullable,
+    prompt: text("CASE WHEN jsonb_typeof(input -> 'prompt') = 'string' THEN input ->> 'prompt' ELSE subject END"),
+    attempts: int("attempts"),
+  },
+  sql: ({ select, p }) =>
+    `UPDATE runs SET status = 'running', started_at = ${AT_UTC(p.now)}, attempts = attempts + 1,
+      lease_expires_at = ${AT_UTC(p.lease)}, updated_at = ${AT_UTC(p.now)}
+    FROM ${ASYNC_COMMIT}
+    WHERE id = ${p.run} AND status = 'queued' AND started_at IS NULL AND attempts < ${p.maxClaims}::int
+    RETURNING ${select}`,
+});
+
+/** When a lease taken now ends: null when the job's lease is the run's. */
+function leaseEnd(lease: RunLease, now: Date): Date | null {
+  return lease.byJob ? null : new Date(now.getTime() + (lease.leaseMs ?? RUN_LEASE_MS));
+}
+
+/** Takes a run for this worker, or null when it is finished or another worker's lease is live. */
+export async function claimRun(runId: string, lease: RunLease = {}): Promise<Claim | "busy" | null> {
+  const now = new Date();
+  // The usual case, a queued run never started, in one conditional statement: of two workers
+  // claiming at once exactly one gets the row back. Anything else (a lease to take over, a run
+  // claimed too often, a finished one) is read first and decided below.
+  const fresh = await CLAIM_QUEUED_RUN.first(standalone(), { run: runId, now, lease: leaseEnd(lease, now), maxClaims: MAX_CLAIMS });
+  if (fresh) {
+    notifyChanged(fresh.id, fresh.batchId, fresh.fanoutId);
+    return { ...fresh, startedAt: now };
+  }
+  const row = await db().run.findUnique({
+    where: { id: runId },
+    select: { ...claimSelect, status: true, leaseExpiresAt: true },
+  });
+  if (!row || row.status === "completed" || row.status === "failed") return null;
+  if (row.status === "running" && row.leaseExpiresAt && row.leaseExpiresAt > now) return "busy";
+  if (row.attempts >= MAX_CLAIMS) {
+    await finishRun(claimOf(row, row.startedAt ?? now), failure({ code: "internal_error", message: `The run was started ${row.attempts} times without finishing.`, engine: row.engine, retryable: true }), {
+      matchStatus: row.status,
+    });
+    return null;
+  }
+  const startedAt = row.startedAt ?? now;
+  // Conditional on what was read: of two workers claiming at once, exactly one succeeds.
+  const { count } = await db().run.updateMany({
+    where: { id: runId, status: row.status, attempts: row.attempts },
+    data: { status: "running", startedAt, attempts: row.attempts + 1, leaseExpiresAt: leaseEnd(lease, now), engineAttempt: 1, engineAttemptAt: now },
+  });
+  if (count !== 1) return "busy";
+  notifyChanged(row.id, row.batchId, row.fanoutId);
+  return claimOf({ ...row, attempts: row.attempts + 1 }, startedAt);
+}
+
+/**
+ * Keeps a claimed run's own lease alive through slow engines and retry waits (a dead worker stops
+ * renewing, so another can take the run over). Answers the function that stops it. Nothing to
+ * keep when the job's lease is the run's.
+ */
+export function keepLease(claim: { id: string; attempts: number }, lease: RunLease = {}): () => void {
+  if (lease.byJob) return () => undefined;
+  const leaseMs = lease.leaseMs ?? RUN_LEASE_MS;
+  const heartbeat = setInterval(() => {
+    db()
+      .run.updateMany({
+        where: { id: claim.id, status: "running", attempts: claim.attempts },
+        data: { leaseExpiresAt: new Date(Date.now() + leaseMs) },
+      })
+      .catch((error: unknown) => log.warn("run lease renewal failed", { run_id: claim.id, error }));
+  }, Math.max(1000, Math.floor(leaseMs / 3)));
+  heartbeat.unref?.();
+  return () => clearInterval(heartbeat);
+}
+
+/** How long another worker's lease on a run still lasts (at least 1 s): when to try a busy run again. */
+export async function leaseRemainingMs(runId: string): Promise<number> {
+  const row = await db().run.findUnique({ where: { id: runId }, select: { leaseExpiresAt: true } });
+  const remaining = (row?.leaseExpiresAt?.getTime() ?? 0) - Date.now();
+  return Math.min(Math.max(remaining, 1000), RUN_LEASE_MS);
+}
+
+/** The parameters of a final write: the claim it is conditional on, and when it finished. */
+export type FinishParams = "run" | "status" | "attempts" | "at" | "duration";
+
+/** The columns every final write sets (`p`: a statement's placeholders of FinishParams). */
+export const finishedSql = (p: Placeholders<FinishParams>) =>
+  `completed_at = ${AT_UTC(p.at)}, updated_at = ${AT_UTC(p.at)}, duration_ms = ${p.duration}::int, lease_expires_at = NULL`;
+
+/** The condition of every final write: this worker still holds the run (same attempt, status as claimed). */
+export const stillMineSql = (p: Placeholders<FinishParams>) => `id = ${p.run} AND status = ${p.status}::text::"RunStatus" AND attempts = ${p.attempts}::int`;
+
+/** The values of FinishParams: the claim, and when it finished. */
+export type FinishValues = { run: string; status: "queued" | "running"; attempts: number; at: Date; duration: number };
+
+const COMPLETE_RUN = defineStatement({
+  label: "run_complete",
+  params: ["run", "status", "attempts", "at", "duration", "result", "usage", "model", "envelope"],
+  columns: { id: text("id") },
+  sql: ({ select, p }) =>
+    `UPDATE runs SET status = 'completed', ${finishedSql(p)}, result = ${p.result}::jsonb, usage = ${p.usage}::jsonb, model = ${p.model},
+      raw_envelope = COALESCE(${p.envelope}::jsonb, raw_envelope)
+    WHERE ${stillMineSql(p)} RETURNING ${select}`,
+});
+
+const FAIL_RUN = defineStatement({
+  label: "run_fail",
+  params: ["run", "status", "attempts", "at", "duration", "error", "envelope"],
+  columns: { id: text("id") },
+  sql: ({ select, p }) =>
+    `UPDATE runs SET status = 'failed', ${finishedSql(p)}, error = ${p.error}::jsonb, raw_envelope = COALESCE(${p.envelope}::jsonb, raw_envelope)
+    WHERE ${stillMineSql(p)} RETURNING ${select}`,
+});
+
+const jsonOrNull = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+/** A run's final write: in the outcome's transaction, conditional on the claim (`values`); answers whether it wrote. */
+export type FinishWrite = (sql: SqlSession, values: FinishValues) => Promise<boolean>;
+
+/** An outcome for finishRun: its write, and whether the run's hold is captured (for `units`, at most those held) or released. */
+export type Finish = { write: FinishWrite; hold: { capture: true; units?: number } | { capture: false } };
+
+/** Completed, with its result (null: kept elsewhere, as a questions run's) and what the engine reported. */
+export function completion(outcome: { result: unknown; usage?: unknown; model?: string | null; envelope?: unknown }, units?: number): Finish {
+  return {
+    write: async (sql, values) =>
+      (await COMPLETE_RUN.query(sql, {
+        ...values,
+        result: jsonOrNull(outcome.result), usage: jsonOrNull(outcome.usage), model: outcome.model ?? null, envelope: jsonOrNull(outcome.envelope),
+      })).length === 1,
+    hold: { capture: true, units },
+  };
+}
+
+/** Failed with `error` (the engine's exchanges kept when given). */
+export function failure(error: RunError, envelope?: unknown): Finish {
+  return {
+    write: async (sql, values) =>
+      (await FAIL_RUN.query(sql, { ...values, error: JSON.stringify(error), envelope: jsonOrNull(envelope) })).length === 1,
+    hold: { capture: false },
+  };
+}
+
+/**
+ * Stores the outcome and settles the hold in one transaction, only if this worker still holds the
+ * run (same attempt, status as claimed: `matchStatus`); `also` runs in the same transaction after
+ * the write succeeded (a questions analysis's row). Answers whether it stored. Notifies the run,
+ * its batch or fanout and `notify` either way.
+ */
+export async function finishRun(
+  claim: Claim,
+  finish: Finish,
+  options: { matchStatus?: "queued" | "running"; also?: (sql: SqlSession, at: Date) => Promise<void>; notify?: string[] } = {},
+): Promise<boolean> {
+  const at = new Date();
+  const values: FinishValues = {
+    run: claim.id, status: options.matchStatus ?? "running", attempts: claim.attempts, at, duration: Math.max(0, at.getTime() - claim.startedAt.getTime()),
+  };
+  const changed = await textTransaction(currentDb(), async (sql) => {
+    if (!(await finish.write(sql, values))) return false;
+    await options.also?.(sql, at);
+    const settle = { tx: sql, workspaceId: claim.workspaceId };
+    if (finish.hold.capture) await captureHold({ runId: claim.id }, { ...settle, actualUnits: finish.hold.units });
+    else await releaseHold({ runId: claim.id }, settle);
+    return true;
+  });
+  notifyChanged(claim.id, claim.batchId, claim.fanoutId, ...(options.notify ?? []));
+  return changed;
+}
+
+/** Fails a run that is not finished and releases its hold (a job's onFailure; operators). */
+export async function failRun(runId: string, error: RunError): Promise<boolean> {
+  const row = await db().run.findUnique({ where: { id: runId }, select: { ...claimSelect, status: true } });
+  if (!row || row.status === "completed" || row.status === "failed") return false;
+  return finishRun(claimOf(row, row.startedAt ?? new Date()), failure(error), { matchStatus: row.status });
+}
