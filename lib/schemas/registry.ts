@@ -14,6 +14,7 @@ import * as results from "./results";
 import * as runs from "./runs";
 import * as service from "./service";
 import * as shares from "./shares";
+import * as visibility from "./visibility";
 import * as workspaces from "./workspaces";
 
 /**
@@ -35,6 +36,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   runs,
   service,
   shares,
+  visibility,
   workspaces,
 ];
 

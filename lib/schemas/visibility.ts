@@ -160,16 +160,20 @@ const figureFields = {
 
 export const EntityFigures = z.object(figureFields).meta({ id: "EntityFigures" });
 
+export const EngineVisibility = z.object({ engine: z.string(), ...figureFields }).meta({ id: "EngineVisibility" });
+export const PromptVisibility = z.object({ prompt: z.string(), ...figureFields }).meta({ id: "PromptVisibility" });
+export const CountryVisibility = z
+  .object({ country: z.string().nullable().describe("ISO 3166-1 alpha-2; null for runs without a location."), ...figureFields })
+  .meta({ id: "CountryVisibility" });
+
 export const EntityVisibility = z
   .object({
     name: z.string(),
     role: EntityRole,
     ...figureFields,
-    by_engine: z.array(z.object({ engine: z.string(), ...figureFields }).meta({ id: "EngineVisibility" })).describe("By engine name."),
-    by_prompt: z.array(z.object({ prompt: z.string(), ...figureFields }).meta({ id: "PromptVisibility" })).describe("By prompt, in the order prompts first appear."),
-    by_country: z
-      .array(z.object({ country: z.string().nullable().describe("ISO 3166-1 alpha-2; null for runs without a location."), ...figureFields }).meta({ id: "CountryVisibility" }))
-      .describe("By country code, runs without one last."),
+    by_engine: z.array(EngineVisibility).describe("By engine name."),
+    by_prompt: z.array(PromptVisibility).describe("By prompt, in the order prompts first appear."),
+    by_country: z.array(CountryVisibility).describe("By country code, runs without one last."),
   })
   .meta({ id: "EntityVisibility", description: "One tracked entity's figures over all runs counted, then the same figures by engine, prompt and country." });
 
@@ -178,6 +182,8 @@ export const VisibilityExclusionReason = z.enum(["unfinished", "failed", "not_a_
   description:
     "`unfinished` (queued or running), `failed`, `not_a_prompt_run` (an audit or questions run), `duplicate` (named twice, directly or through a batch or fanout), `no_answer` (completed with an empty answer).",
 });
+
+export const VisibilityExcludedRun = z.object({ run_id: RunId, reason: VisibilityExclusionReason }).meta({ id: "VisibilityExcludedRun" });
 
 export const VisibilityTotals = z
   .object({
@@ -204,7 +210,7 @@ export const VisibilityAnalysis = z
     method: z.literal("visibility-v1").describe("How mentions were matched and counted (docs/decisions.md \"Visibility analyses\")."),
     entities: z.array(Entity).describe("The entities tracked, as used: given, or from the project context."),
     run_ids: z.array(RunId).describe("Every run the ids named, once each, in the order named; excluded ones too."),
-    excluded_runs: z.array(z.object({ run_id: RunId, reason: VisibilityExclusionReason }).meta({ id: "VisibilityExcludedRun" })),
+    excluded_runs: z.array(VisibilityExcludedRun),
     totals: VisibilityTotals,
     rows: z.array(EntityVisibility).describe("One per entity, in the order of `entities`."),
     charge: RunCharge.nullable().describe("Null: computed from stored runs, nothing is charged."),

@@ -349,7 +349,9 @@ const matrix: Record<string, Record<string, Row>> = {
     // already approved is gone for B, as an unknown one is, and B's typing it changes nothing.
     lookUpCodeAction: {
       async foreign() {
-        expect(await unchangedAfter(b, () => redirectOf(() => device.lookUpCodeAction(form({ code: decidedCode }))))).toBe("/device?error=unknown");
+        expect(await unchangedAfter(b, () => redirectOf(() => device.lookUpCodeAction(form({ code: decidedCode }))))).toBe(
+          `/device?error=unknown&typed=${encodeURIComponent(decidedCode)}`,
+        );
       },
     },
     decideAction: {
@@ -402,7 +404,8 @@ describe("the device and invitation forms take their fields through the shared i
   it("a typed device code no code can be is an unknown code, and a decision on it decides nothing", async () => {
     const pending = await startDeviceLogin("mo's laptop");
     for (const code of unstorable) {
-      expect(await unchangedAfter(member, () => redirectOf(() => device.lookUpCodeAction(form({ code }))))).toBe("/device?error=unknown");
+      // What was typed comes back into the field (when it is text at all), to be corrected.
+      expect(await unchangedAfter(member, () => redirectOf(() => device.lookUpCodeAction(form({ code }))))).toMatch(/^\/device\?error=unknown(&typed=[^&]+)?$/);
       expect(await unchangedAfter(member, () => redirectOf(() => device.decideAction(form({ code, decision: "approve" }))))).toBe("/device?result=gone");
     }
     // A pending code with a decision that is neither approve nor deny stays pending.
