@@ -10,6 +10,9 @@ import {
   exampleWorkspace,
 } from "./examples";
 
+/** Member ids are PostgreSQL `integer`s: a larger number names no member (404), never a database error. */
+export const MAX_MEMBER_ID = 2_147_483_647;
+
 export const WorkspaceRole = z.enum(["admin", "member"]).meta({ id: "WorkspaceRole" });
 
 export const WorkspaceKind = z.enum(["personal", "team"]).meta({ id: "WorkspaceKind" });
@@ -32,7 +35,7 @@ export const WorkspaceList = z
 
 export const Member = z
   .object({
-    id: z.int().positive(),
+    id: z.int().positive().max(MAX_MEMBER_ID),
     email: z.string(),
     name: z.string().optional(),
     role: WorkspaceRole,
@@ -85,7 +88,7 @@ export const InvitationCreateRequest = z
 const workspaceParams = z.object({ workspace_id: WorkspaceId });
 const memberParams = z.object({
   workspace_id: WorkspaceId,
-  member_id: z.preprocess(readDecimal, z.int().positive()),
+  member_id: z.preprocess(readDecimal, z.int().positive().max(MAX_MEMBER_ID)),
 });
 const invitationParams = z.object({ workspace_id: WorkspaceId, invitation_id: idOf("iv") });
 
