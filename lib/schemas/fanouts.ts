@@ -2,7 +2,7 @@
 // engine, `runs` times, with the queries each engine searched. zod only.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, EngineId, Usd, chars, cursorParam, idOf, limitParam, listOf, name, waitParam } from "./common";
+import { DateTime, EngineId, Usd, cursorParam, idOf, limitParam, listOf, name, trimmedText, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleFanout, exampleFanoutEstimate, exampleFanoutQueryReport, exampleFanoutRequest, exampleFanoutSummary } from "./examples";
 import { ProjectId } from "./projects";
@@ -29,7 +29,7 @@ export const FanoutPromptSource = z
 
 export const FanoutPromptInput = z
   .strictObject({
-    text: chars(1, 4000).describe("The prompt, 1 to 4000 characters."),
+    text: trimmedText(1, 4000).describe("The prompt: 1 to 4000 characters (Unicode code points; most emoji count one) after leading and trailing whitespace is trimmed, so whitespace only is refused. Stored and sent to the engines trimmed."),
     source: FanoutPromptSource.nullable().optional(),
   })
   .meta({ id: "FanoutPromptInput" });
@@ -42,7 +42,7 @@ export const FanoutRequest = z
       .describe("Kept exactly as given, in order; a prompt given twice runs twice. At most max_executions prompts."),
     name: name(200).nullable().optional().describe("Defaults to the first prompt, cut to 200 characters."),
     engines: z
-      .array(z.string())
+      .array(EngineId)
       .min(1, { error: "must have at least 1 engine when given" })
       .optional()
       .describe("Engine ids (`chatgpt`, `claude`, `gemini`); every enabled engine when omitted. A repeated engine runs once."),

@@ -2,7 +2,7 @@
 // decisions.md. zod only: no server code may be imported here.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, EngineId, chars, cursorParam, idOf, limitParam, waitParam } from "./common";
+import { DateTime, EngineId, cursorParam, idOf, limitParam, trimmedText, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleBatch, exampleCursor, examplePromptRequest, exampleRawEnvelope, exampleRun, exampleRunningRun, exampleRunSummaries } from "./examples";
 import { AuditRequest, AuditResult } from "./audits";
@@ -128,9 +128,9 @@ export const PromptBatch = z
 
 export const PromptRequest = z
   .strictObject({
-    prompt: chars(1, 4000).describe("1 to 4000 characters, counted as Unicode code points (most emoji count one)."),
+    prompt: trimmedText(1, 4000).describe("The prompt: 1 to 4000 characters (Unicode code points; most emoji count one) after leading and trailing whitespace is trimmed, so whitespace only is refused. Stored and sent to the engines trimmed."),
     engines: z
-      .array(z.string())
+      .array(EngineId)
       .min(1, { error: "must have at least 1 engine when given" })
       .optional()
       .describe("Engine ids (`chatgpt`, `claude`, `gemini`); every enabled engine when omitted. A repeated engine runs once."),
