@@ -248,6 +248,8 @@ export const createCitationAnalysis = defineEndpoint({
 });
 export const listAnalyses = defineEndpoint({
   method: "GET", path: "/analyses", operationId: "listAnalyses", summary: "Analyses, newest first",
+  description:
+    "Questions and citation analyses across the workspaces the credential can act in, newest first, paginated with `cursor`; `kind`, `project` and `workspace` narrow the list.",
   tags: ["Analyses"], auth: "bearer", query: AnalysesQuery, response: AnalysisList, status: 200,
 });
 export const getAnalysis = defineEndpoint({

@@ -57,7 +57,7 @@ export function chars(min: number, max: number, rule = `must be ${min} to ${max}
       const n = charCount(text);
       return n >= min && n <= max;
     }, { error: rule })
-    .meta({ minLength: min, maxLength: max });
+    .meta({ minLength: min, maxLength: max, description: `${min} to ${max} characters (Unicode code points), kept exactly as given. NUL (U+0000) and unpaired surrogates are refused, as in every string.` });
 }
 
 /**
@@ -80,7 +80,7 @@ export function trimmedText(min: number, max: number) {
       minLength: min,
       maxLength: max,
       pattern: "\\S",
-      description: `${min} to ${max} characters (Unicode code points), counted after leading and trailing whitespace is trimmed (whitespace only is refused). Stored trimmed, otherwise exactly as given.`,
+      description: `${min} to ${max} characters (Unicode code points), counted after leading and trailing whitespace is trimmed (whitespace only is refused). Stored trimmed, otherwise exactly as given. NUL (U+0000) and unpaired surrogates are refused, as in every string.`,
     });
 }
 

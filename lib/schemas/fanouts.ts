@@ -29,7 +29,7 @@ export const FanoutPromptSource = z
 
 export const FanoutPromptInput = z
   .strictObject({
-    text: trimmedText(1, 4000).describe("The prompt: 1 to 4000 characters (Unicode code points; most emoji count one) after leading and trailing whitespace is trimmed, so whitespace only is refused. Stored and sent to the engines trimmed."),
+    text: trimmedText(1, 4000).describe("The prompt: 1 to 4000 characters (Unicode code points; most emoji count one) after leading and trailing whitespace is trimmed, so whitespace only is refused. Stored and sent to the engines trimmed. NUL (U+0000) and unpaired surrogates are refused."),
     source: FanoutPromptSource.nullable().optional(),
   })
   .meta({ id: "FanoutPromptInput" });
@@ -134,7 +134,9 @@ const summaryFields = {
   runs: z.int().describe("Repeats per prompt per engine."),
   prompt_count: z.int(),
   execution_count: z.int(),
-  counts: z.record(RunStatus, z.int()).describe("Executions by run status (every status listed, 0 included)."),
+  counts: z
+    .object(Object.fromEntries(RunStatus.options.map((status) => [status, z.int().min(0)])) as Record<z.infer<typeof RunStatus>, z.ZodInt>)
+    .describe("Executions by run status: every status, 0 included."),
   query_count: z.int().describe("Queries observed so far in completed runs, nothing deduplicated."),
   created_at: DateTime,
   project_id: ProjectId.nullable().describe("Null on a shared page."),
@@ -216,15 +218,21 @@ export const createFanout = defineEndpoint({
 });
 export const listFanouts = defineEndpoint({
   method: "GET", path: "/fanouts", operationId: "listFanouts", summary: "Fanouts, newest first, without observations",
+  description:
+    "Summaries (statuses, counts, queries so far) across the workspaces the credential can act in, newest first, paginated; `project` and `workspace` narrow the list. GET /fanouts/{fanout_id} has the observations.",
   tags: ["Fanouts"], auth: "bearer", query: FanoutsQuery, response: FanoutList, status: 200,
 });
 export const getFanout = defineEndpoint({
   method: "GET", path: "/fanouts/{fanout_id}", operationId: "getFanout", summary: "One fanout: prompt, engine, run, with the observed queries",
+  description:
+    "Prompt, then engine, then run, each run with the queries it searched; `held_usd` and `charged_usd` sum its runs' charges. With `wait=N` (up to 30) the request returns as soon as every run has finished. Each run's answer and sources are at GET /runs/{run_id}.",
   tags: ["Fanouts"], auth: "bearer", params: fanoutParams, query: z.object({ wait: waitParam }), response: Fanout, status: 200,
 });
 export const getFanoutQueries = defineEndpoint({
   method: "GET", path: "/fanouts/{fanout_id}/queries", operationId: "getFanoutQueries",
   summary: "The observed queries per prompt × engine, with how many runs issued each",
+  description:
+    "Over completed runs, per prompt × engine: each distinct query (case and runs of whitespace folded, shown as first seen), the runs that issued it, its occurrences, and its share of the runs with a 95% Wilson interval.",
   tags: ["Fanouts"], auth: "bearer", params: fanoutParams, response: FanoutQueryReport, status: 200,
 });
 

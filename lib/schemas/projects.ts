@@ -104,18 +104,26 @@ const workspaceQuery = z.object({ workspace: WorkspaceId.optional().describe("Na
 
 export const listProjects = defineEndpoint({
   method: "GET", path: "/projects", operationId: "listProjects", summary: "Projects in the workspaces the credential can act in",
+  description:
+    "Across the workspaces the credential can act in, or one `workspace`. Every member sees every project of a workspace and everything under it.",
   tags: ["Projects"], auth: "bearer", query: workspaceQuery, response: ProjectList, status: 200,
 });
 export const createProject = defineEndpoint({
   method: "POST", path: "/projects", operationId: "createProject", summary: "Create a project (any member)",
+  description:
+    "In `workspace_id` (default: the caller's own, or the API key's). The slug is made from the name and kept on rename. `context` gives the domains, brands and competitors analyses can use.",
   tags: ["Projects"], auth: "bearer", body: ProjectCreateRequest, response: Project, status: 201,
 });
 export const getProject = defineEndpoint({
   method: "GET", path: "/projects/{project_id}", operationId: "getProject", summary: "One project",
+  description:
+    "With its context. A project the credential cannot reach answers 404.",
   tags: ["Projects"], auth: "bearer", params: z.object({ project_id: ProjectId }), response: Project, status: 200,
 });
 export const updateProject = defineEndpoint({
   method: "PATCH", path: "/projects/{project_id}", operationId: "updateProject", summary: "Rename a project or replace its context (any member)",
+  description:
+    "`name` renames it (the slug stays); `context` replaces the old context whole (send every field you want kept). Any member may update.",
   tags: ["Projects"], auth: "bearer", params: z.object({ project_id: ProjectId }), body: ProjectUpdateRequest, response: Project,
   status: 200,
 });

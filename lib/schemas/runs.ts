@@ -128,7 +128,7 @@ export const PromptBatch = z
 
 export const PromptRequest = z
   .strictObject({
-    prompt: trimmedText(1, 4000).describe("The prompt: 1 to 4000 characters (Unicode code points; most emoji count one) after leading and trailing whitespace is trimmed, so whitespace only is refused. Stored and sent to the engines trimmed."),
+    prompt: trimmedText(1, 4000).describe("The prompt: 1 to 4000 characters (Unicode code points; most emoji count one) after leading and trailing whitespace is trimmed, so whitespace only is refused. Stored and sent to the engines trimmed. NUL (U+0000) and unpaired surrogates are refused."),
     engines: z
       .array(EngineId)
       .min(1, { error: "must have at least 1 engine when given" })
@@ -172,6 +172,8 @@ export const listRuns = defineEndpoint({
 });
 export const getRun = defineEndpoint({
   method: "GET", path: "/runs/{run_id}", operationId: "getRun", summary: "One run, with its result once finished",
+  description:
+    "A run of any kind (prompt, audit, questions). With `wait=N` (up to 30) the request returns as soon as the run has finished, or after N seconds with it unfinished. `include=raw_envelope` adds the provider's raw exchanges. A run the caller cannot reach answers 404.",
   tags: ["Runs"], auth: "bearer", params: z.object({ run_id: RunId }),
   query: z.object({
     wait: waitParam,
@@ -184,6 +186,8 @@ export const getRun = defineEndpoint({
 });
 export const getBatch = defineEndpoint({
   method: "GET", path: "/batches/{batch_id}", operationId: "getBatch", summary: "A batch and its runs",
+  description:
+    "The runs one POST /prompts started, one per engine, with the batch's status derived from them. With `wait=N` (up to 30) the request returns as soon as every run has finished.",
   tags: ["Runs"], auth: "bearer", params: z.object({ batch_id: BatchId }), query: z.object({ wait: waitParam }), response: PromptBatch,
   status: 200,
 });
