@@ -10,6 +10,8 @@
 //   any method but its seven (an empty 400). On /api/v1 it is 405 `method_not_allowed` with Allow in
 //   the envelope, as PUT gets (404 on a path no route serves, as PUT gets there too); TRACE elsewhere
 //   is 501 (the app serves it nowhere). A proxy never sees these: Next.js fails before calling it.
+// - A query parameter named `__proto__`, which Next.js drops on the way to the route: the query as
+//   sent is handed over in a header the route's query parsing reads (./raw-query.ts).
 //
 // Installed by instrumentation.ts on the server Next.js listens with (`next start`, `next dev`).
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
@@ -17,6 +19,7 @@ import { log } from "../log";
 import { endpoints, metaRoutes } from "../schemas/registry";
 import { methodNotAllowed, noEndpoint } from "./methods";
 import { decodedPath, literalPath } from "./path-encoding";
+import { nextDropsParameter, RAW_QUERY_HEADER } from "./raw-query";
 import { newRequestId, toErrorResponse } from "./respond";
 
 /** The methods a Next.js route handler can be called with (next/dist/server/web/http.js). */
@@ -80,6 +83,9 @@ export function guardRequest(req: IncomingMessage, res: ServerResponse): boolean
       path = literal;
     }
   }
+  // Only the guard may say what the query was (./raw-query.ts), never the client.
+  if (req.headers[RAW_QUERY_HEADER] !== undefined) delete req.headers[RAW_QUERY_HEADER];
+  if (queryAt >= 0 && isApiPath(path) && nextDropsParameter(url.slice(queryAt))) req.headers[RAW_QUERY_HEADER] = url.slice(queryAt);
   const method = req.method ?? "GET";
   if (NEXT_METHODS.has(method)) return false;
 

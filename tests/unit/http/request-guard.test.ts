@@ -6,19 +6,20 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installRequestGuard, methodsServedAt } from "@/lib/http/request-guard";
 
-type Seen = { method: string; url: string };
+type Seen = { method: string; url: string; rawQuery?: string };
 
 function server(seen: Seen[]): Promise<http.Server> {
   const s = http.createServer((req, res) => {
-    seen.push({ method: req.method!, url: req.url! });
+    const rawQuery = req.headers["x-geoscope-raw-query"] as string | undefined;
+    seen.push({ method: req.method!, url: req.url!, ...(rawQuery !== undefined ? { rawQuery } : {}) });
     res.end("next");
   });
   return new Promise((resolve) => s.listen(0, "127.0.0.1", () => resolve(s)));
 }
 
-function send(s: http.Server, method: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function send(s: http.Server, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: (s.address() as AddressInfo).port, method, path }, (res) => {
+    const req = http.request({ host: "127.0.0.1", port: (s.address() as AddressInfo).port, method, path, headers }, (res) => {
       let text = "";
       res.on("data", (c: Buffer) => (text += c.toString()));
       res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
@@ -88,6 +89,15 @@ describe("the guard", () => {
     // A method outside the seven on a page is left to Next.js.
     await send(app, "PROPFIND", "/account");
     expect(appSeen.at(-1)).toEqual({ method: "PROPFIND", url: "/account" });
+  });
+
+  it("hands a query holding __proto__ (which Next.js drops) to the route as sent, and never a client's own", async () => {
+    await send(app, "GET", "/api/v1/runs?limit=5&__proto__=1");
+    expect(appSeen.at(-1)).toEqual({ method: "GET", url: "/api/v1/runs?limit=5&__proto__=1", rawQuery: "?limit=5&__proto__=1" });
+    await send(app, "GET", "/api/v1/runs?%5F%5Fproto%5F%5F=1");
+    expect(appSeen.at(-1)!.rawQuery).toBe("?%5F%5Fproto%5F%5F=1");
+    await send(app, "GET", "/api/v1/runs?limit=5", { "x-geoscope-raw-query": "?limit=500" });
+    expect(appSeen.at(-1)).toEqual({ method: "GET", url: "/api/v1/runs?limit=5" });
   });
 
   it("leaves other servers of the process alone", async () => {
