@@ -1,4 +1,4 @@
-// Citation analyses: what a set of runs and batches cited, by engine, domain and page, with the
+// Citation analyses: what a set of runs, batches and fanouts cited, by engine, domain and page, with the
 // coverage of chosen domains (95% intervals) and brand mentions; as tables or one table as CSV.
 import type { z } from "zod";
 import { createCitationAnalysis, getAnalysis, listAnalyses, type CitationAnalysis } from "../../lib/schemas/analyses";
@@ -127,8 +127,8 @@ export const citations: Section = {
   commands: [
     {
       words: ["citations"],
-      args: "dr_…|rq_… …",
-      summary: "what runs and batches cited, by engine, domain and page, with coverage and mentions (free; stored as ca_…)",
+      args: "dr_…|rq_…|fo_… …",
+      summary: "what runs, batches and fanouts (all their runs) cited, by engine, domain and page, with coverage and mentions (free; stored as ca_…)",
       options: {
         brand: { type: "string", arg: "TERM", multiple: true, help: "a term to count in answers (repeat for more)" },
         domain: { type: "string", arg: "DOMAIN", multiple: true, help: "a domain to report coverage for, subdomains included (repeat for more)" },
@@ -136,7 +136,7 @@ export const citations: Section = {
         ...outputOptions,
       },
       async run(ctx) {
-        if (ctx.args.length === 0) arg(ctx, 0, "run or batch ids (dr_… or rq_…)");
+        if (ctx.args.length === 0) arg(ctx, 0, "run, batch or fanout ids (dr_…, rq_… or fo_…)");
         const csvTable = csvTableOf(ctx);
         const brands = strs(ctx, "brand");
         const domains = strs(ctx, "domain");

@@ -48,7 +48,8 @@ export function planOf(ctx: Ctx): Pick<FanoutRequestBody, "engines" | "runs" | "
   const runs = intOption(ctx, "runs");
   const name = str(ctx, "name");
   return {
-    ...(engines !== undefined ? { engines } : {}),
+    // Passed through as typed: the API refuses an unknown engine naming it (400).
+    ...(engines !== undefined ? { engines: engines as FanoutRequestBody["engines"] } : {}),
     ...(runs !== undefined ? { runs } : {}),
     ...(name !== undefined ? { name } : {}),
   };

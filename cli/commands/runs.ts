@@ -72,7 +72,9 @@ export const runs: Section = {
         noExtraArgs(ctx, 1);
         const project = projectOf(ctx);
         const engines = list(str(ctx, "engines"));
-        const created = await request(ctx, createPrompt, { body: { prompt: text, project, ...(engines !== undefined ? { engines } : {}) } });
+        // Engines passed through as typed: the API refuses an unknown one naming it (400).
+        const body = { prompt: text, project, ...(engines !== undefined ? { engines } : {}) } as z.input<typeof createPrompt.body>;
+        const created = await request(ctx, createPrompt, { body });
         // The 202 body, or the last GET /batches body once waited for: both a PromptBatch.
         let current: { text: string; body: BatchBody } = created;
         let batch = current.body;

@@ -34,43 +34,52 @@ type NamedRun = {
   citationsExposed: boolean | null;
 };
 
-const kindOfId = (id: string) => (id.startsWith("dr_") ? "run" : id.startsWith("rq_") ? "batch" : "run or batch");
+const ID_KINDS: Record<string, string> = { dr: "run", rq: "batch", fo: "fanout" };
+const kindOfId = (id: string) => ID_KINDS[id.slice(0, 2)] ?? "run, batch or fanout";
 
 // The prompt is the input's prompt, else the subject (what every prompt run's input holds).
 const NAMED_COLUMNS = `"id", "kind"::text AS "kind", "status"::text AS "status", "engine", "project_id" AS "projectId",
-  "batch_id" AS "batchId", "citations_exposed" AS "citationsExposed", COALESCE("input"->>'prompt', "subject") AS "prompt"`;
+  "batch_id" AS "batchId", "fanout_id" AS "fanoutId", "citations_exposed" AS "citationsExposed", COALESCE("input"->>'prompt', "subject") AS "prompt"`;
+
+/** The batches (`rq`) or fanouts (`fo`) among the ids that the caller can see, and their runs in creation order. */
+async function groupsNamed(ids: readonly string[], prefix: "rq" | "fo", workspaces: string[]): Promise<{ found: Set<string>; runs: Map<string, NamedRun[]> }> {
+  const wanted = [...new Set(ids.filter((id) => isId(id, prefix)))];
+  if (wanted.length === 0) return { found: new Set(), runs: new Map() };
+  const [table, column] = prefix === "rq" ? ["batches", "batch_id"] : ["fanouts", "fanout_id"];
+  const rows = await db().$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "${table}" WHERE "id" = ANY($1::text[]) AND "workspace_id" = ANY($2::text[])`, wanted, workspaces);
+  const found = new Set(rows.map((r) => r.id));
+  const runs = new Map<string, NamedRun[]>();
+  if (found.size === 0) return { found, runs };
+  const named = await db().$queryRawUnsafe<(NamedRun & { fanoutId: string | null })[]>(
+    `SELECT ${NAMED_COLUMNS} FROM "runs" WHERE "${column}" = ANY($1::text[]) ORDER BY "id"`,
+    [...found],
+  );
+  for (const { fanoutId, ...r } of named) {
+    const group = (prefix === "rq" ? r.batchId : fanoutId)!;
+    runs.set(group, [...(runs.get(group) ?? []), r]);
+  }
+  return { found, runs };
+}
 
 /**
- * The runs the ids name, in the order named (a batch's runs in creation order), repeats kept for
- * `duplicate`. Any id the caller cannot see answers 404 naming the first such id given.
+ * The runs the ids name, in the order named (a batch's or a fanout's runs in creation order),
+ * repeats kept for `duplicate`. Any id the caller cannot see answers 404 naming the first such id given.
  */
 async function runsNamed(principal: Principal, ids: readonly string[]): Promise<NamedRun[]> {
   const runIds = [...new Set(ids.filter((id) => isId(id, "dr")))];
-  const batchIds = [...new Set(ids.filter((id) => isId(id, "rq")))];
   const workspaces = await reachableWorkspaceIds(principal);
-  const [runs, batches] = await Promise.all([
+  const [runs, batches, fanouts] = await Promise.all([
     runIds.length
-      ? db().$queryRawUnsafe<NamedRun[]>(`SELECT ${NAMED_COLUMNS} FROM "runs" WHERE "id" = ANY($1::text[]) AND "workspace_id" = ANY($2::text[])`, runIds, workspaces)
+      ? db().$queryRawUnsafe<(NamedRun & { fanoutId: string | null })[]>(`SELECT ${NAMED_COLUMNS} FROM "runs" WHERE "id" = ANY($1::text[]) AND "workspace_id" = ANY($2::text[])`, runIds, workspaces)
       : [],
-    batchIds.length
-      ? db().$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "batches" WHERE "id" = ANY($1::text[]) AND "workspace_id" = ANY($2::text[])`, batchIds, workspaces)
-      : [],
+    groupsNamed(ids, "rq", workspaces),
+    groupsNamed(ids, "fo", workspaces),
   ]);
-  const runById = new Map(runs.map((r) => [r.id, r]));
-  const batchFound = new Set(batches.map((b) => b.id));
+  const runById = new Map(runs.map(({ fanoutId: _, ...r }) => [r.id, r]));
   for (const id of ids) {
-    if (!runById.has(id) && !batchFound.has(id)) throw notFound(kindOfId(id), id);
+    if (!runById.has(id) && !batches.found.has(id) && !fanouts.found.has(id)) throw notFound(kindOfId(id), id);
   }
-  const batchRuns = batchIds.length
-    ? await db().$queryRawUnsafe<NamedRun[]>(`SELECT ${NAMED_COLUMNS} FROM "runs" WHERE "batch_id" = ANY($1::text[]) ORDER BY "id"`, batchIds)
-    : [];
-  const byBatch = new Map<string, NamedRun[]>();
-  for (const r of batchRuns) {
-    const list = byBatch.get(r.batchId!) ?? [];
-    list.push(r);
-    byBatch.set(r.batchId!, list);
-  }
-  const named = ids.flatMap((id) => (runById.has(id) ? [runById.get(id)!] : (byBatch.get(id) ?? [])));
+  const named = ids.flatMap((id) => (runById.has(id) ? [runById.get(id)!] : (batches.runs.get(id) ?? fanouts.runs.get(id) ?? [])));
   if (named.length > CITATION_LIMITS.runs) {
     throw new ApiError("invalid_request", `ids: name ${named.length} runs; an analysis covers at most ${CITATION_LIMITS.runs}`);
   }

@@ -28,8 +28,19 @@ export function isStandIn(value: unknown): boolean {
   return typeof value === "function" && NOT_AN_ENDPOINT in value;
 }
 
-// Decoded: a segment proxy.ts took literally (`%ZZ` sent, `%25ZZ` here) is named as it was sent.
+// Decoded: a segment the request guard took literally (`%ZZ` sent, `%25ZZ` here) is named as it was sent.
 const pathOf = (request: Request) => decodedPath(new URL(request.url).pathname);
+
+/** 405 `method_not_allowed` for `method` on `path` (as the client meant it), naming the served methods in Allow. */
+export function methodNotAllowed(path: string, method: string, served: readonly string[]): ApiError {
+  const allow = METHODS.filter((m) => served.includes(m)).join(", ");
+  return new ApiError("method_not_allowed", `${path} does not accept ${method}; it accepts ${allow}.`, { headers: { Allow: allow } });
+}
+
+/** 404 `not_found` for a path no route file serves. */
+export function noEndpoint(method: string, path: string): ApiError {
+  return new ApiError("not_found", `No endpoint ${method} ${path}.`);
+}
 
 type Others<T> = Exclude<Method, keyof T> | ("GET" extends keyof T ? never : "HEAD") | "OPTIONS";
 
@@ -41,15 +52,7 @@ type Others<T> = Exclude<Method, keyof T> | ("GET" extends keyof T ? never : "HE
  */
 export function otherMethods<const T extends Partial<Record<Method, unknown>>>(served: T): Record<Others<T>, Handler> {
   const allowed = METHODS.filter((m) => m in served);
-  const allow = allowed.join(", ");
-  const refuse = mark((request) =>
-    toErrorResponse(
-      new ApiError("method_not_allowed", `${pathOf(request)} does not accept ${request.method}; it accepts ${allow}.`, {
-        headers: { Allow: allow },
-      }),
-      newRequestId(),
-    ),
-  );
+  const refuse = mark((request) => toErrorResponse(methodNotAllowed(pathOf(request), request.method, allowed), newRequestId()));
   const options = [...allowed, ...("GET" in served ? ["HEAD"] : []), "OPTIONS"].sort().join(", ");
   const OPTIONS = mark(() => new Response(null, { status: 204, headers: { Allow: options } }));
   const others: string[] = METHODS.filter((m) => !(m in served));
@@ -59,5 +62,5 @@ export function otherMethods<const T extends Partial<Record<Method, unknown>>>(s
 
 /** Every method of a path no route file serves: 404 `not_found`, like any missing object. */
 export const unknownPath: Handler = mark((request) =>
-  toErrorResponse(new ApiError("not_found", `No endpoint ${request.method} ${pathOf(request)}.`), newRequestId()),
+  toErrorResponse(noEndpoint(request.method, pathOf(request)), newRequestId()),
 );

@@ -1,6 +1,7 @@
 // Paths Next.js cannot percent-decode (`/api/v1/projects/%ZZ`, `%C3%28`): it throws while matching
-// the route, before any of ours runs, and answers a bare 500. proxy.ts rewrites such a path so each
-// undecodable segment is taken literally, and the route then answers as for any other id.
+// the route, before any of ours runs, and answers a bare 500. The request guard (./request-guard.ts)
+// takes each undecodable segment literally before Next.js reads the path, and the route then
+// answers as for any other id.
 
 function decodes(segment: string): boolean {
   try {

@@ -7,6 +7,7 @@ import type { Principal } from "../auth/principal";
 import { config } from "../config/env";
 import type { EndpointDefinition } from "../schemas/endpoint";
 import { parseBody, parseParams, parseQuery, readJsonBody } from "./input";
+import { requestQueryUrl } from "./raw-query";
 import { type JsonText, newRequestId, respond, toErrorResponse } from "./respond";
 import { checkCliVersion } from "./version-gate";
 
@@ -46,7 +47,7 @@ export function route<const E extends EndpointDefinition>(
       if (endpoint.cliVersionGate !== false) checkCliVersion(request.headers.get("user-agent"), settings.MIN_CLI_VERSION);
       const principal = endpoint.auth === "bearer" ? await authenticate(request) : null;
       const params = endpoint.params ? parseParams(endpoint.params, (await context?.params) ?? {}, endpoint.path) : {};
-      const query = parseQuery(endpoint.query, new URL(request.url));
+      const query = parseQuery(endpoint.query, requestQueryUrl(request));
       const body = endpoint.body
         ? parseBody(endpoint.body, await readJsonBody(request, settings.MAX_BODY_BYTES))
         : undefined;

@@ -29,5 +29,7 @@ export const Me = z
 // Endpoints
 export const getMe = defineEndpoint({
   method: "GET", path: "/me", operationId: "getMe", summary: "Who the credential belongs to and where it can act",
+  description:
+    "The account's email, the credential this request used (`kind` `api_key`, `cli_token` or `session`), the workspaces it can act in (an API key: its one workspace; a person: all of theirs, own first), and whether the server's engines are simulated.",
   tags: ["Accounts"], auth: "bearer", response: Me, status: 200,
 });

@@ -3,7 +3,7 @@
 // analysis as a union discriminated by `kind`. zod only.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, chars, cursorParam, idOf, limitParam, listOf, waitParam } from "./common";
+import { DateTime, cursorParam, idOf, limitParam, listOf, trimmedText, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleAnalysisSummary, exampleCitationAnalysis, exampleCitationAnalysisRequest, exampleQuestionsAnalysis } from "./examples";
 import { DomainName, ProjectId } from "./projects";
@@ -35,10 +35,10 @@ export const CitationAnalysisRequest = z
       .min(1, { error: "must have at least 1 id" })
       .max(CITATION_LIMITS.ids, { error: `must have at most ${CITATION_LIMITS.ids} ids` })
       .describe(
-        `Run ids (\`dr_…\`) and/or batch ids (\`rq_…\`), 1 to ${CITATION_LIMITS.ids}; a batch contributes all its runs. Any id the caller cannot see (missing, foreign, malformed) answers 404 naming it; runs of more than one project answer 400.`,
+        `Run ids (\`dr_…\`), batch ids (\`rq_…\`) and fanout ids (\`fo_…\`), 1 to ${CITATION_LIMITS.ids}; a batch or a fanout contributes all its runs. Any id the caller cannot see (missing, foreign, malformed) answers 404 naming it; runs of more than one project answer 400.`,
       ),
     brands: z
-      .array(chars(1, 200))
+      .array(trimmedText(1, 200))
       .max(CITATION_LIMITS.terms, { error: `must have at most ${CITATION_LIMITS.terms} terms` })
       .optional()
       .describe("Terms counted in answer text (whole words, any case)."),
@@ -242,12 +242,14 @@ export const AnalysesQuery = z.object({
 export const createCitationAnalysis = defineEndpoint({
   method: "POST", path: "/citation-analyses", operationId: "createCitationAnalysis", summary: "What a set of runs cited, by engine, domain and page; finished at once",
   description:
-    "Computed from stored results (no model is called, nothing is charged) and stored, so GET /analyses/{id} answers it unchanged. Runs that cannot count are listed in excluded_runs.",
+    "The runs are named by run, batch (`rq_…`) or fanout (`fo_…`) ids; a batch or fanout contributes all its runs. Computed from stored results (no model is called, nothing is charged) and stored, so GET /analyses/{id} answers it unchanged. Runs that cannot count are listed in excluded_runs.",
   tags: ["Analyses"], auth: "bearer", body: CitationAnalysisRequest, response: CitationAnalysis, status: 201,
   errors: ["not_found"],
 });
 export const listAnalyses = defineEndpoint({
   method: "GET", path: "/analyses", operationId: "listAnalyses", summary: "Analyses, newest first",
+  description:
+    "Questions and citation analyses across the workspaces the credential can act in, newest first, paginated with `cursor`; `kind`, `project` and `workspace` narrow the list.",
   tags: ["Analyses"], auth: "bearer", query: AnalysesQuery, response: AnalysisList, status: 200,
 });
 export const getAnalysis = defineEndpoint({

@@ -207,6 +207,7 @@ export const AuditRequest = z
   .strictObject({
     url: z
       .string()
+      .trim()
       .max(2048, { error: "must be at most 2048 characters" })
       .refine(
         (value) => {
@@ -219,7 +220,13 @@ export const AuditRequest = z
         },
         { error: "must be an absolute http or https URL" },
       )
-      .describe("The page: an absolute http(s) URL, at most 2048 characters."),
+      .meta({
+        format: "uri",
+        pattern: "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+",
+        maxLength: 2048,
+        description:
+          "The page: an absolute `http://` or `https://` URL with a host, at most 2048 characters after leading and trailing whitespace is trimmed (stored trimmed). Any other scheme, or text that is not a URL, is 400.",
+      }),
     project: ProjectId.describe("The project the work belongs to (`pr_…`); required."),
   })
   .meta({ id: "AuditRequest", examples: [exampleAuditRequest] });

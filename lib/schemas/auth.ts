@@ -81,26 +81,38 @@ export const CLIAuthPollRequest = z
 // Endpoints
 export const listApiKeys = defineEndpoint({
   method: "GET", path: "/api-keys", operationId: "listApiKeys", summary: "The caller's API keys, revoked ones included",
+  description:
+    "Newest first, revoked keys included with `revoked_at`. An API key sees only the keys of its own workspace. The secret of a key is never shown again: only its `prefix`.",
   tags: ["API keys"], auth: "bearer", response: ApiKeyList, status: 200,
 });
 export const createApiKey = defineEndpoint({
   method: "POST", path: "/api-keys", operationId: "createApiKey", summary: "Create an API key; the secret is returned once",
+  description:
+    "The key acts in one workspace (`workspace_id`, default the caller's own) and spends that workspace's credit. `key` holds the secret in this response only; the server keeps a hash. An API key cannot make keys for another workspace.",
   tags: ["API keys"], auth: "bearer", body: ApiKeyCreateRequest, response: ApiKeyCreated, status: 201,
 });
 export const revokeApiKey = defineEndpoint({
   method: "DELETE", path: "/api-keys/{key_id}", operationId: "revokeApiKey", summary: "Revoke an API key at once",
+  description:
+    "The key stops working on the next request, on every server instance. Revoking a revoked key answers 204 again. A key the caller cannot see answers 404.",
   tags: ["API keys"], auth: "bearer", params: z.object({ key_id: ApiKeyId }), status: 204,
 });
 export const startCliAuth = defineEndpoint({
   method: "POST", path: "/cli/auth/start", operationId: "startCliAuth", summary: "Start a CLI device login (RFC 8628)",
+  description:
+    "Answers a `device_code` (a secret the CLI keeps and polls with) and a `user_code` the person compares in the browser at `verification_uri_complete`, where they approve. Needs no credential.",
   tags: ["CLI login"], auth: "none", body: CLIAuthStartRequest, response: CLIAuthStart, status: 200,
 });
 export const pollCliAuth = defineEndpoint({
   method: "POST", path: "/cli/auth/poll", operationId: "pollCliAuth", summary: "Poll a CLI device login",
+  description:
+    "Poll at most every `interval` seconds (faster answers `slow_down` and adds 5 seconds). `status` is `pending`, `slow_down`, `approved` (with the `gsc_…` token, shown once), `denied` or `expired`; after `approved` the device code is spent. Needs no credential.",
   tags: ["CLI login"], auth: "none", body: CLIAuthPollRequest, response: CLIAuthPoll, status: 200,
 });
 export const revokeCliToken = defineEndpoint({
   method: "DELETE", path: "/cli/auth/token", operationId: "revokeCliToken", summary: "Log out: revoke the CLI token this request used",
+  description:
+    "Revokes the CLI token in `Authorization`; it stops working at once. Other credentials of the person are untouched.",
   tags: ["CLI login"], auth: "bearer", status: 204, errors: ["invalid_request"],
 });
 

@@ -43,6 +43,8 @@ export const getPricing = defineEndpoint({
   path: "/pricing",
   operationId: "getPricing",
   summary: "The current rate card",
+  description:
+    "Prices per engine and product, with the rate card's `pricing_version` and `effective_from`. Work is held at these prices when it is queued. Needs no credential.",
   tags: ["Billing"],
   auth: "none",
   response: RateCard,
@@ -128,11 +130,15 @@ export const UsageQuery = z.object({
 
 export const getBilling = defineEndpoint({
   method: "GET", path: "/billing", operationId: "getBilling", summary: "Balance by bucket, held, available and this month's spend",
+  description:
+    "For `workspace` (default: the caller's own, or the API key's): purchased and promotional credit, what queued or running work holds, what is available for new work, and this month's spend. Money is decimal strings.",
   tags: ["Billing"], auth: "bearer", query: z.object({ workspace: WorkspaceParam }), response: BillingSummary, status: 200,
 });
 export const listTransactions = defineEndpoint({
   method: "GET", path: "/billing/transactions", operationId: "listTransactions",
   summary: "Every change to the balance, newest first, with the actor",
+  description:
+    "Purchases, promotional grants, usage (one per captured charge, with the run or operation it paid for) and corrections, newest first, paginated. Holds are not transactions.",
   tags: ["Billing"], auth: "bearer", query: PageQuery.extend({ workspace: WorkspaceParam }), response: TransactionList, status: 200,
 });
 export const getUsage = defineEndpoint({

@@ -57,30 +57,35 @@ export function chars(min: number, max: number, rule = `must be ${min} to ${max}
       const n = charCount(text);
       return n >= min && n <= max;
     }, { error: rule })
-    .meta({ minLength: min, maxLength: max });
+    .meta({ minLength: min, maxLength: max, description: `${min} to ${max} characters (Unicode code points), kept exactly as given. NUL (U+0000) and unpaired surrogates are refused, as in every string.` });
 }
 
 /**
- * A person-given name (workspace, project, API key, CLI client): leading and trailing spaces are
- * trimmed and nothing else is changed; then 1 to `max` characters (code points), so an all-space
- * name is refused. `pattern` tells client generators that at least one non-space is needed.
+ * Text a request must say something in (a prompt, a topic, a name, a brand): leading and trailing
+ * whitespace is trimmed and nothing else is changed (inner spaces, line breaks, case, accents kept
+ * as given); then `min` to `max` characters (code points) of what is left, so whitespace only is
+ * refused with the same rule, naming the field. Stored trimmed (docs/decisions.md, "Required
+ * text"). `pattern` tells client generators that at least one non-space is needed.
  */
-export const name = (max: number) => {
-  const rule = `must be 1 to ${max} characters after trimming spaces`;
+export function trimmedText(min: number, max: number) {
+  const rule = `must be ${min} to ${max} characters after trimming spaces`;
   return z
     .string()
     .trim()
     .refine((text) => {
       const n = charCount(text);
-      return n >= 1 && n <= max;
+      return n >= min && n <= max;
     }, { error: rule })
     .meta({
-      minLength: 1,
+      minLength: min,
       maxLength: max,
       pattern: "\\S",
-      description: `1 to ${max} characters, counted after leading and trailing spaces are trimmed (all spaces is refused). Stored trimmed, otherwise exactly as given.`,
+      description: `${min} to ${max} characters (Unicode code points), counted after leading and trailing whitespace is trimmed (whitespace only is refused). Stored trimmed, otherwise exactly as given. NUL (U+0000) and unpaired surrogates are refused, as in every string.`,
     });
-};
+}
+
+/** A person-given name (workspace, project, API key, CLI client, brand): trimmedText of 1 to `max` characters. */
+export const name = (max: number) => trimmedText(1, max);
 
 /** Decimal USD string, never a number: "0.02", "12.50". */
 export const Usd = z

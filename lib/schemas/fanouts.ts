@@ -2,7 +2,7 @@
 // engine, `runs` times, with the queries each engine searched. zod only.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, EngineId, Usd, chars, cursorParam, idOf, limitParam, listOf, name, waitParam } from "./common";
+import { DateTime, EngineId, Usd, cursorParam, idOf, limitParam, listOf, name, trimmedText, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleFanout, exampleFanoutEstimate, exampleFanoutQueryReport, exampleFanoutRequest, exampleFanoutSummary } from "./examples";
 import { ProjectId } from "./projects";
@@ -29,7 +29,7 @@ export const FanoutPromptSource = z
 
 export const FanoutPromptInput = z
   .strictObject({
-    text: chars(1, 4000).describe("The prompt, 1 to 4000 characters."),
+    text: trimmedText(1, 4000).describe("The prompt: 1 to 4000 characters (Unicode code points; most emoji count one) after leading and trailing whitespace is trimmed, so whitespace only is refused. Stored and sent to the engines trimmed. NUL (U+0000) and unpaired surrogates are refused."),
     source: FanoutPromptSource.nullable().optional(),
   })
   .meta({ id: "FanoutPromptInput" });
@@ -42,7 +42,7 @@ export const FanoutRequest = z
       .describe("Kept exactly as given, in order; a prompt given twice runs twice. At most max_executions prompts."),
     name: name(200).nullable().optional().describe("Defaults to the first prompt, cut to 200 characters."),
     engines: z
-      .array(z.string())
+      .array(EngineId)
       .min(1, { error: "must have at least 1 engine when given" })
       .optional()
       .describe("Engine ids (`chatgpt`, `claude`, `gemini`); every enabled engine when omitted. A repeated engine runs once."),
@@ -134,7 +134,9 @@ const summaryFields = {
   runs: z.int().describe("Repeats per prompt per engine."),
   prompt_count: z.int(),
   execution_count: z.int(),
-  counts: z.record(RunStatus, z.int()).describe("Executions by run status (every status listed, 0 included)."),
+  counts: z
+    .object(Object.fromEntries(RunStatus.options.map((status) => [status, z.int().min(0)])) as Record<z.infer<typeof RunStatus>, z.ZodInt>)
+    .describe("Executions by run status: every status, 0 included."),
   query_count: z.int().describe("Queries observed so far in completed runs, nothing deduplicated."),
   created_at: DateTime,
   project_id: ProjectId.nullable().describe("Null on a shared page."),
@@ -216,15 +218,21 @@ export const createFanout = defineEndpoint({
 });
 export const listFanouts = defineEndpoint({
   method: "GET", path: "/fanouts", operationId: "listFanouts", summary: "Fanouts, newest first, without observations",
+  description:
+    "Summaries (statuses, counts, queries so far) across the workspaces the credential can act in, newest first, paginated; `project` and `workspace` narrow the list. GET /fanouts/{fanout_id} has the observations.",
   tags: ["Fanouts"], auth: "bearer", query: FanoutsQuery, response: FanoutList, status: 200,
 });
 export const getFanout = defineEndpoint({
   method: "GET", path: "/fanouts/{fanout_id}", operationId: "getFanout", summary: "One fanout: prompt, engine, run, with the observed queries",
+  description:
+    "Prompt, then engine, then run, each run with the queries it searched; `held_usd` and `charged_usd` sum its runs' charges. With `wait=N` (up to 30) the request returns as soon as every run has finished. Each run's answer and sources are at GET /runs/{run_id}.",
   tags: ["Fanouts"], auth: "bearer", params: fanoutParams, query: z.object({ wait: waitParam }), response: Fanout, status: 200,
 });
 export const getFanoutQueries = defineEndpoint({
   method: "GET", path: "/fanouts/{fanout_id}/queries", operationId: "getFanoutQueries",
   summary: "The observed queries per prompt × engine, with how many runs issued each",
+  description:
+    "Over completed runs, per prompt × engine: each distinct query (case and runs of whitespace folded, shown as first seen), the runs that issued it, its occurrences, and its share of the runs with a 95% Wilson interval.",
   tags: ["Fanouts"], auth: "bearer", params: fanoutParams, response: FanoutQueryReport, status: 200,
 });
 

@@ -37,20 +37,37 @@ export function domainNameOf(text: string): string | null {
 export const DomainName = z
   .string()
   .refine((text) => domainNameOf(text) !== null, { error: "must be a domain name like acme.com (a URL is cut to its host)" })
-  .describe("A domain name (`acme.com`). A URL is accepted and stored as its host, lower-cased: `https://www.acme.com/` is `www.acme.com`.");
+  .meta({
+    pattern: "^\\s*(?:[Hh][Tt][Tt][Pp][Ss]?://)?[^\\s/?#@:]+\\.[^\\s/?#@:]+(?::[0-9]+)?(?:[/?#]\\S*)?\\s*$",
+    description:
+      "A domain name of at least two labels (`acme.com`, `docs.acme.co.uk`; an IDN in Unicode or `xn--` form). An `http://` or `https://` URL is accepted and stored as its host, lower-cased, without a trailing dot: `https://www.acme.com/pricing` is `www.acme.com`. Refused with 400: spaces, a single label (`localhost`), an IP address, another scheme, user info.",
+  });
 
 const projectContextFields = {
   primary_domain: DomainName.nullable().optional(),
   domains: z.array(DomainName).optional().describe("Domain names; each stored as its host, duplicates dropped. A domain covers its subdomains."),
-  brands: z.array(z.string()).optional(),
-  competitors: z.array(z.string()).optional(),
+  brands: z.array(z.string()).optional().describe("Your brand and product names, counted in answers as terms."),
+  competitors: z.array(z.string()).optional().describe("Competitors' names, counted in answers as terms."),
 };
 
 /** A project's context as answers carry it: a client drops fields it does not know (a newer server's). */
 export const ProjectContext = z.object(projectContextFields).meta({ id: "ProjectContext", examples: [exampleProjectContext] });
 
-/** The context a request gives: the same fields and no others, refused like unknown top-level fields. */
-const ProjectContextInput = z.strictObject(projectContextFields);
+/**
+ * The context a request gives: the same fields and no others, refused like unknown top-level
+ * fields; each brand and competitor a name of 1 to 100 characters after trimming, stored trimmed.
+ */
+const ProjectContextInput = z.strictObject({
+  ...projectContextFields,
+  brands: z
+    .array(name(100))
+    .optional()
+    .describe("Your brand and product names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
+  competitors: z
+    .array(name(100))
+    .optional()
+    .describe("Competitors' names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
+});
 
 export const Project = z
   .object({
@@ -87,18 +104,26 @@ const workspaceQuery = z.object({ workspace: WorkspaceId.optional().describe("Na
 
 export const listProjects = defineEndpoint({
   method: "GET", path: "/projects", operationId: "listProjects", summary: "Projects in the workspaces the credential can act in",
+  description:
+    "Across the workspaces the credential can act in, or one `workspace`. Every member sees every project of a workspace and everything under it.",
   tags: ["Projects"], auth: "bearer", query: workspaceQuery, response: ProjectList, status: 200,
 });
 export const createProject = defineEndpoint({
   method: "POST", path: "/projects", operationId: "createProject", summary: "Create a project (any member)",
+  description:
+    "In `workspace_id` (default: the caller's own, or the API key's). The slug is made from the name and kept on rename. `context` gives the domains, brands and competitors analyses can use.",
   tags: ["Projects"], auth: "bearer", body: ProjectCreateRequest, response: Project, status: 201,
 });
 export const getProject = defineEndpoint({
   method: "GET", path: "/projects/{project_id}", operationId: "getProject", summary: "One project",
+  description:
+    "With its context. A project the credential cannot reach answers 404.",
   tags: ["Projects"], auth: "bearer", params: z.object({ project_id: ProjectId }), response: Project, status: 200,
 });
 export const updateProject = defineEndpoint({
   method: "PATCH", path: "/projects/{project_id}", operationId: "updateProject", summary: "Rename a project or replace its context (any member)",
+  description:
+    "`name` renames it (the slug stays); `context` replaces the old context whole (send every field you want kept). Any member may update.",
   tags: ["Projects"], auth: "bearer", params: z.object({ project_id: ProjectId }), body: ProjectUpdateRequest, response: Project,
   status: 200,
 });

@@ -2,7 +2,7 @@
 // decisions.md. zod only: no server code may be imported here.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, EngineId, chars, cursorParam, idOf, limitParam, waitParam } from "./common";
+import { DateTime, EngineId, cursorParam, idOf, limitParam, trimmedText, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleBatch, exampleCursor, examplePromptRequest, exampleRawEnvelope, exampleRun, exampleRunningRun, exampleRunSummaries } from "./examples";
 import { AuditRequest, AuditResult } from "./audits";
@@ -128,9 +128,9 @@ export const PromptBatch = z
 
 export const PromptRequest = z
   .strictObject({
-    prompt: chars(1, 4000).describe("1 to 4000 characters, counted as Unicode code points (most emoji count one)."),
+    prompt: trimmedText(1, 4000).describe("The prompt: 1 to 4000 characters (Unicode code points; most emoji count one) after leading and trailing whitespace is trimmed, so whitespace only is refused. Stored and sent to the engines trimmed. NUL (U+0000) and unpaired surrogates are refused."),
     engines: z
-      .array(z.string())
+      .array(EngineId)
       .min(1, { error: "must have at least 1 engine when given" })
       .optional()
       .describe("Engine ids (`chatgpt`, `claude`, `gemini`); every enabled engine when omitted. A repeated engine runs once."),
@@ -172,6 +172,8 @@ export const listRuns = defineEndpoint({
 });
 export const getRun = defineEndpoint({
   method: "GET", path: "/runs/{run_id}", operationId: "getRun", summary: "One run, with its result once finished",
+  description:
+    "A run of any kind (prompt, audit, questions). With `wait=N` (up to 30) the request returns as soon as the run has finished, or after N seconds with it unfinished. `include=raw_envelope` adds the provider's raw exchanges. A run the caller cannot reach answers 404.",
   tags: ["Runs"], auth: "bearer", params: z.object({ run_id: RunId }),
   query: z.object({
     wait: waitParam,
@@ -184,6 +186,8 @@ export const getRun = defineEndpoint({
 });
 export const getBatch = defineEndpoint({
   method: "GET", path: "/batches/{batch_id}", operationId: "getBatch", summary: "A batch and its runs",
+  description:
+    "The runs one POST /prompts started, one per engine, with the batch's status derived from them. With `wait=N` (up to 30) the request returns as soon as every run has finished.",
   tags: ["Runs"], auth: "bearer", params: z.object({ batch_id: BatchId }), query: z.object({ wait: waitParam }), response: PromptBatch,
   status: 200,
 });

@@ -13,6 +13,8 @@ export const getVersion = defineEndpoint({
   path: "/version",
   operationId: "getVersion",
   summary: "The oldest CLI version this server answers",
+  description:
+    "Needs no credential and is never refused for the CLI's version, so an outdated CLI can read what to upgrade to. Every other endpoint answers 426 `cli_outdated` to a `geoscope-cli/<version>` User-Agent older than `min_cli_version`.",
   tags: ["Service"],
   auth: "none",
   cliVersionGate: false,

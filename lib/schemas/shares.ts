@@ -40,6 +40,7 @@ function shareEndpoints<P extends z.ZodObject>(collection: "runs" | "analyses", 
   return {
     get: defineEndpoint({
       method: "GET", path: base, operationId: `get${Noun}Share`, summary: `Whether the ${noun} is shared, and its link`,
+      description: `\`shared\` true with the working link, or false with the last revoked one (\`share\` null if never shared). Any member of the ${noun}'s workspace may ask.`,
       tags: [tag], auth: "bearer", params, response: ShareStatus, status: 200,
     }),
     create: defineEndpoint({

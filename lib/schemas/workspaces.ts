@@ -10,6 +10,9 @@ import {
   exampleWorkspace,
 } from "./examples";
 
+/** Member ids are PostgreSQL `integer`s: a larger number names no member (404), never a database error. */
+export const MAX_MEMBER_ID = 2_147_483_647;
+
 export const WorkspaceRole = z.enum(["admin", "member"]).meta({ id: "WorkspaceRole" });
 
 export const WorkspaceKind = z.enum(["personal", "team"]).meta({ id: "WorkspaceKind" });
@@ -32,7 +35,7 @@ export const WorkspaceList = z
 
 export const Member = z
   .object({
-    id: z.int().positive(),
+    id: z.int().positive().max(MAX_MEMBER_ID),
     email: z.string(),
     name: z.string().optional(),
     role: WorkspaceRole,
@@ -85,44 +88,60 @@ export const InvitationCreateRequest = z
 const workspaceParams = z.object({ workspace_id: WorkspaceId });
 const memberParams = z.object({
   workspace_id: WorkspaceId,
-  member_id: z.preprocess(readDecimal, z.int().positive()),
+  member_id: z.preprocess(readDecimal, z.int().positive().max(MAX_MEMBER_ID)),
 });
 const invitationParams = z.object({ workspace_id: WorkspaceId, invitation_id: idOf("iv") });
 
 export const listWorkspaces = defineEndpoint({
   method: "GET", path: "/workspaces", operationId: "listWorkspaces", summary: "Workspaces the credential can act in, own first",
+  description:
+    "The caller's personal workspace first, then team workspaces, with the caller's role in each. An API key sees only its own workspace.",
   tags: ["Workspaces"], auth: "bearer", response: WorkspaceList, status: 200,
 });
 export const createWorkspace = defineEndpoint({
   method: "POST", path: "/workspaces", operationId: "createWorkspace", summary: "Create a team workspace; the caller becomes its admin",
+  description:
+    "A team workspace (kind `team`) with the caller as its admin and no credit of its own yet. An API key cannot create one (403): it could never act in it.",
   tags: ["Workspaces"], auth: "bearer", body: WorkspaceCreateRequest, response: Workspace, status: 201, errors: ["permission_denied"],
 });
 export const getWorkspace = defineEndpoint({
   method: "GET", path: "/workspaces/{workspace_id}", operationId: "getWorkspace", summary: "One workspace",
+  description:
+    "Its name, kind and the caller's role. A workspace the credential cannot act in answers 404.",
   tags: ["Workspaces"], auth: "bearer", params: workspaceParams, response: Workspace, status: 200,
 });
 export const updateWorkspace = defineEndpoint({
   method: "PATCH", path: "/workspaces/{workspace_id}", operationId: "updateWorkspace", summary: "Rename a workspace (admin)",
+  description:
+    "The name is 1 to 100 characters after trimming. Admins only (403 for a member).",
   tags: ["Workspaces"], auth: "bearer", params: workspaceParams, body: WorkspaceUpdateRequest, response: Workspace, status: 200,
   errors: ["permission_denied"],
 });
 export const listMembers = defineEndpoint({
   method: "GET", path: "/workspaces/{workspace_id}/members", operationId: "listMembers", summary: "Members of a workspace",
+  description:
+    "Everyone in the workspace with their role and when they joined; any member may list them.",
   tags: ["Workspaces"], auth: "bearer", params: workspaceParams, response: MemberList, status: 200,
 });
 export const updateMember = defineEndpoint({
   method: "PATCH", path: "/workspaces/{workspace_id}/members/{member_id}", operationId: "updateMember",
   summary: "Change a member's role (admin); the last admin cannot be demoted",
+  description:
+    "Promote to `admin` or demote to `member`. Admins only. Demoting the last admin is 409; the check holds under concurrent changes.",
   tags: ["Workspaces"], auth: "bearer", params: memberParams, body: MemberUpdateRequest, response: Member, status: 200,
   errors: ["permission_denied", "conflict"],
 });
 export const removeMember = defineEndpoint({
   method: "DELETE", path: "/workspaces/{workspace_id}/members/{member_id}", operationId: "removeMember",
   summary: "Remove a member (admin), or leave (yourself); the last admin cannot leave",
+  description:
+    "An admin removes anyone, anyone removes themselves. The person's API keys for the workspace are revoked; their work stays. The last admin, and the owner of a personal workspace, cannot be removed (409).",
   tags: ["Workspaces"], auth: "bearer", params: memberParams, status: 204, errors: ["permission_denied", "conflict"],
 });
 export const listInvitations = defineEndpoint({
   method: "GET", path: "/workspaces/{workspace_id}/invitations", operationId: "listInvitations", summary: "Invitations of a workspace (admin)",
+  description:
+    "Pending, accepted, revoked and expired invitations, newest first. Admins only. The links are not shown again.",
   tags: ["Workspaces"], auth: "bearer", params: workspaceParams, response: InvitationList, status: 200, errors: ["permission_denied"],
 });
 export const createInvitation = defineEndpoint({
@@ -135,6 +154,8 @@ export const createInvitation = defineEndpoint({
 });
 export const revokeInvitation = defineEndpoint({
   method: "DELETE", path: "/workspaces/{workspace_id}/invitations/{invitation_id}", operationId: "revokeInvitation",
-  summary: "Revoke a pending invitation (admin)", tags: ["Workspaces"], auth: "bearer", params: invitationParams, status: 204,
+  summary: "Revoke a pending invitation (admin)",
+  description:
+    "A pending link stops working at once. Revoking a revoked invitation answers 204; an accepted one is 409.", tags: ["Workspaces"], auth: "bearer", params: invitationParams, status: 204,
   errors: ["permission_denied", "conflict"],
 });

@@ -21,8 +21,9 @@ describe("npm run admin", { timeout: 3 * SPAWN_TIMEOUT_MS }, () => {
   it("bootstraps a user with a personal workspace and an API key, printed as JSON", () => {
     expect(run("scripts/db-migrate.ts", []).code).toBe(0);
     const created = run("scripts/admin.ts", ["user:create", "--email", "Ops@Example.com", "--api-key", "bootstrap"]);
-    expect(created.stderr).toBe("");
-    expect(created.code).toBe(0);
+    expect(created.code, created.stderr).toBe(0);
+    // What it did, in one line on stderr; the JSON alone on stdout.
+    expect(created.stderr).toMatch(/^admin: created ops@example\.com \(us_\w+\) with the personal workspace ws_\w+, and made the API key "bootstrap" \(ak_\w+\); its secret is in api_key\.key, shown this once \(PGlite in .+\)\n$/);
     const out = JSON.parse(created.stdout);
     expect(out.user).toMatchObject({ email: "ops@example.com", created: true });
     expect(out.workspace_id).toMatch(/^ws_/);
@@ -35,13 +36,14 @@ describe("npm run admin", { timeout: 3 * SPAWN_TIMEOUT_MS }, () => {
     const credit = run("scripts/admin.ts", ["credit:add", "--workspace", out.workspace_id, "--usd", "25.00", "--note", "invoice 1"]);
     expect(credit.code).toBe(0);
     expect(JSON.parse(credit.stdout).billing).toMatchObject({ purchased_usd: "25.00", promotional_usd: "5.00" });
+    expect(credit.stderr).toBe(`admin: added 25.00 USD of purchased credit ("invoice 1") to ${out.workspace_id}: balance 30.00 USD, available 30.00 USD (PGlite in ${path.join(dataDir, "pglite")})\n`);
   });
 
   it("works on an empty data folder before the server ever started: it applies the migrations first and says so", () => {
     const empty = mkdtempSync(path.join(tmpdir(), "geoscope-admin-empty-"));
     const result = spawnSync(tsx, ["scripts/admin.ts", "user:create", "--email", "first@example.com"], { env: { ...env, GEOSCOPE_DATA_DIR: empty }, encoding: "utf8", timeout: SPAWN_TIMEOUT_MS });
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/^admin: applied \d+ pending migrations to PGlite in /);
+    expect(result.stderr).toMatch(/^admin: applied \d+ pending migrations to PGlite in .+\nadmin: created first@example\.com /);
     expect(JSON.parse(result.stdout).user).toMatchObject({ email: "first@example.com", created: true });
   });
 

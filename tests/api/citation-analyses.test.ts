@@ -208,7 +208,8 @@ describe("POST /citation-analyses", () => {
       [foreignRun, `No such run "${foreignRun}".`],
       [bobBatch.id, `No such batch "${bobBatch.id}".`],
       [missingBatch, `No such batch "${missingBatch}".`],
-      ["fo_nope", 'No such run or batch "fo_nope".'],
+      ["fo_nope", 'No such fanout "fo_nope".'],
+      ["ca_nope", 'No such run, batch or fanout "ca_nope".'],
     ];
     for (const [id, message] of cases) {
       const res = await analyse(alice.cliToken, { ids: [batches[0]!.id, id] });

@@ -64,7 +64,7 @@ describe("lengths count characters (Unicode code points), as OpenAPI's maxLength
     for (const prompt of [emoji(4001), ""]) {
       const refused = await call(postPrompts, "POST", "/prompts", { token: alice.apiKey, body: { prompt, engines: ["chatgpt"], project } });
       expect(refused.status).toBe(400);
-      expect(refused.body.error.message).toBe("prompt: must be 1 to 4000 characters");
+      expect(refused.body.error.message).toBe("prompt: must be 1 to 4000 characters after trimming spaces");
     }
   });
 

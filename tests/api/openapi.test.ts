@@ -11,6 +11,8 @@ async function fetchDocument() {
   expect(response.status).toBe(200);
   return (await response.json()) as {
     openapi: string;
+    info: { description: string };
+    tags: { name: string; description?: string }[];
     paths: Record<string, Record<string, any>>;
     components: { schemas: Record<string, unknown>; responses: Record<string, unknown> };
   };
@@ -47,7 +49,46 @@ describe("GET /api/v1/openapi.json", () => {
         expect(op.security).toEqual([]);
       }
     }
-    for (const code of Object.keys(ERROR_STATUS)) expect(doc.components.responses[code], code).toBeDefined();
+    // Every error response some operation answers is defined, and no other: no operation answers
+    // 405 (a method a path does not serve is another operation) or 502 (an engine failing fails its
+    // run, not the request), so those two are described in info.description instead.
+    const used = new Set(Object.values(doc.paths).flatMap((path: any) => Object.values(path).flatMap((op: any) => Object.values(op.responses)))
+      .map((r: any) => r.$ref?.split("/").at(-1)).filter(Boolean));
+    expect(Object.keys(doc.components.responses).sort()).toEqual([...used].sort());
+    expect(Object.keys(ERROR_STATUS).filter((code) => !used.has(code)).sort()).toEqual(["engine_error", "method_not_allowed"]);
+    expect(doc.info.description).toContain("405 `method_not_allowed`");
+    expect(doc.info.description).toContain("502 `engine_error`");
+  });
+
+  it("describes every operation and tag, and the text rule once, in info", async () => {
+    const doc = await fetchDocument();
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item as Record<string, any>)) expect(op.description?.length ?? 0, `${method} ${path}`).toBeGreaterThan(30);
+    }
+    const tags = new Set(endpoints.flatMap((e) => e.tags));
+    expect(doc.tags.map((t: { name: string }) => t.name).sort()).toEqual([...tags].sort());
+    for (const tag of doc.tags) expect(tag.description?.length ?? 0, tag.name).toBeGreaterThan(30);
+    expect(doc.info.description).toContain("NUL (U+0000) or an unpaired UTF-16 surrogate");
+  });
+
+  it("shows the rules the server enforces: engine ids, domains, URLs, defaults a request may leave out, counts", async () => {
+    const doc = await fetchDocument();
+    const schemas = doc.components.schemas as Record<string, Schema>;
+    for (const id of ["PromptRequest", "FanoutRequest"]) expect(schemas[id]!.properties.engines.items.$ref, id).toBe("#/components/schemas/EngineId");
+    expect(schemas.EngineId!.enum).toEqual(["chatgpt", "claude", "gemini"]);
+    const domain = schemas.ProjectCreateRequest!.properties.context.anyOf[0].properties.primary_domain.anyOf[0];
+    expect(domain.pattern).toBeDefined();
+    expect(domain.description).toContain("domain name");
+    const url = schemas.AuditRequest!.properties.url;
+    expect(url).toMatchObject({ format: "uri", maxLength: 2048 });
+    expect(new RegExp(url.pattern).test("https://acme.com/a")).toBe(true);
+    // A source's kind defaults in a request (not required there) and is always present in a fanout.
+    expect(schemas.FanoutPromptSourceInput!.required).toEqual(["analysis_id", "question_id"]);
+    expect(schemas.FanoutPromptSource!.required).toContain("kind");
+    expect(schemas.FanoutPromptInput!.properties.source.anyOf[0].$ref).toBe("#/components/schemas/FanoutPromptSourceInput");
+    const counts = schemas.Fanout!.properties.counts;
+    expect(Object.keys(counts.properties).sort()).toEqual([...counts.required].sort());
+    for (const status of Object.values(counts.properties) as Schema[]) expect(status.minimum).toBe(0);
   });
 
   it("describes money as decimal strings and the error envelope's four fields", async () => {

@@ -1,9 +1,11 @@
 // Input the built server must refuse cleanly, where only a real `next start` shows what a client
 // gets: paths Next.js cannot percent-decode (`%ZZ`, `%C3%28`; it throws before any route runs, a
-// plain-text 500 before proxy.ts), taken literally and answered like any malformed id; and a NUL
-// in the sign-in form's address (next-auth's own route, a 500 before signInEmail).
+// plain-text 500 before the request guard), taken literally and answered like any malformed id;
+// TRACE and the methods Next.js's route handlers refuse; and a NUL in the sign-in form's address
+// (next-auth's own route, a 500 before signInEmail).
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { signIn } from "./cli-helpers";
+import { expectHugeMemberIdsNotFound, expectOtherMethodsRefused, expectUndecodableIdsNotFound } from "./unroutable";
 
 let token: string;
 
@@ -46,6 +48,14 @@ test("an undecodable id in a path is a missing object: 401 without a credential,
   }
   // A path that decodes is untouched: its id arrives decoded, as before.
   expect((await get(request, "/api/v1/projects/caf%C3%A9", true)).error.message).toBe('No such project "café".');
+});
+
+test("every {id} path, methods Next.js cannot serve and member ids past PostgreSQL's integer answer in the envelope", async ({ baseURL, request }) => {
+  const me = await (await request.get("/api/v1/me", { headers: { authorization: `Bearer ${token}` } })).json();
+  const workspaceId = me.workspaces[0].id as string;
+  expect(await expectUndecodableIdsNotFound(baseURL!, token, workspaceId)).toBeGreaterThan(60);
+  await expectOtherMethodsRefused(baseURL!, token, workspaceId);
+  await expectHugeMemberIdsNotFound(baseURL!, token, workspaceId);
 });
 
 test("an undecodable path that no route serves is the usual 404, naming the path as sent", async ({ request }) => {

@@ -31,7 +31,7 @@ import {
 import { jsonSchemaOf, type Schema } from "./json-schema";
 import { seedObjects, type WorkspaceObjects } from "./objects";
 import { person, type Person } from "./people";
-import { encodeSegment, fillPath, handlerOf, send, sendJson, type Handler, type RawRequest } from "./routes";
+import { encodeSegment, fillPath, handlerOf, send, sendJson, type Handler, type RawRequest, type RawResponse } from "./routes";
 
 /**
  * No request here needs more than milliseconds; one that takes this long does work out of
@@ -125,6 +125,8 @@ export type FuzzCase = {
   field?: string;
   credential: "CLI token" | "API key" | "none";
   request: RawRequest;
+  /** The junk of a "junk path segment" case. */
+  junk?: string;
 };
 
 export type FuzzTarget = { endpoint: EndpointDefinition; handler: Handler; params: Record<string, string>; world: FuzzWorld };
@@ -161,12 +163,14 @@ export function casesFor(target: FuzzTarget, seed: number, count: number): FuzzC
     let url = fillPath(endpoint.path, params);
     let caseParams = params;
     let m: Mutated;
+    let junk: string | undefined;
     if (kind === "junk path segment") {
       const name = Object.keys(params)[d.a % Object.keys(params).length]!;
-      const [junk, asIs] = JUNK_SEGMENTS[d.b % JUNK_SEGMENTS.length]!;
-      caseParams = { ...params, [name]: junk };
-      url = endpoint.path.replace(/\{(\w+)\}/g, (_, p: string) => (p === name && asIs ? junk : encodeSegment(caseParams[p]!)));
-      const shown = junk.length > 40 ? `${junk.slice(0, 10)}… (${junk.length} characters)` : junk;
+      const [segment, asIs] = JUNK_SEGMENTS[d.b % JUNK_SEGMENTS.length]!;
+      junk = segment;
+      caseParams = { ...params, [name]: segment };
+      url = endpoint.path.replace(/\{(\w+)\}/g, (_, p: string) => (p === name && asIs ? segment : encodeSegment(caseParams[p]!)));
+      const shown = segment.length > 40 ? `${segment.slice(0, 10)}… (${segment.length} characters)` : segment;
       m = endpoint.body
         ? { mutation: `{${name}} = ${JSON.stringify(shown)}`, expect: "404", body: serialize(d.base), contentType: "application/json" }
         : { mutation: `{${name}} = ${JSON.stringify(shown)}`, expect: "404", search: validQuery(d.base) };
@@ -184,6 +188,7 @@ export function casesFor(target: FuzzTarget, seed: number, count: number): FuzzC
       field: m.field,
       credential,
       request: { method: endpoint.method, url: `${url}${m.search ?? ""}`, params: caseParams, headers, body: m.body },
+      junk,
     };
   });
 }
@@ -193,24 +198,70 @@ export function casesFor(target: FuzzTarget, seed: number, count: number): FuzzC
 
 type Fingerprint = Record<string, unknown>;
 
+/**
+ * How a case reaches the server: in-process (the route handler, as by default), or over HTTP to a
+ * built server (`overHttp`), where Next.js and Node.js see the request first.
+ */
+export type Transport = {
+  send(target: FuzzTarget, c: FuzzCase): Promise<RawResponse>;
+  /** Waits until the server's background work from earlier cases has finished, so the next fingerprint is the one a refused request must leave alone. */
+  settle?(): Promise<void>;
+  /** What Node.js or Next.js answer on the wire before any route runs, where that differs from the handler's answer. */
+  onTheWire?(c: FuzzCase): { status: number[]; why: string } | undefined;
+};
+
+export const inProcess: Transport = { send: (target, c) => send(target.handler, c.request) };
+
+/** Node.js's default limit on a request's head (request line and headers): above it, Node answers 431 itself. */
+const NODE_MAX_HEAD_BYTES = 16 * 1024;
+
+/** Sends each case as an HTTP request to the built server at `base` (http://host:port), byte for byte. */
+export function overHttp(base: string, settle: () => Promise<void>): Transport {
+  return {
+    settle,
+    async send(_target, c) {
+      const init: RequestInit = { method: c.request.method, headers: c.request.headers ?? {}, redirect: "manual" };
+      if (c.request.body !== undefined) init.body = c.request.body as BodyInit;
+      const response = await fetch(`${base}/api/v1${c.request.url}`, init);
+      return { status: response.status, text: await response.text(), contentType: response.headers.get("content-type") ?? "" };
+    },
+    onTheWire(c) {
+      if (Buffer.byteLength(c.request.url) > NODE_MAX_HEAD_BYTES) return { status: [431], why: "a request head over 16 KiB, refused by Node.js's HTTP parser" };
+      // `/runs/` and `/runs/..` are other paths on the wire: Next.js redirects to the path without the segment.
+      if (c.junk === "" || c.junk === "..") return { status: [308, 404], why: "an empty or dot segment, normalised by Next.js" };
+      return undefined;
+    },
+  };
+}
+
 /** Sends one case and checks its answer; `before` is the database as the previous case left it. */
 export async function runCase(
   target: FuzzTarget,
   c: FuzzCase,
   before: Fingerprint,
   slowMs?: number,
+  transport: Transport = inProcess,
 ): Promise<{ problems: string[]; after: Fingerprint; status: number; response: string }> {
   const started = performance.now();
-  let res: Awaited<ReturnType<typeof send>>;
+  let res: RawResponse;
   try {
-    res = await send(target.handler, c.request);
+    res = await transport.send(target, c);
   } catch (error) {
-    return { problems: [`the handler threw instead of answering: ${String(error)}`], after: await dbFingerprint(), status: 0, response: "" };
+    return { problems: [`the request failed instead of being answered: ${String(error)}`], after: await dbFingerprint(), status: 0, response: "" };
   }
   const took = performance.now() - started;
   const after = await dbFingerprint();
   const problems: string[] = [];
   if (slowMs !== undefined && took > slowMs) problems.push(`took ${(took / 1000).toFixed(1)} s to answer`);
+  const text = res.text.length > 400 ? `${res.text.slice(0, 400)}…` : res.text;
+  const wire = transport.onTheWire?.(c);
+  if (wire) {
+    // Answered before any route runs (Node.js, Next.js's normalisation): not the envelope, and nothing can have changed.
+    if (!wire.status.includes(res.status)) problems.push(`expected ${wire.status.join(" or ")} for ${wire.why}, got ${res.status}`);
+    const changes = fingerprintChanges(before, after);
+    if (changes.length) problems.push(`a ${res.status} changed the database: ${changes.join("; ")}`);
+    return { problems, after, status: res.status, response: `${res.status} ${res.contentType} ${text}` };
+  }
   if (res.status >= 500) problems.push(`answered ${res.status}`);
   if (res.status >= 400) {
     problems.push(...envelopeProblems(res.status, res.text, res.contentType));
@@ -228,7 +279,6 @@ export async function runCase(
       problems.push(`the 400's message does not name the field ${JSON.stringify(c.field)}`);
     }
   }
-  const text = res.text.length > 400 ? `${res.text.slice(0, 400)}…` : res.text;
   return { problems, after, status: res.status, response: `${res.status} ${res.contentType} ${text}` };
 }
 
@@ -280,15 +330,19 @@ function describeRequest(c: FuzzCase): string {
 /** Runs cases 0 to count - 1 of one endpoint (or only case `only`), collecting every failure. */
 export async function fuzzEndpoint(
   target: FuzzTarget,
-  options: { seed: number; count: number; only?: number; slowMs?: number },
+  options: { seed: number; count: number; only?: number; slowMs?: number; transport?: Transport },
 ): Promise<{ cases: number; failures: FuzzFailure[]; statuses: Record<number, number> }> {
-  const { seed, count, only, slowMs } = options;
+  const { seed, count, only, slowMs, transport = inProcess } = options;
   const cases = casesFor(target, seed, only === undefined ? count : only + 1).filter((c) => only === undefined || c.index === only);
   const failures: FuzzFailure[] = [];
   const statuses: Record<number, number> = {};
   let before = await dbFingerprint();
   for (const c of cases) {
-    const { problems, after, status, response } = await runCase(target, c, before, slowMs);
+    if (transport.settle) {
+      await transport.settle();
+      before = await dbFingerprint();
+    }
+    const { problems, after, status, response } = await runCase(target, c, before, slowMs, transport);
     before = after;
     statuses[status] = (statuses[status] ?? 0) + 1;
     if (problems.length === 0) continue;

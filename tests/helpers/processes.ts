@@ -54,9 +54,14 @@ export type NextServer = {
   stderr(): string;
 };
 
-/** The built app (`next start`) on a loopback port, in its own process group so a kill reaches every process it runs. */
-export function nextServer(port: number, env: NodeJS.ProcessEnv): NextServer {
-  const base = `http://127.0.0.1:${port}`;
+/**
+ * The built app (`next start`) on a loopback port, in its own process group so a kill reaches every
+ * process it runs. `hostname` is what `-H` names (default 127.0.0.1); `localhost` serves the app as
+ * `npm start` does (no -H: Next.js then takes its own URLs to be http://localhost:<port>).
+ */
+export function nextServer(port: number, env: NodeJS.ProcessEnv, options: { hostname?: string } = {}): NextServer {
+  const hostname = options.hostname ?? "127.0.0.1";
+  const base = `http://${hostname}:${port}`;
   let child: ChildProcess | null = null;
   let stderr = "";
   return {
@@ -64,7 +69,7 @@ export function nextServer(port: number, env: NodeJS.ProcessEnv): NextServer {
     stderr: () => stderr,
     async start() {
       stderr = "";
-      const started = spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+      const started = spawn(bin("next"), ["start", "-p", String(port), "-H", hostname], {
         cwd: repoRoot,
         env: { PUBLIC_BASE_URL: base, NEXTAUTH_URL: base, ...env },
         stdio: ["ignore", "ignore", "pipe"],

@@ -1,4 +1,4 @@
-// Paths Next.js cannot percent-decode, taken literally by proxy.ts (lib/http/path-encoding.ts).
+// Paths Next.js cannot percent-decode, taken literally by the request guard (lib/http/path-encoding.ts).
 import { describe, expect, it } from "vitest";
 import { decodedPath, literalPath } from "@/lib/http/path-encoding";
 
