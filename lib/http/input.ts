@@ -34,8 +34,11 @@ export const issueWording: core.$ZodErrorMap = (issue) => {
     }
     case "invalid_format":
       return issue.format === "regex" ? "has the wrong format" : `must be a valid ${issue.format}`;
-    case "invalid_value":
-      return `must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_value": {
+      // Naming what was sent too (an unknown engine is named, as docs/decisions.md wants).
+      const given = typeof issue.input === "string" && issue.input.length <= 100 ? ` (got ${JSON.stringify(issue.input)})` : "";
+      return `must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(", ")}${given}`;
+    }
     case "unrecognized_keys":
       return `unknown field${issue.keys.length === 1 ? "" : "s"} ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
     case "invalid_union":

@@ -358,7 +358,7 @@ describe("GET /runs/{id}?include=raw_envelope", () => {
     expect(rest).toEqual(plain.body);
     const bad = await call(getRunRoute, "GET", "", { token: alice.cliToken, params: { run_id: runId }, query: { include: "everything" } });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.message).toBe('include: must be one of: "raw_envelope"');
+    expect(bad.body.error.message).toBe('include: must be one of: "raw_envelope" (got "everything")');
   });
 });
 

@@ -221,7 +221,7 @@ describe("POST /prompts", () => {
 
     const unknown = await post(alice.apiKey, { prompt: "hello", engines: ["chatgpt", "bing"], project: aliceProject });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.message).toBe('engines[1]: must be one of: "chatgpt", "claude", "gemini"');
+    expect(unknown.body.error.message).toBe('engines[1]: must be one of: "chatgpt", "claude", "gemini" (got "bing")');
 
     const empty = await post(alice.apiKey, { prompt: "hello", engines: [], project: aliceProject });
     expect(empty.status).toBe(400);
@@ -339,9 +339,9 @@ describe("POST /prompts", () => {
 
     const badStatus = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { status: "done" } });
     expect(badStatus.status).toBe(400);
-    expect(badStatus.body.error.message).toBe('status: must be one of: "queued", "running", "completed", "failed"');
+    expect(badStatus.body.error.message).toBe('status: must be one of: "queued", "running", "completed", "failed" (got "done")');
     const badEngine = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { engine: "perplexity" } });
-    expect(badEngine.body.error.message).toBe('engine: must be one of: "chatgpt", "claude", "gemini"');
+    expect(badEngine.body.error.message).toBe('engine: must be one of: "chatgpt", "claude", "gemini" (got "perplexity")');
     const unknown = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { state: "failed" } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toContain('query: unknown parameter "state"');
