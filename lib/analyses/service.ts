@@ -32,13 +32,15 @@ type NamedRun = {
   projectId: string;
   batchId: string | null;
   citationsExposed: boolean | null;
+  country: string | null;
 };
 
 const kindOfId = (id: string) => (id.startsWith("dr_") ? "run" : id.startsWith("rq_") ? "batch" : "run or batch");
 
 // The prompt is the input's prompt, else the subject (what every prompt run's input holds).
 const NAMED_COLUMNS = `"id", "kind"::text AS "kind", "status"::text AS "status", "engine", "project_id" AS "projectId",
-  "batch_id" AS "batchId", "citations_exposed" AS "citationsExposed", COALESCE("input"->>'prompt', "subject") AS "prompt"`;
+  "batch_id" AS "batchId", "citations_exposed" AS "citationsExposed", COALESCE("input"->>'prompt', "subject") AS "prompt",
+  "input"->'location'->>'country' AS "country"`;
 
 /**
  * The runs the ids name, in the order named (a batch's runs in creation order), repeats kept for
@@ -146,6 +148,7 @@ export async function observationsOf(named: readonly NamedRun[], withAnswers: bo
     citations_exposed: r.citationsExposed,
     answer: answers.get(r.id) ?? "",
     sources: sources.get(r.id) ?? [],
+    country: r.country,
   }));
 }
 
@@ -182,6 +185,7 @@ export function presentCitationAnalysis(row: AnalysisRow): z.input<typeof Citati
     retrieved_not_cited: figures.retrieved_not_cited,
     textual_mentions: figures.textual_mentions,
     domain_coverage: figures.domain_coverage,
+    by_country: figures.by_country,
     overlap: figures.overlap,
     excluded_runs: figures.excluded_runs,
     // Citations are free on the rate card: nothing is held or captured.

@@ -14,6 +14,7 @@ import { ASYNC_COMMIT, queryText, textTransaction, type Statement } from "../db/
 import { isEngineId, prepareEngineConfig, runPrompt, type RunPromptOutcome } from "../engines";
 import { notifyChanged } from "../changes/wait";
 import { log } from "../log";
+import type { Location } from "../schemas/locale";
 import type { RunError } from "../schemas/results";
 import { backoffMs } from "../work/job";
 
@@ -39,14 +40,26 @@ export type ExecuteOptions = {
 /** `skipped`: already finished (or another execution stored first); `busy`: another worker holds a live lease. */
 export type ExecuteOutcome = "completed" | "failed" | "skipped" | "busy";
 
-export type Claim = { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; prompt: string; attempts: number; startedAt: Date };
+export type Claim = {
+  id: string;
+  workspaceId: string;
+  batchId: string | null;
+  fanoutId: string | null;
+  engine: string | null;
+  prompt: string;
+  /** The searcher's market as the run's input holds it (null when not given). */
+  location: Location | null;
+  language: string | null;
+  attempts: number;
+  startedAt: Date;
+};
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const claimSelect = { id: true, workspaceId: true, batchId: true, fanoutId: true, engine: true, subject: true, input: true, attempts: true, startedAt: true } as const;
 
 function claimOf(row: { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; subject: string; input: unknown; attempts: number }, startedAt: Date): Claim {
-  const input = (row.input ?? {}) as { prompt?: unknown };
+  const input = (row.input ?? {}) as { prompt?: unknown; location?: unknown; language?: unknown };
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -54,8 +67,17 @@ function claimOf(row: { id: string; workspaceId: string; batchId: string | null;
     fanoutId: row.fanoutId,
     engine: row.engine,
     prompt: typeof input.prompt === "string" ? input.prompt : row.subject,
+    ...marketOf(input.location ?? null, input.language ?? null),
     attempts: row.attempts,
     startedAt,
+  };
+}
+
+/** The market of a run's input: its stored location object and language tag, or nulls. */
+function marketOf(location: unknown, language: unknown): { location: Location | null; language: string | null } {
+  return {
+    location: location !== null && typeof location === "object" ? (location as Location) : null,
+    language: typeof language === "string" ? language : null,
   };
 }
 
@@ -67,9 +89,12 @@ export async function claimRun(runId: string, leaseMs = RUN_LEASE_MS): Promise<C
   // claimed too often, a finished one) is read first and decided below.
   const [fresh] = await queryText(currentDb(), CLAIM_QUEUED_RUN, [runId, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), String(MAX_CLAIMS)]);
   if (fresh) {
-    const [id, workspaceId, batchId, fanoutId, engine, prompt, attempts] = fresh;
+    const [id, workspaceId, batchId, fanoutId, engine, prompt, attempts, location, language] = fresh;
     notifyChanged(id, batchId, fanoutId);
-    return { id: id!, workspaceId: workspaceId!, batchId: batchId ?? null, fanoutId: fanoutId ?? null, engine: engine ?? null, prompt: prompt!, attempts: Number(attempts), startedAt: now };
+    return {
+      id: id!, workspaceId: workspaceId!, batchId: batchId ?? null, fanoutId: fanoutId ?? null, engine: engine ?? null, prompt: prompt!,
+      ...marketOf(location == null ? null : JSON.parse(location), language ?? null), attempts: Number(attempts), startedAt: now,
+    };
   }
   const row = await db().run.findUnique({
     where: { id: runId },
@@ -151,13 +176,14 @@ async function finishRun(claim: Claim, finish: Finish, options: { matchStatus?: 
 // and a claim lost to a crash is one that never happened (the run is queued again); the outcome's
 // transaction is durable, and with it this claim.
 const CLAIM_QUEUED_RUN: Statement = {
-  name: "run_claim_queued_v2",
+  name: "run_claim_queued_v3",
   text: `UPDATE runs SET status = 'running', started_at = $2::timestamptz AT TIME ZONE 'UTC', attempts = attempts + 1,
       lease_expires_at = $3::timestamptz AT TIME ZONE 'UTC', updated_at = $2::timestamptz AT TIME ZONE 'UTC'
     FROM ${ASYNC_COMMIT}
     WHERE id = $1 AND status = 'queued' AND started_at IS NULL AND attempts < $4::int
     RETURNING id, workspace_id, batch_id, fanout_id, engine,
-      CASE WHEN jsonb_typeof(input -> 'prompt') = 'string' THEN input ->> 'prompt' ELSE subject END AS prompt, attempts::text AS attempts`,
+      CASE WHEN jsonb_typeof(input -> 'prompt') = 'string' THEN input ->> 'prompt' ELSE subject END AS prompt, attempts::text AS attempts,
+      CASE WHEN jsonb_typeof(input -> 'location') = 'object' THEN (input -> 'location')::text END AS location, input ->> 'language' AS language`,
 };
 
 const FINISHED = `completed_at = $4::timestamptz AT TIME ZONE 'UTC', updated_at = $4::timestamptz AT TIME ZONE 'UTC', duration_ms = $5::int, lease_expires_at = NULL`;
@@ -216,7 +242,7 @@ async function callEngine(claim: Claim, sleep: (ms: number) => Promise<void>): P
   }
   const config = await prepareEngineConfig(engineConfig());
   for (let attempt = 1; ; attempt++) {
-    const outcome = await runPrompt(engine, { prompt: claim.prompt }, { config });
+    const outcome = await runPrompt(engine, { prompt: claim.prompt, location: claim.location, language: claim.language }, { config });
     if (outcome.ok) return { kind: "completed", outcome };
     if (!outcome.error.retryable || attempt >= MAX_ENGINE_ATTEMPTS) {
       return { kind: "failed", error: outcome.error, envelope: outcome.envelope };

@@ -190,6 +190,8 @@ export type RunListFilter = {
   fanoutId?: string;
   status?: string;
   engine?: string;
+  /** Only runs for a searcher in this country (input.location.country). */
+  country?: string;
   /** The cursor's run: only runs older than it. */
   beforeId?: string;
   limit: number;
@@ -209,6 +211,7 @@ export async function readRunListText(principal: Principal, filter: RunListFilte
     ["f", filter.fanoutId, (p) => `r.fanout_id = ${p}`],
     ["s", filter.status, (p) => `r.status = ${p}::"RunStatus"`],
     ["e", filter.engine, (p) => `r.engine = ${p}`],
+    ["n", filter.country, (p) => `r.input -> 'location' ->> 'country' = ${p}`],
     ["c", filter.beforeId, (p) => `r.id < ${p}`],
   ];
   for (const [flag, value, condition] of conditions) if (value !== undefined) q.where(condition(q.param(value)), flag);

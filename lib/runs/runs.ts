@@ -86,6 +86,7 @@ async function runListFilter(principal: Principal, query: z.output<typeof RunsQu
   }
   if (query.status) filter.status = query.status;
   if (query.engine) filter.engine = query.engine;
+  if (query.country) filter.country = query.country;
   if (query.cursor) filter.beforeId = decodeCursor(query.cursor, "dr");
   return filter;
 }
@@ -109,6 +110,7 @@ export async function listRuns(principal: Principal, query: z.output<typeof Runs
     fanoutId: filter.fanoutId,
     status: filter.status as Prisma.RunWhereInput["status"],
     engine: filter.engine,
+    ...(filter.country ? { input: { path: ["location", "country"], equals: filter.country } } : {}),
     ...(filter.beforeId ? { id: { lt: filter.beforeId } } : {}),
   };
   const rows = await db().run.findMany({
