@@ -24,6 +24,7 @@ import { AnalysisId } from "@/lib/schemas/analyses";
 import { RunId } from "@/lib/schemas/runs";
 import { ProjectId } from "@/lib/schemas/projects";
 import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
+import { marketOf } from "./_lib/market";
 
 export type StartState = {
   ok: boolean;
@@ -95,14 +96,14 @@ function fanoutBody(form: FormData) {
     return analysis_id && question_id ? { text, source: { kind: "question" as const, analysis_id, question_id } } : { text };
   });
   if (prompts.length === 0) throw new ApiError("invalid_request", "prompts: paste at least one prompt, one per line");
-  return parseInput(FanoutRequest, { prompts, engines: engines(form), runs: int(form, "runs"), name: field(form, "name") ?? null, project: field(form, "project") }, "form");
+  return parseInput(FanoutRequest, { prompts, engines: engines(form), runs: int(form, "runs"), name: field(form, "name") ?? null, project: field(form, "project"), ...marketOf(form) }, "form");
 }
 
 export async function startPromptAction(_prev: StartState, form: FormData): Promise<StartState> {
   const principal = await requireSessionPrincipal("/account");
   const project = projectOf(form);
   return start(project, async () => {
-    const body = parseInput(PromptRequest, { prompt: field(form, "prompt"), engines: engines(form), project }, "form");
+    const body = parseInput(PromptRequest, { prompt: field(form, "prompt"), engines: engines(form), project, ...marketOf(form) }, "form");
     const created = await createPromptBatch(principal, body);
     return `/batches/${created.batch.id}`;
   });

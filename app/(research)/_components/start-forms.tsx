@@ -7,6 +7,7 @@
 import { useActionState, type ReactNode } from "react";
 import { buttonClass, inputClass, Notice } from "../../_components/ui";
 import { startAuditAction, startCitationAnalysisAction, startPromptAction, startQuestionsAction, type StartState } from "../actions";
+import { MarketPicker } from "./market-picker";
 
 const ENGINE_LABELS: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
 
@@ -61,6 +62,7 @@ export function PromptForm({ project, engines }: { project: string; engines: str
         <textarea name="prompt" required maxLength={4000} rows={3} placeholder="What is the best CRM for a small team?" className={`${inputClass} mt-1 block w-full font-normal`} />
       </label>
       <EngineChoice engines={engines} />
+      <MarketPicker idPrefix="prompt-market" />
       <Submit pending={pending} testId="start-prompt">
         Run prompt
       </Submit>

@@ -4,7 +4,7 @@
 // saying the engine found nothing about one of them. Which brands an answer names, and in what
 // order, is drawn per engine and repeat from weights that differ by engine, so engines disagree
 // the way real ones do, and the same seed always gives the same answer.
-import { countryName } from "../../schemas/locale";
+import { countryName } from "../../locale/codes";
 import { hash32, type Rng } from "./rng";
 import type { DomainId } from "./topics";
 

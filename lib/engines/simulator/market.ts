@@ -4,7 +4,7 @@
 // answer: the country's own sites and TLD among the sources, and searches in the searcher's
 // language (the one the request gave, else the country's likely one, as CLDR says).
 import { countryAt } from "../../locale/places";
-import { countryName } from "../../schemas/locale";
+import { countryName } from "../../locale/codes";
 import { isObject } from "../normalize/common";
 import type { EngineId } from "../types";
 import type { Site, TopicWords } from "./topics";

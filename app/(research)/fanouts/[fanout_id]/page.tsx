@@ -16,6 +16,7 @@ import { ResearchPage, type Crumb } from "../../_components/frame";
 import { CitationSelection } from "../../_components/start-forms";
 import { LiveRefresh } from "../../_components/live";
 import { orNotFound } from "../../_lib/load";
+import { marketText } from "../../_components/market";
 
 export const dynamic = "force-dynamic";
 
@@ -86,6 +87,7 @@ function Matrix({ fanout, groups }: { fanout: FanoutBody; groups: Map<string, Qu
               <a href={`#prompt-${prompt.index}`} className="break-words hover:underline">
                 {prompt.text}
               </a>
+              <PromptMarket prompt={prompt} />
             </th>
             {prompt.engines.map((cell) => (
               <MatrixCell key={cell.engine} cell={cell} group={groups.get(`${prompt.index}:${cell.engine}`)} promptIndex={prompt.index} />
@@ -96,6 +98,16 @@ function Matrix({ fanout, groups }: { fanout: FanoutBody; groups: Map<string, Qu
       </ScrollTable>
     </div>
   );
+}
+
+/** The market a prompt ran in, under its text; nothing when it ran without one. */
+function PromptMarket({ prompt }: { prompt: FanoutBody["prompts"][number] }) {
+  const text = marketText(prompt.location, prompt.language);
+  return text ? (
+    <span className="mt-0.5 block text-xs font-normal text-slate-500" data-testid="prompt-market">
+      {text}
+    </span>
+  ) : null;
 }
 
 function RunLinks({ cell }: { cell: EngineCell }) {
@@ -221,7 +233,10 @@ export default async function FanoutPage({ params }: Props) {
             <details key={prompt.index} id={`prompt-${prompt.index}`} open={fanout.prompts.length <= OPEN_PROMPTS} className="group rounded-md border border-slate-200" data-testid="prompt-queries">
               <summary className="flex cursor-pointer flex-wrap items-baseline gap-x-2 gap-y-1 p-3">
                 <span className="text-slate-400 tabular-nums">{prompt.index}.</span>
-                <span className="min-w-0 flex-1 font-medium break-words">{prompt.text}</span>
+                <span className="min-w-0 flex-1 font-medium break-words">
+                  {prompt.text}
+                  <PromptMarket prompt={prompt} />
+                </span>
                 <span className="text-xs text-slate-500">{plural(prompt.query_count, "query", "queries")}</span>
               </summary>
               <div className="border-t border-slate-100 p-3">
