@@ -33,7 +33,9 @@ beforeAll(async () => {
   project = (await createProject(principal, { name: "Reads", workspace_id: dana.workspaceId, context: null })).id;
   // Completed, failed and (held back) queued runs, with and without a hold, unicode in the result.
   for (const prompt of ["best trail shoes [[sim:unicode]]", "always failing [[sim:server_error:9]]", "plain one"]) {
-    const res = await call(postPrompts, "POST", "/prompts", { token: dana.apiKey, body: { prompt, project } });
+    // One in a market, so GET /runs?country= has runs to find.
+    const market = prompt === "plain one" ? { location: { country: "DE", city: "Köln" }, language: "de" } : {};
+    const res = await call(postPrompts, "POST", "/prompts", { token: dana.apiKey, body: { prompt, project, ...market } });
     expect(res.status).toBe(202);
     batchIds.push(res.body.batch.id);
     runIds.push(...res.body.runs.map((r: { id: string }) => r.id));
@@ -76,7 +78,7 @@ describe("spliced reads", () => {
   it("GET /runs is byte for byte the presented list, with every filter and across pages", async () => {
     const queries: Record<string, string>[] = [
       {}, { limit: "2" }, { batch: batchIds[0]! }, { project, status: "completed", engine: "claude" },
-      { workspace: dana.workspaceId, limit: "4" }, { status: "failed" },
+      { workspace: dana.workspaceId, limit: "4" }, { status: "failed" }, { country: "de", limit: "2" }, { country: "US" },
     ];
     for (const q of queries) {
       let query = RunsQuery.parse(q);
