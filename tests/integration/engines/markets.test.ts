@@ -118,6 +118,27 @@ describe("the simulator answers for the country it reads from each wire format",
   });
 });
 
+describe("brands through the SDKs", () => {
+  it("across a fanout's worth of runs, answers name catalogue brands in ranked lists on every engine, and now and then say they found nothing about one", async () => {
+    const answers: Record<string, string[]> = { chatgpt: [], claude: [], gemini: [] };
+    for (const prompt of ["pipedrive vs hubspot", "best crm for a small team"]) {
+      for (const engine of ENGINE_IDS) for (let i = 0; i < 5; i++) answers[engine]!.push(ok(await runPrompt(engine, { prompt }, { config })).result.answer);
+    }
+    for (const engine of ENGINE_IDS) {
+      // A numbered list on lines of its own, as the normalised answer keeps it.
+      expect(answers[engine]!.filter((a) => /\n1\. [^\n]+: [^\n]+\n2\. /.test(a)).length).toBeGreaterThan(5);
+      expect(answers[engine]!.join("\n")).toMatch(/HubSpot|Salesforce|Pipedrive|Zoho CRM/);
+    }
+    const all = Object.values(answers).flat();
+    expect(all.some((a) => /I couldn't find any information about|There is no reliable information on|does not appear to be covered by/.test(a))).toBe(true);
+    // The brand the prompt names: in some answers, not all.
+    const versus = Object.values(answers).flatMap((list) => list.slice(0, 5));
+    const naming = versus.filter((a) => /\n\d\. Pipedrive:/.test(a)).length;
+    expect(naming).toBeGreaterThan(0);
+    expect(naming).toBeLessThan(versus.length);
+  });
+});
+
 describe("[[sim:answer:TEXT]]", () => {
   const TEXT = "Pipedrive is the usual pick for small teams.\n\n1. Pipedrive: simple pipelines.\n2. HubSpot CRM: a free tier.  \nI couldn't find any information about Zorblax. Für São Paulo: „ok“ 📉 ";
 
