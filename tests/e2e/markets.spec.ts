@@ -23,6 +23,7 @@ let context: BrowserContext;
 let page: Page;
 let projectId = "";
 let token = "";
+let twoCountryFanout = "";
 
 function cli(args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
@@ -55,8 +56,9 @@ test("the prompt form's market picker: the batch and its runs show the market, a
   expect(projectId).toMatch(/^pr_/);
 
   const form = page.getByTestId("prompt-form");
-  await form.getByLabel("Prompt").fill("best crm for a small team");
   const picker = form.getByTestId("market-picker");
+  await expect(picker).toHaveAttribute("data-ready", "true");
+  await form.getByLabel("Prompt").fill("best crm for a small team");
   await expect(picker.getByLabel("City")).toBeDisabled();
   await picker.getByLabel("Country").selectOption("DE");
   await picker.getByLabel("City").fill("Munich");
@@ -85,6 +87,7 @@ test("the fanout form's market picker: the estimate follows it, the fanout page 
   await page.goto(`/projects/${projectId}`);
   await page.getByTestId("start-fanout-panel").locator("summary").click();
   const form = page.getByTestId("fanout-form");
+  await expect(form.getByTestId("market-picker")).toHaveAttribute("data-ready", "true");
   await form.getByTestId("fanout-prompts").fill("best crm for a small team\ncrm pricing");
   await form.getByTestId("fanout-runs").fill("1");
   await form.getByTestId("market-picker").getByLabel("Country").selectOption("BR");
@@ -135,6 +138,7 @@ test("the CLI: --country/--city/--language and --location on prompt and fanouts,
   const fanout = JSON.parse(created.stdout);
   expect(fanout.status).toBe("completed");
   expect(fanout.prompts.map((p: any) => p.location.country)).toEqual(["DE", "US"]);
+  twoCountryFanout = fanout.id;
 
   const byCountry = await cli(["fanout", "queries", fanout.id, "--by-country"]);
   expect(byCountry.code, byCountry.stderr).toBe(0);
@@ -154,4 +158,18 @@ test("the CLI: --country/--city/--language and --location on prompt and fanouts,
   expect(listed.code, listed.stderr).toBe(0);
   expect(listed.stdout).toBe((await api(`/runs?fanout=${fanout.id}&country=us`)).text);
   expect(JSON.parse(listed.stdout).items).toHaveLength(6);
+});
+
+test("a citation analysis of the two-country fanout shows its answers by country", async ({}, testInfo) => {
+  test.setTimeout(60_000);
+  await page.goto(`/fanouts/${twoCountryFanout}`);
+  await expect(page.getByTestId("prompt-market")).toHaveText(["Germany", "United States of America", "Germany", "United States of America"]);
+  await page.getByRole("button", { name: "Analyse citations of this fanout" }).click();
+  await page.waitForURL(/\/analyses\/ca_/);
+  const rows = page.getByTestId("country-row");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first()).toHaveAttribute("data-country", "DE");
+  await expect(rows.first()).toContainText("Germany (DE)");
+  await expect(rows.nth(1)).toContainText("United States of America (US)");
+  await screenshots(page, testInfo, "markets-citations-by-country");
 });

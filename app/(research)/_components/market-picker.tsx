@@ -4,8 +4,10 @@
 // Self-contained: the countries come from the same data the API checks them with, the languages
 // from the browser's Intl (the likely one of the chosen country first). Language names are made
 // after hydration: the server's Intl and the browser's need not name or sort them alike, and a
-// mismatch would make React render the form again, dropping what was typed.
-import { useEffect, useMemo, useState } from "react";
+// mismatch would make React render the form again, dropping what was typed. The selects are not
+// controlled, so a choice made before the page is hydrated stays (and is read once it is);
+// `data-ready` says the picker is interactive.
+import { useEffect, useMemo, useRef, useState } from "react";
 import { countryList, languageName } from "@/lib/locale/codes";
 import { inputClass } from "../../_components/ui";
 
@@ -31,10 +33,16 @@ export function MarketPicker({ idPrefix }: { idPrefix: string }) {
     setLanguages([...tags].map((tag) => [tag, languageName(tag)] as const).sort((a, b) => a[1].localeCompare(b[1], "en")));
   }, [countries]);
   const [country, setCountry] = useState("");
+  const [ready, setReady] = useState(false);
+  const countrySelect = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    setCountry(countrySelect.current?.value ?? "");
+    setReady(true);
+  }, []);
   const local = country ? likelyTag(country) : null;
 
   return (
-    <fieldset className="min-w-0 rounded-md border border-slate-200 p-3" data-testid="market-picker">
+    <fieldset className="min-w-0 rounded-md border border-slate-200 p-3" data-testid="market-picker" data-ready={ready}>
       <legend className="px-1 text-sm font-medium">
         Market <span className="font-normal text-slate-500">(optional: search as someone there)</span>
       </legend>
@@ -44,7 +52,8 @@ export function MarketPicker({ idPrefix }: { idPrefix: string }) {
           <select
             id={`${idPrefix}-country`}
             name="country"
-            value={country}
+            ref={countrySelect}
+            defaultValue=""
             onChange={(e) => setCountry(e.target.value)}
             className={`${inputClass} mt-1 w-full font-normal sm:w-56`}
             data-testid="market-country"
