@@ -9,7 +9,15 @@ export function countryName(code: string): string | null {
   return ct.getCountry(code as Parameters<typeof ct.getCountry>[0])?.name ?? null;
 }
 
-const fold = (name: string) => name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+/** Lower case without accents or runs of punctuation: "São Paulo" and "sao  paulo" are one name. */
+export function foldPlaceName(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
 
 /** Countries as [code, name], sorted by name: what a picker offers. */
 export function countryList(): [string, string][] {
@@ -17,7 +25,7 @@ export function countryList(): [string, string][] {
     .map((c) => [c.id, c.name] as [string, string])
     // Without accents, by code unit: the same order in every runtime (a server and a browser
     // may collate differently, and a page must render alike on both).
-    .sort((a, b) => (fold(a[1]) < fold(b[1]) ? -1 : fold(a[1]) > fold(b[1]) ? 1 : 0));
+    .sort((a, b) => (foldPlaceName(a[1]) < foldPlaceName(b[1]) ? -1 : foldPlaceName(a[1]) > foldPlaceName(b[1]) ? 1 : 0));
 }
 
 let zonesByFoldedName: Map<string, string> | null = null;

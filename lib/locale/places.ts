@@ -3,20 +3,11 @@
 // are the city-timezones package's (Natural Earth's populated places: some 7,300 cities in 227
 // countries, each with its province, coordinates and population); nothing here is hand-typed.
 import cityTimezones from "city-timezones";
+import { foldPlaceName } from "./codes";
 
 export type Coordinates = { latitude: number; longitude: number };
 
 type Place = { city: string; folded: string[]; province: string[]; iso2: string; lat: number; lng: number; pop: number };
-
-/** Lower case without accents or punctuation runs: "São Paulo" and "sao  paulo" are one name. */
-export function foldPlaceName(name: string): string {
-  return name
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-}
 
 let byCountry: Map<string, Place[]> | null = null;
 

@@ -1,8 +1,8 @@
 // The market's codes and places: countries, time zones and language tags checked and written
 // back canonically, and where a location is on the map for Gemini (and back, for the simulator).
 import { describe, expect, it } from "vitest";
-import { canonicalLanguage, canonicalTimeZone, countryList, countryName } from "@/lib/locale/codes";
-import { coordinatesOf, countryAt, foldPlaceName } from "@/lib/locale/places";
+import { canonicalLanguage, canonicalTimeZone, countryList, countryName, foldPlaceName } from "@/lib/locale/codes";
+import { coordinatesOf, countryAt } from "@/lib/locale/places";
 import { Language, Location } from "@/lib/schemas/locale";
 
 describe("codes", () => {

@@ -6,7 +6,7 @@
 // the way real ones do, and the same seed always gives the same answer.
 import { countryName } from "../../locale/codes";
 import { hash32, type Rng } from "./rng";
-import type { DomainId } from "./topics";
+import { find, type DomainId } from "./topics";
 
 export interface Brand {
   name: string;
@@ -476,14 +476,10 @@ function names(text: string, name: string): boolean {
   return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, "iu").test(text);
 }
 
-function wordIn(topic: string, word: string): boolean {
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(s|es)?(?![\\p{L}\\p{N}])`, "iu").test(topic);
-}
-
 /** The catalogue for a topic: the first of its area whose focus words occur in it, else the area's default. */
 function catalogueFor(domain: DomainId, topic: string): Catalogue {
   const all = CATALOGUES[domain];
-  return all.find((c) => c.focus.some((word) => wordIn(topic, word))) ?? all.find((c) => c.focus.length === 0)!;
+  return all.find((c) => c.focus.some((word) => find(word, topic) !== null)) ?? all.find((c) => c.focus.length === 0)!;
 }
 
 /**
