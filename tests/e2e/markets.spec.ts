@@ -164,6 +164,11 @@ test("a citation analysis of the two-country fanout shows its answers by country
   test.setTimeout(60_000);
   await page.goto(`/fanouts/${twoCountryFanout}`);
   await expect(page.getByTestId("prompt-market")).toHaveText(["Germany", "United States of America", "Germany", "United States of America"]);
+  // The same prompt's searches side by side per country, each engine in both markets.
+  await expect(page.getByTestId("country-comparison")).toHaveCount(1);
+  await expect(page.getByTestId("country-cell")).toHaveCount(6);
+  await expect(page.locator('[data-testid="country-cell"][data-engine="chatgpt"][data-country="DE"]')).toContainText("ChatGPT · Germany");
+  await screenshots(page, testInfo, "markets-fanout-by-country");
   await page.getByRole("button", { name: "Analyse citations of this fanout" }).click();
   await page.waitForURL(/\/analyses\/ca_/);
   const rows = page.getByTestId("country-row");
