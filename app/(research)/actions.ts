@@ -25,6 +25,7 @@ import { RunId } from "@/lib/schemas/runs";
 import { ProjectId } from "@/lib/schemas/projects";
 import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../_lib/form-words";
+import { marketOf } from "./_lib/market";
 
 export type StartState = {
   ok: boolean;
@@ -68,7 +69,14 @@ function projectOf(form: FormData): string {
 }
 
 // Each form's labels by the request paths its fields fill: refusals are shown in these words.
-const PROMPT_LABELS: FieldLabels = { prompt: "Prompt", engines: "Engines" };
+const MARKET_LABELS: FieldLabels = {
+  "location.country": "Country",
+  "location.city": "City",
+  "location.region": "Region",
+  "location.timezone": "Time zone",
+  language: "Language",
+};
+const PROMPT_LABELS: FieldLabels = { prompt: "Prompt", engines: "Engines", ...MARKET_LABELS };
 const QUESTIONS_LABELS: FieldLabels = { topic: "Topic", count: "Questions" };
 const AUDIT_LABELS: FieldLabels = { url: "Page URL" };
 const FANOUT_LABELS: FieldLabels = {
@@ -78,6 +86,7 @@ const FANOUT_LABELS: FieldLabels = {
   engines: "Engines",
   runs: "Runs of each prompt on each engine",
   name: "Name",
+  ...MARKET_LABELS,
 };
 const CITATION_LABELS: FieldLabels = { ids: "Ticked runs and batches" };
 
@@ -116,14 +125,14 @@ function fanoutBody(form: FormData) {
     return analysis_id && question_id ? { text, source: { kind: "question" as const, analysis_id, question_id } } : { text };
   });
   if (prompts.length === 0) throw new ApiError("invalid_request", "Paste at least one prompt, one per line.");
-  return parseInput(FanoutRequest, { prompts, engines: engines(form), runs: int(form, "runs"), name: field(form, "name") ?? null, project: field(form, "project") }, "form");
+  return parseInput(FanoutRequest, { prompts, engines: engines(form), runs: int(form, "runs"), name: field(form, "name") ?? null, project: field(form, "project"), ...marketOf(form) }, "form");
 }
 
 export async function startPromptAction(_prev: StartState, form: FormData): Promise<StartState> {
   const principal = await requireSessionPrincipal("/account");
   const project = projectOf(form);
   return start(project, PROMPT_LABELS, async () => {
-    const body = parseInput(PromptRequest, { prompt: field(form, "prompt"), engines: engines(form), project }, "form");
+    const body = parseInput(PromptRequest, { prompt: field(form, "prompt"), engines: engines(form), project, ...marketOf(form) }, "form");
     const created = await createPromptBatch(principal, body);
     return `/batches/${created.batch.id}`;
   });

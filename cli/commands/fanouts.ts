@@ -8,6 +8,7 @@ import {
   arg, date, enginesInOrder, inEngineOrder, intOption, linesOfFile, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, UsageError, waitOption,
   type Ctx, type OptionSpec, type Section,
 } from "../command";
+import { fanoutMarketOptions, marketLabel, marketsOf } from "../market";
 import { FINISHED } from "./runs";
 
 type FanoutBody = z.output<typeof Fanout>;
@@ -22,6 +23,7 @@ const planOptions = {
   project: opt.project,
   file: { type: "string", arg: "FILE", help: "read the prompts from FILE, one per line (blank lines and # comments skipped; `-`: standard input)" },
   ...runOptions,
+  ...fanoutMarketOptions,
   name: { type: "string", arg: "NAME", help: "a name for the fanout (default: the first prompt)" },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -55,16 +57,36 @@ export function planOf(ctx: Ctx): Pick<FanoutRequestBody, "engines" | "runs" | "
   };
 }
 
+/**
+ * The request: with one location (or none) it is the fanout's; with several countries every
+ * prompt is given once per country, in prompt then country order, each with its own location.
+ */
 function requestBody(ctx: Ctx): FanoutRequestBody {
   const project = projectOf(ctx);
-  return { prompts: promptsOf(ctx).map((text) => ({ text })), project, ...planOf(ctx) };
+  const { locations, language } = marketsOf(ctx, true);
+  const texts = promptsOf(ctx);
+  const prompts = locations.length > 1 ? texts.flatMap((text) => locations.map((location) => ({ text, location }))) : texts.map((text) => ({ text }));
+  return {
+    prompts,
+    project,
+    ...planOf(ctx),
+    ...(locations.length === 1 ? { location: locations[0] } : {}),
+    ...(language !== undefined ? { language } : {}),
+  };
 }
 
 /** The estimate, after the prompts it was made for, numbered as the fanout will number them. */
-export function formatEstimate(e: z.output<typeof FanoutEstimate>, prompts: readonly { text: string }[]): string {
+export function formatEstimate(
+  e: z.output<typeof FanoutEstimate>,
+  prompts: readonly { text: string; location?: { country: string; city?: string } | null; language?: string | null }[],
+): string {
+  const marketOfPrompt = (p: (typeof prompts)[number]) => {
+    const market = marketLabel(p.location, p.language);
+    return market ? `  [${market}]` : "";
+  };
   const lines = [
     `prompts (${prompts.length}):`,
-    ...prompts.map((p, i) => `${String(i + 1).padStart(String(prompts.length).length)}. ${p.text.replace(/\s+/g, " ").trim()}`),
+    ...prompts.map((p, i) => `${String(i + 1).padStart(String(prompts.length).length)}. ${p.text.replace(/\s+/g, " ").trim()}${marketOfPrompt(p)}`),
     "",
     `${e.prompts} prompts × ${e.engines.length} engines (${enginesInOrder(e.engines).join(", ")}) × ${e.runs} runs = ${e.executions} executions` +
       (e.identical_prompts ? ` (${e.identical_prompts} prompts repeat an earlier one; they run all the same)` : ""),
@@ -90,7 +112,8 @@ export function formatFanout(f: FanoutBody): string {
       (f.charged_usd !== null ? ` · charged $${f.charged_usd}, held $${f.held_usd}` : ""),
   ];
   for (const prompt of f.prompts) {
-    lines.push("", `${prompt.index}. ${prompt.text}`);
+    const market = marketLabel(prompt.location, prompt.language);
+    lines.push("", `${prompt.index}. ${prompt.text}${market ? `  [${market}]` : ""}`);
     for (const engine of inEngineOrder(prompt.engines, (e) => e.engine)) {
       const finished = engine.runs.filter((r) => r.status === "completed").length;
       const counts = new Map<string, number>();
@@ -102,6 +125,21 @@ export function formatFanout(f: FanoutBody): string {
     }
   }
   return lines.join("\n");
+}
+
+/** The by_country rows: which queries each engine ran for each prompt in each country. */
+function formatByCountry(r: z.output<typeof FanoutQueryReport>): string {
+  const rows = r.by_country.flatMap((g) =>
+    g.queries.map((q) => ({
+      prompt: truncate(g.prompt, 30),
+      engine: g.engine,
+      country: g.country ?? "-",
+      runs: `${q.runs}/${g.completed_runs}`,
+      share: q.share.toFixed(2),
+      query: truncate(q.query, 60),
+    })),
+  );
+  return [`fanout ${r.fanout_id}: ${r.status}, by country`, table(rows, ["prompt", "engine", "country", "runs", "share", "query"])].join("\n");
 }
 
 function formatQueryReport(r: z.output<typeof FanoutQueryReport>): string {
@@ -127,6 +165,8 @@ export function queryRows(f: FanoutBody) {
         run.queries.map((q) => ({
           prompt_index: prompt.index,
           prompt: prompt.text,
+          country: prompt.location?.country ?? null,
+          language: prompt.language,
           engine: engine.engine,
           run_id: run.run_id,
           run_index: run.run_index,
@@ -234,22 +274,23 @@ export const fanouts: Section = {
           type: "string",
           arg: "csv|jsonl",
           values: ["csv", "jsonl"],
-          help: "export one row per run × query (prompt_index, prompt, engine, run_id, run_index, position, search_call, query)",
+          help: "export one row per run × query (prompt_index, prompt, country, language, engine, run_id, run_index, position, search_call, query)",
         },
+        "by-country": { type: "boolean", help: "the shares per prompt text × engine × country (the report's by_country rows)" },
       },
       async run(ctx) {
         const id = arg(ctx, 0, "fanout id (fo_…)");
         noExtraArgs(ctx, 1);
         const format = str(ctx, "format");
         if (format === undefined) {
-          show(ctx, await request(ctx, getFanoutQueries, { params: { fanout_id: id } }), formatQueryReport);
+          show(ctx, await request(ctx, getFanoutQueries, { params: { fanout_id: id } }), ctx.values["by-country"] === true ? formatByCountry : formatQueryReport);
           return EXIT.ok;
         }
         if (format !== "csv" && format !== "jsonl") throw new UsageError("--format takes csv or jsonl");
         if (ctx.json) throw new UsageError("--format writes CSV or JSON lines; leave out --json (or drop --format for the API's body)");
         const rows = queryRows((await request(ctx, getFanout, { params: { fanout_id: id } })).body);
         if (format === "jsonl") process.stdout.write(rows.map((row) => `${JSON.stringify(row)}\n`).join(""));
-        else process.stdout.write(toCsv(rows, ["prompt_index", "prompt", "engine", "run_id", "run_index", "position", "search_call", "query"]));
+        else process.stdout.write(toCsv(rows, ["prompt_index", "prompt", "country", "language", "engine", "run_id", "run_index", "position", "search_call", "query"]));
         return EXIT.ok;
       },
     },

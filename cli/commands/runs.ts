@@ -6,6 +6,7 @@ import { promptResultOf } from "../../lib/schemas/results";
 import { createPrompt, getBatch, getRun, listRuns, RunStatus, type PromptBatch, type Run } from "../../lib/schemas/runs";
 import { EXIT } from "../client";
 import { formatAudit } from "./audits";
+import { marketLabel, marketOf, marketOptions } from "../market";
 import {
   arg, date, inEngineOrder, intOption, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, waitOption,
   type Section,
@@ -22,6 +23,10 @@ export function formatRun(run: RunBody): string {
   lines.push(`run ${run.id}${run.charge ? ` · ${run.charge.status} $${run.charge.amount_usd}` : ""}${run.duration_ms != null ? ` · ${(run.duration_ms / 1000).toFixed(1)} s` : ""}`);
   if (run.error) lines.push(`error: ${run.error.code}: ${run.error.message}`);
   const result = promptResultOf(run.result);
+  if (result?.locale_applied && (result.locale_applied.location || result.locale_applied.language)) {
+    const sent = [result.locale_applied.location ? "location" : null, result.locale_applied.language ? "language" : null].filter(Boolean).join(" and ");
+    lines.push(`sent to ${run.engine ?? "the engine"}: ${sent}`);
+  }
   if (result) {
     lines.push("", result.answer.trim(), "");
     const cited = result.sources.filter((s) => s.cited);
@@ -44,9 +49,20 @@ export function formatRun(run: RunBody): string {
   return lines.join("\n");
 }
 
+/** The market a run or batch input names, as "market: DE · Munich · de", or null. */
+export function marketLine(input: Record<string, unknown>): string | null {
+  const label = marketLabel(input.location as { country: string; city?: string } | null, input.language as string | null);
+  return label ? `market: ${label}` : null;
+}
+
 export function formatBatch(body: BatchBody): string {
   const prompt = typeof body.batch.input.prompt === "string" ? body.batch.input.prompt : "";
-  const head = [`batch ${body.batch.id}: ${body.batch.status}`, prompt ? `prompt: ${prompt}` : null, body.batch.project_id ? `project: ${body.batch.project_id}` : null]
+  const head = [
+    `batch ${body.batch.id}: ${body.batch.status}`,
+    prompt ? `prompt: ${prompt}` : null,
+    marketLine(body.batch.input),
+    body.batch.project_id ? `project: ${body.batch.project_id}` : null,
+  ]
     .filter(Boolean)
     .join("\n");
   return [head, ...inEngineOrder(body.runs, (r) => r.engine).map(formatRun)].join("\n\n");
@@ -65,6 +81,7 @@ export const runs: Section = {
       options: {
         project: opt.project,
         engines: { type: "string", arg: ENGINE_IDS.join(","), help: "engines to run on (default: every enabled engine)" },
+        ...marketOptions,
         wait: { type: "boolean", help: "follow the batch to its end (progress on stderr), then print the answers" },
       },
       async run(ctx) {
@@ -73,7 +90,7 @@ export const runs: Section = {
         const project = projectOf(ctx);
         const engines = list(str(ctx, "engines"));
         // Engines passed through as typed: the API refuses an unknown one naming it (400).
-        const body = { prompt: text, project, ...(engines !== undefined ? { engines } : {}) } as z.input<typeof createPrompt.body>;
+        const body = { prompt: text, project, ...(engines !== undefined ? { engines } : {}), ...marketOf(ctx) } as z.input<typeof createPrompt.body>;
         const created = await request(ctx, createPrompt, { body });
         // The 202 body, or the last GET /batches body once waited for: both a PromptBatch.
         let current: { text: string; body: BatchBody } = created;
@@ -109,6 +126,7 @@ export const runs: Section = {
         workspace: { type: "string", arg: "ws_…", help: "only this workspace's runs" },
         status: { type: "string", arg: "S", help: `only runs in this status (${RunStatus.options.join(", ")})`, values: RunStatus.options },
         engine: { type: "string", arg: "E", help: `only runs on this engine (${ENGINE_IDS.join(", ")})`, values: ENGINE_IDS },
+        country: { type: "string", arg: "CC", help: "only runs made for a searcher in this country (US, DE…)" },
         limit: opt.limit,
         cursor: opt.cursor,
         wait: { ...opt.wait, help: "with --batch: hold until that batch has finished, up to 0 to 30 seconds" },
@@ -117,7 +135,7 @@ export const runs: Section = {
         noExtraArgs(ctx, 0);
         const query = {
           batch: str(ctx, "batch"), fanout: str(ctx, "fanout"), project: str(ctx, "project"), workspace: str(ctx, "workspace"),
-          status: str(ctx, "status") as RunBody["status"] | undefined, engine: str(ctx, "engine") as (typeof ENGINE_IDS)[number] | undefined,
+          status: str(ctx, "status") as RunBody["status"] | undefined, engine: str(ctx, "engine") as (typeof ENGINE_IDS)[number] | undefined, country: str(ctx, "country"),
           limit: intOption(ctx, "limit"), cursor: str(ctx, "cursor"), wait: waitOption(ctx),
         };
         show(ctx, await request(ctx, listRuns, { query }), (body) => {
@@ -145,6 +163,7 @@ export const runs: Section = {
         show(ctx, await request(ctx, getRun, { params: { run_id: id }, query: { wait: waitOption(ctx), include } }), (run) =>
           [
             typeof run.input.prompt === "string" ? `prompt: ${run.input.prompt}` : null,
+            marketLine(run.input),
             formatRun(run),
             include ? `\nRaw envelope:\n${JSON.stringify(run.raw_envelope ?? null, null, 2)}` : null,
           ]

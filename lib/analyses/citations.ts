@@ -27,6 +27,8 @@ export type RunObservation = {
   citations_exposed: boolean | null;
   answer: string;
   sources: readonly ObservedSource[];
+  /** The searcher's country the run was made for (its input's location.country); null or absent: none. */
+  country?: string | null;
 };
 
 export type ExclusionReason = "unfinished" | "failed" | "not_a_prompt_run" | "duplicate";
@@ -183,6 +185,8 @@ export function computeCitationAnalysis(named: readonly RunObservation[], option
   );
   const domains = new Map<string, Tally>();
   const pages = new Map<string, Tally & { index: number; domain: string | null }>();
+  type CountryTally = { runs: number; prompts: Set<number>; engines: Set<string>; citations: number; domains: Map<string, { citations: number; runs: number; lastRun: number }> };
+  const countries = new Map<string | null, CountryTally>();
   const unseen = new Map<string, { url: string; domain: string | null; runs: Set<number>; engines: Set<string> }>();
 
   for (const [r, run] of runs.entries()) {
@@ -190,6 +194,12 @@ export function computeCitationAnalysis(named: readonly RunObservation[], option
     const engine = engineOf(run);
     const row = engineRows.get(engine)!;
     row.runs++;
+    const country = run.country ?? null;
+    let place = countries.get(country);
+    if (!place) countries.set(country, (place = { runs: 0, prompts: new Set(), engines: new Set(), citations: 0, domains: new Map() }));
+    place.runs++;
+    place.prompts.add(prompt);
+    place.engines.add(engine);
     if (run.citations_exposed === false) {
       row.runs_without_citation_marks++;
       totals.runs_without_citation_marks++;
@@ -216,6 +226,14 @@ export function computeCitationAnalysis(named: readonly RunObservation[], option
           domain.pages.add(page.index);
         }
         if (s.domain !== null) row.domains.add(s.domain);
+        place.citations += w;
+        if (s.domain !== null) {
+          const d = place.domains.get(s.domain) ?? { citations: 0, runs: 0, lastRun: -1 };
+          d.citations += w;
+          if (d.lastRun !== r) d.runs++;
+          d.lastRun = r;
+          place.domains.set(s.domain, d);
+        }
       } else if (seenNotCited(s)) {
         totals.retrieved_not_cited++;
         markSeen(page, r);
@@ -362,6 +380,24 @@ export function computeCitationAnalysis(named: readonly RunObservation[], option
   const everyEngine = (entries: [string, Tally][]) =>
     engineCount === 0 ? [] : sorted(entries.filter(([, t]) => t.engines.size === engineCount).map(([k]) => k));
 
+  // Countries by code, runs without a location last: each counted run in exactly one row.
+  const byCountry = [...countries.entries()]
+    .sort(([a], [b]) => (a === null ? 1 : 0) - (b === null ? 1 : 0) || (a ?? "").localeCompare(b ?? ""))
+    .map(([country, t]) => {
+      const cited = [...t.domains.entries()]
+        .map(([domain, d]) => ({ domain, citations: d.citations, runs: d.runs }))
+        .sort(byCitationsRunsName((d) => d.domain));
+      return {
+        country,
+        runs: t.runs,
+        prompts: t.prompts.size,
+        engines: sorted(t.engines),
+        citations: t.citations,
+        unique_cited_domains: cited.length,
+        domains: cited,
+      };
+    });
+
   return {
     run_ids: runIds,
     brands,
@@ -373,6 +409,7 @@ export function computeCitationAnalysis(named: readonly RunObservation[], option
     retrieved_not_cited: retrievedNotCited,
     textual_mentions: textualMentions,
     domain_coverage: domainCoverage,
+    by_country: byCountry,
     overlap: {
       engines: engineCount,
       domains_by_engine_count: histogram(citedDomains),

@@ -32,6 +32,7 @@ type NamedRun = {
   projectId: string;
   batchId: string | null;
   citationsExposed: boolean | null;
+  country: string | null;
 };
 
 const ID_KINDS: Record<string, string> = { dr: "run", rq: "batch", fo: "fanout" };
@@ -39,7 +40,8 @@ const kindOfId = (id: string) => ID_KINDS[id.slice(0, 2)] ?? "run, batch or fano
 
 // The prompt is the input's prompt, else the subject (what every prompt run's input holds).
 const NAMED_COLUMNS = `"id", "kind"::text AS "kind", "status"::text AS "status", "engine", "project_id" AS "projectId",
-  "batch_id" AS "batchId", "fanout_id" AS "fanoutId", "citations_exposed" AS "citationsExposed", COALESCE("input"->>'prompt', "subject") AS "prompt"`;
+  "batch_id" AS "batchId", "fanout_id" AS "fanoutId", "citations_exposed" AS "citationsExposed", COALESCE("input"->>'prompt', "subject") AS "prompt",
+  "input"->'location'->>'country' AS "country"`;
 
 /** The batches (`rq`) or fanouts (`fo`) among the ids that the caller can see, and their runs in creation order. */
 async function groupsNamed(ids: readonly string[], prefix: "rq" | "fo", workspaces: string[]): Promise<{ found: Set<string>; runs: Map<string, NamedRun[]> }> {
@@ -155,6 +157,7 @@ export async function observationsOf(named: readonly NamedRun[], withAnswers: bo
     citations_exposed: r.citationsExposed,
     answer: answers.get(r.id) ?? "",
     sources: sources.get(r.id) ?? [],
+    country: r.country,
   }));
 }
 
@@ -207,6 +210,7 @@ export function presentCitationAnalysis(row: AnalysisRow): z.input<typeof Citati
     retrieved_not_cited: figures.retrieved_not_cited,
     textual_mentions: figures.textual_mentions,
     domain_coverage: figures.domain_coverage,
+    by_country: figures.by_country,
     overlap: figures.overlap,
     excluded_runs: figures.excluded_runs,
     // Citations are free on the rate card: nothing is held or captured.

@@ -5,6 +5,7 @@ import { engineFailure } from "./errors";
 import { isObject } from "./normalize/common";
 import type { EngineFailure } from "./types";
 import type { AdapterCall } from "./adapter";
+import { userLocationOf } from "./locale";
 
 /** The OpenAI client every ChatGPT call uses: no SDK retries, every exchange through `fetch`. */
 export function openaiClient(config: EngineConfig, fetch: typeof globalThis.fetch): OpenAI {
@@ -22,12 +23,14 @@ export function openaiClient(config: EngineConfig, fetch: typeof globalThis.fetc
   });
 }
 
-export const callChatgpt: AdapterCall = async ({ prompt, model, signal }, config: EngineConfig, fetch) => {
+export const callChatgpt: AdapterCall = async ({ prompt, model, signal, location }, config: EngineConfig, fetch) => {
+  // The web search tool's approximate user location; the Responses API takes no language.
+  const userLocation = location ? { user_location: userLocationOf(location) } : {};
   await openaiClient(config, fetch).responses.create(
     {
       model: model ?? config.chatgpt.model,
       input: prompt,
-      tools: [{ type: "web_search" }],
+      tools: [{ type: "web_search", ...userLocation }],
       include: ["web_search_call.action.sources"],
       max_output_tokens: config.maxOutputTokens,
       ...(config.chatgpt.maxToolCalls !== null ? { max_tool_calls: config.chatgpt.maxToolCalls } : {}),

@@ -6,6 +6,7 @@ import { engineFailure } from "./errors";
 import { isObject } from "./normalize/common";
 import type { EngineFailure } from "./types";
 import type { AdapterCall } from "./adapter";
+import { userLocationOf } from "./locale";
 
 export class ContinuationLimitError extends Error {
   override name = "ContinuationLimitError";
@@ -23,12 +24,15 @@ export function anthropicClient(config: EngineConfig, fetch: typeof globalThis.f
   });
 }
 
-export const callClaude: AdapterCall = async ({ prompt, model, signal }, config: EngineConfig, fetch) => {
+export const callClaude: AdapterCall = async ({ prompt, model, signal, location }, config: EngineConfig, fetch) => {
   const client = anthropicClient(config, fetch);
+  // The server web search tool's approximate user location; the Messages API takes no language.
+  const userLocation: Pick<Anthropic.Messages.WebSearchTool20250305, "user_location"> = location ? { user_location: userLocationOf(location) } : {};
   const tool = {
     type: config.claude.webSearchTool,
     name: "web_search",
     max_uses: config.claude.maxSearches,
+    ...userLocation,
   } as unknown as Anthropic.Messages.WebSearchTool20250305;
   const assistant: Anthropic.Messages.ContentBlockParam[] = [];
   for (let turn = 0; ; turn++) {

@@ -5,6 +5,7 @@ import { engineFailure } from "./errors";
 import { isObject } from "./normalize/common";
 import type { EngineFailure } from "./types";
 import type { AdapterCall } from "./adapter";
+import { retrievalConfigOf } from "./locale";
 
 /** The Gemini client every Gemini call uses, every exchange through `fetch`. */
 export function geminiClient(config: EngineConfig, fetch: typeof globalThis.fetch): GoogleGenAI {
@@ -16,11 +17,18 @@ export function geminiClient(config: EngineConfig, fetch: typeof globalThis.fetc
   });
 }
 
-export const callGemini: AdapterCall = async ({ prompt, model, signal }, config: EngineConfig, fetch) => {
+export const callGemini: AdapterCall = async ({ prompt, model, signal, location, language }, config: EngineConfig, fetch) => {
+  // The searcher's coordinates and language, in the tool config every tool of the request shares.
+  const retrievalConfig = retrievalConfigOf(location ?? null, language ?? null);
   await geminiClient(config, fetch).models.generateContent({
     model: model ?? config.gemini.model,
     contents: prompt,
-    config: { tools: [{ googleSearch: {} }], maxOutputTokens: config.maxOutputTokens, abortSignal: signal },
+    config: {
+      tools: [{ googleSearch: {} }],
+      ...(retrievalConfig ? { toolConfig: { retrievalConfig } } : {}),
+      maxOutputTokens: config.maxOutputTokens,
+      abortSignal: signal,
+    },
   });
 };
 

@@ -1,6 +1,7 @@
 // Shapes shared by the adapters, the normalisers and the simulator: engine ids, the raw
 // envelope a run stores, and what running a prompt returns.
 import { ENGINE_IDS } from "@/lib/schemas/common";
+import type { Location } from "@/lib/schemas/locale";
 import type { PromptResult, RunError, Usage } from "@/lib/schemas/results";
 
 export { ENGINE_IDS };
@@ -14,7 +15,7 @@ export function isEngineId(value: unknown): value is EngineId {
  * Bumped whenever normalising the same envelope would give a different PromptResult, so
  * stored runs can be found and normalised again.
  */
-export const NORMALIZER_VERSION = "1";
+export const NORMALIZER_VERSION = "2";
 
 /** One HTTP exchange with a provider, as it went over the wire, with every secret removed. */
 export interface CapturedExchange {
@@ -72,5 +73,9 @@ export interface RunPromptInput {
   prompt: string;
   /** Overrides the configured model for this run. */
   model?: string;
+  /** Where the searcher is: sent in each provider's own location parameter, never in the prompt. */
+  location?: Location | null;
+  /** The searcher's language (a canonical BCP 47 tag): sent where the provider takes one. */
+  language?: string | null;
   signal?: AbortSignal;
 }

@@ -21,6 +21,14 @@ import { presentNewFanout } from "./read";
 
 type Request = z.output<typeof FanoutRequest>;
 
+/** Each prompt's market: its own `location` and `language` when it gives them (null: none), else the fanout's. */
+function promptMarkets(input: Request) {
+  return input.prompts.map((p) => ({
+    location: p.location !== undefined ? p.location : (input.location ?? null),
+    language: p.language !== undefined ? p.language : (input.language ?? null),
+  }));
+}
+
 /** What a request would run: the engines (each once), the repeats and the executions. */
 function planOf(input: Request) {
   const engines = resolveEngines(input.engines, engineConfig().enabled);
@@ -37,14 +45,19 @@ function pricePlan(plan: ReturnType<typeof planOf>, prompts: number) {
   return { card, ...priced };
 }
 
-/** Prompts whose text repeats an earlier prompt's exactly (they are run all the same). */
+/**
+ * Prompts whose text repeats an earlier prompt's exactly in the same market (they are run all
+ * the same); the same text in another country or language is another question.
+ */
 function identicalPrompts(input: Request): number {
+  const markets = promptMarkets(input);
   const seen = new Set<string>();
   let repeats = 0;
-  for (const p of input.prompts) {
-    if (seen.has(p.text)) repeats++;
-    seen.add(p.text);
-  }
+  input.prompts.forEach((p, i) => {
+    const key = JSON.stringify([p.text, markets[i]]);
+    if (seen.has(key)) repeats++;
+    seen.add(key);
+  });
   return repeats;
 }
 
@@ -105,15 +118,16 @@ export async function estimateFanout(principal: Principal, input: Request): Prom
   };
 }
 
-type NewRun = { id: string; prompt: string; promptIndex: number; engine: string; runIndex: number };
+type NewRun = { id: string; prompt: string; promptIndex: number; engine: string; runIndex: number; location: string | null; language: string | null };
 
 /**
  * A fanout's runs in one statement: the values that differ per run travel as five arrays
  * (unnest), not as a thousand rows of parameters, and `input` is built by the database. With
  * createMany instead, POST /fanouts of 1,000 executions took a median 1.10 s on PostgreSQL
  * (bench:fanout, 2 cores); with this, 0.76 s.
- * `input` is `{prompt, engine, fanout_id, prompt_index, run_index}` with prompt_index 1-based, as
- * FanoutPromptObservations.index (the fanout_prompt_index column is 0-based).
+ * `input` is `{prompt, engine, fanout_id, prompt_index, run_index, location, language}` with
+ * prompt_index 1-based, as FanoutPromptObservations.index (the fanout_prompt_index column is
+ * 0-based); `location` travels as JSON text, null when none.
  */
 async function insertRuns(
   tx: Tx,
@@ -124,10 +138,12 @@ async function insertRuns(
     INSERT INTO runs (id, kind, status, workspace_id, project_id, fanout_id, fanout_prompt_index, run_index, engine, subject, input,
                       created_by_user_id, api_key_id, created_at, updated_at)
     SELECT r.id, 'prompt', 'queued', ${f.workspaceId}, ${f.projectId}, ${f.fanoutId}, r.p, r.i, r.engine, r.subject,
-           jsonb_build_object('prompt', r.subject, 'engine', r.engine, 'fanout_id', ${f.fanoutId}::text, 'prompt_index', r.p + 1, 'run_index', r.i),
+           jsonb_build_object('prompt', r.subject, 'engine', r.engine, 'fanout_id', ${f.fanoutId}::text, 'prompt_index', r.p + 1, 'run_index', r.i,
+                              'location', r.location::jsonb, 'language', r.language),
            ${f.createdByUserId}, ${f.apiKeyId}, (${now}::timestamptz AT TIME ZONE 'UTC'), (${now}::timestamptz AT TIME ZONE 'UTC')
     FROM unnest(${f.runs.map((r) => r.id)}::text[], ${f.runs.map((r) => r.promptIndex)}::int[], ${f.runs.map((r) => r.runIndex)}::int[],
-                ${f.runs.map((r) => r.engine)}::text[], ${f.runs.map((r) => r.prompt)}::text[]) AS r(id, p, i, engine, subject)`;
+                ${f.runs.map((r) => r.engine)}::text[], ${f.runs.map((r) => r.prompt)}::text[],
+                ${f.runs.map((r) => r.location)}::text[], ${f.runs.map((r) => r.language)}::text[]) AS r(id, p, i, engine, subject, location, language)`;
 }
 
 export async function createFanout(principal: Principal, input: Request) {
@@ -147,12 +163,15 @@ export async function createFanout(principal: Principal, input: Request) {
   const who = { createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId };
   const { card } = pricePlan(plan, input.prompts.length);
 
+  const markets = promptMarkets(input);
   // Prompt-major, then engine, then repeat: the order the detail shows them in.
-  const runs: NewRun[] = input.prompts.flatMap((prompt, p) =>
-    plan.engines.flatMap((engine) =>
-      Array.from({ length: plan.runs }, (_, r) => ({ id: newId("run"), prompt: prompt.text, promptIndex: p, engine, runIndex: r + 1 })),
-    ),
-  );
+  const runs: NewRun[] = input.prompts.flatMap((prompt, p) => {
+    const location = markets[p]!.location === null ? null : JSON.stringify(markets[p]!.location);
+    const language = markets[p]!.language;
+    return plan.engines.flatMap((engine) =>
+      Array.from({ length: plan.runs }, (_, r) => ({ id: newId("run"), prompt: prompt.text, promptIndex: p, engine, runIndex: r + 1, location, language })),
+    );
+  });
   const jobs = runs.map((run) => jobEvent(runQueued, run.id, { run_id: run.id, engine: run.engine }));
 
   const fanout = await db().$transaction(
@@ -181,7 +200,7 @@ export async function createFanout(principal: Principal, input: Request) {
               name,
               engines: plan.engines,
               runsPerPrompt: plan.runs,
-              prompts: input.prompts.map((p) => ({ text: p.text, source: p.source ?? null })),
+              prompts: input.prompts.map((p, i) => ({ text: p.text, source: p.source ?? null, ...markets[i]! })),
               ...who,
             },
           });

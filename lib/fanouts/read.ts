@@ -27,6 +27,7 @@ import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/projects";
 import { deriveBatchStatus, isFinished, statusOfCounts, type RunCounts } from "../runs/status";
 import type { Fanout, FanoutList, FanoutPromptSource, FanoutQueryReport, FanoutsQuery, FanoutSummary } from "../schemas/fanouts";
+import type { Location } from "../schemas/locale";
 import type { PromptResult } from "../schemas/results";
 import type { RunStatus } from "../schemas/runs";
 import { inReachableWorkspaceSql, reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
@@ -72,7 +73,8 @@ const observedRunColumns = {
 };
 
 type ObservedRun = RowOf<typeof observedRunColumns>;
-type StoredPrompt = { text: string; source: z.output<typeof FanoutPromptSource> | null };
+/** A fanout's prompt as stored: its market is absent on fanouts made before markets existed. */
+type StoredPrompt = { text: string; source: z.output<typeof FanoutPromptSource> | null; location?: z.output<typeof Location> | null; language?: string | null };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -166,6 +168,8 @@ export function presentFanout(row: FanoutRow, runs: readonly ObservedRun[], bill
         index: p + 1,
         text: prompt.text,
         source: prompt.source ?? null,
+        location: prompt.location ?? null,
+        language: prompt.language ?? null,
         query_count: engines.reduce((n, e) => n + e.query_count, 0),
         engines,
       };
@@ -345,33 +349,70 @@ export async function getFanoutQueries(principal: Principal, fanoutId: string): 
   return queryReportOf(await getFanout(principal, fanoutId));
 }
 
-/** A fanout's observed queries per prompt × engine: how many completed runs issued each, with the share's interval. */
+type ReportRun = z.input<typeof Fanout>["prompts"][number]["engines"][number]["runs"][number];
+
+/** How many of these completed runs issued each distinct query, with the share's interval, most issued first. */
+function querySharesOf(completed: readonly ReportRun[]) {
+  const tallies = new Map<string, { query: string; runs: number; occurrences: number }>();
+  for (const run of completed) {
+    const seenInRun = new Set<string>();
+    for (const q of run.queries ?? []) {
+      const key = foldQuery(q.text);
+      if (key === "") continue;
+      const tally = tallies.get(key) ?? { query: q.text.trim().replace(/\s+/g, " "), runs: 0, occurrences: 0 };
+      tally.occurrences++;
+      if (!seenInRun.has(key)) tally.runs++;
+      seenInRun.add(key);
+      tallies.set(key, tally);
+    }
+  }
+  const n = completed.length;
+  return [...tallies.values()]
+    .map((t) => {
+      const [low, high] = wilsonInterval(t.runs, n);
+      return { ...t, share: round4(t.runs / n), share_interval: [round4(low), round4(high)] as [number, number] };
+    })
+    .sort((a, b) => b.share - a.share || b.occurrences - a.occurrences || a.query.localeCompare(b.query));
+}
+
+/**
+ * A fanout's observed queries per prompt × engine, and per prompt text × engine × country: how
+ * many completed runs issued each, with the share's interval.
+ */
 export function queryReportOf(fanout: z.input<typeof Fanout>): z.input<typeof FanoutQueryReport> {
+  const completedOf = (engine: { runs: readonly ReportRun[] }) => engine.runs.filter((r) => r.status === "completed");
   const groups = fanout.prompts.flatMap((prompt) =>
     prompt.engines.map((engine) => {
-      const completed = engine.runs.filter((r) => r.status === "completed");
-      const tallies = new Map<string, { query: string; runs: number; occurrences: number }>();
-      for (const run of completed) {
-        const seenInRun = new Set<string>();
-        for (const q of run.queries ?? []) {
-          const key = foldQuery(q.text);
-          if (key === "") continue;
-          const tally = tallies.get(key) ?? { query: q.text.trim().replace(/\s+/g, " "), runs: 0, occurrences: 0 };
-          tally.occurrences++;
-          if (!seenInRun.has(key)) tally.runs++;
-          seenInRun.add(key);
-          tallies.set(key, tally);
-        }
-      }
-      const n = completed.length;
-      const queries = [...tallies.values()]
-        .map((t) => {
-          const [low, high] = wilsonInterval(t.runs, n);
-          return { ...t, share: round4(t.runs / n), share_interval: [round4(low), round4(high)] as [number, number] };
-        })
-        .sort((a, b) => b.share - a.share || b.occurrences - a.occurrences || a.query.localeCompare(b.query));
-      return { prompt_index: prompt.index, prompt: prompt.text, engine: engine.engine, completed_runs: n, queries };
+      const completed = completedOf(engine);
+      return { prompt_index: prompt.index, prompt: prompt.text, engine: engine.engine, completed_runs: completed.length, queries: querySharesOf(completed) };
     }),
   );
-  return { fanout_id: fanout.id, status: fanout.status, groups };
+
+  // Rows keyed by text, engine and country, in the order of the text's first prompt, then the
+  // fanout's engine order, then country (no country last).
+  const texts = [...new Set(fanout.prompts.map((p) => p.text))];
+  const cells = new Map<string, { country: string | null; prompt: string; engine: ReportEngine; prompt_indexes: number[]; runs: ReportRun[] }>();
+  for (const prompt of fanout.prompts) {
+    const country = prompt.location?.country ?? null;
+    for (const engine of prompt.engines) {
+      const key = JSON.stringify([prompt.text, engine.engine, country]);
+      const cell = cells.get(key) ?? { country, prompt: prompt.text, engine: engine.engine, prompt_indexes: [], runs: [] };
+      cell.prompt_indexes.push(prompt.index);
+      cell.runs.push(...completedOf(engine));
+      cells.set(key, cell);
+    }
+  }
+  const engineOrder = fanout.engines as string[];
+  const byCountry = [...cells.values()]
+    .sort(
+      (a, b) =>
+        texts.indexOf(a.prompt) - texts.indexOf(b.prompt) ||
+        engineOrder.indexOf(a.engine) - engineOrder.indexOf(b.engine) ||
+        (a.country === null ? 1 : 0) - (b.country === null ? 1 : 0) ||
+        (a.country ?? "").localeCompare(b.country ?? ""),
+    )
+    .map((c) => ({ country: c.country, prompt: c.prompt, engine: c.engine, prompt_indexes: c.prompt_indexes, completed_runs: c.runs.length, queries: querySharesOf(c.runs) }));
+  return { fanout_id: fanout.id, status: fanout.status, groups, by_country: byCountry };
 }
+
+type ReportEngine = z.input<typeof Fanout>["prompts"][number]["engines"][number]["engine"];

@@ -79,7 +79,7 @@ async function callEngine(claim: Claim, sleep: (ms: number) => Promise<void>): P
   }
   const config = await prepareEngineConfig(engineConfig());
   for (let attempt = 1; ; attempt++) {
-    const outcome = await runPrompt(engine, { prompt: claim.prompt }, { config });
+    const outcome = await runPrompt(engine, { prompt: claim.prompt, location: claim.location, language: claim.language }, { config });
     if (outcome.ok) return { kind: "completed", finish: promptCompletion(claim, outcome) };
     if (!outcome.error.retryable || attempt >= MAX_ENGINE_ATTEMPTS) {
       return { kind: "failed", finish: failure(outcome.error, outcome.envelope) };

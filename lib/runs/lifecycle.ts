@@ -15,9 +15,10 @@
 import { captureHold, releaseHold } from "../billing/holds";
 import { notifyChanged } from "../changes/wait";
 import { currentDb, db } from "../db/client";
-import { defineStatement, int, text, type Placeholders } from "../db/statement";
+import { defineStatement, int, json, text, type Placeholders } from "../db/statement";
 import { ASYNC_COMMIT, standalone, textTransaction, type SqlSession } from "../db/sql";
 import { log } from "../log";
+import type { Location } from "../schemas/locale";
 import type { RunError } from "../schemas/results";
 
 /** How long a claimed run belongs to its worker without a heartbeat; renewed every third of it. */
@@ -51,12 +52,24 @@ export type ExecuteOptions = RunLease & {
 /** `skipped`: already finished (or another execution stored first); `busy`: another worker holds a live lease. */
 export type ExecuteOutcome = "completed" | "failed" | "skipped" | "busy";
 
-export type Claim = { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; prompt: string; attempts: number; startedAt: Date };
+export type Claim = {
+  id: string;
+  workspaceId: string;
+  batchId: string | null;
+  fanoutId: string | null;
+  engine: string | null;
+  prompt: string;
+  /** The searcher's market as the run's input holds it (null when not given). */
+  location: Location | null;
+  language: string | null;
+  attempts: number;
+  startedAt: Date;
+};
 
 const claimSelect = { id: true, workspaceId: true, batchId: true, fanoutId: true, engine: true, subject: true, input: true, attempts: true, startedAt: true } as const;
 
 function claimOf(row: { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; subject: string; input: unknown; attempts: number }, startedAt: Date): Claim {
-  const input = (row.input ?? {}) as { prompt?: unknown };
+  const input = (row.input ?? {}) as { prompt?: unknown; location?: unknown; language?: unknown };
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -64,6 +77,8 @@ function claimOf(row: { id: string; workspaceId: string; batchId: string | null;
     fanoutId: row.fanoutId,
     engine: row.engine,
     prompt: typeof input.prompt === "string" ? input.prompt : row.subject,
+    location: input.location !== null && typeof input.location === "object" ? (input.location as Location) : null,
+    language: typeof input.language === "string" ? input.language : null,
     attempts: row.attempts,
     startedAt,
   };
@@ -85,6 +100,8 @@ const CLAIM_QUEUED_RUN = defineStatement({
     fanoutId: text("fanout_id").nullable,
     engine: text("engine").nullable,
     prompt: text("CASE WHEN jsonb_typeof(input -> 'prompt') = 'string' THEN input ->> 'prompt' ELSE subject END"),
+    location: json<Location>("CASE WHEN jsonb_typeof(input -> 'location') = 'object' THEN input -> 'location' END").nullable,
+    language: text("CASE WHEN jsonb_typeof(input -> 'language') = 'string' THEN input ->> 'language' END").nullable,
     attempts: int("attempts"),
   },
   sql: ({ select, p }) =>

@@ -58,6 +58,7 @@ export async function createPromptBatch(principal: Principal, input: z.output<ty
   const runIds = engines.map(() => newId("run"));
   const who = { createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId };
   const jobs = engines.map((engine, i) => jobEvent(runQueued, runIds[i]!, { run_id: runIds[i]!, engine }));
+  const market = { location: input.location ?? null, language: input.language ?? null };
 
   const { batch, runs } = await db().$transaction(
     async (tx) => {
@@ -74,7 +75,7 @@ export async function createPromptBatch(principal: Principal, input: z.output<ty
         async () => {
           await checkRunsInFlight(tx, workspaceId, engines.length);
           await tx.batch.create({
-            data: { id: batchId, kind: "prompt", workspaceId, projectId: project.id, ...who, input: { prompt: input.prompt, engines, project: project.id } },
+            data: { id: batchId, kind: "prompt", workspaceId, projectId: project.id, ...who, input: { prompt: input.prompt, engines, project: project.id, ...market } },
           });
           await tx.run.createMany({
             data: engines.map((engine, i) => ({
@@ -86,7 +87,7 @@ export async function createPromptBatch(principal: Principal, input: z.output<ty
               batchId,
               engine,
               subject: input.prompt,
-              input: { prompt: input.prompt, engine, project: project.id },
+              input: { prompt: input.prompt, engine, project: project.id, ...market },
               ...who,
             })),
           });

@@ -223,6 +223,8 @@ export type RunListFilter = {
   fanoutId?: string;
   status?: string;
   engine?: string;
+  /** Only runs for a searcher in this country (input.location.country). */
+  country?: string;
   /** The cursor's run: only runs older than it. */
   beforeId?: string;
   limit: number;
@@ -231,7 +233,7 @@ export type RunListFilter = {
 /** GET /runs, newest first: one statement per combination of filters. */
 const RUN_LIST = defineStatement({
   label: "runs",
-  params: ["user", "own", "workspace", "project", "batch", "fanout", "status", "engine", "before", "limit"],
+  params: ["user", "own", "workspace", "project", "batch", "fanout", "status", "engine", "country", "before", "limit"],
   columns: runSummaryColumns,
   sql: ({ select, p, given }) =>
     `SELECT ${select} FROM runs r LEFT JOIN users u ON u.id = r.created_by_user_id WHERE ` +
@@ -242,6 +244,7 @@ const RUN_LIST = defineStatement({
       given.fanout && `r.fanout_id = ${p.fanout}`,
       given.status && `r.status = ${p.status}::"RunStatus"`,
       given.engine && `r.engine = ${p.engine}`,
+      given.country && `r.input -> 'location' ->> 'country' = ${p.country}`,
       given.before && `r.id < ${p.before}`,
     ) +
     ` ORDER BY r.id DESC LIMIT ${p.limit}::int`,
@@ -252,7 +255,7 @@ export async function readRunList(principal: Principal, filter: RunListFilter): 
   const rows = await RUN_LIST.query(standalone(), {
     ...reachOf(principal),
     workspace: filter.workspaceId, project: filter.projectId, batch: filter.batchId, fanout: filter.fanoutId,
-    status: filter.status, engine: filter.engine, before: filter.beforeId, limit: filter.limit + 1,
+    status: filter.status, engine: filter.engine, country: filter.country, before: filter.beforeId, limit: filter.limit + 1,
   });
   const page = pageOf(rows, filter.limit);
   const list: z.input<typeof RunList> = { items: page.items.map(presentRunSummary), next_cursor: page.next_cursor };

@@ -53,6 +53,7 @@ export async function runListFilter(principal: Principal, query: z.output<typeof
   }
   if (query.status) filter.status = query.status;
   if (query.engine) filter.engine = query.engine;
+  if (query.country) filter.country = query.country;
   if (query.cursor) filter.beforeId = decodeCursor(query.cursor, "dr");
   return filter;
 }

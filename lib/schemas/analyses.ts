@@ -181,6 +181,20 @@ export const ExclusionReason = z.enum(["unfinished", "failed", "not_a_prompt_run
 
 export const ExcludedRun = z.object({ run_id: RunId, reason: ExclusionReason }).meta({ id: "ExcludedRun" });
 
+export const CountryCitations = z
+  .object({
+    country: z.string().nullable().describe("The searcher's country the runs were made for (ISO 3166-1 alpha-2); null for runs without a location."),
+    runs: count.describe("Counted runs made for this country."),
+    prompts: count.describe("Distinct prompt texts among them."),
+    engines: z.array(z.string()),
+    citations: count.describe("Over their cited sources, the sum of max(citation_count, 1)."),
+    unique_cited_domains: count,
+    domains: z
+      .array(z.object({ domain: z.string(), citations: count, runs: count.describe("Runs of this country that cited it.") }))
+      .describe("The domains these runs cited, by citations, then runs, descending, then by name."),
+  })
+  .meta({ id: "CountryCitations" });
+
 export const CitationAnalysis = z
   .object({
     id: CitationAnalysisId,
@@ -203,6 +217,12 @@ export const CitationAnalysis = z
     retrieved_not_cited: z.array(SeenNotCited).describe("By runs descending, then url."),
     textual_mentions: z.array(TextualMention),
     domain_coverage: z.array(DomainCoverage),
+    by_country: z
+      .array(CountryCitations)
+      .optional()
+      .describe(
+        "The counted runs grouped by the searcher's country they were made for, by country code, runs without a location last: every counted run is in one row, so runs and citations add up to the totals. Absent on analyses made before markets existed.",
+      ),
     overlap: CitationOverlap,
     excluded_runs: z.array(ExcludedRun),
     charge: RunCharge.nullable().describe("Always null: citation analyses are free."),

@@ -266,6 +266,7 @@ export const examplePromptResult = {
   citations_exposed: true,
   searched: true,
   search_calls: 2,
+  locale_applied: { location: true, language: false },
 };
 
 export const exampleUsage = {
@@ -283,7 +284,11 @@ export const exampleRunError = {
   retryable: true,
 };
 
-const runInput = (engine: string) => ({ prompt, engine, project: ids.project });
+/** The example's searcher: a market every prompt example runs in. */
+const exampleLocation = { country: "US", region: "Texas", city: "Austin", timezone: "America/Chicago" };
+const market = { location: exampleLocation, language: "en-US" };
+
+const runInput = (engine: string) => ({ prompt, engine, project: ids.project, ...market });
 
 export const exampleRun = {
   id: ids.chatgptRun,
@@ -366,7 +371,7 @@ export const exampleBatch = {
   id: ids.batch,
   kind: "prompt",
   status: "running",
-  input: { prompt, engines: ["chatgpt", "claude"], project: ids.project },
+  input: { prompt, engines: ["chatgpt", "claude"], project: ids.project, ...market },
   run_ids: [ids.chatgptRun, ids.claudeRun],
   created_at: "2026-11-20T09:30:00.125Z",
   updated_at: "2026-11-20T09:30:14.480Z",
@@ -378,6 +383,7 @@ export const examplePromptRequest = {
   prompt,
   engines: ["chatgpt", "claude"],
   project: ids.project,
+  ...market,
 };
 
 /** The cursor a list answers after the example's last run (lib/http/pagination.ts: base64url of `t1:<id>`). */
@@ -400,6 +406,8 @@ export const exampleFanoutRequest = {
   engines: ["chatgpt", "claude"],
   runs: 2,
   project: ids.project,
+  location: { country: "US" },
+  language: "en-US",
 };
 
 export const exampleFanoutEstimate = {
@@ -462,6 +470,8 @@ export const exampleFanout = {
       index: 1,
       text: prompt,
       source: { kind: "question", analysis_id: fanoutIds.questions, question_id: "q3" },
+      location: { country: "US" },
+      language: "en-US",
       query_count: 5,
       engines: [
         {
@@ -506,6 +516,28 @@ export const exampleFanoutQueryReport = {
       prompt_index: 1,
       prompt,
       engine: "claude",
+      completed_runs: 1,
+      queries: [{ query: "CRM for 10 person B2B startup", runs: 1, occurrences: 1, share: 1, share_interval: [0.2065, 1] }],
+    },
+  ],
+  by_country: [
+    {
+      country: "US",
+      prompt,
+      engine: "chatgpt",
+      prompt_indexes: [1],
+      completed_runs: 2,
+      queries: [
+        { query: "best CRM for small B2B startup 2026", runs: 2, occurrences: 2, share: 1, share_interval: [0.3424, 1] },
+        { query: "HubSpot vs Pipedrive pricing", runs: 1, occurrences: 1, share: 0.5, share_interval: [0.0945, 0.9055] },
+        { query: "Pipedrive reviews 2026", runs: 1, occurrences: 1, share: 0.5, share_interval: [0.0945, 0.9055] },
+      ],
+    },
+    {
+      country: "US",
+      prompt,
+      engine: "claude",
+      prompt_indexes: [1],
       completed_runs: 1,
       queries: [{ query: "CRM for 10 person B2B startup", runs: 1, occurrences: 1, share: 1, share_interval: [0.2065, 1] }],
     },
@@ -603,6 +635,20 @@ export const exampleCitationAnalysis = {
       prompts_cited: [prompt],
       prompts_seen_not_cited: [],
       prompts_absent: [],
+    },
+  ],
+  by_country: [
+    {
+      country: "US",
+      runs: 2,
+      prompts: 1,
+      engines: ["chatgpt", "claude"],
+      citations: 4,
+      unique_cited_domains: 2,
+      domains: [
+        { domain: "hubspot.com", citations: 3, runs: 2 },
+        { domain: "pipedrive.com", citations: 1, runs: 1 },
+      ],
     },
   ],
   overlap: {

@@ -5,6 +5,7 @@ import { RunCharge } from "./billing";
 import { DateTime, EngineId, Usd, cursorParam, idOf, limitParam, listOf, name, trimmedText, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleFanout, exampleFanoutEstimate, exampleFanoutQueryReport, exampleFanoutRequest, exampleFanoutSummary } from "./examples";
+import { Language, Location, marketFields } from "./locale";
 import { ProjectId } from "./projects";
 import { RunError } from "./results";
 import { FanoutId, RunId, RunStatus } from "./runs";
@@ -31,6 +32,10 @@ export const FanoutPromptInput = z
   .strictObject({
     text: trimmedText(1, 4000).describe("The prompt: 1 to 4000 characters (Unicode code points; most emoji count one) after leading and trailing whitespace is trimmed, so whitespace only is refused. Stored and sent to the engines trimmed. NUL (U+0000) and unpaired surrogates are refused."),
     source: FanoutPromptSource.nullable().optional(),
+    location: Location.nullable()
+      .optional()
+      .describe("This prompt's searcher location, in place of the fanout's `location`; null: none for this prompt. A fanout across markets gives the same text once per market."),
+    language: Language.nullable().optional().describe("This prompt's searcher language, in place of the fanout's `language`; null: none for this prompt."),
   })
   .meta({ id: "FanoutPromptInput" });
 
@@ -53,6 +58,8 @@ export const FanoutRequest = z
       .optional()
       .describe(`Independent executions of each prompt on each engine, ${FANOUT_RUNS.min} to ${FANOUT_RUNS.max}, default ${FANOUT_RUNS.fallback}.`),
     project: ProjectId.describe("The project the work belongs to (`pr_…`); required."),
+    location: marketFields.location.describe("The searcher's location for every prompt that does not give its own."),
+    language: marketFields.language,
   })
   .meta({ id: "FanoutRequest", examples: [exampleFanoutRequest] });
 
@@ -121,6 +128,8 @@ export const FanoutPromptObservations = z
     index: z.int().describe("1-based place in the request."),
     text: z.string(),
     source: FanoutPromptSource.nullable(),
+    location: Location.nullable().describe("The searcher location its runs were made for (its own, else the fanout's); null when none."),
+    language: z.string().nullable().describe("The searcher language its runs were made for; null when none."),
     query_count: z.int().describe("This prompt, all engines, completed runs, nothing deduplicated."),
     engines: z.array(FanoutEngineObservations).describe("In the fanout's engine order."),
   })
@@ -181,11 +190,27 @@ export const FanoutQueryGroup = z
   })
   .meta({ id: "FanoutQueryGroup" });
 
+export const FanoutQueryCountryGroup = z
+  .object({
+    country: z.string().nullable().describe("The searcher's country (ISO 3166-1 alpha-2); null for prompts run without a location."),
+    prompt: z.string(),
+    engine: EngineId,
+    prompt_indexes: z.array(z.int()).describe("The fanout's prompts (1-based) with this text and country, whose runs this row counts."),
+    completed_runs: z.int(),
+    queries: z.array(FanoutQueryShare).describe("By share, descending, then by query."),
+  })
+  .meta({ id: "FanoutQueryCountryGroup" });
+
 export const FanoutQueryReport = z
   .object({
     fanout_id: FanoutId,
     status: FanoutStatus,
     groups: z.array(FanoutQueryGroup).describe("One per prompt × engine, in prompt then engine order."),
+    by_country: z
+      .array(FanoutQueryCountryGroup)
+      .describe(
+        "The same completed runs grouped per prompt text × engine × country (prompts in order of first appearance, then engine, then country, no country last): which queries one engine ran for one prompt in each market. For each prompt text and engine, its rows' completed_runs add up to that text's groups' completed_runs.",
+      ),
   })
   .meta({
     id: "FanoutQueryReport",

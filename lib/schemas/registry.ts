@@ -8,6 +8,7 @@ import * as auth from "./auth";
 import * as billing from "./billing";
 import * as common from "./common";
 import * as fanouts from "./fanouts";
+import * as locale from "./locale";
 import * as projects from "./projects";
 import * as questions from "./questions";
 import * as results from "./results";
@@ -30,6 +31,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   billing,
   common,
   fanouts,
+  locale,
   projects,
   questions,
   results,

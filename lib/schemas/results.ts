@@ -49,6 +49,17 @@ export const SearchObservation = z
   })
   .meta({ id: "SearchObservation", examples: [exampleSearches[0]] });
 
+export const LocaleApplied = z
+  .object({
+    location: z.boolean().describe("The request carried the searcher's location in the provider's own parameter."),
+    language: z.boolean().describe("The request carried the searcher's language in the provider's own parameter (only Gemini takes one)."),
+  })
+  .meta({
+    id: "LocaleApplied",
+    description:
+      "What of the run's `location` and `language` reached the provider, read from the request as sent: true only where the request carried it. OpenAI's and Anthropic's web search take a location and no language; Gemini takes coordinates (none for a territory without a known city) and a language.",
+  });
+
 export const PromptResult = z
   .object({
     answer: z.string(),
@@ -59,6 +70,7 @@ export const PromptResult = z
     search_calls: count
       .nullable()
       .describe("Number of search calls; one call can carry several queries, or none the provider showed. Null where the engine does not expose calls."),
+    locale_applied: LocaleApplied.optional().describe("Absent on runs recorded before markets existed (their requests carried neither)."),
   })
   .meta({ id: "PromptResult", examples: [examplePromptResult] });
 
@@ -85,6 +97,7 @@ export type Resolution = z.infer<typeof Resolution>;
 export type SourceObservation = z.infer<typeof SourceObservation>;
 export type SearchObservation = z.infer<typeof SearchObservation>;
 export type PromptResult = z.infer<typeof PromptResult>;
+export type LocaleApplied = z.infer<typeof LocaleApplied>;
 export type Usage = z.infer<typeof Usage>;
 export type RunError = z.infer<typeof RunError>;
 

@@ -6,6 +6,7 @@ import { DateTime, EngineId, cursorParam, idOf, limitParam, trimmedText, waitPar
 import { defineEndpoint } from "./endpoint";
 import { exampleBatch, exampleCursor, examplePromptRequest, exampleRawEnvelope, exampleRun, exampleRunningRun, exampleRunSummaries } from "./examples";
 import { AuditRequest, AuditResult } from "./audits";
+import { CountryCode, marketFields } from "./locale";
 import { ProjectId } from "./projects";
 import { PromptResult, RunError, Usage } from "./results";
 import { WorkspaceId } from "./workspaces";
@@ -54,7 +55,11 @@ export const Run = z
     id: RunId,
     kind: RunKind,
     status: RunStatus,
-    input: z.record(z.string(), z.unknown()).describe("`{prompt, engine, project}` for a prompt run; `{url}` for an audit run; `{topic, count, analysis_id, project}` for a questions run."),
+    input: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "`{prompt, engine, project, location, language}` for a prompt run (a fanout's: `{prompt, engine, fanout_id, prompt_index, run_index, location, language}`; `location` and `language` as given, canonicalised, null when not given); `{url}` for an audit run; `{topic, count, analysis_id, project}` for a questions run.",
+      ),
     created_at: DateTime,
     engine: z.string().nullable(),
     model: z.string().nullable().describe("The model the provider reported."),
@@ -113,7 +118,7 @@ export const Batch = z
     id: BatchId,
     kind: BatchKind,
     status: BatchStatus,
-    input: z.record(z.string(), z.unknown()).describe("`{prompt, engines, project}`."),
+    input: z.record(z.string(), z.unknown()).describe("`{prompt, engines, project, location, language}` (`location` and `language` null when not given)."),
     run_ids: z.array(RunId),
     created_at: DateTime,
     updated_at: DateTime.describe("When the batch or one of its runs last changed."),
@@ -135,6 +140,7 @@ export const PromptRequest = z
       .optional()
       .describe("Engine ids (`chatgpt`, `claude`, `gemini`); every enabled engine when omitted. A repeated engine runs once."),
     project: ProjectId.describe("The project the work belongs to (`pr_…`); required."),
+    ...marketFields,
   })
   .meta({ id: "PromptRequest", examples: [examplePromptRequest] });
 
@@ -153,6 +159,7 @@ export const RunsQuery = z.object({
   workspace: WorkspaceId.optional().describe("Only this workspace's runs."),
   status: RunStatus.optional().describe("Only runs in this status."),
   engine: EngineId.optional().describe("Only runs on this engine (`chatgpt`, `claude` or `gemini`)."),
+  country: CountryCode.optional().describe("Only runs made for a searcher in this country (its input's `location.country`), any case."),
   limit: limitParam,
   cursor: cursorParam,
   wait: waitParam.describe("With `batch`: seconds to wait for that batch to finish, 0 to 30, default 0. Refused without `batch`."),

@@ -182,7 +182,9 @@ describe("POST /fanouts", () => {
           // Every figure equals the run's own stored result.
           const run = (await call(getRunRoute, "GET", "", { token: alice.apiKey, params: { run_id: obs.run_id } })).body;
           expect(run).toMatchObject({ fanout_id: done.id, batch_id: null, engine: engine.engine, status: "completed" });
-          expect(run.input).toEqual({ prompt: prompt.text, engine: engine.engine, fanout_id: done.id, prompt_index: prompt.index, run_index: obs.run_index });
+          expect(run.input).toEqual({
+            prompt: prompt.text, engine: engine.engine, fanout_id: done.id, prompt_index: prompt.index, run_index: obs.run_index, location: null, language: null,
+          });
           // Written in UTC like every other timestamp: the run was created with its fanout.
           expect(Math.abs(Date.parse(run.created_at) - Date.parse(done.created_at))).toBeLessThan(60_000);
           expect(obs.created_at).toBe(run.created_at);

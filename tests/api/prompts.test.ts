@@ -11,7 +11,7 @@ import { parseUsd } from "@/lib/billing/money";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { normalizeEnvelope, startSimulator, type EngineEnvelope } from "@/lib/engines";
+import { NORMALIZER_VERSION, normalizeEnvelope, startSimulator, type EngineEnvelope } from "@/lib/engines";
 import { createProject } from "@/lib/projects/projects";
 import { PromptResult } from "@/lib/schemas/results";
 import { executeRun } from "@/lib/runs/execute";
@@ -118,7 +118,7 @@ describe("POST /prompts", () => {
       const row = await db().run.findUniqueOrThrow({ where: { id: run.id } });
       const again = normalizeEnvelope(row.rawEnvelope as unknown as EngineEnvelope);
       expect(run.result).toEqual(JSON.parse(JSON.stringify(PromptResult.parse(again.result))));
-      expect(row.normalizerVersion).toBe(1);
+      expect(row.normalizerVersion).toBe(Number(NORMALIZER_VERSION));
       expect(row.sourceCount).toBe(again.result.sources.length);
       expect(row.citedCount).toBe(again.result.sources.filter((s) => s.cited === true).length);
       expect(row.leaseExpiresAt).toBeNull();

@@ -80,6 +80,26 @@ describe("starting work from the project page", () => {
     await finished();
   });
 
+  it("the market picker's country, city and language start a prompt and a fanout in that market; a bad one is refused in words", async () => {
+    signedIn = principalOf(ana);
+    const market = { country: "de", city: " Munich ", language: "de-de" };
+    const url = await redirectOf(() => research.startPromptAction(idle, form({ project, prompt: "best crm", engines: ["gemini"], ...market })));
+    const batch = await db().batch.findUniqueOrThrow({ where: { id: url.split("/").at(-1)! } });
+    expect(batch.input).toMatchObject({ location: { country: "DE", city: "Munich" }, language: "de-DE" });
+    const fanoutUrl = await redirectOf(() => research.startFanoutAction(idle, form({ project, prompts: "best crm", engines: ["chatgpt"], runs: "1", country: "BR" })));
+    const fanout = await db().fanout.findUniqueOrThrow({ where: { id: fanoutUrl.split("/").at(-1)! } });
+    expect(fanout.prompts).toEqual([{ text: "best crm", source: null, location: { country: "BR" }, language: null }]);
+    await finished();
+
+    const before = await dbFingerprint();
+    const refused = await research.startPromptAction(idle, form({ project, prompt: "best crm", engines: ["gemini"], country: "DE", language: "xx" }));
+    expect(refused.ok).toBe(false);
+    expect(refused.message).toMatch(/^language: unknown language tag "xx"/);
+    const estimate = await research.estimateFanoutAction({ ok: true }, form({ project, prompts: "best crm", engines: ["chatgpt"], runs: "1", country: "ZZ" }));
+    expect(estimate).toMatchObject({ ok: false, message: expect.stringMatching(/^location\.country: unknown country "ZZ"/) });
+    expect(fingerprintChanges(before, await dbFingerprint())).toEqual([]);
+  });
+
   it("no engine ticked is refused with the field named, not taken as every engine", async () => {
     signedIn = principalOf(ana);
     const before = await dbFingerprint();
@@ -98,7 +118,10 @@ describe("starting work from the project page", () => {
     const url = await redirectOf(() => research.startFanoutAction(idle, form(fields)));
     const fanoutId = /^\/fanouts\/(fo_[0-9A-Z]{26})$/.exec(url)?.[1]!;
     const fanout = await db().fanout.findUniqueOrThrow({ where: { id: fanoutId } });
-    expect(fanout.prompts).toEqual([{ text: "best crm", source: null }, { text: "crm for agencies", source: null }]);
+    expect(fanout.prompts).toEqual([
+      { text: "best crm", source: null, location: null, language: null },
+      { text: "crm for agencies", source: null, location: null, language: null },
+    ]);
     await finished();
 
     // 20 prompts × 3 engines × 20 runs is far beyond the 5.00 USD of promotional credit.
@@ -137,8 +160,8 @@ describe("starting work from the project page", () => {
       ),
     );
     const fanout = await db().fanout.findUniqueOrThrow({ where: { id: fanoutUrl.split("/").at(-1)! } });
-    const from = (q: { id: string; text: string }) => ({ text: q.text, source: { kind: "question", analysis_id: analysisId, question_id: q.id } });
-    expect(fanout.prompts).toEqual([from(chosen[0]!), { text: "my own prompt", source: null }, from(chosen[1]!)]);
+    const from = (q: { id: string; text: string }) => ({ text: q.text, source: { kind: "question", analysis_id: analysisId, question_id: q.id }, location: null, language: null });
+    expect(fanout.prompts).toEqual([from(chosen[0]!), { text: "my own prompt", source: null, location: null, language: null }, from(chosen[1]!)]);
     await finished();
   });
 

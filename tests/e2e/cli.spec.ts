@@ -226,11 +226,12 @@ test("fanout: created from a file with --wait (progress on stderr, the queries p
   const csv = await cli(["fanout", "queries", id, "--format", "csv"]);
   expect(csv.code, csv.stderr).toBe(0);
   const lines = csv.stdout.trimEnd().split("\r\n");
-  expect(lines[0]).toBe("prompt_index,prompt,engine,run_id,run_index,position,search_call,query");
+  expect(lines[0]).toBe("prompt_index,prompt,country,language,engine,run_id,run_index,position,search_call,query");
   const cell = (v: unknown) => (/[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
   const expected = detail.prompts.flatMap((p: any) =>
     p.engines.flatMap((e: any) =>
-      e.runs.flatMap((r: any) => r.queries.map((q: any) => [p.index, p.text, e.engine, r.run_id, r.run_index, q.position ?? "", q.search_call ?? "", q.text].map(cell).join(","))),
+      // No market: country and language empty.
+      e.runs.flatMap((r: any) => r.queries.map((q: any) => [p.index, p.text, "", "", e.engine, r.run_id, r.run_index, q.position ?? "", q.search_call ?? "", q.text].map(cell).join(","))),
     ),
   );
   expect(expected.length).toBeGreaterThan(0);

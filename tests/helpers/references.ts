@@ -40,6 +40,7 @@ export async function referenceRunList(principal: Principal, query: z.output<typ
     fanoutId: query.fanout,
     status: query.status,
     engine: query.engine,
+    ...(query.country ? { input: { path: ["location", "country"], equals: query.country } } : {}),
     ...(query.cursor ? { id: { lt: decodeCursor(query.cursor, "dr") } } : {}),
   };
   const rows = await db().run.findMany({ where, orderBy: { id: "desc" }, take: query.limit + 1, include: creator });

@@ -40,7 +40,9 @@ export function runReadsSuite(): void {
     project = (await createProject(principal, { name: "Reads", workspace_id: dana.workspaceId, context: null })).id;
     // Completed runs (unicode in the result) and failed runs, each with its hold.
     for (const prompt of ["best trail shoes [[sim:unicode]]", "always failing [[sim:server_error:9]]", "plain one"]) {
-      const res = await call(postPrompts, "POST", "/prompts", { token: dana.apiKey, body: { prompt, project } });
+      // One in a market, so GET /runs?country= has runs to find.
+      const market = prompt === "plain one" ? { location: { country: "DE", city: "Köln" }, language: "de" } : {};
+      const res = await call(postPrompts, "POST", "/prompts", { token: dana.apiKey, body: { prompt, project, ...market } });
       expect(res.status).toBe(202);
       batchIds.push(res.body.batch.id);
       runIds.push(...res.body.runs.map((r: { id: string }) => r.id));
@@ -147,7 +149,7 @@ export function runReadsSuite(): void {
     it("is byte for byte the presented list, with every filter and across pages", async () => {
       const queries: Record<string, string>[] = [
         {}, { limit: "2" }, { batch: batchIds[0]! }, { project, status: "completed", engine: "claude" },
-        { workspace: dana.workspaceId, limit: "4" }, { status: "failed" },
+        { workspace: dana.workspaceId, limit: "4" }, { status: "failed" }, { country: "DE" }, { country: "DE", engine: "gemini" }, { country: "FR" },
       ];
       for (const q of queries) {
         let query = RunsQuery.parse(q);

@@ -47,6 +47,27 @@ const r7 = run("r7", "chatgpt", P2, "", [], { status: "failed", citations_expose
 const r8 = run("r8", "claude", P2, "", [], { status: "queued", citations_exposed: null });
 const r9 = run("r9", "chatgpt", "https://acme.com/", "", [], { kind: "audit", citations_exposed: null });
 
+describe("computeCitationAnalysis: by country", () => {
+  it("groups the counted runs by their country, runs without one last, each counted once, figures by hand", () => {
+    const de1 = run("d1", "chatgpt", P1, "", [src("https://www.test.de/crm", "test.de", true, { citation_count: 2 }), src("https://rival.io/", "rival.io", true)], { country: "DE" });
+    const de2 = run("d2", "gemini", P2, "", [src("https://www.test.de/crm", "test.de", true), src("https://www.acme.com/", "acme.com", false)], { country: "DE" });
+    const us = run("u1", "claude", P1, "", [src("https://rival.io/", "rival.io", true, { citation_count: 3 })], { country: "US" });
+    const none = run("n1", "claude", P2, "", [src("https://www.acme.com/", "acme.com", true)]);
+    const failedDe = run("d3", "chatgpt", P1, "", [], { status: "failed", citations_exposed: null, country: "DE" });
+    const figures = computeCitationAnalysis([none, us, de1, de2, failedDe], { brands: [], domains: [] });
+    expect(figures.by_country).toEqual([
+      {
+        country: "DE", runs: 2, prompts: 2, engines: ["chatgpt", "gemini"], citations: 4, unique_cited_domains: 2,
+        domains: [{ domain: "test.de", citations: 3, runs: 2 }, { domain: "rival.io", citations: 1, runs: 1 }],
+      },
+      { country: "US", runs: 1, prompts: 1, engines: ["claude"], citations: 3, unique_cited_domains: 1, domains: [{ domain: "rival.io", citations: 3, runs: 1 }] },
+      { country: null, runs: 1, prompts: 1, engines: ["claude"], citations: 1, unique_cited_domains: 1, domains: [{ domain: "acme.com", citations: 1, runs: 1 }] },
+    ]);
+    expect(figures.by_country.reduce((n, c) => n + c.runs, 0)).toBe(figures.totals.runs);
+    expect(figures.by_country.reduce((n, c) => n + c.citations, 0)).toBe(figures.totals.citations);
+  });
+});
+
 describe("computeCitationAnalysis: the hand-computed fixture", () => {
   const analysis = computeCitationAnalysis([r1, r2, r3, r4, r5, r6, r4, r7, r8, r9], {
     brands: ["Acme", "Café"],

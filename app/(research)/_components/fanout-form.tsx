@@ -7,6 +7,7 @@ import { startTransition, useActionState, useEffect, useMemo, useRef, useState }
 import { useFormAction } from "../../_components/form-action";
 import { buttonClass, inputClass, Notice } from "../../_components/ui";
 import { estimateFanoutAction, startFanoutAction, type EstimateState } from "../actions";
+import { MarketPicker } from "./market-picker";
 import { EngineChoice, Refusal } from "./start-forms";
 
 const ENGINE_LABELS: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
@@ -198,6 +199,7 @@ export function FanoutForm({ project, engines, prefill }: { project: string; eng
           <input name="name" maxLength={200} placeholder="The first prompt" className={`${inputClass} mt-1 font-normal`} />
         </label>
       </div>
+      <MarketPicker idPrefix="fanout-market" />
       <Estimate state={estimate} pending={estimating} empty={empty} />
       <button type="submit" className={buttonClass} disabled={starting || empty} data-testid="start-fanout">
         {starting ? "Starting…" : "Start fanout"}

@@ -8,6 +8,7 @@ import type { ReactNode } from "react";
 import { useFormAction } from "../../_components/form-action";
 import { buttonClass, inputClass, Notice } from "../../_components/ui";
 import { startAuditAction, startCitationAnalysisAction, startPromptAction, startQuestionsAction, type StartState } from "../actions";
+import { MarketPicker } from "./market-picker";
 
 const ENGINE_LABELS: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
 
@@ -64,6 +65,7 @@ export function PromptForm({ project, engines }: { project: string; engines: str
         <textarea name="prompt" required maxLength={4000} rows={3} placeholder="What is the best CRM for a small team?" className={`${inputClass} mt-1 block w-full font-normal`} />
       </label>
       <EngineChoice engines={engines} />
+      <MarketPicker idPrefix="prompt-market" />
       <Submit pending={pending} testId="start-prompt">
         Run prompt
       </Submit>

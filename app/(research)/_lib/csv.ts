@@ -35,18 +35,24 @@ export const FANOUT_QUERY_COLUMNS = [
   "share_high",
   "occurrences",
   "prompt_source",
+  "country",
+  "language",
   "fanout_id",
 ] as const;
 
 /** Where a prompt came from, as "fa_…:q3", by its 1-based index. */
 export type PromptSources = ReadonlyMap<number, string>;
 
+/** The searcher's country and language a prompt ran for, by its 1-based index. */
+export type PromptMarkets = ReadonlyMap<number, { country: string | null; language: string | null }>;
+
 /**
  * One line per prompt × engine × distinct query (prompt, then engine, then the report's order:
  * share descending). `runs` is how many completed runs issued the query, of `completed_runs`;
- * `share` and its 95% interval are the API's. A cell whose runs searched nothing has no line.
+ * `share` and its 95% interval are the API's; `country` and `language` the prompt's market, so a
+ * spreadsheet can group by market. A cell whose runs searched nothing has no line.
  */
-export function fanoutQueriesCsv(report: z.input<typeof FanoutQueryReport>, sources: PromptSources = new Map()): string {
+export function fanoutQueriesCsv(report: z.input<typeof FanoutQueryReport>, sources: PromptSources = new Map(), markets: PromptMarkets = new Map()): string {
   const rows = report.groups.flatMap((g) =>
     g.queries.map((q) => [
       g.prompt_index,
@@ -60,6 +66,8 @@ export function fanoutQueriesCsv(report: z.input<typeof FanoutQueryReport>, sour
       q.share_interval[1],
       q.occurrences,
       sources.get(g.prompt_index) ?? "",
+      markets.get(g.prompt_index)?.country ?? "",
+      markets.get(g.prompt_index)?.language ?? "",
       report.fanout_id,
     ]),
   );

@@ -1,7 +1,9 @@
 // A shared citation analysis: totals, each engine, the most cited domains and pages, coverage of
-// the target domains with 95% intervals, and brand mentions in the answers.
+// the target domains with 95% intervals, brand mentions in the answers, and by the searcher's
+// country when the runs were made for one.
 import type { ReactNode } from "react";
 import { Section } from "../../_components/ui";
+import { countryName } from "@/lib/locale/codes";
 import type { CitationAnalysis } from "@/lib/schemas/analyses";
 import { engineName, when } from "../_lib/view";
 import { Facts, Num, OutLink, ScrollTable, ShareHeading } from "./bits";
@@ -90,6 +92,22 @@ export function CitationsView({ analysis, lead }: { analysis: CitationAnalysis; 
           ))}
         </ScrollTable>
       </Section>
+
+      {analysis.by_country?.some((c) => c.country !== null) ? (
+        <Section id="countries" title="By country" description="The same answers by the searcher's country they were made for; the rows add up to the totals.">
+          <ScrollTable label="By country" columns={[{ label: "Country" }, { label: "Answers" }, { label: "Citations" }, { label: "Cited domains" }, { label: "Most cited", text: true }]}>
+            {analysis.by_country.map((c) => (
+              <tr key={c.country ?? "-"} data-testid="country-row" data-country={c.country ?? ""}>
+                <td className="font-medium whitespace-nowrap">{c.country ? `${countryName(c.country) ?? c.country} (${c.country})` : "No location"}</td>
+                <Num>{c.runs}</Num>
+                <Num>{c.citations}</Num>
+                <Num>{c.unique_cited_domains}</Num>
+                <td className="min-w-[10rem] text-slate-600">{c.domains.slice(0, 3).map((d) => d.domain).join(", ") || "—"}</td>
+              </tr>
+            ))}
+          </ScrollTable>
+        </Section>
+      ) : null}
 
       <Section id="domains" title="Top domains" description={topOf(domains.length, analysis.domains.length, analysis.domains.length === 1 ? "domain cited or seen" : "domains cited or seen")}>
         {domains.length ? (

@@ -4,12 +4,13 @@ import type { EngineEnvelope, NormalizedRun } from "../types";
 import { normalizeChatgpt } from "./chatgpt";
 import { normalizeClaude } from "./claude";
 import { normalizeGemini } from "./gemini";
+import { localeAppliedOf } from "./locale";
 
 export { MalformedEnvelopeError } from "./common";
 export { byteToCharOffset, isGroundingRedirect } from "./gemini";
 export { normalizeChatgpt, normalizeClaude, normalizeGemini };
 
-export function normalizeEnvelope(envelope: EngineEnvelope): NormalizedRun {
+function normalizeBody(envelope: EngineEnvelope): NormalizedRun {
   switch (envelope.engine) {
     case "chatgpt":
       return normalizeChatgpt(envelope);
@@ -18,4 +19,11 @@ export function normalizeEnvelope(envelope: EngineEnvelope): NormalizedRun {
     case "gemini":
       return normalizeGemini(envelope);
   }
+}
+
+/** The run's result, with what of the searcher's market its first request carried. */
+export function normalizeEnvelope(envelope: EngineEnvelope): NormalizedRun {
+  const run = normalizeBody(envelope);
+  const locale_applied = localeAppliedOf(envelope.engine, envelope.exchanges[0]?.request.body);
+  return { ...run, result: { ...run.result, locale_applied } };
 }

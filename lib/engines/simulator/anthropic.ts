@@ -12,7 +12,8 @@ export interface ClaudeOptions {
 
 export function claudeContent(scenario: Scenario, rng: Rng, options: ClaudeOptions = {}): unknown[] {
   const content: unknown[] = [];
-  if (scenario.calls.length > 0) content.push({ type: "text", text: "I'll search for current information on this.", citations: null });
+  // An exact answer ([[sim:answer:…]]) is the answer alone, without the preamble.
+  if (scenario.calls.length > 0 && !scenario.exact) content.push({ type: "text", text: "I'll search for current information on this.", citations: null });
   // Claude's tool takes one query per call; a call that carried several becomes several.
   const queries = scenario.calls.flatMap((call) =>
     call.queries.map((query, n) => ({ query, results: n === 0 ? call.results : call.results.slice().reverse() })),
@@ -36,7 +37,7 @@ export function claudeContent(scenario: Scenario, rng: Rng, options: ClaudeOptio
     content.push({ type: "web_search_tool_result", tool_use_id: id, caller: { type: "direct" }, content: { type: "web_search_tool_result_error", error_code: "max_uses_exceeded" } });
   }
   scenario.sentences.forEach((sentence, n) => {
-    const lead = n === 0 ? "" : " ";
+    const lead = n === 0 ? "" : (sentence.sep ?? " ");
     if (sentence.cites.length === 0) {
       content.push({ type: "text", text: `${lead}${sentence.text}`, citations: null });
       return;

@@ -53,11 +53,11 @@ export function geminiResponse(
   const supports: unknown[] = [];
   partSentences.forEach((sentences, partIndex) => {
     let text = "";
-    for (const sentence of sentences) {
-      if (text !== "") text += " ";
+    sentences.forEach((sentence, n) => {
+      if (n > 0) text += sentence.sep ?? " ";
       const start = bytes(text);
       text += sentence.text;
-      if (scenario.citationsOff || sentence.cites.length === 0) continue;
+      if (scenario.citationsOff || sentence.cites.length === 0) return;
       // proto3 JSON leaves out zero values, as the real API does.
       const segment: Record<string, unknown> = { endIndex: bytes(text), text: sentence.text };
       if (start > 0) segment.startIndex = start;
@@ -67,8 +67,10 @@ export function geminiResponse(
         groundingChunkIndices: sentence.cites.map((i) => chunkPages.indexOf(i)),
         confidenceScores: sentence.cites.map(() => Math.round((0.6 + rng.next() * 0.39) * 100) / 100),
       });
-    }
-    parts.push({ text: partIndex < partSentences.length - 1 ? `${text} ` : text });
+    });
+    // A part ends with what separates it from the next part's first sentence.
+    const next = partSentences[partIndex + 1]?.[0];
+    parts.push({ text: next ? `${text}${next.sep ?? " "}` : text });
   });
 
   const queries = scenario.calls.flatMap((c) => c.queries);

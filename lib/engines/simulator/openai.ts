@@ -37,8 +37,18 @@ export function openaiResponse(scenario: Scenario, model: string, prompt: string
 
   let text = "";
   const annotations: unknown[] = [];
-  for (const sentence of scenario.sentences) {
-    if (text !== "") text += " ";
+  scenario.sentences.forEach((sentence, n) => {
+    if (n > 0) text += sentence.sep ?? " ";
+    if (scenario.exact) {
+      // The answer is exactly as asked: each citation annotates its sentence, no mark inserted.
+      const start = text.length;
+      text += sentence.text;
+      for (const i of sentence.cites) {
+        const page = scenario.pages[i]!;
+        annotations.push({ type: "url_citation", start_index: start, end_index: text.length, url: withUtm(page.url), title: page.title });
+      }
+      return;
+    }
     text += sentence.text.replace(/\.$/, "");
     for (const i of sentence.cites) {
       const page = scenario.pages[i]!;
@@ -48,7 +58,7 @@ export function openaiResponse(scenario: Scenario, model: string, prompt: string
       text += mark;
     }
     text += sentence.text.endsWith(".") ? "." : "";
-  }
+  });
   output.push(messageItem(`msg_${rng.id(8).toLowerCase()}${suffix}`, text, annotations));
 
   const input = 900 + prompt.length * 2 + scenario.pages.length * 1100;

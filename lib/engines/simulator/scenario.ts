@@ -1,8 +1,11 @@
 // What a simulated engine "did" for one prompt: its searches, the pages they returned, and an
 // answer whose sentences cite some of them, all about the prompt's topic (see topics.ts).
 // Provider modules render it in their wire format.
+import { brandSentences, brandTopic, pickBrands, vendorHost, type Brand } from "./brands";
+import { exactSentences } from "./directive";
+import { NO_MARKET, localSites, marketQueries, type Market } from "./market";
 import { rngFrom, type Rng } from "./rng";
-import { capitalise, classify, hostOf, slugOf, type Domain, type DomainId, type Site, type TopicWords } from "./topics";
+import { capitalise, classify, domainById, hostOf, slugOf, titleCase, type Domain, type DomainId, type Site, type TopicWords } from "./topics";
 
 export interface SimPage {
   url: string;
@@ -20,6 +23,8 @@ export interface SimSearchCall {
 
 export interface SimSentence {
   text: string;
+  /** What comes before it in the answer (not before the first): a space, or a line break before a list item. */
+  sep?: string;
   /** Indexes into `pages`; a page may be cited by several sentences. */
   cites: number[];
 }
@@ -33,6 +38,15 @@ export interface Scenario {
   citationsOff: boolean;
   /** Pages the engine opened after searching (OpenAI's open_page). */
   opened: number[];
+  /**
+   * [[sim:answer:TEXT]]: the sentences join to TEXT exactly; providers attach citations without
+   * inserting marks or a preamble.
+   */
+  exact: boolean;
+  /** The market the request carried. */
+  market: Market;
+  /** The brands the answer names, ranked, and the one it says it found nothing about. */
+  brands: { listed: string[]; absent: string | null };
 }
 
 export interface ScenarioFlags {
@@ -40,6 +54,12 @@ export interface ScenarioFlags {
   noCitations?: boolean;
   /** [[sim:unicode]]: add the multi-byte sentences and odd URLs below. */
   unicode?: boolean;
+  /** The searcher's market read from the request; none by default. */
+  market?: Market;
+  /** The engine answering: its taste in brands. */
+  engine?: string;
+  /** [[sim:answer:TEXT]]: the answer, exactly. */
+  answer?: string | null;
 }
 
 const PAGE_AGES = ["2 days ago", "3 weeks ago", "January 12, 2026", "March 3, 2025", null];
@@ -96,38 +116,89 @@ export function topicOf(prompt: string): string {
 /** What a prompt is about: its domain, and the words the domain's templates weave in. */
 export function topicFor(prompt: string): { domain: Domain; words: TopicWords } {
   const topic = topicOf(prompt);
-  const { domain, focus } = classify(topic);
+  let { domain, focus } = classify(topic);
+  // A prompt that names brands and no topic keyword ("pipedrive vs hubspot") is about their topic.
+  const branded = domain.id === "general" ? brandTopic(topic) : null;
+  if (branded) {
+    domain = domainById(branded.domain);
+    focus = classify(branded.focus).focus;
+  }
   return { domain, words: { topic, focus, slug: slugOf(topic), focusSlug: slugOf(focus) } };
 }
 
-/** Sites for one run: a varying handful from the domain, plus every odd one under [[sim:unicode]]. */
-function sitesFor(domain: Domain, words: TopicWords, unicode: boolean, rng: Rng): Site[] {
-  if (!unicode) return rng.shuffle(domain.sites).slice(0, rng.int(4, 8));
+/** A brand's own page about the topic, as engines cite vendors. */
+function brandSite(brand: Brand): Site {
+  return {
+    host: vendorHost(brand.domains[0]!),
+    path: (w) => `/${w.focusSlug}`,
+    title: (w) => `${titleCase(w.focus)} | ${brand.name}`,
+  };
+}
+
+/**
+ * Sites for one run: a varying handful from the domain, plus every odd one under [[sim:unicode]];
+ * for a searcher in a country, half or more of them the country's own; and now and then the page
+ * of a brand the answer names.
+ */
+function sitesFor(domain: Domain, words: TopicWords, unicode: boolean, rng: Rng, market: Market, brands: Brand[]): Site[] {
+  const vendors = brands.filter(() => rng.chance(0.3)).slice(0, 2).map(brandSite);
+  const local = localSites(market, domain.id);
+  if (!unicode && local.length > 0) {
+    const n = rng.int(4, 8);
+    const own = rng.shuffle(local).slice(0, Math.max(2, Math.ceil(n / 2)));
+    return rng.shuffle([...own, ...rng.shuffle(domain.sites).slice(0, n - own.length), ...vendors]);
+  }
+  if (!unicode) return [...rng.shuffle(domain.sites).slice(0, rng.int(4, 8)), ...vendors];
   const odd = new Set(UNICODE_SITES.map((s) => hostOf(s, words)));
   const own = rng.shuffle(domain.sites.filter((s) => !odd.has(hostOf(s, words)))).slice(0, rng.int(2, 4));
   return rng.shuffle([...own, ...UNICODE_SITES]);
 }
 
+/** A sentence before citations are attached. */
+type Text = { text: string; sep?: string };
+
+/** The sentences of an ordinary answer: opener, the brands' list and prose among the body, closer. */
+function answerTexts(domain: Domain, words: TopicWords, unicode: string[], named: ReturnType<typeof brandSentences>, rng: Rng, short: boolean): Text[] {
+  const opener = rng.pick(OPENERS)(words, domain);
+  const body = rng
+    .shuffle(domain.body)
+    .slice(0, short ? rng.int(1, 2) : rng.int(2, 4))
+    .map((sentence) => sentence(words));
+  const list: Text[] = named.lead ? [{ text: named.lead }, ...named.items.map((text) => ({ text, sep: "\n" }))] : [];
+  const rest = rng.shuffle([...unicode, ...body, ...named.prose]).map((text, i): Text => ({ text, sep: i === 0 && list.length > 0 ? "\n\n" : " " }));
+  const closer: Text = { text: rng.pick(domain.closers)(words), sep: rest.length === 0 && list.length > 0 ? "\n\n" : " " };
+  return [{ text: opener }, ...list, ...rest, closer];
+}
+
 export function buildScenario(prompt: string, seed: string, repeat: number, flags: ScenarioFlags = {}): Scenario {
-  const rng = rngFrom(seed, prompt, repeat);
+  const market = flags.market ?? NO_MARKET;
+  const located = market.country !== null || market.languageGiven;
+  // Without a market a run is what it always was; a market gives other draws.
+  const rng = located ? rngFrom(seed, prompt, repeat, market.country ?? "", market.language) : rngFrom(seed, prompt, repeat);
   const { domain, words } = topicFor(prompt);
   const about = { domain: domain.id, focus: words.focus };
-  const opener = rng.pick(OPENERS)(words, domain);
-  const unicode = flags.unicode ? UNICODE_SENTENCES.map((sentence) => sentence(words)) : [];
+  const exact = flags.answer !== undefined && flags.answer !== null;
+  const unicode = flags.unicode && !exact ? UNICODE_SENTENCES.map((sentence) => sentence(words)) : [];
+  // The brands are drawn apart, so naming them does not change the rest of the answer.
+  const brandRng = rngFrom(seed, prompt, repeat, "brands", market.country ?? "");
+  const pick = exact ? { listed: [], absent: null } : pickBrands(domain.id, words.topic, market.country, flags.engine ?? seed, brandRng);
+  const named = brandSentences(pick, domain.id, market.country, brandRng);
+  const brands = { listed: pick.listed.map((b) => b.name), absent: pick.absent?.name ?? null };
+  const base = { about, exact, market, brands };
 
   if (flags.noSearch) {
-    const texts = [opener, ...unicode, rng.pick(domain.body)(words), rng.pick(domain.closers)(words)];
-    return { about, pages: [], calls: [], sentences: texts.map((text) => ({ text, cites: [] })), citationsOff: true, opened: [] };
+    const sentences = exact ? exactSentences(flags.answer!) : answerTexts(domain, words, unicode, named, rng, false);
+    return { ...base, pages: [], calls: [], sentences: sentences.map((s) => ({ ...s, cites: [] })), citationsOff: true, opened: [] };
   }
 
-  const pages: SimPage[] = sitesFor(domain, words, flags.unicode === true, rng).map((site, n) => {
+  const pages: SimPage[] = sitesFor(domain, words, flags.unicode === true && !exact, rng, market, pick.listed).map((site, n) => {
     const host = hostOf(site, words);
     const url = `https://${host}${site.path(words, n + 1 + repeat)}`;
     return { url, title: site.title(words), site: host.replace(/^www\./, ""), pageAge: rng.pick(PAGE_AGES) };
   });
 
   // Several calls; the first usually carries several queries, and sometimes a call shows no query.
-  const queries = rng.shuffle([...new Set(domain.queries.map((query) => query(words)))]);
+  const queries = rng.shuffle([...new Set(marketQueries(market, words) ?? domain.queries.map((query) => query(words)))]);
   const callCount = rng.int(1, 3);
   const calls: SimSearchCall[] = [];
   let q = 0;
@@ -143,22 +214,20 @@ export function buildScenario(prompt: string, seed: string, repeat: number, flag
   if (rng.chance(0.35)) calls.splice(rng.int(1, calls.length), 0, { queries: [], results: [] });
 
   // Under [[sim:unicode]] citations stay on: the point is offsets after multi-byte text.
-  const citationsOff = flags.noCitations === true || (rng.chance(0.12) && !flags.unicode);
-  const body = rng
-    .shuffle(domain.body)
-    .slice(0, unicode.length > 0 ? rng.int(1, 2) : rng.int(2, 4))
-    .map((sentence) => sentence(words));
+  const citationsOff = flags.noCitations === true || (rng.chance(0.12) && !flags.unicode && !exact);
   // The closer cites whenever citations are on, so multi-byte sentences come before a citation.
-  const texts = [opener, ...rng.shuffle([...unicode, ...body]), rng.pick(domain.closers)(words)];
+  const texts = exact ? exactSentences(flags.answer!) : answerTexts(domain, words, unicode, named, rng, unicode.length > 0);
   // Cite roughly half the pages, the first of them twice, so some are seen and not cited.
   const citable = rng.shuffle(pages.map((_, i) => i)).slice(0, Math.max(1, Math.ceil(pages.length / 2)));
-  const sentences: SimSentence[] = texts.map((text, i) => {
-    if (citationsOff || i === texts.length - 1) return { text, cites: [] };
+  // An exact answer's blank sentences cite nothing; an ordinary answer's list lead-in neither.
+  const canCite = (t: Text) => t.text.trim() !== "" && !t.text.endsWith(":");
+  const sentences: SimSentence[] = texts.map((t, i) => {
+    if (citationsOff || i === texts.length - 1 || !canCite(t)) return { ...t, cites: [] };
     const first = citable[i % citable.length]!;
     const cites = rng.chance(0.3) && citable.length > 1 ? [first, citable[(i + 1) % citable.length]!] : [first];
-    return { text, cites };
+    return { ...t, cites };
   });
-  if (!citationsOff) sentences[sentences.length - 1]!.cites = [citable[0]!];
+  if (!citationsOff && canCite(sentences[sentences.length - 1]!)) sentences[sentences.length - 1]!.cites = [citable[0]!];
 
-  return { about, pages, calls, sentences, citationsOff, opened: citationsOff ? [] : [citable[0]!] };
+  return { ...base, pages, calls, sentences, citationsOff, opened: citationsOff ? [] : [citable[0]!] };
 }

@@ -12,7 +12,10 @@
 // without it every simulated redirect resolves), [[sim:unicode]] (the answer adds multi-byte
 // sentences and the sources odd URLs: percent-encoded umlauts, a Japanese title, utm parameters,
 // a fragment, a YouTube query). Without tokens the answer, sources and searches fit the prompt's
-// topic (scenario.ts, topics.ts). Shape tokens take @ENGINE and *N too.
+// topic (scenario.ts, topics.ts) and name brands of its catalogue (brands.ts); [[sim:answer:TEXT]]
+// (TEXT base64url of UTF-8) makes the answer exactly TEXT (directive.ts). Shape tokens take
+// @ENGINE and *N too. The searcher's market is read from the request in each provider's own
+// parameter (market.ts): the country's sites and TLD, its local brands, searches in its language.
 //
 // A structured request (OpenAI text.format json_schema, Anthropic tool_choice type tool, Gemini
 // generationConfig.responseMimeType application/json) is answered, without searching, with the
@@ -25,7 +28,9 @@ import type { AddressInfo } from "node:net";
 import { ENGINE_IDS, type EngineId } from "../types";
 import { isObject } from "../normalize/common";
 import { claudeContent, claudeError, claudeMessage, claudeToolUse, pauseIndex } from "./anthropic";
+import { exactAnswerOf } from "./directive";
 import { geminiError, geminiResponse, geminiStructuredResponse, parseRedirectToken } from "./gemini";
+import { marketOf } from "./market";
 import { openaiError, openaiResponse, openaiStructuredResponse } from "./openai";
 import { simulatedQuestions } from "./questions";
 import { rngFrom } from "./rng";
@@ -58,7 +63,7 @@ export interface SimulatorOptions {
    * Told of every engine call (not continuations) before it is answered, and the answer waits for
    * what it returns: tests count calls per prompt across server restarts and hold a call open.
    */
-  onCall?: (call: { engine: EngineId; prompt: string }) => void | Promise<void>;
+  onCall?: (call: { engine: EngineId; prompt: string; body: Record<string, unknown> }) => void | Promise<void>;
 }
 
 export interface RunningSimulator {
@@ -247,7 +252,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const model = simulatedModel(pathModel ?? (typeof body.model === "string" ? body.model : "model"));
     const prompt = promptOf(engine, body);
     const isContinuation = engine === "claude" && Array.isArray(body.messages) && body.messages.length > 1;
-    if (options.onCall && !isContinuation) await options.onCall({ engine, prompt });
+    if (options.onCall && !isContinuation) await options.onCall({ engine, prompt, body });
 
     // A Claude continuation carries the paused assistant turn; it is the same run, not a repeat.
     if (engine === "claude" && Array.isArray(body.messages) && body.messages.length > 1) {
@@ -272,7 +277,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (isStructured(engine, body)) return answerStructured(engine, body, res, model, prompt, attempt, tokens.flags.invalidJson);
 
     const { noSearch, noCitations, unicode } = tokens.flags;
-    const scenario = buildScenario(prompt, `${seed}:${engine}`, attempt, { noSearch, noCitations, unicode });
+    const market = marketOf(engine, body);
+    const scenario = buildScenario(prompt, `${seed}:${engine}`, attempt, { noSearch, noCitations, unicode, market, engine, answer: exactAnswerOf(prompt) });
     const rng = rngFrom(seed, engine, prompt, attempt, "wire");
     if (engine === "chatgpt") {
       return send(res, 200, openaiResponse(scenario, model, prompt, rng), { "x-request-id": `req_${rng.id(24)}`, "openai-processing-ms": String(latencyMs) });

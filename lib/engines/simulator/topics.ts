@@ -473,7 +473,7 @@ interface Match {
   display: string;
 }
 
-function find(word: string, text: string): Match | null {
+export function find(word: string, text: string): Match | null {
   const escaped = word.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   // A whole word, or its plural: "flight" finds "flights", "crm" finds "CRMs".
   const match = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(s|es)?(?![\\p{L}\\p{N}])`, "u").exec(text.toLowerCase());

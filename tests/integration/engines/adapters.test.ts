@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   ENGINE_IDS,
+  NORMALIZER_VERSION,
   SIMULATED_API_KEY,
   engineConfigFromEnv,
   engineEnvSchema,
@@ -62,7 +63,7 @@ describe.each(ENGINE_IDS)("%s through its official SDK", (engine) => {
     const run = ok(await runPrompt(engine, { prompt: "How do heat pumps work in cold climates?" }, { config }));
     const stored = JSON.parse(JSON.stringify(run.envelope));
     expect(JSON.stringify(stored)).not.toContain(SIMULATED_API_KEY);
-    expect(stored.normalizer_version).toBe("1");
+    expect(stored.normalizer_version).toBe(NORMALIZER_VERSION);
     expect(stored.exchanges[0].request.body).toBeTruthy();
     expect(stored.exchanges[0].response.status).toBe(200);
     expect(normalizeEnvelope(stored).result).toEqual(run.result);

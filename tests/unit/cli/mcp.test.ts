@@ -54,6 +54,19 @@ describe("the tool table", () => {
     expect(prompt.required.sort()).toEqual(["project", "prompt"]);
   });
 
+  it("the prompt and fanout tools take the searcher's market: location (country, region, city, timezone) and language", () => {
+    for (const name of ["run_prompt", "estimate_fanout", "create_fanout"]) {
+      const tool = tools.find((t) => t.name === name)!;
+      const props = tool.inputJsonSchema.properties as Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+      expect(Object.keys(props.location!.properties ?? {})).toEqual(["country", "region", "city", "timezone"]);
+      expect(props.location!.required).toEqual(["country"]);
+      expect(props.language).toBeDefined();
+      expect(tool.placement.get("location")).toBe("body");
+    }
+    const listRuns = tools.find((t) => t.name === "list_runs")!;
+    expect(listRuns.placement.get("country")).toBe("query");
+  });
+
   it("a new endpoint in the registry becomes its tool with no other change", () => {
     const estimate = defineEndpoint({
       method: "POST", path: "/fanouts/estimate", operationId: "estimateFanout", summary: "Price a fanout", tags: ["Fanouts"], auth: "bearer",

@@ -65,6 +65,9 @@ function pick(schema: Json, defs: Json, io: "input" | "output", depth: number): 
 }
 
 function stringFor(schema: Json): string {
+  // A string's own example: what refinements JSON Schema cannot say (a known country code) satisfy.
+  const example = Array.isArray(schema.examples) ? schema.examples.find((e) => typeof e === "string") : undefined;
+  if (example !== undefined) return example;
   switch (schema.format) {
     case "date-time":
       return "2025-01-02T03:04:05.000Z";

@@ -117,7 +117,10 @@ describe("gemini normaliser", () => {
 
   it("records an answer given without searching", () => {
     const run = normalizeEnvelope(envelopeOf("gemini", [fixture("gemini/no-search.json")]));
-    expect(run.result).toEqual({ answer: "2 + 2 = 4.", sources: [], searches: [], citations_exposed: false, searched: false, search_calls: null });
+    expect(run.result).toEqual({
+      answer: "2 + 2 = 4.", sources: [], searches: [], citations_exposed: false, searched: false, search_calls: null,
+      locale_applied: { location: false, language: false },
+    });
   });
 
   it("rejects a response without candidates", () => {

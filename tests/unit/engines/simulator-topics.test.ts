@@ -7,6 +7,7 @@ import { claudeContent, claudeMessage } from "@/lib/engines/simulator/anthropic"
 import { geminiResponse, parseRedirectToken } from "@/lib/engines/simulator/gemini";
 import { openaiResponse } from "@/lib/engines/simulator/openai";
 import { rngFrom } from "@/lib/engines/simulator/rng";
+import { catalogueOf, vendorHost } from "@/lib/engines/simulator/brands";
 import { buildScenario, topicFor, type Scenario } from "@/lib/engines/simulator/scenario";
 import { classify, hostOf, type DomainId } from "@/lib/engines/simulator/topics";
 import { registeredDomain } from "@/lib/engines/url";
@@ -18,6 +19,8 @@ const REPEATS = [0, 1, 2, 3, 4, 5];
 
 const answerOf = (s: Scenario) => s.sentences.map((x) => x.text).join(" ");
 const hostsOf = (s: Scenario) => s.pages.map((p) => new URL(p.url).hostname);
+// Besides its topic's sites, an answer may cite the site of a brand of its topic's catalogue.
+const vendorsOf = (domain: DomainId) => catalogueOf(domain).map((b) => vendorHost(b.domains[0]!));
 
 // The three prompts of the issue, with the sites a person would expect for each, spelled out.
 const EXPECTED: Array<{ prompt: string; domain: DomainId; mentions: RegExp; hosts: string[] }> = [
@@ -68,7 +71,7 @@ describe("simulated answers fit the prompt's topic", () => {
   it.each(EXPECTED)("$prompt: $domain sites only, an English answer about it", ({ prompt, domain, mentions, hosts }) => {
     for (const { scenario } of runsOf(prompt)) {
       expect(scenario.about.domain).toBe(domain);
-      for (const host of hostsOf(scenario)) expect(hosts).toContain(host);
+      for (const host of hostsOf(scenario)) expect([...hosts, ...vendorsOf(domain)]).toContain(host);
       const answer = answerOf(scenario);
       expect(answer).toMatch(mentions);
       expect(answer).toContain(`"${prompt}"`);
@@ -86,7 +89,7 @@ describe("simulated answers fit the prompt's topic", () => {
   it.each(OTHERS)("$prompt: $domain", ({ prompt, domain, mentions }) => {
     const { domain: classified, words } = topicFor(prompt);
     expect(classified.id).toBe(domain);
-    const pool = classified.sites.map((site) => hostOf(site, words));
+    const pool = [...classified.sites.map((site) => hostOf(site, words)), ...vendorsOf(domain)];
     for (const { scenario } of runsOf(prompt)) {
       for (const host of hostsOf(scenario)) expect(pool).toContain(host);
       expect(answerOf(scenario)).toMatch(mentions);
@@ -257,8 +260,8 @@ function normalised(engine: EngineId, prompt: string, repeat: number, flags = {}
 
 describe("what a run records from a simulated engine", () => {
   it.each(ENGINE_IDS)("%s: sources on the topic's sites, searches and answer about it", (engine) => {
-    for (const { prompt, mentions, hosts } of EXPECTED) {
-      const domains = hosts.map((h) => registeredDomain(`https://${h}/`));
+    for (const { prompt, mentions, hosts, domain } of EXPECTED) {
+      const domains = [...hosts, ...vendorsOf(domain)].map((h) => registeredDomain(`https://${h}/`));
       for (const repeat of [0, 1, 2]) {
         const result = normalised(engine, prompt, repeat);
         expect(result.sources.length).toBeGreaterThan(0);

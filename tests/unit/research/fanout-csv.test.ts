@@ -64,16 +64,17 @@ describe("fanoutQueriesCsv", () => {
         queries: [{ query: "crm pricing 2026", runs: 2, occurrences: 2, share: 1, share_interval: [0.3424, 1] as [number, number] }],
       },
     ],
+    by_country: [],
   };
 
-  it("has the header and one line per prompt × engine × query, quoted and guarded", () => {
-    const csv = fanoutQueriesCsv(report, new Map([[2, "fa_01JZ0000000000000000000001:q3"]]));
+  it("has the header and one line per prompt × engine × query, quoted and guarded, with each prompt's market", () => {
+    const csv = fanoutQueriesCsv(report, new Map([[2, "fa_01JZ0000000000000000000001:q3"]]), new Map([[2, { country: "DE", language: "de" }]]));
     const lines = csv.split("\r\n");
     expect(lines[0]).toBe(FANOUT_QUERY_COLUMNS.join(","));
-    expect(lines[0]).toBe("prompt_index,prompt,engine,query,runs,completed_runs,share,share_low,share_high,occurrences,prompt_source,fanout_id");
-    expect(lines[1]).toBe('1,"Which CRM, ""really"", is best?",chatgpt,best crm,3,3,1,0.4385,1,4,,fo_01JZ0000000000000000000000');
-    expect(lines[2]).toBe('1,"Which CRM, ""really"", is best?",chatgpt,\'=cmd|\' /C calc\'!A0,1,3,0.3333,0.0615,0.7923,1,,fo_01JZ0000000000000000000000');
-    expect(lines[3]).toBe("2,crm pricing,chatgpt,crm pricing 2026,2,2,1,0.3424,1,2,fa_01JZ0000000000000000000001:q3,fo_01JZ0000000000000000000000");
+    expect(lines[0]).toBe("prompt_index,prompt,engine,query,runs,completed_runs,share,share_low,share_high,occurrences,prompt_source,country,language,fanout_id");
+    expect(lines[1]).toBe('1,"Which CRM, ""really"", is best?",chatgpt,best crm,3,3,1,0.4385,1,4,,,,fo_01JZ0000000000000000000000');
+    expect(lines[2]).toBe('1,"Which CRM, ""really"", is best?",chatgpt,\'=cmd|\' /C calc\'!A0,1,3,0.3333,0.0615,0.7923,1,,,,fo_01JZ0000000000000000000000');
+    expect(lines[3]).toBe("2,crm pricing,chatgpt,crm pricing 2026,2,2,1,0.3424,1,2,fa_01JZ0000000000000000000001:q3,DE,de,fo_01JZ0000000000000000000000");
     expect(lines[4]).toBe("");
     expect(lines).toHaveLength(5);
   });

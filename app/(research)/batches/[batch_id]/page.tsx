@@ -17,6 +17,7 @@ import { EngineAttempt } from "../../_components/engine-attempt";
 import { ResearchPage } from "../../_components/frame";
 import { LiveRefresh } from "../../_components/live";
 import { orNotFound } from "../../_lib/load";
+import { MarketLine } from "../../_components/market";
 
 export const dynamic = "force-dynamic";
 
@@ -50,6 +51,7 @@ export default async function BatchPage({ params }: Props) {
       <div className="mb-6">
         <p className="text-sm font-medium text-indigo-700">A prompt on {runs.length === 1 ? "one engine" : `${runs.length} engines`}</p>
         <h1 className="mt-1 text-xl font-semibold tracking-tight break-words whitespace-pre-line sm:text-2xl">{prompt}</h1>
+        <MarketLine input={batch.input} className="mt-2" />
         <p className="mt-2 text-sm text-slate-500">
           {when(batch.created_at)}
           {batch.created_by ? ` · by ${batch.created_by}` : ""} · <Tag tone={batch.status === "partial" ? "amber" : statusTone(batch.status)}>{batch.status}</Tag>

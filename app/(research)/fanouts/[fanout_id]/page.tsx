@@ -8,7 +8,8 @@ import { requireSessionPrincipal } from "@/lib/auth/session";
 import { getFanout, queryReportOf } from "@/lib/fanouts/read";
 import { getProject } from "@/lib/projects/projects";
 import { progressOfAll } from "@/lib/research/progress";
-import type { Fanout, FanoutQueryGroup } from "@/lib/schemas/fanouts";
+import type { Fanout, FanoutQueryCountryGroup, FanoutQueryGroup } from "@/lib/schemas/fanouts";
+import { countryName } from "@/lib/locale/codes";
 import { Section } from "../../../_components/ui";
 import { Facts, ScrollTable, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
 import { engineName, when } from "../../../s/_lib/view";
@@ -16,6 +17,7 @@ import { ResearchPage, type Crumb } from "../../_components/frame";
 import { CitationSelection } from "../../_components/start-forms";
 import { LiveRefresh } from "../../_components/live";
 import { orNotFound } from "../../_lib/load";
+import { marketText } from "../../_components/market";
 
 export const dynamic = "force-dynamic";
 
@@ -86,6 +88,7 @@ function Matrix({ fanout, groups }: { fanout: FanoutBody; groups: Map<string, Qu
               <a href={`#prompt-${prompt.index}`} className="break-words hover:underline">
                 {prompt.text}
               </a>
+              <PromptMarket prompt={prompt} />
             </th>
             {prompt.engines.map((cell) => (
               <MatrixCell key={cell.engine} cell={cell} group={groups.get(`${prompt.index}:${cell.engine}`)} promptIndex={prompt.index} />
@@ -96,6 +99,66 @@ function Matrix({ fanout, groups }: { fanout: FanoutBody; groups: Map<string, Qu
       </ScrollTable>
     </div>
   );
+}
+
+type CountryGroup = z.input<typeof FanoutQueryCountryGroup>;
+
+/**
+ * For each prompt text run in more than one country: each engine's queries side by side per
+ * country (the query report's by_country rows), so a market's searches compare at a glance.
+ */
+function QueriesByCountry({ rows }: { rows: CountryGroup[] }) {
+  const byText = new Map<string, CountryGroup[]>();
+  for (const row of rows) byText.set(row.prompt, [...(byText.get(row.prompt) ?? []), row]);
+  const compared = [...byText].filter(([, list]) => new Set(list.map((r) => r.country)).size > 1);
+  if (compared.length === 0) return null;
+  return (
+    <Section id="by-country" title="Queries by country" description="The same prompt's searches in each market: how many of each engine's completed runs there issued each query.">
+      <div className="space-y-4">
+        {compared.map(([text, list]) => (
+          <div key={text} data-testid="country-comparison">
+            <h3 className="font-medium break-words">{text}</h3>
+            <div className="mt-2 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+              {list.map((row) => (
+                <div key={`${row.engine}:${row.country}`} className="min-w-0 rounded-md border border-slate-200 p-3" data-testid="country-cell" data-engine={row.engine} data-country={row.country ?? ""}>
+                  <div className="flex flex-wrap items-baseline justify-between gap-2">
+                    <h4 className="font-medium">
+                      {engineName(row.engine)} · {row.country ? (countryName(row.country) ?? row.country) : "No location"}
+                    </h4>
+                    <span className="text-xs text-slate-500">{plural(row.completed_runs, "run", "runs")}</span>
+                  </div>
+                  {row.queries.length ? (
+                    <ul className="mt-2 text-sm">
+                      {row.queries.map((q) => (
+                        <li key={q.query} className="flex items-baseline justify-between gap-3 border-t border-slate-100 py-1 first:border-t-0">
+                          <span className="min-w-0 break-words">{q.query}</span>
+                          <span className="shrink-0 text-xs whitespace-nowrap text-slate-600 tabular-nums">
+                            {q.runs}/{row.completed_runs}
+                          </span>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : (
+                    <p className="mt-2 text-sm text-slate-500">No queries yet.</p>
+                  )}
+                </div>
+              ))}
+            </div>
+          </div>
+        ))}
+      </div>
+    </Section>
+  );
+}
+
+/** The market a prompt ran in, under its text; nothing when it ran without one. */
+function PromptMarket({ prompt }: { prompt: FanoutBody["prompts"][number] }) {
+  const text = marketText(prompt.location, prompt.language);
+  return text ? (
+    <span className="mt-0.5 block text-xs font-normal text-slate-500" data-testid="prompt-market">
+      {text}
+    </span>
+  ) : null;
 }
 
 function RunLinks({ cell }: { cell: EngineCell }) {
@@ -221,7 +284,10 @@ export default async function FanoutPage({ params }: Props) {
             <details key={prompt.index} id={`prompt-${prompt.index}`} open={fanout.prompts.length <= OPEN_PROMPTS} className="group rounded-md border border-slate-200" data-testid="prompt-queries">
               <summary className="flex cursor-pointer flex-wrap items-baseline gap-x-2 gap-y-1 p-3">
                 <span className="text-slate-400 tabular-nums">{prompt.index}.</span>
-                <span className="min-w-0 flex-1 font-medium break-words">{prompt.text}</span>
+                <span className="min-w-0 flex-1 font-medium break-words">
+                  {prompt.text}
+                  <PromptMarket prompt={prompt} />
+                </span>
                 <span className="text-xs text-slate-500">{plural(prompt.query_count, "query", "queries")}</span>
               </summary>
               <div className="border-t border-slate-100 p-3">
@@ -244,6 +310,7 @@ export default async function FanoutPage({ params }: Props) {
           ))}
         </div>
       </Section>
+      <QueriesByCountry rows={report.by_country} />
       {completedRuns.length > 0 && fanout.project_id ? (
         <Section id="citations" title="What these answers cited">
           <CitationSelection

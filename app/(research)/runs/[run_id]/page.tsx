@@ -24,6 +24,7 @@ import { ResearchPage, type Crumb } from "../../_components/frame";
 import { LiveRefresh } from "../../_components/live";
 import { ShareControl } from "../../_components/share-control";
 import { orNotFound } from "../../_lib/load";
+import { LocaleApplied, marketText } from "../../_components/market";
 
 export const dynamic = "force-dynamic";
 
@@ -134,7 +135,11 @@ export default async function RunPage({ params }: Props) {
   const sources = result ? ordered(result.sources) : [];
   const numbers: SourceNumbers = new Map(sources.map((s, i) => [s.url, i + 1]));
   const engine = engineName(run.engine);
+  const market = marketText(run.input.location as Parameters<typeof marketText>[0], typeof run.input.language === "string" ? run.input.language : null);
   const facts: Array<[string, ReactNode]> = [
+    ...(market
+      ? ([["Market", <span key="m" data-testid="market">{market}{result ? <> · <LocaleApplied applied={result.locale_applied} engine={engine} /></> : null}</span>]] as Array<[string, ReactNode]>)
+      : []),
     ["Duration", run.duration_ms !== null ? `${(run.duration_ms / 1000).toFixed(1)} s` : "—"],
     ["Usage", usageLine(run)],
     ["Charge", run.charge ? `$${run.charge.amount_usd} (${run.charge.status})` : "—"],

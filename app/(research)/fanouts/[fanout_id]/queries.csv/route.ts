@@ -18,7 +18,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ fano
     const fanout = await getFanout(principal, fanout_id);
     const report = queryReportOf(fanout);
     const sources = new Map(fanout.prompts.flatMap((p) => (p.source ? [[p.index, `${p.source.analysis_id}:${p.source.question_id}`] as const] : [])));
-    return new Response(fanoutQueriesCsv(report, sources), {
+    const markets = new Map(fanout.prompts.map((p) => [p.index, { country: p.location?.country ?? null, language: p.language ?? null }] as const));
+    return new Response(fanoutQueriesCsv(report, sources, markets), {
       status: 200,
       headers: {
         "Content-Type": "text/csv; charset=utf-8; header=present",

@@ -1,0 +1,67 @@
+// The searcher's market (decisions.md "Locale"): a location and a language, written once for
+// prompts, fanouts, estimates and monitors, checked and canonicalised by lib/locale/codes.ts.
+// zod and data only: no server code may be imported here.
+import { z } from "zod";
+import { canonicalLanguage, canonicalTimeZone, countryName } from "../locale/codes";
+import { chars } from "./common";
+
+export const CountryCode = z
+  .string()
+  .overwrite((code) => code.trim().toUpperCase())
+  .refine((code) => countryName(code) !== null, {
+    error: (issue) => `unknown country ${JSON.stringify(issue.input)}: give an ISO 3166-1 alpha-2 code such as US, DE or BR`,
+  })
+  .meta({
+    id: "CountryCode",
+    description: "An ISO 3166-1 alpha-2 country code, any case; stored and echoed upper-cased (`de` -> `DE`).",
+    examples: ["DE"],
+  });
+
+export const TimeZone = z
+  .string()
+  .overwrite((name) => canonicalTimeZone(name) ?? name)
+  .refine((name) => canonicalTimeZone(name) !== null, {
+    error: (issue) => `unknown time zone ${JSON.stringify(issue.input)}: give an IANA name such as Europe/Berlin`,
+  })
+  .meta({
+    id: "TimeZone",
+    description:
+      "An IANA time zone name, any case; an old or alternative name is replaced by the zone it points to (`Asia/Calcutta` -> `Asia/Kolkata`, `UTC` -> `Etc/UTC`).",
+    examples: ["Europe/Berlin"],
+  });
+
+export const Language = z
+  .string()
+  .overwrite((tag) => canonicalLanguage(tag) ?? tag)
+  .refine((tag) => canonicalLanguage(tag) !== null, {
+    error: (issue) => `unknown language tag ${JSON.stringify(issue.input)}: give a BCP 47 tag such as de, pt-BR or en-GB`,
+  })
+  .meta({
+    id: "Language",
+    description: "The searcher's language, a BCP 47 tag, any case; stored and echoed canonicalised (`pt-br` -> `pt-BR`).",
+    examples: ["de"],
+  });
+
+export const Location = z
+  .strictObject({
+    country: CountryCode,
+    region: chars(1, 100).optional().describe("Free text, 1 to 100 characters: a state, province or region (`Bavaria`)."),
+    city: chars(1, 100).optional().describe("Free text, 1 to 100 characters (`Munich`)."),
+    timezone: TimeZone.optional(),
+  })
+  .meta({
+    id: "Location",
+    description:
+      "Where the searcher is. Sent to each engine in its provider's own parameter (OpenAI and Anthropic web search: `user_location`; Gemini: `toolConfig.retrievalConfig.latLng`, the city's coordinates when known, else the country's); never added to the prompt text. What reached each provider is the run's `result.locale_applied`.",
+    examples: [{ country: "DE", region: "Bavaria", city: "Munich", timezone: "Europe/Berlin" }],
+  });
+
+/** The two optional request fields, spread into every body that starts prompt runs. */
+export const marketFields = {
+  location: Location.optional(),
+  language: Language.optional().describe(
+    "The searcher's language, a BCP 47 tag (`de`, `pt-BR`). Sent where the provider takes one (Gemini's `languageCode`); OpenAI's and Anthropic's web search take none, and nothing is added to the prompt text.",
+  ),
+};
+
+export type Location = z.output<typeof Location>;
