@@ -94,9 +94,9 @@ describe("starting work from the project page", () => {
     const before = await dbFingerprint();
     const refused = await research.startPromptAction(idle, form({ project, prompt: "best crm", engines: ["gemini"], country: "DE", language: "xx" }));
     expect(refused.ok).toBe(false);
-    expect(refused.message).toMatch(/^language: unknown language tag "xx"/);
+    expect(refused.message).toMatch(/^Language: unknown language tag "xx"/);
     const estimate = await research.estimateFanoutAction({ ok: true }, form({ project, prompts: "best crm", engines: ["chatgpt"], runs: "1", country: "ZZ" }));
-    expect(estimate).toMatchObject({ ok: false, message: expect.stringMatching(/^location\.country: unknown country "ZZ"/) });
+    expect(estimate).toMatchObject({ ok: false, message: expect.stringMatching(/^Country: unknown country "ZZ"/) });
     expect(fingerprintChanges(before, await dbFingerprint())).toEqual([]);
   });
 
