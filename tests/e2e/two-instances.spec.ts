@@ -138,7 +138,7 @@ test("two instances on one PostgreSQL: the drivers share a fanout without runnin
     // Woken, not timed out: the answer came before the 30 s deadline, and only B's engine ran it.
     expect(at).toBeLessThan(asked + 30_000);
     expect(calls.a.filter((c) => c.prompt === waiterPrompt)).toEqual([]);
-    expect(calls.b.filter((c) => c.prompt === waiterPrompt)).toEqual([{ engine: "chatgpt", prompt: waiterPrompt }]);
+    expect(calls.b.filter((c) => c.prompt === waiterPrompt).map(({ engine, prompt }) => ({ engine, prompt }))).toEqual([{ engine: "chatgpt", prompt: waiterPrompt }]);
   } finally {
     for (const server of servers) await server.kill();
     for (const simulator of simulators) await simulator.close();
