@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:http";
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import { signIn } from "./cli-helpers";
 import { screenshots } from "./screens";
+import { expectNothingOfTheWorkspace, expectShareHeaders } from "./share-checks";
 import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
@@ -63,12 +64,6 @@ async function openShare(browser: Browser, share: Share, title: string): Promise
   return { context, page };
 }
 
-function expectShareHeaders(response: { headers(): Record<string, string> } | null) {
-  const headers = response!.headers();
-  expect(headers["x-robots-tag"]).toBe("noindex, nofollow");
-  expect(headers["referrer-policy"]).toBe("no-referrer");
-  expect(headers["cache-control"]).toBe("no-store");
-}
 
 async function expectPreview(page: Page, title: string) {
   await expect(page.locator('head meta[name="robots"][content="noindex, nofollow"]')).toHaveCount(1);
@@ -311,5 +306,7 @@ test("an audit run's page, signed out: the URL linked out, the fetch, findings b
   const html = await page.content();
   for (const hidden of [project, EMAIL]) expect(html).not.toContain(hidden);
   await screenshots(page, testInfo, "audit");
+  // Nor in its .json, nor any charge (the audit's hold was captured).
+  await expectNothingOfTheWorkspace(page, pathOf(share), [project, EMAIL]);
   await context.close();
 });
