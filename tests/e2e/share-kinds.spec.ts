@@ -8,10 +8,9 @@
 // page or `.json` of any kind holds an email, the project's id or a charge, and each sends the
 // share headers and the robots meta. Screenshots of each page at 1280 and 390 px go to the
 // test's output folder.
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { signIn } from "./cli-helpers";
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { screenshots } from "./screens";
-import { expectNothingOfTheWorkspace, expectShareHeaders } from "./share-checks";
+import { apiAs, expectNothingOfTheWorkspace, signedInKey, openShare, pathOf, signedOut } from "./share-checks";
 
 test.describe.configure({ mode: "serial" });
 
@@ -48,34 +47,11 @@ const links: Record<string, Share> = {};
 let signedIn: BrowserContext;
 let page: Page;
 
-const pathOf = (share: Share | string) => new URL(typeof share === "string" ? share : share.url).pathname;
-
-async function api<T>(request: APIRequestContext, method: "GET" | "POST" | "DELETE", url: string, data?: unknown, status = 200): Promise<T> {
-  const response = await request.fetch(`/api/v1${url}`, { method, headers: auth, data });
-  expect(response.status(), `${method} ${url}: ${await response.text()}`).toBe(status);
-  return (status === 204 ? null : await response.json()) as T;
-}
+/** The API as the spec's key (set once the first test has made it). */
+const api = apiAs(() => auth);
 
 async function statusOf(request: APIRequestContext, url: string): Promise<number> {
   return (await request.get(pathOf(url), { maxRedirects: 0 })).status();
-}
-
-async function signedOut(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: 1280, height: 900 } });
-}
-
-/** A share's page opened signed out: 200, the share headers, the robots meta and the preview titled `title`. */
-async function openShare(browser: Browser, share: Share, title: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await signedOut(browser);
-  const reader = await context.newPage();
-  const response = await reader.goto(pathOf(share));
-  expect(response?.status()).toBe(200);
-  expectShareHeaders(response);
-  await expect(reader.locator('head meta[name="robots"][content="noindex, nofollow"]')).toHaveCount(1);
-  await expect(reader.locator('head meta[property="og:title"]')).toHaveAttribute("content", title);
-  await expect(reader).toHaveTitle(title);
-  await expect(reader.getByText("Shared from geoscope · read-only")).toBeVisible();
-  return { context, page: reader };
 }
 
 test.afterAll(async () => {
@@ -86,11 +62,7 @@ test("a fanout in two markets, a prompt batch on two engines, a questions and a 
   test.setTimeout(180_000);
   signedIn = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await signedIn.newPage();
-  await signIn(page, EMAIL);
-  const keys = page.locator("#api-keys");
-  await keys.getByLabel("Name").fill("share kinds");
-  await keys.getByRole("button", { name: "Create key" }).click();
-  auth = { Authorization: `Bearer ${(await page.getByTestId("secret-once").textContent())!.trim()}` };
+  auth = await signedInKey(page, EMAIL, "share kinds");
   project = (await api<{ id: string }>(request, "POST", "/projects", { name: "Share kinds" }, 201)).id;
 
   const queued = await api<Batch>(request, "POST", "/prompts", { prompt: PROMPT, engines: ["chatgpt", "claude"], project }, 202);
