@@ -5,7 +5,7 @@
 // of what was started.
 import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
+import type { z } from "zod";
 import { createCitationAnalysis } from "@/lib/analyses/service";
 import { createAudit } from "@/lib/audits/create";
 import { requireSessionPrincipal } from "@/lib/auth/session";
@@ -19,9 +19,7 @@ import { AuditRequest } from "@/lib/schemas/audits";
 import { FanoutRequest, type FanoutEstimate } from "@/lib/schemas/fanouts";
 import { QuestionsRequest } from "@/lib/schemas/questions";
 import { PromptRequest } from "@/lib/schemas/runs";
-import { ShareTargetKind } from "@/lib/schemas/shares";
-import { AnalysisId } from "@/lib/schemas/analyses";
-import { RunId } from "@/lib/schemas/runs";
+import { SHARE_ENDPOINTS, SHARE_TARGETS, ShareTargetKind, type ShareKind } from "@/lib/schemas/shares";
 import { ProjectId } from "@/lib/schemas/projects";
 import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../_lib/form-words";
@@ -189,13 +187,11 @@ export async function startCitationAnalysisAction(_prev: StartState, form: FormD
 }
 
 /** The shared object named by the form, its id checked as the API checks the path's (malformed = missing). */
-function targetOf(form: FormData): { kind: "run" | "analysis"; id: string } {
+function targetOf(form: FormData): { kind: ShareKind; id: string } {
   const kind = ShareTargetKind.safeParse(field(form, "kind"));
-  if (!kind.success) throw new ApiError("invalid_request", "kind: must be run or analysis");
-  const id = field(form, "id") ?? "";
-  return kind.data === "run"
-    ? { kind: "run", id: parseParams(z.object({ run_id: RunId }), { run_id: id }).run_id }
-    : { kind: "analysis", id: parseParams(z.object({ analysis_id: AnalysisId }), { analysis_id: id }).analysis_id };
+  if (!kind.success) throw new ApiError("invalid_request", `kind: must be ${ShareTargetKind.options.join(", ")}`);
+  const { param } = SHARE_TARGETS[kind.data];
+  return { kind: kind.data, id: parseParams(SHARE_ENDPOINTS[kind.data].get.params, { [param]: field(form, "id") ?? "" })[param]! };
 }
 
 async function sharing(work: () => Promise<Omit<ShareActionState, "ok">>): Promise<ShareActionState> {

@@ -1,22 +1,25 @@
-// Share links: one public, read-only link to a finished run or analysis, created, rotated, revoked
-// or looked at. The link alone goes to stdout (`open $(geoscope share dr_…)`), the notes to stderr.
-import {
-  getAnalysisShare, getRunShare, rotateAnalysisShare, rotateRunShare, shareAnalysis, shareRun, unshareAnalysis, unshareRun,
-} from "../../lib/schemas/shares";
+// Share links: one public, read-only link to a finished run, analysis, fanout or prompt batch,
+// created, rotated, revoked or looked at. The link alone goes to stdout (`open $(geoscope share
+// dr_…)`), the notes to stderr. The kinds and their endpoints are SHARE_TARGETS' (lib/schemas/shares.ts).
+import { SHARE_ENDPOINTS, SHARE_KIND_NAMES, SHARE_TARGETS, shareKindOfId, sharePrefixesOf } from "../../lib/schemas/shares";
 import { EXIT } from "../client";
 import { arg, date, noExtraArgs, note, request, show, UsageError, type Ctx, type Section } from "../command";
 
 const ACTIONS = ["status", "rotate", "revoke"] as const;
 
-/** The run's or the analysis's share endpoints, chosen by the id's prefix before anything is asked. */
+/** "a, b or c". */
+const orList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items.at(-1)}` : (items[0] ?? ""));
+const idsOf = (kind: (typeof SHARE_KIND_NAMES)[number]) => sharePrefixesOf(kind).map((p) => `${p}_…`);
+/** "a run (dr_…), an analysis (fa_… or ca_…), …". */
+const KINDS_WORDS = orList(SHARE_KIND_NAMES.map((kind) => `${SHARE_TARGETS[kind].noun} (${orList(idsOf(kind))})`));
+const ALL_IDS = SHARE_KIND_NAMES.flatMap(idsOf);
+
+/** The share endpoints of the id's kind, chosen by the id's prefix before anything is asked. */
 export function shareTargetOf(id: string) {
-  if (id.startsWith("dr_")) {
-    return { noun: "run", params: { run_id: id }, get: getRunShare, create: shareRun, rotate: rotateRunShare, revoke: unshareRun } as const;
-  }
-  if (id.startsWith("fa_") || id.startsWith("ca_")) {
-    return { noun: "analysis", params: { analysis_id: id }, get: getAnalysisShare, create: shareAnalysis, rotate: rotateAnalysisShare, revoke: unshareAnalysis } as const;
-  }
-  throw new UsageError(`share takes a run id (dr_…) or an analysis id (fa_… or ca_…), not ${id}`);
+  const kind = shareKindOfId(id);
+  if (!kind) throw new UsageError(`share takes the id of a ${KINDS_WORDS}, not ${id}`);
+  const { noun, param } = SHARE_TARGETS[kind];
+  return { noun, params: { [param]: id }, ...SHARE_ENDPOINTS[kind] };
 }
 
 /** The one action asked for (--status, --rotate, --revoke), or "create" without any. */
@@ -31,15 +34,15 @@ export const shares: Section = {
   commands: [
     {
       words: ["share"],
-      args: "dr_…|fa_…|ca_…",
-      summary: "a public read-only link to a finished run or analysis: prints the URL (the same one if already shared)",
+      args: ALL_IDS.join("|"),
+      summary: "a public read-only link to a finished run, analysis, fanout or prompt batch: prints the URL (the same one if already shared)",
       options: {
         status: { type: "boolean", help: "whether it is shared, and its link; changes nothing" },
         rotate: { type: "boolean", help: "replace the link with a new one: the old one stops working at once" },
         revoke: { type: "boolean", help: "revoke the link: it stops working at once (sharing again makes a new one)" },
       },
       async run(ctx) {
-        const id = arg(ctx, 0, "run or analysis id (dr_…, fa_… or ca_…)");
+        const id = arg(ctx, 0, `id of a run, analysis, fanout or prompt batch (${orList(ALL_IDS)})`);
         noExtraArgs(ctx, 1);
         const action = actionOf(ctx);
         const target = shareTargetOf(id);

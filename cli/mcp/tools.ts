@@ -1,11 +1,13 @@
 // The MCP tools of `geoscope mcp`, one line each. A tool names an operation by "METHOD /path" as
 // the registry (lib/schemas/registry.ts) does: the spec's endpoint table, with the share paths'
-// `{object_id}` written `{run_id}` / `{analysis_id}` (docs/decisions.md "Sharing"). Its input
+// `{object_id}` written `{run_id}` / `{analysis_id}` (docs/decisions.md "Sharing"), and four share
+// tools for every kind that can be shared (SHARE_TARGETS, lib/schemas/shares.ts). Its input
 // schema, its call and most of its description come from that endpoint's definition. A line whose
 // endpoint is not in the registry yet (audits are being built) gives no tool until it is added.
 import { z } from "zod";
 import { ENGINE_IDS } from "../../lib/schemas/common";
 import type { EndpointDefinition } from "../../lib/schemas/endpoint";
+import { SHARE_ENDPOINTS, SHARE_KIND_NAMES } from "../../lib/schemas/shares";
 
 /** A rate-card product, or `fanout`: prompt executions priced per engine. */
 export type CostKind = "prompt" | "questions" | "audit" | "citations" | "fanout";
@@ -49,14 +51,17 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "get_analysis", endpoint: "GET /analyses/{analysis_id}" },
   { name: "list_analyses", endpoint: "GET /analyses" },
   { name: "audit_page", endpoint: "POST /audits", cost: "audit", hint: "Returns at once with the audit run queued; then call wait_for_run with its id." },
-  { name: "share_run", endpoint: "POST /runs/{run_id}/share" },
-  { name: "get_run_share", endpoint: "GET /runs/{run_id}/share" },
-  { name: "rotate_run_share", endpoint: "POST /runs/{run_id}/share/rotate" },
-  { name: "unshare_run", endpoint: "DELETE /runs/{run_id}/share" },
-  { name: "share_analysis", endpoint: "POST /analyses/{analysis_id}/share" },
-  { name: "get_analysis_share", endpoint: "GET /analyses/{analysis_id}/share" },
-  { name: "rotate_analysis_share", endpoint: "POST /analyses/{analysis_id}/share/rotate" },
-  { name: "unshare_analysis", endpoint: "DELETE /analyses/{analysis_id}/share" },
+  // share_run, get_run_share, rotate_run_share, unshare_run; the same for every kind that can be shared.
+  ...SHARE_KIND_NAMES.flatMap((kind): ToolSpec[] => {
+    const e = SHARE_ENDPOINTS[kind];
+    const at = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;
+    return [
+      { name: `share_${kind}`, endpoint: at(e.create) },
+      { name: `get_${kind}_share`, endpoint: at(e.get) },
+      { name: `rotate_${kind}_share`, endpoint: at(e.rotate) },
+      { name: `unshare_${kind}`, endpoint: at(e.revoke) },
+    ];
+  }),
 ];
 
 /** How long a waiting tool waits by default: under the 60 s an MCP client commonly allows one call. */

@@ -17,7 +17,8 @@ import { holdJoin, holdShape } from "../billing/store";
 import { isFinished } from "../runs/status";
 import { CITATION_LIMITS, type AnalysesQuery, type Analysis, type AnalysisList, type AnalysisSummary, type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
 import { domainNameOf } from "../schemas/projects";
-import { inReachableWorkspaceSql, reachableBy, reachableSql, reachableWorkspaceIds, reachOf, requireWorkspace, type ReachPlaceholders } from "../workspaces/access";
+import { readableSql, readerOf, type Reader } from "../shares/reader";
+import { inReachableWorkspaceSql, reachableBy, reachableWorkspaceIds, reachOf, requireWorkspace, type ReachPlaceholders } from "../workspaces/access";
 import { computeCitationAnalysis, type CitationFigures, type ObservedSource, type RunObservation } from "./citations";
 
 export const CITATION_METHOD = "stored_results_v1";
@@ -307,14 +308,14 @@ export async function getAnalysis(principal: Principal, analysisId: string, opti
 }
 
 /**
- * An analysis the credential can reach: its version (the row's xmin and its creator's email), its
+ * An analysis the reader can read (lib/shares/reader.ts): its version (the row's xmin and its creator's email), its
  * status, its columns unless `known` is that version (the caller has the body of that version),
  * and for a questions analysis its run ids and its run's hold, which its body shows but its
  * version does not cover.
  */
 const ANALYSIS_BY_ID = defineStatement({
   label: "analysis_by_id",
-  params: ["analysis", "user", "own", "known"],
+  params: ["analysis", "user", "own", "share", "known"],
   columns: (p) => ({
     version: text("v.version"),
     status: analysisColumns.status,
@@ -323,12 +324,12 @@ const ANALYSIS_BY_ID = defineStatement({
     runIds: json<string[]>("CASE WHEN a.kind = 'questions' THEN (SELECT json_agg(ar.run_id ORDER BY ar.position) FROM analysis_runs ar WHERE ar.analysis_id = a.id) END").nullable,
     hold: holdShape("h"),
   }),
-  sql: ({ select, p }) =>
+  sql: ({ select, p, given }) =>
     `SELECT ${select} FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id ` +
     `CROSS JOIN LATERAL (SELECT a.xmin::text || ':' || COALESCE(u.email, '') AS version) v ` +
     `LEFT JOIN LATERAL (SELECT ar.run_id FROM analysis_runs ar WHERE ar.analysis_id = a.id AND a.kind = 'questions' ORDER BY ar.position LIMIT 1) q ON true ` +
     `${holdJoin("h", "q.run_id")} ` +
-    `WHERE a.id = ${p.analysis} AND ${reachableSql("a", p)}`,
+    `WHERE a.id = ${p.analysis} AND ${readableSql("a", p, given)}`,
 });
 
 const ANALYSIS_STATUS = defineStatement({
@@ -348,10 +349,10 @@ const citationBodies = new VersionCache<{ version: string; status: string; text:
 
 type AnalysisText = { finished: boolean; text: string };
 
-/** GET /analyses/{id} as JSON text (the presented analysis), or null when the credential cannot reach it. */
-async function readAnalysisText(principal: Principal, analysisId: string): Promise<AnalysisText | null> {
+/** GET /analyses/{id} as JSON text (the presented analysis), or null when the reader cannot read it. */
+export async function readAnalysisText(reader: Reader, analysisId: string): Promise<AnalysisText | null> {
   const held = citationBodies.get(analysisId);
-  const row = await ANALYSIS_BY_ID.first(standalone(), { analysis: analysisId, ...reachOf(principal), known: held?.version ?? null });
+  const row = await ANALYSIS_BY_ID.first(standalone(), { analysis: analysisId, ...readerOf(reader), known: held?.version ?? null });
   if (!row) return null;
   // No columns: the version is the one remembered.
   if (!row.analysis) return { finished: isFinished(held!.status as AnalysisRow["status"]), text: held!.text };
@@ -458,10 +459,4 @@ export async function listAnalyses(principal: Principal, query: z.output<typeof 
     })),
     next_cursor: page.next_cursor,
   };
-}
-
-/** An analysis by id, whoever asks: for a public share page, which has checked its token. Null when there is none. */
-export async function analysisById(analysisId: string) {
-  const row = await db().analysis.findUnique({ where: { id: analysisId }, include: analysisInclude });
-  return row ? presentAnalysis(row) : null;
 }

@@ -30,7 +30,8 @@ import type { Fanout, FanoutList, FanoutPromptSource, FanoutQueryReport, Fanouts
 import type { Location } from "../schemas/locale";
 import type { PromptResult } from "../schemas/results";
 import type { RunStatus } from "../schemas/runs";
-import { inReachableWorkspaceSql, reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
+import { readableSql, readerOf, type Reader } from "../shares/reader";
+import { inReachableWorkspaceSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { wilsonInterval } from "../stats/wilson";
 
 const RUN_STATUSES: RunStatus[] = ["queued", "running", "completed", "failed"];
@@ -204,14 +205,14 @@ const SIGNATURE =
   `f.xmin::text || ':' || COALESCE((SELECT md5(string_agg(r.xmin::text || '.' || ${holdVersionSql("h")}, ',' ORDER BY r.id COLLATE "C")) ` +
   `FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = f.id), '') || ':' || COALESCE(u.email, '')`;
 
-/** A fanout the credential can reach, with its signature and its row version; its columns only unless `known` is the signature. */
+/** A fanout the reader can read (lib/shares/reader.ts), with its signature and its row version; its columns only unless `known` is the signature. */
 const FANOUT_HEAD = defineStatement({
   label: "fanout_head",
-  params: ["fanout", "user", "own", "known"],
+  params: ["fanout", "user", "own", "share", "known"],
   columns: (p) => ({ signature: text("s.signature"), version: text("f.xmin"), fanout: optional(fanoutColumns, `s.signature IS DISTINCT FROM ${p.known}`) }),
-  sql: ({ select, p }) =>
+  sql: ({ select, p, given }) =>
     `SELECT ${select} FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id CROSS JOIN LATERAL (SELECT ${SIGNATURE} AS signature) s ` +
-    `WHERE f.id = ${p.fanout} AND ${reachableSql("f", p)}`,
+    `WHERE f.id = ${p.fanout} AND ${readableSql("f", p, given)}`,
 });
 
 const FANOUT_OPEN = defineStatement({
@@ -235,12 +236,12 @@ const fanoutBodies = new VersionCache<{ version: string; billing: boolean; text:
 
 type FanoutText = { finished: boolean; text: string };
 
-/** GET /fanouts/{id} as JSON text (the presented fanout), or null when the credential cannot reach the fanout. */
-async function readFanoutText(principal: Principal, fanoutId: string): Promise<FanoutText | null> {
+/** GET /fanouts/{id} as JSON text (the presented fanout), or null when the reader cannot read the fanout. */
+export async function readFanoutText(reader: Reader, fanoutId: string): Promise<FanoutText | null> {
   const billing = billingSettings().enabled;
   const held = fanoutBodies.get(fanoutId);
   const usable = held?.billing === billing ? held : undefined;
-  const head = await FANOUT_HEAD.first(standalone(), { fanout: fanoutId, ...reachOf(principal), known: usable?.version ?? null });
+  const head = await FANOUT_HEAD.first(standalone(), { fanout: fanoutId, ...readerOf(reader), known: usable?.version ?? null });
   if (!head) return null;
   // No columns: the signature is the one remembered.
   if (!head.fanout) return usable!;

@@ -17,6 +17,7 @@ import { standalone, type SqlSession } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import { pageOf } from "../http/pagination";
 import type { Run, RunList, RunStatus } from "../schemas/runs";
+import { readableSql, readerOf, type Reader } from "../shares/reader";
 import { inReachableWorkspaceSql, reachableSql, reachOf } from "../workspaces/access";
 import { presentBatch, presentRun, presentRunSummary, presentRunWithEnvelope, promptBatchText } from "./present";
 import { isFinished } from "./status";
@@ -67,18 +68,18 @@ const RUN_FROM = `runs r ${RUN_JOINS}`;
 const RUN_VERSION = `CROSS JOIN LATERAL (SELECT r.xmin::text || ':' || ${holdVersionSql("h")} || ':' || COALESCE(u.email, '') AS version) v`;
 
 /**
- * A run the credential can reach, with its version; its columns only when that version is not
- * `known` (the caller has the body of it), its raw envelope only when `envelope` is true.
+ * A run the reader can read (lib/shares/reader.ts), with its version; its columns only when that
+ * version is not `known` (the caller has the body of it), its raw envelope only when `envelope` is true.
  */
 const RUN_BY_ID = defineStatement({
   label: "run_by_id",
-  params: ["run", "user", "own", "known", "envelope"],
+  params: ["run", "user", "own", "share", "known", "envelope"],
   columns: (p) => ({
     version: text("v.version"),
     run: optional(runColumns, `v.version IS DISTINCT FROM ${p.known}`),
     rawEnvelope: json(`CASE WHEN ${p.envelope}::boolean THEN r.raw_envelope END`).nullable,
   }),
-  sql: ({ select, p }) => `SELECT ${select} FROM ${RUN_FROM} ${RUN_VERSION} WHERE r.id = ${p.run} AND ${reachableSql("r", p)}`,
+  sql: ({ select, p, given }) => `SELECT ${select} FROM ${RUN_FROM} ${RUN_VERSION} WHERE r.id = ${p.run} AND ${readableSql("r", p, given)}`,
 });
 
 /** Runs by id ($ids: an array literal), whoever asks, with their versions, in id order. */
@@ -118,25 +119,19 @@ function bodyOf(version: string, run: RunRow, billing: boolean): RunBody {
 export type RunText = { finished: boolean; text: string };
 
 /**
- * A run the credential can reach as the API's JSON text (with its raw envelope when asked), or
- * null (missing, or not reachable: 404 alike).
+ * A run the reader can read as the API's JSON text (with its raw envelope when asked), or null
+ * (missing, or not reachable: 404 alike).
  */
-export async function readRun(principal: Principal, runId: string, options: { envelope?: boolean } = {}): Promise<RunText | null> {
+export async function readRun(reader: Reader, runId: string, options: { envelope?: boolean } = {}): Promise<RunText | null> {
   const billing = billingSettings().enabled;
   const held = options.envelope ? undefined : remembered(runId, billing);
-  const row = await RUN_BY_ID.first(standalone(), { run: runId, ...reachOf(principal), known: held?.version ?? null, envelope: options.envelope === true });
+  const row = await RUN_BY_ID.first(standalone(), { run: runId, ...readerOf(reader), known: held?.version ?? null, envelope: options.envelope === true });
   if (!row) return null;
   // No columns: the version is the one remembered.
   const body = row.run ? bodyOf(row.version, row.run, billing) : held!;
   const finished = isFinished(body.status);
   if (!options.envelope) return { finished, text: body.text };
   return { finished, text: JSON.stringify(presentRunWithEnvelope(row.run!, row.rawEnvelope, billing)) };
-}
-
-/** A run by id as the API shows it, whoever asks (a public share page, which checked its token); null when there is none. */
-export async function runById(runId: string): Promise<z.input<typeof Run> | null> {
-  const [run] = await runRowsByIds([runId]);
-  return run ? presentRun(run) : null;
 }
 
 const RUN_OPEN = defineStatement({
@@ -166,15 +161,15 @@ export type BatchRow = RowOf<typeof batchColumns>;
 /** What a batch's body needs of each run beside the run's own body. */
 const batchRunColumns = { id: text("r.id"), version: text("v.version"), status: runColumns.status, startedAt: runColumns.startedAt, updatedAt: runColumns.updatedAt };
 
-/** A batch the credential can reach and its runs, one row per run (none: one row, its run null), in id order. */
+/** A batch the reader can read and its runs, one row per run (none: one row, its run null), in id order. */
 const BATCH_WITH_RUNS = defineStatement({
   label: "batch_with_runs",
-  params: ["batch", "user", "own"],
+  params: ["batch", "user", "own", "share"],
   columns: { batch: group(batchColumns), run: optional(batchRunColumns, "r.id IS NOT NULL") },
-  sql: ({ select, p }) =>
+  sql: ({ select, p, given }) =>
     `SELECT ${select} FROM batches b LEFT JOIN users bu ON bu.id = b.created_by_user_id ` +
     `LEFT JOIN runs r ON r.batch_id = b.id ${RUN_JOINS} ${RUN_VERSION} ` +
-    `WHERE b.id = ${p.batch} AND ${reachableSql("b", p)} ORDER BY r.id`,
+    `WHERE b.id = ${p.batch} AND ${readableSql("b", p, given)} ORDER BY r.id`,
 });
 
 /** The bodies of these runs at these versions: remembered, or read and made; null when a run changed meanwhile. */
@@ -196,10 +191,10 @@ async function bodiesOf(runs: readonly { id: string; version: string }[], billin
   return missing.every((id) => found.has(id)) ? found : null;
 }
 
-/** GET /batches/{id} as JSON text, or null when the credential cannot reach the batch. */
-export async function readBatch(principal: Principal, batchId: string): Promise<RunText | null> {
+/** GET /batches/{id} as JSON text, or null when the reader cannot read the batch. */
+export async function readBatch(reader: Reader, batchId: string): Promise<RunText | null> {
   for (let attempt = 0; ; attempt++) {
-    const rows = await BATCH_WITH_RUNS.query(standalone(), { batch: batchId, ...reachOf(principal) });
+    const rows = await BATCH_WITH_RUNS.query(standalone(), { batch: batchId, ...readerOf(reader) });
     const first = rows[0];
     if (!first) return null;
     const runs = rows.flatMap((row) => (row.run ? [row.run] : []));

@@ -12,8 +12,6 @@ import { reachableBy, requireWorkspace } from "../workspaces/access";
 import { waitForBatch } from "./batches";
 import { batchReachable, readRun, readRunList, runFinished, type RunListFilter } from "./read";
 
-export { runById } from "./read";
-
 type RunOptions = { wait?: number; signal?: AbortSignal; include?: "raw_envelope" };
 
 /** GET /runs/{run_id} as the API sends it: the presented run as JSON text (./read.ts), with its raw envelope when asked. */

@@ -159,8 +159,8 @@ export const Fanout = z
   .object({
     ...summaryFields,
     prompts: z.array(FanoutPromptObservations),
-    held_usd: Usd.nullable().describe("Credit still held for its unfinished runs; null while billing is off."),
-    charged_usd: Usd.nullable().describe("Paid for its completed runs so far; null while billing is off."),
+    held_usd: Usd.nullable().describe("Credit still held for its unfinished runs; null while billing is off, and on a shared page."),
+    charged_usd: Usd.nullable().describe("Paid for its completed runs so far; null while billing is off, and on a shared page."),
   })
   .meta({
     id: "Fanout",

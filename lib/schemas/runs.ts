@@ -58,7 +58,7 @@ export const Run = z
     input: z
       .record(z.string(), z.unknown())
       .describe(
-        "`{prompt, engine, project, location, language}` for a prompt run (a fanout's: `{prompt, engine, fanout_id, prompt_index, run_index, location, language}`; `location` and `language` as given, canonicalised, null when not given); `{url}` for an audit run; `{topic, count, analysis_id, project}` for a questions run.",
+        "`{prompt, engine, project, location, language}` for a prompt run (a fanout's: `{prompt, engine, fanout_id, prompt_index, run_index, location, language}`; `location` and `language` as given, canonicalised, null when not given); `{url}` for an audit run; `{topic, count, analysis_id, project}` for a questions run. A shared page leaves out `project`.",
       ),
     created_at: DateTime,
     engine: z.string().nullable(),
@@ -75,7 +75,7 @@ export const Run = z
       ),
     error: RunError.nullable().describe("Set once the run has failed."),
     usage: Usage.nullable(),
-    charge: RunCharge.nullable().describe("Null if not billable (or billing is off)."),
+    charge: RunCharge.nullable().describe("Null if not billable (or billing is off), and on a shared page."),
     cost_usd: z.number().nullable().describe("Deprecated: no longer reported, always null."),
     duration_ms: z.int().nullable(),
     started_at: DateTime.nullable(),
@@ -118,7 +118,7 @@ export const Batch = z
     id: BatchId,
     kind: BatchKind,
     status: BatchStatus,
-    input: z.record(z.string(), z.unknown()).describe("`{prompt, engines, project, location, language}` (`location` and `language` null when not given)."),
+    input: z.record(z.string(), z.unknown()).describe("`{prompt, engines, project, location, language}` (`location` and `language` null when not given; no `project` on a shared page)."),
     run_ids: z.array(RunId),
     created_at: DateTime,
     updated_at: DateTime.describe("When the batch or one of its runs last changed."),

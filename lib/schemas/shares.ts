@@ -1,21 +1,61 @@
-// Share links (spec 2.7, 3.2, 4.2; decisions.md "Sharing"): one public, read-only, unindexed link
-// per finished run or analysis, which any member may create, rotate or revoke. zod only.
+// Share links (spec 2.7, 3.2, 4.2; decisions.md "Sharing", "Sharing, wave 3"): one public,
+// read-only, unindexed link per finished run, analysis, fanout or prompt batch, which any member
+// may create, rotate or revoke. zod only.
+//
+// What can be shared is SHARE_TARGETS: a kind is one entry there (its collection, path parameter
+// and id), which gives it its four endpoints here, its MCP tools and its CLI prefix; the server's
+// side of a kind is one entry of SHARE_KINDS (lib/shares/kinds.ts).
 import { z } from "zod";
-import { DateTime, idOf } from "./common";
+import { DateTime, idOf, idSchemas } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleShareState, exampleShareStatus } from "./examples";
 import { AnalysisId } from "./analyses";
-import { RunId } from "./runs";
+import { BatchId, FanoutId, RunId } from "./runs";
 
 export const ShareId = idOf("sh");
 
-export const ShareTargetKind = z.enum(["run", "analysis"]).meta({ id: "ShareTargetKind", description: "What is shared: a `run` or an `analysis`." });
+export type ShareTarget = {
+  /** The collection the object is read from (`/runs/{run_id}`): its share endpoints live beside it. */
+  collection: string;
+  param: string;
+  id: z.ZodString;
+  /** How the documentation, the CLI and the pages name it. */
+  noun: string;
+  /** Its operation ids' word: getRunShare, shareRun, unshareRun, rotateRunShare. */
+  name: string;
+  /** The statuses that are finished, in words, when only a finished one can be shared (else null: any time). */
+  finished: string | null;
+};
+
+export const SHARE_TARGETS = {
+  run: { collection: "runs", param: "run_id", id: RunId, noun: "run", name: "Run", finished: "completed or failed" },
+  analysis: { collection: "analyses", param: "analysis_id", id: AnalysisId, noun: "analysis", name: "Analysis", finished: "completed or failed" },
+  fanout: { collection: "fanouts", param: "fanout_id", id: FanoutId, noun: "fanout", name: "Fanout", finished: "completed, partial or failed" },
+  batch: { collection: "batches", param: "batch_id", id: BatchId, noun: "prompt batch", name: "Batch", finished: "completed, partial or failed" },
+} as const satisfies Record<string, ShareTarget>;
+
+export type ShareKind = keyof typeof SHARE_TARGETS;
+export const SHARE_KIND_NAMES = Object.keys(SHARE_TARGETS) as [ShareKind, ...ShareKind[]];
+
+/** The id prefixes of a kind's objects (`dr`; `fa` and `ca`). */
+export function sharePrefixesOf(kind: ShareKind): readonly string[] {
+  return idSchemas.get(SHARE_TARGETS[kind].id)!.prefixes;
+}
+
+/** The kind an id names by its prefix, or undefined. */
+export function shareKindOfId(id: string): ShareKind | undefined {
+  return SHARE_KIND_NAMES.find((kind) => sharePrefixesOf(kind).some((prefix) => id.startsWith(`${prefix}_`)));
+}
+
+export const ShareTargetKind = z
+  .enum(SHARE_KIND_NAMES)
+  .meta({ id: "ShareTargetKind", description: "What is shared: a `run`, an `analysis`, a `fanout` or a prompt `batch`." });
 
 export const ShareState = z
   .object({
     id: ShareId,
-    url: z.string().describe("The public page (`<PUBLIC_BASE_URL>/s/<token>`); anyone with it can read the object. Add `.json` for the object as the API answers it."),
-    target_id: z.string().describe("The shared run (`dr_…`) or analysis (`fa_…`, `ca_…`)."),
+    url: z.string().describe("The public page (`<PUBLIC_BASE_URL>/s/<token>`); anyone with it can read the object. Add `.json` for the object as the API answers it, without what identifies or bills the workspace."),
+    target_id: z.string().describe("The shared run (`dr_…`), analysis (`fa_…`, `ca_…`), fanout (`fo_…`) or prompt batch (`rq_…`)."),
     target_kind: ShareTargetKind,
     created_at: DateTime,
     revoked_at: DateTime.nullable().describe("When the link stopped working; null while it works."),
@@ -30,48 +70,52 @@ export const ShareStatus = z
   })
   .meta({ id: "ShareStatus", examples: [exampleShareStatus] });
 
-const runParams = z.object({ run_id: RunId });
-const analysisParams = z.object({ analysis_id: AnalysisId });
-
-function shareEndpoints<P extends z.ZodObject>(collection: "runs" | "analyses", param: string, params: P, noun: string, tag: string) {
+function shareEndpoints(kind: ShareKind) {
+  const { collection, param, id, noun, name, finished } = SHARE_TARGETS[kind] as ShareTarget;
+  const params = z.object({ [param]: id }) as z.ZodObject<Record<string, z.ZodString>>;
   const base = `/${collection}/{${param}}/share`;
-  const Noun = noun[0]!.toUpperCase() + noun.slice(1);
   const A = /^[aeiou]/.test(noun) ? "An" : "A";
+  const tags = ["Sharing"];
+  const when = finished ? `${A} ${noun} that has not finished (${finished}) answers 409` : `${A} ${noun} can be shared at any time`;
   return {
     get: defineEndpoint({
-      method: "GET", path: base, operationId: `get${Noun}Share`, summary: `Whether the ${noun} is shared, and its link`,
+      method: "GET", path: base, operationId: `get${name}Share`, summary: `Whether the ${noun} is shared, and its link`,
       description: `\`shared\` true with the working link, or false with the last revoked one (\`share\` null if never shared). Any member of the ${noun}'s workspace may ask.`,
-      tags: [tag], auth: "bearer", params, response: ShareStatus, status: 200,
+      tags, auth: "bearer", params, response: ShareStatus, status: 200,
     }),
     create: defineEndpoint({
-      method: "POST", path: base, operationId: `share${Noun}`, summary: `Share a finished ${noun}: one public read-only link`,
-      description: `Any member may share. ${A} ${noun} that has not finished (queued or running) answers 409; one already shared answers its link unchanged.`,
-      tags: [tag], auth: "bearer", params, response: ShareState, status: 200, errors: ["conflict"],
+      method: "POST", path: base, operationId: `share${name}`, summary: `Share a finished ${noun}: one public read-only link`,
+      description: `Any member may share. ${when}; one already shared answers its link unchanged.`,
+      tags, auth: "bearer", params, response: ShareState, status: 200, errors: ["conflict"],
     }),
     revoke: defineEndpoint({
-      method: "DELETE", path: base, operationId: `unshare${Noun}`, summary: "Revoke the link: it stops working at once",
+      method: "DELETE", path: base, operationId: `unshare${name}`, summary: "Revoke the link: it stops working at once",
       description: `204 also when the ${noun} is not shared. A revoked link never works again; sharing again makes a new one.`,
-      tags: [tag], auth: "bearer", params, status: 204,
+      tags, auth: "bearer", params, status: 204,
     }),
     rotate: defineEndpoint({
-      method: "POST", path: `${base}/rotate`, operationId: `rotate${Noun}Share`, summary: "Replace the link: the old one stops working at once",
+      method: "POST", path: `${base}/rotate`, operationId: `rotate${name}Share`, summary: "Replace the link: the old one stops working at once",
       description: `The new share's rotated_from names the old one. ${A} ${noun} that is not shared answers 409.`,
-      tags: [tag], auth: "bearer", params, response: ShareState, status: 200, errors: ["conflict"],
+      tags, auth: "bearer", params, response: ShareState, status: 200, errors: ["conflict"],
     }),
   };
 }
 
-const runShares = shareEndpoints("runs", "run_id", runParams, "run", "Sharing");
-const analysisShares = shareEndpoints("analyses", "analysis_id", analysisParams, "analysis", "Sharing");
+export type ShareEndpoints = ReturnType<typeof shareEndpoints>;
 
-export const getRunShare = runShares.get;
-export const shareRun = runShares.create;
-export const unshareRun = runShares.revoke;
-export const rotateRunShare = runShares.rotate;
-export const getAnalysisShare = analysisShares.get;
-export const shareAnalysis = analysisShares.create;
-export const unshareAnalysis = analysisShares.revoke;
-export const rotateAnalysisShare = analysisShares.rotate;
+/** Each kind's four share endpoints. */
+export const SHARE_ENDPOINTS = Object.fromEntries(SHARE_KIND_NAMES.map((kind) => [kind, shareEndpoints(kind)])) as Record<ShareKind, ShareEndpoints>;
+
+/** Every share endpoint, kind by kind (the registry lists them in this order). */
+export const shareEndpointList = SHARE_KIND_NAMES.flatMap((kind) => {
+  const e = SHARE_ENDPOINTS[kind];
+  return [e.get, e.create, e.revoke, e.rotate];
+});
+
+export const { get: getRunShare, create: shareRun, revoke: unshareRun, rotate: rotateRunShare } = SHARE_ENDPOINTS.run;
+export const { get: getAnalysisShare, create: shareAnalysis, revoke: unshareAnalysis, rotate: rotateAnalysisShare } = SHARE_ENDPOINTS.analysis;
+export const { get: getFanoutShare, create: shareFanout, revoke: unshareFanout, rotate: rotateFanoutShare } = SHARE_ENDPOINTS.fanout;
+export const { get: getBatchShare, create: shareBatch, revoke: unshareBatch, rotate: rotateBatchShare } = SHARE_ENDPOINTS.batch;
 
 export type ShareState = z.infer<typeof ShareState>;
 export type ShareStatus = z.infer<typeof ShareStatus>;

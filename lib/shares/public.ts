@@ -1,28 +1,19 @@
-// What a public share link shows (decisions.md "Sharing"): the object as the API answers it, with
-// who and where left out: project_id and created_by null (spec), and, as decided here, the run
-// input's `project` removed and `charge` null (a workspace's spending is not the reader's business).
-import type { z } from "zod";
-import { analysisById } from "../analyses/service";
-import { runById } from "../runs/runs";
-import type { Analysis } from "../schemas/analyses";
-import type { Run } from "../schemas/runs";
+// What a public share link shows (decisions.md "Sharing"): the object as the API answers it, read
+// by the API's own read through the working share (lib/shares/reader.ts), with what identifies or
+// bills the workspace left out (each kind's publicCopy: ./kinds.ts).
+import type { ShareKind } from "../schemas/shares";
+import { shareKindEntry, type PublicBodies } from "./kinds";
 import { workingShare } from "./service";
 
-export type SharedObject =
-  | { kind: "run"; shareId: string; body: z.input<typeof Run> }
-  | { kind: "analysis"; shareId: string; body: z.input<typeof Analysis> };
+export type SharedObject = { [K in ShareKind]: { kind: K; shareId: string; body: PublicBodies[K] } }[ShareKind];
 
 /** The shared object a token names while its link works, else null (the same for every reason). */
 export async function sharedObject(token: string): Promise<SharedObject | null> {
   const share = await workingShare(token);
   if (!share) return null;
-  if (share.targetKind === "run") {
-    const run = await runById(share.targetId);
-    if (!run) return null;
-    const { project: _project, ...input } = run.input;
-    return { kind: "run", shareId: share.id, body: { ...run, input, project_id: null, created_by: null, charge: null } };
-  }
-  const analysis = await analysisById(share.targetId);
-  if (!analysis) return null;
-  return { kind: "analysis", shareId: share.id, body: { ...analysis, project_id: null, created_by: null, charge: null } };
+  const kind = shareKindEntry(share.targetKind)!;
+  // Null when the link was revoked since, or the object is gone: the read checks the share again.
+  const read = await kind.read({ share: share.id }, share.targetId);
+  if (!read) return null;
+  return { kind: share.targetKind, shareId: share.id, body: kind.publicCopy(JSON.parse(read.text)) } as SharedObject;
 }

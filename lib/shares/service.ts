@@ -1,4 +1,5 @@
-// Share links (decisions.md "Sharing"): at most one working link per finished run or analysis.
+// Share links (decisions.md "Sharing"): at most one working link per finished run, analysis,
+// fanout or prompt batch (the kinds: lib/schemas/shares.ts SHARE_TARGETS and ./kinds.ts).
 // The token is never stored: it is derived from the share's id with an HMAC keyed by the server's
 // secret, so the same link can be shown again (spec: asking again returns the same link) while the
 // database holds only its SHA-256. A revoked share never works again; sharing again makes a new one.
@@ -11,12 +12,11 @@ import { authSecret } from "../config/secret";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
-import { isFinished } from "../runs/status";
-import type { RunStatus } from "../schemas/runs";
-import type { ShareState, ShareStatus } from "../schemas/shares";
-import { reachableBy } from "../workspaces/access";
+import { SHARE_TARGETS, type ShareKind, type ShareState, type ShareStatus, type ShareTarget as TargetSpec } from "../schemas/shares";
+import { SHARE_KINDS, shareKindEntry } from "./kinds";
 
-export type ShareTargetKind = "run" | "analysis";
+/** The statuses a kind that must have finished can be shared in (a run or analysis is never partial). */
+const FINISHED = new Set(["completed", "partial", "failed"]);
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** 62^43 > 2^256: every bit of the HMAC is kept. */
@@ -39,34 +39,32 @@ export function shareUrl(shareId: string): string {
   return `${config().PUBLIC_BASE_URL}/s/${tokenOf(shareId)}`;
 }
 
-type ShareRow = { id: string; targetKind: ShareTargetKind; targetId: string; createdAt: Date; revokedAt: Date | null; rotatedFromId: string | null };
+type ShareRow = { id: string; targetKind: string; targetId: string; createdAt: Date; revokedAt: Date | null; rotatedFromId: string | null };
 
 function present(row: ShareRow): z.input<typeof ShareState> {
   return {
     id: row.id,
     url: shareUrl(row.id),
     target_id: row.targetId,
-    target_kind: row.targetKind,
+    target_kind: row.targetKind as ShareKind,
     created_at: row.createdAt.toISOString(),
     revoked_at: row.revokedAt?.toISOString() ?? null,
     rotated_from: row.rotatedFromId,
   };
 }
 
-type Target = { kind: ShareTargetKind; id: string; workspaceId: string; status: RunStatus };
+type Target = { kind: ShareKind; id: string; workspaceId: string; status: string };
 
-/** The run or analysis the caller can reach, or 404 exactly as reading it would. */
-async function targetOrThrow(principal: Principal, kind: ShareTargetKind, id: string): Promise<Target> {
-  const where = { id, ...reachableBy(principal) };
-  const select = { id: true, workspaceId: true, status: true } as const;
-  const row = kind === "run" ? await db().run.findFirst({ where, select }) : await db().analysis.findFirst({ where, select });
-  if (!row) throw notFound(kind, id);
-  return { kind, ...row };
+/** The object the caller can reach, or 404 exactly as reading it would. */
+async function targetOrThrow(principal: Principal, kind: ShareKind, id: string): Promise<Target> {
+  const found = await SHARE_KINDS[kind].target(principal, id);
+  if (!found) throw notFound(kind, id);
+  return { kind, id, workspaceId: found.workspaceId, status: found.status };
 }
 
 const liveShare = (target: Target) => db().share.findFirst({ where: { targetKind: target.kind, targetId: target.id, revokedAt: null } });
 
-export async function getShareStatus(principal: Principal, kind: ShareTargetKind, id: string): Promise<z.input<typeof ShareStatus>> {
+export async function getShareStatus(principal: Principal, kind: ShareKind, id: string): Promise<z.input<typeof ShareStatus>> {
   const target = await targetOrThrow(principal, kind, id);
   const live = await liveShare(target);
   if (live) return { shared: true, share: present(live) };
@@ -79,12 +77,13 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Shares a finished object; an object already shared answers its link unchanged. */
-export async function createShare(principal: Principal, kind: ShareTargetKind, id: string): Promise<z.input<typeof ShareState>> {
+export async function createShare(principal: Principal, kind: ShareKind, id: string): Promise<z.input<typeof ShareState>> {
   const target = await targetOrThrow(principal, kind, id);
-  if (!isFinished(target.status)) {
+  const { noun, finished } = SHARE_TARGETS[kind] as TargetSpec;
+  if (finished !== null && !FINISHED.has(target.status)) {
     throw new ApiError(
       "conflict",
-      `The ${kind} ${JSON.stringify(id)} is ${target.status}; only a finished ${kind} (completed or failed) can be shared. Share it once it has finished.`,
+      `The ${noun} ${JSON.stringify(id)} is ${target.status}; only a finished ${noun} (${finished}) can be shared. Share it once it has finished.`,
       { retryable: true },
     );
   }
@@ -106,13 +105,13 @@ export async function createShare(principal: Principal, kind: ShareTargetKind, i
 }
 
 /** Revokes the working link, if any: it stops working at once and never works again. */
-export async function revokeShare(principal: Principal, kind: ShareTargetKind, id: string): Promise<void> {
+export async function revokeShare(principal: Principal, kind: ShareKind, id: string): Promise<void> {
   const target = await targetOrThrow(principal, kind, id);
   await db().share.updateMany({ where: { targetKind: kind, targetId: target.id, revokedAt: null }, data: { revokedAt: new Date() } });
 }
 
 /** Replaces the working link with a new one; the old one stops working in the same transaction. */
-export async function rotateShare(principal: Principal, kind: ShareTargetKind, id: string): Promise<z.input<typeof ShareState>> {
+export async function rotateShare(principal: Principal, kind: ShareKind, id: string): Promise<z.input<typeof ShareState>> {
   const target = await targetOrThrow(principal, kind, id);
   const rotated = await db().$transaction(async (tx) => {
     const live = await tx.share.findFirst({ where: { targetKind: kind, targetId: id, revokedAt: null } });
@@ -134,16 +133,19 @@ export async function rotateShare(principal: Principal, kind: ShareTargetKind, i
     if (live) return present(live);
   }
   if (!rotated || rotated === "lost") {
-    throw new ApiError("conflict", `The ${kind} ${JSON.stringify(id)} is not shared, so there is no link to rotate; share it first.`, { retryable: false });
+    throw new ApiError("conflict", `The ${SHARE_TARGETS[kind].noun} ${JSON.stringify(id)} is not shared, so there is no link to rotate; share it first.`, { retryable: false });
   }
   return present(rotated);
 }
 
-/** The share a public token names while it works, else null (unknown, malformed, revoked or rotated away alike). */
-export async function workingShare(token: string): Promise<{ id: string; targetKind: ShareTargetKind; targetId: string } | null> {
+/**
+ * The share a public token names while it works, else null (unknown, malformed, revoked or rotated
+ * away alike; and a kind this server does not share).
+ */
+export async function workingShare(token: string): Promise<{ id: string; targetKind: ShareKind; targetId: string } | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   const hash = hashSecret(token);
   const row = await db().share.findUnique({ where: { tokenHash: hash }, select: { id: true, targetKind: true, targetId: true, tokenHash: true, revokedAt: true } });
-  if (!row || row.revokedAt !== null || !hashesEqual(row.tokenHash, hash)) return null;
-  return { id: row.id, targetKind: row.targetKind, targetId: row.targetId };
+  if (!row || row.revokedAt !== null || !hashesEqual(row.tokenHash, hash) || !shareKindEntry(row.targetKind)) return null;
+  return { id: row.id, targetKind: row.targetKind as ShareKind, targetId: row.targetId };
 }

@@ -1,29 +1,41 @@
-// Share links through the route handlers: every row of spec 3.2's share table for runs and for
-// analyses of both kinds, foreign and missing objects alike 404, concurrency, and what the public
-// token resolves to (the object as the API answers it, with who and where left out).
+// Share links through the route handlers: every row of spec 3.2's share table for every kind that
+// can be shared (runs, analyses of both kinds, fanouts, prompt batches), foreign and missing
+// objects alike 404, what counts as finished, concurrency, and what the public token resolves to:
+// the object as the API answers it, read through the share, with what identifies or bills the
+// workspace left out.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
 import { DELETE as deleteAnalysisShare, GET as getAnalysisShare, POST as postAnalysisShare } from "@/app/api/v1/analyses/[analysis_id]/share/route";
 import { POST as rotateAnalysisShare } from "@/app/api/v1/analyses/[analysis_id]/share/rotate/route";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
+import { DELETE as deleteBatchShare, GET as getBatchShare, POST as postBatchShare } from "@/app/api/v1/batches/[batch_id]/share/route";
+import { POST as rotateBatchShare } from "@/app/api/v1/batches/[batch_id]/share/rotate/route";
 import { POST as postCitationAnalyses } from "@/app/api/v1/citation-analyses/route";
+import { GET as getFanoutRoute } from "@/app/api/v1/fanouts/[fanout_id]/route";
+import { DELETE as deleteFanoutShare, GET as getFanoutShare, POST as postFanoutShare } from "@/app/api/v1/fanouts/[fanout_id]/share/route";
+import { POST as rotateFanoutShare } from "@/app/api/v1/fanouts/[fanout_id]/share/rotate/route";
+import { POST as postFanouts } from "@/app/api/v1/fanouts/route";
 import { POST as postPrompts } from "@/app/api/v1/prompts/route";
 import { POST as postQuestions } from "@/app/api/v1/questions/route";
 import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
 import { DELETE as deleteRunShare, GET as getRunShare, POST as postRunShare } from "@/app/api/v1/runs/[run_id]/share/route";
 import { POST as rotateRunShare } from "@/app/api/v1/runs/[run_id]/share/rotate/route";
+import { readAnalysisText } from "@/lib/analyses/service";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
+import { readFanoutText } from "@/lib/fanouts/read";
 import { createProject } from "@/lib/projects/projects";
-import { ShareState, ShareStatus } from "@/lib/schemas/shares";
-import { sharedObject } from "@/lib/shares/public";
+import { readBatch, readRun } from "@/lib/runs/read";
+import { ShareState, ShareStatus, type ShareKind } from "@/lib/schemas/shares";
+import { sharedObject, type SharedObject } from "@/lib/shares/public";
 import { SHARE_TOKEN_LENGTH } from "@/lib/shares/service";
 import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";
 import { addMember, person, principalOf, type Person } from "../helpers/people";
+import { workspaceLeaks } from "../helpers/share-leaks";
 
 useSimulatedEngines({ billing: true });
 useTestDatabase();
@@ -36,6 +48,10 @@ let runId: string;
 let batchId: string;
 let questionsId: string;
 let citationsId: string;
+let fanoutId: string;
+/** A batch and a fanout whose Claude runs failed: partial, which is finished. */
+let partialBatchId: string;
+let partialFanoutId: string;
 
 afterEach(async () => {
   await localDriver().drained();
@@ -61,13 +77,31 @@ beforeAll(async () => {
   await call(getAnalysisRoute, "GET", `/analyses/${questionsId}`, { token: alice.cliToken, params: { analysis_id: questionsId }, query: { wait: 30 } });
   const citations = await call(postCitationAnalyses, "POST", "/citation-analyses", { token: alice.cliToken, body: { ids: [batchId] } });
   citationsId = citations.body.id;
+  fanoutId = await finishedFanout(["which crm for a startup", "crm with the best email sync"]);
+  partialFanoutId = await finishedFanout(["which crm [[sim:auth_error@claude]]"]);
+  const partial = await call(postPrompts, "POST", "/prompts", { token: alice.cliToken, body: { prompt: "crm pricing [[sim:auth_error@claude]]", engines: ["chatgpt", "claude"], project } });
+  partialBatchId = partial.body.batch.id;
+  const waited = await call(getBatchRoute, "GET", `/batches/${partialBatchId}`, { token: alice.cliToken, params: { batch_id: partialBatchId }, query: { wait: 30 } });
+  expect(waited.body.batch.status).toBe("partial");
 });
 
-type Kind = "run" | "analysis";
+/** A fanout of these prompts on ChatGPT and Claude, two runs each, waited for. */
+async function finishedFanout(prompts: string[]): Promise<string> {
+  const body = { name: "Shared fanout", prompts: prompts.map((text) => ({ text })), engines: ["chatgpt", "claude"], runs: 2, project };
+  const made = await call(postFanouts, "POST", "/fanouts", { token: alice.cliToken, body });
+  expect(made.status, JSON.stringify(made.body)).toBe(202);
+  const done = await call(getFanoutRoute, "GET", `/fanouts/${made.body.id}`, { token: alice.cliToken, params: { fanout_id: made.body.id }, query: { wait: 30 } });
+  expect(["completed", "partial"]).toContain(done.body.status);
+  return made.body.id;
+}
+
+type Kind = ShareKind;
 const routes = {
   run: { get: getRunShare, post: postRunShare, del: deleteRunShare, rotate: rotateRunShare, collection: "runs", param: "run_id" },
   analysis: { get: getAnalysisShare, post: postAnalysisShare, del: deleteAnalysisShare, rotate: rotateAnalysisShare, collection: "analyses", param: "analysis_id" },
-} as const;
+  fanout: { get: getFanoutShare, post: postFanoutShare, del: deleteFanoutShare, rotate: rotateFanoutShare, collection: "fanouts", param: "fanout_id" },
+  batch: { get: getBatchShare, post: postBatchShare, del: deleteBatchShare, rotate: rotateBatchShare, collection: "batches", param: "batch_id" },
+} as const satisfies Record<Kind, unknown>;
 
 function share(kind: Kind, action: "get" | "post" | "del" | "rotate", id: string, token = alice.cliToken) {
   const r = routes[kind];
@@ -78,10 +112,15 @@ function share(kind: Kind, action: "get" | "post" | "del" | "rotate", id: string
 
 const tokenOfUrl = (url: string) => url.slice(url.lastIndexOf("/s/") + 3);
 
+/** The id of the object a share shows (a prompt batch's is its batch's). */
+const idOfShared = (shared: SharedObject | null) => (shared === null ? null : shared.kind === "batch" ? shared.body.batch.id : shared.body.id);
+
 describe.each([
   ["run", () => runId],
   ["analysis", () => questionsId],
   ["analysis", () => citationsId],
+  ["batch", () => batchId],
+  ["fanout", () => fanoutId],
 ] as const)("sharing a %s", (kind, idOf) => {
   it("walks every row of the share table", async () => {
     const id = idOf();
@@ -105,7 +144,7 @@ describe.each([
     const token = tokenOfUrl(first.body.url);
     const row = await db().share.findUniqueOrThrow({ where: { id: first.body.id } });
     expect(JSON.stringify(row)).not.toContain(token);
-    expect((await sharedObject(token))?.body.id).toBe(id);
+    expect(idOfShared(await sharedObject(token))).toBe(id);
 
     // shared -> rotate -> shared, new link; the old one stops working at once.
     const rotated = await share(kind, "rotate", id);
@@ -113,7 +152,7 @@ describe.each([
     expect(rotated.body).toMatchObject({ target_id: id, target_kind: kind, rotated_from: first.body.id, revoked_at: null });
     expect(rotated.body.url).not.toBe(first.body.url);
     expect(await sharedObject(token)).toBeNull();
-    expect((await sharedObject(tokenOfUrl(rotated.body.url)))?.body.id).toBe(id);
+    expect(idOfShared(await sharedObject(tokenOfUrl(rotated.body.url)))).toBe(id);
     expect((await share(kind, "get", id)).body).toEqual({ shared: true, share: rotated.body });
 
     // shared -> DELETE -> not shared, 204; the link stops working at once.
@@ -169,6 +208,41 @@ describe("what can be shared", () => {
     expect((await share("analysis", "post", analysis.id)).status).toBe(409);
   });
 
+  it("refuses a fanout or prompt batch with a run queued or running with 409, naming its status and what finished means", async () => {
+    const fanout = await db().fanout.create({
+      data: { id: newId("fanout"), workspaceId: alice.workspaceId, projectId: project, name: "Still going", engines: ["chatgpt"], runsPerPrompt: 2, prompts: [{ text: "later" }] },
+    });
+    const batch = await db().batch.create({ data: { id: newId("batch"), workspaceId: alice.workspaceId, projectId: project, input: { prompt: "later", engines: ["chatgpt"], project } } });
+    const runOf = (status: "completed" | "running" | "queued", link: { fanoutId: string } | { batchId: string }, startedAt?: Date) =>
+      db().run.create({
+        data: {
+          id: newId("run"), kind: "prompt", status, workspaceId: alice.workspaceId, projectId: project, engine: "chatgpt", subject: "later",
+          input: { prompt: "later", engine: "chatgpt", project }, startedAt, completedAt: status === "completed" ? new Date() : null, ...link,
+        },
+      });
+    await runOf("completed", { fanoutId: fanout.id }, new Date());
+    await runOf("running", { fanoutId: fanout.id }, new Date());
+    await runOf("queued", { batchId: batch.id });
+    for (const [kind, id, status, noun] of [["fanout", fanout.id, "running", "fanout"], ["batch", batch.id, "queued", "prompt batch"]] as const) {
+      const refused = await share(kind, "post", id);
+      expect(refused.status, kind).toBe(409);
+      expect(refused.body.error.message).toBe(
+        `The ${noun} ${JSON.stringify(id)} is ${status}; only a finished ${noun} (completed, partial or failed) can be shared. Share it once it has finished.`,
+      );
+      expect((await share(kind, "get", id)).body).toEqual({ shared: false, share: null });
+    }
+  });
+
+  it("shares a partial fanout and a partial prompt batch: finished means completed, partial or failed", async () => {
+    for (const [kind, id] of [["fanout", partialFanoutId], ["batch", partialBatchId]] as const) {
+      const res = await share(kind, "post", id);
+      expect(res.status, kind).toBe(200);
+      const shared = await sharedObject(tokenOfUrl(res.body.url));
+      expect(shared?.kind === "batch" ? shared.body.batch.status : (shared?.body as { status: string }).status).toBe("partial");
+      await share(kind, "del", id);
+    }
+  });
+
   it("shares a failed run: finished means completed or failed", async () => {
     const failed = await db().run.create({
       data: {
@@ -214,6 +288,73 @@ describe("the public object", () => {
       expect(shared).toEqual({ kind: "analysis", shareId: link.id, body: { ...api, project_id: null, created_by: null, charge: null } });
       expect(JSON.stringify(shared)).not.toContain(alice.email);
       await share("analysis", "del", id);
+    }
+  });
+
+  it("is the prompt batch as the API answers it, without project, person or charge, its runs too", async () => {
+    const link = (await share("batch", "post", batchId)).body;
+    const shared = await sharedObject(tokenOfUrl(link.url));
+    const api = (await call(getBatchRoute, "GET", `/batches/${batchId}`, { token: alice.cliToken, params: { batch_id: batchId } })).body;
+    expect(api.batch.input.project).toBe(project);
+    expect(api.runs.every((r: { charge: unknown }) => r.charge !== null)).toBe(true);
+    const { project: _p, ...input } = api.batch.input;
+    const runs = api.runs.map((run: { input: Record<string, unknown> }) => {
+      const { project: _rp, ...runInput } = run.input;
+      return { ...run, input: runInput, project_id: null, created_by: null, charge: null };
+    });
+    expect(shared).toEqual({ kind: "batch", shareId: link.id, body: { batch: { ...api.batch, input, project_id: null, created_by: null }, runs } });
+    await share("batch", "del", batchId);
+  });
+
+  it("is the fanout as the API answers it, without project, person, money held or charged, or any run's charge", async () => {
+    const link = (await share("fanout", "post", fanoutId)).body;
+    const shared = await sharedObject(tokenOfUrl(link.url));
+    const api = (await call(getFanoutRoute, "GET", `/fanouts/${fanoutId}`, { token: alice.cliToken, params: { fanout_id: fanoutId } })).body;
+    expect(api.charged_usd).not.toBeNull();
+    type Prompt = { engines: { runs: object[] }[] };
+    const prompts = api.prompts.map((p: Prompt) => ({ ...p, engines: p.engines.map((e) => ({ ...e, runs: e.runs.map((r) => ({ ...r, charge: null })) })) }));
+    expect(shared).toEqual({
+      kind: "fanout", shareId: link.id, body: { ...api, prompts, project_id: null, created_by: null, held_usd: null, charged_usd: null },
+    });
+    await share("fanout", "del", fanoutId);
+  });
+
+  it("holds no email, project or workspace id, input project or charge, for every kind", async () => {
+    const cases: Array<[Kind, string]> = [
+      ["run", runId], ["analysis", questionsId], ["analysis", citationsId], ["batch", batchId], ["batch", partialBatchId], ["fanout", fanoutId], ["fanout", partialFanoutId],
+    ];
+    for (const [kind, id] of cases) {
+      // Shared by Carol: neither the sharer nor the creator shows.
+      const link = (await share(kind, "post", id, carol.cliToken)).body;
+      const shared = await sharedObject(tokenOfUrl(link.url));
+      expect(shared, `${kind} ${id}`).not.toBeNull();
+      expect(workspaceLeaks(shared!.body, [alice.email, carol.email, project, alice.workspaceId]), `${kind} ${id}`).toEqual([]);
+      await share(kind, "del", id);
+    }
+  });
+
+  it("is read through the share: a share reads its own object while it works, and nothing else", async () => {
+    const links = {
+      run: (await share("run", "post", runId)).body,
+      analysis: (await share("analysis", "post", citationsId)).body,
+      batch: (await share("batch", "post", batchId)).body,
+      fanout: (await share("fanout", "post", fanoutId)).body,
+    };
+    const reads = {
+      run: (share: string, id: string) => readRun({ share }, id),
+      analysis: (share: string, id: string) => readAnalysisText({ share }, id),
+      batch: (share: string, id: string) => readBatch({ share }, id),
+      fanout: (share: string, id: string) => readFanoutText({ share }, id),
+    };
+    const ids = { run: runId, analysis: citationsId, batch: batchId, fanout: fanoutId };
+    // Another object of the same kind, in the same workspace.
+    const others = { run: (await db().run.findFirstOrThrow({ where: { batchId } , orderBy: { id: "desc" } })).id, analysis: questionsId, batch: partialBatchId, fanout: partialFanoutId };
+    expect(others.run).not.toBe(runId);
+    for (const kind of ["run", "analysis", "batch", "fanout"] as const) {
+      expect(await reads[kind](links[kind].id, ids[kind]), kind).not.toBeNull();
+      expect(await reads[kind](links[kind].id, others[kind]), kind).toBeNull();
+      await share(kind, "del", ids[kind]);
+      expect(await reads[kind](links[kind].id, ids[kind]), `${kind}, revoked`).toBeNull();
     }
   });
 

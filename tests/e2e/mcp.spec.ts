@@ -1,7 +1,8 @@
 // `geoscope mcp` end to end: the MCP SDK's own Client spawns the real CLI (cli/geoscope.mjs, and
 // the standalone bundle) over stdio against the built server. It lists the tools, runs a prompt on
 // the simulated engines and waits for it, gets the same bodies as the API, and gets API errors back
-// as tool errors carrying the error envelope.
+// as tool errors carrying the error envelope; and shares a prompt batch and a fanout with the share
+// tools of their kinds.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -22,6 +23,9 @@ let WORK = "";
 let CONFIG_DIR = "";
 let token = "";
 const clients: Client[] = [];
+/** Made by the first test: its project and its finished prompt batch. */
+let firstProject = "";
+let firstBatch = "";
 
 test.beforeAll(() => {
   WORK = mkdtempSync(path.join(tmpdir(), "geoscope-mcp-"));
@@ -111,6 +115,8 @@ test("geoscope mcp with the saved login: tools, a prompt run and waited for, the
   expect(got.content[0]!.text).toBe(apiBatch.text);
   expect(got.structuredContent).toEqual(JSON.parse(apiBatch.text));
   const runId = (got.structuredContent!.runs as { id: string }[])[0]!.id;
+  firstProject = projectId;
+  firstBatch = batchId;
   expect((await call(mcp, "get_run", { run_id: runId })).content[0]!.text).toBe((await api("GET", `/runs/${runId}`)).text);
   expect((await call(mcp, "list_runs", { batch: batchId, limit: 1 })).content[0]!.text).toBe((await api("GET", `/runs?batch=${batchId}&limit=1`)).text);
 
@@ -133,6 +139,40 @@ test("geoscope mcp with the saved login: tools, a prompt run and waited for, the
   expect(unknownRun.isError).toBe(true);
   expect(unknownRun.content[0]!.text).toBe((await api("GET", `/runs/${missing}`)).text);
   expect(JSON.parse(unknownRun.content[0]!.text).error.code).toBe("not_found");
+});
+
+test("the share tools of a prompt batch and a fanout: share, status, rotate and revoke, each the API's body", async () => {
+  test.setTimeout(120_000);
+  expect(firstBatch).not.toBe("");
+  const mcp = await connect(BIN);
+  const created = await call(mcp, "create_fanout", { prompts: [{ text: "best crm for a startup" }], engines: ["chatgpt"], runs: 1, project: firstProject });
+  expect(created.isError, created.content[0]?.text).toBeFalsy();
+  const fanoutId = created.structuredContent!.id as string;
+  let waited = await call(mcp, "wait_for_fanout", { fanout_id: fanoutId });
+  for (let i = 0; i < 5 && waited.content.length > 1; i++) waited = await call(mcp, "wait_for_fanout", { fanout_id: fanoutId });
+  expect(waited.structuredContent!.status).toBe("completed");
+
+  for (const [kind, param, collection, id] of [["batch", "batch_id", "batches", firstBatch], ["fanout", "fanout_id", "fanouts", fanoutId]] as const) {
+    const shared = await call(mcp, `share_${kind}`, { [param]: id });
+    expect(shared.isError, shared.content[0]?.text).toBeFalsy();
+    expect(shared.structuredContent).toMatchObject({ target_kind: kind, target_id: id, revoked_at: null });
+    const url = shared.structuredContent!.url as string;
+    expect((await fetch(url)).status).toBe(200);
+    const status = await call(mcp, `get_${kind}_share`, { [param]: id });
+    expect(status.content[0]!.text).toBe((await api("GET", `/${collection}/${id}/share`)).text);
+    expect(status.structuredContent).toEqual({ shared: true, share: shared.structuredContent });
+
+    const rotated = await call(mcp, `rotate_${kind}_share`, { [param]: id });
+    expect(rotated.structuredContent).toMatchObject({ rotated_from: shared.structuredContent!.id });
+    expect((await fetch(url)).status).toBe(404);
+
+    const revoked = await call(mcp, `unshare_${kind}`, { [param]: id });
+    expect(revoked.isError).toBeFalsy();
+    expect((await fetch(rotated.structuredContent!.url as string)).status).toBe(404);
+    const again = await call(mcp, `rotate_${kind}_share`, { [param]: id });
+    expect(again.isError).toBe(true);
+    expect(JSON.parse(again.content[0]!.text).error.code).toBe("conflict");
+  }
 });
 
 test("geoscope mcp takes the token from GEOSCOPE_TOKEN or --token, like the CLI, and says unauthenticated without one", async () => {

@@ -5,9 +5,9 @@
 // 127.0.0.1 (E2E_PORT + 1, let through by the server's AUDIT_ALLOW_HOSTS). Screenshots of each page
 // at 1280 and 390 px go to the test's output folder.
 import { createServer, type Server } from "node:http";
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
-import { signIn } from "./cli-helpers";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { screenshots } from "./screens";
+import { apiAs, expectNothingOfTheWorkspace, signedInKey, expectShareHeaders, openShare, pathOf, signedOut } from "./share-checks";
 import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
@@ -39,47 +39,8 @@ let questionsShare: Share;
 let citations: Citations;
 let citationsShare: Share;
 
-const pathOf = (share: Share) => new URL(share.url).pathname;
-
-async function api<T>(request: APIRequestContext, method: "GET" | "POST" | "DELETE", url: string, data?: unknown, status = 200): Promise<T> {
-  const response = await request.fetch(`/api/v1${url}`, { method, headers: auth, data });
-  expect(response.status(), `${method} ${url}: ${await response.text()}`).toBe(status);
-  return (status === 204 ? null : await response.json()) as T;
-}
-
-/** A browser context with no session: what anyone the link was sent to has. */
-async function signedOut(browser: Browser, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-}
-
-/** A share's page opened signed out: 200, the share headers, and the preview titled `title`. */
-async function openShare(browser: Browser, share: Share, title: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await signedOut(browser);
-  const page = await context.newPage();
-  const response = await page.goto(pathOf(share));
-  expect(response?.status()).toBe(200);
-  expectShareHeaders(response);
-  await expectPreview(page, title);
-  return { context, page };
-}
-
-function expectShareHeaders(response: { headers(): Record<string, string> } | null) {
-  const headers = response!.headers();
-  expect(headers["x-robots-tag"]).toBe("noindex, nofollow");
-  expect(headers["referrer-policy"]).toBe("no-referrer");
-  expect(headers["cache-control"]).toBe("no-store");
-}
-
-async function expectPreview(page: Page, title: string) {
-  await expect(page.locator('head meta[name="robots"][content="noindex, nofollow"]')).toHaveCount(1);
-  await expect(page.locator('head meta[name="referrer"]')).toHaveAttribute("content", "no-referrer");
-  await expect(page.locator('head meta[property="og:title"]')).toHaveAttribute("content", title);
-  await expect(page.locator('head meta[name="twitter:card"]')).toHaveAttribute("content", "summary");
-  const description = (await page.locator('head meta[property="og:description"]').getAttribute("content")) ?? "";
-  expect(description.length).toBeGreaterThan(0);
-  expect(Array.from(description).length).toBeLessThanOrEqual(200);
-  await expect(page).toHaveTitle(title);
-}
+/** The API as the spec's key (set once the first test has made it). */
+const api = apiAs(() => auth);
 
 /** The 404 page's visible text, after checking its status and headers. */
 async function notFoundText(page: Page, path: string): Promise<string> {
@@ -100,11 +61,7 @@ async function expectJsonNotFound(request: APIRequestContext, path: string) {
 
 test("a prompt run, a questions analysis and a citation analysis are made with an API key and shared", async ({ page, request }) => {
   test.setTimeout(120_000);
-  await signIn(page, EMAIL);
-  const keys = page.locator("#api-keys");
-  await keys.getByLabel("Name").fill("share pages");
-  await keys.getByRole("button", { name: "Create key" }).click();
-  auth = { Authorization: `Bearer ${(await page.getByTestId("secret-once").textContent())!.trim()}` };
+  auth = await signedInKey(page, EMAIL, "share pages");
   project = (await api<{ id: string }>(request, "POST", "/projects", { name: "Share pages" }, 201)).id;
 
   const queued = await api<{ batch: { id: string } }>(request, "POST", "/prompts", { prompt: PROMPT, engines: ["chatgpt"], project }, 202);
@@ -311,5 +268,7 @@ test("an audit run's page, signed out: the URL linked out, the fetch, findings b
   const html = await page.content();
   for (const hidden of [project, EMAIL]) expect(html).not.toContain(hidden);
   await screenshots(page, testInfo, "audit");
+  // Nor in its .json, nor any charge (the audit's hold was captured).
+  await expectNothingOfTheWorkspace(page, pathOf(share), [project, EMAIL]);
   await context.close();
 });

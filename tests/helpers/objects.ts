@@ -7,7 +7,7 @@ import { createProject } from "@/lib/schemas/projects";
 import { createCitationAnalysis, getAnalysis } from "@/lib/schemas/analyses";
 import { createQuestions } from "@/lib/schemas/questions";
 import { createAudit, createPrompt, getBatch, getRun } from "@/lib/schemas/runs";
-import { shareAnalysis, shareRun } from "@/lib/schemas/shares";
+import { shareAnalysis, shareBatch, shareFanout, shareRun } from "@/lib/schemas/shares";
 import { createInvitation } from "@/lib/schemas/workspaces";
 import { localDriver } from "@/lib/work/local-driver";
 import { addMember, type Person } from "./people";
@@ -18,6 +18,7 @@ export type WorkspaceObjects = {
   projectId: string;
   /** The owner's API key for this workspace. */
   apiKeyId: string;
+  /** Shared. */
   batchId: string;
   /** A prompt run of the batch, shared. */
   promptRunId: string;
@@ -28,6 +29,7 @@ export type WorkspaceObjects = {
   questionsRunId: string;
   questionIds: string[];
   citationAnalysisId: string;
+  /** Shared. */
   fanoutId: string;
   fanoutRunId: string;
   /** Team workspaces only: a pending invitation and a plain member's membership id. */
@@ -66,6 +68,8 @@ export async function seedObjects(owner: Person, workspaceId: string, options: {
   const promptRunId = batch.batch.run_ids[0] as string;
   await sendJson(shareRun, { token, params: { run_id: promptRunId }, expected: 200 });
   await sendJson(shareAnalysis, { token, params: { analysis_id: questions.id }, expected: 200 });
+  await sendJson(shareBatch, { token, params: { batch_id: batchId }, expected: 200 });
+  await sendJson(shareFanout, { token, params: { fanout_id: fanout.id }, expected: 200 });
 
   const objects: WorkspaceObjects = {
     workspaceId,

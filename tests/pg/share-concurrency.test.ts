@@ -70,7 +70,8 @@ describe("concurrent sharing", () => {
     expect(seen.size + 1).toBe(all.length);
     // Only the working link opens the page.
     const working = rotated.find((a) => a.body.id === live[0]!.id)!;
-    expect((await sharedObject(working.body.url.split("/s/")[1]!))?.body.id).toBe(run.id);
+    const shown = await sharedObject(working.body.url.split("/s/")[1]!);
+    expect(shown?.kind === "run" && shown.body.id).toBe(run.id);
     for (const answer of rotated.filter((a) => a.body.id !== live[0]!.id)) {
       expect(await sharedObject(answer.body.url.split("/s/")[1]!)).toBeNull();
     }

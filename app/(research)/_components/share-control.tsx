@@ -1,8 +1,9 @@
 "use client";
-// Share, copy, rotate and revoke the public read-only link of a finished run or analysis
-// (decisions.md "Sharing"): the same service as POST/DELETE …/share, as the signed-in person.
+// Share, copy, rotate and revoke the public read-only link of a finished run, analysis, fanout or
+// prompt batch (decisions.md "Sharing"): the same service as POST/DELETE …/share, as the signed-in person.
 // A new link or stopping, which break the link people already have, is confirmed first.
 import { useActionState, useState } from "react";
+import type { ShareKind } from "@/lib/schemas/shares";
 import { buttonClass, dangerButtonClass, Notice, subtleButtonClass } from "../../_components/ui";
 import { revokeShareAction, rotateShareAction, shareAction, type ShareActionState } from "../actions";
 
@@ -12,7 +13,7 @@ export function ShareControl({
   finished,
   initial,
 }: {
-  kind: "run" | "analysis";
+  kind: ShareKind;
   id: string;
   finished: boolean;
   initial: { shared: boolean; url: string | null };

@@ -1,8 +1,11 @@
-// A shared run or analysis, read-only and without an account (decisions.md "Sharing"). Server
-// rendered with no client components, so it reads with JavaScript off.
+// A shared run, analysis, fanout or prompt batch, read-only and without an account (decisions.md
+// "Sharing"), with the same views as the signed-in pages. Server rendered with no client
+// components, so it reads with JavaScript off.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AuditView } from "../_components/audit-view";
+import { BatchView } from "../_components/batch-view";
+import { FanoutView } from "../_components/fanout-view";
 import { CitationsView } from "../_components/citations-view";
 import { GenericView } from "../_components/generic-view";
 import { QuestionsView } from "../_components/questions-view";
@@ -44,6 +47,10 @@ export default async function SharePage({ params }: Props) {
         <QuestionsView analysis={view.analysis} />
       ) : view.kind === "citations" ? (
         <CitationsView analysis={view.analysis} />
+      ) : view.kind === "fanout" ? (
+        <FanoutView fanout={view.fanout} report={view.report} />
+      ) : view.kind === "batch" ? (
+        <BatchView batch={view.batch} runs={view.runs} />
       ) : (
         <GenericView summary={view.summary} />
       )}

@@ -1,15 +1,19 @@
-// A shared citation analysis: totals, each engine, the most cited domains and pages, coverage of
-// the target domains with 95% intervals, brand mentions in the answers, and by the searcher's
-// country when the runs were made for one.
+// A citation analysis, on its signed-in and share pages alike: the charts of the most cited domains
+// by engine and of the target domains' coverage, totals, each engine, the most cited domains and
+// pages, coverage of the target domains with 95% intervals, brand mentions in the answers, by the
+// searcher's country when the runs were made for one, and the overlap between engines.
 import type { ReactNode } from "react";
 import { Section } from "../../_components/ui";
 import { countryName } from "@/lib/locale/codes";
+import { citationsByEngine, countedRuns } from "@/lib/research/domain-engines";
 import type { CitationAnalysis } from "@/lib/schemas/analyses";
 import { engineName, when } from "../_lib/view";
 import { Facts, Num, OutLink, ScrollTable, ShareHeading } from "./bits";
+import { CoverageChart, DomainsChart } from "./citation-charts";
 
 const TOP_DOMAINS = 20;
 const TOP_PAGES = 20;
+const CHART_DOMAINS = 10;
 
 const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
 const interval = ([low, high]: readonly [number, number]) => `${percent(low)}–${percent(high)}`;
@@ -49,9 +53,41 @@ function Totals({ totals }: { totals: CitationAnalysis["totals"] }) {
   );
 }
 
-/** `lead`: what a page shows right under the heading, before the tables (the signed-in page's share control and charts). */
-export function CitationsView({ analysis, lead }: { analysis: CitationAnalysis; lead?: ReactNode }) {
+function Overlap({ overlap }: { overlap: CitationAnalysis["overlap"] }) {
+  const counts = Object.entries(overlap.domains_by_engine_count).sort(([a], [b]) => Number(a) - Number(b));
+  return (
+    <Section id="overlap" title="Overlap between engines" description="How many cited domains and pages one engine, two engines and so on cited.">
+      {overlap.engines > 1 ? (
+        <div className="space-y-4" data-testid="overlap">
+          <ScrollTable label="Overlap" columns={[{ label: "Cited by" }, { label: "Domains" }, { label: "Pages" }]}>
+            {counts.map(([n, domains]) => (
+              <tr key={n}>
+                <td className="whitespace-nowrap">{n === String(overlap.engines) ? `all ${n} engines` : `${n} ${n === "1" ? "engine" : "engines"}`}</td>
+                <Num>{domains}</Num>
+                <Num>{overlap.pages_by_engine_count[n] ?? 0}</Num>
+              </tr>
+            ))}
+          </ScrollTable>
+          <p className="text-sm">
+            <span className="text-slate-500">Domains every engine cited: </span>
+            {overlap.domains_cited_by_every_engine.length ? overlap.domains_cited_by_every_engine.join(", ") : "none"}
+          </p>
+        </div>
+      ) : (
+        <p className="text-sm text-slate-500">Only one engine&apos;s answers were analysed, so there is no overlap to show.</p>
+      )}
+    </Section>
+  );
+}
+
+/**
+ * `coverageEmpty`: what the coverage chart's place says when the analysis covered no domain (the
+ * signed-in page: how to give the project its domains); without it the place is left out.
+ */
+export async function CitationsView({ analysis, coverageEmpty }: { analysis: CitationAnalysis; coverageEmpty?: ReactNode }) {
   const { totals } = analysis;
+  const chartDomains = analysis.domains.filter((d) => d.citations > 0).slice(0, CHART_DOMAINS).map((d) => d.domain);
+  const byEngine = await citationsByEngine(countedRuns(analysis), chartDomains);
   const domains = analysis.domains.slice(0, TOP_DOMAINS);
   const pages = analysis.pages.slice(0, TOP_PAGES);
   const excluded = analysis.excluded_runs.length;
@@ -72,7 +108,20 @@ export function CitationsView({ analysis, lead }: { analysis: CitationAnalysis; 
           </p>
         ) : null}
       </ShareHeading>
-      {lead}
+
+      <Section id="domains-by-engine" title="Most cited domains, by engine" description="Each bar is a domain's citations, split by the engine whose answers cited it.">
+        <DomainsChart analysis={analysis} byEngine={byEngine} />
+      </Section>
+
+      {analysis.domain_coverage.length || coverageEmpty ? (
+        <Section
+          id="coverage-chart"
+          title="Coverage of the target domains"
+          description={analysis.domain_coverage.length ? "How often answers cited each domain, overall and by engine." : undefined}
+        >
+          {analysis.domain_coverage.length ? <CoverageChart coverage={analysis.domain_coverage} /> : coverageEmpty}
+        </Section>
+      ) : null}
 
       <Section id="totals" title="Totals">
         <Totals totals={totals} />
@@ -213,6 +262,8 @@ export function CitationsView({ analysis, lead }: { analysis: CitationAnalysis; 
           </ScrollTable>
         </Section>
       ) : null}
+
+      <Overlap overlap={analysis.overlap} />
     </>
   );
 }

@@ -57,13 +57,28 @@ function tightMarks(pieces: AnswerPiece[]): AnswerPiece[] {
   return pieces.map((piece, i) => (piece.kind === "text" && pieces[i + 1]?.kind === "cite" ? { ...piece, text: piece.text.trimEnd() } : piece));
 }
 
-function Answer({ run, numbers }: { run: Run; numbers?: SourceNumbers }) {
+/** Where a run's sections are on the page and what they are called: one run's page, or one of a batch's runs. */
+type Placement = { id: (section: string) => string; title: (section: "Answer" | "Sources" | "Searches") => string };
+
+const ALONE: Placement = { id: (section) => section, title: (section) => section };
+
+/** A batch's run: its sections' ids start with its engine, and their titles name it. */
+export function placementOf(run: Run): Placement {
+  const engine = engineName(run.engine);
+  const key = run.engine ?? run.id;
+  return {
+    id: (section) => `${key}-${section}`,
+    title: (section) => (section === "Answer" ? `${engine}'s answer` : section === "Sources" ? `Sources of ${engine}'s answer` : `${engine}'s searches`),
+  };
+}
+
+function Answer({ run, numbers, at }: { run: Run; numbers?: SourceNumbers; at: Placement }) {
   const result = promptResultOf(run.result)!;
   const paragraphs = answerParagraphs(result.answer, result.sources).map((pieces) => (numbers ? tightMarks(pieces) : pieces));
   const placed = paragraphs.some((p) => p.some((piece) => piece.kind === "cite"));
   const cited = result.sources.filter((s) => s.cited === true).length;
   return (
-    <Section id="answer" title="Answer">
+    <Section id={at.id("answer")} title={at.title("Answer")}>
       {paragraphs.length === 0 ? <p className="text-slate-500">The engine gave an empty answer.</p> : null}
       <div className="space-y-3 leading-relaxed" data-testid="answer">
         {paragraphs.map((pieces, i) => (
@@ -139,7 +154,7 @@ function SourceGroup({ title, testId, sources, flag, before = [], engine, note }
   );
 }
 
-function Searches({ searches, calls, searched }: { searches: SearchObservation[]; calls: number | null; searched: boolean | null }) {
+function Searches({ searches, calls, searched, at }: { searches: SearchObservation[]; calls: number | null; searched: boolean | null; at: Placement }) {
   const ordered = [...searches].sort((a, b) => (a.position ?? Infinity) - (b.position ?? Infinity));
   const manyCalls = new Set(ordered.map((s) => s.search_call)).size > 1;
   const summary =
@@ -149,7 +164,7 @@ function Searches({ searches, calls, searched }: { searches: SearchObservation[]
         ? `${calls} search ${calls === 1 ? "call" : "calls"}, ${ordered.length} ${ordered.length === 1 ? "query" : "queries"} shown.`
         : null;
   return (
-    <Section id="searches" title="Searches" description={summary ?? undefined}>
+    <Section id={at.id("searches")} title={at.title("Searches")} description={summary ?? undefined}>
       {ordered.length > 0 ? (
         <ol className="list-decimal space-y-1.5 pl-6 text-sm marker:text-slate-400" data-testid="searches">
           {ordered.map((s, i) => (
@@ -167,13 +182,58 @@ function Searches({ searches, calls, searched }: { searches: SearchObservation[]
 }
 
 /**
+ * A prompt run's answer, its sources grouped by what the engine did with them, and its searches.
+ * `sources`: replaces the grouped source lists; `at`: where the sections are (a batch's run).
+ */
+export function RunFindings({ run, numbers, sources: sourcesSection, at = ALONE }: { run: Run; numbers?: SourceNumbers; sources?: ReactNode; at?: Placement }) {
+  const engine = engineName(run.engine);
+  const result = promptResultOf(run.result);
+  if (!result) return null;
+  const sources = result.sources;
+  const others = sources.filter((s) => s.cited !== true && s.search_query_observed !== true && s.retrieval_observed !== true);
+  return (
+    <>
+      <Answer run={run} numbers={numbers} at={at} />
+      {sourcesSection ?? (
+        <Section id={at.id("sources")} title={at.title("Sources")} description={`${sources.length} ${sources.length === 1 ? "page" : "pages"} the engine named.`}>
+          <SourceGroup title="Cited" testId="sources-cited" sources={sources} flag="cited" engine={engine} />
+          <SourceGroup title="Seen in search results, not cited" testId="sources-search" sources={sources} flag="search_query_observed" before={["cited"]} engine={engine} />
+          <SourceGroup
+            title="Read, not cited"
+            testId="sources-read"
+            sources={sources}
+            flag="retrieval_observed"
+            before={["cited", "search_query_observed"]}
+            engine={engine}
+            note="Pages the provider showed reaching the model (opened or retrieved), and not listed above."
+          />
+          {others.length > 0 ? (
+            <div className="mt-6" data-testid="sources-other">
+              <h3 className="font-semibold">
+                Other pages named <span className="font-normal text-slate-500">({others.length})</span>
+              </h3>
+              <ul className="mt-2">
+                {others.map((s, i) => (
+                  <SourceItem key={i} source={s} />
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </Section>
+      )}
+      <Searches searches={result.searches} calls={result.search_calls} searched={result.searched} at={at} />
+    </>
+  );
+}
+
+/**
  * `numbers`: the signed-in run page numbers citation marks by their row in its sources table;
  * the public page names the site instead. `sources`: replaces the grouped source lists.
  */
 export function RunView({
   run,
   numbers,
-  sources: sourcesSection,
+  sources,
   facts = [],
   unfinished,
 }: {
@@ -186,8 +246,6 @@ export function RunView({
 }) {
   const engine = engineName(run.engine);
   const result = promptResultOf(run.result);
-  const sources = result?.sources ?? [];
-  const others = sources.filter((s) => s.cited !== true && s.search_query_observed !== true && s.retrieval_observed !== true);
   return (
     <>
       <ShareHeading kicker={`${engine} on this prompt`} title={promptOf(run)}>
@@ -203,35 +261,7 @@ export function RunView({
       </ShareHeading>
       {run.status === "failed" ? <Failure what="The run" message={run.error?.message} /> : null}
       {result ? (
-        <>
-          <Answer run={run} numbers={numbers} />
-          {sourcesSection ?? <Section id="sources" title="Sources" description={`${sources.length} ${sources.length === 1 ? "page" : "pages"} the engine named.`}>
-            <SourceGroup title="Cited" testId="sources-cited" sources={sources} flag="cited" engine={engine} />
-            <SourceGroup title="Seen in search results, not cited" testId="sources-search" sources={sources} flag="search_query_observed" before={["cited"]} engine={engine} />
-            <SourceGroup
-              title="Read, not cited"
-              testId="sources-read"
-              sources={sources}
-              flag="retrieval_observed"
-              before={["cited", "search_query_observed"]}
-              engine={engine}
-              note="Pages the provider showed reaching the model (opened or retrieved), and not listed above."
-            />
-            {others.length > 0 ? (
-              <div className="mt-6" data-testid="sources-other">
-                <h3 className="font-semibold">
-                  Other pages named <span className="font-normal text-slate-500">({others.length})</span>
-                </h3>
-                <ul className="mt-2">
-                  {others.map((s, i) => (
-                    <SourceItem key={i} source={s} />
-                  ))}
-                </ul>
-              </div>
-            ) : null}
-          </Section>}
-          <Searches searches={result.searches} calls={result.search_calls} searched={result.searched} />
-        </>
+        <RunFindings run={run} numbers={numbers} sources={sources} />
       ) : run.status !== "failed" ? (
         (unfinished ?? <p className="text-slate-600">This run has no answer yet.</p>)
       ) : null}

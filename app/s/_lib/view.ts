@@ -2,10 +2,13 @@
 // object read through its API schema (so a stored body that no longer fits falls back to a
 // generic summary instead of failing), and the title and plain-text description of its preview.
 import { cache } from "react";
+import type { z } from "zod";
+import { queryReportOf } from "@/lib/fanouts/read";
 import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
 import { FINDING_SEVERITIES, type AuditFinding, type AuditResult } from "@/lib/schemas/audits";
+import { Fanout, type FanoutQueryReport } from "@/lib/schemas/fanouts";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
-import { Run } from "@/lib/schemas/runs";
+import { PromptBatch, Run, type Batch } from "@/lib/schemas/runs";
 import { sharedObject, type SharedObject } from "@/lib/shares/public";
 import { excerpt, plainAnswer } from "./answer";
 import { auditResultOf, promptResultOf } from "@/lib/schemas/results";
@@ -17,6 +20,8 @@ export type ShareView =
   | { kind: "audit_run"; run: Run }
   | { kind: "questions"; analysis: QuestionsAnalysis }
   | { kind: "citations"; analysis: CitationAnalysis }
+  | { kind: "fanout"; fanout: z.input<typeof Fanout>; report: z.input<typeof FanoutQueryReport> }
+  | { kind: "batch"; batch: Batch; runs: Run[] }
   | { kind: "generic"; summary: GenericSummary };
 
 /** One database read per request, shared by generateMetadata and the page. */
@@ -31,14 +36,18 @@ export function engineName(engine: string | null | undefined): string {
 
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value : null);
 
+const WHAT: Record<SharedObject["kind"], string> = { run: "run", analysis: "analysis", fanout: "fanout", batch: "prompt" };
+
 function genericSummary(shared: SharedObject): GenericSummary {
-  const body = (typeof shared.body === "object" && shared.body !== null ? shared.body : {}) as Record<string, unknown>;
+  const whole = (typeof shared.body === "object" && shared.body !== null ? shared.body : {}) as Record<string, unknown>;
+  // A prompt batch's own fields are under `batch`.
+  const body = (shared.kind === "batch" && typeof whole.batch === "object" && whole.batch !== null ? whole.batch : whole) as Record<string, unknown>;
   const input = (typeof body.input === "object" && body.input !== null ? body.input : {}) as Record<string, unknown>;
   const error = typeof body.error === "object" && body.error !== null ? text((body.error as Record<string, unknown>).message) : null;
-  const kind = text(body.kind);
+  const kind = shared.kind === "run" || shared.kind === "analysis" ? text(body.kind) : null;
   return {
-    what: `${kind ? `${kind.replace(/_/g, " ")} ` : ""}${shared.kind === "run" ? "run" : "analysis"}`,
-    subject: text(body.subject) ?? text(input.prompt) ?? text(input.topic) ?? text(input.url) ?? null,
+    what: `${kind ? `${kind.replace(/_/g, " ")} ` : ""}${WHAT[shared.kind]}`,
+    subject: text(body.subject) ?? text(body.name) ?? text(input.prompt) ?? text(input.topic) ?? text(input.url) ?? null,
     status: text(body.status),
     createdAt: text(body.created_at),
     completedAt: text(body.completed_at),
@@ -46,15 +55,31 @@ function genericSummary(shared: SharedObject): GenericSummary {
   };
 }
 
+/** The shared object as its page shows it: parsed by its API schema, else (a stored body that no longer fits) a generic summary. */
 export function viewOf(shared: SharedObject): ShareView {
-  if (shared.kind === "run") {
-    const run = Run.safeParse(shared.body);
-    if (run.success && run.data.kind === "prompt") return { kind: "prompt_run", run: run.data };
-    if (run.success && run.data.kind === "audit") return { kind: "audit_run", run: run.data };
-  } else {
-    const analysis = Analysis.safeParse(shared.body);
-    if (analysis.success) {
-      return analysis.data.kind === "questions" ? { kind: "questions", analysis: analysis.data } : { kind: "citations", analysis: analysis.data };
+  switch (shared.kind) {
+    case "run": {
+      const run = Run.safeParse(shared.body);
+      if (run.success && run.data.kind === "prompt") return { kind: "prompt_run", run: run.data };
+      if (run.success && run.data.kind === "audit") return { kind: "audit_run", run: run.data };
+      break;
+    }
+    case "analysis": {
+      const analysis = Analysis.safeParse(shared.body);
+      if (analysis.success) {
+        return analysis.data.kind === "questions" ? { kind: "questions", analysis: analysis.data } : { kind: "citations", analysis: analysis.data };
+      }
+      break;
+    }
+    case "fanout": {
+      const fanout = Fanout.safeParse(shared.body);
+      if (fanout.success) return { kind: "fanout", fanout: shared.body, report: queryReportOf(shared.body) };
+      break;
+    }
+    case "batch": {
+      const batch = PromptBatch.safeParse(shared.body);
+      if (batch.success) return { kind: "batch", batch: batch.data.batch, runs: batch.data.runs };
+      break;
     }
   }
   return { kind: "generic", summary: genericSummary(shared) };
@@ -76,8 +101,13 @@ export function auditedUrlOf(run: Run): string {
   return auditOf(run)?.page.url ?? text(run.input.url) ?? "(no URL)";
 }
 
+/** The prompt an input (a run's, a batch's) names. */
+export function promptOfInput(input: Record<string, unknown>): string {
+  return text(input.prompt) ?? "(no prompt)";
+}
+
 export function promptOf(run: Run): string {
-  return text(run.input.prompt) ?? "(no prompt)";
+  return promptOfInput(run.input);
 }
 
 /** The preview's title and description (at most 200 characters of plain text). */
@@ -119,6 +149,26 @@ export function previewOf(view: ShareView): { title: string; description: string
       const body = top.length
         ? `${analysis.subject}. Most cited: ${top.map((d) => `${d.domain} (${d.citations})`).join(", ")}.`
         : `${analysis.subject}. No answer cited a page.`;
+      return { title, description: excerpt(body) };
+    }
+    case "fanout": {
+      const { fanout, report } = view;
+      const title = `Fanout: ${excerpt(fanout.name, 90)}`;
+      const top = report.groups
+        .flatMap((g) => g.queries.map((q) => ({ ...q, engine: g.engine, completed: g.completed_runs })))
+        .sort((a, b) => b.share - a.share || b.runs - a.runs)
+        .slice(0, 3);
+      const size = `${fanout.prompt_count} ${fanout.prompt_count === 1 ? "prompt" : "prompts"} on ${fanout.engines.map(engineName).join(", ")}, ${fanout.runs} ${fanout.runs === 1 ? "run" : "runs"} each: ${fanout.query_count} ${fanout.query_count === 1 ? "query" : "queries"} observed.`;
+      const most = top.length ? ` Most issued: ${top.map((q) => `“${q.query}” (${engineName(q.engine)}, ${q.runs}/${q.completed} runs)`).join(", ")}.` : "";
+      return { title, description: excerpt(size + most) };
+    }
+    case "batch": {
+      const { batch, runs } = view;
+      const title = `${runs.map((r) => engineName(r.engine)).join(", ") || "Answer engines"} on: ${excerpt(promptOfInput(batch.input), 90)}`;
+      const answered = runs.map((r) => ({ r, answer: promptResultOf(r.result) })).find((x) => x.answer);
+      const body = answered
+        ? `${engineName(answered.r.engine)}: ${plainAnswer(answered.answer!.answer) || "an empty answer."}`
+        : `The prompt is ${batch.status}.`;
       return { title, description: excerpt(body) };
     }
     case "generic": {

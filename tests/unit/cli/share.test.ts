@@ -1,7 +1,7 @@
 // `geoscope share`: the real CLI against a stand-in API. Each action's request and output (the link
-// alone on stdout, notes on stderr; --json the body as sent), the id's prefix choosing the run or
-// analysis endpoints, ids and option mixes refused before anything is asked, and the API's errors
-// as exit codes.
+// alone on stdout, notes on stderr; --json the body as sent), the id's prefix choosing the run,
+// analysis, fanout or prompt batch endpoints, ids and option mixes refused before anything is
+// asked, and the API's errors as exit codes.
 import { describe, expect, it } from "vitest";
 import { exampleShareState } from "@/lib/schemas/examples";
 import { standInApi } from "./stand-in";
@@ -9,6 +9,8 @@ import { standInApi } from "./stand-in";
 const RUN = "dr_01M86BZ1B8TDMNZ120417K12ZN";
 const QUESTIONS = "fa_01M7XB2Q4K8Z3V6T9R1N5P7C2D";
 const CITATIONS = "ca_01M7W4P0Q8ZK3N6D2V5R7T9XWB";
+const FANOUT = "fo_01M7W4P0Q8ZK3N6D2V5R7T9XWC";
+const BATCH = "rq_01M86BZ1B8TDMNZ120417K12ZN";
 const URL_1 = "http://127.0.0.1:3000/s/4fQ9zK2mT7pX1vR8sL3nB6cW0yH5jD2gA9eU4kM7qZ1";
 const URL_2 = "http://127.0.0.1:3000/s/9zQ4fK2mT7pX1vR8sL3nB6cW0yH5jD2gA9eU4kM7qZ2";
 
@@ -84,16 +86,43 @@ describe("geoscope share", { timeout: 30_000 }, () => {
     }
   });
 
+  it("sends fo_ ids to the fanout endpoints and rq_ ids to the prompt batch endpoints, each action", async () => {
+    for (const [id, collection, kind, noun] of [[FANOUT, "fanouts", "fanout", "fanout"], [BATCH, "batches", "batch", "prompt batch"]] as const) {
+      const shared = { ...state, target_id: id, target_kind: kind };
+      api.answer(() => ({ status: 200, body: shared }));
+      const created = await api.cli(["share", id]);
+      expect(created.code, created.stderr).toBe(0);
+      expect(requests()).toEqual([`POST /api/v1/${collection}/${id}/share`]);
+      expect(created.stdout).toBe(`${URL_1}\n`);
+      expect(created.stderr).toBe(`shared ${noun} ${id} (${state.id}); anyone with this link can read it. Revoke it with: geoscope share ${id} --revoke\n`);
+
+      api.answer(() => ({ status: 200, body: { ...rotated, target_id: id, target_kind: kind } }));
+      const newLink = await api.cli(["share", id, "--rotate"]);
+      expect(requests()).toEqual([`POST /api/v1/${collection}/${id}/share/rotate`]);
+      expect(newLink.stderr).toBe(`new link to ${noun} ${id} (${rotated.id}, replacing ${state.id}); the old link no longer works\n`);
+
+      api.answer(() => ({ status: 200, body: { shared: true, share: shared } }));
+      const status = await api.cli(["share", id, "--status", "--json"]);
+      expect(requests()).toEqual([`GET /api/v1/${collection}/${id}/share`]);
+      expect(status.stdout).toBe(JSON.stringify({ shared: true, share: shared }));
+
+      api.answer(() => ({ status: 204 }));
+      const revoked = await api.cli(["share", id, "--revoke"]);
+      expect(requests()).toEqual([`DELETE /api/v1/${collection}/${id}/share`]);
+      expect(revoked.stdout).toBe(`revoked: the link to ${id} no longer works\n`);
+    }
+  });
+
   it("refuses another kind of id, naming the ones it takes, before asking", async () => {
-    for (const id of ["rq_01M86BZ1B8TDMNZ120417K12ZN", "sh_01M7XD4V8N2K6P9R3T5W7Y1Z0B"]) {
+    for (const id of ["pr_01M86BZ1B8TDMNZ120417K12ZN", "sh_01M7XD4V8N2K6P9R3T5W7Y1Z0B", "fo01M86BZ1B8TDMNZ120417K12ZN"]) {
       const result = await api.cli(["share", id]);
       expect(result.code, id).toBe(2);
-      expect(result.stderr).toContain(`share takes a run id (dr_…) or an analysis id (fa_… or ca_…), not ${id}`);
+      expect(result.stderr).toContain(`share takes the id of a run (dr_…), analysis (fa_… or ca_…), fanout (fo_…) or prompt batch (rq_…), not ${id}`);
       expect(api.seen).toEqual([]);
     }
     const missing = await api.cli(["share"]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("missing run or analysis id (dr_…, fa_… or ca_…)");
+    expect(missing.stderr).toContain("missing id of a run, analysis, fanout or prompt batch (dr_…, fa_…, ca_…, fo_… or rq_…)");
     expect((await api.cli(["share", RUN, QUESTIONS])).code).toBe(2);
   });
 
@@ -126,9 +155,9 @@ describe("geoscope share", { timeout: 30_000 }, () => {
 
   it("is in --help with its options", async () => {
     const top = await api.cli(["--help"]);
-    expect(top.stdout).toMatch(/\n {2}share dr_…\|fa_…\|ca_… \[--status\] \[--rotate\] \[--revoke\]/);
+    expect(top.stdout).toMatch(/\n {2}share dr_…\|fa_…\|ca_…\|fo_…\|rq_… \[--status\] \[--rotate\] \[--revoke\]/);
     const own = await api.cli(["share", "--help"]);
-    expect(own.stdout).toContain("Usage: geoscope share dr_…|fa_…|ca_… [--status] [--rotate] [--revoke]");
+    expect(own.stdout).toContain("Usage: geoscope share dr_…|fa_…|ca_…|fo_…|rq_… [--status] [--rotate] [--revoke]");
     for (const option of ["--status", "--rotate", "--revoke"]) expect(own.stdout).toContain(`  ${option} `);
   });
 });

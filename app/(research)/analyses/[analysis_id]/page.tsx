@@ -1,7 +1,7 @@
 // An analysis, of either kind. Questions: the clusters with their intents and specificity, to
 // tick and send to a fanout (estimate first); it updates while the questions are generated.
-// Citations: the shared view's figures (totals, engines, domains, pages, coverage, mentions) with
-// charts of domains by engine and of coverage, the overlap between engines and the runs left out.
+// Citations: the shared view's charts and figures (domains by engine, coverage, totals, engines,
+// domains, pages, mentions, the overlap between engines), and the runs left out.
 // Both have their share control.
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
@@ -16,23 +16,19 @@ import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { getShareStatus } from "@/lib/shares/service";
 import { Notice, Section } from "../../../_components/ui";
-import { Facts, Failure, Num, ScrollTable, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
+import { Facts, Failure, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
 import { CitationsView } from "../../../s/_components/citations-view";
 import { ProvenanceDetails } from "../../../s/_components/questions-view";
 import { engineName, when } from "../../../s/_lib/view";
 import { ResearchPage, type Crumb } from "../../_components/frame";
 import { LiveRefresh } from "../../_components/live";
 import { ShareControl } from "../../_components/share-control";
-import { citationsByEngine, countedRuns } from "@/lib/research/domain-engines";
 import { orNotFound } from "../../_lib/load";
-import { CoverageChart, DomainsChart } from "./charts";
 import { QuestionPicker } from "./question-picker";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ analysis_id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-const CHART_DOMAINS = 10;
 
 const load = cache(async (analysisId: string) => {
   const principal = await requireSessionPrincipal(`/analyses/${analysisId}`);
@@ -140,65 +136,21 @@ function Questions({ analysis, project, live, selected }: { analysis: QuestionsA
 
 const EXCLUSION = { unfinished: "unfinished when analysed", failed: "failed", not_a_prompt_run: "not a prompt run", duplicate: "named twice" } as const;
 
-async function Citations({ analysis }: { analysis: CitationAnalysis }) {
-  const chartDomains = analysis.domains.filter((d) => d.citations > 0).slice(0, CHART_DOMAINS).map((d) => d.domain);
-  const byEngine = await citationsByEngine(countedRuns(analysis), chartDomains);
-  const { overlap } = analysis;
-  const counts = Object.entries(overlap.domains_by_engine_count).sort(([a], [b]) => Number(a) - Number(b));
+function Citations({ analysis }: { analysis: CitationAnalysis }) {
   return (
     <>
       <CitationsView
         analysis={analysis}
-        lead={
-          <>
-            <Section id="domains-by-engine" title="Most cited domains, by engine" description="Each bar is a domain's citations, split by the engine whose answers cited it.">
-              <DomainsChart analysis={analysis} byEngine={byEngine} />
-            </Section>
-
-            <Section
-              id="coverage-chart"
-              title="Coverage of your domains"
-              description={analysis.domain_coverage.length ? "How often answers cited each domain, overall and by engine." : undefined}
-            >
-              {analysis.domain_coverage.length ? (
-                <CoverageChart coverage={analysis.domain_coverage} />
-              ) : (
-                <p className="text-sm text-slate-600" data-testid="coverage-empty">
-                  No domain to cover: give the project its domain (and its competitors&apos;) on the{" "}
-                  <a href="/account#projects" className="text-indigo-700 hover:underline">
-                    account page
-                  </a>
-                  , then analyse the runs again.
-                </p>
-              )}
-            </Section>
-          </>
+        coverageEmpty={
+          <p className="text-sm text-slate-600" data-testid="coverage-empty">
+            No domain to cover: give the project its domain (and its competitors&apos;) on the{" "}
+            <a href="/account#projects" className="text-indigo-700 hover:underline">
+              account page
+            </a>
+            , then analyse the runs again.
+          </p>
         }
       />
-
-      <Section id="overlap" title="Overlap between engines" description="How many cited domains and pages one engine, two engines and so on cited.">
-        {overlap.engines > 1 ? (
-          <div className="space-y-4" data-testid="overlap">
-            <ScrollTable label="Overlap" columns={[{ label: "Cited by" }, { label: "Domains" }, { label: "Pages" }]}>
-              {counts.map(([n, domains]) => (
-                <tr key={n}>
-                  <td className="whitespace-nowrap">
-                    {n === String(overlap.engines) ? `all ${n} engines` : `${n} ${n === "1" ? "engine" : "engines"}`}
-                  </td>
-                  <Num>{domains}</Num>
-                  <Num>{overlap.pages_by_engine_count[n] ?? 0}</Num>
-                </tr>
-              ))}
-            </ScrollTable>
-            <p className="text-sm">
-              <span className="text-slate-500">Domains every engine cited: </span>
-              {overlap.domains_cited_by_every_engine.length ? overlap.domains_cited_by_every_engine.join(", ") : "none"}
-            </p>
-          </div>
-        ) : (
-          <p className="text-sm text-slate-500">Only one engine&apos;s answers were analysed, so there is no overlap to show.</p>
-        )}
-      </Section>
 
       {analysis.excluded_runs.length ? (
         <Section id="excluded" title="Runs left out" description="Named in the analysis but not counted.">

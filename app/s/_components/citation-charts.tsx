@@ -1,11 +1,11 @@
-// The citation analysis page's charts, drawn on the server as SVG (no script, nothing from a CDN):
-// the most cited domains as bars stacked by engine, and the coverage of the target domains with
-// their 95% intervals. Each has a legend or caption, a text description for screen readers, and
+// A citation analysis's charts, on its signed-in and share pages alike, drawn on the server as SVG
+// (no script, nothing from a CDN): the most cited domains as bars stacked by engine, and the
+// coverage of the target domains with their 95% intervals. Each has a legend or caption, a text description for screen readers, and
 // its figures as a table.
 import type { CitationAnalysis } from "@/lib/schemas/analyses";
-import { ScrollTable, Num } from "../../../s/_components/bits";
-import { engineName } from "../../../s/_lib/view";
-import { AXIS_HEIGHT, ROW, rateRows, stackedBars, type Tick } from "../../_lib/charts";
+import { AXIS_HEIGHT, ROW, rateRows, stackedBars, type Tick } from "../../(research)/_lib/charts";
+import { engineName } from "../_lib/view";
+import { Num, ScrollTable } from "./bits";
 
 /** Okabe–Ito colours: told apart with the common colour blindnesses. */
 const ENGINE_COLOURS: Record<string, string> = { chatgpt: "#0072B2", claude: "#E69F00", gemini: "#CC79A7" };

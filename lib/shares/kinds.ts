@@ -1,0 +1,108 @@
+// The server's side of each kind of shared object (decisions.md "Sharing", "Sharing, wave 3"): how
+// a credential's access to it and its status are looked up (to share it), how a working link reads
+// it (the API's own read, lib/shares/reader.ts), and what the public copy leaves out. A kind is
+// one entry here beside its entry in SHARE_TARGETS (lib/schemas/shares.ts).
+//
+// The public copy is the object as GET answers it without what identifies or bills the workspace:
+// `project_id` and `created_by` null (spec), every charge null (`charge`, `held_usd`,
+// `charged_usd`), and the project id echoed in an input (`input.project`) removed. Batch, fanout
+// and analysis ids stay: they open nothing without an account.
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { readAnalysisText } from "../analyses/service";
+import { db } from "../db/client";
+import { readFanoutText } from "../fanouts/read";
+import { readBatch, readRun } from "../runs/read";
+import { statusOfCounts, type RunCounts } from "../runs/status";
+import type { Analysis } from "../schemas/analyses";
+import type { Fanout } from "../schemas/fanouts";
+import type { PromptBatch, Run, RunStatus } from "../schemas/runs";
+import type { ShareKind } from "../schemas/shares";
+import { reachableBy } from "../workspaces/access";
+import type { ShareReader } from "./reader";
+
+/** What sharing needs to know of an object the credential reaches. */
+export type ShareTarget = { workspaceId: string; status: string };
+
+type KindOf<Body> = {
+  /** The object the credential can reach, or null (404 exactly as a missing one). */
+  target(principal: Principal, id: string): Promise<ShareTarget | null>;
+  /** The object as GET answers it (JSON text), read through the working share; null once it is not. */
+  read(reader: ShareReader, id: string): Promise<{ text: string } | null>;
+  /** What anyone with the link sees of it. */
+  publicCopy(body: Body): Body;
+};
+
+export type PublicBodies = {
+  run: z.input<typeof Run>;
+  analysis: z.input<typeof Analysis>;
+  fanout: z.input<typeof Fanout>;
+  batch: z.input<typeof PromptBatch>;
+};
+
+type Input = Record<string, unknown>;
+
+/** An input without the project it names. */
+function withoutProject(input: Input): Input {
+  const { project: _project, ...rest } = input;
+  return rest;
+}
+
+function publicRun(run: z.input<typeof Run>): z.input<typeof Run> {
+  return { ...run, input: withoutProject(run.input), project_id: null, created_by: null, charge: null };
+}
+
+/** A batch's or fanout's status, derived from its runs as their reads derive it (lib/runs/status.ts). */
+async function statusOfRuns(where: { batchId: string } | { fanoutId: string }): Promise<string> {
+  const groups = await db().run.groupBy({ by: ["status"], where, _count: { _all: true }, _max: { startedAt: true } });
+  const counts: RunCounts = { queued: 0, running: 0, completed: 0, failed: 0 };
+  for (const g of groups) counts[g.status as RunStatus] = g._count._all;
+  return statusOfCounts(counts, groups.some((g) => g.status !== "queued" || g._max.startedAt !== null));
+}
+
+export const SHARE_KINDS: { [K in ShareKind]: KindOf<PublicBodies[K]> } = {
+  run: {
+    target: (principal, id) => db().run.findFirst({ where: { id, ...reachableBy(principal) }, select: { workspaceId: true, status: true } }),
+    read: (reader, id) => readRun(reader, id),
+    publicCopy: publicRun,
+  },
+  analysis: {
+    target: (principal, id) => db().analysis.findFirst({ where: { id, ...reachableBy(principal) }, select: { workspaceId: true, status: true } }),
+    read: (reader, id) => readAnalysisText(reader, id),
+    publicCopy: (analysis) => ({ ...analysis, project_id: null, created_by: null, charge: null }),
+  },
+  fanout: {
+    async target(principal, id) {
+      const fanout = await db().fanout.findFirst({ where: { id, ...reachableBy(principal) }, select: { workspaceId: true } });
+      return fanout && { workspaceId: fanout.workspaceId, status: await statusOfRuns({ fanoutId: id }) };
+    },
+    read: (reader, id) => readFanoutText(reader, id),
+    publicCopy: (fanout) => ({
+      ...fanout,
+      project_id: null,
+      created_by: null,
+      held_usd: null,
+      charged_usd: null,
+      prompts: fanout.prompts.map((prompt) => ({
+        ...prompt,
+        engines: prompt.engines.map((engine) => ({ ...engine, runs: engine.runs.map((run) => ({ ...run, charge: null })) })),
+      })),
+    }),
+  },
+  batch: {
+    async target(principal, id) {
+      const batch = await db().batch.findFirst({ where: { id, ...reachableBy(principal) }, select: { workspaceId: true } });
+      return batch && { workspaceId: batch.workspaceId, status: await statusOfRuns({ batchId: id }) };
+    },
+    read: (reader, id) => readBatch(reader, id),
+    publicCopy: ({ batch, runs }) => ({
+      batch: { ...batch, input: withoutProject(batch.input), project_id: null, created_by: null },
+      runs: runs.map(publicRun),
+    }),
+  },
+};
+
+/** The entry of a kind stored on a share row, or undefined for a kind this server does not share. */
+export function shareKindEntry(kind: string): KindOf<PublicBodies[ShareKind]> | undefined {
+  return Object.hasOwn(SHARE_KINDS, kind) ? (SHARE_KINDS[kind as ShareKind] as KindOf<PublicBodies[ShareKind]>) : undefined;
+}
