@@ -42,31 +42,30 @@ async function appendOne(tx: Tx, workspaceId: string, entry: LedgerEntry) {
 
 type CreditInput = { workspaceId: string; amountMicros: bigint; description?: string; actorUserId?: string | null };
 
-/** Promotional credit given by the service (signup, goodwill). Spent before purchased credit. */
-export async function grantPromo(tx: Tx, input: CreditInput) {
-  if (input.amountMicros <= 0n) throw new LedgerError("a promotional grant must be above 0.00");
+/** What each way of adding credit writes: its bucket and the words of its refusal and default description. */
+const CREDIT_ADDED = {
+  promo_grant: { bucket: "promo", what: "a promotional grant", description: "Promotional credit" },
+  purchase: { bucket: "purchased", what: "a purchase", description: "Credit purchase" },
+} as const;
+
+async function addCredit(tx: Tx, kind: keyof typeof CREDIT_ADDED, input: CreditInput) {
+  const { bucket, what, description } = CREDIT_ADDED[kind];
+  if (input.amountMicros <= 0n) throw new LedgerError(`${what} must be above 0.00`);
   await lockBalance(sqlIn(tx), input.workspaceId);
   return appendOne(tx, input.workspaceId, {
-    kind: "promo_grant",
-    bucket: "promo",
+    kind,
+    bucket,
     amountMicros: input.amountMicros,
-    description: input.description ?? "Promotional credit",
+    description: input.description ?? description,
     actorUserId: input.actorUserId ?? null,
   });
 }
 
+/** Promotional credit given by the service (signup, goodwill). Spent before purchased credit. */
+export const grantPromo = (tx: Tx, input: CreditInput) => addCredit(tx, "promo_grant", input);
+
 /** Purchased credit (recorded by an operator until a payment provider is wired). Never expires. */
-export async function recordPurchase(tx: Tx, input: CreditInput) {
-  if (input.amountMicros <= 0n) throw new LedgerError("a purchase must be above 0.00");
-  await lockBalance(sqlIn(tx), input.workspaceId);
-  return appendOne(tx, input.workspaceId, {
-    kind: "purchase",
-    bucket: "purchased",
-    amountMicros: input.amountMicros,
-    description: input.description ?? "Credit purchase",
-    actorUserId: input.actorUserId ?? null,
-  });
-}
+export const recordPurchase = (tx: Tx, input: CreditInput) => addCredit(tx, "purchase", input);
 
 /**
  * A correction to one bucket, either way. Refused when it would take the bucket below zero or
