@@ -66,7 +66,7 @@ const CLAIM_TICKS = defineStatement({
       SELECT c.id, c.monitor, m.workspace_id, c.version, c.slot AT TIME ZONE 'UTC', 'schedule', 'queued', ${at(p.now)}
       FROM jsonb_to_recordset(${p.rows}::jsonb) AS c(id text, monitor text, version int, slot timestamptz, next timestamptz)
       JOIN monitors m ON m.id = c.monitor AND m.version = c.version AND m.status = 'active' AND m.next_run_at <= ${at(p.now)}
-      ON CONFLICT (monitor_id, version, scheduled_for) DO NOTHING
+      ON CONFLICT (monitor_id, version, trigger, scheduled_for) DO NOTHING
       RETURNING id, monitor_id)
     SELECT ${select} FROM t`,
 });
@@ -133,14 +133,26 @@ const CLOSE_UNSTARTED = defineStatement({
     WHERE id = ${p.tick} AND fanout_id IS NULL AND completed_at IS NULL`,
 });
 
-const INSERT_TICK = defineStatement({
-  label: "monitor_tick_insert",
-  params: ["tick", "monitor", "workspace", "version", "slot", "trigger", "fanout", "status", "reason", "charged", "now"],
-  sql: ({ p }) =>
-    `INSERT INTO monitor_ticks (id, monitor_id, workspace_id, version, scheduled_for, trigger, status, skip_reason, fanout_id, charged_micros, created_at, completed_at)
-    VALUES (${p.tick}, ${p.monitor}, ${p.workspace}, ${p.version}::int, ${at(p.slot)}, ${p.trigger}::"TickTrigger", ${p.status}::"TickStatus",
-      ${p.reason}::"TickSkipReason", ${p.fanout}, ${p.charged}::bigint, ${at(p.now)},
-      CASE WHEN ${p.status}::text = 'skipped' THEN ${at(p.now)} END)`,
+/**
+ * A manual tick's row. Its scheduled_for is the moment it was asked for, made unique among the
+ * monitor's manual ticks of its version: a run now in the same millisecond as another takes the
+ * next free millisecond.
+ */
+const INSERT_MANUAL_TICK = defineStatement({
+  label: "monitor_tick_manual",
+  params: ["tick", "monitor", "workspace", "version", "fanout", "status", "reason", "charged", "now"],
+  columns: { id: text("t.id") },
+  sql: ({ select, p }) =>
+    `WITH t AS (INSERT INTO monitor_ticks (id, monitor_id, workspace_id, version, scheduled_for, trigger, status, skip_reason, fanout_id, charged_micros, created_at, completed_at)
+    SELECT ${p.tick}, ${p.monitor}, ${p.workspace}, ${p.version}::int, s.at, 'manual', ${p.status}::"TickStatus",
+      ${p.reason}::"TickSkipReason", ${p.fanout}, ${p.charged}::bigint, ${at(p.now)}, CASE WHEN ${p.status}::text = 'skipped' THEN ${at(p.now)} END
+    FROM (SELECT ${at(p.now)} + n * interval '1 millisecond' AS at FROM generate_series(0, 999) n
+          WHERE NOT EXISTS (SELECT 1 FROM monitor_ticks x WHERE x.monitor_id = ${p.monitor} AND x.version = ${p.version}::int AND x.trigger = 'manual'
+            AND x.scheduled_for = ${at(p.now)} + n * interval '1 millisecond')
+          ORDER BY n LIMIT 1) s
+    ON CONFLICT (monitor_id, version, trigger, scheduled_for) DO NOTHING
+    RETURNING id)
+    SELECT ${select} FROM t`,
 });
 
 const SPEND = defineStatement({
@@ -255,16 +267,22 @@ export async function failUnstartedTick(tickId: string, error: Error, now = new 
  */
 export async function runTickNow(monitor: MonitorRow, actor: { userId: string; apiKeyId: string | null }, now = new Date()): Promise<string> {
   const tickId = newId("monitorTick");
-  const base = { tick: tickId, monitor: monitor.id, workspace: monitor.workspaceId, version: monitor.version, slot: now, trigger: "manual", now };
+  const base = { tick: tickId, monitor: monitor.id, workspace: monitor.workspaceId, version: monitor.version, now };
+  const insert = async (session: SqlSession, values: { fanout: string | null; status: "queued" | "skipped"; reason: string | null; charged: bigint | null }) => {
+    // A run now committed meanwhile at the moment this one picked: each try reads the ticks anew.
+    for (let attempt = 0; attempt < 5; attempt++) if ((await INSERT_MANUAL_TICK.query(session, { ...base, ...values })).length > 0) return;
+    throw new ApiError("conflict", "Too many ticks were asked for at once; ask again.", { retryable: true });
+  };
   try {
     await startFanout({ workspaceId: monitor.workspaceId, projectId: monitor.projectId, ...actor }, await fanoutRequestOf(monitor, now), {
       underLock: (tx, price) => checkBudget(tx, monitor, price, now),
-      after: async (tx, fanoutId) => void (await INSERT_TICK.query(sqlIn(tx), { ...base, fanout: fanoutId, status: "queued", reason: null, charged: null })),
+      // Under the workspace's lock, like the budget: run-nows of one monitor are made one after the other.
+      after: (tx, fanoutId) => insert(sqlIn(tx), { fanout: fanoutId, status: "queued", reason: null, charged: null }),
     });
   } catch (error) {
     const reason = skipReasonOf(error);
     if (!reason) throw error;
-    await INSERT_TICK.query(standalone(), { ...base, fanout: null, status: "skipped", reason, charged: 0n });
+    await insert(standalone(), { fanout: null, status: "skipped", reason, charged: 0n });
   }
   return tickId;
 }

@@ -460,9 +460,60 @@ describe("ticks", () => {
     await settle();
     expect((await get(alice.cliToken, m.id)).body.spend_month_to_date_usd).toBe("0.015");
     expect((await runNow(alice.cliToken, m.id)).body.skip_reason).toBe("budget_exhausted");
+    // The scheduler's tick at the slot is skipped alike by its job.
+    const slot = Date.parse(m.next_run_at);
+    await checkMonitors(new Date(slot + 1000));
+    await localDriver().drained();
+    expect((await ticks(alice.cliToken, m.id)).body.items[0]).toMatchObject({ trigger: "schedule", status: "skipped", skip_reason: "budget_exhausted", fanout_id: null });
+    expect(await db().fanout.count()).toBe(fanouts);
     // A larger budget lets it run again: the budget is read when the tick is made.
     await patch(alice.cliToken, m.id, { monthly_budget_usd: "0.03" });
     expect((await runNow(alice.cliToken, m.id)).body).toMatchObject({ status: expect.stringMatching(/queued|running/), skip_reason: null });
+  });
+
+  it("a scheduled tick that finds the workspace at its in-flight limit starts nothing and stays queued for its job's retry", async () => {
+    const dave = await person("dave@example.com");
+    const daveProject = await projectOf(dave, "Dave's", context);
+    const m = await small(dave.cliToken, { project: daveProject });
+    process.env.RUNS_IN_FLIGHT_LIMIT = "1";
+    process.env.FANOUT_MAX_EXECUTIONS = "1";
+    resetConfig();
+    let tickId: string;
+    try {
+      expect((await heldBack(() => runNow(dave.cliToken, m.id))).status).toBe(202);
+      const slot = Date.parse(m.next_run_at);
+      await checkMonitors(new Date(slot + 1000));
+      await localDriver().drained();
+      const tick = await db().monitorTick.findFirstOrThrow({ where: { monitorId: m.id, trigger: "schedule" } });
+      tickId = tick.id;
+      expect([tick.status, tick.fanoutId, tick.completedAt]).toEqual(["queued", null, null]);
+      const job = await db().job.findUniqueOrThrow({ where: { id: tick.id } });
+      expect(job.status).toBe("queued");
+      expect(job.error).toContain("Too many runs at once");
+      expect(await db().fanout.count({ where: { workspaceId: dave.workspaceId } })).toBe(1);
+    } finally {
+      delete process.env.RUNS_IN_FLIGHT_LIMIT;
+      delete process.env.FANOUT_MAX_EXECUTIONS;
+      resetConfig();
+    }
+    // Its retry, once the workspace has room: the tick gets its fanout.
+    await localDriver().sweep();
+    await localDriver().drained();
+    expect(await startTick(tickId)).toMatchObject({ kind: expect.stringMatching(/started|done/) });
+    expect((await db().monitorTick.findUniqueOrThrow({ where: { id: tickId } })).fanoutId).toMatch(/^fo_/);
+  });
+
+  it("a tick claimed for a version the monitor has left fails, naming why, and starts nothing", async () => {
+    const m = await small();
+    const slot = Date.parse(m.next_run_at);
+    await heldBack(() => checkMonitors(new Date(slot + 1000)));
+    await patch(alice.cliToken, m.id, { runs: 2 });
+    const tick = await db().monitorTick.findFirstOrThrow({ where: { monitorId: m.id } });
+    expect(await startTick(tick.id)).toEqual({ kind: "failed" });
+    const shown = (await ticks(alice.cliToken, m.id)).body.items[0];
+    expect(shown).toMatchObject({ version: 1, status: "failed", fanout_id: null, skip_reason: null });
+    expect(shown.error.message).toContain("changed (version 1 to 2)");
+    expect(shown.completed_at).not.toBeNull();
   });
 
   it("429 past the in-flight limit: run now creates no tick and nothing else", async () => {

@@ -78,7 +78,7 @@ CREATE INDEX "monitor_ticks_monitor_id_id_idx" ON "monitor_ticks"("monitor_id", 
 CREATE INDEX "monitor_ticks_completed_at_idx" ON "monitor_ticks"("completed_at");
 
 -- CreateIndex
-CREATE UNIQUE INDEX "monitor_ticks_monitor_id_version_scheduled_for_key" ON "monitor_ticks"("monitor_id", "version", "scheduled_for");
+CREATE UNIQUE INDEX "monitor_ticks_monitor_id_version_trigger_scheduled_for_key" ON "monitor_ticks"("monitor_id", "version", "trigger", "scheduled_for");
 
 -- AddForeignKey
 ALTER TABLE "monitors" ADD CONSTRAINT "monitors_workspace_id_fkey" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
