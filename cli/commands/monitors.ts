@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import type { EntityInput } from "../../lib/schemas/visibility";
 import {
-  createMonitor, deleteMonitor, getMonitor, listMonitors, listMonitorTicks, runMonitor, updateMonitor,
+  createMonitor, deleteMonitor, getMonitor, listMonitors, listMonitorTicks, runMonitor, scheduleInWords, updateMonitor,
   type Monitor, type MonitorCreated, type MonitorRequest, type MonitorSummary, type Tick,
 } from "../../lib/schemas/monitors";
 import { EXIT } from "../client";
@@ -113,13 +113,6 @@ function createBody(ctx: Ctx): RequestBody {
   };
 }
 
-/** "every day at 06:00 UTC", "every Wednesday at 07:30 UTC". */
-export function scheduleText(s: MonitorBody["schedule"]): string {
-  if (s.every === "day") return `every day at ${s.at} UTC`;
-  const day = WEEKDAYS[(s.weekday ?? 1) - 1]!;
-  return `every ${day[0]!.toUpperCase()}${day.slice(1)} at ${s.at} UTC`;
-}
-
 /** A tick's status with its skip reason: "skipped (budget_exhausted)". */
 export function tickStatusText(t: { status: string; skip_reason: string | null }): string {
   return t.skip_reason ? `${t.status} (${t.skip_reason})` : t.status;
@@ -131,7 +124,7 @@ export function formatMonitor(m: MonitorBody | z.output<typeof MonitorSummary>):
   const market = marketLabel(m.location, m.language);
   const lines = [
     `monitor ${m.id}: ${m.status} · version ${m.version} · ${m.name}`,
-    `${scheduleText(m.schedule)}; next run ${m.status === "paused" ? "(paused) " : ""}${date(m.next_run_at)}`,
+    `${scheduleInWords(m.schedule)}; next run ${m.status === "paused" ? "(paused) " : ""}${date(m.next_run_at)}`,
     `${count} prompts × ${enginesInOrder(m.engines).join(", ")} × ${m.runs} runs = ${count * m.engines.length * m.runs} executions per tick${market ? ` · ${market}` : ""}`,
     `spent this month $${m.spend_month_to_date_usd}${m.monthly_budget_usd ? ` of a $${m.monthly_budget_usd} budget` : " (no budget)"}`,
     `entities: ${m.entities.map((e) => `${e.name} (${e.role})`).join(", ")}`,
@@ -166,7 +159,7 @@ function idArg(ctx: Ctx): string {
 async function setStatus(ctx: Ctx, status: "paused" | "active"): Promise<number> {
   const id = idArg(ctx);
   show(ctx, await request(ctx, updateMonitor, { params: { monitor_id: id }, body: { status } }), (m) =>
-    status === "paused" ? `Paused ${m.id}: no tick is made until it is resumed.` : `Resumed ${m.id}: next tick ${date(m.next_run_at)} (${scheduleText(m.schedule)}).`,
+    status === "paused" ? `Paused ${m.id}: no tick is made until it is resumed.` : `Resumed ${m.id}: next tick ${date(m.next_run_at)} (${scheduleInWords(m.schedule)}).`,
   );
   return EXIT.ok;
 }
@@ -206,7 +199,7 @@ export const monitors: Section = {
             id: m.id,
             status: m.status,
             version: m.version,
-            schedule: scheduleText(m.schedule),
+            schedule: scheduleInWords(m.schedule),
             next_run: date(m.next_run_at),
             last_tick: m.last_tick ? tickStatusText(m.last_tick) : null,
             name: truncate(m.name, 40),

@@ -42,14 +42,6 @@ export function nextSlot(s: StoredSchedule, now: Date): Date {
   return new Date(latestSlot(s, now).getTime() + periodOf(s));
 }
 
-/** "every day at 06:00 UTC", "every Monday at 07:30 UTC". */
-export function describeSchedule(s: StoredSchedule): string {
-  const { at } = scheduleOf(s);
-  if (s.every === "day") return `every day at ${at} UTC`;
-  const names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-  return `every ${names[(s.weekday ?? 1) - 1]} at ${at} UTC`;
-}
-
 /** The first instant of `now`'s UTC month: the budget counts spend from here. */
 export function monthStart(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

@@ -69,6 +69,13 @@ export const ScheduleInput = z
   })
   .meta({ id: "ScheduleInput", examples: [{ every: "week", at: "07:30", weekday: 1 }] });
 
+const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+
+/** A schedule in words: "every day at 06:00 UTC", "every Wednesday at 07:30 UTC" (the CLI and the pages say it alike). */
+export function scheduleInWords(s: { every: "day" | "week"; at: string; weekday?: number | null }): string {
+  return s.every === "day" ? `every day at ${s.at} UTC` : `every ${WEEKDAY_NAMES[(s.weekday ?? 1) - 1]} at ${s.at} UTC`;
+}
+
 export const Schedule = z
   .object({
     every: z.enum(["day", "week"]),

@@ -2,7 +2,8 @@
 // weekly (ISO weekdays, Monday = 1), across month, year and leap-day boundaries; and the webhook
 // secret sealed under the server's key.
 import { describe, expect, it } from "vitest";
-import { describeSchedule, latestSlot, monthStart, nextSlot, scheduleOf, storedSchedule } from "@/lib/monitors/schedule";
+import { latestSlot, monthStart, nextSlot, scheduleOf, storedSchedule } from "@/lib/monitors/schedule";
+import { scheduleInWords } from "@/lib/schemas/monitors";
 import { newWebhookSecret, openWebhookSecret, sealWebhookSecret, WebhookSecretUnreadable } from "@/lib/monitors/secret";
 
 // The key the secret is sealed under comes from AUTH_SECRET (else a file in the data folder).
@@ -63,8 +64,8 @@ describe("the schedule as shown", () => {
   it("writes HH:MM and the weekday, null for daily ones, and says it in words", () => {
     expect(scheduleOf(storedSchedule({ every: "day", at: "06:05" }))).toEqual({ every: "day", at: "06:05", weekday: null });
     expect(scheduleOf(storedSchedule({ every: "week", at: "18:30", weekday: 5 }))).toEqual({ every: "week", at: "18:30", weekday: 5 });
-    expect(describeSchedule(storedSchedule({ every: "week", at: "18:30", weekday: 5 }))).toBe("every Friday at 18:30 UTC");
-    expect(describeSchedule(storedSchedule({ every: "day", at: "06:00" }))).toBe("every day at 06:00 UTC");
+    expect(scheduleInWords(scheduleOf(storedSchedule({ every: "week", at: "18:30", weekday: 5 })))).toBe("every Friday at 18:30 UTC");
+    expect(scheduleInWords(scheduleOf(storedSchedule({ every: "day", at: "06:00" })))).toBe("every day at 06:00 UTC");
     expect(iso(monthStart(t("2026-11-26T19:00:00.000Z")))).toBe("2026-11-01T00:00:00.000Z");
   });
 });

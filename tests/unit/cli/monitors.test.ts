@@ -12,7 +12,7 @@ import { standInApi } from "./stand-in";
 
 const api = standInApi();
 const PROJECT = "pr_01M86BZ1B8TDMNZ120417K12ZN";
-const example = <T extends z.ZodType>(schema: T, i = 0) => structuredClone(z.globalRegistry.get(schema)!.examples![i]) as z.input<T>;
+const example = <T extends z.ZodType>(schema: T, i = 0) => structuredClone((z.globalRegistry.get(schema)!.examples as unknown[])[i]) as z.input<T>;
 const monitor = example(Monitor);
 const created = example(MonitorCreated);
 
