@@ -9,11 +9,11 @@ import {
 } from "../../lib/schemas/monitors";
 import { EXIT } from "../client";
 import {
-  arg, date, enginesInOrder, intOption, linesOfFile, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, strs, table, truncate, UsageError,
+  arg, date, enginesInOrder, intOption, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, strs, table, truncate, UsageError,
   type Ctx, type OptionSpec, type Section,
 } from "../command";
 import { marketLabel, marketOf, marketOptions } from "../market";
-import { planOf, runOptions } from "./fanouts";
+import { planOf, promptsOf, runOptions } from "./fanouts";
 
 type MonitorBody = z.output<typeof Monitor>;
 type RequestBody = z.input<typeof MonitorRequest>;
@@ -38,15 +38,6 @@ const createOptions = {
   email: { type: "boolean", help: "email you its alerts" },
   "min-change": { type: "string", arg: "N", help: "the smallest change of visibility worth an alert, in points, 1 to 100 (default 10)" },
 } as const satisfies Record<string, OptionSpec>;
-
-/** The prompts: the arguments, or --file's lines (linesOfFile). */
-function promptsOf(ctx: Ctx): string[] {
-  const file = str(ctx, "file");
-  if (file !== undefined && ctx.args.length > 0) throw new UsageError("give the prompts as arguments or with --file, not both");
-  const prompts = file === undefined ? ctx.args : linesOfFile(file);
-  if (prompts.length === 0) throw new UsageError('no prompts: give them as arguments ("TEXT" …) or with --file FILE (one per line, # comments skipped; - for standard input)');
-  return prompts;
-}
 
 function weekdayOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

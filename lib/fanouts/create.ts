@@ -146,6 +146,22 @@ async function insertRuns(
                 ${f.runs.map((r) => r.location)}::text[], ${f.runs.map((r) => r.language)}::text[]) AS r(id, p, i, engine, subject, location, language)`;
 }
 
+/**
+ * 400 when prompts × engines × runs is more than one fanout may run on this server, naming both
+ * numbers (`lead` says whose: "This fanout has", a monitor's "prompts: each tick would run").
+ */
+export function refuseOverMaxExecutions(lead: string, prompts: number, engines: number, runs: number, outcome = "Nothing was created."): void {
+  const executions = prompts * engines * runs;
+  const max = config().FANOUT_MAX_EXECUTIONS;
+  if (executions > max) {
+    throw new ApiError(
+      "invalid_request",
+      `${lead} ${prompts} prompts × ${engines} engines × ${runs} runs = ${executions} executions; ` +
+        `the most one fanout may run on this server is ${max} (max_executions). ${outcome}`,
+    );
+  }
+}
+
 /** Who a fanout is made for and charged to: its workspace and project, and who started it. */
 export type FanoutActor = ChargeActor & { workspaceId: string; projectId: string };
 
@@ -172,14 +188,7 @@ export type FanoutHooks = {
  */
 export async function startFanout(actor: FanoutActor, input: Request, hooks: FanoutHooks = {}) {
   const plan = planOf(input);
-  const max = config().FANOUT_MAX_EXECUTIONS;
-  if (plan.executions > max) {
-    throw new ApiError(
-      "invalid_request",
-      `This fanout has ${input.prompts.length} prompts × ${plan.engines.length} engines × ${plan.runs} runs = ${plan.executions} executions; ` +
-        `the most one fanout may run on this server is ${max} (max_executions). Nothing was created.`,
-    );
-  }
+  refuseOverMaxExecutions("This fanout has", input.prompts.length, plan.engines.length, plan.runs);
   const { workspaceId, projectId } = actor;
   const fanoutId = newId("fanout");
   const name = input.name ?? [...input.prompts[0]!.text].slice(0, 200).join("");

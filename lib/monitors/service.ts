@@ -12,7 +12,7 @@ import { db, type Tx } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { newId } from "../db/ids";
 import { standalone, sqlIn } from "../db/sql";
-import { checkSources } from "../fanouts/create";
+import { checkSources, refuseOverMaxExecutions } from "../fanouts/create";
 import { ApiError } from "../http/errors";
 import { checkTarget, UnsafeUrlError } from "../net/safe-fetch";
 import { getProjectOrThrow } from "../projects/projects";
@@ -62,17 +62,8 @@ async function checkWebhookUrl(url: string): Promise<void> {
 }
 
 /** Refuses ticks larger than one fanout may be on this server (400 naming both numbers). */
-function checkSize(prompts: number, engines: number, runs: number): void {
-  const executions = prompts * engines * runs;
-  const max = config().FANOUT_MAX_EXECUTIONS;
-  if (executions > max) {
-    throw new ApiError(
-      "invalid_request",
-      `prompts: each tick would run ${prompts} prompts × ${engines} engines × ${runs} runs = ${executions} executions; ` +
-        `the most one fanout may run on this server is ${max} (max_executions). Nothing was changed.`,
-    );
-  }
-}
+const checkSize = (prompts: number, engines: number, runs: number, outcome?: string) =>
+  refuseOverMaxExecutions("prompts: each tick would run", prompts, engines, runs, outcome);
 
 /** The prompts' sources, checked as POST /fanouts checks them (400 naming the prompt's index). */
 async function checkPromptSources(client: Tx, workspaceId: string, projectId: string, prompts: PromptInput[]): Promise<void> {
@@ -161,7 +152,7 @@ export async function updateMonitor(principal: Principal, monitorId: string, bod
       entities: body.entities ? body.entities.map(storedEntity) : row.entities,
     };
     if (body.prompts) await checkPromptSources(tx, row.workspaceId, row.projectId, body.prompts);
-    checkSize(after.prompts.length, after.engines.length, after.runs);
+    checkSize(after.prompts.length, after.engines.length, after.runs, "Nothing was changed.");
     const changed = !isDeepStrictEqual(JSON.parse(JSON.stringify(before)), JSON.parse(JSON.stringify(after)));
 
     const schedule = body.schedule ? storedSchedule(body.schedule) : { every: row.every, minute: row.minute, weekday: row.weekday };

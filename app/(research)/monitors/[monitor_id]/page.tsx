@@ -18,6 +18,7 @@ import { LiveRefresh } from "../../_components/live";
 import { marketText } from "../../_components/market";
 import { orNotFound, param } from "../../_lib/load";
 import { MonitorActions } from "../_components/monitor-actions";
+import { PromptList } from "../_components/prompt-list";
 
 export const dynamic = "force-dynamic";
 
@@ -190,20 +191,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
       <Section id="prompts" title={`Prompts (${monitor.prompts.length})`}>
         <details open={monitor.prompts.length <= OPEN_PROMPTS}>
           <summary className="cursor-pointer text-sm text-slate-600">{monitor.prompts.length <= OPEN_PROMPTS ? "The prompts each tick runs" : "Show the prompts each tick runs"}</summary>
-          <ol className="mt-2 space-y-1 text-sm">
-            {monitor.prompts.map((p, i) => {
-              const own = marketText(p.location ?? null, p.language ?? null);
-              return (
-                <li key={i} className="flex gap-2">
-                  <span className="text-slate-400 tabular-nums">{i + 1}.</span>
-                  <span className="min-w-0 break-words">
-                    {p.text}
-                    {own ? <span className="ml-2 text-xs text-slate-500">{own}</span> : null}
-                  </span>
-                </li>
-              );
-            })}
-          </ol>
+          <PromptList prompts={monitor.prompts} className="mt-2" />
         </details>
       </Section>
       {monitor.alerts.webhook_url || monitor.alerts.email ? (

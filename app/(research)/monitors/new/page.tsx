@@ -11,9 +11,9 @@ import { entitiesFromContext, type EntityContext } from "@/lib/visibility/entiti
 import { Notice, Section } from "../../../_components/ui";
 import { ShareHeading, Tag } from "../../../s/_components/bits";
 import { ResearchPage } from "../../_components/frame";
-import { marketText } from "../../_components/market";
 import { orNotFound, param } from "../../_lib/load";
 import { MonitorForm } from "../_components/monitor-form";
+import { PromptList } from "../_components/prompt-list";
 import { trackedSource } from "../_lib/source";
 
 export const dynamic = "force-dynamic";
@@ -53,20 +53,7 @@ export default async function NewMonitorPage({ searchParams }: Props) {
       </ShareHeading>
 
       <Section id="prompts" title="Prompts" description={`From ${source.kind === "fanout" ? "the fanout" : "the questions cluster"} “${source.label}”.`}>
-        <ol className="space-y-1 text-sm" data-testid="tracked-prompts">
-          {source.prompts.map((p, i) => {
-            const market = marketText(p.location ?? null, p.language ?? null);
-            return (
-              <li key={i} className="flex gap-2">
-                <span className="text-slate-400 tabular-nums">{i + 1}.</span>
-                <span className="min-w-0 break-words">
-                  {p.text}
-                  {market ? <span className="ml-2 text-xs text-slate-500">{market}</span> : null}
-                </span>
-              </li>
-            );
-          })}
-        </ol>
+        <PromptList prompts={source.prompts} testId="tracked-prompts" />
       </Section>
 
       <Section id="entities" title="What it measures" description="The project's brands and competitors, kept with the monitor as they are now.">
