@@ -78,6 +78,9 @@ await reset();
 await pool.query("ANALYZE monitors");
 
 const dueText = DUE_MONITORS.render({ now: true, limit: true });
+// The check's plan: an index scan of (status, next_run_at) that stops at the due ones.
+const plan = await pool.query<{ "QUERY PLAN": string }>(`EXPLAIN ${dueText.text}`.replace("$1", `'${new Date().toISOString()}'`).replace("$2", String(CLAIM_BATCH)));
+console.log(`due-slot check plan: ${plan.rows.map((r) => r["QUERY PLAN"].trim()).join(" / ")}`);
 const checkMs: number[] = [];
 const checkFloorMs: number[] = [];
 const claimMs: number[] = [];
