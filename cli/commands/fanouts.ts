@@ -36,7 +36,7 @@ export const followOption = {
 type FanoutRequestBody = z.input<typeof FanoutRequest>;
 
 /** The prompts: the arguments, or --file's lines as `audit --file` reads them (linesOfFile). */
-function promptsOf(ctx: Ctx): string[] {
+export function promptsOf(ctx: Ctx): string[] {
   const file = str(ctx, "file");
   if (file !== undefined && ctx.args.length > 0) throw new UsageError("give the prompts as arguments or with --file, not both");
   const prompts = file === undefined ? ctx.args : linesOfFile(file);

@@ -7,6 +7,7 @@ import { billing } from "./billing";
 import { citations } from "./citations";
 import { fanouts } from "./fanouts";
 import { keys } from "./keys";
+import { monitors } from "./monitors";
 import { projects } from "./projects";
 import { questions } from "./questions";
 import { runs } from "./runs";
@@ -14,4 +15,4 @@ import { service } from "./service";
 import { shares } from "./shares";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, questions, citations, shares, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, questions, citations, shares, keys, workspaces, projects, billing, service];

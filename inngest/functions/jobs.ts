@@ -1,10 +1,11 @@
-// Every registered job (lib/work/registry.ts) as an Inngest function: the same body the local
+// Every registered job (lib/work/registry.ts) as an Inngest function, and every periodic task as a cron function: the same body the local
 // driver runs, with Inngest's memoised `step.run`, the job's concurrency key as
 // `event.data.<key>` and its retries. Nothing here but the adaptation.
 import { RetryAfterError, type InngestFunction } from "inngest";
 import type { AnyJob, Step } from "@/lib/work/job";
 import { RetryAfter } from "@/lib/work/job";
-import { registeredJobs } from "@/lib/work/registry";
+import type { PeriodicTask } from "@/lib/work/periodic";
+import { registeredJobs, registeredPeriodic } from "@/lib/work/registry";
 import { inngest } from "../client";
 
 type Retries = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20;
@@ -40,7 +41,14 @@ export function inngestFunctionOf(job: AnyJob): InngestFunction.Any {
   );
 }
 
+/** A periodic task (lib/work/periodic.ts) as an Inngest cron function: one step, at the time it runs. */
+export function cronFunctionOf(task: PeriodicTask): InngestFunction.Any {
+  return inngest.createFunction({ id: task.id, triggers: [{ cron: task.cron }], retries: 0 }, async ({ step }) =>
+    step.run(task.id, () => translated(() => task.run(new Date()))),
+  );
+}
+
 /** The functions app/api/inngest serves. */
 export function inngestFunctions(): InngestFunction.Any[] {
-  return registeredJobs().map(inngestFunctionOf);
+  return [...registeredJobs().map(inngestFunctionOf), ...registeredPeriodic().map(cronFunctionOf)];
 }

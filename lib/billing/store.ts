@@ -45,6 +45,15 @@ export const holdJoin = (h: string, runId: string) => `LEFT JOIN credit_holds ${
 export const holdShape = (h: string) => optional(holdColumns(h), `${h}.id IS NOT NULL`);
 /** The version of the hold joined by holdJoin (changed by every write to it), or '-' when none. */
 export const holdVersionSql = (h: string) => `COALESCE(${h}.xmin::text, '-')`;
+/**
+ * Sums (SQL aggregates, micro-dollars) over the holds joined by holdJoin(h): what they hold now,
+ * what they paid, and what they paid since the timestamp `since` (a monitor's month).
+ */
+export const holdSumsSql = (h: string, since: string) => ({
+  held: `COALESCE(sum(${h}.amount_micros) FILTER (WHERE ${h}.status = 'held'), 0)`,
+  captured: `COALESCE(sum(${h}.captured_micros) FILTER (WHERE ${h}.status = 'captured'), 0)`,
+  capturedSince: `COALESCE(sum(${h}.captured_micros) FILTER (WHERE ${h}.status = 'captured' AND ${h}.settled_at >= ${since}), 0)`,
+});
 
 const balanceColumns = (b: string) => ({
   promoMicros: micros(`${b}.promo_micros`),

@@ -84,6 +84,11 @@ export const envSchema = z.object({
   AUDIT_ALLOW_HOSTS: allowHostList,
   // Page audits of one host at once (per host, so a site sweep does not hammer the site).
   AUDIT_CONCURRENCY: positiveInt(8, 100),
+  // Hosts a monitor's webhook may reach although their addresses are not public (tests,
+  // intranets): the same list format as AUDIT_ALLOW_HOSTS. Default: none.
+  WEBHOOK_ALLOW_HOSTS: allowHostList,
+  // How often the local driver looks for due monitor slots and finished ticks, in seconds.
+  MONITOR_CHECK_SECONDS: positiveInt(30, 3600),
 })
   .extend(engineEnvSchema.shape)
   // A fanout at the limit must be able to start in an idle workspace.

@@ -15,6 +15,8 @@ export const ID_PREFIXES = {
   share: "sh",
   apiKey: "ak",
   cliToken: "ct",
+  monitor: "mo",
+  monitorTick: "mt",
   // Internal objects the spec gives no prefix.
   user: "us",
   invitation: "iv",

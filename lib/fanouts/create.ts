@@ -3,7 +3,7 @@
 // in ONE transaction (all or nothing), then handed to the work driver.
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { actorOf, holdCredit, priceLines } from "../billing/holds";
+import { actorOf, holdCredit, priceLines, type ChargeActor } from "../billing/holds";
 import { availableMicros, readBalance } from "../billing/ledger";
 import { formatUsd } from "../billing/money";
 import { billingSettings, currentRateCard } from "../billing/settings";
@@ -30,7 +30,7 @@ function promptMarkets(input: Request) {
 }
 
 /** What a request would run: the engines (each once), the repeats and the executions. */
-function planOf(input: Request) {
+export function planOf(input: Request) {
   const engines = resolveEngines(input.engines, engineConfig().enabled);
   const runs = input.runs ?? FANOUT_RUNS.fallback;
   return { engines, runs, executions: input.prompts.length * engines.length * runs };
@@ -65,7 +65,7 @@ function identicalPrompts(input: Request): number {
  * A prompt's `source` must name a questions analysis of the fanout's workspace and one of its
  * questions; anything else is 400 naming the prompt's index (decisions.md "Fanouts").
  */
-async function checkSources(client: Tx, workspaceId: string, input: Request): Promise<void> {
+export async function checkSources(client: Tx, workspaceId: string, input: Request): Promise<void> {
   const named = input.prompts.flatMap((p, i) => (p.source ? [{ index: i, source: p.source }] : []));
   if (named.length === 0) return;
   const ids = [...new Set(named.map((n) => n.source.analysis_id))];
@@ -131,7 +131,7 @@ type NewRun = { id: string; prompt: string; promptIndex: number; engine: string;
  */
 async function insertRuns(
   tx: Tx,
-  f: { fanoutId: string; workspaceId: string; projectId: string; createdByUserId: string; apiKeyId: string | null; runs: NewRun[] },
+  f: { fanoutId: string; workspaceId: string; projectId: string; createdByUserId: string | null; apiKeyId: string | null; runs: NewRun[] },
 ) {
   const now = new Date().toISOString();
   await tx.$executeRaw`
@@ -146,22 +146,54 @@ async function insertRuns(
                 ${f.runs.map((r) => r.location)}::text[], ${f.runs.map((r) => r.language)}::text[]) AS r(id, p, i, engine, subject, location, language)`;
 }
 
-export async function createFanout(principal: Principal, input: Request) {
-  const project = await getProjectOrThrow(principal, input.project);
-  const plan = planOf(input);
+/**
+ * 400 when prompts × engines × runs is more than one fanout may run on this server, naming both
+ * numbers (`lead` says whose: "This fanout has", a monitor's "prompts: each tick would run").
+ */
+export function refuseOverMaxExecutions(lead: string, prompts: number, engines: number, runs: number, outcome = "Nothing was created."): void {
+  const executions = prompts * engines * runs;
   const max = config().FANOUT_MAX_EXECUTIONS;
-  if (plan.executions > max) {
+  if (executions > max) {
     throw new ApiError(
       "invalid_request",
-      `This fanout has ${input.prompts.length} prompts × ${plan.engines.length} engines × ${plan.runs} runs = ${plan.executions} executions; ` +
-        `the most one fanout may run on this server is ${max} (max_executions). Nothing was created.`,
+      `${lead} ${prompts} prompts × ${engines} engines × ${runs} runs = ${executions} executions; ` +
+        `the most one fanout may run on this server is ${max} (max_executions). ${outcome}`,
     );
   }
-  const workspaceId = project.workspaceId;
+}
+
+/** Who a fanout is made for and charged to: its workspace and project, and who started it. */
+export type FanoutActor = ChargeActor & { workspaceId: string; projectId: string };
+
+/** What a caller adds to the transaction that creates a fanout (a monitor's tick: its row, its budget). */
+export type FanoutHooks = {
+  /** First in the creating transaction (before the workspace's lock): false creates nothing, and startFanout answers null. */
+  before?: (tx: Tx) => Promise<boolean>;
+  /**
+   * Under the workspace's lock, after the in-flight limit (429) and the sources (400), before the
+   * credit (402): a check that must be decided one request after another. `totalMicros` is what
+   * the fanout's holds will set aside on the rate card it is priced with.
+   */
+  underLock?: (tx: Tx, totalMicros: bigint) => Promise<void>;
+  /** Last in the creating transaction, once the fanout and its holds are written: rows that name it. */
+  after?: (tx: Tx, fanoutId: string) => Promise<void>;
+};
+
+/**
+ * Makes a fanout for `actor`: 400 over max_executions before anything is written; then in ONE
+ * transaction, under the workspace's lock, the in-flight limit (429), the sources (400), the
+ * fanout, its runs, their jobs and a hold per run (402 without the credit), or nothing; then hands
+ * the jobs to the work driver. The one way a fanout is made: POST /fanouts (createFanout, as the
+ * caller) and a monitor's tick (lib/monitors, as the monitor's creator) both come here.
+ */
+export async function startFanout(actor: FanoutActor, input: Request, hooks: FanoutHooks = {}) {
+  const plan = planOf(input);
+  refuseOverMaxExecutions("This fanout has", input.prompts.length, plan.engines.length, plan.runs);
+  const { workspaceId, projectId } = actor;
   const fanoutId = newId("fanout");
   const name = input.name ?? [...input.prompts[0]!.text].slice(0, 200).join("");
-  const who = { createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId };
-  const { card } = pricePlan(plan, input.prompts.length);
+  const who = { createdByUserId: actor.userId, apiKeyId: actor.apiKeyId };
+  const { card, totalMicros } = pricePlan(plan, input.prompts.length);
 
   const markets = promptMarkets(input);
   // Prompt-major, then engine, then repeat: the order the detail shows them in.
@@ -176,6 +208,7 @@ export async function createFanout(principal: Principal, input: Request) {
 
   const fanout = await db().$transaction(
     async (tx) => {
+      if (hooks.before && !(await hooks.before(tx))) return null;
       // One hold line per run, all placed here or none: the fanout holds exactly what its
       // unfinished runs cost, each run capturing or releasing its own line when it ends. Under the
       // workspace's one lock, taken by holdCredit: the in-flight count and the credit check are
@@ -185,18 +218,19 @@ export async function createFanout(principal: Principal, input: Request) {
         {
           workspaceId,
           operationId: fanoutId,
-          actor: actorOf(principal),
+          actor: { userId: actor.userId, apiKeyId: actor.apiKeyId },
           rateCard: card,
           lines: runs.map((run) => ({ product: "prompt" as const, engine: run.engine, units: 1, runId: run.id })),
         },
         async () => {
           await checkRunsInFlight(tx, workspaceId, runs.length);
           await checkSources(tx, workspaceId, input);
+          await hooks.underLock?.(tx, totalMicros);
           await tx.fanout.create({
             data: {
               id: fanoutId,
               workspaceId,
-              projectId: project.id,
+              projectId,
               name,
               engines: plan.engines,
               runsPerPrompt: plan.runs,
@@ -204,17 +238,26 @@ export async function createFanout(principal: Principal, input: Request) {
               ...who,
             },
           });
-          await insertRuns(tx, { fanoutId, workspaceId, projectId: project.id, ...who, runs });
+          await insertRuns(tx, { fanoutId, workspaceId, projectId, ...who, runs });
         },
       );
       await queueJobs(tx, jobs);
+      await hooks.after?.(tx, fanoutId);
       return presentNewFanout(tx, fanoutId);
     },
     // A large fanout writes a thousand runs and holds; busy workspaces queue on the balance lock.
     { maxWait: 30_000, timeout: 60_000 },
   );
+  if (!fanout) return null;
 
   // Committed: the runs and their jobs are durable now. Dispatch failures are recovered by the driver's sweep.
   await dispatch(jobs);
   return fanout;
+}
+
+/** POST /fanouts: the caller's fanout in a project it can reach (404 otherwise), charged to the caller. */
+export async function createFanout(principal: Principal, input: Request) {
+  const project = await getProjectOrThrow(principal, input.project);
+  const fanout = await startFanout({ workspaceId: project.workspaceId, projectId: project.id, ...actorOf(principal) }, input);
+  return fanout!;
 }

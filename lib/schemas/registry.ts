@@ -9,6 +9,7 @@ import * as billing from "./billing";
 import * as common from "./common";
 import * as fanouts from "./fanouts";
 import * as locale from "./locale";
+import * as monitors from "./monitors";
 import * as projects from "./projects";
 import * as questions from "./questions";
 import * as results from "./results";
@@ -32,6 +33,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   common,
   fanouts,
   locale,
+  monitors,
   projects,
   questions,
   results,
@@ -69,6 +71,14 @@ export const endpoints: readonly EndpointDefinition[] = [
   fanouts.listFanouts,
   fanouts.getFanout,
   fanouts.getFanoutQueries,
+  monitors.createMonitor,
+  monitors.listMonitors,
+  monitors.getMonitor,
+  monitors.updateMonitor,
+  monitors.deleteMonitor,
+  monitors.runMonitor,
+  monitors.listMonitorTicks,
+  monitors.rotateMonitorWebhookSecret,
   // Each kind's share endpoints (GET, POST, DELETE …/share, POST …/share/rotate), kind by kind.
   ...shares.shareEndpointList,
   billing.getPricing,

@@ -9,7 +9,8 @@ import type { Tx } from "../db/client";
 import { log } from "../log";
 import type { JobEvent } from "./events";
 import { localDriver } from "./local-driver";
-import { jobForEvent } from "./registry";
+import { startPeriodic } from "./periodic";
+import { jobForEvent, registeredPeriodic } from "./registry";
 
 export function inngestConfigured(env: Record<string, string | undefined> = process.env): boolean {
   return Boolean(env.INNGEST_EVENT_KEY?.trim() || env.INNGEST_DEV?.trim());
@@ -60,4 +61,6 @@ export async function startWork(): Promise<void> {
   await localDriver()
     .start()
     .catch((error: unknown) => log.error("local driver could not resume jobs at start", { error }));
+  // Work on a clock (the monitors' scheduler); on Inngest its cron functions run it.
+  startPeriodic(registeredPeriodic());
 }

@@ -26,6 +26,18 @@ export const auditQueued = eventType("geoscope/audit.queued", {
   schema: z.strictObject({ run_id: runId, host: z.string().min(1) }),
 });
 
+const tickId = z.string().regex(/^mt_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be a tick id (mt_…)" });
+
+/** A monitor's slot was claimed (lib/monitors/ticks.ts): make the tick's fanout, or skip it. The event id is the tick's. */
+export const monitorTickDue = eventType("geoscope/monitor.tick-due", {
+  schema: z.strictObject({ tick_id: tickId }),
+});
+
+/** A tick's fanout has finished (found by the scheduler's sweep): the tick's own work, then it closes. */
+export const monitorTickFinished = eventType("geoscope/monitor.tick-finished", {
+  schema: z.strictObject({ tick_id: tickId }),
+});
+
 /**
  * A job of three steps that append to files in `dir`, for the durability tests: registered only
  * when GEOSCOPE_TEST_JOBS=1 (lib/work/testing/three-steps.ts). Step two throws on its first
@@ -36,7 +48,7 @@ export const testThreeSteps = eventType("geoscope/test.three-steps", {
 });
 
 /** The typed event module: every event a job may be triggered by. */
-export const events = { runQueued, questionsQueued, auditQueued, testThreeSteps } as const;
+export const events = { runQueued, questionsQueued, auditQueued, monitorTickDue, monitorTickFinished, testThreeSteps } as const;
 
 export type AnyEventType = (typeof events)[keyof typeof events];
 export type EventName = AnyEventType["name"];

@@ -2,13 +2,16 @@
 // a jobs row, Inngest through app/api/inngest). Adding a kind of work is one job file beside its
 // domain (lib/<domain>/jobs/<name>.ts) and one line here.
 import { auditPageJob } from "../audits/jobs/audit-page";
+import { monitorScheduleTask } from "../monitors/jobs/schedule";
+import { finishTickJob, startTickJob } from "../monitors/jobs/tick";
 import { generateQuestionsJob } from "../questions/jobs/generate-questions";
 import { promptRunJob } from "../runs/jobs/prompt-run";
 import type { AnyEventType } from "./events";
 import type { AnyJob } from "./job";
+import type { PeriodicTask } from "./periodic";
 import { threeStepsJob } from "./testing/three-steps";
 
-const JOBS: readonly AnyJob[] = [promptRunJob, generateQuestionsJob, auditPageJob];
+const JOBS: readonly AnyJob[] = [promptRunJob, generateQuestionsJob, auditPageJob, startTickJob, finishTickJob];
 /** Jobs for the durability tests, registered only when GEOSCOPE_TEST_JOBS=1. */
 const TEST_JOBS: readonly AnyJob[] = [threeStepsJob];
 
@@ -25,4 +28,11 @@ export function jobForEvent(event: AnyEventType): AnyJob {
   const job = registeredJobs().find((j) => j.event.name === event.name);
   if (!job) throw new Error(`no registered job is triggered by ${event.name}`);
   return job;
+}
+
+/** Work on a clock (lib/work/periodic.ts): the local driver's timers, Inngest's cron functions. */
+const PERIODIC: readonly PeriodicTask[] = [monitorScheduleTask];
+
+export function registeredPeriodic(): readonly PeriodicTask[] {
+  return PERIODIC;
 }

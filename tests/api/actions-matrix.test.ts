@@ -12,6 +12,7 @@ import * as projectsApi from "@/lib/schemas/projects";
 import * as analysesApi from "@/lib/schemas/analyses";
 import * as auditsApi from "@/lib/schemas/runs";
 import * as fanoutsApi from "@/lib/schemas/fanouts";
+import * as monitorsApi from "@/lib/schemas/monitors";
 import * as questionsApi from "@/lib/schemas/questions";
 import * as sharesApi from "@/lib/schemas/shares";
 import * as workspacesApi from "@/lib/schemas/workspaces";
@@ -63,6 +64,7 @@ const account = loaded["app/account/actions.ts"] as typeof import("@/app/account
 const device = loaded["app/device/actions.ts"] as typeof import("@/app/device/actions");
 const invite = loaded["app/invite/[token]/actions.ts"] as typeof import("@/app/invite/[token]/actions");
 const research = loaded["app/(research)/actions.ts"] as typeof import("@/app/(research)/actions");
+const monitors = loaded["app/(research)/monitors/actions.ts"] as typeof import("@/app/(research)/monitors/actions");
 const { startDeviceLogin, decideDeviceLogin } = await import("@/lib/auth/device");
 
 useTestDatabase();
@@ -343,6 +345,42 @@ const matrix: Record<string, Record<string, Row>> = {
           const outcome = await unchangedAfter(b, () => research.revokeShareAction(idle, form({ kind, id })));
           expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
         }
+      },
+    },
+  },
+  "app/(research)/monitors/actions.ts": {
+    // "Track these prompts" from A's fanout or questions cluster, and the controls of A's monitor:
+    // B gets the API's 404 message for the same object, and nothing is created, run or changed.
+    createMonitorAction: {
+      async foreign() {
+        const fanout = await apiMessage(b, 404, fanoutsApi.getFanout, { params: { fanout_id: seeded.fanoutId } });
+        const fromFanout = await unchangedAfter(b, () => monitors.createMonitorAction(idle, form({ from: seeded.fanoutId, engines: "chatgpt", runs: 1 })));
+        expect(fromFanout).toEqual({ ok: false, message: fanout });
+        const analysis = await apiMessage(b, 404, analysesApi.getAnalysis, { params: { analysis_id: seeded.questionsAnalysisId } });
+        const fromCluster = await unchangedAfter(b, () => monitors.createMonitorAction(idle, form({ from: seeded.questionsAnalysisId, cluster: "c1", engines: "chatgpt" })));
+        expect(fromCluster).toEqual({ ok: false, message: analysis });
+      },
+    },
+    setMonitorStatusAction: {
+      async foreign() {
+        const params = { monitor_id: seeded.monitorId };
+        const expected = await apiMessage(b, 404, monitorsApi.updateMonitor, { params, body: { status: "paused" } });
+        const outcome = await unchangedAfter(b, () => monitors.setMonitorStatusAction(idle, form({ id: seeded.monitorId, status: "paused" })));
+        expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
+      },
+    },
+    runMonitorAction: {
+      async foreign() {
+        const expected = await apiMessage(b, 404, monitorsApi.runMonitor, { params: { monitor_id: seeded.monitorId } });
+        const outcome = await unchangedAfter(b, () => monitors.runMonitorAction(idle, form({ id: seeded.monitorId })));
+        expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
+      },
+    },
+    deleteMonitorAction: {
+      async foreign() {
+        const expected = await apiMessage(b, 404, monitorsApi.deleteMonitor, { params: { monitor_id: seeded.monitorId } });
+        const outcome = await unchangedAfter(b, () => monitors.deleteMonitorAction(idle, form({ id: seeded.monitorId })));
+        expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
       },
     },
   },

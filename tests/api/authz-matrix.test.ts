@@ -13,6 +13,7 @@ import { db } from "@/lib/db/client";
 import { newId, newUlid } from "@/lib/db/ids";
 import { namesObject } from "@/lib/http/openapi";
 import type { EndpointDefinition } from "@/lib/schemas/endpoint";
+import { createMonitor } from "@/lib/schemas/monitors";
 import { createProject } from "@/lib/schemas/projects";
 import { endpoints } from "@/lib/schemas/registry";
 import { createWorkspace } from "@/lib/schemas/workspaces";
@@ -30,10 +31,10 @@ useSimulatedEngines({ billing: true });
 useTestDatabase();
 
 /** Kinds of object a request can name. */
-type Kind = "workspace" | "project" | "apiKey" | "invitation" | "member" | "run" | "batch" | "fanout" | "questionsAnalysis" | "citationAnalysis";
+type Kind = "workspace" | "project" | "apiKey" | "invitation" | "member" | "run" | "batch" | "fanout" | "questionsAnalysis" | "citationAnalysis" | "monitor";
 
 /** The caller's own things, for the parts of a request that are not under test. */
-type Own = { workspaceId: string; projectId: string; membershipId: number };
+type Own = { workspaceId: string; projectId: string; membershipId: number; monitorId: string };
 type Req = { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
 type Slot = {
   /** `path.run_id`, `query.project`, `body.prompts[].source.analysis_id`. */
@@ -78,6 +79,17 @@ const fanoutSlots: Slot[] = [
     why: "docs/decisions.md (Fanouts): a source naming no questions analysis of the project's workspace is 400 naming the prompt",
   }),
 ];
+const monitorBody = (project: string, analysisId?: string) => ({
+  body: { ...fanoutBody(project, analysisId).body, entities: [{ name: "Acme", role: "brand" }] },
+});
+const monitorSlots: Slot[] = [
+  body("project", ["project"], (id) => monitorBody(id)),
+  body("prompts[].source.analysis_id", ["questionsAnalysis"], (id, own) => monitorBody(own.projectId, id), {
+    code: 400,
+    why: "docs/decisions.md (Monitors): a monitor's prompts' sources are checked as POST /fanouts checks them, 400 naming the prompt",
+  }),
+];
+const byMonitor = [path("monitor_id", ["monitor"])];
 const memberSlots = (bodyOf: () => unknown): Slot[] => [
   path("workspace_id", ["workspace"], (own) => ({ params: { member_id: String(own.membershipId) }, body: bodyOf() })),
   path("member_id", ["member"], (own) => ({ params: { workspace_id: own.workspaceId }, body: bodyOf() })),
@@ -135,6 +147,22 @@ const MATRIX: Record<string, Slot[]> = {
   estimateFanout: fanoutSlots,
   createFanout: fanoutSlots,
   createCitationAnalysis: [body("ids[]", ["run", "batch"], (id) => ({ body: { ids: [id] } }))],
+  createMonitor: monitorSlots,
+  listMonitors: [query("project", ["project"]), query("workspace", ["workspace"])],
+  getMonitor: byMonitor,
+  updateMonitor: [
+    path("monitor_id", ["monitor"], () => ({ body: { name: "Taken over", status: "paused" } })),
+    body(
+      "prompts[].source.analysis_id",
+      ["questionsAnalysis"],
+      (id, own) => ({ params: { monitor_id: own.monitorId }, body: { prompts: fanoutBody(own.projectId, id).body.prompts } }),
+      { code: 400, why: "docs/decisions.md (Monitors): new prompts' sources are checked as POST /fanouts checks them, 400 naming the prompt" },
+    ),
+  ],
+  deleteMonitor: byMonitor,
+  runMonitor: byMonitor,
+  listMonitorTicks: byMonitor,
+  rotateMonitorWebhookSecret: byMonitor,
 };
 
 /**
@@ -153,7 +181,7 @@ const ADMIN_ONLY: Record<string, () => Req> = {
   revokeInvitation: () => ({ params: { workspace_id: team.workspaceId, invitation_id: team.invitationId! } }),
 };
 
-const WORK_STARTING = ["createPrompt", "createFanout", "createQuestions", "createAudit", "createCitationAnalysis"];
+const WORK_STARTING = ["createPrompt", "createFanout", "createQuestions", "createAudit", "createCitationAnalysis", "createMonitor", "runMonitor"];
 
 let alice: Person; // owns everything under test, in her team workspace
 let bob: Person; // an outsider
@@ -167,7 +195,8 @@ let ownOfAliceKey: Own;
 async function ownOf(p: Person, workspaceId: string): Promise<Own> {
   const projectId = (await sendJson(createProject, { token: p.cliToken, body: { name: "Own", workspace_id: workspaceId }, expected: 201 })).id;
   const membership = await db().membership.findFirstOrThrow({ where: { workspaceId, userId: p.id } });
-  return { workspaceId, projectId, membershipId: membership.id };
+  const monitorId = (await sendJson(createMonitor, { token: p.cliToken, body: monitorBody(projectId).body, expected: 201 })).id;
+  return { workspaceId, projectId, membershipId: membership.id, monitorId };
 }
 
 beforeAll(async () => {
@@ -192,6 +221,7 @@ beforeAll(async () => {
     fanout: [team.fanoutId],
     questionsAnalysis: [team.questionsAnalysisId],
     citationAnalysis: [team.citationAnalysisId],
+    monitor: [team.monitorId],
   };
   // To Bob, Alice's personal workspace, its project and its key are as foreign as her team's.
   const toBob = {
@@ -297,9 +327,12 @@ describe.each([0, 1, 2])("objects out of reach (caller %i)", (index) => {
 });
 
 describe("work-starting requests", () => {
-  it("naming a project or runs out of reach create nothing: no run, batch, fanout, analysis, hold or job", async () => {
+  it("naming a project, runs or a monitor out of reach create nothing: no run, batch, fanout, analysis, hold, job, monitor or tick", async () => {
     const counts = () =>
-      Promise.all([db().run.count(), db().batch.count(), db().fanout.count(), db().analysis.count(), db().creditHold.count(), db().job.count()]);
+      Promise.all([
+        db().run.count(), db().batch.count(), db().fanout.count(), db().analysis.count(), db().creditHold.count(), db().job.count(),
+        db().monitor.count(), db().monitorTick.count(),
+      ]);
     const before = await counts();
     for (const operationId of WORK_STARTING) {
       for (const slot of MATRIX[operationId]!) {

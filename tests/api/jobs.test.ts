@@ -6,7 +6,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { InngestTestEngine } from "@inngest/test";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { inngestFunctionOf } from "@/inngest/functions/jobs";
+import { cronFunctionOf, inngestFunctionOf } from "@/inngest/functions/jobs";
+import { monitorScheduleTask } from "@/lib/monitors/jobs/schedule";
+import { createMonitor, runMonitor } from "@/lib/monitors/service";
+import { claimDueSlots } from "@/lib/monitors/ticks";
 import { db } from "@/lib/db/client";
 import { createProject } from "@/lib/projects/projects";
 import { createAudit } from "@/lib/audits/create";
@@ -15,7 +18,7 @@ import { createPromptBatch } from "@/lib/runs/prompts";
 import { dispatch, queueJobs } from "@/lib/work/dispatch";
 import { jobEvent, testThreeSteps, type AnyEventType, type EventData } from "@/lib/work/events";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
-import { registeredJobs } from "@/lib/work/registry";
+import { registeredJobs, registeredPeriodic } from "@/lib/work/registry";
 import { useTestDatabase } from "../helpers/app";
 import { person } from "../helpers/people";
 import type { Principal } from "@/lib/auth/principal";
@@ -210,6 +213,40 @@ describe("on Inngest", () => {
         },
       };
     },
+    "start-tick": async () => {
+      // Claimed (its job accepted but not executed here): the Inngest function must make its fanout.
+      const monitor = await createMonitor(principal, { project, prompts: [{ text: "typed tick" }], engines: ["gemini"], runs: 1, entities: [{ name: "Acme", role: "brand" }] });
+      const holder = globalThis as { __geoscopeLocalDriver?: LocalDriver };
+      const previous = holder.__geoscopeLocalDriver;
+      holder.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
+      const claimed = await claimDueSlots(new Date(Date.parse(monitor.next_run_at) + 1000)).finally(() => {
+        holder.__geoscopeLocalDriver = previous;
+      });
+      const tickId = claimed.find((t) => t.monitorId === monitor.id)!.tickId;
+      return {
+        event: { id: tickId, data: { tick_id: tickId } },
+        check: async (result) => {
+          expect(result).toBe("started");
+          const tick = await db().monitorTick.findUniqueOrThrow({ where: { id: tickId } });
+          expect(tick.fanoutId).toMatch(/^fo_/);
+          expect(await db().run.count({ where: { fanoutId: tick.fanoutId! } })).toBe(1);
+        },
+      };
+    },
+    "finish-tick": async () => {
+      // A tick whose fanout finished: the Inngest function must close it.
+      const monitor = await createMonitor(principal, { project, prompts: [{ text: "typed close" }], engines: ["gemini"], runs: 1, entities: [{ name: "Acme", role: "brand" }] });
+      const tick = await runMonitor(principal, monitor.id);
+      await localDriver().drained();
+      return {
+        event: { id: `${tick.id}.finished`, data: { tick_id: tick.id } },
+        check: async (result) => {
+          expect(result).toBe("closed");
+          const row = await db().monitorTick.findUniqueOrThrow({ where: { id: tick.id } });
+          expect([row.status, row.completedAt !== null]).toEqual(["completed", true]);
+        },
+      };
+    },
     "test-three-steps": async () => {
       const dir = workDir();
       return {
@@ -234,5 +271,18 @@ describe("on Inngest", () => {
       expect(error, job.id).toBeUndefined();
       await check(result);
     }
+  });
+
+  it("runs every periodic task from an Inngest cron function: the monitors' check claims a due slot", async () => {
+    expect(registeredPeriodic().map((t) => [t.id, t.cron])).toEqual([["monitor-schedule", "* * * * *"]]);
+    const monitor = await createMonitor(principal, { project, prompts: [{ text: "cron tick" }], engines: ["gemini"], runs: 1, entities: [{ name: "Acme", role: "brand" }] });
+    await db().monitor.update({ where: { id: monitor.id }, data: { nextRunAt: new Date(Date.now() - 60_000) } });
+    const engine = new InngestTestEngine({ function: cronFunctionOf(monitorScheduleTask), events: [{ name: "inngest/scheduled.timer", data: { cron: "* * * * *" } }] });
+    const { result, error } = await engine.execute();
+    expect(error).toBeUndefined();
+    expect(result).toMatchObject({ claimed: 1 });
+    const ticks = await db().monitorTick.findMany({ where: { monitorId: monitor.id } });
+    expect(ticks).toHaveLength(1);
+    await localDriver().drained();
   });
 });

@@ -77,6 +77,7 @@ export async function prepareFuzzWorld(): Promise<FuzzWorld> {
     ca: [team.citationAnalysisId],
     ak: [team.apiKeyId],
     iv: [team.invitationId!],
+    mo: [team.monitorId],
   };
   return {
     alice,
@@ -104,6 +105,7 @@ function paramsFor(endpoint: EndpointDefinition, world: FuzzWorld): Record<strin
     project_id: t.projectId,
     key_id: t.apiKeyId,
     invitation_id: t.invitationId,
+    monitor_id: t.monitorId,
   };
   return Object.fromEntries(
     Object.keys(endpoint.params?.shape ?? {}).map((name) => {

@@ -3,6 +3,7 @@
 // at: the authorization matrix and the fuzzers. No vitest import (scripts/fuzz.ts uses it too).
 import { createApiKey } from "@/lib/schemas/auth";
 import { createFanout, getFanout } from "@/lib/schemas/fanouts";
+import { createMonitor } from "@/lib/schemas/monitors";
 import { createProject } from "@/lib/schemas/projects";
 import { createCitationAnalysis, getAnalysis } from "@/lib/schemas/analyses";
 import { createQuestions } from "@/lib/schemas/questions";
@@ -32,6 +33,8 @@ export type WorkspaceObjects = {
   /** Shared. */
   fanoutId: string;
   fanoutRunId: string;
+  /** A monitor of the project (no tick yet). */
+  monitorId: string;
   /** Team workspaces only: a pending invitation and a plain member's membership id. */
   invitationId?: string;
   memberId?: number;
@@ -66,6 +69,8 @@ export async function seedObjects(owner: Person, workspaceId: string, options: {
 
   const citations = await post(createCitationAnalysis, { ids: [batchId] }, 201);
   const promptRunId = batch.batch.run_ids[0] as string;
+  const monitorBody = { project: projectId, prompts: [{ text: "which crm" }], engines: ["claude"], runs: 1, entities: [{ name: "Acme", role: "brand" }] };
+  const monitorId = (await post(createMonitor, monitorBody, 201)).id as string;
   await sendJson(shareRun, { token, params: { run_id: promptRunId }, expected: 200 });
   await sendJson(shareAnalysis, { token, params: { analysis_id: questions.id }, expected: 200 });
   await sendJson(shareBatch, { token, params: { batch_id: batchId }, expected: 200 });
@@ -84,6 +89,7 @@ export async function seedObjects(owner: Person, workspaceId: string, options: {
     citationAnalysisId: citations.id,
     fanoutId: fanout.id,
     fanoutRunId: fanoutDone.prompts[0].engines[0].runs[0].run_id,
+    monitorId,
   };
   if (options.member) objects.memberId = (await addMember(workspaceId, options.member.id, "member")).id;
   if (options.team) {

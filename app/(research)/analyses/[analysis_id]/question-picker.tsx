@@ -98,6 +98,11 @@ export function QuestionPicker({
                 <span className="text-sm text-slate-500">
                   {cluster.question_ids.length} {cluster.question_ids.length === 1 ? "question" : "questions"}
                 </span>
+                {project ? (
+                  <a href={`/monitors/new?from=${analysis.id}&cluster=${cluster.id}`} className="ml-auto text-sm text-indigo-700 hover:underline" data-testid="track-cluster">
+                    Track these prompts
+                  </a>
+                ) : null}
               </div>
               <ul className="mt-3">
                 {cluster.question_ids.map((id) => {

@@ -72,9 +72,14 @@ export default async function FanoutPage({ params }: Props) {
             </p>
             <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
               {finished ? <span /> : <LiveRefresh ids={[fanout.id]} since={since} />}
-              <a href={`/fanouts/${fanout.id}/queries.csv`} download className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100" data-testid="queries-csv">
-                Download queries (CSV)
-              </a>
+              <span className="flex flex-wrap gap-2">
+                <a href={`/monitors/new?from=${fanout.id}`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100" data-testid="track-prompts">
+                  Track these prompts
+                </a>
+                <a href={`/fanouts/${fanout.id}/queries.csv`} download className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100" data-testid="queries-csv">
+                  Download queries (CSV)
+                </a>
+              </span>
             </div>
           </>
         }

@@ -20,6 +20,7 @@ import { ResearchPage } from "../../_components/frame";
 import { LiveRefresh } from "../../_components/live";
 import { AuditForm, CitationSelection, PromptForm, QuestionsForm } from "../../_components/start-forms";
 import { orNotFound, param } from "../../_lib/load";
+import { ProjectMonitors } from "../../monitors/_components/project-monitors";
 
 export const dynamic = "force-dynamic";
 
@@ -211,6 +212,8 @@ export default async function ProjectPage({ params, searchParams }: Props) {
           </details>
         </div>
       </Section>
+
+      <ProjectMonitors principal={principal} project={project.id} />
 
       <section aria-labelledby="work-title" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
         <div className="flex flex-wrap items-baseline justify-between gap-3">

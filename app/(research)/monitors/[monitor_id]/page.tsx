@@ -1,0 +1,205 @@
+// A monitor: what it measures and when, its budget and spend, its controls (run now, pause or
+// resume, delete), its ticks newest first with a link to each tick's fanout, and its prompts.
+// Before the first tick it says when that will be. Updates while a tick's fanout runs.
+import type { Metadata } from "next";
+import { cache } from "react";
+import type { z } from "zod";
+import { requireSessionPrincipal } from "@/lib/auth/session";
+import { ApiError } from "@/lib/http/errors";
+import { getMonitor, listTicks } from "@/lib/monitors/read";
+import { getProject } from "@/lib/projects/projects";
+import { progressOfAll } from "@/lib/research/progress";
+import { scheduleInWords, type Tick } from "@/lib/schemas/monitors";
+import { CellLabel, Notice, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../../../_components/ui";
+import { Facts, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
+import { engineName, when } from "../../../s/_lib/view";
+import { ResearchPage, type Crumb } from "../../_components/frame";
+import { LiveRefresh } from "../../_components/live";
+import { marketText } from "../../_components/market";
+import { orNotFound, param } from "../../_lib/load";
+import { MonitorActions } from "../_components/monitor-actions";
+import { PromptList } from "../_components/prompt-list";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ monitor_id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type TickBody = z.input<typeof Tick>;
+
+const TICKS_PER_PAGE = 25;
+/** Prompts listed open; past this many they open on demand. */
+const OPEN_PROMPTS = 10;
+
+const load = cache(async (monitorId: string) => {
+  const principal = await requireSessionPrincipal(`/monitors/${monitorId}`);
+  const monitor = await orNotFound(getMonitor(principal, monitorId));
+  return { principal, monitor };
+});
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { monitor } = await load((await params).monitor_id);
+  return { title: `${monitor.name} · monitor · geoscope` };
+}
+
+const SKIP_REASONS: Record<string, string> = {
+  insufficient_credit: "not enough credit",
+  budget_exhausted: "monthly budget reached",
+};
+
+function tickTone(status: string) {
+  if (status === "skipped" || status === "partial") return "amber";
+  if (status === "queued" || status === "running") return "indigo";
+  return statusTone(status);
+}
+
+/** One tick as a table row that reflows on a phone (cells in the header's order): when and its status, then how, its fanout, charge and finish. */
+function TickRow({ tick }: { tick: TickBody }) {
+  return (
+    <tr className={tableRowClass} data-testid="tick-row" data-status={tick.status}>
+      <td className={`${tableCellClass} order-1 whitespace-nowrap`}>{when(tick.scheduled_for)}</td>
+      <td className={`${tableCellClass} order-2`}>
+        <Tag tone={tickTone(tick.status)}>{tick.status}</Tag>
+        {tick.skip_reason ? <span className="ml-1.5 text-xs text-slate-600">{SKIP_REASONS[tick.skip_reason] ?? tick.skip_reason}</span> : null}
+        {tick.error ? <span className="ml-1.5 text-xs text-rose-700">{tick.error.message}</span> : null}
+      </td>
+      <td className={`${tableCellClass} order-3 text-slate-600`}>{tick.trigger === "manual" ? "run now" : "scheduled"}</td>
+      <td className={`${tableCellClass} order-4 text-slate-600 sm:text-right`}>
+        <CellLabel>version</CellLabel>
+        {tick.version}
+      </td>
+      <td className={`${tableCellClass} order-5 whitespace-nowrap`}>
+        {tick.fanout_id ? (
+          <a href={`/fanouts/${tick.fanout_id}`} className="text-indigo-700 hover:underline" data-testid="tick-fanout">
+            its fanout
+          </a>
+        ) : (
+          <span className="text-slate-400 sm:inline hidden">—</span>
+        )}
+      </td>
+      <td className={`${tableCellClass} order-6 whitespace-nowrap tabular-nums sm:text-right`}>
+        <CellLabel>charged</CellLabel>
+        {tick.charged_usd === null ? "—" : `$${tick.charged_usd}`}
+      </td>
+      <td className={`${tableCellClass} order-7 whitespace-nowrap text-slate-600`}>
+        <CellLabel>finished</CellLabel>
+        {tick.completed_at ? when(tick.completed_at) : "—"}
+      </td>
+    </tr>
+  );
+}
+
+function TickTable({ ticks }: { ticks: TickBody[] }) {
+  return (
+    <table className={tableClass} data-testid="ticks-table">
+      <thead className={tableHeadClass}>
+        <tr>
+          <th className="py-1 pr-3">For</th>
+          <th className="pr-3">Status</th>
+          <th className="pr-3">How</th>
+          <th className="pr-3 text-right">Version</th>
+          <th className="pr-3">Fanout</th>
+          <th className="pr-3 text-right">Charged</th>
+          <th>Finished</th>
+        </tr>
+      </thead>
+      <tbody>
+        {ticks.map((t) => (
+          <TickRow key={t.id} tick={t} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export default async function MonitorPage({ params, searchParams }: Props) {
+  const { monitor_id } = await params;
+  const { principal, monitor } = await load(monitor_id);
+  const cursor = param((await searchParams).cursor);
+  const [project, page] = await Promise.all([
+    orNotFound(getProject(principal, monitor.project)),
+    listTicks(principal, monitor.id, { limit: TICKS_PER_PAGE, cursor }).catch((error: unknown) => {
+      // A cursor edited by hand is the API's 400: the page starts from the newest.
+      if (cursor && error instanceof ApiError && error.code === "invalid_request") return listTicks(principal, monitor.id, { limit: TICKS_PER_PAGE });
+      throw error;
+    }),
+  ]);
+  const open = page.items.filter((t) => !t.completed_at && t.fanout_id).map((t) => t.fanout_id!);
+  const since = open.length ? (await progressOfAll(principal, open)).signature : "";
+  const schedule = scheduleInWords(monitor.schedule);
+  const executions = monitor.prompts.length * monitor.engines.length * monitor.runs;
+  const market = marketText(monitor.location ?? null, monitor.language ?? null);
+  const crumbs: Crumb[] = [
+    { href: `/projects/${project.id}`, label: project.name },
+    { href: `/monitors/${monitor.id}`, label: monitor.name },
+  ];
+
+  return (
+    <ResearchPage crumbs={crumbs} wide>
+      <ShareHeading kicker="Monitor" title={monitor.name}>
+        <Facts
+          items={[
+            ["Status", <Tag key="s" tone={monitor.status === "active" ? "emerald" : "slate"}>{monitor.status}</Tag>],
+            ["Schedule", schedule],
+            ["Next run", monitor.status === "paused" ? "paused" : when(monitor.next_run_at)],
+            ["Each tick", `${monitor.prompts.length} prompts × ${monitor.engines.map(engineName).join(", ")} × ${monitor.runs} = ${executions} runs`],
+            ...(market ? ([["Market", market]] as Array<[string, string]>) : []),
+            ["Spent this month", `$${monitor.spend_month_to_date_usd}${monitor.monthly_budget_usd ? ` of $${monitor.monthly_budget_usd}` : " (no budget)"}`],
+            ["Series", `version ${monitor.version}`],
+            ...(monitor.created_by ? ([["By", monitor.created_by]] as Array<[string, string]>) : []),
+          ]}
+        />
+        <p className="mt-3 flex flex-wrap items-center gap-1.5 text-sm" data-testid="monitor-entities">
+          <span className="text-slate-500">Measures</span>
+          {monitor.entities.map((e) => (
+            <Tag key={e.name} tone={e.role === "brand" ? "indigo" : "amber"}>
+              {e.name}
+            </Tag>
+          ))}
+        </p>
+        <MonitorActions id={monitor.id} status={monitor.status} />
+      </ShareHeading>
+
+      <Section id="ticks" title="Ticks" description="Each tick runs the prompts as a fanout; one the credit or the monthly budget cannot pay is skipped and starts nothing.">
+        <div className="mb-2 flex justify-end">{open.length ? <LiveRefresh ids={open} since={since} /> : null}</div>
+        {page.items.length === 0 && !cursor ? (
+          <div className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600" data-testid="no-ticks">
+            <p className="font-medium text-slate-800">No tick yet.</p>
+            <p className="mt-1">
+              {monitor.status === "paused"
+                ? "It is paused: resume it to run on its schedule, or run a tick now."
+                : `The first runs ${when(monitor.next_run_at)} (${schedule}), or run one now with the button above.`}
+            </p>
+          </div>
+        ) : (
+          <TickTable ticks={page.items} />
+        )}
+        {page.next_cursor || cursor ? (
+          <nav aria-label="Pages" className="mt-3 flex gap-4 text-sm">
+            {cursor ? (
+              <a className="text-indigo-700 hover:underline" href={`/monitors/${monitor.id}`}>
+                ← Newest
+              </a>
+            ) : null}
+            {page.next_cursor ? (
+              <a className="text-indigo-700 hover:underline" href={`/monitors/${monitor.id}?cursor=${page.next_cursor}`}>
+                Older →
+              </a>
+            ) : null}
+          </nav>
+        ) : null}
+      </Section>
+
+      <Section id="prompts" title={`Prompts (${monitor.prompts.length})`}>
+        <details open={monitor.prompts.length <= OPEN_PROMPTS}>
+          <summary className="cursor-pointer text-sm text-slate-600">{monitor.prompts.length <= OPEN_PROMPTS ? "The prompts each tick runs" : "Show the prompts each tick runs"}</summary>
+          <PromptList prompts={monitor.prompts} className="mt-2" />
+        </details>
+      </Section>
+      {monitor.alerts.webhook_url || monitor.alerts.email ? (
+        <Notice tone="info">
+          Alerts: {[monitor.alerts.webhook_url ? `webhook to ${monitor.alerts.webhook_url}` : null, monitor.alerts.email ? "email" : null].filter(Boolean).join(" and ")}, from a change of{" "}
+          {monitor.alerts.min_change} points.
+        </Notice>
+      ) : null}
+    </ResearchPage>
+  );
+}

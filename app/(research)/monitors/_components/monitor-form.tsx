@@ -1,0 +1,100 @@
+"use client";
+// "Track these prompts": the new monitor's name, schedule, repeats, engines and budget, for the
+// prompts the page lists (read again by the action from where they came from). What was typed
+// stays when the action refuses it.
+import { useState } from "react";
+import { useFormAction } from "../../../_components/form-action";
+import { buttonClass, inputClass, Notice } from "../../../_components/ui";
+import { createMonitorAction, type MonitorFormState } from "../actions";
+
+const ENGINE_LABELS: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
+const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const INITIAL: MonitorFormState = { ok: true };
+
+export function MonitorForm({
+  from,
+  cluster,
+  name,
+  engines,
+  chosen,
+  runs,
+  disabled,
+}: {
+  from: string;
+  cluster?: string;
+  name: string;
+  engines: string[];
+  chosen: string[];
+  runs: number;
+  disabled: boolean;
+}) {
+  const { state, pending, form } = useFormAction(createMonitorAction, INITIAL);
+  const [every, setEvery] = useState("day");
+  return (
+    <form {...form} className="space-y-4" data-testid="monitor-form">
+      <input type="hidden" name="from" value={from} />
+      {cluster ? <input type="hidden" name="cluster" value={cluster} /> : null}
+      <label className="block text-sm font-medium">
+        Name
+        <input name="name" defaultValue={name} maxLength={100} className={`${inputClass} mt-1 block w-full font-normal`} />
+      </label>
+      <fieldset className="flex flex-wrap items-end gap-3">
+        <legend className="mb-1 text-sm font-medium">Schedule</legend>
+        <label className="text-sm">
+          <span className="block text-slate-600">Every</span>
+          <select name="every" value={every} onChange={(e) => setEvery(e.target.value)} className={`${inputClass} mt-1`} data-testid="monitor-every">
+            <option value="day">day</option>
+            <option value="week">week</option>
+          </select>
+        </label>
+        {every === "week" ? (
+          <label className="text-sm">
+            <span className="block text-slate-600">On</span>
+            <select name="weekday" defaultValue="1" className={`${inputClass} mt-1`} data-testid="monitor-weekday">
+              {WEEKDAYS.map((d, i) => (
+                <option key={d} value={i + 1}>
+                  {d}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <label className="text-sm">
+          <span className="block text-slate-600">At (UTC)</span>
+          <input type="time" name="at" defaultValue="06:00" required className={`${inputClass} mt-1`} data-testid="monitor-at" />
+        </label>
+      </fieldset>
+      <fieldset className="flex flex-wrap items-center gap-x-4 gap-y-1">
+        <legend className="mb-1 text-sm font-medium">Engines</legend>
+        {engines.map((e) => (
+          <label key={e} className="flex items-center gap-1.5 text-sm">
+            <input type="checkbox" name="engines" value={e} defaultChecked={chosen.includes(e)} className="h-4 w-4 accent-indigo-600" />
+            {ENGINE_LABELS[e] ?? e}
+          </label>
+        ))}
+      </fieldset>
+      <div className="flex flex-wrap gap-4">
+        <label className="text-sm font-medium">
+          Runs of each prompt on each engine
+          <input type="number" name="runs" min={1} max={10} defaultValue={runs} className={`${inputClass} mt-1 block w-24 font-normal`} />
+        </label>
+        <label className="text-sm font-medium">
+          Monthly budget (USD, optional)
+          <input name="budget" inputMode="decimal" placeholder="25.00" className={`${inputClass} mt-1 block w-32 font-normal`} />
+        </label>
+      </div>
+      <p className="text-sm text-slate-600">
+        Nothing runs now. Each tick is a fanout of these prompts, charged like one; a tick your credit or the monthly budget cannot pay is skipped and
+        starts nothing.
+      </p>
+      {!state.ok && state.message ? (
+        <div data-testid="monitor-refusal">
+          <Notice tone="error">{state.message}</Notice>
+        </div>
+      ) : null}
+      <button type="submit" className={buttonClass} disabled={pending || disabled} data-testid="create-monitor">
+        {pending ? "Creating…" : "Create monitor"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,134 @@
+"use server";
+// The monitor pages' form actions: each calls the same service as the API, as the signed-in
+// person, with the API's request schema and access checks (a foreign id is the API's 404).
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { requireSessionPrincipal } from "@/lib/auth/session";
+import { ApiError } from "@/lib/http/errors";
+import { parseInput, parseParams } from "@/lib/http/input";
+import { reachableMonitorRow } from "@/lib/monitors/read";
+import { createMonitor, deleteMonitor, runMonitor, updateMonitor } from "@/lib/monitors/service";
+import { MonitorId, MonitorRequest, MonitorUpdateRequest } from "@/lib/schemas/monitors";
+import { inFormWords, withoutBillingAddress, type FieldLabels } from "../../_lib/form-words";
+import { trackedSource } from "./_lib/source";
+
+export type MonitorFormState = { ok: boolean; message?: string };
+/** `at`: when the action answered, so the page shows the latest outcome. */
+export type MonitorActionState = { ok: boolean; message?: string; at?: number; warn?: boolean };
+
+// The form's labels by the request paths its fields fill: refusals are shown in these words.
+const LABELS: FieldLabels = {
+  name: "Name",
+  runs: "Runs of each prompt on each engine",
+  engines: "Engines",
+  "schedule.every": "Every",
+  "schedule.at": "Time (UTC)",
+  "schedule.weekday": "Weekday",
+  monthly_budget_usd: "Monthly budget",
+  entities: "Brands and competitors",
+  prompts: "Prompts",
+  "prompts[].text": "Prompt {n}",
+  "prompts[].source": "Prompt {n}'s question",
+};
+
+function field(form: FormData, name: string): string | undefined {
+  const v = form.get(name);
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+}
+
+/** A whole number typed in a form, or the text as typed (the schema then names the field). */
+function int(form: FormData, name: string): number | string | undefined {
+  const raw = field(form, name);
+  if (raw === undefined) return undefined;
+  return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+function refusal(error: ApiError): string {
+  return error.code === "insufficient_credit" ? withoutBillingAddress(error.message) : inFormWords(error.message, LABELS);
+}
+
+/** "Track these prompts": a monitor of a fanout's prompts or of a questions cluster, its entities the project's. */
+export async function createMonitorAction(_prev: MonitorFormState, form: FormData): Promise<MonitorFormState> {
+  const principal = await requireSessionPrincipal("/projects");
+  let target: string;
+  try {
+    const source = await trackedSource(principal, field(form, "from"), field(form, "cluster"));
+    const engines = form.getAll("engines").filter((v): v is string => typeof v === "string" && v !== "");
+    if (engines.length === 0) throw new ApiError("invalid_request", "Tick at least one engine.");
+    const every = field(form, "every") ?? "day";
+    const body = parseInput(
+      MonitorRequest,
+      {
+        project: source.project,
+        name: field(form, "name"),
+        prompts: source.prompts,
+        engines,
+        runs: int(form, "runs"),
+        schedule: { every, at: field(form, "at") ?? "06:00", ...(every === "week" ? { weekday: int(form, "weekday") } : {}) },
+        ...(field(form, "budget") !== undefined ? { monthly_budget_usd: field(form, "budget") } : {}),
+      },
+      "form",
+    );
+    const monitor = await createMonitor(principal, body);
+    revalidatePath(`/projects/${monitor.project}`);
+    target = `/monitors/${monitor.id}`;
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, message: refusal(error) };
+    throw error;
+  }
+  redirect(target);
+}
+
+/** The monitor the form names, its id checked as the API checks the path's (malformed = missing). */
+function monitorOf(form: FormData): string {
+  return parseParams(z.object({ monitor_id: MonitorId }), { monitor_id: field(form, "id") ?? "" }).monitor_id;
+}
+
+async function acting(work: () => Promise<string | { warn: string }>): Promise<MonitorActionState> {
+  try {
+    const said = await work();
+    return typeof said === "string" ? { ok: true, message: said, at: Date.now() } : { ok: true, message: said.warn, warn: true, at: Date.now() };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, message: refusal(error), at: Date.now() };
+    throw error;
+  }
+}
+
+export async function setMonitorStatusAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {
+  const principal = await requireSessionPrincipal("/projects");
+  return acting(async () => {
+    const id = monitorOf(form);
+    const body = parseInput(MonitorUpdateRequest, { status: field(form, "status") }, "form");
+    const monitor = await updateMonitor(principal, id, body);
+    revalidatePath(`/monitors/${id}`);
+    return monitor.status === "paused" ? "Paused: no tick is made until you resume it." : "Resumed: the next tick is at its next slot.";
+  });
+}
+
+export async function runMonitorAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {
+  const principal = await requireSessionPrincipal("/projects");
+  return acting(async () => {
+    const id = monitorOf(form);
+    const tick = await runMonitor(principal, id);
+    revalidatePath(`/monitors/${id}`);
+    if (tick.skip_reason === "insufficient_credit") return { warn: "Skipped: your workspace's credit does not cover a tick. Nothing was started." };
+    if (tick.skip_reason === "budget_exhausted") return { warn: "Skipped: a tick would pass this monitor's monthly budget. Nothing was started." };
+    return "A tick is running now: its fanout is in the table below.";
+  });
+}
+
+export async function deleteMonitorAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {
+  const principal = await requireSessionPrincipal("/projects");
+  let project: string;
+  try {
+    const id = monitorOf(form);
+    project = (await reachableMonitorRow(principal, id)).projectId;
+    await deleteMonitor(principal, id);
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, message: refusal(error), at: Date.now() };
+    throw error;
+  }
+  revalidatePath(`/projects/${project}`);
+  redirect(`/projects/${project}?monitor_deleted=1`);
+}

@@ -1,0 +1,271 @@
+// Monitors: the same prompts re-run every day or week, each run a tick (a fanout). Prompts come
+// from arguments or a file (one per line, the `--file` reading every command shares).
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import type { EntityInput } from "../../lib/schemas/visibility";
+import {
+  createMonitor, deleteMonitor, getMonitor, listMonitors, listMonitorTicks, runMonitor, scheduleInWords, updateMonitor,
+  type Monitor, type MonitorCreated, type MonitorRequest, type MonitorSummary, type Tick,
+} from "../../lib/schemas/monitors";
+import { EXIT } from "../client";
+import {
+  arg, date, enginesInOrder, intOption, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, strs, table, truncate, UsageError,
+  type Ctx, type OptionSpec, type Section,
+} from "../command";
+import { marketLabel, marketOf, marketOptions } from "../market";
+import { planOf, promptsOf, runOptions } from "./fanouts";
+
+type MonitorBody = z.output<typeof Monitor>;
+type RequestBody = z.input<typeof MonitorRequest>;
+
+const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+
+const createOptions = {
+  project: opt.project,
+  file: { type: "string", arg: "FILE", help: "read the prompts from FILE, one per line (blank lines and # comments skipped; `-`: standard input)" },
+  name: { type: "string", arg: "NAME", help: "a name for the monitor (default: the first prompt)" },
+  engines: runOptions.engines,
+  runs: { type: "string", arg: "N", help: "executions of each prompt on each engine per tick, 1 to 10 (default 3)" },
+  every: { type: "string", arg: "day|week", values: ["day", "week"], help: "how often a tick is due (default day)" },
+  at: { type: "string", arg: "HH:MM", help: "the time of day it is due, UTC (default 06:00)" },
+  weekday: { type: "string", arg: "1-7|NAME", values: WEEKDAYS, help: "with --every week: the day, 1 (Monday) to 7 (Sunday) or its name (default Monday)" },
+  ...marketOptions,
+  brand: { type: "string", arg: "NAME", multiple: true, help: "a brand to measure (repeatable); with --competitor, instead of the project's brands and competitors" },
+  competitor: { type: "string", arg: "NAME", multiple: true, help: "a competitor to measure (repeatable)" },
+  entities: { type: "string", arg: "FILE", help: "the entities to measure as a JSON list of {name, role, aliases?, domains?, case_sensitive?}" },
+  budget: { type: "string", arg: "USD", help: "the most its ticks may spend in a UTC month (\"25.00\"); a tick past it is skipped" },
+  "webhook-url": { type: "string", arg: "URL", help: "where alerts are POSTed, signed with the monitor's webhook secret" },
+  email: { type: "boolean", help: "email you its alerts" },
+  "min-change": { type: "string", arg: "N", help: "the smallest change of visibility worth an alert, in points, 1 to 100 (default 10)" },
+} as const satisfies Record<string, OptionSpec>;
+
+function weekdayOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^[1-7]$/.test(value)) return Number(value);
+  const at = WEEKDAYS.findIndex((d) => d.startsWith(value.toLowerCase()) && value.length >= 2);
+  if (at === -1) throw new UsageError("--weekday takes 1 (Monday) to 7 (Sunday), or the day's name");
+  return at + 1;
+}
+
+function scheduleOf(ctx: Ctx): RequestBody["schedule"] | undefined {
+  const every = str(ctx, "every");
+  const at = str(ctx, "at");
+  const weekday = weekdayOf(str(ctx, "weekday"));
+  if (every === undefined && at === undefined && weekday === undefined) return undefined;
+  if (every !== undefined && every !== "day" && every !== "week") throw new UsageError("--every takes day or week");
+  const kind = every ?? (weekday !== undefined ? "week" : "day");
+  if (kind === "day" && weekday !== undefined) throw new UsageError("--weekday goes with --every week");
+  return { every: kind, at: at ?? "06:00", ...(weekday !== undefined ? { weekday } : {}) };
+}
+
+function entitiesOf(ctx: Ctx): z.input<typeof EntityInput>[] | undefined {
+  const file = str(ctx, "entities");
+  const named = [...strs(ctx, "brand").map((name) => ({ name, role: "brand" as const })), ...strs(ctx, "competitor").map((name) => ({ name, role: "competitor" as const }))];
+  if (file !== undefined && named.length > 0) throw new UsageError("give --entities FILE, or --brand and --competitor, not both");
+  if (named.length > 0) return named;
+  if (file === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file === "-" ? 0 : file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`--entities: ${file} is not a JSON list of entities (${(error as Error).message})`);
+  }
+  if (!Array.isArray(value)) throw new UsageError("--entities takes a JSON list of {name, role, aliases?, domains?, case_sensitive?}");
+  // Passed through as written: the API checks every field and names what is wrong (400).
+  return value as z.input<typeof EntityInput>[];
+}
+
+function alertsOf(ctx: Ctx): RequestBody["alerts"] | undefined {
+  const webhook = str(ctx, "webhook-url");
+  const email = ctx.values.email === true ? true : undefined;
+  const minChange = intOption(ctx, "min-change");
+  if (webhook === undefined && email === undefined && minChange === undefined) return undefined;
+  return { ...(webhook !== undefined ? { webhook_url: webhook } : {}), ...(email ? { email } : {}), ...(minChange !== undefined ? { min_change: minChange } : {}) };
+}
+
+function createBody(ctx: Ctx): RequestBody {
+  const texts = promptsOf(ctx);
+  const { engines, runs, name } = planOf(ctx);
+  const schedule = scheduleOf(ctx);
+  const entities = entitiesOf(ctx);
+  const budget = str(ctx, "budget");
+  const alerts = alertsOf(ctx);
+  return {
+    project: projectOf(ctx),
+    prompts: texts.map((text) => ({ text })),
+    ...(typeof name === "string" ? { name } : {}),
+    ...(engines !== undefined ? { engines } : {}),
+    ...(runs !== undefined ? { runs } : {}),
+    ...(schedule ? { schedule } : {}),
+    ...marketOf(ctx),
+    ...(entities ? { entities } : {}),
+    ...(budget !== undefined ? { monthly_budget_usd: budget } : {}),
+    ...(alerts ? { alerts } : {}),
+  };
+}
+
+/** A tick's status with its skip reason: "skipped (budget_exhausted)". */
+export function tickStatusText(t: { status: string; skip_reason: string | null }): string {
+  return t.skip_reason ? `${t.status} (${t.skip_reason})` : t.status;
+}
+
+export function formatMonitor(m: MonitorBody | z.output<typeof MonitorSummary>): string {
+  const prompts = "prompts" in m ? m.prompts : null;
+  const count = prompts ? prompts.length : (m as z.output<typeof MonitorSummary>).prompt_count;
+  const market = marketLabel(m.location, m.language);
+  const lines = [
+    `monitor ${m.id}: ${m.status} · version ${m.version} · ${m.name}`,
+    `${scheduleInWords(m.schedule)}; next run ${m.status === "paused" ? "(paused) " : ""}${date(m.next_run_at)}`,
+    `${count} prompts × ${enginesInOrder(m.engines).join(", ")} × ${m.runs} runs = ${count * m.engines.length * m.runs} executions per tick${market ? ` · ${market}` : ""}`,
+    `spent this month $${m.spend_month_to_date_usd}${m.monthly_budget_usd ? ` of a $${m.monthly_budget_usd} budget` : " (no budget)"}`,
+    `entities: ${m.entities.map((e) => `${e.name} (${e.role})`).join(", ")}`,
+    `alerts: ${m.alerts.webhook_url ? `webhook ${m.alerts.webhook_url}` : "no webhook"}, ${m.alerts.email ? "email" : "no email"}, from ${m.alerts.min_change} points`,
+    m.last_tick
+      ? `last tick ${m.last_tick.id} for ${date(m.last_tick.scheduled_for)}: ${tickStatusText(m.last_tick)}${m.last_tick.fanout_id ? ` (fanout ${m.last_tick.fanout_id})` : ""}`
+      : "no tick yet",
+  ];
+  if (prompts) {
+    lines.push("");
+    prompts.forEach((p, i) => {
+      const own = marketLabel(p.location, p.language);
+      lines.push(`${String(i + 1).padStart(String(prompts.length).length)}. ${p.text.replace(/\s+/g, " ").trim()}${own ? `  [${own}]` : ""}`);
+    });
+  }
+  return lines.join("\n");
+}
+
+function tickLine(t: z.output<typeof Tick>): string {
+  const where = t.fanout_id ? `; fanout ${t.fanout_id} (follow it with: geoscope fanout get ${t.fanout_id} --wait 30)` : "";
+  const why = t.error ? `: ${t.error.message}` : "";
+  return `tick ${t.id} (${t.trigger}, version ${t.version}): ${tickStatusText(t)}${where}${why}`;
+}
+
+function idArg(ctx: Ctx): string {
+  const id = arg(ctx, 0, "monitor id (mo_…)");
+  noExtraArgs(ctx, 1);
+  return id;
+}
+
+/** PATCH status: paused or active. */
+async function setStatus(ctx: Ctx, status: "paused" | "active"): Promise<number> {
+  const id = idArg(ctx);
+  show(ctx, await request(ctx, updateMonitor, { params: { monitor_id: id }, body: { status } }), (m) =>
+    status === "paused" ? `Paused ${m.id}: no tick is made until it is resumed.` : `Resumed ${m.id}: next tick ${date(m.next_run_at)} (${scheduleInWords(m.schedule)}).`,
+  );
+  return EXIT.ok;
+}
+
+export const monitors: Section = {
+  title: "Monitors",
+  commands: [
+    {
+      words: ["monitor", "create"],
+      args: '["PROMPT" …]',
+      summary: "re-run prompts every day or week (nothing runs now; each tick is charged like a fanout)",
+      options: createOptions,
+      async run(ctx) {
+        const result = await request(ctx, createMonitor, { body: createBody(ctx) });
+        if (ctx.json) {
+          printJson(result.text, ctx.pretty);
+          return EXIT.ok;
+        }
+        const m: z.output<typeof MonitorCreated> = result.body;
+        out(formatMonitor(m));
+        note(`Created. The first tick is due ${date(m.next_run_at)}; run one now with: geoscope monitor run ${m.id}`);
+        note("Its webhook secret is shown once, below; store it now to check its webhooks' signatures.");
+        out(`webhook secret: ${m.webhook_secret}`);
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["monitor", "list"],
+      summary: "monitors, newest first",
+      options: { project: { type: "string", arg: "pr_…", help: "only this project's monitors" }, workspace: opt.workspace, limit: opt.limit, cursor: opt.cursor },
+      async run(ctx) {
+        noExtraArgs(ctx, 0);
+        const query = { project: str(ctx, "project"), workspace: str(ctx, "workspace"), limit: intOption(ctx, "limit"), cursor: str(ctx, "cursor") };
+        show(ctx, await request(ctx, listMonitors, { query }), (body) => {
+          if (body.next_cursor) note(`more: --cursor ${body.next_cursor}`);
+          const rows = body.items.map((m) => ({
+            id: m.id,
+            status: m.status,
+            version: m.version,
+            schedule: scheduleInWords(m.schedule),
+            next_run: date(m.next_run_at),
+            last_tick: m.last_tick ? tickStatusText(m.last_tick) : null,
+            name: truncate(m.name, 40),
+          }));
+          return table(rows, ["id", "status", "version", "schedule", "next_run", "last_tick", "name"]);
+        });
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["monitor", "get"],
+      args: "mo_…",
+      summary: "a monitor: what it measures, when, its budget and its last tick",
+      async run(ctx) {
+        const id = idArg(ctx);
+        show(ctx, await request(ctx, getMonitor, { params: { monitor_id: id } }), formatMonitor);
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["monitor", "ticks"],
+      args: "mo_…",
+      summary: "a monitor's ticks, newest first, each with its fanout",
+      options: { limit: opt.limit, cursor: opt.cursor },
+      async run(ctx) {
+        const id = idArg(ctx);
+        const query = { limit: intOption(ctx, "limit"), cursor: str(ctx, "cursor") };
+        show(ctx, await request(ctx, listMonitorTicks, { params: { monitor_id: id }, query }), (body) => {
+          if (body.next_cursor) note(`more: --cursor ${body.next_cursor}`);
+          const rows = body.items.map((t) => ({
+            id: t.id,
+            version: t.version,
+            trigger: t.trigger,
+            scheduled_for: date(t.scheduled_for),
+            status: tickStatusText(t),
+            fanout_id: t.fanout_id,
+            charged: t.charged_usd === null ? null : `$${t.charged_usd}`,
+            completed_at: date(t.completed_at),
+          }));
+          return table(rows, ["id", "version", "trigger", "scheduled_for", "status", "fanout_id", "charged", "completed_at"]);
+        });
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["monitor", "run"],
+      args: "mo_…",
+      summary: "a tick now, outside the schedule (also while paused): a fanout, charged like one, or skipped when credit or the budget cannot pay it",
+      async run(ctx) {
+        const id = idArg(ctx);
+        show(ctx, await request(ctx, runMonitor, { params: { monitor_id: id } }), tickLine);
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["monitor", "pause"],
+      args: "mo_…",
+      summary: "stop a monitor's schedule (its ticks and series stay)",
+      run: (ctx) => setStatus(ctx, "paused"),
+    },
+    {
+      words: ["monitor", "resume"],
+      args: "mo_…",
+      summary: "start a paused monitor's schedule again, from its next slot",
+      run: (ctx) => setStatus(ctx, "active"),
+    },
+    {
+      words: ["monitor", "delete"],
+      args: "mo_…",
+      summary: "delete a monitor and its ticks; the fanouts they made stay",
+      async run(ctx) {
+        const id = idArg(ctx);
+        show(ctx, await request(ctx, deleteMonitor, { params: { monitor_id: id } }), () => `Deleted ${id}; the fanouts its ticks made stay.`);
+        return EXIT.ok;
+      },
+    },
+  ],
+};

@@ -1,0 +1,43 @@
+// A tick's two jobs. `start-tick` (on geoscope/monitor.tick-due, its id the tick's): make the
+// tick's fanout through the one fanout code, or skip the tick when credit or the budget cannot
+// pay it. `finish-tick` (on geoscope/monitor.tick-finished, found by the scheduler's sweep once
+// the fanout has no unfinished run): the tick's own work after its fanout, then it closes.
+// Both are idempotent: a start locks the tick and writes its fanout in one transaction; a close
+// is conditional on the tick being open.
+import { log } from "../../log";
+import { monitorTickDue, monitorTickFinished } from "../../work/events";
+import { defineJob } from "../../work/job";
+import { closeTick, failUnstartedTick, startTick } from "../ticks";
+
+/** Executions after the first of a start that threw (429, the database): about five minutes of backoff on the local driver. */
+export const START_TICK_RETRIES = 10;
+
+export const startTickJob = defineJob({
+  id: "start-tick",
+  event: monitorTickDue,
+  retries: START_TICK_RETRIES,
+  async run({ tick_id }, step) {
+    const outcome = await step.run("start", () => startTick(tick_id));
+    return outcome.kind;
+  },
+  async onFailure({ tick_id }, error) {
+    log.error("a tick could not be started after its retries", { tick_id, error });
+    await failUnstartedTick(tick_id, error);
+  },
+});
+
+export const finishTickJob = defineJob({
+  id: "finish-tick",
+  event: monitorTickFinished,
+  retries: 5,
+  async run({ tick_id }, step) {
+    // The tick's visibility analysis goes here, as a step of its own BEFORE "close" (so a tick
+    // closes with its analysis_id set, and the analysis is made once however often this job runs):
+    //   await step.run("analysis", () => analyseTick(tick_id));
+    // where analyseTick makes the visibility analysis of the tick's fanout (ids: [fanout_id],
+    // the monitor's entities, as the monitor's creator) and writes monitor_ticks.analysis_id,
+    // both only while analysis_id is null.
+    const closed = await step.run("close", () => closeTick(tick_id));
+    return closed ? "closed" : "unchanged";
+  },
+});

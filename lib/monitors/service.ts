@@ -1,0 +1,209 @@
+// Monitors: create, change, delete, rotate the webhook secret, run a tick now. Every monitor is
+// read through the caller's access (404 outside their workspaces, as a missing one); what is
+// measured is kept exactly, so that a change to it starts a new series (version + 1) and a change
+// to when or how much does not.
+import { isDeepStrictEqual } from "node:util";
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { parseUsd } from "../billing/money";
+import { engineConfig } from "../config/engines";
+import { config } from "../config/env";
+import { db, type Tx } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { newId } from "../db/ids";
+import { standalone, sqlIn } from "../db/sql";
+import { checkSources, refuseOverMaxExecutions } from "../fanouts/create";
+import { ApiError } from "../http/errors";
+import { checkTarget, UnsafeUrlError } from "../net/safe-fetch";
+import { getProjectOrThrow } from "../projects/projects";
+import { resolveEngines } from "../runs/prompts";
+import { domainNameOf } from "../schemas/projects";
+import { MONITOR_LIMITS, type MonitorRequest, type MonitorUpdateRequest } from "../schemas/monitors";
+import type { EntityInput } from "../schemas/visibility";
+import { entitiesFromContext, normalizeEntity, type Entity, type EntityContext } from "../visibility/entities";
+import { monitorPrompts, monitorRow, presentMonitor, presentTick, reachableMonitorRow, tickRow, type MonitorRow } from "./read";
+import { nextSlot, storedSchedule } from "./schedule";
+import { newWebhookSecret, sealWebhookSecret } from "./secret";
+import { runTickNow } from "./ticks";
+
+type CreateBody = z.output<typeof MonitorRequest>;
+type UpdateBody = z.output<typeof MonitorUpdateRequest>;
+type PromptInput = CreateBody["prompts"][number];
+
+/** A prompt as the monitor keeps it: its text and source, and its own market only when it gave one. */
+function storedPrompt(p: PromptInput) {
+  return {
+    text: p.text,
+    source: p.source ?? null,
+    ...(p.location !== undefined ? { location: p.location } : {}),
+    ...(p.language !== undefined ? { language: p.language } : {}),
+  };
+}
+
+function storedEntity(e: z.output<typeof EntityInput>): Entity {
+  const domains = (e.domains ?? []).map((d) => domainNameOf(d) ?? d);
+  return normalizeEntity({ name: e.name, role: e.role, aliases: e.aliases ?? [], domains, case_sensitive: e.case_sensitive ?? false });
+}
+
+/**
+ * A webhook URL the audit fetcher's address rules let through (http or https, no credentials, no
+ * address that is not public unless its host is in WEBHOOK_ALLOW_HOSTS), or 400 naming the field.
+ * Checked again at every delivery: a name may resolve elsewhere later.
+ */
+async function checkWebhookUrl(url: string): Promise<void> {
+  const field = "alerts.webhook_url";
+  try {
+    await checkTarget(url, { allowHosts: config().WEBHOOK_ALLOW_HOSTS });
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw new ApiError("invalid_request", `${field}: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ApiError("invalid_request", `${field}: its host could not be resolved${code ? ` (${code})` : ""}`);
+  }
+}
+
+/** Refuses ticks larger than one fanout may be on this server (400 naming both numbers). */
+const checkSize = (prompts: number, engines: number, runs: number, outcome?: string) =>
+  refuseOverMaxExecutions("prompts: each tick would run", prompts, engines, runs, outcome);
+
+/** The prompts' sources, checked as POST /fanouts checks them (400 naming the prompt's index). */
+async function checkPromptSources(client: Tx, workspaceId: string, projectId: string, prompts: PromptInput[]): Promise<void> {
+  await checkSources(client, workspaceId, { project: projectId, prompts });
+}
+
+const budgetMicros = (value: string | null | undefined) => (value === undefined || value === null ? null : parseUsd(value));
+
+/** The monitor as answered, with its webhook secret (the 201 of POST and of the rotation). */
+async function presentWithSecret(monitorId: string, secret: string) {
+  const row = (await monitorRow(standalone(), monitorId))!;
+  return { ...presentMonitor(row, await monitorPrompts(standalone(), monitorId)), webhook_secret: secret };
+}
+
+/** POST /monitors. Nothing runs now: the first tick is due at the schedule's next slot. */
+export async function createMonitor(principal: Principal, body: CreateBody, now = new Date()) {
+  const project = await getProjectOrThrow(principal, body.project);
+  const engines = resolveEngines(body.engines, engineConfig().enabled);
+  const runs = body.runs ?? MONITOR_LIMITS.runs.fallback;
+  checkSize(body.prompts.length, engines.length, runs);
+  await checkPromptSources(db(), project.workspaceId, project.id, body.prompts);
+  const entities = body.entities ? body.entities.map(storedEntity) : entitiesFromContext((project.context ?? {}) as EntityContext);
+  if (entities.length === 0) {
+    throw new ApiError(
+      "invalid_request",
+      "entities: the project's context names no brand or competitor; give entities, or add brands and competitors to the project.",
+    );
+  }
+  const alerts = {
+    webhook_url: body.alerts?.webhook_url ?? null,
+    email: body.alerts?.email ?? false,
+    min_change: body.alerts?.min_change ?? MONITOR_LIMITS.minChange.fallback,
+  };
+  if (alerts.webhook_url !== null) await checkWebhookUrl(alerts.webhook_url);
+  const schedule = storedSchedule(body.schedule ?? MONITOR_LIMITS.schedule);
+  const secret = newWebhookSecret();
+  const id = newId("monitor");
+  await db().monitor.create({
+    data: {
+      id,
+      workspaceId: project.workspaceId,
+      projectId: project.id,
+      name: body.name ?? [...body.prompts[0]!.text].slice(0, 100).join(""),
+      prompts: body.prompts.map(storedPrompt),
+      engines,
+      runsPerPrompt: runs,
+      location: body.location ?? undefined,
+      language: body.language ?? null,
+      entities,
+      scheduleEvery: schedule.every,
+      scheduleMinute: schedule.minute,
+      scheduleWeekday: schedule.weekday,
+      nextRunAt: nextSlot(schedule, now),
+      monthlyBudgetMicros: budgetMicros(body.monthly_budget_usd),
+      alerts,
+      webhookSecret: sealWebhookSecret(secret),
+      createdByUserId: principal.user.id,
+      apiKeyId: principal.apiKeyId,
+      createdAt: now,
+    },
+  });
+  return presentWithSecret(id, secret);
+}
+
+/** What is measured, as stored: two monitors measuring the same have equal ones. */
+function measuredOf(row: MonitorRow, prompts: unknown) {
+  return { prompts, engines: row.engines, runs: row.runsPerPrompt, location: row.location ?? null, language: row.language ?? null, entities: row.entities };
+}
+
+/** PATCH /monitors/{id}: only the fields given; a change to what is measured is version + 1. */
+export async function updateMonitor(principal: Principal, monitorId: string, body: UpdateBody, now = new Date()) {
+  const current = await reachableMonitorRow(principal, monitorId);
+  if (body.alerts?.webhook_url) await checkWebhookUrl(body.alerts.webhook_url);
+  await db().$transaction(async (tx) => {
+    // Read again under the monitor's row lock: two changes at once are made one after the other.
+    await tx.$queryRaw`SELECT id FROM monitors WHERE id = ${current.id} FOR UPDATE`;
+    const row = (await monitorRow(sqlIn(tx), current.id, now))!;
+    const storedPrompts = await monitorPrompts(sqlIn(tx), row.id);
+    const before = measuredOf(row, storedPrompts);
+    const after = {
+      prompts: body.prompts ? body.prompts.map(storedPrompt) : storedPrompts,
+      engines: body.engines ? resolveEngines(body.engines, engineConfig().enabled) : row.engines,
+      runs: body.runs ?? row.runsPerPrompt,
+      location: body.location !== undefined ? body.location : (row.location ?? null),
+      language: body.language !== undefined ? body.language : (row.language ?? null),
+      entities: body.entities ? body.entities.map(storedEntity) : row.entities,
+    };
+    if (body.prompts) await checkPromptSources(tx, row.workspaceId, row.projectId, body.prompts);
+    checkSize(after.prompts.length, after.engines.length, after.runs, "Nothing was changed.");
+    const changed = !isDeepStrictEqual(JSON.parse(JSON.stringify(before)), JSON.parse(JSON.stringify(after)));
+
+    const schedule = body.schedule ? storedSchedule(body.schedule) : { every: row.every, minute: row.minute, weekday: row.weekday };
+    const status = body.status ?? row.status;
+    // A new schedule, or a resumed monitor, runs from its next slot after now: slots missed while
+    // paused are not made up.
+    const rescheduled = body.schedule !== undefined || (row.status === "paused" && status === "active");
+    await tx.monitor.update({
+      where: { id: row.id },
+      data: {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        status,
+        ...(body.schedule ? { scheduleEvery: schedule.every, scheduleMinute: schedule.minute, scheduleWeekday: schedule.weekday } : {}),
+        ...(rescheduled ? { nextRunAt: nextSlot(schedule, now) } : {}),
+        ...(body.monthly_budget_usd !== undefined ? { monthlyBudgetMicros: budgetMicros(body.monthly_budget_usd) } : {}),
+        ...(body.alerts ? { alerts: { ...row.alerts, ...body.alerts } } : {}),
+        ...(changed
+          ? {
+              version: row.version + 1,
+              prompts: after.prompts,
+              engines: after.engines,
+              runsPerPrompt: after.runs,
+              location: after.location ?? Prisma.DbNull,
+              language: after.language,
+              entities: after.entities,
+            }
+          : {}),
+      },
+    });
+  });
+  const row = (await monitorRow(standalone(), current.id, now))!;
+  return presentMonitor(row, await monitorPrompts(standalone(), row.id));
+}
+
+/** DELETE /monitors/{id}: the monitor and its ticks; the fanouts and analyses they made stay. */
+export async function deleteMonitor(principal: Principal, monitorId: string): Promise<void> {
+  const row = await reachableMonitorRow(principal, monitorId);
+  await db().monitor.deleteMany({ where: { id: row.id } });
+}
+
+/** POST /monitors/{id}/webhook-secret/rotate: a new secret, shown once; the old one no longer signs. */
+export async function rotateWebhookSecret(principal: Principal, monitorId: string) {
+  const row = await reachableMonitorRow(principal, monitorId);
+  const secret = newWebhookSecret();
+  await db().monitor.update({ where: { id: row.id }, data: { webhookSecret: sealWebhookSecret(secret) } });
+  return presentWithSecret(row.id, secret);
+}
+
+/** POST /monitors/{id}/run: a tick now, in the caller's name (also while paused). */
+export async function runMonitor(principal: Principal, monitorId: string, now = new Date()) {
+  const row = await reachableMonitorRow(principal, monitorId);
+  const tickId = await runTickNow(row, { userId: principal.user.id, apiKeyId: principal.apiKeyId }, now);
+  return presentTick((await tickRow(standalone(), tickId))!);
+}

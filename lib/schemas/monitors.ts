@@ -1,0 +1,409 @@
+// Monitors (decisions.md "Monitors"): the same prompts re-run every day or week, each run of them
+// a tick (a fanout made through the same code as POST /fanouts). Ids `mo_`, ticks `mt_`. zod only.
+import { z } from "zod";
+import { DateTime, EngineId, Usd, cursorParam, idOf, limitParam, listOf, name } from "./common";
+import { defineEndpoint } from "./endpoint";
+import { ids as exampleIds } from "./examples";
+import { FanoutPromptInput, FanoutPromptSource } from "./fanouts";
+import { Language, Location, marketFields } from "./locale";
+import { ProjectId } from "./projects";
+import { RunError } from "./results";
+import { FanoutId } from "./runs";
+import { Entity, EntityInput, VISIBILITY_LIMITS } from "./visibility";
+import { WorkspaceId } from "./workspaces";
+
+/** Bounds and defaults of a monitor (decisions.md "Monitors"). */
+export const MONITOR_LIMITS = {
+  prompts: 500,
+  runs: { min: 1, max: 10, fallback: 3 },
+  minChange: { min: 1, max: 100, fallback: 10 },
+  /** The schedule when none is given: every day at 06:00 UTC. */
+  schedule: { every: "day", at: "06:00" },
+  /** The most a monthly budget may be, in USD. */
+  budgetUsd: 1_000_000,
+} as const;
+
+export const MonitorId = idOf("mo");
+export const TickId = idOf("mt");
+
+export const MonitorStatus = z.enum(["active", "paused"]).meta({
+  id: "MonitorStatus",
+  description: "`active`: its schedule makes ticks. `paused`: none until resumed (POST /monitors/{id}/run still runs one now).",
+});
+
+export const TickStatus = z.enum(["queued", "running", "completed", "partial", "failed", "skipped"]).meta({
+  id: "TickStatus",
+  description:
+    "Follows its fanout's: `queued` until a run has started (also before its fanout is made), `running` while any is unfinished (and while the tick's own work after the fanout finishes), then `completed`, `partial` or `failed` as the fanout ended. `skipped`: it could not be paid (see skip_reason) and started nothing. `failed` with no fanout: it could not be started (see error).",
+});
+
+export const TickSkipReason = z.enum(["insufficient_credit", "budget_exhausted"]).meta({
+  id: "TickSkipReason",
+  description:
+    "`insufficient_credit`: the workspace's available credit did not cover the tick's fanout. `budget_exhausted`: the monitor's spend this UTC month plus the tick's price would pass monthly_budget_usd.",
+});
+
+export const TickTrigger = z.enum(["schedule", "manual"]).meta({
+  id: "TickTrigger",
+  description: "`schedule`: a slot of the monitor's schedule. `manual`: POST /monitors/{id}/run.",
+});
+
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const atField = z
+  .string()
+  .regex(HHMM, { error: "must be a UTC time of day HH:MM, 00:00 to 23:59" })
+  .describe("The time of day, UTC, as HH:MM (00:00 to 23:59).");
+const weekdayRule = "must be a whole number from 1 (Monday) to 7 (Sunday)";
+const weekdayField = z.int({ error: weekdayRule }).min(1, { error: weekdayRule }).max(7, { error: weekdayRule });
+
+export const ScheduleInput = z
+  .strictObject({
+    every: z.enum(["day", "week"]).describe("`day`: every day at `at`. `week`: every week on `weekday` at `at`."),
+    at: atField,
+    weekday: weekdayField.optional().describe("Weeks only: the ISO weekday, 1 (Monday) to 7 (Sunday); default 1."),
+  })
+  .superRefine((schedule, ctx) => {
+    if (schedule.every === "day" && schedule.weekday !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["weekday"], message: 'is only for every: "week"' });
+    }
+  })
+  .meta({ id: "ScheduleInput", examples: [{ every: "week", at: "07:30", weekday: 1 }] });
+
+const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+
+/** A schedule in words: "every day at 06:00 UTC", "every Wednesday at 07:30 UTC" (the CLI and the pages say it alike). */
+export function scheduleInWords(s: { every: "day" | "week"; at: string; weekday?: number | null }): string {
+  return s.every === "day" ? `every day at ${s.at} UTC` : `every ${WEEKDAY_NAMES[(s.weekday ?? 1) - 1]} at ${s.at} UTC`;
+}
+
+export const Schedule = z
+  .object({
+    every: z.enum(["day", "week"]),
+    at: z.string().describe("UTC, HH:MM."),
+    weekday: z.int().nullable().describe("ISO weekday (1 = Monday) for weekly schedules; null for daily ones."),
+  })
+  .meta({ id: "Schedule", description: "When the monitor's ticks are due (slots, UTC).", examples: [{ every: "day", at: "06:00", weekday: null }] });
+
+const minChangeRule = `must be a whole number from ${MONITOR_LIMITS.minChange.min} to ${MONITOR_LIMITS.minChange.max}`;
+
+export const AlertsInput = z
+  .strictObject({
+    webhook_url: z
+      .string()
+      .max(2048, { error: "must be at most 2048 characters" })
+      .nullable()
+      .optional()
+      .describe(
+        "Where alerts are POSTed (signed with the monitor's webhook secret); null: none. http or https only; an address that is not public (loopback, private, link-local…, or a name resolving to one) is refused, unless its host is listed in WEBHOOK_ALLOW_HOSTS.",
+      ),
+    email: z.boolean().optional().describe("Email the monitor's creator about its alerts."),
+    min_change: z
+      .int({ error: minChangeRule })
+      .min(MONITOR_LIMITS.minChange.min, { error: minChangeRule })
+      .max(MONITOR_LIMITS.minChange.max, { error: minChangeRule })
+      .optional()
+      .describe(`The smallest change of visibility, in percentage points, worth an alert (${MONITOR_LIMITS.minChange.min} to ${MONITOR_LIMITS.minChange.max}).`),
+  })
+  .meta({
+    id: "AlertsInput",
+    description: `When creating, a field left out takes its default (webhook_url null, email false, min_change ${MONITOR_LIMITS.minChange.fallback}); in PATCH, it keeps its value.`,
+    examples: [{ webhook_url: "https://hooks.acme.dev/geoscope", email: true, min_change: 10 }],
+  });
+
+export const Alerts = z
+  .object({ webhook_url: z.string().nullable(), email: z.boolean(), min_change: z.int() })
+  .meta({ id: "Alerts", description: "Where and when the monitor's alerts go.", examples: [{ webhook_url: null, email: false, min_change: 10 }] });
+
+const budgetRule = `must be an amount in USD above 0 and at most ${MONITOR_LIMITS.budgetUsd}, as a decimal string with at most 6 decimals ("25.00")`;
+export const BudgetInput = z
+  .string({ error: budgetRule })
+  .regex(/^\d{1,7}(\.\d{1,6})?$/, { error: budgetRule })
+  .refine((v) => Number(v) > 0 && Number(v) <= MONITOR_LIMITS.budgetUsd, { error: budgetRule });
+
+const runsRule = `must be a whole number from ${MONITOR_LIMITS.runs.min} to ${MONITOR_LIMITS.runs.max}`;
+
+/** Changing any of these starts a new series (version + 1). */
+const measuredFields = {
+  prompts: z
+    .array(FanoutPromptInput)
+    .min(1, { error: "must have at least 1 prompt" })
+    .max(MONITOR_LIMITS.prompts, { error: `must have at most ${MONITOR_LIMITS.prompts} prompts` })
+    .describe(`The prompts every tick runs, 1 to ${MONITOR_LIMITS.prompts}, as for fanouts (each may carry its source and its own market).`),
+  engines: z
+    .array(EngineId)
+    .min(1, { error: "must have at least 1 engine when given" })
+    .describe("Engine ids; when left out at creation, every engine enabled then (kept, so a later engine does not change the series)."),
+  runs: z
+    .int({ error: runsRule })
+    .min(MONITOR_LIMITS.runs.min, { error: runsRule })
+    .max(MONITOR_LIMITS.runs.max, { error: runsRule })
+    .describe(`Executions of each prompt on each engine per tick, ${MONITOR_LIMITS.runs.min} to ${MONITOR_LIMITS.runs.max}, default ${MONITOR_LIMITS.runs.fallback}.`),
+  entities: z
+    .array(EntityInput)
+    .min(1, { error: "must have at least 1 entity when given" })
+    .max(VISIBILITY_LIMITS.entities, { error: `must have at most ${VISIBILITY_LIMITS.entities} entities` })
+    .describe(
+      `The brands and competitors whose visibility the ticks measure, 1 to ${VISIBILITY_LIMITS.entities}. Left out at creation: the project context's brands and competitors, frozen then (a later change to the project does not change the series).`,
+    ),
+};
+
+/** An entity named twice (ignoring case) is refused, naming the repeat. */
+function refuseRepeatedEntities(entities: readonly { name: string }[] | undefined, ctx: z.RefinementCtx) {
+  const seen = new Map<string, number>();
+  entities?.forEach((entity, i) => {
+    const key = entity.name.trim().normalize("NFC").toLowerCase();
+    const first = seen.get(key);
+    if (first !== undefined) ctx.addIssue({ code: "custom", path: ["entities", i, "name"], message: `repeats entities[${first}].name` });
+    else seen.set(key, i);
+  });
+}
+
+const exampleRequest = {
+  project: exampleIds.project,
+  name: "CRM visibility",
+  prompts: [{ text: "best crm for a small agency" }, { text: "pipedrive vs hubspot" }],
+  engines: ["chatgpt", "claude", "gemini"],
+  runs: 3,
+  schedule: { every: "day", at: "06:00" },
+  location: { country: "US" },
+  monthly_budget_usd: "25.00",
+  alerts: { webhook_url: null, email: true, min_change: 10 },
+};
+
+export const MonitorRequest = z
+  .strictObject({
+    project: ProjectId.describe("The project the monitor and its ticks belong to (`pr_…`); required."),
+    name: name(100).optional().describe("1 to 100 characters; defaults to the first prompt, cut to 100 characters."),
+    prompts: measuredFields.prompts,
+    engines: measuredFields.engines.optional(),
+    runs: measuredFields.runs.optional(),
+    schedule: ScheduleInput.optional().describe(`When ticks are due; default every day at ${MONITOR_LIMITS.schedule.at} UTC.`),
+    location: marketFields.location.describe("The searcher's location for every prompt that does not give its own."),
+    language: marketFields.language,
+    entities: measuredFields.entities.optional(),
+    monthly_budget_usd: BudgetInput.nullable()
+      .optional()
+      .describe("The most the monitor's ticks may spend in a UTC month (decimal string), or null for no limit (the default). A tick that would pass it is skipped."),
+    alerts: AlertsInput.optional(),
+  })
+  .superRefine((body, ctx) => refuseRepeatedEntities(body.entities, ctx))
+  .meta({ id: "MonitorRequest", examples: [exampleRequest] });
+
+export const MonitorUpdateRequest = z
+  .strictObject({
+    name: name(100).optional(),
+    status: MonitorStatus.optional().describe("`paused` stops the schedule; `active` resumes it from the next slot after now (missed slots are not run)."),
+    schedule: ScheduleInput.optional().describe("A new schedule; the next run is its next slot after now."),
+    monthly_budget_usd: BudgetInput.nullable().optional().describe("A new budget, or null for none."),
+    alerts: AlertsInput.optional(),
+    prompts: measuredFields.prompts.optional(),
+    engines: measuredFields.engines.optional(),
+    runs: measuredFields.runs.optional(),
+    location: Location.nullable().optional().describe("A new searcher location, or null for none."),
+    language: Language.nullable().optional().describe("A new searcher language, or null for none."),
+    entities: measuredFields.entities.optional(),
+  })
+  .superRefine((body, ctx) => refuseRepeatedEntities(body.entities, ctx))
+  .meta({
+    id: "MonitorUpdateRequest",
+    description:
+      "Only the fields given change. name, status, schedule, monthly_budget_usd and alerts keep the version; a change to prompts, engines, runs, location, language or entities starts a new series (version + 1). Giving a measured field its current value changes nothing.",
+    examples: [{ status: "paused" }, { runs: 5, schedule: { every: "week", at: "07:30", weekday: 1 } }],
+  });
+
+const tickFields = {
+  id: TickId,
+  version: z.int().describe("The monitor's version when the tick was made: its series."),
+  scheduled_for: DateTime.describe("The slot it was made for (a manual tick: when it was asked for)."),
+  trigger: TickTrigger,
+  status: TickStatus,
+  skip_reason: TickSkipReason.nullable().describe("Why a skipped tick was skipped; null otherwise."),
+  fanout_id: FanoutId.nullable().describe("The fanout the tick ran (GET /fanouts/{id}); null when skipped, failed before it started, or not made yet."),
+  analysis_id: idOf("va").nullable().describe("The visibility analysis of its fanout, made when the fanout finished; null until then."),
+  charged_usd: Usd.nullable().describe("What its fanout's runs paid so far (all of it once finished); null while billing is off."),
+  error: RunError.nullable().describe("Why a failed tick could not start its fanout; null otherwise."),
+  created_at: DateTime,
+  completed_at: DateTime.nullable().describe("When it closed: its fanout finished and its own work was done, or it was skipped or failed."),
+};
+
+const exampleTickSummary = {
+  id: "mt_01M7VRMMR088ASXAB0JMYCMVPS",
+  version: 1,
+  scheduled_for: "2026-11-21T06:00:00.000Z",
+  trigger: "schedule",
+  status: "completed",
+  skip_reason: null,
+  fanout_id: "fo_01M7VRMMR088ASXAB0JMYCMVPV",
+  analysis_id: null,
+  charged_usd: "0.39",
+  error: null,
+  created_at: "2026-11-21T06:00:04.512Z",
+  completed_at: "2026-11-21T06:03:41.208Z",
+};
+const monitorId = "mo_01M7VRMMR088ASXAB0JMYCMVPP";
+const exampleTick = { ...exampleTickSummary, monitor_id: monitorId };
+const exampleSkippedTick = {
+  ...exampleTick,
+  id: "mt_01M7VRMMR088ASXAB0JMYCMVPR",
+  scheduled_for: "2026-11-22T06:00:00.000Z",
+  status: "skipped",
+  skip_reason: "budget_exhausted",
+  fanout_id: null,
+  charged_usd: "0.00",
+  created_at: "2026-11-22T06:00:03.004Z",
+  completed_at: "2026-11-22T06:00:03.011Z",
+};
+
+export const TickSummary = z.object(tickFields).meta({ id: "TickSummary", description: "A tick as its monitor shows it (last_tick).", examples: [exampleTickSummary] });
+
+export const Tick = z
+  .object({ ...tickFields, monitor_id: MonitorId })
+  .meta({ id: "Tick", description: "One run of a monitor's prompts: a fanout made through the same code as POST /fanouts, or a tick skipped before anything started.", examples: [exampleTick, exampleSkippedTick] });
+
+export const TickList = listOf(Tick, "TickList", { description: "Newest first.", examples: [{ items: [exampleSkippedTick, exampleTick], next_cursor: null }] });
+
+const monitorSummaryFields = {
+  id: MonitorId,
+  project: ProjectId,
+  name: z.string(),
+  status: MonitorStatus,
+  version: z.int().describe("Starts at 1; + 1 whenever what is measured changes (a new series)."),
+  engines: z.array(EngineId),
+  runs: z.int().describe("Executions of each prompt on each engine per tick."),
+  schedule: Schedule,
+  location: Location.nullable(),
+  language: z.string().nullable(),
+  entities: z.array(Entity).describe("The brands and competitors measured, as the ticks' analyses use them."),
+  monthly_budget_usd: Usd.nullable(),
+  alerts: Alerts,
+  next_run_at: DateTime.describe("The next slot of its schedule (while paused: the one it would run at)."),
+  last_tick: TickSummary.nullable().describe("Its newest tick; null before the first."),
+  spend_month_to_date_usd: Usd.describe(
+    "What its ticks spent in this UTC month, what their unfinished runs still hold included: the figure monthly_budget_usd is compared with. A finished tick counts in the month it finished.",
+  ),
+  created_at: DateTime,
+  created_by: z.string().nullable().describe("The email of who created it; its ticks are made and charged in their name."),
+};
+
+const exampleEntities = [
+  { name: "Acme CRM", role: "brand", aliases: ["Acme"], domains: ["acme.example"], case_sensitive: false },
+  { name: "HubSpot", role: "competitor", aliases: ["HubSpot CRM"], domains: ["hubspot.com"], case_sensitive: false },
+];
+const exampleMonitorSummary = {
+  id: monitorId,
+  project: exampleIds.project,
+  name: "CRM visibility",
+  status: "active",
+  version: 1,
+  engines: ["chatgpt", "claude", "gemini"],
+  runs: 3,
+  schedule: { every: "day", at: "06:00", weekday: null },
+  location: { country: "US" },
+  language: null,
+  entities: exampleEntities,
+  monthly_budget_usd: "25.00",
+  alerts: { webhook_url: null, email: true, min_change: 10 },
+  next_run_at: "2026-11-22T06:00:00.000Z",
+  last_tick: exampleTickSummary,
+  spend_month_to_date_usd: "0.39",
+  created_at: "2026-11-20T09:12:40.301Z",
+  created_by: "ana@acme.dev",
+  prompt_count: 2,
+};
+const { prompt_count: _count, ...exampleMonitorFields } = exampleMonitorSummary;
+const exampleMonitor = {
+  ...exampleMonitorFields,
+  prompts: [
+    { text: "best crm for a small agency", source: null, location: null, language: null },
+    { text: "pipedrive vs hubspot", source: null, location: null, language: null },
+  ],
+};
+
+export const MonitorPrompt = z
+  .object({
+    text: z.string(),
+    source: FanoutPromptSource.nullable(),
+    location: Location.nullable().describe("This prompt's own location; null: the monitor's (if any)."),
+    language: z.string().nullable().describe("This prompt's own language; null: the monitor's (if any)."),
+  })
+  .meta({ id: "MonitorPrompt", description: "A prompt as the monitor keeps it." });
+
+export const MonitorSummary = z
+  .object({ ...monitorSummaryFields, prompt_count: z.int() })
+  .meta({ id: "MonitorSummary", description: "A monitor without its prompts (GET /monitors/{id} has them).", examples: [exampleMonitorSummary] });
+
+export const Monitor = z
+  .object({ ...monitorSummaryFields, prompts: z.array(MonitorPrompt) })
+  .meta({ id: "Monitor", description: "The same prompts re-run on a schedule, each run of them a tick.", examples: [exampleMonitor] });
+
+const exampleSecret = "whsec_8fK2mQ7xVb3NcR9tLw4ZpH6yJd1sGa5eUo0iTqXnCkMv";
+
+export const MonitorCreated = z
+  .object({
+    ...monitorSummaryFields,
+    prompts: z.array(MonitorPrompt),
+    webhook_secret: z
+      .string()
+      .describe("The secret the monitor's webhooks are signed with (HMAC-SHA256): shown here once, never again; POST /monitors/{id}/webhook-secret/rotate makes a new one."),
+  })
+  .meta({ id: "MonitorCreated", description: "A monitor with its webhook secret, shown once.", examples: [{ ...exampleMonitor, webhook_secret: exampleSecret }] });
+
+export const MonitorList = listOf(MonitorSummary, "MonitorList", { description: "Newest first.", examples: [{ items: [exampleMonitorSummary], next_cursor: null }] });
+
+export const MonitorsQuery = z.object({
+  project: ProjectId.optional().describe("Only this project's monitors."),
+  workspace: WorkspaceId.optional().describe("Only this workspace's monitors."),
+  limit: limitParam,
+  cursor: cursorParam,
+});
+
+const monitorParams = z.object({ monitor_id: MonitorId });
+
+export const createMonitor = defineEndpoint({
+  method: "POST", path: "/monitors", operationId: "createMonitor", summary: "Re-run a set of prompts every day or week",
+  description:
+    "Creates the monitor (nothing runs now: the first tick is due at next_run_at; POST /monitors/{id}/run runs one at once). Its webhook secret is in this answer only. 400 over max_executions (prompts × engines × runs), for sources as POST /fanouts, or when no entity is given and the project context names no brand or competitor.",
+  tags: ["Monitors"], auth: "bearer", body: MonitorRequest, response: MonitorCreated, status: 201,
+});
+export const listMonitors = defineEndpoint({
+  method: "GET", path: "/monitors", operationId: "listMonitors", summary: "Monitors, newest first, without their prompts",
+  description: "Across the workspaces the credential can act in, newest first, paginated; `project` and `workspace` narrow the list.",
+  tags: ["Monitors"], auth: "bearer", query: MonitorsQuery, response: MonitorList, status: 200,
+});
+export const getMonitor = defineEndpoint({
+  method: "GET", path: "/monitors/{monitor_id}", operationId: "getMonitor", summary: "One monitor, its prompts, next run and last tick",
+  description: "Everything it measures and when, its next slot, its newest tick and what its ticks spent this UTC month. Never its webhook secret.",
+  tags: ["Monitors"], auth: "bearer", params: monitorParams, response: Monitor, status: 200,
+});
+export const updateMonitor = defineEndpoint({
+  method: "PATCH", path: "/monitors/{monitor_id}", operationId: "updateMonitor", summary: "Change a monitor: when and how much keep its series, what is measured starts a new one",
+  description:
+    "Only the fields given change. name, status, schedule, monthly_budget_usd and alerts keep the version; a change to prompts, engines, runs, location, language or entities makes version + 1, a new series.",
+  tags: ["Monitors"], auth: "bearer", params: monitorParams, body: MonitorUpdateRequest, response: Monitor, status: 200,
+});
+export const deleteMonitor = defineEndpoint({
+  method: "DELETE", path: "/monitors/{monitor_id}", operationId: "deleteMonitor", summary: "Delete a monitor; its fanouts and analyses stay",
+  description: "The monitor and its ticks are gone (404 afterwards); the fanouts and analyses its ticks made stay, as does what they were charged.",
+  tags: ["Monitors"], auth: "bearer", params: monitorParams, status: 204,
+});
+export const runMonitor = defineEndpoint({
+  method: "POST", path: "/monitors/{monitor_id}/run", operationId: "runMonitor", summary: "A tick now, outside the schedule",
+  description:
+    "Makes a tick at once (also while paused): its fanout, through the same code as POST /fanouts, or a tick skipped for credit or budget, which started nothing. 429 past the in-flight limit (no tick is made).",
+  tags: ["Monitors"], auth: "bearer", params: monitorParams, response: Tick, status: 202,
+  errors: ["rate_limited"],
+});
+export const rotateMonitorWebhookSecret = defineEndpoint({
+  method: "POST", path: "/monitors/{monitor_id}/webhook-secret/rotate", operationId: "rotateMonitorWebhookSecret",
+  summary: "A new webhook secret, shown once; the old one stops signing",
+  description: "Makes a new signing secret for the monitor's webhooks and answers it in this 201 only; deliveries from now on are signed with it. The version is kept.",
+  tags: ["Monitors"], auth: "bearer", params: monitorParams, response: MonitorCreated, status: 201,
+});
+export const listMonitorTicks = defineEndpoint({
+  method: "GET", path: "/monitors/{monitor_id}/ticks", operationId: "listMonitorTicks", summary: "A monitor's ticks, newest first",
+  description: "Every tick, scheduled or manual, skipped or run, newest first and paginated, each with its version (series), status, fanout and charge.",
+  tags: ["Monitors"], auth: "bearer", params: monitorParams, query: z.object({ limit: limitParam, cursor: cursorParam }), response: TickList, status: 200,
+});
+
+export type MonitorBody = z.input<typeof Monitor>;
+export type TickBody = z.input<typeof Tick>;

@@ -1,0 +1,214 @@
+// Monitors end to end against the built server (issue #36). In Chromium: "Track these prompts"
+// from a fanout and from a questions cluster, the monitor page (its empty state before the first
+// tick, run now, the ticks table linking each tick's fanout, pause and resume, delete after a
+// confirmation), the project page's list; screenshots at 1280 and 390 px. With the real
+// `geoscope` binary: monitor create --file, list, get, ticks, run, pause, resume, delete.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
+import { screenshots } from "./screens";
+import { E2E_PORT } from "./support";
+
+test.describe.configure({ mode: "serial" });
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const BIN = path.join(ROOT, "cli", "geoscope.mjs");
+const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
+const EMAIL = `monitors-${Date.now()}@example.com`;
+const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-monitors-cli-"));
+
+let context: BrowserContext;
+let page: Page;
+let projectId = "";
+
+function cli(args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
+  delete env.GEOSCOPE_TOKEN;
+  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
+}
+
+test.beforeAll(async ({ browser }) => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>cited page</title>" }));
+  page = await context.newPage();
+});
+test.afterAll(async () => {
+  await context?.close();
+});
+
+test("a fanout's prompts tracked: the new monitor's page before its first tick, a tick run now with its fanout, pause, resume and delete", async ({}, testInfo) => {
+  test.setTimeout(240_000);
+  await signIn(page, EMAIL);
+  const create = page.getByTestId("project-create");
+  await create.getByLabel("Project name").fill("Monitored");
+  await create.getByLabel("Primary domain").fill("acme.example");
+  await create.getByLabel("Brands").fill("Acme CRM");
+  await create.getByLabel("Competitors").fill("HubSpot, Pipedrive");
+  await create.getByRole("button", { name: "Create project" }).click();
+  await page.locator("#projects").getByRole("link", { name: "Monitored" }).click();
+  projectId = new URL(page.url()).pathname.split("/").pop()!;
+  expect(projectId).toMatch(/^pr_/);
+  await expect(page.getByTestId("no-monitors")).toBeVisible();
+
+  // A fanout, then "Track these prompts" on its page.
+  await page.getByTestId("start-fanout-panel").locator("summary").click();
+  const form = page.getByTestId("fanout-form");
+  await form.getByTestId("fanout-prompts").fill("best crm for a small agency\npipedrive vs hubspot");
+  await form.getByTestId("fanout-runs").fill("1");
+  await expect(form.getByTestId("fanout-estimate")).toHaveAttribute("data-state", "ready");
+  await form.getByTestId("start-fanout").click();
+  await page.waitForURL(/\/fanouts\/fo_/);
+  const fanoutId = new URL(page.url()).pathname.split("/").pop()!;
+  await page.getByTestId("track-prompts").click();
+  await page.waitForURL(/\/monitors\/new\?from=fo_/);
+  await expect(page.getByTestId("tracked-prompts").locator("li")).toHaveText([/best crm for a small agency/, /pipedrive vs hubspot/]);
+  await expect(page.getByTestId("tracked-entities")).toHaveText(/Acme CRM.*HubSpot.*Pipedrive/);
+  const monitorForm = page.getByTestId("monitor-form");
+  await monitorForm.getByLabel("Name", { exact: true }).fill("CRM visibility");
+  await monitorForm.getByTestId("monitor-every").selectOption("week");
+  await monitorForm.getByTestId("monitor-weekday").selectOption("3");
+  await monitorForm.getByTestId("monitor-at").fill("07:30");
+  await monitorForm.getByLabel("Gemini").uncheck();
+  await screenshots(page, testInfo, "monitor-new");
+
+  // A refusal in the form's words keeps what was typed.
+  await monitorForm.getByLabel("Monthly budget (USD, optional)").fill("lots");
+  await monitorForm.getByTestId("create-monitor").click();
+  await expect(monitorForm.getByTestId("monitor-refusal")).toContainText("Monthly budget: must be an amount in USD");
+  await expect(monitorForm.getByLabel("Name", { exact: true })).toHaveValue("CRM visibility");
+  await monitorForm.getByLabel("Monthly budget (USD, optional)").fill("5.00");
+  await monitorForm.getByTestId("create-monitor").click();
+  await page.waitForURL(/\/monitors\/mo_[0-9A-Z]{26}$/);
+  const monitorId = new URL(page.url()).pathname.split("/").pop()!;
+
+  // Before the first tick: when it will be, and the way to run one now.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("CRM visibility");
+  await expect(page.getByTestId("no-ticks")).toContainText("No tick yet.");
+  await expect(page.getByTestId("no-ticks")).toContainText("every Wednesday at 07:30 UTC");
+  await expect(page.getByText("2 prompts × ChatGPT, Claude × 1 = 4 runs")).toBeVisible();
+  await expect(page.getByTestId("monitor-entities")).toContainText("Acme CRM");
+  await screenshots(page, testInfo, "monitor-empty");
+
+  // Run now: a tick whose fanout is linked, then completed once the fanout finished.
+  await page.getByTestId("run-now").click();
+  await expect(page.getByTestId("monitor-action-outcome")).toContainText("A tick is running now");
+  await expect(page.getByTestId("tick-row")).toHaveCount(1);
+  const tickFanout = await page.getByTestId("tick-fanout").getAttribute("href");
+  expect(tickFanout).toMatch(/^\/fanouts\/fo_/);
+  expect(tickFanout).not.toBe(`/fanouts/${fanoutId}`);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("tick-row")).toHaveAttribute("data-status", "completed", { timeout: 1000 });
+  }).toPass({ timeout: 90_000 });
+  await screenshots(page, testInfo, "monitor-ticks");
+  await page.getByTestId("tick-fanout").click();
+  await page.waitForURL(new RegExp(`${tickFanout}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("CRM visibility ·");
+  await page.goBack();
+
+  // Pause and resume.
+  await page.getByTestId("pause").click();
+  await expect(page.getByTestId("monitor-action-outcome")).toContainText("Paused");
+  await expect(page.getByTestId("resume")).toBeVisible();
+  await page.getByTestId("resume").click();
+  await expect(page.getByTestId("monitor-action-outcome")).toContainText("Resumed");
+  await expect(page.getByTestId("pause")).toBeVisible();
+
+  // The project lists it.
+  await page.goto(`/projects/${projectId}`);
+  await expect(page.getByTestId("monitor-item")).toHaveCount(1);
+  await expect(page.getByTestId("monitor-item")).toContainText("CRM visibility");
+  await expect(page.getByTestId("monitor-item")).toContainText("every Wednesday at 07:30 UTC");
+  await screenshots(page, testInfo, "project-monitors");
+
+  // Delete, after a confirmation: gone (404), its tick's fanout stays.
+  await page.getByTestId("monitor-item").getByRole("link").click();
+  await page.getByTestId("delete").click();
+  await expect(page.getByTestId("delete-confirm")).toContainText("The fanouts its ticks made stay");
+  await screenshots(page, testInfo, "monitor-delete-confirm");
+  await page.getByTestId("delete-confirmed").click();
+  await page.waitForURL(new RegExp(`/projects/${projectId}`));
+  await expect(page.getByTestId("no-monitors")).toBeVisible();
+  expect((await page.goto(`/monitors/${monitorId}`))!.status()).toBe(404);
+  expect((await page.goto(tickFanout!))!.status()).toBe(200);
+});
+
+test("a questions cluster's prompts tracked: each question a prompt, linked to its question", async ({}, testInfo) => {
+  test.setTimeout(180_000);
+  await page.goto(`/projects/${projectId}`);
+  await page.getByTestId("start-questions-panel").locator("summary").click();
+  const form = page.getByTestId("questions-form");
+  await form.getByLabel("Topic").fill("crm for small agencies");
+  await form.getByLabel("Questions").fill("6");
+  await form.getByTestId("start-questions").click();
+  await page.waitForURL(/\/analyses\/fa_[0-9A-Z]{26}$/);
+  await expect(page.getByTestId("track-cluster").first()).toBeVisible({ timeout: 60_000 });
+  const cluster = page.getByTestId("cluster").first();
+  const questions = await cluster.getByTestId("question").allInnerTexts();
+  await screenshots(page, testInfo, "questions-track");
+  await cluster.getByTestId("track-cluster").click();
+  await page.waitForURL(/\/monitors\/new\?from=fa_.*&cluster=c\d+/);
+  await expect(page.getByTestId("tracked-prompts").locator("li")).toHaveCount(questions.length);
+  await screenshots(page, testInfo, "monitor-new-cluster");
+  await page.getByTestId("create-monitor").click();
+  await page.waitForURL(/\/monitors\/mo_[0-9A-Z]{26}$/);
+  await expect(page.getByTestId("no-ticks")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Questions: ");
+});
+
+test("the CLI: monitor create --file, list, get, ticks, run, pause, resume and delete against the built server", async () => {
+  test.setTimeout(180_000);
+  const login = await approveCliLogin(page, process.execPath, [BIN], {
+    cwd: ROOT,
+    env: { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" },
+  });
+  expect(login.code, login.stderr).toBe(0);
+
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "geoscope-monitor-file-")), "prompts.txt");
+  writeFileSync(file, "# tracked\nbest crm for a small agency\n\n  crm with email tracking \n");
+  const created = await cli(["monitor", "create", "--file", file, "--project", projectId, "--every", "week", "--weekday", "tue", "--at", "08:15", "--runs", "1", "--engines", "gemini", "--name", "CLI monitor"]);
+  expect(created.code, created.stderr).toBe(0);
+  const secret = /webhook secret: (whsec_[0-9A-Za-z]{40})/.exec(created.stdout)?.[1];
+  expect(secret).toBeDefined();
+  expect(created.stdout).toContain("every Tuesday at 08:15 UTC");
+  expect(created.stdout).toContain("2 prompts × gemini × 1 runs = 2 executions per tick");
+  const id = /monitor (mo_[0-9A-Z]{26}):/.exec(created.stdout)![1]!;
+
+  const listed = await cli(["monitor", "list", "--project", projectId, "--json"]);
+  expect(listed.code, listed.stderr).toBe(0);
+  const items = JSON.parse(listed.stdout).items as { id: string; prompt_count: number }[];
+  expect(items.find((m) => m.id === id)?.prompt_count).toBe(2);
+  expect(listed.stdout).not.toContain(secret!);
+
+  const got = await cli(["monitor", "get", id]);
+  expect(got.stdout).toContain("1. best crm for a small agency");
+  expect(got.stdout).toContain("2. crm with email tracking");
+  expect(got.stdout).toContain("no tick yet");
+  expect(got.stdout).not.toContain(secret!);
+
+  const ran = await cli(["monitor", "run", id, "--json"]);
+  expect(ran.code, ran.stderr).toBe(0);
+  const tick = JSON.parse(ran.stdout);
+  expect(tick).toMatchObject({ monitor_id: id, trigger: "manual", skip_reason: null });
+  const waited = await cli(["fanout", "get", tick.fanout_id, "--wait", "30", "--json"]);
+  expect(JSON.parse(waited.stdout).execution_count).toBe(2);
+  const ticks = await cli(["monitor", "ticks", id]);
+  expect(ticks.code).toBe(0);
+  expect(ticks.stdout).toContain(tick.id);
+  expect(ticks.stdout).toContain(tick.fanout_id);
+
+  const paused = await cli(["monitor", "pause", id]);
+  expect(paused.stdout).toContain(`Paused ${id}`);
+  expect(JSON.parse((await cli(["monitor", "get", id, "--json"])).stdout).status).toBe("paused");
+  const resumed = await cli(["monitor", "resume", id]);
+  expect(resumed.stdout).toContain(`Resumed ${id}`);
+
+  const deleted = await cli(["monitor", "delete", id]);
+  expect(deleted.code, deleted.stderr).toBe(0);
+  const gone = await cli(["monitor", "get", id]);
+  expect(gone.code).toBe(4);
+  expect(gone.stderr).toContain(`No such monitor "${id}"`);
+  expect(readFileSync(path.join(CONFIG_DIR, "config.json"), "utf8")).not.toContain(secret!);
+});

@@ -1,0 +1,125 @@
+// `geoscope monitor …` (the real CLI against a stand-in API): create reads its prompts from
+// arguments or --file (the shared linesOfFile: blank lines and # comments skipped) and sends the
+// schedule, entities, budget and alerts the options give; the webhook secret is printed once; the
+// other commands send what they say and print the API's answers for people, or exactly with --json.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Monitor, MonitorCreated, MonitorList, Tick, TickList } from "@/lib/schemas/monitors";
+import { standInApi } from "./stand-in";
+
+const api = standInApi();
+const PROJECT = "pr_01M86BZ1B8TDMNZ120417K12ZN";
+const example = <T extends z.ZodType>(schema: T, i = 0) => structuredClone((z.globalRegistry.get(schema)!.examples as unknown[])[i]) as z.input<T>;
+const monitor = example(Monitor);
+const created = example(MonitorCreated);
+
+function fileWith(name: string, text: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "geoscope-cli-monitor-")), name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe("geoscope monitor create", { timeout: 60_000 }, () => {
+  it("sends the prompts of --file and the schedule, entities, budget and alerts the options give; prints the secret once", async () => {
+    api.answer((method, url) => (method === "POST" && url.pathname.endsWith("/monitors") ? { status: 201, body: created } : { status: 404, body: {} }));
+    const file = fileWith("prompts.txt", "# tracked prompts\nbest crm for agencies\n\n  pipedrive vs hubspot  \n");
+    const result = await api.cli([
+      "monitor", "create", "--file", file, "--project", PROJECT, "--every", "week", "--weekday", "wed", "--at", "07:30", "--runs", "2", "--engines", "gemini,claude",
+      "--brand", "Acme", "--competitor", "HubSpot", "--competitor", "Pipedrive", "--budget", "25.00", "--webhook-url", "https://hooks.acme.dev/g", "--email", "--min-change", "15",
+      "--country", "DE", "--name", "CRM weekly",
+    ]);
+    expect(result.stderr).toContain("shown once");
+    expect(result.code).toBe(0);
+    expect(JSON.parse(api.seen[0]!.body)).toEqual({
+      project: PROJECT,
+      prompts: [{ text: "best crm for agencies" }, { text: "pipedrive vs hubspot" }],
+      name: "CRM weekly",
+      engines: ["gemini", "claude"],
+      runs: 2,
+      schedule: { every: "week", at: "07:30", weekday: 3 },
+      location: { country: "DE" },
+      entities: [{ name: "Acme", role: "brand" }, { name: "HubSpot", role: "competitor" }, { name: "Pipedrive", role: "competitor" }],
+      monthly_budget_usd: "25.00",
+      alerts: { webhook_url: "https://hooks.acme.dev/g", email: true, min_change: 15 },
+    });
+    expect(result.stdout).toContain(`monitor ${created.id}: active · version 1 · ${created.name}`);
+    expect(result.stdout).toContain("every day at 06:00 UTC");
+    expect(result.stdout.split(created.webhook_secret)).toHaveLength(2);
+    expect(result.stderr).not.toContain(created.webhook_secret);
+  });
+
+  it("with --json prints the API's body as sent; --entities reads a JSON file", async () => {
+    api.answer(() => ({ status: 201, body: created }));
+    const entities = fileWith("entities.json", JSON.stringify([{ name: "Monday", role: "competitor", case_sensitive: true }]));
+    const result = await api.cli(["monitor", "create", "best crm", "--project", PROJECT, "--entities", entities, "--json"]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(created);
+    expect(JSON.parse(api.seen[0]!.body).entities).toEqual([{ name: "Monday", role: "competitor", case_sensitive: true }]);
+  });
+
+  it("refuses options that do not go together, sending nothing", async () => {
+    for (const [args, message] of [
+      [["best crm", "--project", PROJECT, "--every", "day", "--weekday", "2"], "--weekday goes with --every week"],
+      [["best crm", "--project", PROJECT, "--weekday", "someday"], "--weekday takes 1 (Monday) to 7 (Sunday)"],
+      [["best crm", "--project", PROJECT, "--every", "month"], "--every takes day or week"],
+      [["best crm", "--project", PROJECT, "--brand", "A", "--entities", "x.json"], "not both"],
+      [["--project", PROJECT, "--file", fileWith("empty.txt", "# nothing\n")], "no prompts"],
+      [["best crm"], "--project"],
+    ] as const) {
+      const result = await api.cli(["monitor", "create", ...args]);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr).toContain(message);
+      expect(api.seen).toEqual([]);
+    }
+  });
+});
+
+describe("geoscope monitor list, get, ticks, run, pause, resume, delete", { timeout: 60_000 }, () => {
+  it("sends what each command says and prints the answers for people", async () => {
+    const tick = example(Tick);
+    const skipped = example(Tick, 1);
+    api.answer((method, url) => {
+      if (method === "GET" && url.pathname.endsWith("/monitors")) return { status: 200, body: example(MonitorList) };
+      if (method === "GET" && url.pathname.endsWith("/ticks")) return { status: 200, body: example(TickList) };
+      if (method === "GET") return { status: 200, body: monitor };
+      if (method === "POST" && url.pathname.endsWith("/run")) return { status: 202, body: skipped };
+      if (method === "PATCH") return { status: 200, body: { ...monitor, status: JSON.parse(api.seen.at(-1)!.body).status } };
+      if (method === "DELETE") return { status: 204 };
+      return { status: 404, body: {} };
+    });
+    const id = monitor.id;
+
+    let r = await api.cli(["monitor", "list", "--project", PROJECT]);
+    expect(api.seen[0]!.url).toBe(`/api/v1/monitors?project=${PROJECT}`);
+    expect(r.stdout).toMatch(/ID\s+STATUS\s+VERSION\s+SCHEDULE\s+NEXT_RUN\s+LAST_TICK\s+NAME/);
+    expect(r.stdout).toContain("every day at 06:00 UTC");
+
+    r = await api.cli(["monitor", "get", id]);
+    expect(r.stdout).toContain("2 prompts × chatgpt, claude, gemini × 3 runs = 18 executions per tick · US");
+    expect(r.stdout).toContain("spent this month $0.39 of a $25.00 budget");
+    expect(r.stdout).toContain("1. best crm for a small agency");
+
+    r = await api.cli(["monitor", "ticks", id, "--limit", "5"]);
+    expect(api.seen[0]!.url).toBe(`/api/v1/monitors/${id}/ticks?limit=5`);
+    expect(r.stdout).toContain("skipped (budget_exhausted)");
+    expect(r.stdout).toContain(tick.fanout_id!);
+
+    r = await api.cli(["monitor", "run", id]);
+    expect([api.seen[0]!.method, api.seen[0]!.url]).toEqual(["POST", `/api/v1/monitors/${id}/run`]);
+    expect(r.stdout).toContain(`tick ${skipped.id} (schedule, version 1): skipped (budget_exhausted)`);
+
+    r = await api.cli(["monitor", "pause", id]);
+    expect([api.seen[0]!.method, JSON.parse(api.seen[0]!.body)]).toEqual(["PATCH", { status: "paused" }]);
+    expect(r.stdout).toContain(`Paused ${id}`);
+    r = await api.cli(["monitor", "resume", id]);
+    expect(JSON.parse(api.seen[0]!.body)).toEqual({ status: "active" });
+    expect(r.stdout).toContain(`Resumed ${id}`);
+
+    r = await api.cli(["monitor", "delete", id]);
+    expect([api.seen[0]!.method, r.code]).toEqual(["DELETE", 0]);
+    expect(r.stdout).toContain(`Deleted ${id}`);
+  });
+});
