@@ -6,13 +6,14 @@ import type { EntityVisibility, VisibilityExclusionReason } from "../schemas/vis
 import { normalizeEntity, type Entity } from "./entities";
 import { groupFigures, meanIntervals } from "./figures";
 import { buildMatcher } from "./matcher";
-import { Observations, observeContext, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
+import { MENTION_WIDTH, MentionStore, mentionRows, Observations, observeContext, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
 
 export const VISIBILITY_METHOD = "visibility-v1";
 
 export type { EntityVisibility, VisibilityExclusionReason };
 
-export type VisibilityFigures = {
+/** What a visibility analysis stores as its figures: everything its API body shows but the row's own fields. */
+export type StoredVisibilityFigures = {
   method: typeof VISIBILITY_METHOD;
   entities: Entity[];
   run_ids: string[];
@@ -26,9 +27,15 @@ export type VisibilityFigures = {
     mentions_not_counted: { prompt_echo: number; absence: number };
   };
   rows: EntityVisibility[];
+};
+
+export type VisibilityFigures = StoredVisibilityFigures & {
   /** Every mention, by run (in run order) then offset: the evidence behind every figure. */
   mentions: MentionRow[];
 };
+
+/** The figures, every mention in its stored form, and the runs counted (the store's run indices). */
+export type VisibilityComputation = { figures: StoredVisibilityFigures; store: MentionStore; runs: readonly VisibilityRunInput[] };
 
 const engineOf = (run: VisibilityRunInput) => run.engine ?? "unknown";
 
@@ -45,23 +52,30 @@ function partitionBy<K>(keys: readonly K[], keyOf: (r: number) => K, runs: numbe
   return { groupOf, groups: keys.length, members: lists.map((l) => Int32Array.from(l)) };
 }
 
+type ComputeOptions = { entities: readonly Entity[]; seed: string; /** 2,000 (decisions.md); fewer only to test faster. */ resamples?: number };
+
 /**
  * Every figure of a VisibilityAnalysis from the runs the ids named (in order, repeats included)
- * and the entities (in the order given). `seed` (the analysis id) fixes the bootstrap intervals.
+ * and the entities (in the order given), with every mention as the API answers it. `seed` (the
+ * analysis id) fixes the bootstrap intervals.
  */
-export function computeVisibilityAnalysis(
-  named: readonly VisibilityRunInput[],
-  options: { entities: readonly Entity[]; seed: string; /** 2,000 (decisions.md); fewer only to test faster. */ resamples?: number },
-): VisibilityFigures {
+export function computeVisibilityAnalysis(named: readonly VisibilityRunInput[], options: ComputeOptions): VisibilityFigures {
+  const { figures, store, runs } = computeVisibility(named, options);
+  const mentions = runs.flatMap((run, r) => mentionRows(store.ofRun(r), { ...run, answer: run.answer ?? "" }, figures.entities));
+  return { ...figures, mentions };
+}
+
+/** computeVisibilityAnalysis with the mentions in their stored form (what the service stores). */
+export function computeVisibility(named: readonly VisibilityRunInput[], options: ComputeOptions): VisibilityComputation {
   const entities = options.entities.map(normalizeEntity);
   const { runIds, runs, excluded } = sortRuns(named, (run) => (run.answer === null || run.answer.trim() === "" ? ("no_answer" as const) : null));
 
   const E = entities.length;
   const R = runs.length;
   const obs = new Observations(R, E);
-  const mentions: MentionRow[] = [];
+  const store = new MentionStore(R);
   const ctx = observeContext(entities, buildMatcher(entities));
-  for (let r = 0; r < R; r++) observeRun(runs[r]!, r, ctx, obs, mentions);
+  for (let r = 0; r < R; r++) observeRun(runs[r]!, r, ctx, obs, store);
 
   const engines = [...new Set(runs.map(engineOf))].sort();
   const prompts = [...new Set(runs.map((run) => run.prompt))];
@@ -89,15 +103,19 @@ export function computeVisibilityAnalysis(
   }));
 
   const notCounted = { prompt_echo: 0, absence: 0 };
-  for (const m of mentions) if (m.reason !== null) notCounted[m.reason]++;
+  for (let i = 0; i < store.length; i++) {
+    const reason = store.data[i * MENTION_WIDTH + 7]!;
+    if (reason === 1) notCounted.prompt_echo++;
+    else if (reason === 2) notCounted.absence++;
+  }
 
-  return {
+  const figures: StoredVisibilityFigures = {
     method: VISIBILITY_METHOD,
     entities,
     run_ids: runIds,
     excluded_runs: excluded,
-    totals: { runs: R, prompts: prompts.length, engines: engines.length, mentions: mentions.length, mentions_not_counted: notCounted },
+    totals: { runs: R, prompts: prompts.length, engines: engines.length, mentions: store.length, mentions_not_counted: notCounted },
     rows,
-    mentions,
   };
+  return { figures, store, runs };
 }

@@ -14,6 +14,7 @@ import { newId, newUlid } from "@/lib/db/ids";
 import { namesObject } from "@/lib/http/openapi";
 import type { EndpointDefinition } from "@/lib/schemas/endpoint";
 import { createProject } from "@/lib/schemas/projects";
+import { createVisibilityAnalysis } from "@/lib/schemas/visibility";
 import { endpoints } from "@/lib/schemas/registry";
 import { createWorkspace } from "@/lib/schemas/workspaces";
 import { localDriver } from "@/lib/work/local-driver";
@@ -30,10 +31,10 @@ useSimulatedEngines({ billing: true });
 useTestDatabase();
 
 /** Kinds of object a request can name. */
-type Kind = "workspace" | "project" | "apiKey" | "invitation" | "member" | "run" | "batch" | "fanout" | "questionsAnalysis" | "citationAnalysis";
+type Kind = "workspace" | "project" | "apiKey" | "invitation" | "member" | "run" | "batch" | "fanout" | "questionsAnalysis" | "citationAnalysis" | "visibilityAnalysis";
 
 /** The caller's own things, for the parts of a request that are not under test. */
-type Own = { workspaceId: string; projectId: string; membershipId: number };
+type Own = { workspaceId: string; projectId: string; membershipId: number; visibilityAnalysisId: string };
 type Req = { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
 type Slot = {
   /** `path.run_id`, `query.project`, `body.prompts[].source.analysis_id`. */
@@ -61,7 +62,7 @@ const body = (field: string, kinds: Kind[], build: Slot["build"], status?: Slot[
 });
 
 const byRun = [path("run_id", ["run"])];
-const byAnalysis = [path("analysis_id", ["questionsAnalysis", "citationAnalysis"])];
+const byAnalysis = [path("analysis_id", ["questionsAnalysis", "citationAnalysis", "visibilityAnalysis"])];
 const byWorkspace = (extra?: (own: Own) => Req) => [path("workspace_id", ["workspace"], extra)];
 const fanoutBody = (project: string, analysisId?: string) => ({
   body: {
@@ -93,6 +94,10 @@ const MATRIX: Record<string, Slot[]> = {
   unshareRun: byRun,
   rotateRunShare: byRun,
   getAnalysis: byAnalysis,
+  listMentions: [
+    path("analysis_id", ["visibilityAnalysis"]),
+    { field: "query.run_id", kinds: ["run"], build: (id, own) => ({ params: { analysis_id: own.visibilityAnalysisId }, query: { run_id: id } }) },
+  ],
   getAnalysisShare: byAnalysis,
   shareAnalysis: byAnalysis,
   unshareAnalysis: byAnalysis,
@@ -127,13 +132,14 @@ const MATRIX: Record<string, Slot[]> = {
   estimateFanout: fanoutSlots,
   createFanout: fanoutSlots,
   createCitationAnalysis: [body("ids[]", ["run", "batch"], (id) => ({ body: { ids: [id] } }))],
+  createVisibilityAnalysis: [body("ids[]", ["run", "batch", "fanout"], (id) => ({ body: { ids: [id], entities: [{ name: "HubSpot", role: "brand" }] } }))],
 };
 
 /**
  * Id fields typed as plain strings, which the registry cannot see as ids: `ids` takes runs and
  * batches alike (a malformed one is 404 naming it, like a missing one).
  */
-const PLAIN_STRING_IDS: Record<string, string[]> = { createCitationAnalysis: ["body.ids[]"] };
+const PLAIN_STRING_IDS: Record<string, string[]> = { createCitationAnalysis: ["body.ids[]"], createVisibilityAnalysis: ["body.ids[]"] };
 
 /** Admin-only operations (spec 4.4.9), each aimed at the team workspace by a plain member of it. */
 const ADMIN_ONLY: Record<string, () => Req> = {
@@ -145,7 +151,7 @@ const ADMIN_ONLY: Record<string, () => Req> = {
   revokeInvitation: () => ({ params: { workspace_id: team.workspaceId, invitation_id: team.invitationId! } }),
 };
 
-const WORK_STARTING = ["createPrompt", "createFanout", "createQuestions", "createAudit", "createCitationAnalysis"];
+const WORK_STARTING = ["createPrompt", "createFanout", "createQuestions", "createAudit", "createCitationAnalysis", "createVisibilityAnalysis"];
 
 let alice: Person; // owns everything under test, in her team workspace
 let bob: Person; // an outsider
@@ -159,7 +165,17 @@ let ownOfAliceKey: Own;
 async function ownOf(p: Person, workspaceId: string): Promise<Own> {
   const projectId = (await sendJson(createProject, { token: p.cliToken, body: { name: "Own", workspace_id: workspaceId }, expected: 201 })).id;
   const membership = await db().membership.findFirstOrThrow({ where: { workspaceId, userId: p.id } });
-  return { workspaceId, projectId, membershipId: membership.id };
+  // A visibility analysis of the caller's own (of a run written as stored), to aim its mentions' run_id filter at others' runs.
+  const runId = newId("run");
+  await db().run.create({
+    data: {
+      id: runId, kind: "prompt", status: "completed", workspaceId, projectId, engine: "chatgpt", subject: "own run",
+      input: { prompt: "own run", engine: "chatgpt", project: projectId }, result: { answer: "HubSpot leads.", searches: [], sources: [] },
+    },
+  });
+  const entities = [{ name: "HubSpot", role: "brand" }];
+  const visibilityAnalysisId = (await sendJson(createVisibilityAnalysis, { token: p.cliToken, body: { ids: [runId], entities }, expected: 201 })).id;
+  return { workspaceId, projectId, membershipId: membership.id, visibilityAnalysisId };
 }
 
 beforeAll(async () => {
@@ -184,6 +200,7 @@ beforeAll(async () => {
     fanout: [team.fanoutId],
     questionsAnalysis: [team.questionsAnalysisId],
     citationAnalysis: [team.citationAnalysisId],
+    visibilityAnalysis: [team.visibilityAnalysisId],
   };
   // To Bob, Alice's personal workspace, its project and its key are as foreign as her team's.
   const toBob = {

@@ -54,7 +54,8 @@ export function viewOf(shared: SharedObject): ShareView {
   } else {
     const analysis = Analysis.safeParse(shared.body);
     if (analysis.success) {
-      return analysis.data.kind === "questions" ? { kind: "questions", analysis: analysis.data } : { kind: "citations", analysis: analysis.data };
+      if (analysis.data.kind === "questions") return { kind: "questions", analysis: analysis.data };
+      if (analysis.data.kind === "citations") return { kind: "citations", analysis: analysis.data };
     }
   }
   return { kind: "generic", summary: genericSummary(shared) };

@@ -66,9 +66,9 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
     <ResearchPage crumbs={crumbs} wide={analysis.kind === "citations"}>
       {analysis.kind === "questions" ? (
         <Questions analysis={analysis} project={project?.id ?? null} live={live} selected={selectedOf((await searchParams).q)} />
-      ) : (
+      ) : analysis.kind === "citations" ? (
         <Citations analysis={analysis} />
-      )}
+      ) : null}
       <div className="mt-10">{shareControl}</div>
     </ResearchPage>
   );
