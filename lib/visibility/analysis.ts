@@ -4,7 +4,8 @@
 import { sortRuns } from "../analyses/citations";
 import type { EntityVisibility, VisibilityExclusionReason } from "../schemas/visibility";
 import { normalizeEntity, type Entity } from "./entities";
-import { groupFigures, meanIntervals } from "./figures";
+import { bootstrapGroupedMeans } from "../stats";
+import { groupFigures, meanIntervalsTable } from "./figures";
 import { buildMatcher } from "./matcher";
 import { MENTION_WIDTH, MentionStore, mentionRows, Observations, observeContext, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
 
@@ -67,6 +68,16 @@ export function computeVisibilityAnalysis(named: readonly VisibilityRunInput[], 
 
 /** computeVisibilityAnalysis with the mentions in their stored form (what the service stores). */
 export function computeVisibility(named: readonly VisibilityRunInput[], options: ComputeOptions): VisibilityComputation {
+  const observed = observeVisibility(named, options);
+  return assembleVisibility(observed, bootstrapGroupedMeans(observed.table, options.seed, { resamples: options.resamples }));
+}
+
+/**
+ * The first half of computeVisibility: every run read (matching, guards, positions, prominence,
+ * citations), the runs' partitions, and the bootstrap's table, before any interval: what the
+ * service hands to the bootstrap threads (./bootstrap-thread.ts) while the rest waits.
+ */
+export function observeVisibility(named: readonly VisibilityRunInput[], options: Pick<ComputeOptions, "entities">) {
   const entities = options.entities.map(normalizeEntity);
   const { runIds, runs, excluded } = sortRuns(named, (run) => (run.answer === null || run.answer.trim() === "" ? ("no_answer" as const) : null));
 
@@ -86,7 +97,14 @@ export function computeVisibility(named: readonly VisibilityRunInput[], options:
   const byPromptP = partitionBy(prompts, (r) => runs[r]!.prompt, R);
   const byCountryP = partitionBy(countries, (r) => runs[r]!.country, R);
   const partitions = [all, byEngineP, byPromptP, byCountryP];
-  const intervals = meanIntervals(obs, partitions, options.seed, options.resamples);
+  return { entities, runIds, runs, excluded, obs, store, engines, prompts, countries, partitions, table: meanIntervalsTable(obs, partitions) };
+}
+
+export type ObservedVisibility = ReturnType<typeof observeVisibility>;
+
+/** The second half of computeVisibility: every figure, given the bootstrap's intervals of the observed table. */
+export function assembleVisibility(observed: ObservedVisibility, intervals: ([number, number] | null)[][][]): VisibilityComputation {
+  const { entities, runIds, runs, excluded, obs, store, engines, prompts, countries, partitions } = observed;
   const figuresOf = (p: number) => partitions[p]!.members.map((idx, g) => groupFigures(obs, idx, intervals[p]![g]!));
   const allFigures = figuresOf(0)[0]!;
   const byEngine = figuresOf(1).map((figures, g) => ({ engine: engines[g]!, figures }));
@@ -114,7 +132,7 @@ export function computeVisibility(named: readonly VisibilityRunInput[], options:
     entities,
     run_ids: runIds,
     excluded_runs: excluded,
-    totals: { runs: R, prompts: prompts.length, engines: engines.length, mentions: store.length, mentions_not_counted: notCounted },
+    totals: { runs: runs.length, prompts: prompts.length, engines: engines.length, mentions: store.length, mentions_not_counted: notCounted },
     rows,
   };
   return { figures, store, runs };

@@ -14,7 +14,8 @@ import { parseBody } from "../http/input";
 import { JsonText } from "../http/respond";
 import { domainNameOf } from "../schemas/projects";
 import { VISIBILITY_LIMITS, VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
-import { computeVisibility, type StoredVisibilityFigures } from "./analysis";
+import { assembleVisibility, observeVisibility } from "./analysis";
+import { bootstrapInThreads } from "./bootstrap-thread";
 import { entitiesFromContext, type Entity, type EntityContext } from "./entities";
 import { MENTION_WIDTH, REASON_CODES, type MentionStore, type VisibilityRunInput } from "./observe";
 import { presentVisibilityAnalysis } from "./present";
@@ -135,8 +136,8 @@ function inputsOf(named: readonly NamedRun[], texts: Map<string, { answer: strin
  * place in run_ids, its entity masks (bit e for the analysis's entity e: at most 50, exact in a
  * double) and its mentions' integers.
  */
-function mentionRowsOf(figures: StoredVisibilityFigures, store: MentionStore, runs: readonly VisibilityRunInput[]) {
-  const place = new Map(figures.run_ids.map((id, i) => [id, i]));
+function mentionRowsOf(analysed: readonly string[], store: MentionStore, runs: readonly VisibilityRunInput[]) {
+  const place = new Map(analysed.map((id, i) => [id, i]));
   const positions: number[] = [];
   const runIds: string[] = [];
   const entities: number[] = [];
@@ -173,16 +174,19 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request): Pro
   if (!project) throw notFound("project", projectId);
   const entities = entitiesFor(body, project.context);
   const id = newId("visibilityAnalysis");
-  const { figures, store, runs } = computeVisibility(inputsOf(named, texts), { entities, seed: id });
+  const observed = observeVisibility(inputsOf(named, texts), { entities });
+  // The bootstrap's parts are drawn in worker threads meanwhile this thread sends the mentions,
+  // which need no interval, to the database; the analysis row follows with its figures. PGlite is
+  // one session, which a transaction would hold while the threads draw: there the transaction
+  // waits for the intervals instead.
+  const intervals = bootstrapInThreads(observed.table, id);
+  void intervals.catch(() => undefined);
+  const db = currentDb();
+  if (!db.pool) await intervals;
   const subject = subjectOf(named, "Visibility");
   const now = new Date();
-  const rows = mentionRowsOf(figures, store, runs);
-  const version = await textTransaction(currentDb(), async (sql) => {
-    const [created] = await INSERT_ANALYSIS.query(sql, {
-      id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
-      user: principal.user.id, key: principal.apiKeyId, at: now,
-    });
-    await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(figures.run_ids) });
+  const rows = mentionRowsOf(observed.runIds, observed.store, observed.runs);
+  const { version, figures } = await textTransaction(db, async (sql) => {
     if (rows.runIds.length) {
       await INSERT_MENTIONS.query(sql, {
         analysis: id,
@@ -194,7 +198,13 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request): Pro
         mentions: arrayParam(rows.mentions),
       });
     }
-    return created!.version;
+    const { figures } = assembleVisibility(observed, await intervals);
+    const [created] = await INSERT_ANALYSIS.query(sql, {
+      id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
+      user: principal.user.id, key: principal.apiKeyId, at: now,
+    });
+    await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(figures.run_ids) });
+    return { version: created!.version, figures };
   });
   const analysis = presentVisibilityAnalysis({
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
