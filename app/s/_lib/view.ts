@@ -5,6 +5,7 @@ import { cache } from "react";
 import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
 import { FINDING_SEVERITIES, type AuditFinding, type AuditResult } from "@/lib/schemas/audits";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
+import type { VisibilityAnalysis } from "@/lib/schemas/visibility";
 import { Run } from "@/lib/schemas/runs";
 import { sharedObject, type SharedObject } from "@/lib/shares/public";
 import { excerpt, plainAnswer } from "./answer";
@@ -17,6 +18,7 @@ export type ShareView =
   | { kind: "audit_run"; run: Run }
   | { kind: "questions"; analysis: QuestionsAnalysis }
   | { kind: "citations"; analysis: CitationAnalysis }
+  | { kind: "visibility"; analysis: VisibilityAnalysis }
   | { kind: "generic"; summary: GenericSummary };
 
 /** One database read per request, shared by generateMetadata and the page. */
@@ -56,6 +58,7 @@ export function viewOf(shared: SharedObject): ShareView {
     if (analysis.success) {
       if (analysis.data.kind === "questions") return { kind: "questions", analysis: analysis.data };
       if (analysis.data.kind === "citations") return { kind: "citations", analysis: analysis.data };
+      return { kind: "visibility", analysis: analysis.data };
     }
   }
   return { kind: "generic", summary: genericSummary(shared) };
@@ -120,6 +123,13 @@ export function previewOf(view: ShareView): { title: string; description: string
       const body = top.length
         ? `${analysis.subject}. Most cited: ${top.map((d) => `${d.domain} (${d.citations})`).join(", ")}.`
         : `${analysis.subject}. No answer cited a page.`;
+      return { title, description: excerpt(body) };
+    }
+    case "visibility": {
+      const { analysis } = view;
+      const n = analysis.totals.runs;
+      const title = `How often ${n} ${n === 1 ? "answer names" : "answers name"} ${analysis.entities.map((e) => e.name).slice(0, 4).join(", ")}${analysis.entities.length > 4 ? "…" : ""}`;
+      const body = `${analysis.subject}. ${analysis.rows.map((r) => `${r.name} ${Math.round(r.visibility * 1000) / 10}% (${r.runs_mentioning} of ${r.runs})`).join(", ")}.`;
       return { title, description: excerpt(body) };
     }
     case "generic": {

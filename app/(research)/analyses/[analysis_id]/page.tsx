@@ -2,7 +2,8 @@
 // tick and send to a fanout (estimate first); it updates while the questions are generated.
 // Citations: the shared view's figures (totals, engines, domains, pages, coverage, mentions) with
 // charts of domains by engine and of coverage, the overlap between engines and the runs left out.
-// Both have their share control.
+// Visibility: the shared view's charts, figures and matrix, and the mentions behind them (a page of
+// them, and an answer with its mentions marked, as the address asks). Each has its share control.
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { cache } from "react";
@@ -27,6 +28,8 @@ import { citationsByEngine, countedRuns } from "@/lib/research/domain-engines";
 import { orNotFound } from "../../_lib/load";
 import { CoverageChart, DomainsChart } from "./charts";
 import { QuestionPicker } from "./question-picker";
+import { VisibilityView } from "../../../s/_components/visibility-view";
+import { linksAt, visibilityEvidence } from "../../../s/_lib/visibility";
 
 export const dynamic = "force-dynamic";
 
@@ -42,7 +45,7 @@ const load = cache(async (analysisId: string) => {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { analysis } = await load((await params).analysis_id);
-  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `Citations: ${analysis.subject}`;
+  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : "Visibility"}: ${analysis.subject}`;
   return { title: `${what.length > 80 ? `${what.slice(0, 79)}…` : what} · geoscope` };
 }
 
@@ -57,18 +60,25 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
     getShareStatus(principal, "analysis", analysis.id),
     finished ? null : progressOfAll(principal, [analysis.id]),
   ]);
-  const label = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `Citations: ${analysis.subject}`;
+  const label = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : "Visibility"}: ${analysis.subject}`;
   const crumbs: Crumb[] = [...(project ? [{ href: `/projects/${project.id}`, label: project.name }] : []), { href: `/analyses/${analysis.id}`, label: cutLabel(label) }];
   const shareControl = <ShareControl kind="analysis" id={analysis.id} finished={finished} initial={{ shared: share.shared, url: share.share?.url ?? null }} />;
   const live = progress ? <LiveRefresh ids={[analysis.id]} since={progress.signature} /> : null;
 
   return (
-    <ResearchPage crumbs={crumbs} wide={analysis.kind === "citations"}>
+    <ResearchPage crumbs={crumbs} wide={analysis.kind !== "questions"}>
       {analysis.kind === "questions" ? (
         <Questions analysis={analysis} project={project?.id ?? null} live={live} selected={selectedOf((await searchParams).q)} />
       ) : analysis.kind === "citations" ? (
         <Citations analysis={analysis} />
-      ) : null}
+      ) : (
+        <VisibilityView
+          analysis={analysis}
+          evidence={await visibilityEvidence({ principal }, analysis, await searchParams, `/analyses/${analysis.id}`)}
+          links={linksAt(`/analyses/${analysis.id}`)}
+          runLink={(id) => `/runs/${id}`}
+        />
+      )}
       <div className="mt-10">{shareControl}</div>
     </ResearchPage>
   );
