@@ -13,10 +13,10 @@ export function shareTargetOf(id: string) {
   if (id.startsWith("dr_")) {
     return { noun: "run", params: { run_id: id }, get: getRunShare, create: shareRun, rotate: rotateRunShare, revoke: unshareRun } as const;
   }
-  if (id.startsWith("fa_") || id.startsWith("ca_")) {
+  if (id.startsWith("fa_") || id.startsWith("ca_") || id.startsWith("va_")) {
     return { noun: "analysis", params: { analysis_id: id }, get: getAnalysisShare, create: shareAnalysis, rotate: rotateAnalysisShare, revoke: unshareAnalysis } as const;
   }
-  throw new UsageError(`share takes a run id (dr_…) or an analysis id (fa_… or ca_…), not ${id}`);
+  throw new UsageError(`share takes a run id (dr_…) or an analysis id (fa_…, ca_… or va_…), not ${id}`);
 }
 
 /** The one action asked for (--status, --rotate, --revoke), or "create" without any. */
@@ -31,7 +31,7 @@ export const shares: Section = {
   commands: [
     {
       words: ["share"],
-      args: "dr_…|fa_…|ca_…",
+      args: "dr_…|fa_…|ca_…|va_…",
       summary: "a public read-only link to a finished run or analysis: prints the URL (the same one if already shared)",
       options: {
         status: { type: "boolean", help: "whether it is shared, and its link; changes nothing" },
@@ -39,7 +39,7 @@ export const shares: Section = {
         revoke: { type: "boolean", help: "revoke the link: it stops working at once (sharing again makes a new one)" },
       },
       async run(ctx) {
-        const id = arg(ctx, 0, "run or analysis id (dr_…, fa_… or ca_…)");
+        const id = arg(ctx, 0, "run or analysis id (dr_…, fa_…, ca_… or va_…)");
         noExtraArgs(ctx, 1);
         const action = actionOf(ctx);
         const target = shareTargetOf(id);

@@ -258,6 +258,7 @@ export const MentionsQuery = z.object({
     .refine((code) => code === "none" || countryName(code) !== null, {
       error: (issue) => `unknown country ${JSON.stringify(issue.input)}: give an ISO 3166-1 alpha-2 code such as US, DE or BR, or none`,
     })
+    .meta({ examples: ["DE", "none"] })
     .optional()
     .describe("Only the mentions in runs made for this country (ISO 3166-1 alpha-2), or `none` for runs without a location: the evidence of a `by_country` row. An addition to decisions.md."),
   format: z

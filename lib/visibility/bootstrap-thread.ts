@@ -6,6 +6,7 @@
 // another (tests compare them). A worker that cannot start or fails leaves its part to this thread.
 import { Worker } from "node:worker_threads";
 import { BOOTSTRAP_PARTS, finishGroupedBootstrap, groupedResampleMeans, prepareGroupedBootstrap, type GroupedPartMeans, type GroupedTable } from "../stats";
+import { log } from "../log";
 import type { BootstrapReply, BootstrapRequest } from "./bootstrap-worker";
 
 /** A heap for each worker: the largest analysis's plan and resample means are some 100 MB. */
@@ -92,7 +93,10 @@ export async function bootstrapInThreads(table: GroupedTable, seed: string, opti
     plan.passes.map((_, pass) =>
       Promise.all(
         Array.from({ length: BOOTSTRAP_PARTS }, (_, part) =>
-          pool[part]!.run({ plan, seed, pass, part }).catch(() => groupedResampleMeans(plan, seed, pass, part)),
+          pool[part]!.run({ plan, seed, pass, part }).catch((error: Error) => {
+            log.warn("a visibility bootstrap worker failed; its part is drawn in the request thread", { error: error.message });
+            return groupedResampleMeans(plan, seed, pass, part);
+          }),
         ),
       ),
     ),

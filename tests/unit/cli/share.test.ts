@@ -88,12 +88,12 @@ describe("geoscope share", { timeout: 30_000 }, () => {
     for (const id of ["rq_01M86BZ1B8TDMNZ120417K12ZN", "sh_01M7XD4V8N2K6P9R3T5W7Y1Z0B"]) {
       const result = await api.cli(["share", id]);
       expect(result.code, id).toBe(2);
-      expect(result.stderr).toContain(`share takes a run id (dr_…) or an analysis id (fa_… or ca_…), not ${id}`);
+      expect(result.stderr).toContain(`share takes a run id (dr_…) or an analysis id (fa_…, ca_… or va_…), not ${id}`);
       expect(api.seen).toEqual([]);
     }
     const missing = await api.cli(["share"]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("missing run or analysis id (dr_…, fa_… or ca_…)");
+    expect(missing.stderr).toContain("missing run or analysis id (dr_…, fa_…, ca_… or va_…)");
     expect((await api.cli(["share", RUN, QUESTIONS])).code).toBe(2);
   });
 
@@ -126,9 +126,9 @@ describe("geoscope share", { timeout: 30_000 }, () => {
 
   it("is in --help with its options", async () => {
     const top = await api.cli(["--help"]);
-    expect(top.stdout).toMatch(/\n {2}share dr_…\|fa_…\|ca_… \[--status\] \[--rotate\] \[--revoke\]/);
+    expect(top.stdout).toMatch(/\n {2}share dr_…\|fa_…\|ca_…\|va_… \[--status\] \[--rotate\] \[--revoke\]/);
     const own = await api.cli(["share", "--help"]);
-    expect(own.stdout).toContain("Usage: geoscope share dr_…|fa_…|ca_… [--status] [--rotate] [--revoke]");
+    expect(own.stdout).toContain("Usage: geoscope share dr_…|fa_…|ca_…|va_… [--status] [--rotate] [--revoke]");
     for (const option of ["--status", "--rotate", "--revoke"]) expect(own.stdout).toContain(`  ${option} `);
   });
 });

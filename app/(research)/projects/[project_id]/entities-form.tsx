@@ -36,7 +36,7 @@ function Row({ index, value }: { index: number; value: EntityRowValue | null }) 
         <span>
           Other names <span className="text-slate-500">(comma separated)</span>
         </span>
-        <input id={id("aliases")} name={`aliases.${index}`} defaultValue={value?.aliases.join(", ") ?? ""} placeholder="Acme, Acme Inc" className={inputClass} />
+        <input id={id("aliases")} name={`aliases.${index}`} defaultValue={value?.aliases.join(", ") ?? ""} placeholder={value ? "" : "Acme, Acme Inc"} className={inputClass} />
       </label>
       <label className="flex min-w-0 flex-col text-sm" htmlFor={id("domains")}>
         <span>
@@ -46,7 +46,7 @@ function Row({ index, value }: { index: number; value: EntityRowValue | null }) 
           id={id("domains")}
           name={`domains.${index}`}
           defaultValue={value?.domains.join(", ") ?? ""}
-          placeholder={role === "brand" ? "Primary and other domains" : "globex.com"}
+          placeholder={role === "brand" ? "Primary and other domains" : value ? "" : "globex.com"}
           disabled={role === "brand"}
           className={`${inputClass} disabled:bg-slate-50`}
         />
