@@ -114,13 +114,20 @@ const floorOnce = async () => {
 };
 
 const body = JSON.stringify({ ids: batchIds, entities });
+/** CPU time of this process (every thread: the request thread and the two visibility workers) since `since`, in ms. */
+const cpuSince = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
 const post = async () => {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   const response = await visibilityRoute.POST(new Request("http://localhost/api/v1/visibility-analyses", { method: "POST", headers, body }));
   const text = await response.text();
   const ms = performance.now() - start;
+  const cpuMs = cpuSince(cpu);
   if (response.status !== 201) throw new Error(`POST /visibility-analyses answered ${response.status}: ${text.slice(0, 300)}`);
-  return { ms, text, analysis: JSON.parse(text) as { id: string; totals: { runs: number; mentions: number } } };
+  return { ms, cpuMs, text, analysis: JSON.parse(text) as { id: string; totals: { runs: number; mentions: number } } };
 };
 
 // A warm-up of each (plans, JIT), then the rounds: the floor and the analysis alternate.
@@ -128,13 +135,15 @@ await floorOnce();
 await post();
 const floors: number[] = [];
 const times: number[] = [];
+const cpus: number[] = [];
 const reads: number[] = [];
 const pages: number[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
   const floor = await floorOnce();
   floors.push(floor);
-  const { ms, text, analysis } = await post();
+  const { ms, cpuMs, text, analysis } = await post();
   times.push(ms);
+  cpus.push(cpuMs);
   t = performance.now();
   const read = await analysisRoute.GET(new Request(`http://localhost/api/v1/analyses/${analysis.id}`, { headers }), { params: Promise.resolve({ analysis_id: analysis.id }) });
   const readText = await read.text();
@@ -147,11 +156,12 @@ for (let round = 1; round <= ROUNDS; round++) {
   await page.text();
   pages.push(performance.now() - t);
   console.log(
-    `round ${round}: POST ${ms.toFixed(0)} ms (floor ${floor.toFixed(0)} ms, ${(ms / floor).toFixed(2)}x); ${analysis.totals.runs} runs, ${analysis.totals.mentions} mentions, ${(text.length / 1024).toFixed(0)} KiB; ` +
+    `round ${round}: POST ${ms.toFixed(0)} ms, cpu ${cpuMs.toFixed(0)} ms in this process's threads (floor ${floor.toFixed(0)} ms, ${(ms / floor).toFixed(2)}x); ${analysis.totals.runs} runs, ${analysis.totals.mentions} mentions, ${(text.length / 1024).toFixed(0)} KiB; ` +
       `GET /analyses/{id} ${reads.at(-1)!.toFixed(1)} ms; a page of mentions ${pages.at(-1)!.toFixed(1)} ms; load ${loadAverage()}`,
   );
 }
 console.log(`POST /visibility-analyses (${runs.length} runs × ${entities.length} entities), ms: median ${spread(times, 0)} over ${ROUNDS} rounds   target < 1000 and < 2x the floor`);
+console.log(`POST's CPU time in this process (the request thread and the two workers; the database's is apart), ms: median ${spread(cpus, 0)}`);
 console.log(`floor (one SELECT of the same ${runs.length} answer texts), ms: median ${spread(floors, 0)}`);
 console.log(`ratio of the medians: ${(median(times) / median(floors)).toFixed(2)}x the floor`);
 console.log(`GET /analyses/{id} of that analysis, ms: median ${spread(reads, 1)}; a page of 50 mentions, ms: median ${spread(pages, 1)}`);

@@ -75,19 +75,40 @@ export function computeVisibility(named: readonly VisibilityRunInput[], options:
 /**
  * The first half of computeVisibility: every run read (matching, guards, positions, prominence,
  * citations), the runs' partitions, and the bootstrap's table, before any interval: what the
- * service hands to the bootstrap threads (./bootstrap-thread.ts) while the rest waits.
+ * service hands to the bootstrap threads (./threads.ts) while the rest waits.
  */
 export function observeVisibility(named: readonly VisibilityRunInput[], options: Pick<ComputeOptions, "entities">) {
+  const prepared = prepareVisibility(named, options);
+  return combineVisibility(prepared, [observeRange(prepared.runs, prepared.entities)]);
+}
+
+/** The runs an analysis counts (in order) and those it leaves out, and the entities as used. */
+export function prepareVisibility(named: readonly VisibilityRunInput[], options: Pick<ComputeOptions, "entities">) {
   const entities = options.entities.map(normalizeEntity);
   const { runIds, runs, excluded } = sortRuns(named, (run) => (run.answer === null || run.answer.trim() === "" ? ("no_answer" as const) : null));
+  return { entities, runIds, runs, excluded };
+}
 
-  const E = entities.length;
-  const R = runs.length;
-  const obs = new Observations(R, E);
-  const store = new MentionStore(R);
+export type PreparedVisibility = ReturnType<typeof prepareVisibility>;
+
+/** Runs read in one go (some of an analysis's counted runs, in order): their observations and mentions. */
+export type ObservedRange = { obs: Observations; store: MentionStore };
+
+/** Reads `runs` for the (normalised) entities: what a thread does with its share of the runs. */
+export function observeRange(runs: readonly VisibilityRunInput[], entities: readonly Entity[]): ObservedRange {
+  const obs = new Observations(runs.length, entities.length);
+  const store = new MentionStore(runs.length);
   const ctx = observeContext(entities, buildMatcher(entities));
-  for (let r = 0; r < R; r++) observeRun(runs[r]!, r, ctx, obs, store);
+  for (let r = 0; r < runs.length; r++) observeRun(runs[r]!, r, ctx, obs, store);
+  return { obs, store };
+}
 
+/** The observations of consecutive ranges of the counted runs joined, the partitions and the bootstrap's table. */
+export function combineVisibility(prepared: PreparedVisibility, ranges: readonly ObservedRange[]) {
+  const { entities, runIds, runs, excluded } = prepared;
+  const obs = ranges.length === 1 ? ranges[0]!.obs : Observations.join(ranges.map((r) => r.obs));
+  const store = ranges.length === 1 ? ranges[0]!.store : MentionStore.join(ranges.map((r) => r.store));
+  const R = runs.length;
   const engines = [...new Set(runs.map(engineOf))].sort();
   const prompts = [...new Set(runs.map((run) => run.prompt))];
   const countries = [...new Set(runs.map((run) => run.country))].sort((a, b) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));

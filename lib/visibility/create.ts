@@ -14,8 +14,8 @@ import { parseBody } from "../http/input";
 import { JsonText } from "../http/respond";
 import { domainNameOf } from "../schemas/projects";
 import { VISIBILITY_LIMITS, VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
-import { assembleVisibility, observeVisibility } from "./analysis";
-import { bootstrapInThreads } from "./bootstrap-thread";
+import { assembleVisibility } from "./analysis";
+import { bootstrapInThreads, observeInThreads } from "./threads";
 import { entitiesFromContext, type Entity, type EntityContext } from "./entities";
 import { MENTION_WIDTH, REASON_CODES, type MentionStore, type VisibilityRunInput } from "./observe";
 import { presentVisibilityAnalysis } from "./present";
@@ -53,6 +53,14 @@ const INSERT_ANALYSIS = defineStatement({
     `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, created_by_user_id, api_key_id, created_at, completed_at) ` +
     `VALUES (${p.id}, 'visibility', 'completed', ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.user}, ${p.key}, ` +
     `(${p.at}::timestamptz AT TIME ZONE 'UTC'), (${p.at}::timestamptz AT TIME ZONE 'UTC')) RETURNING ${select}`,
+});
+
+/** The figures of an analysis inserted before its intervals were known (null `result` until then). */
+const SET_RESULT = defineStatement({
+  label: "visibility_result",
+  params: ["id", "result"],
+  columns: { version: text("xmin") },
+  sql: ({ select, p }) => `UPDATE analyses SET result = ${p.result}::jsonb WHERE id = ${p.id} RETURNING ${select}`,
 });
 
 const INSERT_RUNS = defineStatement({
@@ -174,19 +182,25 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request): Pro
   if (!project) throw notFound("project", projectId);
   const entities = entitiesFor(body, project.context);
   const id = newId("visibilityAnalysis");
-  const observed = observeVisibility(inputsOf(named, texts), { entities });
-  // The bootstrap's parts are drawn in worker threads meanwhile this thread sends the mentions,
-  // which need no interval, to the database; the analysis row follows with its figures. PGlite is
+  const observed = await observeInThreads(inputsOf(named, texts), { entities });
+  // The bootstrap's parts are drawn in worker threads meanwhile this thread sends the analysis, its
+  // runs and its mentions, which need no interval, to the database; its figures follow. PGlite is
   // one session, which a transaction would hold while the threads draw: there the transaction
-  // waits for the intervals instead.
+  // starts once the intervals are in.
   const intervals = bootstrapInThreads(observed.table, id);
   void intervals.catch(() => undefined);
   const db = currentDb();
-  if (!db.pool) await intervals;
   const subject = subjectOf(named, "Visibility");
   const now = new Date();
   const rows = mentionRowsOf(observed.runIds, observed.store, observed.runs);
+  const early = db.pool ? null : assembleVisibility(observed, await intervals).figures;
   const { version, figures } = await textTransaction(db, async (sql) => {
+    // The rows that need no interval first (sent while the threads draw, on PostgreSQL), then the figures.
+    const [created] = await INSERT_ANALYSIS.query(sql, {
+      id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: early ? JSON.stringify(early) : null,
+      user: principal.user.id, key: principal.apiKeyId, at: now,
+    });
+    await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(observed.runIds) });
     if (rows.runIds.length) {
       await INSERT_MENTIONS.query(sql, {
         analysis: id,
@@ -198,13 +212,10 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request): Pro
         mentions: arrayParam(rows.mentions),
       });
     }
+    if (early) return { version: created!.version, figures: early };
     const { figures } = assembleVisibility(observed, await intervals);
-    const [created] = await INSERT_ANALYSIS.query(sql, {
-      id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
-      user: principal.user.id, key: principal.apiKeyId, at: now,
-    });
-    await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(figures.run_ids) });
-    return { version: created!.version, figures };
+    const [updated] = await SET_RESULT.query(sql, { id, result: JSON.stringify(figures) });
+    return { version: updated!.version, figures };
   });
   const analysis = presentVisibilityAnalysis({
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,

@@ -45,6 +45,23 @@ export class Observations {
   readonly promptEcho: Uint32Array;
   readonly absence: Uint32Array;
 
+  /** Consecutive ranges of runs' observations (of the same entities) as one. */
+  static join(parts: readonly Observations[]): Observations {
+    const entities = parts[0]!.entities;
+    const out = new Observations(parts.reduce((n, p) => n + p.runs, 0), entities);
+    let at = 0;
+    for (const p of parts) {
+      for (const key of OBSERVATION_ARRAYS) (out[key] as { set(a: ArrayLike<number>, o: number): void }).set(p[key], at);
+      at += p.runs * entities;
+    }
+    return out;
+  }
+
+  /** Observations from their arrays (as a worker thread hands them back). */
+  static of(runs: number, entities: number, arrays: Pick<Observations, (typeof OBSERVATION_ARRAYS)[number]>): Observations {
+    return Object.assign(new Observations(0, entities), { runs, ...arrays });
+  }
+
   constructor(
     readonly runs: number,
     readonly entities: number,
@@ -60,6 +77,9 @@ export class Observations {
     this.absence = new Uint32Array(size);
   }
 }
+
+/** The arrays of Observations, run by run: what joining and handing them between threads copies. */
+export const OBSERVATION_ARRAYS = ["mentioned", "position", "listRank", "prominence", "cited", "counted", "promptEcho", "absence"] as const;
 
 /** What stays the same across the runs of one analysis. */
 export type ObserveContext = {
@@ -111,7 +131,7 @@ export class MentionStore {
   /** Mentions so far. */
   length = 0;
   /** Run r's mentions are runStart[r] .. runStart[r + 1] - 1. */
-  readonly runStart: Int32Array;
+  runStart: Int32Array;
 
   constructor(runs: number) {
     this.runStart = new Int32Array(runs + 1);
@@ -134,6 +154,27 @@ export class MentionStore {
     d[at + 6] = listRank;
     d[at + 7] = reason;
     this.length++;
+  }
+
+  /** Consecutive ranges of runs' mentions as one. */
+  static join(parts: readonly MentionStore[]): MentionStore {
+    const out = new MentionStore(parts.reduce((n, p) => n + p.runStart.length - 1, 0));
+    out.data = new Int32Array(Math.max(1, parts.reduce((n, p) => n + p.length, 0)) * MENTION_WIDTH);
+    let run = 0;
+    for (const p of parts) {
+      out.data.set(p.data.subarray(0, p.length * MENTION_WIDTH), out.length * MENTION_WIDTH);
+      const runs = p.runStart.length - 1;
+      for (let r = 0; r <= runs; r++) out.runStart[run + r] = out.length + p.runStart[r]!;
+      out.length += p.length;
+      run += runs;
+    }
+    return out;
+  }
+
+  /** A store from its parts (as a worker thread hands them back). */
+  static of(data: Int32Array, length: number, runStart: Int32Array): MentionStore {
+    const out = new MentionStore(0);
+    return Object.assign(out, { data, length, runStart });
   }
 
   /** Run r's mentions as stored: 8 integers each. */

@@ -1,12 +1,15 @@
-// The bootstrap of a visibility analysis in worker threads (lib/visibility/bootstrap-thread.ts):
-// its parts drawn at once off this thread give exactly the intervals of the same bootstrap drawn
-// here, part after part; a part whose worker cannot run is drawn here.
+// A visibility analysis's work in worker threads (lib/visibility/threads.ts): the bootstrap's parts
+// drawn at once off this thread give exactly the intervals of the same bootstrap drawn here, part
+// after part; the runs read half here and half in a worker give exactly the observations,
+// mentions and figures of the runs read here.
 import { afterAll, describe, expect, it } from "vitest";
 import { bootstrapGroupedMeans, SeededRandom } from "@/lib/stats";
-import { bootstrapInThreads, bootstrapWorkersRunning, closeBootstrapThreads } from "@/lib/visibility/bootstrap-thread";
+import { assembleVisibility, computeVisibility, observeVisibility } from "@/lib/visibility/analysis";
+import { bootstrapInThreads, closeVisibilityThreads, observeInThreads, visibilityWorkersRunning } from "@/lib/visibility/threads";
+import { buildRuns, entities } from "../../bench/lib/visibility-answers";
 
 afterAll(async () => {
-  await closeBootstrapThreads();
+  await closeVisibilityThreads();
 });
 
 /** A table like a visibility analysis's: 600 runs, 3 entities' positions and prominences, by engine and by prompt. */
@@ -45,10 +48,26 @@ describe("bootstrapInThreads", () => {
     const t = table();
     const here = bootstrapGroupedMeans(t, "va_threads");
     const there = await bootstrapInThreads(t, "va_threads");
-    expect(bootstrapWorkersRunning()).toBe(2);
+    expect(visibilityWorkersRunning()).toBe(2);
     expect(there).toEqual(here);
     expect(there[2]!.every((group) => group.some((interval) => interval !== null))).toBe(true);
     // Another seed, another draw.
     expect(await bootstrapInThreads(t, "va_other")).not.toEqual(here);
+  });
+});
+
+describe("observeInThreads", () => {
+  it("reads half the runs in a worker and gives the observations, mentions and figures of reading them all here", async () => {
+    const runs = buildRuns(1200);
+    const here = observeVisibility(runs, { entities });
+    const there = await observeInThreads(runs, { entities });
+    expect(visibilityWorkersRunning()).toBe(2);
+    expect(there.obs).toEqual(here.obs);
+    expect(there.store.length).toBe(here.store.length);
+    expect(there.store.runStart).toEqual(here.store.runStart);
+    expect(there.store.data.subarray(0, there.store.length * 8)).toEqual(here.store.data.subarray(0, here.store.length * 8));
+    expect(there.table).toEqual(here.table);
+    const intervals = await bootstrapInThreads(there.table, "va_observed", { resamples: 200 });
+    expect(assembleVisibility(there, intervals).figures).toEqual(computeVisibility(runs, { entities, seed: "va_observed", resamples: 200 }).figures);
   });
 });
