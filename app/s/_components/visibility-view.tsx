@@ -8,7 +8,7 @@ import { countryName } from "@/lib/locale/codes";
 import type { EntityFigures, Mention, VisibilityAnalysis } from "@/lib/schemas/visibility";
 import { Section } from "../../_components/ui";
 import { engineName, when } from "../_lib/view";
-import { Facts, Num, ScrollTable, ShareHeading, Tag } from "./bits";
+import { ExcludedRuns, Facts, Num, ScrollTable, ShareHeading, Tag } from "./bits";
 
 /** What the mentions list shows: the filters of a figure's link, in the page's address. */
 export type MentionFilter = {
@@ -430,8 +430,6 @@ function AnswerText({ answer, links }: { answer: AnswerEvidence; links: Links })
   );
 }
 
-const EXCLUSION = { unfinished: "unfinished when analysed", failed: "failed", not_a_prompt_run: "not a prompt run", duplicate: "named twice", no_answer: "an empty answer" } as const;
-
 /** `lead`: what a page shows right under the heading (the signed-in page's share control). */
 export function VisibilityView({ analysis, evidence, links, lead, runLink }: { analysis: VisibilityAnalysis; evidence: Evidence; links: Links; lead?: ReactNode; runLink?: (id: string) => string }) {
   const { totals } = analysis;
@@ -497,24 +495,7 @@ export function VisibilityView({ analysis, evidence, links, lead, runLink }: { a
         <MentionsList analysis={analysis} evidence={evidence} links={links} />
       </Section>
 
-      {analysis.excluded_runs.length ? (
-        <Section id="excluded" title="Runs left out" description="Named in the analysis but not counted.">
-          <ul className="space-y-1 text-sm" data-testid="excluded-runs">
-            {analysis.excluded_runs.map((e, i) => (
-              <li key={`${e.run_id}-${i}`} className="flex flex-wrap gap-x-2">
-                {runLink ? (
-                  <a href={runLink(e.run_id)} className="font-mono text-xs text-indigo-700 hover:underline">
-                    {e.run_id}
-                  </a>
-                ) : (
-                  <span className="font-mono text-xs">{e.run_id}</span>
-                )}
-                <span className="text-slate-600">{EXCLUSION[e.reason]}</span>
-              </li>
-            ))}
-          </ul>
-        </Section>
-      ) : null}
+      <ExcludedRuns excluded={analysis.excluded_runs} runLink={runLink} />
 
       <p className="mt-8 text-xs text-slate-500">
         Method {analysis.method}: names and aliases matched as whole words ({analysis.entities.filter((e) => e.case_sensitive).map((e) => e.name).join(", ") || "none"} only as written), the longest where

@@ -17,7 +17,7 @@ import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { getShareStatus } from "@/lib/shares/service";
 import { Notice, Section } from "../../../_components/ui";
-import { Facts, Failure, Num, ScrollTable, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
+import { ExcludedRuns, Facts, Failure, Num, ScrollTable, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
 import { CitationsView } from "../../../s/_components/citations-view";
 import { ProvenanceDetails } from "../../../s/_components/questions-view";
 import { engineName, when } from "../../../s/_lib/view";
@@ -148,8 +148,6 @@ function Questions({ analysis, project, live, selected }: { analysis: QuestionsA
   );
 }
 
-const EXCLUSION = { unfinished: "unfinished when analysed", failed: "failed", not_a_prompt_run: "not a prompt run", duplicate: "named twice" } as const;
-
 async function Citations({ analysis }: { analysis: CitationAnalysis }) {
   const chartDomains = analysis.domains.filter((d) => d.citations > 0).slice(0, CHART_DOMAINS).map((d) => d.domain);
   const byEngine = await citationsByEngine(countedRuns(analysis), chartDomains);
@@ -210,20 +208,7 @@ async function Citations({ analysis }: { analysis: CitationAnalysis }) {
         )}
       </Section>
 
-      {analysis.excluded_runs.length ? (
-        <Section id="excluded" title="Runs left out" description="Named in the analysis but not counted.">
-          <ul className="space-y-1 text-sm" data-testid="excluded-runs">
-            {analysis.excluded_runs.map((e, i) => (
-              <li key={`${e.run_id}-${i}`} className="flex flex-wrap gap-x-2">
-                <a href={`/runs/${e.run_id}`} className="font-mono text-xs text-indigo-700 hover:underline">
-                  {e.run_id}
-                </a>
-                <span className="text-slate-600">{EXCLUSION[e.reason]}</span>
-              </li>
-            ))}
-          </ul>
-        </Section>
-      ) : null}
+      <ExcludedRuns excluded={analysis.excluded_runs} runLink={(id) => `/runs/${id}`} />
     </>
   );
 }
