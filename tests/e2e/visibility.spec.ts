@@ -110,6 +110,29 @@ test("the CLI signs in, and the project's brands and competitors are edited on i
   await page.reload();
   await expect(form.locator("#entity-aliases-2")).toHaveValue("Zoho");
   await screenshots(page, testInfo, "visibility-entities");
+
+  // A competitor removed on the account page takes its other names and domains with it.
+  await page.goto("/account");
+  const item = page.getByTestId(`project-${projectId}`);
+  await item.getByText("Edit", { exact: true }).click();
+  await item.getByLabel("Competitors").fill("Pipedrive, Zoho CRM, Close");
+  await item.getByRole("button", { name: "Save" }).click();
+  await expect(item.getByRole("status")).toContainText("saved");
+  await item.getByLabel("Competitors").fill("Pipedrive, Close");
+  await item.getByRole("button", { name: "Save" }).click();
+  await expect(item.getByRole("status")).toContainText("saved");
+  expect((await api("GET", `/projects/${projectId}`)).body.context).toEqual({
+    primary_domain: "hubspot.com",
+    brands: ["HubSpot"],
+    competitors: ["Pipedrive", "Close"],
+    aliases: { HubSpot: ["HubSpot CRM"] },
+    competitor_domains: { Pipedrive: ["pipedrive.com", "www.pipedrive.com"] },
+  });
+  // Back as it was, for the analyses below.
+  const restored = await api("PATCH", `/projects/${projectId}`, {
+    context: { primary_domain: "hubspot.com", brands: ["HubSpot"], competitors: ["Pipedrive", "Zoho CRM"], aliases: { HubSpot: ["HubSpot CRM"], "Zoho CRM": ["Zoho"] }, competitor_domains: { Pipedrive: ["pipedrive.com"], "Zoho CRM": ["zoho.com"] } },
+  });
+  expect(restored.status).toBe(200);
 });
 
 test("Analyse visibility from a prompt's page: the analysis page's figures, each linking to its mentions, marked in the answer", async ({}, testInfo) => {
