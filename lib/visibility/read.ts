@@ -4,11 +4,11 @@
 // (./observe.ts mentionRows), so a page can never say other than the figures. Paged by run and
 // offset; `format=csv` streams every matching mention.
 import type { z } from "zod";
-import { csvCell } from "../../app/(research)/_lib/csv";
 import type { Principal } from "../auth/principal";
 import { allOf, defineStatement, int, json, text } from "../db/statement";
 import { standalone } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
+import { csvCell } from "../http/csv";
 import { ApiError, notFound } from "../http/errors";
 import { StreamedText } from "../http/respond";
 import { MENTION_CSV_COLUMNS, type Mention, type MentionPage, type MentionsQuery } from "../schemas/visibility";
