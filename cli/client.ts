@@ -123,12 +123,26 @@ export class Client {
 
   /** Calls one endpoint; a non-2xx answer throws CliHttpError, a body that breaks the response schema ResponseShapeError. */
   async call<const E extends EndpointDefinition>(endpoint: E, ...args: {} extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]): Promise<ApiResult<E>> {
-    const input = (args[0] ?? {}) as { params?: Loose; query?: Loose; body?: unknown; token?: string | null };
+    const response = await this.send(endpoint, (args[0] ?? {}) as Loose, "application/json");
+    const text = await response.text();
+    return { status: response.status, text, headers: response.headers, body: parseResponse(endpoint, response.status, text, response.headers) };
+  }
+
+  /**
+   * Calls one endpoint for its other media type (`alternative`, such as CSV) and answers the
+   * response unread, to be streamed on; a non-2xx answer throws CliHttpError as `call` does.
+   */
+  async stream<const E extends EndpointDefinition>(endpoint: E, ...args: {} extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]): Promise<Response> {
+    return this.send(endpoint, (args[0] ?? {}) as Loose, endpoint.alternative?.mediaType ?? "application/json");
+  }
+
+  /** The request, and the response if it is 2xx; otherwise the error it is, thrown. */
+  private async send(endpoint: EndpointDefinition, input: { params?: Loose; query?: Loose; body?: unknown; token?: string | null }, accept: string): Promise<Response> {
     const token = input.token === undefined ? this.settings.token : input.token;
     if (endpoint.auth === "bearer" && !token) {
       throw localError(401, "unauthenticated", "not logged in: run `geoscope login`, or pass --token / set GEOSCOPE_TOKEN");
     }
-    const headers: Record<string, string> = { "User-Agent": `geoscope-cli/${this.settings.version}`, Accept: "application/json" };
+    const headers: Record<string, string> = { "User-Agent": `geoscope-cli/${this.settings.version}`, Accept: accept };
     if (endpoint.auth === "bearer" && token) headers.Authorization = `Bearer ${token}`;
     let body: string | undefined;
     if (input.body !== undefined) {
@@ -144,10 +158,8 @@ export class Client {
       const why = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
       throw localError(0, "unreachable", `could not reach ${this.settings.baseUrl} (${why}); is the server running? Set --base-url or GEOSCOPE_BASE_URL.`, true);
     }
+    if (response.ok) return response;
     const text = await response.text();
-    if (response.ok) {
-      return { status: response.status, text, headers: response.headers, body: parseResponse(endpoint, response.status, text, response.headers) };
-    }
     let envelope: ErrorEnvelope | null = null;
     try {
       const parsed = ErrorBody.safeParse(JSON.parse(text));

@@ -20,8 +20,12 @@ import { FanoutRequest, type FanoutEstimate } from "@/lib/schemas/fanouts";
 import { QuestionsRequest } from "@/lib/schemas/questions";
 import { PromptRequest } from "@/lib/schemas/runs";
 import { SHARE_ENDPOINTS, SHARE_TARGETS, ShareTargetKind, type ShareKind } from "@/lib/schemas/shares";
-import { ProjectId } from "@/lib/schemas/projects";
+import { CONTEXT_LIMITS, domainNameOf, ProjectId } from "@/lib/schemas/projects";
+import * as projects from "@/lib/schemas/projects";
+import { getProject, updateProject } from "@/lib/projects/projects";
 import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
+import { VisibilityAnalysisRequest } from "@/lib/schemas/visibility";
+import { analyseVisibility } from "@/lib/visibility/create";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../_lib/form-words";
 import { marketOf } from "./_lib/market";
 
@@ -86,7 +90,7 @@ const FANOUT_LABELS: FieldLabels = {
   name: "Name",
   ...MARKET_LABELS,
 };
-const CITATION_LABELS: FieldLabels = { ids: "Ticked runs and batches" };
+const CITATION_LABELS: FieldLabels = { ids: "Ticked runs and batches", entities: "Brands and competitors" };
 
 /** A refusal as the form shows it: in its labels; a 402 without the address the page links to. */
 function refusal(error: ApiError, labels: FieldLabels): { message: string; needsCredit: boolean } {
@@ -174,12 +178,21 @@ export async function startAuditAction(_prev: StartState, form: FormData): Promi
   });
 }
 
+/**
+ * A citation analysis of the ticked runs and batches (or the page's own, as hidden ids), or with
+ * the form's "Analyse visibility" button (`analysis=visibility`) a visibility analysis of them
+ * tracking the project's brands and competitors.
+ */
 export async function startCitationAnalysisAction(_prev: StartState, form: FormData): Promise<StartState> {
   const principal = await requireSessionPrincipal("/account");
   const project = projectOf(form);
   return start(project, CITATION_LABELS, async () => {
     const ids = all(form, "ids");
     if (ids.length === 0) throw new ApiError("invalid_request", "Tick the runs or batches to analyse.");
+    if (field(form, "analysis") === "visibility") {
+      const id = await analyseVisibility(principal, parseInput(VisibilityAnalysisRequest, { ids }, "form"));
+      return `/analyses/${id}`;
+    }
     const body = parseInput(CitationAnalysisRequest, { ids, use_project_context: true }, "form");
     const analysis = await createCitationAnalysis(principal, body);
     return `/analyses/${analysis.id}`;
@@ -228,4 +241,81 @@ export async function revokeShareAction(_prev: ShareActionState, form: FormData)
     await revokeShare(principal, kind, id);
     return { shared: false, url: null, message: "The link no longer works." };
   });
+}
+
+/** One row of the project page's brands and competitors form, as typed. */
+type EntityRow = { name: string; role: "brand" | "competitor"; aliases: string[]; domains: string[] };
+
+export type EntitiesState = { ok: boolean; message?: string };
+
+/** The rows of the brands and competitors form (`rows` of them; `name.N`, `role.N`, `aliases.N`, `domains.N`), blank rows left out. */
+function entityRows(form: FormData, prefix = ""): { row: number; entity: EntityRow }[] {
+  const count = Number(field(form, `${prefix}rows`) ?? 0);
+  const out: { row: number; entity: EntityRow }[] = [];
+  const commaList = (name: string) =>
+    (field(form, name) ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+  for (let i = 0; i < Math.min(count, 200); i++) {
+    const name = (field(form, `${prefix}name.${i}`) ?? "").trim();
+    const aliases = commaList(`${prefix}aliases.${i}`);
+    const domains = commaList(`${prefix}domains.${i}`);
+    if (!name && aliases.length === 0 && domains.length === 0) continue;
+    out.push({ row: i + 1, entity: { name, role: field(form, `${prefix}role.${i}`) === "brand" ? "brand" : "competitor", aliases, domains } });
+  }
+  return out;
+}
+
+/** What a row refuses, in the form's words (its row number and labels), or null. */
+function rowRefusal({ row, entity }: { row: number; entity: EntityRow }, earlier: Map<string, number>): string | null {
+  const at = `Row ${row}`;
+  if (!entity.name) return `${at}, Name: give the name these other names and domains belong to.`;
+  if ([...entity.name].length > 100) return `${at}, Name: must be 1 to 100 characters.`;
+  const first = earlier.get(entity.name.toLowerCase());
+  if (first !== undefined) return `${at}, Name: ${entity.name} is already row ${first}.`;
+  if (entity.aliases.length > CONTEXT_LIMITS.aliases) return `${at}, Other names: at most ${CONTEXT_LIMITS.aliases}.`;
+  const long = entity.aliases.find((a) => [...a].length > 100);
+  if (long) return `${at}, Other names: "${long.slice(0, 40)}…" is longer than 100 characters.`;
+  if (entity.role === "brand" && entity.domains.length) return `${at}, Domains: a brand's domains are the project's (Primary domain and Other domains, on the account page); leave this empty.`;
+  if (entity.domains.length > CONTEXT_LIMITS.domains) return `${at}, Domains: at most ${CONTEXT_LIMITS.domains}.`;
+  const bad = entity.domains.find((d) => domainNameOf(d) === null);
+  if (bad) return `${at}, Domains: "${bad}" must be a domain name like acme.com (a URL is cut to its host).`;
+  return null;
+}
+
+/**
+ * The project page's brands and competitors, with their other names (aliases) and competitors'
+ * domains: PATCH replaces the whole context, so the stored one is sent with only these four
+ * fields replaced, and only when the form's rows differ from those it showed (`was.…`).
+ */
+export async function saveEntitiesAction(_prev: EntitiesState, form: FormData): Promise<EntitiesState> {
+  const principal = await requireSessionPrincipal("/account");
+  try {
+    const { project_id } = parseParams(projects.updateProject.params, { project_id: field(form, "project_id") ?? "" });
+    const rows = entityRows(form);
+    const earlier = new Map<string, number>();
+    for (const row of rows) {
+      const refused = rowRefusal(row, earlier);
+      if (refused) return { ok: false, message: refused };
+      earlier.set(row.entity.name.toLowerCase(), row.row);
+    }
+    const shown = entityRows(form, "was.").map((r) => r.entity);
+    if (JSON.stringify(rows.map((r) => r.entity)) === JSON.stringify(shown)) return { ok: true, message: "Nothing changed." };
+    const stored = await getProject(principal, project_id);
+    const typed = rows.map((r) => r.entity);
+    const context = {
+      ...stored.context,
+      brands: typed.filter((e) => e.role === "brand").map((e) => e.name),
+      competitors: typed.filter((e) => e.role === "competitor").map((e) => e.name),
+      aliases: Object.fromEntries(typed.filter((e) => e.aliases.length).map((e) => [e.name, e.aliases])),
+      competitor_domains: Object.fromEntries(typed.filter((e) => e.role === "competitor" && e.domains.length).map((e) => [e.name, e.domains])),
+    };
+    await updateProject(principal, project_id, parseInput(projects.ProjectUpdateRequest, { context }, "form"));
+    revalidatePath(`/projects/${project_id}`);
+    return { ok: true, message: `Saved: ${context.brands.length} ${context.brands.length === 1 ? "brand" : "brands"}, ${context.competitors.length} ${context.competitors.length === 1 ? "competitor" : "competitors"}.` };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, message: inFormWords(error.message, { "context.brands": "Brands", "context.competitors": "Competitors" }) };
+    throw error;
+  }
 }

@@ -176,6 +176,18 @@ export async function createProjectAction(_prev: ActionState, form: FormData): P
 }
 
 /**
+ * A context without the other names and domains of brands and competitors it no longer lists: a
+ * brand removed here takes its aliases (edited on the project page) with it, rather than the
+ * save being refused for naming it.
+ */
+function withoutOrphanNames<C extends { brands?: string[]; competitors?: string[]; aliases?: Record<string, string[]>; competitor_domains?: Record<string, string[]> }>(context: C): C {
+  const names = new Set([...(context.brands ?? []), ...(context.competitors ?? [])]);
+  const competitors = new Set(context.competitors ?? []);
+  const keep = (map: Record<string, string[]> | undefined, known: Set<string>) => (map ? Object.fromEntries(Object.entries(map).filter(([k]) => known.has(k))) : undefined);
+  return { ...context, aliases: keep(context.aliases, names), competitor_domains: keep(context.competitor_domains, competitors) };
+}
+
+/**
  * PATCH replaces the whole context, so the edit sends a whole one: the project's context as
  * stored now, with only the fields changed in the form (each form field carries, in `was.…`,
  * what it showed). A field left as shown keeps what is stored, even when it changed elsewhere
@@ -191,10 +203,8 @@ export async function updateProjectAction(_prev: ActionState, form: FormData): P
     const edited = (Object.keys(typed) as (keyof typeof typed)[]).filter((key) => !form.has(`was.${key}`) || JSON.stringify(typed[key]) !== JSON.stringify(shown[key]));
     const name = field(form, "name");
     const renamed = !form.has("was.name") || name !== field(form, "was.name");
-    const body = parse(projects.ProjectUpdateRequest, {
-      ...(renamed ? { name } : {}),
-      context: { ...stored.context, ...Object.fromEntries(edited.map((key) => [key, typed[key]])) },
-    });
+    const context = { ...stored.context, ...Object.fromEntries(edited.map((key) => [key, typed[key]])) };
+    const body = parse(projects.ProjectUpdateRequest, { ...(renamed ? { name } : {}), context: withoutOrphanNames(context) });
     const project = await updateProject(principal, project_id, body);
     return { message: `Project ${project.name} saved.` };
   }, PROJECT_LABELS);

@@ -6,6 +6,7 @@ import { EXIT } from "../client";
 import { arg, date, enginesInOrder, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, show, str, strs, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
 import { toCsv } from "./fanouts";
 import { printQuestionsAnalysis } from "./questions";
+import { formatVisibilityAnalysis } from "./visibility";
 
 type Analysis = z.output<typeof CitationAnalysis>;
 
@@ -152,11 +153,11 @@ export const citations: Section = {
     },
     {
       words: ["analysis", "get"],
-      args: "ca_…|fa_…",
-      summary: "a stored analysis, as `geoscope citations` or `geoscope questions` printed it",
+      args: "ca_…|fa_…|va_…",
+      summary: "a stored analysis, as `geoscope citations`, `geoscope questions` or `geoscope visibility create` printed it",
       options: { wait: opt.wait, ...outputOptions },
       async run(ctx) {
-        const id = arg(ctx, 0, "analysis id (ca_… or fa_…)");
+        const id = arg(ctx, 0, "analysis id (ca_…, fa_… or va_…)");
         noExtraArgs(ctx, 1);
         const csvTable = csvTableOf(ctx);
         const result = await request(ctx, getAnalysis, { params: { analysis_id: id }, query: { wait: waitOption(ctx) } });
@@ -164,16 +165,22 @@ export const citations: Section = {
           if (csvTable) throw new UsageError(`--format csv is for citation analyses; ${id} is a questions analysis`);
           return printQuestionsAnalysis(ctx, { text: result.text, body: result.body });
         }
+        if (result.body.kind === "visibility") {
+          if (csvTable) throw new UsageError(`--table is for citation analyses; ${id} is a visibility analysis: \`geoscope visibility get ${id} --format csv\` exports it`);
+          if (ctx.json) printJson(result.text, ctx.pretty);
+          else out(formatVisibilityAnalysis(result.body));
+          return EXIT.ok;
+        }
         printAnalysis(ctx, csvTable, { text: result.text, body: result.body });
         return EXIT.ok;
       },
     },
     {
       words: ["analysis", "list"],
-      aliases: [["analyses", "list"]],
-      summary: "analyses, newest first",
+      aliases: [["analyses", "list"], ["analyses"]],
+      summary: "analyses of every kind (questions, citations, visibility), newest first",
       options: {
-        kind: { type: "string", arg: "questions|citations", values: ["questions", "citations"], help: "only analyses of this kind" },
+        kind: { type: "string", arg: "questions|citations|visibility", values: ["questions", "citations", "visibility"], help: "only analyses of this kind" },
         project: { type: "string", arg: "pr_…", help: "only this project's analyses" },
         workspace: opt.workspace,
         limit: opt.limit,
@@ -181,7 +188,7 @@ export const citations: Section = {
       },
       async run(ctx) {
         noExtraArgs(ctx, 0);
-        const kind = str(ctx, "kind") as "questions" | "citations" | undefined;
+        const kind = str(ctx, "kind") as "questions" | "citations" | "visibility" | undefined;
         const query = { kind, project: str(ctx, "project"), workspace: str(ctx, "workspace"), limit: intOption(ctx, "limit"), cursor: str(ctx, "cursor") };
         show(ctx, await request(ctx, listAnalyses, { query }), (body) => {
           if (body.next_cursor) note(`more: --cursor ${body.next_cursor}`);

@@ -13,6 +13,7 @@ import { questions } from "./questions";
 import { runs } from "./runs";
 import { service } from "./service";
 import { shares } from "./shares";
+import { visibility } from "./visibility";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, questions, citations, shares, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, questions, citations, visibility, shares, keys, workspaces, projects, billing, service];

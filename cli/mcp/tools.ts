@@ -59,6 +59,17 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "rotate_monitor_webhook_secret", endpoint: "POST /monitors/{monitor_id}/webhook-secret/rotate" },
   { name: "generate_questions", endpoint: "POST /questions", cost: "questions", hint: "Returns at once with the analysis queued; then call wait_for_analysis with its id." },
   { name: "analyze_citations", endpoint: "POST /citation-analyses", cost: "citations" },
+  {
+    name: "analyze_visibility",
+    endpoint: "POST /visibility-analyses",
+    hint: "Free: computed from stored answers, no model is called. Without entities, the project's brands and competitors (with their aliases and domains). get_analysis reads it again; list_mentions pages the evidence of each figure.",
+  },
+  {
+    name: "get_visibility_analysis",
+    endpoint: "GET /analyses/{analysis_id}",
+    hint: "For a va_… id: per entity visibility, share of voice, average position, top-1/top-3 rates, prominence and cited rate, each with its n and 95% interval, overall and by engine, prompt and country.",
+  },
+  { name: "list_mentions", endpoint: "GET /analyses/{analysis_id}/mentions", hint: "format=csv answers every matching mention as CSV text instead of a page." },
   { name: "wait_for_analysis", endpoint: "GET /analyses/{analysis_id}", waitsOn: "status" },
   { name: "get_analysis", endpoint: "GET /analyses/{analysis_id}" },
   { name: "list_analyses", endpoint: "GET /analyses" },

@@ -18,13 +18,14 @@ import { isFinished } from "../runs/status";
 import { CITATION_LIMITS, type AnalysesQuery, type Analysis, type AnalysisList, type AnalysisSummary, type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
 import { domainNameOf } from "../schemas/projects";
 import { readableSql, readerOf, type Reader } from "../shares/reader";
+import { presentVisibilityAnalysis } from "../visibility/present";
 import { inReachableWorkspaceSql, reachableBy, reachableWorkspaceIds, reachOf, requireWorkspace, type ReachPlaceholders } from "../workspaces/access";
 import { computeCitationAnalysis, type CitationFigures, type ObservedSource, type RunObservation } from "./citations";
 
 export const CITATION_METHOD = "stored_results_v1";
 
 /** A run an id named: what the analysis needs of it, read without its result. */
-type NamedRun = {
+export type NamedRun = {
   id: string;
   kind: RunObservation["kind"];
   status: RunObservation["status"];
@@ -87,6 +88,23 @@ async function runsNamed(principal: Principal, ids: readonly string[]): Promise<
     throw new ApiError("invalid_request", `ids: name ${named.length} runs; an analysis covers at most ${CITATION_LIMITS.runs}`);
   }
   return named;
+}
+
+/**
+ * The runs the ids name (runsNamed), all of one project: runs of several projects, or batches
+ * and fanouts with no runs, are 400. What every analysis of stored runs starts from.
+ */
+export async function runsOfOneProject(principal: Principal, ids: readonly string[]): Promise<{ named: NamedRun[]; projectId: string }> {
+  const named = await runsNamed(principal, ids);
+  const projects = [...new Set(named.map((r) => r.projectId))];
+  if (projects.length > 1) {
+    throw new ApiError(
+      "invalid_request",
+      `ids: the runs belong to ${projects.length} projects (${projects.join(", ")}); an analysis covers the runs of one project`,
+    );
+  }
+  if (named.length === 0) throw new ApiError("invalid_request", "ids: name no runs (the batches are empty)");
+  return { named, projectId: projects[0]! };
 }
 
 type ContextTerms = { brands: string[]; domains: string[] };
@@ -162,10 +180,10 @@ export async function observationsOf(named: readonly NamedRun[], withAnswers: bo
   }));
 }
 
-/** What the analysis is about: its first prompt, and how many others. */
-function subjectOf(observations: readonly RunObservation[]): string {
-  const prompts = [...new Set(observations.filter((o) => o.kind === "prompt").map((o) => o.prompt))];
-  if (prompts.length === 0) return `Citations of ${observations.length} runs`;
+/** What an analysis is about: its first prompt, and how many others; `${what} of N runs` when none is a prompt run. */
+export function subjectOf(runs: readonly { kind: string; prompt: string }[], what: string): string {
+  const prompts = [...new Set(runs.filter((o) => o.kind === "prompt").map((o) => o.prompt))];
+  if (prompts.length === 0) return `${what} of ${runs.length} runs`;
   return prompts.length === 1 ? prompts[0]! : `${prompts[0]} (+${prompts.length - 1} more prompts)`;
 }
 
@@ -174,7 +192,7 @@ const analysisInclude = { createdBy: { select: { email: true } } } as const;
 /** An analysis's columns (alias a, its creator u): what the presenters read of it. */
 const analysisColumns = {
   id: text("a.id"),
-  kind: text<"citations" | "questions">("a.kind"),
+  kind: text<"citations" | "questions" | "visibility">("a.kind"),
   status: text<z.input<typeof AnalysisSummary>["status"]>("a.status"),
   subject: text("a.subject"),
   createdAt: date("a.created_at"),
@@ -186,7 +204,7 @@ const analysisColumns = {
   error: json("a.error").nullable,
 };
 
-type AnalysisRow = RowOf<typeof analysisColumns>;
+export type AnalysisRow = RowOf<typeof analysisColumns>;
 
 export function presentCitationAnalysis(row: AnalysisRow): z.input<typeof CitationAnalysis> {
   const figures = row.result as unknown as CitationFigures;
@@ -223,6 +241,7 @@ export function presentCitationAnalysis(row: AnalysisRow): z.input<typeof Citati
 const presenters: Record<AnalysisRow["kind"], (row: AnalysisRow) => Promise<z.input<typeof Analysis>> | z.input<typeof Analysis>> = {
   questions: loadQuestionsAnalysis,
   citations: presentCitationAnalysis,
+  visibility: presentVisibilityAnalysis,
 };
 
 function presentAnalysis(row: AnalysisRow): Promise<z.input<typeof Analysis>> | z.input<typeof Analysis> {
@@ -231,16 +250,7 @@ function presentAnalysis(row: AnalysisRow): Promise<z.input<typeof Analysis>> | 
 
 /** POST /citation-analyses: the analysis computed, stored and presented, with the version of its row. */
 async function storeCitationAnalysis(principal: Principal, body: z.output<typeof CitationAnalysisRequest>) {
-  const named = await runsNamed(principal, body.ids);
-  const projects = [...new Set(named.map((r) => r.projectId))];
-  if (projects.length > 1) {
-    throw new ApiError(
-      "invalid_request",
-      `ids: the runs belong to ${projects.length} projects (${projects.join(", ")}); an analysis covers the runs of one project`,
-    );
-  }
-  if (named.length === 0) throw new ApiError("invalid_request", "ids: name no runs (the batches are empty)");
-  const projectId = projects[0]!;
+  const { named, projectId } = await runsOfOneProject(principal, body.ids);
   const terms = await termsFor(body, projectId);
   const observations = await observationsOf(named, terms.brands.length > 0);
   const figures = computeCitationAnalysis(observations, terms);
@@ -257,7 +267,7 @@ async function storeCitationAnalysis(principal: Principal, body: z.output<typeof
        VALUES ($1, 'citations', 'completed', $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8,
                ($9::timestamptz AT TIME ZONE 'UTC'), ($9::timestamptz AT TIME ZONE 'UTC'))
        RETURNING "result"::text AS "result", xmin::text AS "version"`,
-      id, project.workspaceId, projectId, subjectOf(observations), JSON.stringify(input), JSON.stringify(figures),
+      id, project.workspaceId, projectId, subjectOf(observations, "Citations"), JSON.stringify(input), JSON.stringify(figures),
       principal.user.id, principal.apiKeyId, now.toISOString(),
     );
     // One statement whatever the number of runs (createMany sends three parameters a row).
@@ -270,7 +280,7 @@ async function storeCitationAnalysis(principal: Principal, body: z.output<typeof
     return created!;
   });
   const row: AnalysisRow = {
-    id, kind: "citations", status: "completed", projectId, subject: subjectOf(observations),
+    id, kind: "citations", status: "completed", projectId, subject: subjectOf(observations, "Citations"),
     input, result: JSON.parse(stored.result), error: null, createdAt: now, completedAt: now, createdBy: { email: principal.user.email },
   };
   return { analysis: presentCitationAnalysis(row), version: stored.version };
@@ -287,8 +297,16 @@ export async function createCitationAnalysis(principal: Principal, body: z.outpu
 export async function createCitationAnalysisBody(principal: Principal, body: z.output<typeof CitationAnalysisRequest>) {
   const { analysis, version } = await storeCitationAnalysis(principal, body);
   const text = JSON.stringify(analysis);
-  citationBodies.set(analysis.id, { version: `${version}:${principal.user.email}`, status: analysis.status, text, size: text.length });
+  rememberAnalysisBody(analysis.id, `${version}:${principal.user.email}`, analysis.status, text);
   return new JsonText<z.input<typeof CitationAnalysis>>(text);
+}
+
+/**
+ * Files a just-made analysis's body under the version the statement of GET /analyses/{id} will
+ * read (its row's xmin and its creator's email), so the first GET finds it too.
+ */
+export function rememberAnalysisBody(analysisId: string, version: string, status: string, text: string): void {
+  analysisBodies.set(analysisId, { version, status, text, size: text.length });
 }
 
 async function getAnalysisRowOrThrow(principal: Principal, analysisId: string): Promise<AnalysisRow> {
@@ -340,25 +358,25 @@ const ANALYSIS_STATUS = defineStatement({
 });
 
 /**
- * Bodies of citation analyses by version: insert-only, and up to megabytes of figures that would
- * otherwise be parsed and serialised on every read; 8 Mi characters at most, each up to 4 Mi (the
- * figures of 10,000 runs are some 2 Mi). A questions analysis is small, and its charge changes
- * with a row its version does not cover: it is presented on each read.
+ * Bodies of citation and visibility analyses by version: insert-only, and up to megabytes of
+ * figures that would otherwise be parsed and serialised on every read; 8 Mi characters at most,
+ * each up to 4 Mi (the figures of 10,000 runs are some 2 Mi). A questions analysis is small, and
+ * its charge changes with a row its version does not cover: it is presented on each read.
  */
-const citationBodies = new VersionCache<{ version: string; status: string; text: string; size: number }>("__geoscopeAnalysisBodies", 8 * 2 ** 20, 4 * 2 ** 20);
+const analysisBodies = new VersionCache<{ version: string; status: string; text: string; size: number }>("__geoscopeAnalysisBodies", 8 * 2 ** 20, 4 * 2 ** 20);
 
 type AnalysisText = { finished: boolean; text: string };
 
 /** GET /analyses/{id} as JSON text (the presented analysis), or null when the reader cannot read it. */
 export async function readAnalysisText(reader: Reader, analysisId: string): Promise<AnalysisText | null> {
-  const held = citationBodies.get(analysisId);
+  const held = analysisBodies.get(analysisId);
   const row = await ANALYSIS_BY_ID.first(standalone(), { analysis: analysisId, ...readerOf(reader), known: held?.version ?? null });
   if (!row) return null;
   // No columns: the version is the one remembered.
   if (!row.analysis) return { finished: isFinished(held!.status as AnalysisRow["status"]), text: held!.text };
   const analysis = row.analysis;
-  const text = JSON.stringify(analysis.kind === "questions" ? presentQuestionsAnalysis(analysis, row.runIds ?? [], row.hold) : presentCitationAnalysis(analysis));
-  if (row.kind === "citations") citationBodies.set(analysisId, { version: row.version, status: row.status, text, size: text.length });
+  const text = JSON.stringify(analysis.kind === "questions" ? presentQuestionsAnalysis(analysis, row.runIds ?? [], row.hold) : presenters[analysis.kind](analysis));
+  if (row.kind !== "questions") rememberAnalysisBody(analysisId, row.version, row.status, text);
   return { finished: isFinished(row.status), text };
 }
 
@@ -378,13 +396,16 @@ export async function getAnalysisBody(principal: Principal, analysisId: string, 
   return new JsonText<z.input<typeof Analysis>>(read.text);
 }
 
-/** The analysis id a cursor points after (either prefix), or 400 naming `cursor`. */
+/** The analysis id a cursor points after (any analysis prefix), or 400 naming `cursor`. */
 function cursorId(cursor: string): string {
-  try {
-    return decodeCursor(cursor, "ca");
-  } catch {
-    return decodeCursor(cursor, "fa");
+  for (const prefix of ["ca", "fa"] as const) {
+    try {
+      return decodeCursor(cursor, prefix);
+    } catch {
+      /* the next prefix */
+    }
   }
+  return decodeCursor(cursor, "va");
 }
 
 const CURSOR_REFUSED = "cursor: is not a cursor this server issued; pass the next_cursor of the previous page";

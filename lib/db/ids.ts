@@ -12,6 +12,7 @@ export const ID_PREFIXES = {
   fanout: "fo",
   questionsAnalysis: "fa",
   citationAnalysis: "ca",
+  visibilityAnalysis: "va",
   share: "sh",
   apiKey: "ak",
   cliToken: "ct",

@@ -24,9 +24,24 @@ export class JsonText<T = unknown> {
   constructor(readonly text: string) {}
 }
 
+/**
+ * A response body in another media type than JSON, sent as a stream (an endpoint's `alternative`,
+ * such as the mentions of a visibility analysis as CSV): not checked against the JSON schema.
+ */
+export class StreamedText {
+  constructor(
+    readonly body: ReadableStream<Uint8Array>,
+    readonly contentType: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
 export function respond(endpoint: EndpointDefinition, data: unknown, requestId: string, validate: boolean): Response {
   const headers = { ...BASE_HEADERS, "X-Request-Id": requestId };
   if (endpoint.status === 204) return new Response(null, { status: 204, headers });
+  if (data instanceof StreamedText) {
+    return new Response(data.body, { status: endpoint.status, headers: { ...headers, ...data.headers, "Content-Type": data.contentType } });
+  }
   if (validate && endpoint.response) {
     const checked = endpoint.response.safeParse(data instanceof JsonText ? JSON.parse(data.text) : data);
     if (!checked.success) {

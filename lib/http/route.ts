@@ -8,7 +8,7 @@ import { config } from "../config/env";
 import type { EndpointDefinition } from "../schemas/endpoint";
 import { parseBody, parseParams, parseQuery, readJsonBody } from "./input";
 import { requestQueryUrl } from "./raw-query";
-import { type JsonText, newRequestId, respond, toErrorResponse } from "./respond";
+import { type JsonText, newRequestId, respond, type StreamedText, toErrorResponse } from "./respond";
 import { checkCliVersion } from "./version-gate";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
@@ -23,7 +23,7 @@ export type HandlerContext<E extends EndpointDefinition> = {
 };
 
 export type HandlerResult<E extends EndpointDefinition> = E["response"] extends z.ZodType
-  ? z.input<E["response"]> | JsonText<z.input<E["response"]>>
+  ? z.input<E["response"]> | JsonText<z.input<E["response"]>> | (E["alternative"] extends object ? StreamedText : never)
   : void;
 
 type NextRouteContext = { params?: Promise<Record<string, string | string[]>> };

@@ -46,6 +46,14 @@ export function slugify(name: string): string {
   return slug || "project";
 }
 
+/** A name -> list map as stored: each list cleaned (`clean` null drops an item), repeats and empty lists dropped; null when nothing is left. */
+function keyedLists(map: Record<string, string[]> | undefined, clean: (item: string) => string | null): Record<string, string[]> | null {
+  const entries = Object.entries(map ?? {})
+    .map(([key, items]): [string, string[]] => [key, [...new Set(items.map(clean).filter((i): i is string => i !== null))]])
+    .filter(([, items]) => items.length > 0);
+  return entries.length ? Object.fromEntries(entries) : null;
+}
+
 /**
  * Context as stored: domains as hosts (the schema refused what has none), duplicates dropped,
  * empty lists and nulls dropped, so "no context" has one form.
@@ -54,11 +62,15 @@ function cleanContext(context: z.output<typeof ProjectContext> | null | undefine
   if (!context) return null;
   const primary = context.primary_domain ? domainNameOf(context.primary_domain) : null;
   const domains = [...new Set((context.domains ?? []).map(domainNameOf).filter((d): d is string => d !== null))];
+  const aliases = keyedLists(context.aliases, (a) => a);
+  const competitorDomains = keyedLists(context.competitor_domains, domainNameOf);
   const clean = {
     ...(primary ? { primary_domain: primary } : {}),
     ...(domains.length ? { domains } : {}),
     ...(context.brands?.length ? { brands: context.brands } : {}),
     ...(context.competitors?.length ? { competitors: context.competitors } : {}),
+    ...(aliases ? { aliases } : {}),
+    ...(competitorDomains ? { competitor_domains: competitorDomains } : {}),
   };
   return Object.keys(clean).length ? clean : null;
 }

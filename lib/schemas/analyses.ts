@@ -10,17 +10,19 @@ import { DomainName, ProjectId } from "./projects";
 import { RunError } from "./results";
 import { QuestionsAnalysis } from "./questions";
 import { RunId, RunStatus } from "./runs";
+import { MENTION_CSV_COLUMNS, MentionPage, MentionsQuery, VisibilityAnalysis } from "./visibility";
 import { WorkspaceId } from "./workspaces";
 
 /** Bounds of a citation analysis request (docs/decisions.md "Citation analyses"). */
 export const CITATION_LIMITS = { ids: 10_000, runs: 20_000, terms: 50, domains: 50 } as const;
 
-export const AnalysisKind = z.enum(["questions", "citations"]).meta({
+export const AnalysisKind = z.enum(["questions", "citations", "visibility"]).meta({
   id: "AnalysisKind",
-  description: "`questions`: questions generated for a topic. `citations`: what a set of runs cited.",
+  description:
+    "`questions`: questions generated for a topic. `citations`: what a set of runs cited. `visibility`: how often a set of runs named each brand and competitor, in what place.",
 });
 
-export const AnalysisId = idOf("fa", "ca");
+export const AnalysisId = idOf("fa", "ca", "va");
 export const CitationAnalysisId = idOf("ca");
 
 const count = z.int().min(0);
@@ -230,10 +232,10 @@ export const CitationAnalysis = z
   .meta({ id: "CitationAnalysis", examples: [exampleCitationAnalysis] });
 
 /** Every kind of analysis GET /analyses/{id} answers, discriminated by `kind`. */
-const analysisMembers = [QuestionsAnalysis, CitationAnalysis] as const;
+const analysisMembers = [QuestionsAnalysis, CitationAnalysis, VisibilityAnalysis] as const;
 export const Analysis = z
   .discriminatedUnion("kind", analysisMembers)
-  .meta({ id: "Analysis", description: "A questions or citation analysis, discriminated by `kind`.", examples: [exampleQuestionsAnalysis, exampleCitationAnalysis] });
+  .meta({ id: "Analysis", description: "A questions, citation or visibility analysis, discriminated by `kind`.", examples: [exampleQuestionsAnalysis, exampleCitationAnalysis] });
 
 export const AnalysisSummary = z
   .object({
@@ -269,13 +271,23 @@ export const createCitationAnalysis = defineEndpoint({
 export const listAnalyses = defineEndpoint({
   method: "GET", path: "/analyses", operationId: "listAnalyses", summary: "Analyses, newest first",
   description:
-    "Questions and citation analyses across the workspaces the credential can act in, newest first, paginated with `cursor`; `kind`, `project` and `workspace` narrow the list.",
+    "Questions, citation and visibility analyses across the workspaces the credential can act in, newest first, paginated with `cursor`; `kind`, `project` and `workspace` narrow the list.",
   tags: ["Analyses"], auth: "bearer", query: AnalysesQuery, response: AnalysisList, status: 200,
 });
 export const getAnalysis = defineEndpoint({
-  method: "GET", path: "/analyses/{analysis_id}", operationId: "getAnalysis", summary: "One analysis, of either kind",
-  description: "`wait` holds until the analysis has finished (a questions analysis while its run generates); a citation analysis is finished when made, so it answers at once.",
+  method: "GET", path: "/analyses/{analysis_id}", operationId: "getAnalysis", summary: "One analysis, of any kind",
+  description:
+    "`wait` holds until the analysis has finished (a questions analysis while its run generates); a citation or visibility analysis is finished when made, so it answers at once.",
   tags: ["Analyses"], auth: "bearer", params: z.object({ analysis_id: AnalysisId }), query: z.object({ wait: waitParam }), response: Analysis, status: 200,
+});
+
+export const listMentions = defineEndpoint({
+  method: "GET", path: "/analyses/{analysis_id}/mentions", operationId: "listMentions",
+  summary: "The mentions behind a visibility analysis's figures, with offsets and sentences",
+  description:
+    "Every mention the analysis found, counted or not (with its reason), by run in the analysis's order then by offset; `entity`, `engine`, `run_id` and `counted` narrow them. Paged with `limit` and `cursor`, or with `format=csv` every matching mention at once as text/csv. Only a visibility analysis has mentions: another kind answers 400.",
+  tags: ["Analyses"], auth: "bearer", params: z.object({ analysis_id: AnalysisId }), query: MentionsQuery, response: MentionPage, status: 200,
+  alternative: { mediaType: "text/csv", description: `With format=csv: a header line (${MENTION_CSV_COLUMNS.join(",")}), then one line per mention (RFC 4180).` },
 });
 
 export type CitationAnalysis = z.infer<typeof CitationAnalysis>;

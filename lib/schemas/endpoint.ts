@@ -24,6 +24,8 @@ export type EndpointDefinition = {
   cliVersionGate?: false;
   /** Error codes this operation can answer besides those every operation can. */
   errors?: ErrorCode[];
+  /** Another media type the success response may have, as a query asks (`format=csv`): a text, streamed. */
+  alternative?: { mediaType: string; description: string };
 };
 
 export function defineEndpoint<const E extends EndpointDefinition>(endpoint: E): E {

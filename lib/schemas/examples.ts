@@ -114,6 +114,8 @@ export const exampleProjectContext = {
   domains: ["acme.example", "docs.acme.example"],
   brands: ["Acme", "Acme CRM"],
   competitors: ["HubSpot", "Pipedrive"],
+  aliases: { HubSpot: ["HubSpot CRM", "Hubspot Sales Hub"] },
+  competitor_domains: { HubSpot: ["hubspot.com"], Pipedrive: ["pipedrive.com"] },
 };
 
 export const exampleProject = {
@@ -824,4 +826,623 @@ export const exampleAuditResult = {
       items: [],
     },
   ],
+};
+
+// Visibility analyses: two entities over a fanout's three runs (one failed), as lib/visibility computes them.
+
+export const exampleVisibilityAnalysis = {
+  "id": "va_01M8A2S4T6V8W0X2Y4Z6A8B0C2",
+  "kind": "visibility",
+  "status": "completed",
+  "subject": "best crm for a small agency",
+  "run_count": 3,
+  "created_at": "2026-11-20T09:41:07.512Z",
+  "completed_at": "2026-11-20T09:41:07.512Z",
+  "project_id": ids.project,
+  "created_by": alice,
+  "error": null,
+  "method": "visibility-v1",
+  "entities": [
+    {
+      "name": "Acme CRM",
+      "role": "brand",
+      "aliases": [
+        "Acme"
+      ],
+      "domains": [
+        "acme.example"
+      ],
+      "case_sensitive": false
+    },
+    {
+      "name": "HubSpot",
+      "role": "competitor",
+      "aliases": [
+        "HubSpot CRM"
+      ],
+      "domains": [
+        "hubspot.com"
+      ],
+      "case_sensitive": false
+    }
+  ],
+  "run_ids": [
+    "dr_01M8A2R1B7C3D4E5F6G7H8J9K0",
+    "dr_01M8A2R1B7C3D4E5F6G7H8J9K1",
+    "dr_01M8A2R1B7C3D4E5F6G7H8J9K2"
+  ],
+  "excluded_runs": [
+    {
+      "run_id": "dr_01M8A2R1B7C3D4E5F6G7H8J9K2",
+      "reason": "failed"
+    }
+  ],
+  "totals": {
+    "runs": 2,
+    "prompts": 1,
+    "engines": 2,
+    "mentions": 5,
+    "mentions_not_counted": {
+      "prompt_echo": 0,
+      "absence": 1
+    }
+  },
+  "rows": [
+    {
+      "name": "Acme CRM",
+      "role": "brand",
+      "runs": 2,
+      "runs_mentioning": 2,
+      "visibility": 1,
+      "visibility_interval": [
+        0.3424,
+        1
+      ],
+      "share_of_voice": 0.6667,
+      "share_of_voice_basis": "runs mentioning any tracked entity",
+      "share_of_voice_n": 3,
+      "average_position": 1.5,
+      "average_position_interval": [
+        1,
+        2
+      ],
+      "position_counts": {
+        "1": 1,
+        "2": 1
+      },
+      "runs_top1": 1,
+      "top1_rate": 0.5,
+      "top1_rate_interval": [
+        0.0945,
+        0.9055
+      ],
+      "runs_top3": 2,
+      "top3_rate": 1,
+      "top3_rate_interval": [
+        0.3424,
+        1
+      ],
+      "prominence": 0.3461,
+      "prominence_interval": [
+        0.2756,
+        0.4167
+      ],
+      "runs_citing": 1,
+      "cited_rate": 0.5,
+      "cited_rate_interval": [
+        0.0945,
+        0.9055
+      ],
+      "mentioned_and_cited": 1,
+      "mentioned_not_cited": 1,
+      "cited_not_mentioned": 0,
+      "mentions": 3,
+      "mentions_not_counted": {
+        "prompt_echo": 0,
+        "absence": 0
+      },
+      "by_engine": [
+        {
+          "engine": "chatgpt",
+          "runs": 1,
+          "runs_mentioning": 1,
+          "visibility": 1,
+          "visibility_interval": [
+            0.2065,
+            1
+          ],
+          "share_of_voice": 0.5,
+          "share_of_voice_basis": "runs mentioning any tracked entity",
+          "share_of_voice_n": 2,
+          "average_position": 2,
+          "average_position_interval": [
+            2,
+            2
+          ],
+          "position_counts": {
+            "1": 0,
+            "2": 1
+          },
+          "runs_top1": 0,
+          "top1_rate": 0,
+          "top1_rate_interval": [
+            0,
+            0.7935
+          ],
+          "runs_top3": 1,
+          "top3_rate": 1,
+          "top3_rate_interval": [
+            0.2065,
+            1
+          ],
+          "prominence": 0.2756,
+          "prominence_interval": [
+            0.2756,
+            0.2756
+          ],
+          "runs_citing": 0,
+          "cited_rate": 0,
+          "cited_rate_interval": [
+            0,
+            0.7935
+          ],
+          "mentioned_and_cited": 0,
+          "mentioned_not_cited": 1,
+          "cited_not_mentioned": 0,
+          "mentions": 2,
+          "mentions_not_counted": {
+            "prompt_echo": 0,
+            "absence": 0
+          }
+        },
+        {
+          "engine": "claude",
+          "runs": 1,
+          "runs_mentioning": 1,
+          "visibility": 1,
+          "visibility_interval": [
+            0.2065,
+            1
+          ],
+          "share_of_voice": 1,
+          "share_of_voice_basis": "runs mentioning any tracked entity",
+          "share_of_voice_n": 1,
+          "average_position": 1,
+          "average_position_interval": [
+            1,
+            1
+          ],
+          "position_counts": {
+            "1": 1,
+            "2": 0
+          },
+          "runs_top1": 1,
+          "top1_rate": 1,
+          "top1_rate_interval": [
+            0.2065,
+            1
+          ],
+          "runs_top3": 1,
+          "top3_rate": 1,
+          "top3_rate_interval": [
+            0.2065,
+            1
+          ],
+          "prominence": 0.4167,
+          "prominence_interval": [
+            0.4167,
+            0.4167
+          ],
+          "runs_citing": 1,
+          "cited_rate": 1,
+          "cited_rate_interval": [
+            0.2065,
+            1
+          ],
+          "mentioned_and_cited": 1,
+          "mentioned_not_cited": 0,
+          "cited_not_mentioned": 0,
+          "mentions": 1,
+          "mentions_not_counted": {
+            "prompt_echo": 0,
+            "absence": 0
+          }
+        }
+      ],
+      "by_prompt": [
+        {
+          "prompt": "best crm for a small agency",
+          "runs": 2,
+          "runs_mentioning": 2,
+          "visibility": 1,
+          "visibility_interval": [
+            0.3424,
+            1
+          ],
+          "share_of_voice": 0.6667,
+          "share_of_voice_basis": "runs mentioning any tracked entity",
+          "share_of_voice_n": 3,
+          "average_position": 1.5,
+          "average_position_interval": [
+            1,
+            2
+          ],
+          "position_counts": {
+            "1": 1,
+            "2": 1
+          },
+          "runs_top1": 1,
+          "top1_rate": 0.5,
+          "top1_rate_interval": [
+            0.0945,
+            0.9055
+          ],
+          "runs_top3": 2,
+          "top3_rate": 1,
+          "top3_rate_interval": [
+            0.3424,
+            1
+          ],
+          "prominence": 0.3461,
+          "prominence_interval": [
+            0.2756,
+            0.4167
+          ],
+          "runs_citing": 1,
+          "cited_rate": 0.5,
+          "cited_rate_interval": [
+            0.0945,
+            0.9055
+          ],
+          "mentioned_and_cited": 1,
+          "mentioned_not_cited": 1,
+          "cited_not_mentioned": 0,
+          "mentions": 3,
+          "mentions_not_counted": {
+            "prompt_echo": 0,
+            "absence": 0
+          }
+        }
+      ],
+      "by_country": [
+        {
+          "country": "US",
+          "runs": 2,
+          "runs_mentioning": 2,
+          "visibility": 1,
+          "visibility_interval": [
+            0.3424,
+            1
+          ],
+          "share_of_voice": 0.6667,
+          "share_of_voice_basis": "runs mentioning any tracked entity",
+          "share_of_voice_n": 3,
+          "average_position": 1.5,
+          "average_position_interval": [
+            1,
+            2
+          ],
+          "position_counts": {
+            "1": 1,
+            "2": 1
+          },
+          "runs_top1": 1,
+          "top1_rate": 0.5,
+          "top1_rate_interval": [
+            0.0945,
+            0.9055
+          ],
+          "runs_top3": 2,
+          "top3_rate": 1,
+          "top3_rate_interval": [
+            0.3424,
+            1
+          ],
+          "prominence": 0.3461,
+          "prominence_interval": [
+            0.2756,
+            0.4167
+          ],
+          "runs_citing": 1,
+          "cited_rate": 0.5,
+          "cited_rate_interval": [
+            0.0945,
+            0.9055
+          ],
+          "mentioned_and_cited": 1,
+          "mentioned_not_cited": 1,
+          "cited_not_mentioned": 0,
+          "mentions": 3,
+          "mentions_not_counted": {
+            "prompt_echo": 0,
+            "absence": 0
+          }
+        }
+      ]
+    },
+    {
+      "name": "HubSpot",
+      "role": "competitor",
+      "runs": 2,
+      "runs_mentioning": 1,
+      "visibility": 0.5,
+      "visibility_interval": [
+        0.0945,
+        0.9055
+      ],
+      "share_of_voice": 0.3333,
+      "share_of_voice_basis": "runs mentioning any tracked entity",
+      "share_of_voice_n": 3,
+      "average_position": 1,
+      "average_position_interval": [
+        1,
+        1
+      ],
+      "position_counts": {
+        "1": 1,
+        "2": 0
+      },
+      "runs_top1": 1,
+      "top1_rate": 0.5,
+      "top1_rate_interval": [
+        0.0945,
+        0.9055
+      ],
+      "runs_top3": 1,
+      "top3_rate": 0.5,
+      "top3_rate_interval": [
+        0.0945,
+        0.9055
+      ],
+      "prominence": 0.1016,
+      "prominence_interval": [
+        0,
+        0.2032
+      ],
+      "runs_citing": 1,
+      "cited_rate": 0.5,
+      "cited_rate_interval": [
+        0.0945,
+        0.9055
+      ],
+      "mentioned_and_cited": 1,
+      "mentioned_not_cited": 0,
+      "cited_not_mentioned": 0,
+      "mentions": 1,
+      "mentions_not_counted": {
+        "prompt_echo": 0,
+        "absence": 1
+      },
+      "by_engine": [
+        {
+          "engine": "chatgpt",
+          "runs": 1,
+          "runs_mentioning": 1,
+          "visibility": 1,
+          "visibility_interval": [
+            0.2065,
+            1
+          ],
+          "share_of_voice": 0.5,
+          "share_of_voice_basis": "runs mentioning any tracked entity",
+          "share_of_voice_n": 2,
+          "average_position": 1,
+          "average_position_interval": [
+            1,
+            1
+          ],
+          "position_counts": {
+            "1": 1,
+            "2": 0
+          },
+          "runs_top1": 1,
+          "top1_rate": 1,
+          "top1_rate_interval": [
+            0.2065,
+            1
+          ],
+          "runs_top3": 1,
+          "top3_rate": 1,
+          "top3_rate_interval": [
+            0.2065,
+            1
+          ],
+          "prominence": 0.2032,
+          "prominence_interval": [
+            0.2032,
+            0.2032
+          ],
+          "runs_citing": 1,
+          "cited_rate": 1,
+          "cited_rate_interval": [
+            0.2065,
+            1
+          ],
+          "mentioned_and_cited": 1,
+          "mentioned_not_cited": 0,
+          "cited_not_mentioned": 0,
+          "mentions": 1,
+          "mentions_not_counted": {
+            "prompt_echo": 0,
+            "absence": 0
+          }
+        },
+        {
+          "engine": "claude",
+          "runs": 1,
+          "runs_mentioning": 0,
+          "visibility": 0,
+          "visibility_interval": [
+            0,
+            0.7935
+          ],
+          "share_of_voice": 0,
+          "share_of_voice_basis": "runs mentioning any tracked entity",
+          "share_of_voice_n": 1,
+          "average_position": null,
+          "average_position_interval": null,
+          "position_counts": {
+            "1": 0,
+            "2": 0
+          },
+          "runs_top1": 0,
+          "top1_rate": 0,
+          "top1_rate_interval": [
+            0,
+            0.7935
+          ],
+          "runs_top3": 0,
+          "top3_rate": 0,
+          "top3_rate_interval": [
+            0,
+            0.7935
+          ],
+          "prominence": 0,
+          "prominence_interval": [
+            0,
+            0
+          ],
+          "runs_citing": 0,
+          "cited_rate": 0,
+          "cited_rate_interval": [
+            0,
+            0.7935
+          ],
+          "mentioned_and_cited": 0,
+          "mentioned_not_cited": 0,
+          "cited_not_mentioned": 0,
+          "mentions": 0,
+          "mentions_not_counted": {
+            "prompt_echo": 0,
+            "absence": 1
+          }
+        }
+      ],
+      "by_prompt": [
+        {
+          "prompt": "best crm for a small agency",
+          "runs": 2,
+          "runs_mentioning": 1,
+          "visibility": 0.5,
+          "visibility_interval": [
+            0.0945,
+            0.9055
+          ],
+          "share_of_voice": 0.3333,
+          "share_of_voice_basis": "runs mentioning any tracked entity",
+          "share_of_voice_n": 3,
+          "average_position": 1,
+          "average_position_interval": [
+            1,
+            1
+          ],
+          "position_counts": {
+            "1": 1,
+            "2": 0
+          },
+          "runs_top1": 1,
+          "top1_rate": 0.5,
+          "top1_rate_interval": [
+            0.0945,
+            0.9055
+          ],
+          "runs_top3": 1,
+          "top3_rate": 0.5,
+          "top3_rate_interval": [
+            0.0945,
+            0.9055
+          ],
+          "prominence": 0.1016,
+          "prominence_interval": [
+            0,
+            0.2032
+          ],
+          "runs_citing": 1,
+          "cited_rate": 0.5,
+          "cited_rate_interval": [
+            0.0945,
+            0.9055
+          ],
+          "mentioned_and_cited": 1,
+          "mentioned_not_cited": 0,
+          "cited_not_mentioned": 0,
+          "mentions": 1,
+          "mentions_not_counted": {
+            "prompt_echo": 0,
+            "absence": 1
+          }
+        }
+      ],
+      "by_country": [
+        {
+          "country": "US",
+          "runs": 2,
+          "runs_mentioning": 1,
+          "visibility": 0.5,
+          "visibility_interval": [
+            0.0945,
+            0.9055
+          ],
+          "share_of_voice": 0.3333,
+          "share_of_voice_basis": "runs mentioning any tracked entity",
+          "share_of_voice_n": 3,
+          "average_position": 1,
+          "average_position_interval": [
+            1,
+            1
+          ],
+          "position_counts": {
+            "1": 1,
+            "2": 0
+          },
+          "runs_top1": 1,
+          "top1_rate": 0.5,
+          "top1_rate_interval": [
+            0.0945,
+            0.9055
+          ],
+          "runs_top3": 1,
+          "top3_rate": 0.5,
+          "top3_rate_interval": [
+            0.0945,
+            0.9055
+          ],
+          "prominence": 0.1016,
+          "prominence_interval": [
+            0,
+            0.2032
+          ],
+          "runs_citing": 1,
+          "cited_rate": 0.5,
+          "cited_rate_interval": [
+            0.0945,
+            0.9055
+          ],
+          "mentioned_and_cited": 1,
+          "mentioned_not_cited": 0,
+          "cited_not_mentioned": 0,
+          "mentions": 1,
+          "mentions_not_counted": {
+            "prompt_echo": 0,
+            "absence": 1
+          }
+        }
+      ]
+    }
+  ],
+  "charge": null
+};
+
+export const exampleMention = {
+  "run_id": "dr_01M8A2R1B7C3D4E5F6G7H8J9K0",
+  "engine": "chatgpt",
+  "prompt": "best crm for a small agency",
+  "entity": "HubSpot",
+  "alias": "HubSpot CRM",
+  "start": 42,
+  "end": 53,
+  "sentence": "**HubSpot CRM** is free to start.",
+  "list_rank": 1,
+  "counted": true,
+  "reason": null
 };

@@ -43,31 +43,76 @@ export const DomainName = z
       "A domain name of at least two labels (`acme.com`, `docs.acme.co.uk`; an IDN in Unicode or `xn--` form). An `http://` or `https://` URL is accepted and stored as its host, lower-cased, without a trailing dot: `https://www.acme.com/pricing` is `www.acme.com`. Refused with 400: spaces, a single label (`localhost`), an IP address, another scheme, user info.",
   });
 
+/** Bounds of a context's other names and competitor domains, as a visibility analysis takes them (lib/schemas/visibility.ts). */
+export const CONTEXT_LIMITS = { aliases: 20, domains: 20 } as const;
+
+const ALIASES_DESCRIPTION =
+  "Other names of a brand or competitor, by its name as `brands` or `competitors` give it (\"HubSpot\": [\"HubSpot CRM\"]); a visibility analysis counts them as the entity. A key that names no brand or competitor is refused.";
+const COMPETITOR_DOMAINS_DESCRIPTION =
+  "A competitor's domains, by its name as `competitors` gives it; a visibility analysis counts a cited page on them (or a subdomain) as citing it. A key that names no competitor is refused.";
+
 const projectContextFields = {
   primary_domain: DomainName.nullable().optional(),
   domains: z.array(DomainName).optional().describe("Domain names; each stored as its host, duplicates dropped. A domain covers its subdomains."),
   brands: z.array(z.string()).optional().describe("Your brand and product names, counted in answers as terms."),
   competitors: z.array(z.string()).optional().describe("Competitors' names, counted in answers as terms."),
+  aliases: z.record(z.string(), z.array(z.string())).optional().describe(ALIASES_DESCRIPTION),
+  competitor_domains: z.record(z.string(), z.array(z.string())).optional().describe(`${COMPETITOR_DOMAINS_DESCRIPTION} Stored as hosts.`),
 };
 
 /** A project's context as answers carry it: a client drops fields it does not know (a newer server's). */
 export const ProjectContext = z.object(projectContextFields).meta({ id: "ProjectContext", examples: [exampleProjectContext] });
 
+/** The trimmed names `brands` and `competitors` give (what `aliases` and `competitor_domains` keys must name). */
+const namesOf = (list: readonly string[] | undefined) => new Set((list ?? []).map((n) => n.trim()));
+
 /**
  * The context a request gives: the same fields and no others, refused like unknown top-level
- * fields; each brand and competitor a name of 1 to 100 characters after trimming, stored trimmed.
+ * fields; each brand and competitor a name of 1 to 100 characters after trimming, stored trimmed;
+ * `aliases` and `competitor_domains` keyed by those names (a key naming none is refused).
  */
-const ProjectContextInput = z.strictObject({
-  ...projectContextFields,
-  brands: z
-    .array(name(100))
-    .optional()
-    .describe("Your brand and product names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
-  competitors: z
-    .array(name(100))
-    .optional()
-    .describe("Competitors' names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
-});
+const ProjectContextInput = z
+  .strictObject({
+    ...projectContextFields,
+    brands: z
+      .array(name(100))
+      .optional()
+      .describe("Your brand and product names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
+    competitors: z
+      .array(name(100))
+      .optional()
+      .describe("Competitors' names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
+    aliases: z
+      .record(
+        name(100),
+        z
+          .array(name(100))
+          .max(CONTEXT_LIMITS.aliases, { error: `must have at most ${CONTEXT_LIMITS.aliases} aliases` })
+          .describe(`0 to ${CONTEXT_LIMITS.aliases} names, each 1 to 100 characters after trimming (a blank one is refused).`),
+      )
+      .optional()
+      .describe(ALIASES_DESCRIPTION),
+    competitor_domains: z
+      .record(
+        name(100),
+        z
+          .array(DomainName)
+          .max(CONTEXT_LIMITS.domains, { error: `must have at most ${CONTEXT_LIMITS.domains} domains` })
+          .describe(`0 to ${CONTEXT_LIMITS.domains} domain names, each stored as its host.`),
+      )
+      .optional()
+      .describe(`${COMPETITOR_DOMAINS_DESCRIPTION} Each domain is stored as its host.`),
+  })
+  .superRefine((context, ctx) => {
+    const entities = new Set([...namesOf(context.brands), ...namesOf(context.competitors)]);
+    const competitors = namesOf(context.competitors);
+    for (const key of Object.keys(context.aliases ?? {})) {
+      if (!entities.has(key)) ctx.addIssue({ code: "custom", path: ["aliases", key], message: `names no brand or competitor of the context (${JSON.stringify(key)})` });
+    }
+    for (const key of Object.keys(context.competitor_domains ?? {})) {
+      if (!competitors.has(key)) ctx.addIssue({ code: "custom", path: ["competitor_domains", key], message: `names no competitor of the context (${JSON.stringify(key)})` });
+    }
+  });
 
 export const Project = z
   .object({

@@ -1,11 +1,14 @@
 // Visibility analyses (decisions.md "Statistics", "Visibility analyses"): how often answer engines
 // name each tracked brand and competitor, in what place, how prominently, whether they cite it;
 // every rate with its n and its interval, every mention with its evidence. Kind `visibility`, ids
-// `va_`. zod only. The endpoints (POST /visibility-analyses, GET /analyses/{id}/mentions) and the
-// Analysis union join these schemas when the service is wired.
+// `va_`. zod only. POST /visibility-analyses and GET /analyses/{id}/mentions are declared here;
+// GET /analyses and GET /analyses/{id} answer the analysis through the union in ./analyses.ts.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, chars, cursorParam, idOf, limitParam, listOf, name } from "./common";
+import { DateTime, EngineId, chars, cursorParam, idOf, limitParam, listOf, name } from "./common";
+import { defineEndpoint } from "./endpoint";
+import { exampleMention, exampleVisibilityAnalysis } from "./examples";
+import { countryName } from "../locale/codes";
 import { DomainName, ProjectId } from "./projects";
 import { RunError } from "./results";
 import { RunId, RunStatus } from "./runs";
@@ -215,7 +218,7 @@ export const VisibilityAnalysis = z
     rows: z.array(EntityVisibility).describe("One per entity, in the order of `entities`."),
     charge: RunCharge.nullable().describe("Null: computed from stored runs, nothing is charged."),
   })
-  .meta({ id: "VisibilityAnalysis" });
+  .meta({ id: "VisibilityAnalysis", examples: [exampleVisibilityAnalysis] });
 
 export const Mention = z
   .object({
@@ -231,19 +234,52 @@ export const Mention = z
     counted: z.boolean(),
     reason: NotCountedReason.nullable().describe("Why it is not counted; null when counted."),
   })
-  .meta({ id: "Mention", description: "Where a tracked entity's name or alias occurs in one run's answer: the evidence behind every figure." });
+  .meta({ id: "Mention", description: "Where a tracked entity's name or alias occurs in one run's answer: the evidence behind every figure.", examples: [exampleMention] });
 
-export const MentionPage = listOf(Mention, "MentionPage", { description: "By run (in the analysis's run order), then by offset." });
+export const MentionPage = listOf(Mention, "MentionPage", {
+  description: "By run (in the analysis's run order), then by offset.",
+  examples: [{ items: [exampleMention], next_cursor: null }],
+});
+
+/** The columns of `format=csv`, in order: Mention's fields. */
+export const MENTION_CSV_COLUMNS = ["run_id", "engine", "prompt", "entity", "alias", "start", "end", "sentence", "list_rank", "counted", "reason"] as const;
 
 export const MentionsQuery = z.object({
-  entity: chars(1, 100).optional().describe("Only this entity's mentions (its name)."),
-  engine: z.string().min(1).optional().describe("Only this engine's runs."),
+  entity: chars(1, 100).optional().describe("Only this entity's mentions (its name as the analysis's `entities` give it); a name the analysis does not track is refused."),
+  engine: EngineId.optional().describe("Only this engine's runs."),
   run_id: RunId.optional().describe("Only this run's mentions."),
   counted: z.enum(["true", "false"]).optional().describe("Only counted (`true`) or not counted (`false`) mentions."),
-  format: z.enum(["json", "csv"]).optional().describe("`csv`: every matching mention at once, streamed, with a header line (no paging). Default `json`, paged."),
+  prompt: chars(1, 4000)
+    .optional()
+    .describe("Only the mentions in runs of this prompt (its exact text, as `by_prompt` gives it): the evidence of a prompt's figures. An addition to decisions.md."),
+  country: z
+    .string()
+    .overwrite((code) => (code.trim().toLowerCase() === "none" ? "none" : code.trim().toUpperCase()))
+    .refine((code) => code === "none" || countryName(code) !== null, {
+      error: (issue) => `unknown country ${JSON.stringify(issue.input)}: give an ISO 3166-1 alpha-2 code such as US, DE or BR, or none`,
+    })
+    .meta({ examples: ["DE", "none"] })
+    .optional()
+    .describe("Only the mentions in runs made for this country (ISO 3166-1 alpha-2), or `none` for runs without a location: the evidence of a `by_country` row. An addition to decisions.md."),
+  format: z
+    .enum(["json", "csv"])
+    .optional()
+    .describe(
+      `\`csv\`: every matching mention at once, streamed as text/csv with a header line (${MENTION_CSV_COLUMNS.join(", ")}; \`limit\` and \`cursor\` are not read). Default \`json\`, paged.`,
+    ),
   limit: limitParam,
   cursor: cursorParam,
 });
+
+export const createVisibilityAnalysis = defineEndpoint({
+  method: "POST", path: "/visibility-analyses", operationId: "createVisibilityAnalysis",
+  summary: "How often answers name each brand and competitor, in what place, with n and 95% intervals; finished at once",
+  description:
+    "The runs are named by run, batch (`rq_…`) or fanout (`fo_…`) ids; a batch or fanout contributes all its runs. Computed from stored answers (no model is called, nothing is charged) and stored, so GET /analyses/{id} answers it unchanged and GET /analyses/{id}/mentions pages its evidence. A mention inside a quotation of the prompt or of the run's own search queries, or in a sentence saying nothing was found about it, is kept as evidence but not counted. Runs that cannot count are listed in excluded_runs.",
+  tags: ["Analyses"], auth: "bearer", body: VisibilityAnalysisRequest, response: VisibilityAnalysis, status: 201,
+  errors: ["not_found"],
+});
+
 
 export type EntityRole = z.infer<typeof EntityRole>;
 export type EntityInput = z.infer<typeof EntityInput>;

@@ -5,7 +5,8 @@
 // as one binomial draw of how many items are not the commonest value plus a uniform draw for each
 // of those. bootstrapGroupedMeans: every mean of every group of a table of runs from one bootstrap
 // of its rows (a visibility analysis's average positions and prominences by engine, prompt and
-// country), a uniform draw and a few additions per run and resample.
+// country), a uniform draw per run and resample and a few additions per run drawn, in parts that
+// threads can draw at once.
 import { SeededRandom } from "./random";
 
 export const BOOTSTRAP_RESAMPLES = 2_000;
@@ -112,6 +113,55 @@ export type GroupedTable = {
 const STORE_BYTES = 64 * 2 ** 20;
 /** Cells (the groups of all partitions but the largest, crossed) beyond this share of the rows are not worth rolling up. */
 const MAX_CELL_SHARE = 0.25;
+/**
+ * The resamples are drawn in this many parts, each from a stream of its own (part 0 from the seed,
+ * part k from the seed and k), so that the parts can be drawn at once on different threads and
+ * give the same intervals as drawn one after another.
+ */
+export const BOOTSTRAP_PARTS = 2;
+
+/** A mean to resample: its partition, group and column, and its value on the sample. */
+type Active = { q: number; g: number; c: number; mean: number };
+
+/**
+ * What the resamples of bootstrapGroupedMeans need, made once from the table: plain data and typed
+ * arrays only (a worker thread can be handed it).
+ */
+export type GroupedBootstrapPlan = {
+  rows: number;
+  resamples: number;
+  confidence: number;
+  /** Per row: its group in each target (the largest partition, then the cells or every other partition). */
+  targetsOf: Int32Array[];
+  targetGroups: number[];
+  /** Which partition each target is (-1: the cells). */
+  targetPartition: number[];
+  /** Partitions summed from the cells (rollUp), each cell's group in them. */
+  viaCells: number[];
+  cellGroup: Int32Array[];
+  cells: number;
+  /** The columns of each pass, [from, to). */
+  passes: [number, number][];
+  /** Per pass: the rows' entries in the pass's columns, those counted over entries first (up to mids). */
+  passEntries: { offsets: Int32Array; mids: Int32Array; cols: Int32Array; vals: Float64Array }[];
+  /** Per pass: the means it resamples. */
+  passActive: Active[][];
+  /** Intervals known without resampling, and null where there is no mean: intervals[partition][group][column]. */
+  known: ([number, number] | null)[][][];
+  overEntries: readonly boolean[];
+  partitionGroups: number[];
+};
+
+/** One part's resample means of one pass: means[k * perPart + i] for the pass's k-th mean, `kept[k]` of them defined. */
+export type GroupedPartMeans = { means: Float64Array; kept: Int32Array };
+
+/** The resamples of part `part` (of BOOTSTRAP_PARTS): [from, to). */
+export function partRange(resamples: number, part: number): [number, number] {
+  return [Math.floor((part * resamples) / BOOTSTRAP_PARTS), Math.floor(((part + 1) * resamples) / BOOTSTRAP_PARTS)];
+}
+
+/** The stream a part draws from. */
+const partSeed = (seed: string, part: number) => (part === 0 ? seed : `${seed}\u0000part ${part}`);
 
 /**
  * Percentile bootstrap intervals of every column's mean in every group of every partition, from
@@ -121,8 +171,9 @@ const MAX_CELL_SHARE = 0.25;
  * a mean is undefined (no row of the group drawn; for an over-entries column, no entry) is left out
  * of that mean's percentiles. Intervals as bootstrapMeanInterval's (type 7 percentiles, widened to
  * hold the sample mean; [v, v] when every value is v); null where the sample has no mean.
- * One pass over the draws costs a uniform draw and a few additions per row: the groups of the
- * largest partition and the cells of the others are summed, the others' groups from their cells.
+ * A resample is the rows' draw counts (a uniform draw and an increment per row), then one pass
+ * over the rows in order adding each drawn row's values times its count: the groups of the largest
+ * partition and the cells of the others are summed, the others' groups from their cells.
  * Answers intervals[partition][group][column]. Not rounded.
  */
 export function bootstrapGroupedMeans(
@@ -130,13 +181,25 @@ export function bootstrapGroupedMeans(
   seed: string,
   options: { resamples?: number; confidence?: number } = {},
 ): ([number, number] | null)[][][] {
+  const plan = prepareGroupedBootstrap(table, options);
+  const parts = plan.passes.map((_, pass) => Array.from({ length: BOOTSTRAP_PARTS }, (_, part) => groupedResampleMeans(plan, seed, pass, part)));
+  return finishGroupedBootstrap(plan, parts);
+}
+
+/** The plan of a grouped bootstrap (see bootstrapGroupedMeans): the intervals known at once, the means to resample. */
+export function prepareGroupedBootstrap(table: GroupedTable, options: { resamples?: number; confidence?: number } = {}): GroupedBootstrapPlan {
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
   const confidence = options.confidence ?? 0.95;
   if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`bootstrap: resamples must be a whole number >= 1 (got ${resamples})`);
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`bootstrap: confidence must be between 0 and 1 (got ${confidence})`);
   const { rows, offsets, columns, values, columnCount, overEntries, partitions } = table;
   const P = partitions.length;
-  const result = partitions.map((p) => Array.from({ length: p.groups }, () => new Array<[number, number] | null>(columnCount).fill(null)));
-  if (rows === 0 || P === 0 || columnCount === 0) return result;
+  const known = partitions.map((p) => Array.from({ length: p.groups }, () => new Array<[number, number] | null>(columnCount).fill(null)));
+  const empty: GroupedBootstrapPlan = {
+    rows, resamples, confidence, targetsOf: [], targetGroups: [], targetPartition: [], viaCells: [], cellGroup: [], cells: 0, passes: [], passEntries: [], passActive: [],
+    known, overEntries, partitionGroups: partitions.map((p) => p.groups),
+  };
+  if (rows === 0 || P === 0 || columnCount === 0) return empty;
 
   // The sample: per partition, group and column, the sum, the entries, and whether values differ.
   const groupRows = partitions.map((p) => {
@@ -144,8 +207,7 @@ export function bootstrapGroupedMeans(
     for (let i = 0; i < rows; i++) n[p.groupOf[i]!]!++;
     return n;
   });
-  type Stat = { sum: Float64Array; count: Float64Array; first: Float64Array; varies: Uint8Array };
-  const stats: Stat[] = partitions.map((p) => ({
+  const stats = partitions.map((p) => ({
     sum: new Float64Array(p.groups * columnCount),
     count: new Float64Array(p.groups * columnCount),
     first: new Float64Array(p.groups * columnCount).fill(NaN),
@@ -166,7 +228,7 @@ export function bootstrapGroupedMeans(
     }
   }
   // Which (partition, group, column) need resampling; the others are answered now.
-  const active: { q: number; g: number; c: number; mean: number }[] = [];
+  const active: Active[] = [];
   for (let q = 0; q < P; q++) {
     const st = stats[q]!;
     for (let g = 0; g < partitions[q]!.groups; g++) {
@@ -175,40 +237,46 @@ export function bootstrapGroupedMeans(
         const k = g * columnCount + c;
         if (overEntries[c]) {
           if (st.count[k] === 0) continue;
-          if (!st.varies[k]) result[q]![g]![c] = [st.first[k]!, st.first[k]!];
+          if (!st.varies[k]) known[q]![g]![c] = [st.first[k]!, st.first[k]!];
           else active.push({ q, g, c, mean: st.sum[k]! / st.count[k]! });
         } else {
           if (n === 0) continue;
           if (st.count[k] === 0 || (st.count[k] === n && !st.varies[k])) {
             const v = st.count[k] === 0 ? 0 : st.first[k]!;
-            result[q]![g]![c] = [v, v];
+            known[q]![g]![c] = [v, v];
           } else active.push({ q, g, c, mean: st.sum[k]! / n });
         }
       }
     }
   }
-  if (active.length === 0) return result;
+  if (active.length === 0) return empty;
 
   // The largest partition is summed directly; the others through cells (their groups crossed).
   let big = 0;
   for (let q = 1; q < P; q++) if (partitions[q]!.groups > partitions[big]!.groups) big = q;
   const small = partitions.map((_, q) => q).filter((q) => q !== big);
-  const cellOf = new Int32Array(rows);
+  const cellOfRow = new Int32Array(rows);
   const cellKeys = new Map<string, number>();
   for (let i = 0; i < rows; i++) {
     const key = small.map((q) => partitions[q]!.groupOf[i]).join(",");
     let cell = cellKeys.get(key);
     if (cell === undefined) cellKeys.set(key, (cell = cellKeys.size));
-    cellOf[i] = cell;
+    cellOfRow[i] = cell;
   }
   const cells = cellKeys.size;
   const rollUp = cells <= Math.max(16, rows * MAX_CELL_SHARE);
   // Without a cheap roll-up every partition is summed directly (its groups are its "cells").
   const direct = rollUp ? [big] : partitions.map((_, q) => q);
   const viaCells = rollUp ? small : [];
+
+  // The rows are summed as given, so every sum adds the same values in the same order whichever
+  // partitions are asked for.
+  const targetsOf = [...direct.map((q) => partitions[q]!.groupOf), ...(rollUp ? [cellOfRow] : [])];
+  const targetGroups = [...direct.map((q) => partitions[q]!.groups), ...(rollUp ? [cells] : [])];
+  const targetPartition = [...direct, ...(rollUp ? [-1] : [])];
   const cellGroup = viaCells.map((q) => {
     const groupOfCell = new Int32Array(cells);
-    for (let i = 0; i < rows; i++) groupOfCell[cellOf[i]!] = partitions[q]!.groupOf[i]!;
+    for (let i = 0; i < rows; i++) groupOfCell[cellOfRow[i]!] = partitions[q]!.groupOf[i]!;
     return groupOfCell;
   });
 
@@ -220,15 +288,11 @@ export function bootstrapGroupedMeans(
     let to = from + 1;
     let held = activeOf[from]!;
     while (to < columnCount && (held + activeOf[to]!) * resamples * 8 <= STORE_BYTES) held += activeOf[to++]!;
-    passes.push([from, to]);
+    if (held > 0) passes.push([from, to]);
     from = to;
   }
-  const alpha = 1 - confidence;
-  for (const [from, to] of passes) {
-    const width = to - from;
-    const passActive = active.filter((a) => a.c >= from && a.c < to);
-    if (passActive.length === 0) continue;
-    // This pass's entries, by row: those counted (over-entries columns) first, ending at `mids[i]`.
+  const passEntries = passes.map(([from, to]) => {
+    // This pass's entries, by row: those counted over entries first, ending at `mids[i]`.
     const pOffsets = new Int32Array(rows + 1);
     const mids = new Int32Array(rows);
     const pCols: number[] = [];
@@ -246,79 +310,122 @@ export function bootstrapGroupedMeans(
       }
       pOffsets[i + 1] = pCols.length;
     }
-    const cols = Int32Array.from(pCols);
-    const vals = Float64Array.from(pVals);
+    return { offsets: pOffsets, mids, cols: Int32Array.from(pCols), vals: Float64Array.from(pVals) };
+  });
+  const passActive = passes.map(([from, to]) => active.filter((a) => a.c >= from && a.c < to));
+  return {
+    rows, resamples, confidence, targetsOf, targetGroups, targetPartition, viaCells, cellGroup, cells, passes, passEntries, passActive,
+    known, overEntries, partitionGroups: partitions.map((p) => p.groups),
+  };
+}
 
-    const store = passActive.map(() => new Float64Array(resamples));
-    const kept = new Int32Array(passActive.length);
-    const targets = [...direct.map((q) => ({ q, groupOf: partitions[q]!.groupOf, groups: partitions[q]!.groups })), ...(rollUp ? [{ q: -1, groupOf: cellOf, groups: cells }] : [])];
-    const acc: Sums[] = targets.map((t) => ({ n: new Float64Array(t.groups), sum: new Float64Array(t.groups * width), count: new Float64Array(t.groups * width) }));
-    const rolled = viaCells.map((q) => ({ n: new Float64Array(partitions[q]!.groups), sum: new Float64Array(partitions[q]!.groups * width), count: new Float64Array(partitions[q]!.groups * width) }));
-    // Where each active mean reads its sums from: sums[k][at[k]] over denominators[k][den[k]].
-    const sums: Float64Array[] = [];
-    const denominators: Float64Array[] = [];
-    const at = new Int32Array(passActive.length);
-    const den = new Int32Array(passActive.length);
-    passActive.forEach((a, k) => {
-      const t = targets.findIndex((x) => x.q === a.q);
-      const from_ = t >= 0 ? acc[t]! : rolled[viaCells.indexOf(a.q)]!;
-      at[k] = a.g * width + (a.c - from);
-      sums.push(from_.sum);
-      if (overEntries[a.c]) {
-        denominators.push(from_.count);
-        den[k] = at[k]!;
-      } else {
-        denominators.push(from_.n);
-        den[k] = a.g;
-      }
-    });
-
-    const rng = new SeededRandom(seed);
-    for (let r = 0; r < resamples; r++) {
-      for (const x of acc) {
-        x.n.fill(0);
-        x.sum.fill(0);
-        x.count.fill(0);
-      }
-      if (targets.length === 2) {
-        const [x, y] = acc as [Sums, Sums];
-        drawTwo(rng, rows, pOffsets, mids, cols, vals, width, targets[0]!.groupOf, x.n, x.sum, x.count, targets[1]!.groupOf, y.n, y.sum, y.count);
-      } else drawMany(rng, rows, pOffsets, mids, cols, vals, width, targets, acc);
-      if (rollUp) {
-        const cellAcc = acc[acc.length - 1]!;
-        viaCells.forEach((q, k) => {
-          const into = rolled[k]!;
-          into.n.fill(0);
-          into.sum.fill(0);
-          into.count.fill(0);
-          const groupOfCell = cellGroup[k]!;
-          for (let cell = 0; cell < cells; cell++) {
-            const g = groupOfCell[cell]!;
-            into.n[g]! += cellAcc.n[cell]!;
-            for (let col = 0; col < width; col++) {
-              into.sum[g * width + col]! += cellAcc.sum[cell * width + col]!;
-              into.count[g * width + col]! += cellAcc.count[cell * width + col]!;
-            }
-          }
-        });
-      }
-      for (let k = 0; k < passActive.length; k++) {
-        const denominator = denominators[k]![den[k]!]!;
-        if (denominator === 0) continue;
-        store[k]![kept[k]!++] = sums[k]![at[k]!]! / denominator;
-      }
+/**
+ * The resample means of one pass and one part of a grouped bootstrap (its resamples partRange),
+ * drawn from the part's own stream of `seed`: what one thread does.
+ */
+export function groupedResampleMeans(plan: GroupedBootstrapPlan, seed: string, pass: number, part: number): GroupedPartMeans {
+  const [first, last] = partRange(plan.resamples, part);
+  const perPart = last - first;
+  const act = plan.passActive[pass]!;
+  const out: GroupedPartMeans = { means: new Float64Array(act.length * perPart), kept: new Int32Array(act.length) };
+  if (perPart === 0 || act.length === 0) return out;
+  const [from, to] = plan.passes[pass]!;
+  const width = to - from;
+  const { offsets, mids, cols, vals } = plan.passEntries[pass]!;
+  const rows = plan.rows;
+  const T = plan.targetsOf.length;
+  const acc = plan.targetGroups.map((groups) => ({ n: new Float64Array(groups), sum: new Float64Array(groups * width), count: new Float64Array(groups * width) }));
+  const rolled = plan.viaCells.map((q) => {
+    const groups = plan.partitionGroups[q]!;
+    return { n: new Float64Array(groups), sum: new Float64Array(groups * width), count: new Float64Array(groups * width) };
+  });
+  // Where each mean reads its sums from: sums[k][at[k]] over denominators[k][den[k]].
+  const sums: Float64Array[] = [];
+  const denominators: Float64Array[] = [];
+  const at = new Int32Array(act.length);
+  const den = new Int32Array(act.length);
+  act.forEach((a, k) => {
+    const t = plan.targetPartition.indexOf(a.q);
+    const from_ = t >= 0 ? acc[t]! : rolled[plan.viaCells.indexOf(a.q)]!;
+    at[k] = a.g * width + (a.c - from);
+    sums.push(from_.sum);
+    if (plan.overEntries[a.c]) {
+      denominators.push(from_.count);
+      den[k] = at[k]!;
+    } else {
+      denominators.push(from_.n);
+      den[k] = a.g;
     }
+  });
 
-    passActive.forEach((act, k) => {
-      const sample = store[k]!.subarray(0, kept[k]!);
-      if (sample.length === 0) {
-        result[act.q]![act.g]![act.c] = [act.mean, act.mean];
+  const rng = new SeededRandom(partSeed(seed, part));
+  // A row is drawn at most `rows` times: 16 bits suffice for every analysis (20,000 runs at most).
+  const drawn = rows <= 0xffff ? new Uint16Array(rows) : (new Uint32Array(rows) as unknown as Uint16Array);
+  for (let r = 0; r < perPart; r++) {
+    for (const x of acc) {
+      x.n.fill(0);
+      x.sum.fill(0);
+      x.count.fill(0);
+    }
+    drawCounts(rng, drawn);
+    if (T === 2) {
+      const [x, y] = acc as [Sums, Sums];
+      sumTwo(drawn, offsets, mids, cols, vals, width, plan.targetsOf[0]!, x.n, x.sum, x.count, plan.targetsOf[1]!, y.n, y.sum, y.count);
+    } else sumMany(drawn, offsets, mids, cols, vals, width, plan.targetsOf, acc);
+    if (plan.viaCells.length) {
+      const cellAcc = acc[acc.length - 1]!;
+      plan.viaCells.forEach((_, k) => {
+        const into = rolled[k]!;
+        into.n.fill(0);
+        into.sum.fill(0);
+        into.count.fill(0);
+        const groupOfCell = plan.cellGroup[k]!;
+        for (let cell = 0; cell < plan.cells; cell++) {
+          const g = groupOfCell[cell]!;
+          into.n[g]! += cellAcc.n[cell]!;
+          for (let col = 0; col < width; col++) {
+            into.sum[g * width + col]! += cellAcc.sum[cell * width + col]!;
+            into.count[g * width + col]! += cellAcc.count[cell * width + col]!;
+          }
+        }
+      });
+    }
+    for (let k = 0; k < act.length; k++) {
+      const denominator = denominators[k]![den[k]!]!;
+      if (denominator === 0) continue;
+      out.means[k * perPart + out.kept[k]!++] = sums[k]![at[k]!]! / denominator;
+    }
+  }
+  return out;
+}
+
+/** The intervals from every pass's parts' resample means (parts[pass][part]). */
+export function finishGroupedBootstrap(plan: GroupedBootstrapPlan, parts: readonly (readonly GroupedPartMeans[])[]): ([number, number] | null)[][][] {
+  const result = plan.known.map((groups) => groups.map((columns) => [...columns]));
+  const alpha = 1 - plan.confidence;
+  plan.passActive.forEach((act, pass) => {
+    const sizes = Array.from({ length: BOOTSTRAP_PARTS }, (_, part) => {
+      const [first, last] = partRange(plan.resamples, part);
+      return last - first;
+    });
+    act.forEach((a, k) => {
+      let total = 0;
+      for (let part = 0; part < BOOTSTRAP_PARTS; part++) total += parts[pass]![part]!.kept[k]!;
+      if (total === 0) {
+        result[a.q]![a.g]![a.c] = [a.mean, a.mean];
         return;
       }
+      const sample = new Float64Array(total);
+      let filled = 0;
+      for (let part = 0; part < BOOTSTRAP_PARTS; part++) {
+        const { means, kept } = parts[pass]![part]!;
+        sample.set(means.subarray(k * sizes[part]!, k * sizes[part]! + kept[k]!), filled);
+        filled += kept[k]!;
+      }
       const [low, high] = quantiles(sample, alpha / 2, 1 - alpha / 2);
-      result[act.q]![act.g]![act.c] = [Math.min(low, act.mean), Math.max(high, act.mean)];
+      result[a.q]![a.g]![a.c] = [Math.min(low, a.mean), Math.max(high, a.mean)];
     });
-  }
+  });
   return result;
 }
 
@@ -337,12 +444,38 @@ export function quantile(xs: Float64Array, p: number): number {
 type Sums = { n: Float64Array; sum: Float64Array; count: Float64Array };
 
 /**
- * One resample of `rows` rows into two sets of group sums (the hot loop of bootstrapGroupedMeans,
- * kept small and monomorphic). The generator is sfc32 inlined (SeededRandom.nextU32).
+ * One resample as draw counts: `drawn[i]` the times row i was drawn in rows.length uniform draws
+ * (a multinomial). The generator is sfc32 inlined (SeededRandom.nextU32).
  */
-function drawTwo(
-  rng: SeededRandom,
-  rows: number,
+function drawCounts(rng: SeededRandom, drawn: Uint16Array): void {
+  drawn.fill(0);
+  const rows = drawn.length;
+  let a = rng.a;
+  let b = rng.b;
+  let c = rng.c;
+  let d = rng.d;
+  const scale = rows / 4294967296;
+  for (let i = 0; i < rows; i++) {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    drawn[((t >>> 0) * scale) | 0]!++;
+  }
+  rng.a = a;
+  rng.b = b;
+  rng.c = c;
+  rng.d = d;
+}
+
+/**
+ * The sums of a resample into two sets of group sums (the hot loop of the grouped bootstrap, kept
+ * small and monomorphic): the rows in order, each drawn row's values times its count.
+ */
+function sumTwo(
+  drawn: Uint16Array,
   offsets: Int32Array,
   mids: Int32Array,
   cols: Int32Array,
@@ -357,23 +490,14 @@ function drawTwo(
   sumB: Float64Array,
   countB: Float64Array,
 ): void {
-  let a = rng.a;
-  let b = rng.b;
-  let c = rng.c;
-  let d = rng.d;
-  const scale = rows / 4294967296;
-  for (let i = 0; i < rows; i++) {
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    const row = ((t >>> 0) * scale) | 0;
+  const rows = drawn.length;
+  for (let row = 0; row < rows; row++) {
+    const w = drawn[row]!;
+    if (w === 0) continue;
     const gA = ofA[row]!;
     const gB = ofB[row]!;
-    nA[gA]!++;
-    nB[gB]!++;
+    nA[gA]! += w;
+    nB[gB]! += w;
     const baseA = gA * width;
     const baseB = gB * width;
     const mid = mids[row]!;
@@ -381,47 +505,43 @@ function drawTwo(
     let j = offsets[row]!;
     for (; j < mid; j++) {
       const col = cols[j]!;
-      const v = vals[j]!;
+      const v = vals[j]! * w;
       sumA[baseA + col]! += v;
       sumB[baseB + col]! += v;
-      countA[baseA + col]!++;
-      countB[baseB + col]!++;
+      countA[baseA + col]! += w;
+      countB[baseB + col]! += w;
     }
     for (; j < end; j++) {
       const col = cols[j]!;
-      const v = vals[j]!;
+      const v = vals[j]! * w;
       sumA[baseA + col]! += v;
       sumB[baseB + col]! += v;
     }
   }
-  rng.a = a;
-  rng.b = b;
-  rng.c = c;
-  rng.d = d;
 }
 
-/** drawTwo for any number of sets of sums (cells too many to roll up), less quickly. */
-function drawMany(
-  rng: SeededRandom,
-  rows: number,
+/** sumTwo for any number of sets of sums (cells too many to roll up), less quickly. */
+function sumMany(
+  drawn: Uint16Array,
   offsets: Int32Array,
   mids: Int32Array,
   cols: Int32Array,
   vals: Float64Array,
   width: number,
-  targets: readonly { groupOf: Int32Array }[],
+  targets: readonly Int32Array[],
   acc: readonly Sums[],
 ): void {
-  for (let i = 0; i < rows; i++) {
-    const row = rng.nextIndex(rows);
+  for (let row = 0; row < drawn.length; row++) {
+    const w = drawn[row]!;
+    if (w === 0) continue;
     for (let t = 0; t < targets.length; t++) {
-      const g = targets[t]!.groupOf[row]!;
+      const g = targets[t]![row]!;
       const x = acc[t]!;
-      x.n[g]!++;
+      x.n[g]! += w;
       const base = g * width;
       for (let j = offsets[row]!; j < offsets[row + 1]!; j++) {
-        x.sum[base + cols[j]!]! += vals[j]!;
-        if (j < mids[row]!) x.count[base + cols[j]!]!++;
+        x.sum[base + cols[j]!]! += vals[j]! * w;
+        if (j < mids[row]!) x.count[base + cols[j]!]! += w;
       }
     }
   }

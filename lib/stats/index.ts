@@ -6,6 +6,9 @@ export { normalQuantile, zFor } from "./normal";
 export { round4, rateOf } from "./rate";
 export { newcombeInterval } from "./newcombe";
 export { changeTest, type ChangeTest, type Count } from "./change";
-export { BOOTSTRAP_RESAMPLES, bootstrapGroupedMeans, bootstrapMeanInterval, quantile, type GroupedTable } from "./bootstrap";
+export {
+  BOOTSTRAP_PARTS, BOOTSTRAP_RESAMPLES, bootstrapGroupedMeans, bootstrapMeanInterval, finishGroupedBootstrap, groupedResampleMeans, prepareGroupedBootstrap, quantile,
+  type GroupedBootstrapPlan, type GroupedPartMeans, type GroupedTable,
+} from "./bootstrap";
 export { SeededRandom } from "./random";
 export { cohensKappa, type Agreement2x2 } from "./kappa";

@@ -4,15 +4,17 @@
 import { sortRuns } from "../analyses/citations";
 import type { EntityVisibility, VisibilityExclusionReason } from "../schemas/visibility";
 import { normalizeEntity, type Entity } from "./entities";
-import { groupFigures, meanIntervals } from "./figures";
+import { bootstrapGroupedMeans } from "../stats";
+import { groupFigures, meanIntervalsTable } from "./figures";
 import { buildMatcher } from "./matcher";
-import { Observations, observeContext, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
+import { MENTION_WIDTH, MentionStore, mentionRows, Observations, observeContext, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
 
 export const VISIBILITY_METHOD = "visibility-v1";
 
 export type { EntityVisibility, VisibilityExclusionReason };
 
-export type VisibilityFigures = {
+/** What a visibility analysis stores as its figures: everything its API body shows but the row's own fields. */
+export type StoredVisibilityFigures = {
   method: typeof VISIBILITY_METHOD;
   entities: Entity[];
   run_ids: string[];
@@ -26,9 +28,15 @@ export type VisibilityFigures = {
     mentions_not_counted: { prompt_echo: number; absence: number };
   };
   rows: EntityVisibility[];
+};
+
+export type VisibilityFigures = StoredVisibilityFigures & {
   /** Every mention, by run (in run order) then offset: the evidence behind every figure. */
   mentions: MentionRow[];
 };
+
+/** The figures, every mention in its stored form, and the runs counted (the store's run indices). */
+export type VisibilityComputation = { figures: StoredVisibilityFigures; store: MentionStore; runs: readonly VisibilityRunInput[] };
 
 const engineOf = (run: VisibilityRunInput) => run.engine ?? "unknown";
 
@@ -45,24 +53,62 @@ function partitionBy<K>(keys: readonly K[], keyOf: (r: number) => K, runs: numbe
   return { groupOf, groups: keys.length, members: lists.map((l) => Int32Array.from(l)) };
 }
 
+type ComputeOptions = { entities: readonly Entity[]; seed: string; /** 2,000 (decisions.md); fewer only to test faster. */ resamples?: number };
+
 /**
  * Every figure of a VisibilityAnalysis from the runs the ids named (in order, repeats included)
- * and the entities (in the order given). `seed` (the analysis id) fixes the bootstrap intervals.
+ * and the entities (in the order given), with every mention as the API answers it. `seed` (the
+ * analysis id) fixes the bootstrap intervals.
  */
-export function computeVisibilityAnalysis(
-  named: readonly VisibilityRunInput[],
-  options: { entities: readonly Entity[]; seed: string; /** 2,000 (decisions.md); fewer only to test faster. */ resamples?: number },
-): VisibilityFigures {
+export function computeVisibilityAnalysis(named: readonly VisibilityRunInput[], options: ComputeOptions): VisibilityFigures {
+  const { figures, store, runs } = computeVisibility(named, options);
+  const mentions = runs.flatMap((run, r) => mentionRows(store.ofRun(r), { ...run, answer: run.answer ?? "" }, figures.entities));
+  return { ...figures, mentions };
+}
+
+/** computeVisibilityAnalysis with the mentions in their stored form (what the service stores). */
+export function computeVisibility(named: readonly VisibilityRunInput[], options: ComputeOptions): VisibilityComputation {
+  const observed = observeVisibility(named, options);
+  return assembleVisibility(observed, bootstrapGroupedMeans(observed.table, options.seed, { resamples: options.resamples }));
+}
+
+/**
+ * The first half of computeVisibility: every run read (matching, guards, positions, prominence,
+ * citations), the runs' partitions, and the bootstrap's table, before any interval: what the
+ * service hands to the bootstrap threads (./threads.ts) while the rest waits.
+ */
+export function observeVisibility(named: readonly VisibilityRunInput[], options: Pick<ComputeOptions, "entities">) {
+  const prepared = prepareVisibility(named, options);
+  return combineVisibility(prepared, [observeRange(prepared.runs, prepared.entities)]);
+}
+
+/** The runs an analysis counts (in order) and those it leaves out, and the entities as used. */
+export function prepareVisibility(named: readonly VisibilityRunInput[], options: Pick<ComputeOptions, "entities">) {
   const entities = options.entities.map(normalizeEntity);
   const { runIds, runs, excluded } = sortRuns(named, (run) => (run.answer === null || run.answer.trim() === "" ? ("no_answer" as const) : null));
+  return { entities, runIds, runs, excluded };
+}
 
-  const E = entities.length;
-  const R = runs.length;
-  const obs = new Observations(R, E);
-  const mentions: MentionRow[] = [];
+export type PreparedVisibility = ReturnType<typeof prepareVisibility>;
+
+/** Runs read in one go (some of an analysis's counted runs, in order): their observations and mentions. */
+export type ObservedRange = { obs: Observations; store: MentionStore };
+
+/** Reads `runs` for the (normalised) entities: what a thread does with its share of the runs. */
+export function observeRange(runs: readonly VisibilityRunInput[], entities: readonly Entity[]): ObservedRange {
+  const obs = new Observations(runs.length, entities.length);
+  const store = new MentionStore(runs.length);
   const ctx = observeContext(entities, buildMatcher(entities));
-  for (let r = 0; r < R; r++) observeRun(runs[r]!, r, ctx, obs, mentions);
+  for (let r = 0; r < runs.length; r++) observeRun(runs[r]!, r, ctx, obs, store);
+  return { obs, store };
+}
 
+/** The observations of consecutive ranges of the counted runs joined, the partitions and the bootstrap's table. */
+export function combineVisibility(prepared: PreparedVisibility, ranges: readonly ObservedRange[]) {
+  const { entities, runIds, runs, excluded } = prepared;
+  const obs = ranges.length === 1 ? ranges[0]!.obs : Observations.join(ranges.map((r) => r.obs));
+  const store = ranges.length === 1 ? ranges[0]!.store : MentionStore.join(ranges.map((r) => r.store));
+  const R = runs.length;
   const engines = [...new Set(runs.map(engineOf))].sort();
   const prompts = [...new Set(runs.map((run) => run.prompt))];
   const countries = [...new Set(runs.map((run) => run.country))].sort((a, b) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
@@ -72,7 +118,14 @@ export function computeVisibilityAnalysis(
   const byPromptP = partitionBy(prompts, (r) => runs[r]!.prompt, R);
   const byCountryP = partitionBy(countries, (r) => runs[r]!.country, R);
   const partitions = [all, byEngineP, byPromptP, byCountryP];
-  const intervals = meanIntervals(obs, partitions, options.seed, options.resamples);
+  return { entities, runIds, runs, excluded, obs, store, engines, prompts, countries, partitions, table: meanIntervalsTable(obs, partitions) };
+}
+
+export type ObservedVisibility = ReturnType<typeof observeVisibility>;
+
+/** The second half of computeVisibility: every figure, given the bootstrap's intervals of the observed table. */
+export function assembleVisibility(observed: ObservedVisibility, intervals: ([number, number] | null)[][][]): VisibilityComputation {
+  const { entities, runIds, runs, excluded, obs, store, engines, prompts, countries, partitions } = observed;
   const figuresOf = (p: number) => partitions[p]!.members.map((idx, g) => groupFigures(obs, idx, intervals[p]![g]!));
   const allFigures = figuresOf(0)[0]!;
   const byEngine = figuresOf(1).map((figures, g) => ({ engine: engines[g]!, figures }));
@@ -89,15 +142,19 @@ export function computeVisibilityAnalysis(
   }));
 
   const notCounted = { prompt_echo: 0, absence: 0 };
-  for (const m of mentions) if (m.reason !== null) notCounted[m.reason]++;
+  for (let i = 0; i < store.length; i++) {
+    const reason = store.data[i * MENTION_WIDTH + 7]!;
+    if (reason === 1) notCounted.prompt_echo++;
+    else if (reason === 2) notCounted.absence++;
+  }
 
-  return {
+  const figures: StoredVisibilityFigures = {
     method: VISIBILITY_METHOD,
     entities,
     run_ids: runIds,
     excluded_runs: excluded,
-    totals: { runs: R, prompts: prompts.length, engines: engines.length, mentions: mentions.length, mentions_not_counted: notCounted },
+    totals: { runs: runs.length, prompts: prompts.length, engines: engines.length, mentions: store.length, mentions_not_counted: notCounted },
     rows,
-    mentions,
   };
+  return { figures, store, runs };
 }

@@ -7,12 +7,14 @@ export type Match = {
   entity: number;
   /** The name or alias that matched, as the entity gives it. */
   alias: string;
+  /** Which: 0 the name, k the entity's aliases[k - 1]. */
+  aliasIndex: number;
   /** UTF-16 offsets into the (NFC) text. */
   start: number;
   end: number;
 };
 
-type Term = { entity: number; alias: string };
+type Term = { entity: number; alias: string; aliasIndex: number };
 
 const WORD = "[\\p{L}\\p{N}\\p{M}_]";
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -61,7 +63,7 @@ class TermScan {
     const m = this.sticky.exec(text);
     if (m === null) return null;
     const t = this.termOf(m[0]);
-    return { entity: t.entity, alias: t.alias, start: at, end: at + m[0].length };
+    return { entity: t.entity, alias: t.alias, aliasIndex: t.aliasIndex, start: at, end: at + m[0].length };
   }
 
   /** Matches without overlaps, by start. */
@@ -72,7 +74,7 @@ class TermScan {
     let m: RegExpExecArray | null;
     while ((m = re.exec(text)) !== null) {
       const t = this.termOf(m[0]);
-      const first: Match = { entity: t.entity, alias: t.alias, start: m.index, end: m.index + m[0].length };
+      const first: Match = { entity: t.entity, alias: t.alias, aliasIndex: t.aliasIndex, start: m.index, end: m.index + m[0].length };
       // Other terms starting inside it ("Zoho CRM" in "Acme Zoho CRM Suite") join the group.
       const group = [first];
       let end = first.end;
@@ -119,10 +121,10 @@ export function buildMatcher(entities: readonly Entity[]): Matcher {
   const folded: Term[] = [];
   const exact: Term[] = [];
   entities.forEach((e, entity) => {
-    for (const alias of [e.name, ...e.aliases]) {
-      if (!/[\p{L}\p{N}]/u.test(alias)) continue;
-      (e.case_sensitive ? exact : folded).push({ entity, alias });
-    }
+    [e.name, ...e.aliases].forEach((alias, aliasIndex) => {
+      if (!/[\p{L}\p{N}]/u.test(alias)) return;
+      (e.case_sensitive ? exact : folded).push({ entity, alias, aliasIndex });
+    });
   });
   const scans = [folded.length ? new TermScan(folded, false) : null, exact.length ? new TermScan(exact, true) : null].filter((s) => s !== null);
   if (scans.length === 1) return { find: (text) => scans[0]!.find(text) };

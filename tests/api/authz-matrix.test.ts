@@ -15,6 +15,7 @@ import { namesObject } from "@/lib/http/openapi";
 import type { EndpointDefinition } from "@/lib/schemas/endpoint";
 import { createMonitor } from "@/lib/schemas/monitors";
 import { createProject } from "@/lib/schemas/projects";
+import { createVisibilityAnalysis } from "@/lib/schemas/visibility";
 import { endpoints } from "@/lib/schemas/registry";
 import { createWorkspace } from "@/lib/schemas/workspaces";
 import { localDriver } from "@/lib/work/local-driver";
@@ -31,10 +32,10 @@ useSimulatedEngines({ billing: true });
 useTestDatabase();
 
 /** Kinds of object a request can name. */
-type Kind = "workspace" | "project" | "apiKey" | "invitation" | "member" | "run" | "batch" | "fanout" | "questionsAnalysis" | "citationAnalysis" | "monitor";
+type Kind = "workspace" | "project" | "apiKey" | "invitation" | "member" | "run" | "batch" | "fanout" | "questionsAnalysis" | "citationAnalysis" | "visibilityAnalysis" | "monitor";
 
 /** The caller's own things, for the parts of a request that are not under test. */
-type Own = { workspaceId: string; projectId: string; membershipId: number; monitorId: string };
+type Own = { workspaceId: string; projectId: string; membershipId: number; monitorId: string; visibilityAnalysisId: string };
 type Req = { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
 type Slot = {
   /** `path.run_id`, `query.project`, `body.prompts[].source.analysis_id`. */
@@ -62,7 +63,7 @@ const body = (field: string, kinds: Kind[], build: Slot["build"], status?: Slot[
 });
 
 const byRun = [path("run_id", ["run"])];
-const byAnalysis = [path("analysis_id", ["questionsAnalysis", "citationAnalysis"])];
+const byAnalysis = [path("analysis_id", ["questionsAnalysis", "citationAnalysis", "visibilityAnalysis"])];
 const byWorkspace = (extra?: (own: Own) => Req) => [path("workspace_id", ["workspace"], extra)];
 const fanoutBody = (project: string, analysisId?: string) => ({
   body: {
@@ -105,6 +106,10 @@ const MATRIX: Record<string, Slot[]> = {
   unshareRun: byRun,
   rotateRunShare: byRun,
   getAnalysis: byAnalysis,
+  listMentions: [
+    path("analysis_id", ["visibilityAnalysis"]),
+    { field: "query.run_id", kinds: ["run"], build: (id, own) => ({ params: { analysis_id: own.visibilityAnalysisId }, query: { run_id: id } }) },
+  ],
   getAnalysisShare: byAnalysis,
   shareAnalysis: byAnalysis,
   unshareAnalysis: byAnalysis,
@@ -163,13 +168,14 @@ const MATRIX: Record<string, Slot[]> = {
   runMonitor: byMonitor,
   listMonitorTicks: byMonitor,
   rotateMonitorWebhookSecret: byMonitor,
+  createVisibilityAnalysis: [body("ids[]", ["run", "batch", "fanout"], (id) => ({ body: { ids: [id], entities: [{ name: "HubSpot", role: "brand" }] } }))],
 };
 
 /**
  * Id fields typed as plain strings, which the registry cannot see as ids: `ids` takes runs and
  * batches alike (a malformed one is 404 naming it, like a missing one).
  */
-const PLAIN_STRING_IDS: Record<string, string[]> = { createCitationAnalysis: ["body.ids[]"] };
+const PLAIN_STRING_IDS: Record<string, string[]> = { createCitationAnalysis: ["body.ids[]"], createVisibilityAnalysis: ["body.ids[]"] };
 
 /** Admin-only operations (spec 4.4.9), each aimed at the team workspace by a plain member of it. */
 const ADMIN_ONLY: Record<string, () => Req> = {
@@ -181,7 +187,7 @@ const ADMIN_ONLY: Record<string, () => Req> = {
   revokeInvitation: () => ({ params: { workspace_id: team.workspaceId, invitation_id: team.invitationId! } }),
 };
 
-const WORK_STARTING = ["createPrompt", "createFanout", "createQuestions", "createAudit", "createCitationAnalysis", "createMonitor", "runMonitor"];
+const WORK_STARTING = ["createPrompt", "createFanout", "createQuestions", "createAudit", "createCitationAnalysis", "createVisibilityAnalysis", "createMonitor", "runMonitor"];
 
 let alice: Person; // owns everything under test, in her team workspace
 let bob: Person; // an outsider
@@ -196,7 +202,17 @@ async function ownOf(p: Person, workspaceId: string): Promise<Own> {
   const projectId = (await sendJson(createProject, { token: p.cliToken, body: { name: "Own", workspace_id: workspaceId }, expected: 201 })).id;
   const membership = await db().membership.findFirstOrThrow({ where: { workspaceId, userId: p.id } });
   const monitorId = (await sendJson(createMonitor, { token: p.cliToken, body: monitorBody(projectId).body, expected: 201 })).id;
-  return { workspaceId, projectId, membershipId: membership.id, monitorId };
+  // A visibility analysis of the caller's own (of a run written as stored), to aim its mentions' run_id filter at others' runs.
+  const runId = newId("run");
+  await db().run.create({
+    data: {
+      id: runId, kind: "prompt", status: "completed", workspaceId, projectId, engine: "chatgpt", subject: "own run",
+      input: { prompt: "own run", engine: "chatgpt", project: projectId }, result: { answer: "HubSpot leads.", searches: [], sources: [] },
+    },
+  });
+  const entities = [{ name: "HubSpot", role: "brand" }];
+  const visibilityAnalysisId = (await sendJson(createVisibilityAnalysis, { token: p.cliToken, body: { ids: [runId], entities }, expected: 201 })).id;
+  return { workspaceId, projectId, membershipId: membership.id, monitorId, visibilityAnalysisId };
 }
 
 beforeAll(async () => {
@@ -222,6 +238,7 @@ beforeAll(async () => {
     questionsAnalysis: [team.questionsAnalysisId],
     citationAnalysis: [team.citationAnalysisId],
     monitor: [team.monitorId],
+    visibilityAnalysis: [team.visibilityAnalysisId],
   };
   // To Bob, Alice's personal workspace, its project and its key are as foreign as her team's.
   const toBob = {

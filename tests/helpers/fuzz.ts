@@ -75,6 +75,7 @@ export async function prepareFuzzWorld(): Promise<FuzzWorld> {
     fo: [team.fanoutId],
     fa: [team.questionsAnalysisId],
     ca: [team.citationAnalysisId],
+    va: [team.visibilityAnalysisId],
     ak: [team.apiKeyId],
     iv: [team.invitationId!],
     mo: [team.monitorId],

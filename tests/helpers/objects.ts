@@ -9,6 +9,7 @@ import { createCitationAnalysis, getAnalysis } from "@/lib/schemas/analyses";
 import { createQuestions } from "@/lib/schemas/questions";
 import { createAudit, createPrompt, getBatch, getRun } from "@/lib/schemas/runs";
 import { shareAnalysis, shareBatch, shareFanout, shareRun } from "@/lib/schemas/shares";
+import { createVisibilityAnalysis } from "@/lib/schemas/visibility";
 import { createInvitation } from "@/lib/schemas/workspaces";
 import { localDriver } from "@/lib/work/local-driver";
 import { addMember, type Person } from "./people";
@@ -30,6 +31,8 @@ export type WorkspaceObjects = {
   questionsRunId: string;
   questionIds: string[];
   citationAnalysisId: string;
+  /** A visibility analysis of the batch and the fanout, tracking two names. */
+  visibilityAnalysisId: string;
   /** Shared. */
   fanoutId: string;
   fanoutRunId: string;
@@ -68,6 +71,7 @@ export async function seedObjects(owner: Person, workspaceId: string, options: {
   if (auditRun.status !== "failed") throw new Error(`seeded audit did not fail: ${auditRun.status}`);
 
   const citations = await post(createCitationAnalysis, { ids: [batchId] }, 201);
+  const visibility = await post(createVisibilityAnalysis, { ids: [batchId, fanout.id], entities: [{ name: "HubSpot", role: "brand" }, { name: "Pipedrive", role: "competitor" }] }, 201);
   const promptRunId = batch.batch.run_ids[0] as string;
   const monitorBody = { project: projectId, prompts: [{ text: "which crm" }], engines: ["claude"], runs: 1, entities: [{ name: "Acme", role: "brand" }] };
   const monitorId = (await post(createMonitor, monitorBody, 201)).id as string;
@@ -87,6 +91,7 @@ export async function seedObjects(owner: Person, workspaceId: string, options: {
     questionsRunId: analysis.run_ids[0],
     questionIds: analysis.questions.map((q: { id: string }) => q.id),
     citationAnalysisId: citations.id,
+    visibilityAnalysisId: visibility.id,
     fanoutId: fanout.id,
     fanoutRunId: fanoutDone.prompts[0].engines[0].runs[0].run_id,
     monitorId,

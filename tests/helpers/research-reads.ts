@@ -12,6 +12,7 @@ import { POST as postCitationAnalyses } from "@/app/api/v1/citation-analyses/rou
 import { GET as listFanoutsRoute, POST as postFanouts } from "@/app/api/v1/fanouts/route";
 import { GET as getFanoutRoute } from "@/app/api/v1/fanouts/[fanout_id]/route";
 import { POST as postQuestions } from "@/app/api/v1/questions/route";
+import { POST as postVisibility } from "@/app/api/v1/visibility-analyses/route";
 import { getAnalysis } from "@/lib/analyses/service";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db/client";
@@ -33,6 +34,8 @@ export function researchReadsSuite(): void {
   let fanoutId: string;
   let citationsId: string;
   let citationsPosted: string;
+  let visibilityId: string;
+  let visibilityPosted: string;
   let questionsId: string;
 
   const readFanout = (id: string, token = dana.apiKey) => call(getFanoutRoute, "GET", `/fanouts/${id}`, { token, params: { fanout_id: id } });
@@ -93,6 +96,13 @@ export function researchReadsSuite(): void {
     expect(analysis.status).toBe(201);
     citationsId = analysis.body.id;
     citationsPosted = analysis.text;
+    const visibility = await call(postVisibility, "POST", "/visibility-analyses", {
+      token: dana.apiKey,
+      body: { ids: [fanoutId], entities: [{ name: "Nike", role: "brand", aliases: ["Nike Pegasus"] }, { name: "Hoka", role: "competitor", domains: ["hoka.com"] }, { name: "Brooks", role: "competitor" }] },
+    });
+    expect(visibility.status).toBe(201);
+    visibilityId = visibility.body.id;
+    visibilityPosted = visibility.text;
   });
 
   afterEach(async () => {
@@ -188,6 +198,24 @@ export function researchReadsSuite(): void {
       }
     });
 
+    it("is byte for byte the presented visibility analysis (its stored figures, whose keys jsonb reorders), as POST answered it", async () => {
+      const expected = await presentedAnalysis(visibilityId);
+      expect(JSON.parse(expected).totals.mentions).toBeGreaterThan(0);
+      expect(visibilityPosted).toBe(expected);
+      for (let i = 0; i < 3; i++) {
+        const res = await readAnalysis(visibilityId);
+        expect(res.status).toBe(200);
+        expect(res.text).toBe(expected);
+      }
+      // A change to the stored figures is shown at once.
+      const row = await db().analysis.findUniqueOrThrow({ where: { id: visibilityId }, select: { result: true } });
+      const figures = row.result as { totals: { prompts: number } };
+      await db().analysis.update({ where: { id: visibilityId }, data: { result: { ...figures, totals: { ...figures.totals, prompts: 99 } } } });
+      const changed = await readAnalysis(visibilityId);
+      expect(changed.body.totals.prompts).toBe(99);
+      expect(changed.text).toBe(await presentedAnalysis(visibilityId));
+    });
+
     it("is byte for byte the presented questions analysis, queued with its hold and finished with its charge", async () => {
       const done = await readAnalysis(questionsId);
       expect(done.body.status).toBe("completed");
@@ -223,12 +251,13 @@ export function researchReadsSuite(): void {
 
     it("GET /analyses lists each analysis as its detail's summary, newest first, on every page and by kind", async () => {
       const all = await everyPage(listAnalysesRoute, "/analyses", { limit: "1" });
-      expect(all.length).toBeGreaterThanOrEqual(3);
+      expect(all.length).toBeGreaterThanOrEqual(4);
       for (const item of all) expect(item).toEqual(summaryOfAnalysis((await readAnalysis(item.id as string)).body));
       const created = all.map((a) => `${a.created_at} ${a.id}`);
       expect(created).toEqual([...created].sort().reverse());
       expect(await everyPage(listAnalysesRoute, "/analyses", { kind: "questions", project })).toEqual(all.filter((a) => a.kind === "questions"));
       expect(await everyPage(listAnalysesRoute, "/analyses", { kind: "citations", workspace: dana.workspaceId })).toEqual(all.filter((a) => a.kind === "citations"));
+      expect(await everyPage(listAnalysesRoute, "/analyses", { kind: "visibility", project })).toEqual(all.filter((a) => a.kind === "visibility"));
       // After the oldest: an empty last page. After someone else's analysis: refused like a forged cursor.
       const oldest = all.at(-1)!.id as string;
       expect((await call(listAnalysesRoute, "GET", "/analyses", { token: dana.apiKey, query: { cursor: encodeCursor(oldest) } })).body).toEqual({ items: [], next_cursor: null });
@@ -240,10 +269,10 @@ export function researchReadsSuite(): void {
 
     it("answers another person 404, exactly as an analysis that does not exist", async () => {
       const frank = await person("frank@example.com");
-      for (const id of [citationsId, questionsId]) {
+      for (const id of [citationsId, questionsId, visibilityId]) {
         await readAnalysis(id);
         const theirs = await readAnalysis(id, frank.cliToken);
-        const missingId = newId(id.startsWith("ca_") ? "citationAnalysis" : "questionsAnalysis");
+        const missingId = newId(id.startsWith("ca_") ? "citationAnalysis" : id.startsWith("va_") ? "visibilityAnalysis" : "questionsAnalysis");
         const missing = await readAnalysis(missingId, frank.cliToken);
         expect(theirs.status).toBe(404);
         expect(theirs.text).toBe(missing.text.replace(missingId, id));

@@ -7,14 +7,19 @@ import { ProjectCreateRequest, ProjectUpdateRequest } from "@/lib/schemas/projec
 
 type JsonSchema = Record<string, unknown>;
 
-/** Paths of the objects in a JSON Schema (its $defs too) that would take fields they do not name. */
+/**
+ * Paths of the objects in a JSON Schema (its $defs too) that would take fields they do not name. A
+ * map (a record, whose keys the schema checks as `propertyNames`, such as a project context's
+ * aliases by entity name) names no fields: every key is checked, none is unknown.
+ */
 function lenientObjects(schema: JsonSchema): string[] {
   const found: string[] = [];
   const visit = (node: unknown, path: string) => {
     if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${path}[${i}]`));
     if (node === null || typeof node !== "object") return;
     const object = node as JsonSchema;
-    if ((object.type === "object" || "properties" in object) && object.additionalProperties !== false) found.push(path || "(root)");
+    const map = "propertyNames" in object && !("properties" in object) && typeof object.additionalProperties === "object";
+    if ((object.type === "object" || "properties" in object) && object.additionalProperties !== false && !map) found.push(path || "(root)");
     for (const [key, value] of Object.entries(object)) visit(value, `${path}/${key}`);
   };
   visit(schema, "");

@@ -6,7 +6,7 @@
 // words, with what was typed kept, and a 402 with the way to add credit.
 import type { ReactNode } from "react";
 import { useFormAction } from "../../_components/form-action";
-import { buttonClass, inputClass, Notice } from "../../_components/ui";
+import { buttonClass, inputClass, Notice, subtleButtonClass } from "../../_components/ui";
 import { startAuditAction, startCitationAnalysisAction, startPromptAction, startQuestionsAction, type StartState } from "../actions";
 import { MarketPicker } from "./market-picker";
 
@@ -47,9 +47,9 @@ export function EngineChoice({ engines, legend = "Engines" }: { engines: string[
   );
 }
 
-function Submit({ pending, children, testId }: { pending: boolean; children: ReactNode; testId?: string }) {
+function Submit({ pending, children, testId, name, value, className = buttonClass }: { pending: boolean; children: ReactNode; testId?: string; name?: string; value?: string; className?: string }) {
   return (
-    <button type="submit" className={buttonClass} disabled={pending} data-testid={testId}>
+    <button type="submit" className={className} disabled={pending} data-testid={testId} name={name} value={value}>
       {pending ? "Starting…" : children}
     </button>
   );
@@ -119,13 +119,15 @@ export function AuditForm({ project }: { project: string }) {
 
 /**
  * Wraps a list whose checkboxes (`name="ids"`) choose the runs and batches to analyse (or hidden
- * inputs naming them, with `label` and `note` saying which).
+ * inputs naming them, with `label` and `note` saying which): a citation analysis, or with the
+ * second button a visibility analysis tracking the project's brands and competitors.
  */
 export function CitationSelection({
   project,
   children,
   disabled,
   label = "Analyse citations of the ticked",
+  visibilityLabel = "Analyse visibility",
   note = "Tick prompts (all their runs) or single runs; free, from stored answers.",
   divided = true,
 }: {
@@ -133,6 +135,7 @@ export function CitationSelection({
   children: ReactNode;
   disabled: boolean;
   label?: string;
+  visibilityLabel?: string;
   note?: string;
   /** A rule between the list and the button (off when the ids are hidden inputs). */
   divided?: boolean;
@@ -146,6 +149,9 @@ export function CitationSelection({
         <div className={`flex flex-wrap items-center gap-3 ${divided ? "mt-4 border-t border-slate-100 pt-3" : ""}`}>
           <Submit pending={pending} testId="start-citations">
             {label}
+          </Submit>
+          <Submit pending={pending} testId="start-visibility" name="analysis" value="visibility" className={subtleButtonClass}>
+            {visibilityLabel}
           </Submit>
           <span className="text-xs text-slate-500">{note}</span>
         </div>

@@ -1,22 +1,10 @@
-// CSV for researchers' spreadsheets (RFC 4180: CRLF line ends, fields with a comma, quote or line
-// break quoted, quotes doubled) and the fanout's observed queries as CSV. Query and prompt texts
-// come from engines and people, so a text cell a spreadsheet would read as a formula gets a
-// leading apostrophe (OWASP "CSV injection").
+// The fanout's observed queries as CSV, its cells written as every CSV of the server's is
+// (lib/http/csv.ts: RFC 4180, formulas guarded).
 import type { z } from "zod";
+import { csvCell, type CsvValue } from "@/lib/http/csv";
 import type { FanoutQueryReport } from "@/lib/schemas/fanouts";
 
-export type CsvValue = string | number | null | undefined;
-
-/** What a spreadsheet takes for the start of a formula (tab and CR as OWASP lists them too). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** One field: text guarded against formulas, then quoted when it must be; numbers as written. */
-export function csvCell(value: CsvValue): string {
-  if (value === null || value === undefined) return "";
-  let text = String(value);
-  if (typeof value === "string" && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+export { csvCell, type CsvValue };
 
 /** A header line and the rows, each line ended by CRLF. */
 export function csvOf(header: readonly string[], rows: readonly (readonly CsvValue[])[]): string {

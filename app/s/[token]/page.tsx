@@ -12,10 +12,12 @@ import { QuestionsView } from "../_components/questions-view";
 import { RunView } from "../_components/run-view";
 import { ShareFooter } from "../_components/bits";
 import { previewOf, shareOf, viewOf } from "../_lib/view";
+import { VisibilityView } from "../_components/visibility-view";
+import { linksAt, visibilityEvidence } from "../_lib/visibility";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ token: string }> };
+type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 async function viewOrNotFound(params: Props["params"]) {
   const { token } = await params;
@@ -35,8 +37,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   };
 }
 
-export default async function SharePage({ params }: Props) {
+export default async function SharePage({ params, searchParams }: Props) {
   const { token, view } = await viewOrNotFound(params);
+  const evidence = view.kind === "visibility" ? await visibilityEvidence({ shared: true }, view.analysis, await searchParams, `/s/${token}`) : null;
   return (
     <main>
       {view.kind === "prompt_run" ? (
@@ -51,6 +54,8 @@ export default async function SharePage({ params }: Props) {
         <FanoutView fanout={view.fanout} report={view.report} />
       ) : view.kind === "batch" ? (
         <BatchView batch={view.batch} runs={view.runs} />
+      ) : view.kind === "visibility" ? (
+        <VisibilityView analysis={view.analysis} evidence={evidence!} links={linksAt(`/s/${token}`)} />
       ) : (
         <GenericView summary={view.summary} />
       )}

@@ -1,7 +1,7 @@
 // Small pieces the share views have in common: the heading block, facts, tags, links out, tables
 // that scroll inside their box on a phone, and the footer.
 import type { ReactNode } from "react";
-import { Notice } from "../../_components/ui";
+import { Notice, Section } from "../../_components/ui";
 
 /** Links to pages the engines named: no referrer, no endorsement. */
 export const OUT_REL = "noopener noreferrer nofollow ugc";
@@ -95,6 +95,37 @@ export function ScrollTable({ columns, children, label }: { columns: Column[]; c
         <tbody className="[&_td]:border-t [&_td]:border-slate-100 [&_td]:py-1.5 [&_td]:pr-4 [&_td]:align-top [&_td:last-child]:pr-0">{children}</tbody>
       </table>
     </div>
+  );
+}
+
+const EXCLUSIONS: Record<string, string> = {
+  unfinished: "unfinished when analysed",
+  failed: "failed",
+  not_a_prompt_run: "not a prompt run",
+  duplicate: "named twice",
+  no_answer: "an empty answer",
+};
+
+/** An analysis's runs left out, each with why (and a link to it where the reader may open runs). */
+export function ExcludedRuns({ excluded, runLink }: { excluded: readonly { run_id: string; reason: string }[]; runLink?: (id: string) => string }) {
+  if (excluded.length === 0) return null;
+  return (
+    <Section id="excluded" title="Runs left out" description="Named in the analysis but not counted.">
+      <ul className="space-y-1 text-sm" data-testid="excluded-runs">
+        {excluded.map((e, i) => (
+          <li key={`${e.run_id}-${i}`} className="flex flex-wrap gap-x-2">
+            {runLink ? (
+              <a href={runLink(e.run_id)} className="font-mono text-xs text-indigo-700 hover:underline">
+                {e.run_id}
+              </a>
+            ) : (
+              <span className="font-mono text-xs">{e.run_id}</span>
+            )}
+            <span className="text-slate-600">{EXCLUSIONS[e.reason] ?? e.reason}</span>
+          </li>
+        ))}
+      </ul>
+    </Section>
   );
 }
 

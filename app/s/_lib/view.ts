@@ -9,6 +9,7 @@ import { FINDING_SEVERITIES, type AuditFinding, type AuditResult } from "@/lib/s
 import { Fanout, type FanoutQueryReport } from "@/lib/schemas/fanouts";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { PromptBatch, Run, type Batch } from "@/lib/schemas/runs";
+import type { VisibilityAnalysis } from "@/lib/schemas/visibility";
 import { sharedObject, type SharedObject } from "@/lib/shares/public";
 import { excerpt, plainAnswer } from "./answer";
 import { auditResultOf, promptResultOf } from "@/lib/schemas/results";
@@ -22,6 +23,7 @@ export type ShareView =
   | { kind: "citations"; analysis: CitationAnalysis }
   | { kind: "fanout"; fanout: z.input<typeof Fanout>; report: z.input<typeof FanoutQueryReport> }
   | { kind: "batch"; batch: Batch; runs: Run[] }
+  | { kind: "visibility"; analysis: VisibilityAnalysis }
   | { kind: "generic"; summary: GenericSummary };
 
 /** One database read per request, shared by generateMetadata and the page. */
@@ -67,7 +69,9 @@ export function viewOf(shared: SharedObject): ShareView {
     case "analysis": {
       const analysis = Analysis.safeParse(shared.body);
       if (analysis.success) {
-        return analysis.data.kind === "questions" ? { kind: "questions", analysis: analysis.data } : { kind: "citations", analysis: analysis.data };
+        if (analysis.data.kind === "questions") return { kind: "questions", analysis: analysis.data };
+        if (analysis.data.kind === "citations") return { kind: "citations", analysis: analysis.data };
+        return { kind: "visibility", analysis: analysis.data };
       }
       break;
     }
@@ -169,6 +173,13 @@ export function previewOf(view: ShareView): { title: string; description: string
       const body = answered
         ? `${engineName(answered.r.engine)}: ${plainAnswer(answered.answer!.answer) || "an empty answer."}`
         : `The prompt is ${batch.status}.`;
+      return { title, description: excerpt(body) };
+    }
+    case "visibility": {
+      const { analysis } = view;
+      const n = analysis.totals.runs;
+      const title = `How often ${n} ${n === 1 ? "answer names" : "answers name"} ${analysis.entities.map((e) => e.name).slice(0, 4).join(", ")}${analysis.entities.length > 4 ? "…" : ""}`;
+      const body = `${analysis.subject}. ${analysis.rows.map((r) => `${r.name} ${Math.round(r.visibility * 1000) / 10}% (${r.runs_mentioning} of ${r.runs})`).join(", ")}.`;
       return { title, description: excerpt(body) };
     }
     case "generic": {

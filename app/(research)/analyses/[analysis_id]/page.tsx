@@ -2,7 +2,8 @@
 // tick and send to a fanout (estimate first); it updates while the questions are generated.
 // Citations: the shared view's charts and figures (domains by engine, coverage, totals, engines,
 // domains, pages, mentions, the overlap between engines), and the runs left out.
-// Both have their share control.
+// Visibility: the shared view's charts, figures and matrix, and the mentions behind them (a page of
+// them, and an answer with its mentions marked, as the address asks). Each has its share control.
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { cache } from "react";
@@ -16,7 +17,7 @@ import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { getShareStatus } from "@/lib/shares/service";
 import { Notice, Section } from "../../../_components/ui";
-import { Facts, Failure, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
+import { ExcludedRuns, Facts, Failure, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
 import { CitationsView } from "../../../s/_components/citations-view";
 import { ProvenanceDetails } from "../../../s/_components/questions-view";
 import { engineName, when } from "../../../s/_lib/view";
@@ -25,6 +26,8 @@ import { LiveRefresh } from "../../_components/live";
 import { ShareControl } from "../../_components/share-control";
 import { orNotFound } from "../../_lib/load";
 import { QuestionPicker } from "./question-picker";
+import { VisibilityView } from "../../../s/_components/visibility-view";
+import { linksAt, visibilityEvidence } from "../../../s/_lib/visibility";
 
 export const dynamic = "force-dynamic";
 
@@ -38,7 +41,7 @@ const load = cache(async (analysisId: string) => {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { analysis } = await load((await params).analysis_id);
-  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `Citations: ${analysis.subject}`;
+  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : "Visibility"}: ${analysis.subject}`;
   return { title: `${what.length > 80 ? `${what.slice(0, 79)}…` : what} · geoscope` };
 }
 
@@ -53,17 +56,24 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
     getShareStatus(principal, "analysis", analysis.id),
     finished ? null : progressOfAll(principal, [analysis.id]),
   ]);
-  const label = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `Citations: ${analysis.subject}`;
+  const label = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : "Visibility"}: ${analysis.subject}`;
   const crumbs: Crumb[] = [...(project ? [{ href: `/projects/${project.id}`, label: project.name }] : []), { href: `/analyses/${analysis.id}`, label: cutLabel(label) }];
   const shareControl = <ShareControl kind="analysis" id={analysis.id} finished={finished} initial={{ shared: share.shared, url: share.share?.url ?? null }} />;
   const live = progress ? <LiveRefresh ids={[analysis.id]} since={progress.signature} /> : null;
 
   return (
-    <ResearchPage crumbs={crumbs} wide={analysis.kind === "citations"}>
+    <ResearchPage crumbs={crumbs} wide={analysis.kind !== "questions"}>
       {analysis.kind === "questions" ? (
         <Questions analysis={analysis} project={project?.id ?? null} live={live} selected={selectedOf((await searchParams).q)} />
-      ) : (
+      ) : analysis.kind === "citations" ? (
         <Citations analysis={analysis} />
+      ) : (
+        <VisibilityView
+          analysis={analysis}
+          evidence={await visibilityEvidence({ principal }, analysis, await searchParams, `/analyses/${analysis.id}`)}
+          links={linksAt(`/analyses/${analysis.id}`)}
+          runLink={(id) => `/runs/${id}`}
+        />
       )}
       <div className="mt-10">{shareControl}</div>
     </ResearchPage>
@@ -134,8 +144,6 @@ function Questions({ analysis, project, live, selected }: { analysis: QuestionsA
   );
 }
 
-const EXCLUSION = { unfinished: "unfinished when analysed", failed: "failed", not_a_prompt_run: "not a prompt run", duplicate: "named twice" } as const;
-
 function Citations({ analysis }: { analysis: CitationAnalysis }) {
   return (
     <>
@@ -152,20 +160,7 @@ function Citations({ analysis }: { analysis: CitationAnalysis }) {
         }
       />
 
-      {analysis.excluded_runs.length ? (
-        <Section id="excluded" title="Runs left out" description="Named in the analysis but not counted.">
-          <ul className="space-y-1 text-sm" data-testid="excluded-runs">
-            {analysis.excluded_runs.map((e, i) => (
-              <li key={`${e.run_id}-${i}`} className="flex flex-wrap gap-x-2">
-                <a href={`/runs/${e.run_id}`} className="font-mono text-xs text-indigo-700 hover:underline">
-                  {e.run_id}
-                </a>
-                <span className="text-slate-600">{EXCLUSION[e.reason]}</span>
-              </li>
-            ))}
-          </ul>
-        </Section>
-      ) : null}
+      <ExcludedRuns excluded={analysis.excluded_runs} runLink={(id) => `/runs/${id}`} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 // One prompt on several engines, signed in: each engine's run as it finishes (without reloading),
 // with the start of its answer, what it cited and searched, and the way to the full run (the share
-// page's BatchView); and its share control.
+// page's BatchView); its share control; and, once an answer is in, a citation or visibility
+// analysis of them.
 import type { Metadata } from "next";
 import { cache } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
@@ -18,6 +19,7 @@ import { ResearchPage } from "../../_components/frame";
 import { LiveRefresh } from "../../_components/live";
 import { ShareControl } from "../../_components/share-control";
 import { orNotFound } from "../../_lib/load";
+import { CitationSelection } from "../../_components/start-forms";
 
 export const dynamic = "force-dynamic";
 
@@ -60,6 +62,21 @@ export default async function BatchPage({ params }: Props) {
         lead={<ShareControl kind="batch" id={batch.id} finished={!unfinished} initial={{ shared: share.shared, url: share.shared ? (share.share?.url ?? null) : null }} />}
         pending={(run) => (attempts.get(run.id) ? <EngineAttempt view={attempts.get(run.id)!} engine={engineName(run.engine)} renderedAt={renderedAt} /> : undefined)}
       />
+      {batch.project_id && runs.some((r) => r.status === "completed") ? (
+        <div className="mt-8 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="batch-analyses">
+          <h2 className="mb-2 font-semibold">Analyse these answers</h2>
+          <CitationSelection
+            project={batch.project_id}
+            disabled={false}
+            divided={false}
+            label="Analyse citations"
+            visibilityLabel="Analyse visibility"
+            note={`${runs.filter((r) => r.status === "completed").length} completed ${runs.filter((r) => r.status === "completed").length === 1 ? "answer" : "answers"}; visibility tracks the project's brands and competitors; free, from stored answers.`}
+          >
+            <input type="hidden" name="ids" value={batch.id} />
+          </CitationSelection>
+        </div>
+      ) : null}
     </ResearchPage>
   );
 }

@@ -86,12 +86,13 @@ export default async function FanoutPage({ params }: Props) {
         lead={<ShareControl kind="fanout" id={fanout.id} finished={finished} initial={{ shared: share.shared, url: share.shared ? (share.share?.url ?? null) : null }} />}
       />
       {completedRuns.length > 0 && fanout.project_id ? (
-        <Section id="citations" title="What these answers cited">
+        <Section id="citations" title="What these answers cited, and whom they name">
           <CitationSelection
             project={fanout.project_id}
             disabled={false}
             divided={false}
             label="Analyse citations of this fanout"
+            visibilityLabel="Analyse visibility"
             note={`${plural(completedRuns.length, "completed run", "completed runs")}${finished ? "" : " so far"}; free, from stored answers.`}
           >
             {completedRuns.map((id) => (

@@ -1,5 +1,6 @@
-// A project's research: start a prompt, a fanout, a questions analysis, an audit, or a citation
-// analysis of ticked runs; and what it holds, newest first, a page at a time, by kind (prompts,
+// A project's research: start a prompt, a fanout, a questions analysis, an audit, or a citation or
+// visibility analysis of ticked runs; its brands and competitors (with their other names and
+// domains) for visibility analyses; and what it holds, newest first, a page at a time, by kind (prompts,
 // fanouts, analyses, audits) and engine. Unfinished work on the page updates as it finishes.
 import type { Metadata } from "next";
 import type { z } from "zod";
@@ -12,6 +13,7 @@ import { progressOfAll } from "@/lib/research/progress";
 import { isFinished } from "@/lib/runs/status";
 import { auditResultOf, promptResultOf } from "@/lib/schemas/results";
 import type { Run } from "@/lib/schemas/runs";
+import type { ProjectContext } from "@/lib/schemas/projects";
 import { Section } from "../../../_components/ui";
 import { Tag, statusTone } from "../../../s/_components/bits";
 import { engineName, when } from "../../../s/_lib/view";
@@ -21,6 +23,7 @@ import { LiveRefresh } from "../../_components/live";
 import { AuditForm, CitationSelection, PromptForm, QuestionsForm } from "../../_components/start-forms";
 import { orNotFound, param } from "../../_lib/load";
 import { ProjectMonitors } from "../../monitors/_components/project-monitors";
+import { EntitiesForm, type EntityRowValue } from "./entities-form";
 
 export const dynamic = "force-dynamic";
 
@@ -32,6 +35,17 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const principal = await requireSessionPrincipal("/projects");
   const project = await orNotFound(getProject(principal, (await params).project_id));
   return { title: `${project.name} · geoscope` };
+}
+
+/** The context's brands then competitors as the brands and competitors form shows them. */
+function entityRowsOf(context: z.input<typeof ProjectContext> | undefined): EntityRowValue[] {
+  const row = (name: string, role: EntityRowValue["role"]): EntityRowValue => ({
+    name,
+    role,
+    aliases: context?.aliases?.[name] ?? [],
+    domains: role === "competitor" ? (context?.competitor_domains?.[name] ?? []) : [],
+  });
+  return [...(context?.brands ?? []).map((b) => row(b, "brand")), ...(context?.competitors ?? []).map((c) => row(c, "competitor"))];
 }
 
 function href(projectId: string, query: Record<string, string | undefined>): string {
@@ -213,6 +227,9 @@ export default async function ProjectPage({ params, searchParams }: Props) {
         </div>
       </Section>
 
+      <Section id="entities" title="Brands and competitors" description="What a visibility analysis tracks when you ask it from a fanout, a prompt or the ticked runs: each name and its other names, and the domains that count as citing a competitor.">
+        <EntitiesForm projectId={project.id} rows={entityRowsOf(project.context)} />
+      </Section>
       <ProjectMonitors principal={principal} project={project.id} />
 
       <section aria-labelledby="work-title" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
@@ -297,12 +314,12 @@ export default async function ProjectPage({ params, searchParams }: Props) {
 
           {analyses ? (
             analyses.items.length === 0 ? (
-              <Empty>No analyses yet. Generate questions above, or tick prompts under Prompts and analyse what they cited.</Empty>
+              <Empty>No analyses yet. Generate questions above, or tick prompts under Prompts and analyse what they cited or whom they name.</Empty>
             ) : (
               <ul className="divide-y divide-slate-100">
                 {analyses.items.map((a) => (
                   <li key={a.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-3 text-sm" data-testid="analysis-item">
-                    <Tag tone="indigo">{a.kind === "questions" ? "questions" : "citations"}</Tag>
+                    <Tag tone={a.kind === "visibility" ? "emerald" : "indigo"}>{a.kind}</Tag>
                     <a href={`/analyses/${a.id}`} className="min-w-0 flex-1 font-medium break-words text-indigo-700 hover:underline">
                       {a.subject}
                     </a>

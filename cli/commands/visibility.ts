@@ -1,0 +1,257 @@
+// Visibility analyses: how often answers name each brand and competitor, in what place and how
+// prominently, with n and a 95% interval for every figure, and the mentions behind them; as
+// tables, as CSV or JSON lines, or with --json the API's body.
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import { getAnalysis, listMentions } from "../../lib/schemas/analyses";
+import { createVisibilityAnalysis, MENTION_CSV_COLUMNS, type EntityInput, type MentionPage, type VisibilityAnalysis } from "../../lib/schemas/visibility";
+import { EXIT } from "../client";
+import { arg, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, str, strs, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
+import { toCsv } from "./fanouts";
+
+type Analysis = z.output<typeof VisibilityAnalysis>;
+type Figures = Analysis["rows"][number];
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const range = (i: readonly [number, number] | null, f: (x: number) => string) => (i ? `${f(i[0])}–${f(i[1])}` : "-");
+const num = (x: number | null) => (x === null ? "-" : String(x));
+
+/** One line per entity and group (all runs, each engine, prompt and country): the columns of --format csv and jsonl. */
+export const VISIBILITY_COLUMNS = [
+  "entity", "role", "group_by", "group", "runs", "runs_mentioning", "visibility", "visibility_low", "visibility_high",
+  "share_of_voice", "share_of_voice_n", "average_position", "average_position_low", "average_position_high",
+  "runs_top1", "top1_rate", "runs_top3", "top3_rate", "top3_rate_low", "top3_rate_high", "prominence", "prominence_low", "prominence_high",
+  "runs_citing", "cited_rate", "cited_rate_low", "cited_rate_high", "mentioned_and_cited", "mentioned_not_cited", "cited_not_mentioned",
+  "mentions", "prompt_echo", "absence",
+] as const;
+
+function figureLine(entity: Figures, groupBy: string, group: string | null, f: Omit<Figures, "name" | "role" | "by_engine" | "by_prompt" | "by_country">) {
+  return {
+    entity: entity.name, role: entity.role, group_by: groupBy, group,
+    runs: f.runs, runs_mentioning: f.runs_mentioning, visibility: f.visibility, visibility_low: f.visibility_interval[0], visibility_high: f.visibility_interval[1],
+    share_of_voice: f.share_of_voice, share_of_voice_n: f.share_of_voice_n,
+    average_position: f.average_position, average_position_low: f.average_position_interval?.[0] ?? null, average_position_high: f.average_position_interval?.[1] ?? null,
+    runs_top1: f.runs_top1, top1_rate: f.top1_rate, runs_top3: f.runs_top3, top3_rate: f.top3_rate, top3_rate_low: f.top3_rate_interval[0], top3_rate_high: f.top3_rate_interval[1],
+    prominence: f.prominence, prominence_low: f.prominence_interval[0], prominence_high: f.prominence_interval[1],
+    runs_citing: f.runs_citing, cited_rate: f.cited_rate, cited_rate_low: f.cited_rate_interval[0], cited_rate_high: f.cited_rate_interval[1],
+    mentioned_and_cited: f.mentioned_and_cited, mentioned_not_cited: f.mentioned_not_cited, cited_not_mentioned: f.cited_not_mentioned,
+    mentions: f.mentions, prompt_echo: f.mentions_not_counted.prompt_echo, absence: f.mentions_not_counted.absence,
+  };
+}
+
+/** Every entity's figures over all runs, then by engine, prompt and country: the rows of the exports. */
+export function visibilityLines(a: Analysis): Record<string, unknown>[] {
+  return a.rows.flatMap((row) => [
+    figureLine(row, "all", null, row),
+    ...inEngineOrder(row.by_engine, (g) => g.engine).map((g) => figureLine(row, "engine", g.engine, g)),
+    ...row.by_prompt.map((g) => figureLine(row, "prompt", g.prompt, g)),
+    ...row.by_country.map((g) => figureLine(row, "country", g.country, g)),
+  ]);
+}
+
+/** The figures as tables: every entity over all runs, then visibility by engine; each with its n. */
+export function formatVisibilityAnalysis(a: Analysis): string {
+  const t = a.totals;
+  const basis = a.rows[0]?.share_of_voice_n ?? 0;
+  const lines = [
+    `visibility analysis ${a.id}: ${a.status} · ${truncate(a.subject, 80)}`,
+    `${t.runs} runs, ${t.prompts} prompts, ${t.engines} engines · ${t.mentions} mentions, ${t.mentions_not_counted.prompt_echo} quoting the prompt or a search and ${t.mentions_not_counted.absence} in "found nothing about" sentences not counted`,
+    "",
+    table(
+      a.rows.map((r) => ({
+        entity: truncate(r.name, 30),
+        role: r.role,
+        mentioned: `${r.runs_mentioning}/${r.runs}`,
+        visibility: pct(r.visibility),
+        "95%": range(r.visibility_interval, pct),
+        share: r.share_of_voice === null ? "-" : pct(r.share_of_voice),
+        "avg pos": num(r.average_position),
+        "pos 95%": range(r.average_position_interval, String),
+        top3: `${r.runs_top3}/${r.runs}`,
+        prominence: r.prominence.toFixed(4),
+        cited: `${r.runs_citing}/${r.runs}`,
+      })),
+      ["entity", "role", "mentioned", "visibility", "95%", "share", "avg pos", "pos 95%", "top3", "prominence", "cited"],
+    ),
+    `share of voice: of ${basis} runs mentioning any tracked entity (a run naming two counts for both)`,
+    "",
+    "visibility by engine",
+    table(
+      a.rows.flatMap((r) =>
+        inEngineOrder(r.by_engine, (g) => g.engine).map((g) => ({
+          entity: truncate(r.name, 30), engine: g.engine, mentioned: `${g.runs_mentioning}/${g.runs}`, visibility: pct(g.visibility), "95%": range(g.visibility_interval, pct),
+          "avg pos": num(g.average_position), cited: `${g.runs_citing}/${g.runs}`,
+        })),
+      ),
+      ["entity", "engine", "mentioned", "visibility", "95%", "avg pos", "cited"],
+    ),
+  ];
+  if (a.excluded_runs.length) lines.push("", `excluded: ${a.excluded_runs.map((e) => `${e.run_id} (${e.reason})`).join(", ")}`);
+  lines.push("", `evidence: geoscope visibility mentions ${a.id}`);
+  return lines.join("\n");
+}
+
+function formatOf(ctx: Ctx): "csv" | "jsonl" | null {
+  const format = str(ctx, "format");
+  if (format === undefined) return null;
+  if (format !== "csv" && format !== "jsonl") throw new UsageError(`unknown format "${format}": --format takes csv or jsonl`);
+  if (ctx.json) throw new UsageError("--format writes CSV or JSON lines; leave out --json (or drop --format for the API's body)");
+  return format;
+}
+
+function printAnalysis(ctx: Ctx, format: "csv" | "jsonl" | null, result: { text: string; body: Analysis }) {
+  if (format === "csv") process.stdout.write(toCsv(visibilityLines(result.body), [...VISIBILITY_COLUMNS]));
+  else if (format === "jsonl") process.stdout.write(visibilityLines(result.body).map((l) => `${JSON.stringify(l)}\n`).join(""));
+  else if (ctx.json) printJson(result.text, ctx.pretty);
+  else out(formatVisibilityAnalysis(result.body));
+}
+
+/** `NAME=VALUE` of --alias and --domain. */
+function pairs(ctx: Ctx, option: string): [string, string][] {
+  return strs(ctx, option).map((v) => {
+    const at = v.indexOf("=");
+    if (at <= 0 || at === v.length - 1) throw new UsageError(`--${option} takes NAME=VALUE (got "${v}")`);
+    return [v.slice(0, at).trim(), v.slice(at + 1).trim()];
+  });
+}
+
+/** The entities the options give (--entities FILE, or --brand/--competitor with --alias, --domain and --case-sensitive), or none. */
+function entitiesOf(ctx: Ctx): z.input<typeof EntityInput>[] | undefined {
+  const file = str(ctx, "entities");
+  const brands = strs(ctx, "brand");
+  const competitors = strs(ctx, "competitor");
+  const aliases = pairs(ctx, "alias");
+  const domains = pairs(ctx, "domain");
+  const exact = strs(ctx, "case-sensitive");
+  if (file !== undefined) {
+    if (brands.length || competitors.length) throw new UsageError("--entities FILE gives the entities: leave out --brand and --competitor");
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(file === "-" ? 0 : file, "utf8"));
+    } catch (error) {
+      throw new UsageError(`--entities ${file}: not a JSON list of entities (${(error as Error).message})`);
+    }
+    if (!Array.isArray(parsed)) throw new UsageError(`--entities ${file}: not a JSON list of entities`);
+    return parsed as z.input<typeof EntityInput>[];
+  }
+  const names = [...brands, ...competitors];
+  if (names.length === 0) {
+    if (aliases.length || domains.length || exact.length) throw new UsageError("--alias, --domain and --case-sensitive go with --brand or --competitor");
+    return undefined;
+  }
+  for (const [name] of [...aliases, ...domains]) if (!names.includes(name)) throw new UsageError(`"${name}" is no --brand or --competitor of this command`);
+  for (const name of exact) if (!names.includes(name)) throw new UsageError(`--case-sensitive "${name}" is no --brand or --competitor of this command`);
+  return names.map((name, i) => ({
+    name,
+    role: i < brands.length ? "brand" : "competitor",
+    aliases: aliases.filter(([n]) => n === name).map(([, v]) => v),
+    domains: domains.filter(([n]) => n === name).map(([, v]) => v),
+    ...(exact.includes(name) ? { case_sensitive: true } : {}),
+  }));
+}
+
+const formatOption = {
+  format: { type: "string", arg: "csv|jsonl", values: ["csv", "jsonl"], help: `export one line per entity and group (all, each engine, prompt and country): ${VISIBILITY_COLUMNS.slice(0, 8).join(", ")}, …` },
+} as const;
+
+function formatMentions(page: z.output<typeof MentionPage>): string {
+  return table(
+    page.items.map((m) => ({
+      run: m.run_id,
+      engine: m.engine,
+      entity: truncate(m.entity, 20),
+      as: m.alias === m.entity ? "" : truncate(m.alias, 20),
+      counted: m.counted ? "yes" : `no (${m.reason})`,
+      list: m.list_rank,
+      at: `${m.start}-${m.end}`,
+      sentence: truncate(m.sentence.replace(/\s+/g, " "), 70),
+    })),
+    ["run", "engine", "entity", "as", "counted", "list", "at", "sentence"],
+  );
+}
+
+export const visibility: Section = {
+  title: "Visibility analyses",
+  commands: [
+    {
+      words: ["visibility", "create"],
+      args: "dr_…|rq_…|fo_… …",
+      summary: "how often answers name each brand and competitor, in what place, with n and 95% intervals (free; stored as va_…)",
+      options: {
+        brand: { type: "string", arg: "NAME", multiple: true, help: "a brand of yours to track (repeat for more); without entities, the project's context" },
+        competitor: { type: "string", arg: "NAME", multiple: true, help: "a competitor to track (repeat for more)" },
+        alias: { type: "string", arg: "NAME=ALIAS", multiple: true, help: "another name that counts as NAME (repeat for more)" },
+        domain: { type: "string", arg: "NAME=DOMAIN", multiple: true, help: "a domain of NAME: a cited page on it or a subdomain counts as citing it (repeat for more)" },
+        "case-sensitive": { type: "string", arg: "NAME", multiple: true, help: "match NAME only as written (an ordinary word: Monday, Notion)" },
+        entities: { type: "string", arg: "FILE", help: "the entities as a JSON list (name, role, aliases, domains, case_sensitive); - reads standard input" },
+        ...formatOption,
+      },
+      async run(ctx) {
+        if (ctx.args.length === 0) arg(ctx, 0, "run, batch or fanout ids (dr_…, rq_… or fo_…)");
+        const format = formatOf(ctx);
+        const entities = entitiesOf(ctx);
+        const body = { ids: ctx.args, ...(entities ? { entities } : {}) };
+        printAnalysis(ctx, format, await request(ctx, createVisibilityAnalysis, { body }));
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["visibility", "get"],
+      args: "va_…",
+      summary: "a stored visibility analysis, as `visibility create` printed it",
+      options: { wait: opt.wait, ...formatOption },
+      async run(ctx) {
+        const id = arg(ctx, 0, "visibility analysis id (va_…)");
+        noExtraArgs(ctx, 1);
+        const format = formatOf(ctx);
+        const result = await request(ctx, getAnalysis, { params: { analysis_id: id }, query: { wait: waitOption(ctx) } });
+        if (result.body.kind !== "visibility") throw new UsageError(`${id} is a ${result.body.kind} analysis: read it with \`geoscope analysis get ${id}\``);
+        printAnalysis(ctx, format, { text: result.text, body: result.body });
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["visibility", "mentions"],
+      args: "va_…",
+      summary: "the mentions behind the figures: run, entity, the name matched, offsets, sentence, counted or why not",
+      options: {
+        entity: { type: "string", arg: "NAME", help: "only this entity's mentions" },
+        engine: { type: "string", arg: "ENGINE", values: ["chatgpt", "claude", "gemini"], help: "only this engine's runs" },
+        run: { type: "string", arg: "dr_…", help: "only this run's mentions" },
+        counted: { type: "string", arg: "true|false", values: ["true", "false"], help: "only mentions counted (true) or not counted (false: prompt echoes, absences)" },
+        limit: opt.limit,
+        cursor: opt.cursor,
+        format: { type: "string", arg: "csv|jsonl", values: ["csv", "jsonl"], help: `every matching mention, no paging: ${MENTION_CSV_COLUMNS.join(", ")}` },
+      },
+      async run(ctx) {
+        const id = arg(ctx, 0, "visibility analysis id (va_…)");
+        noExtraArgs(ctx, 1);
+        const format = formatOf(ctx);
+        const counted = str(ctx, "counted");
+        if (counted !== undefined && counted !== "true" && counted !== "false") throw new UsageError("--counted takes true or false");
+        const query = { entity: str(ctx, "entity"), engine: str(ctx, "engine") as "chatgpt" | undefined, run_id: str(ctx, "run"), counted: counted as "true" | "false" | undefined };
+        if (format === "csv") {
+          const response = await ctx.client.stream(listMentions, { params: { analysis_id: id }, query: { ...query, format: "csv" } });
+          for await (const chunk of response.body!) process.stdout.write(chunk);
+          return EXIT.ok;
+        }
+        if (format === "jsonl") {
+          let cursor: string | undefined;
+          do {
+            const page = (await request(ctx, listMentions, { params: { analysis_id: id }, query: { ...query, limit: 200, cursor } })).body;
+            process.stdout.write(page.items.map((m) => `${JSON.stringify(m)}\n`).join(""));
+            cursor = page.next_cursor ?? undefined;
+          } while (cursor);
+          return EXIT.ok;
+        }
+        const result = await request(ctx, listMentions, { params: { analysis_id: id }, query: { ...query, limit: intOption(ctx, "limit"), cursor: str(ctx, "cursor") } });
+        if (ctx.json) printJson(result.text, ctx.pretty);
+        else {
+          if (result.body.next_cursor) note(`more: --cursor ${result.body.next_cursor}`);
+          out(result.body.items.length ? formatMentions(result.body) : "(no mentions)");
+        }
+        return EXIT.ok;
+      },
+    },
+  ],
+};

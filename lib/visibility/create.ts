@@ -1,0 +1,242 @@
+// POST /visibility-analyses: the runs the ids name (a batch's or a fanout's all of them), the
+// entities (given, or the project context's), their answers, search queries and cited pages read
+// in the database, the figures and every mention computed (./analysis.ts), and the analysis, its
+// runs and its mentions stored in one transaction. Free: no hold, `charge` null.
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { rememberAnalysisBody, runsOfOneProject, subjectOf, type NamedRun } from "../analyses/service";
+import { currentDb } from "../db/client";
+import { newId } from "../db/ids";
+import { arrayParam, defineStatement, json, text } from "../db/statement";
+import { standalone, textTransaction } from "../db/sql";
+import { ApiError, notFound } from "../http/errors";
+import { parseBody } from "../http/input";
+import { JsonText } from "../http/respond";
+import { domainNameOf } from "../schemas/projects";
+import { VISIBILITY_LIMITS, VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
+import { assembleVisibility } from "./analysis";
+import { bootstrapInThreads, observeInThreads } from "./threads";
+import { entitiesFromContext, type Entity, type EntityContext } from "./entities";
+import { MENTION_WIDTH, REASON_CODES, type MentionStore, type VisibilityRunInput } from "./observe";
+import { presentVisibilityAnalysis } from "./present";
+
+type Request = z.output<typeof VisibilityAnalysisRequest>;
+
+const PROJECT_CONTEXT = defineStatement({
+  label: "visibility_project",
+  params: ["project"],
+  columns: { workspaceId: text("p.workspace_id"), context: json<EntityContext>("p.context").nullable },
+  sql: ({ select, p }) => `SELECT ${select} FROM projects p WHERE p.id = ${p.project}`,
+});
+
+/**
+ * What the analysis reads of each counted run: the answer, the queries of its searches and the
+ * URLs of the pages it cited (from run_sources, written with the result).
+ */
+const RUN_TEXTS = defineStatement({
+  label: "visibility_run_texts",
+  params: ["runs"],
+  columns: {
+    id: text("r.id"),
+    answer: text("r.result->>'answer'").nullable,
+    queries: json<(string | null)[]>("jsonb_path_query_array(r.result, '$.searches[*].query')").nullable,
+    cited: json<string[]>("(SELECT json_agg(s.url ORDER BY s.position) FROM run_sources s WHERE s.run_id = r.id AND s.cited)").nullable,
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[])`,
+});
+
+const INSERT_ANALYSIS = defineStatement({
+  label: "visibility_insert",
+  params: ["id", "workspace", "project", "subject", "input", "result", "user", "key", "at"],
+  columns: { version: text("xmin") },
+  sql: ({ select, p }) =>
+    `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, created_by_user_id, api_key_id, created_at, completed_at) ` +
+    `VALUES (${p.id}, 'visibility', 'completed', ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.user}, ${p.key}, ` +
+    `(${p.at}::timestamptz AT TIME ZONE 'UTC'), (${p.at}::timestamptz AT TIME ZONE 'UTC')) RETURNING ${select}`,
+});
+
+/** The figures of an analysis inserted before its intervals were known (null `result` until then). */
+const SET_RESULT = defineStatement({
+  label: "visibility_result",
+  params: ["id", "result"],
+  columns: { version: text("xmin") },
+  sql: ({ select, p }) => `UPDATE analyses SET result = ${p.result}::jsonb WHERE id = ${p.id} RETURNING ${select}`,
+});
+
+const INSERT_RUNS = defineStatement({
+  label: "visibility_insert_runs",
+  params: ["analysis", "runs"],
+  sql: ({ p }) =>
+    `INSERT INTO analysis_runs (analysis_id, run_id, position) ` +
+    `SELECT ${p.analysis}, r.id, (r.ord - 1)::integer FROM unnest(${p.runs}::text[]) WITH ORDINALITY AS r(id, ord)`,
+});
+
+const INSERT_MENTIONS = defineStatement({
+  label: "visibility_insert_mentions",
+  params: ["analysis", "positions", "runs", "entities", "counted", "notCounted", "mentions"],
+  sql: ({ p }) =>
+    `INSERT INTO analysis_mentions (analysis_id, position, run_id, entities, counted, not_counted, mentions) ` +
+    `SELECT ${p.analysis}, m.position, m.run_id, m.entities, m.counted, m.not_counted, m.mentions::int[] ` +
+    `FROM unnest(${p.positions}::int[], ${p.runs}::text[], ${p.entities}::bigint[], ${p.counted}::bigint[], ${p.notCounted}::bigint[], ${p.mentions}::text[]) ` +
+    `AS m(position, run_id, entities, counted, not_counted, mentions)`,
+});
+
+/** An entity as a request gives it, with its defaults and its domains as hosts. */
+function entityOf(input: Request["entities"] extends (infer E)[] | undefined ? E : never): Entity {
+  return {
+    name: input.name,
+    role: input.role,
+    aliases: input.aliases ?? [],
+    domains: (input.domains ?? []).map((d) => domainNameOf(d)!),
+    case_sensitive: input.case_sensitive ?? false,
+  };
+}
+
+/** The entities tracked: as given, else the project context's (400 when it has none, or too many). */
+function entitiesFor(body: Request, context: EntityContext | null): Entity[] {
+  if (body.entities) return body.entities.map(entityOf);
+  const entities = entitiesFromContext(context ?? {});
+  if (entities.length === 0) {
+    throw new ApiError("invalid_request", "entities: are required: the project's context names no brands or competitors (add them to the project, or give entities)");
+  }
+  if (entities.length > VISIBILITY_LIMITS.entities) {
+    throw new ApiError(
+      "invalid_request",
+      `entities: the project's context names ${entities.length} brands and competitors; an analysis tracks at most ${VISIBILITY_LIMITS.entities} (give entities)`,
+    );
+  }
+  return entities;
+}
+
+/** The counted runs' answers, queries and cited pages, read in parts at once (the database builds one while the last is read). */
+async function runTexts(named: readonly NamedRun[]) {
+  const counted = [...new Set(named.filter((r) => r.kind === "prompt" && r.status === "completed").map((r) => r.id))];
+  const texts = new Map<string, { answer: string | null; queries: string[]; cited: string[] }>();
+  if (counted.length === 0) return texts;
+  const n = Math.min(4, Math.ceil(counted.length / 1000));
+  const parts = Array.from({ length: n }, (_, i) => counted.slice(Math.floor((i * counted.length) / n), Math.floor(((i + 1) * counted.length) / n)));
+  const rows = await Promise.all(parts.map((part) => RUN_TEXTS.query(standalone(), { runs: arrayParam(part) })));
+  for (const row of rows.flat()) {
+    texts.set(row.id, { answer: row.answer, queries: (row.queries ?? []).filter((q): q is string => typeof q === "string"), cited: row.cited ?? [] });
+  }
+  return texts;
+}
+
+function inputsOf(named: readonly NamedRun[], texts: Map<string, { answer: string | null; queries: string[]; cited: string[] }>): VisibilityRunInput[] {
+  return named.map((r) => {
+    const t = texts.get(r.id);
+    return {
+      run_id: r.id,
+      engine: r.engine,
+      country: r.country,
+      prompt: r.prompt,
+      status: r.status,
+      kind: r.kind,
+      answer: t?.answer ?? null,
+      search_queries: t?.queries ?? [],
+      cited_urls: t?.cited ?? [],
+    };
+  });
+}
+
+/**
+ * The rows of analysis_mentions as unnest() reads them: one per counted run with a mention, its
+ * place in run_ids, its entity masks (bit e for the analysis's entity e: at most 50, exact in a
+ * double) and its mentions' integers.
+ */
+function mentionRowsOf(analysed: readonly string[], store: MentionStore, runs: readonly VisibilityRunInput[]) {
+  const place = new Map(analysed.map((id, i) => [id, i]));
+  const positions: number[] = [];
+  const runIds: string[] = [];
+  const entities: number[] = [];
+  const counted: number[] = [];
+  const notCounted: number[] = [];
+  const mentions: string[] = [];
+  runs.forEach((run, r) => {
+    const ints = store.ofRun(r);
+    if (ints.length === 0) return;
+    let any = 0;
+    let yes = 0;
+    let no = 0;
+    for (let at = 0; at < ints.length; at += MENTION_WIDTH) {
+      const bit = 2 ** ints[at]!;
+      if (any % (2 * bit) < bit) any += bit;
+      if (REASON_CODES[ints[at + 7]!] === null) {
+        if (yes % (2 * bit) < bit) yes += bit;
+      } else if (no % (2 * bit) < bit) no += bit;
+    }
+    positions.push(place.get(run.run_id)!);
+    runIds.push(run.run_id);
+    entities.push(any);
+    counted.push(yes);
+    notCounted.push(no);
+    mentions.push(`{${ints.join(",")}}`);
+  });
+  return { positions, runIds, entities, counted, notCounted, mentions };
+}
+
+/** Computes and stores the analysis; answers its body, presented and serialised once, and files it for GET. */
+async function storeVisibilityAnalysis(principal: Principal, body: Request): Promise<{ id: string; text: string }> {
+  const { named, projectId } = await runsOfOneProject(principal, body.ids);
+  const [project, texts] = await Promise.all([PROJECT_CONTEXT.first(standalone(), { project: projectId }), runTexts(named)]);
+  if (!project) throw notFound("project", projectId);
+  const entities = entitiesFor(body, project.context);
+  const id = newId("visibilityAnalysis");
+  const observed = await observeInThreads(inputsOf(named, texts), { entities });
+  // The bootstrap's parts are drawn in worker threads meanwhile this thread sends the analysis, its
+  // runs and its mentions, which need no interval, to the database; its figures follow. PGlite is
+  // one session, which a transaction would hold while the threads draw: there the transaction
+  // starts once the intervals are in.
+  const intervals = bootstrapInThreads(observed.table, id);
+  void intervals.catch(() => undefined);
+  const db = currentDb();
+  const subject = subjectOf(named, "Visibility");
+  const now = new Date();
+  const rows = mentionRowsOf(observed.runIds, observed.store, observed.runs);
+  const early = db.pool ? null : assembleVisibility(observed, await intervals).figures;
+  const { version, figures } = await textTransaction(db, async (sql) => {
+    // The rows that need no interval first (sent while the threads draw, on PostgreSQL), then the figures.
+    const [created] = await INSERT_ANALYSIS.query(sql, {
+      id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: early ? JSON.stringify(early) : null,
+      user: principal.user.id, key: principal.apiKeyId, at: now,
+    });
+    await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(observed.runIds) });
+    if (rows.runIds.length) {
+      await INSERT_MENTIONS.query(sql, {
+        analysis: id,
+        positions: arrayParam(rows.positions),
+        runs: arrayParam(rows.runIds),
+        entities: arrayParam(rows.entities),
+        counted: arrayParam(rows.counted),
+        notCounted: arrayParam(rows.notCounted),
+        mentions: arrayParam(rows.mentions),
+      });
+    }
+    if (early) return { version: created!.version, figures: early };
+    const { figures } = assembleVisibility(observed, await intervals);
+    const [updated] = await SET_RESULT.query(sql, { id, result: JSON.stringify(figures) });
+    return { version: updated!.version, figures };
+  });
+  const analysis = presentVisibilityAnalysis({
+    id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
+  });
+  const text = JSON.stringify(analysis);
+  rememberAnalysisBody(id, `${version}:${principal.user.email}`, analysis.status, text);
+  return { id, text };
+}
+
+/** POST /visibility-analyses as the API sends it: the body serialised once (and remembered for GET /analyses/{id}). */
+export async function createVisibilityAnalysisBody(principal: Principal, body: Request) {
+  return new JsonText<z.input<typeof VisibilityAnalysis>>((await storeVisibilityAnalysis(principal, body)).text);
+}
+
+/**
+ * A visibility analysis of the runs `ids` name (runs, batches, fanouts) for `actor`, with
+ * `entities` (the project context's when absent), checked as POST /visibility-analyses checks its
+ * body (ApiError 400/404 alike); answers the stored analysis's id (`va_…`). For work that runs as
+ * someone, such as a monitor's tick analysing its fanout; `actor` is usually scoped to the
+ * workspace the work belongs to (Principal.workspaceId).
+ */
+export async function analyseVisibility(actor: Principal, input: z.input<typeof VisibilityAnalysisRequest>): Promise<string> {
+  return (await storeVisibilityAnalysis(actor, parseBody(VisibilityAnalysisRequest, input))).id;
+}

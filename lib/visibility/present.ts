@@ -1,0 +1,97 @@
+// A visibility analysis as the API shows it (decisions.md "Visibility analyses"): the analysis
+// row's own fields and the figures it stores, every object rebuilt in the schema's field order, so
+// that the body POST answers (from the figures as computed) and the body GET answers (from the
+// figures as stored, whose keys jsonb has reordered) are the same bytes.
+import type { z } from "zod";
+import type { EntityFigures, EntityVisibility, VisibilityAnalysis } from "../schemas/visibility";
+import type { StoredVisibilityFigures } from "./analysis";
+
+/** What the presenter reads of an analysis row (lib/analyses/service.ts analysisColumns). */
+export type VisibilityRow = {
+  id: string;
+  status: z.input<typeof VisibilityAnalysis>["status"];
+  subject: string;
+  createdAt: Date;
+  completedAt: Date | null;
+  projectId: string;
+  createdBy: { email: string } | null;
+  result: unknown;
+  error: unknown;
+};
+
+const pair = (interval: readonly [number, number]): [number, number] => [interval[0], interval[1]];
+
+/** One group's figures, in EntityFigures' order. */
+function figuresOf(f: EntityFigures): EntityFigures {
+  const positions: Record<string, number> = {};
+  for (let k = 1; f.position_counts[String(k)] !== undefined; k++) positions[String(k)] = f.position_counts[String(k)]!;
+  return {
+    runs: f.runs,
+    runs_mentioning: f.runs_mentioning,
+    visibility: f.visibility,
+    visibility_interval: pair(f.visibility_interval),
+    share_of_voice: f.share_of_voice,
+    share_of_voice_basis: f.share_of_voice_basis,
+    share_of_voice_n: f.share_of_voice_n,
+    average_position: f.average_position,
+    average_position_interval: f.average_position_interval === null ? null : pair(f.average_position_interval),
+    position_counts: positions,
+    runs_top1: f.runs_top1,
+    top1_rate: f.top1_rate,
+    top1_rate_interval: pair(f.top1_rate_interval),
+    runs_top3: f.runs_top3,
+    top3_rate: f.top3_rate,
+    top3_rate_interval: pair(f.top3_rate_interval),
+    prominence: f.prominence,
+    prominence_interval: pair(f.prominence_interval),
+    runs_citing: f.runs_citing,
+    cited_rate: f.cited_rate,
+    cited_rate_interval: pair(f.cited_rate_interval),
+    mentioned_and_cited: f.mentioned_and_cited,
+    mentioned_not_cited: f.mentioned_not_cited,
+    cited_not_mentioned: f.cited_not_mentioned,
+    mentions: f.mentions,
+    mentions_not_counted: { prompt_echo: f.mentions_not_counted.prompt_echo, absence: f.mentions_not_counted.absence },
+  };
+}
+
+function rowOf(r: EntityVisibility): EntityVisibility {
+  return {
+    name: r.name,
+    role: r.role,
+    ...figuresOf(r),
+    by_engine: r.by_engine.map((g) => ({ engine: g.engine, ...figuresOf(g) })),
+    by_prompt: r.by_prompt.map((g) => ({ prompt: g.prompt, ...figuresOf(g) })),
+    by_country: r.by_country.map((g) => ({ country: g.country, ...figuresOf(g) })),
+  };
+}
+
+export function presentVisibilityAnalysis(row: VisibilityRow): z.input<typeof VisibilityAnalysis> {
+  const figures = row.result as StoredVisibilityFigures;
+  return {
+    id: row.id,
+    kind: "visibility",
+    status: row.status,
+    subject: row.subject,
+    run_count: figures.run_ids.length,
+    created_at: row.createdAt.toISOString(),
+    completed_at: row.completedAt?.toISOString() ?? null,
+    project_id: row.projectId,
+    created_by: row.createdBy?.email ?? null,
+    error: (row.error ?? null) as z.input<typeof VisibilityAnalysis>["error"],
+    method: figures.method,
+    entities: figures.entities.map((e) => ({ name: e.name, role: e.role, aliases: [...e.aliases], domains: [...e.domains], case_sensitive: e.case_sensitive })),
+    run_ids: figures.run_ids,
+    excluded_runs: figures.excluded_runs.map((x) => ({ run_id: x.run_id, reason: x.reason })),
+    totals: {
+      runs: figures.totals.runs,
+      prompts: figures.totals.prompts,
+      engines: figures.totals.engines,
+      mentions: figures.totals.mentions,
+      mentions_not_counted: { prompt_echo: figures.totals.mentions_not_counted.prompt_echo, absence: figures.totals.mentions_not_counted.absence },
+    },
+    rows: figures.rows.map(rowOf),
+    // Computed from stored runs: nothing is held or captured.
+    charge: null,
+  };
+}

@@ -1,0 +1,73 @@
+// A visibility analysis's work in worker threads (lib/visibility/threads.ts): the bootstrap's parts
+// drawn at once off this thread give exactly the intervals of the same bootstrap drawn here, part
+// after part; the runs read half here and half in a worker give exactly the observations,
+// mentions and figures of the runs read here.
+import { afterAll, describe, expect, it } from "vitest";
+import { bootstrapGroupedMeans, SeededRandom } from "@/lib/stats";
+import { assembleVisibility, computeVisibility, observeVisibility } from "@/lib/visibility/analysis";
+import { bootstrapInThreads, closeVisibilityThreads, observeInThreads, visibilityWorkersRunning } from "@/lib/visibility/threads";
+import { buildRuns, entities } from "../../bench/lib/visibility-answers";
+
+afterAll(async () => {
+  await closeVisibilityThreads();
+});
+
+/** A table like a visibility analysis's: 600 runs, 3 entities' positions and prominences, by engine and by prompt. */
+function table() {
+  const rng = new SeededRandom("threads");
+  const rows = 600;
+  const offsets = new Int32Array(rows + 1);
+  const columns: number[] = [];
+  const values: number[] = [];
+  for (let r = 0; r < rows; r++) {
+    let place = 0;
+    for (let e = 0; e < 3; e++) {
+      if (rng.nextDouble() < 0.5) continue;
+      columns.push(2 * e, 2 * e + 1);
+      values.push(++place, Math.round(rng.nextDouble() * 1000) / 5000);
+    }
+    offsets[r + 1] = columns.length;
+  }
+  return {
+    rows,
+    offsets,
+    columns: Int32Array.from(columns),
+    values: Float64Array.from(values),
+    columnCount: 6,
+    overEntries: [true, false, true, false, true, false],
+    partitions: [
+      { groupOf: new Int32Array(rows), groups: 1 },
+      { groupOf: Int32Array.from({ length: rows }, (_, i) => i % 3), groups: 3 },
+      { groupOf: Int32Array.from({ length: rows }, (_, i) => i % 40), groups: 40 },
+    ],
+  };
+}
+
+describe("bootstrapInThreads", () => {
+  it("draws the parts in worker threads and gives the intervals of the same bootstrap drawn in this thread", async () => {
+    const t = table();
+    const here = bootstrapGroupedMeans(t, "va_threads");
+    const there = await bootstrapInThreads(t, "va_threads");
+    expect(visibilityWorkersRunning()).toBe(2);
+    expect(there).toEqual(here);
+    expect(there[2]!.every((group) => group.some((interval) => interval !== null))).toBe(true);
+    // Another seed, another draw.
+    expect(await bootstrapInThreads(t, "va_other")).not.toEqual(here);
+  });
+});
+
+describe("observeInThreads", () => {
+  it("reads half the runs in a worker and gives the observations, mentions and figures of reading them all here", async () => {
+    const runs = buildRuns(1200);
+    const here = observeVisibility(runs, { entities });
+    const there = await observeInThreads(runs, { entities });
+    expect(visibilityWorkersRunning()).toBe(2);
+    expect(there.obs).toEqual(here.obs);
+    expect(there.store.length).toBe(here.store.length);
+    expect(there.store.runStart).toEqual(here.store.runStart);
+    expect(there.store.data.subarray(0, there.store.length * 8)).toEqual(here.store.data.subarray(0, here.store.length * 8));
+    expect(there.table).toEqual(here.table);
+    const intervals = await bootstrapInThreads(there.table, "va_observed", { resamples: 200 });
+    expect(assembleVisibility(there, intervals).figures).toEqual(computeVisibility(runs, { entities, seed: "va_observed", resamples: 200 }).figures);
+  });
+});
