@@ -302,6 +302,15 @@ const matrix: Record<string, Record<string, Row>> = {
         expect(outcome).toEqual({ ok: false, message: expected, needsCredit: false });
       },
     },
+    saveEntitiesAction: {
+      async foreign() {
+        // B naming A's project's brands: the API's 404 for the same change, and A's context unchanged.
+        const expected = await apiMessage(b, 404, projectsApi.updateProject, { params: { project_id: seeded.projectId }, body: { context: { brands: ["Mine"] } } });
+        const fields = { project_id: seeded.projectId, rows: "1", "name.0": "Mine", "role.0": "brand", "aliases.0": "", "domains.0": "" };
+        const outcome = await unchangedAfter(b, () => research.saveEntitiesAction(idle, form(fields)));
+        expect(outcome).toEqual({ ok: false, message: expected });
+      },
+    },
     startAuditAction: {
       async foreign() {
         const body = { url: "https://acme.com/", project: seeded.projectId };
