@@ -163,6 +163,8 @@ const MATRIX: Record<string, Slot[]> = {
   runMonitor: byMonitor,
   listMonitorTicks: byMonitor,
   rotateMonitorWebhookSecret: byMonitor,
+  listMonitorAlerts: byMonitor,
+  testMonitorWebhook: byMonitor,
 };
 
 /**
