@@ -74,6 +74,12 @@ export async function listAlerts(principal: Principal, monitorId: string, query:
   return { items: page.items.map(presentAlert), next_cursor: page.next_cursor };
 }
 
+/** One alert of a monitor (no access check: the caller decided), or null. */
+export async function alertOf(monitorId: string, alertId: string): Promise<z.input<typeof Alert> | null> {
+  const row = await ALERTS.first(standalone(), { monitor: monitorId, alert: alertId, limit: 1 });
+  return row ? presentAlert(row) : null;
+}
+
 /** POST /monitors/{id}/alerts/test: a ping to the webhook now, answered as its alert (its delivery pending). */
 export async function testWebhook(principal: Principal, monitorId: string, now = new Date()): Promise<z.input<typeof Alert>> {
   const monitor = await reachableMonitorRow(principal, monitorId);
@@ -84,8 +90,8 @@ export async function testWebhook(principal: Principal, monitorId: string, now =
     );
   }
   const id = await raisePing(monitor.id, now);
-  const row = id ? await ALERTS.first(standalone(), { monitor: monitor.id, alert: id, limit: 1 }) : undefined;
+  const alert = id ? await alertOf(monitor.id, id) : null;
   // The monitor was deleted between the check and the ping.
-  if (!row) throw notFound("monitor", monitor.id);
-  return presentAlert(row);
+  if (!alert) throw notFound("monitor", monitor.id);
+  return alert;
 }
