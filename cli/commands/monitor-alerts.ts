@@ -2,7 +2,8 @@
 import type { z } from "zod";
 import { listMonitorAlerts, testMonitorWebhook, type Alert, type AlertDelivery } from "../../lib/schemas/alerts";
 import { EXIT } from "../client";
-import { arg, date, intOption, noExtraArgs, note, opt, out, printJson, request, show, str, type Ctx, type Section } from "../command";
+import { date, intOption, note, opt, out, printJson, request, show, str, type Section } from "../command";
+import { idArg } from "./monitors";
 
 type AlertOut = z.output<typeof Alert>;
 type DeliveryOut = z.output<typeof AlertDelivery>;
@@ -26,12 +27,6 @@ export function alertLines(a: AlertOut): string[] {
     `  ${a.summary}`,
     `  ${a.deliveries.length ? a.deliveries.map(deliveryText).join("; ") : "no delivery (the monitor had no webhook URL and no email)"}`,
   ];
-}
-
-function idArg(ctx: Ctx): string {
-  const id = arg(ctx, 0, "monitor id (mo_…)");
-  noExtraArgs(ctx, 1);
-  return id;
 }
 
 export const monitorAlerts: Section = {

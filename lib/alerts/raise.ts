@@ -14,7 +14,7 @@ import { log } from "../log";
 import { tickRow } from "../monitors/read";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { alertDeliveryDue, jobEvent, type JobEvent } from "../work/events";
-import { changeSummary, failedSummary, PING_SUMMARY, RUNS_FAILED, skippedSummary, type SignificantChange } from "./words";
+import { changeFields, changeSummary, failedSummary, PING_SUMMARY, RUNS_FAILED, skippedSummary, type SignificantChange } from "./words";
 
 export type { SignificantChange } from "./words";
 
@@ -117,28 +117,12 @@ const JOIN_EMAIL = defineStatement({
 
 /** The webhook's body: the same bytes on every attempt (decisions.md: the same event keeps its id). */
 export function webhookBody(alert: { id: string; kind: AlertKind; createdAt: Date; monitorId: string; monitorName: string; tickId: string | null } & Draft): string {
-  const c = alert.change;
   return JSON.stringify({
     id: alert.id,
     type: alert.kind,
     created_at: alert.createdAt.toISOString(),
     monitor_id: alert.monitorId,
-    data: {
-      monitor_name: alert.monitorName,
-      tick_id: alert.tickId,
-      reason: alert.reason,
-      entity: c?.entity ?? null,
-      engine: c?.engine ?? null,
-      metric: c?.metric ?? null,
-      before: c?.before ?? null,
-      after: c?.after ?? null,
-      diff: c?.diff ?? null,
-      interval: c?.interval ?? null,
-      before_runs: c?.before_runs ?? null,
-      after_runs: c?.after_runs ?? null,
-      confidence: c?.confidence ?? null,
-      summary: alert.summary,
-    },
+    data: { monitor_name: alert.monitorName, tick_id: alert.tickId, reason: alert.reason, ...changeFields(alert.change), summary: alert.summary },
   });
 }
 

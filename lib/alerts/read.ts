@@ -9,7 +9,7 @@ import { decodeCursor, pageOf } from "../http/pagination";
 import { reachableMonitorRow } from "../monitors/read";
 import type { Alert, AlertDelivery, AlertList } from "../schemas/alerts";
 import { raisePing } from "./raise";
-import type { SignificantChange } from "./words";
+import { changeFields, type SignificantChange } from "./words";
 
 type DeliveryJson = z.input<typeof AlertDelivery>;
 
@@ -44,22 +44,14 @@ const ALERTS = defineStatement({
 });
 
 export function presentAlert(row: AlertRow): z.input<typeof Alert> {
-  const c = row.change;
+  const fields = changeFields(row.change);
   return {
     id: row.id,
     kind: row.kind,
     tick_id: row.tickId,
     reason: row.reason,
-    entity: c?.entity ?? null,
-    engine: (c?.engine ?? null) as z.input<typeof Alert>["engine"],
-    metric: c?.metric ?? null,
-    before: c?.before ?? null,
-    after: c?.after ?? null,
-    diff: c?.diff ?? null,
-    interval: c?.interval ?? null,
-    before_runs: c?.before_runs ?? null,
-    after_runs: c?.after_runs ?? null,
-    confidence: c?.confidence ?? null,
+    ...fields,
+    engine: fields.engine as z.input<typeof Alert>["engine"],
     summary: row.summary,
     created_at: row.createdAt.toISOString(),
     deliveries: row.deliveries,

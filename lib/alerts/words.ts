@@ -22,6 +22,22 @@ export type SignificantChange = {
   confidence: number;
 };
 
+/** An alert's figures as the API and the webhook's data write them: a significant change's, or all null. */
+export function changeFields(c: SignificantChange | null) {
+  return {
+    entity: c?.entity ?? null,
+    engine: c?.engine ?? null,
+    metric: c?.metric ?? null,
+    before: c?.before ?? null,
+    after: c?.after ?? null,
+    diff: c?.diff ?? null,
+    interval: c?.interval ?? null,
+    before_runs: c?.before_runs ?? null,
+    after_runs: c?.after_runs ?? null,
+    confidence: c?.confidence ?? null,
+  };
+}
+
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 const points = (diff: number) => `${diff >= 0 ? "+" : "−"}${Math.abs(diff * 100).toFixed(1)}`;
 /** A confidence as a percentage with no trailing zeros: 0.9964 -> "99.64%". */

@@ -3,43 +3,23 @@
 // and the alert settings (PATCH /monitors/{id} alerts), each the API's own service as the
 // signed-in person, with its request schema and access checks (a foreign id is the API's 404).
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
 import { alertOf, testWebhook } from "@/lib/alerts/read";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { ApiError } from "@/lib/http/errors";
-import { parseInput, parseParams } from "@/lib/http/input";
+import type { ApiError } from "@/lib/http/errors";
+import { parseInput } from "@/lib/http/input";
 import { updateMonitor } from "@/lib/monitors/service";
-import { MonitorId, MonitorUpdateRequest } from "@/lib/schemas/monitors";
+import { MonitorUpdateRequest } from "@/lib/schemas/monitors";
 import { inFormWords, type FieldLabels } from "../../../_lib/form-words";
-
-export type AlertActionState = { ok: boolean; message?: string; at?: number; warn?: boolean };
+import { acting, field, monitorOf, type MonitorActionState } from "../_lib/acting";
 
 const LABELS: FieldLabels = { "alerts.webhook_url": "Webhook URL", "alerts.min_change": "Smallest change (points)" };
 /** How long the ping's answer waits for its first attempt (the webhook has 10 s). */
 const PING_WAIT_MS = 12_000;
 
-function field(form: FormData, name: string): string | undefined {
-  const v = form.get(name);
-  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
-}
-
-/** The monitor the form names, its id checked as the API checks the path's (malformed = missing). */
-function monitorOf(form: FormData): string {
-  return parseParams(z.object({ monitor_id: MonitorId }), { monitor_id: field(form, "id") ?? "" }).monitor_id;
-}
-
-async function acting(work: () => Promise<string | { warn: string }>): Promise<AlertActionState> {
-  try {
-    const said = await work();
-    return typeof said === "string" ? { ok: true, message: said, at: Date.now() } : { ok: true, message: said.warn, warn: true, at: Date.now() };
-  } catch (error) {
-    if (error instanceof ApiError) return { ok: false, message: inFormWords(error.message, LABELS), at: Date.now() };
-    throw error;
-  }
-}
+const refusal = (error: ApiError) => inFormWords(error.message, LABELS);
 
 /** "Send test webhook": a ping now, then how its first attempt went (or that it is still on its way). */
-export async function sendTestWebhookAction(_prev: AlertActionState, form: FormData): Promise<AlertActionState> {
+export async function sendTestWebhookAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {
   const principal = await requireSessionPrincipal("/projects");
   return acting(async () => {
     const id = monitorOf(form);
@@ -55,11 +35,11 @@ export async function sendTestWebhookAction(_prev: AlertActionState, form: FormD
     if (d?.status === "delivered") return `Test webhook delivered: your endpoint answered ${d.last_status}.`;
     if (!d || d.last_status === null) return { warn: "Test webhook sent; no answer yet. Its delivery is in the table below." };
     return { warn: `Test webhook not delivered: ${d.last_error ?? d.last_status}. It is tried again like any alert (see the deliveries below).` };
-  });
+  }, refusal);
 }
 
 /** The alert settings: the webhook URL (checked by the audit fetcher's address rules), email, the smallest change. */
-export async function updateAlertsAction(_prev: AlertActionState, form: FormData): Promise<AlertActionState> {
+export async function updateAlertsAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {
   const principal = await requireSessionPrincipal("/projects");
   return acting(async () => {
     const id = monitorOf(form);
@@ -78,5 +58,5 @@ export async function updateAlertsAction(_prev: AlertActionState, form: FormData
     await updateMonitor(principal, id, body);
     revalidatePath(`/monitors/${id}`);
     return "Alert settings saved.";
-  });
+  }, refusal);
 }

@@ -2,17 +2,18 @@
 // A monitor's alert controls: "Send test webhook" (a ping now, then how it went) and the alert
 // settings (webhook URL, email, the smallest change worth an alert). Each answers in a line below.
 import { useFormAction } from "../../../_components/form-action";
-import { buttonClass, inputClass, Notice, subtleButtonClass } from "../../../_components/ui";
-import { sendTestWebhookAction, updateAlertsAction, type AlertActionState } from "../[monitor_id]/actions";
+import { buttonClass, inputClass, subtleButtonClass } from "../../../_components/ui";
+import { sendTestWebhookAction, updateAlertsAction } from "../[monitor_id]/actions";
+import type { MonitorActionState } from "../_lib/acting";
+import { ActionOutcome } from "./action-outcome";
 
-const IDLE: AlertActionState = { ok: true };
+const IDLE: MonitorActionState = { ok: true };
 
 type Settings = { webhook_url: string | null; email: boolean; min_change: number };
 
 export function AlertControls({ id, alerts }: { id: string; alerts: Settings }) {
   const ping = useFormAction(sendTestWebhookAction, IDLE);
   const save = useFormAction(updateAlertsAction, IDLE);
-  const latest = [ping.state, save.state].filter((s) => s.message).sort((a, b) => (b.at ?? 0) - (a.at ?? 0))[0];
   return (
     <div data-testid="alert-controls">
       <div className="flex flex-wrap items-center gap-2">
@@ -58,11 +59,7 @@ export function AlertControls({ id, alerts }: { id: string; alerts: Settings }) 
           </div>
         </form>
       </details>
-      {latest?.message ? (
-        <div className="mt-3" data-testid="alert-action-outcome">
-          <Notice tone={!latest.ok ? "error" : latest.warn ? "warn" : "success"}>{latest.message}</Notice>
-        </div>
-      ) : null}
+      <ActionOutcome states={[ping.state, save.state]} testId="alert-action-outcome" />
     </div>
   );
 }
