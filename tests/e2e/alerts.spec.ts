@@ -123,8 +123,8 @@ test("the API and the CLI: a ping delivered and signed, the alerts listed with t
     expect(JSON.parse(ran.stdout)).toMatchObject({ status: "skipped", skip_reason: "budget_exhausted" });
   }
   await receiver.waitFor("/cli", 3);
-  await expect.poll(() => mailsTo(EMAIL).filter((m) => m.includes("alert from the monitor")).length, { timeout: 15_000 }).toBe(1);
-  const mail = mailsTo(EMAIL).find((m) => m.includes("alert from the monitor"))!;
+  await expect.poll(() => mailsTo(EMAIL).filter((m) => m.includes("raised an alert at its tick")).length, { timeout: 15_000 }).toBe(1);
+  const mail = mailsTo(EMAIL).find((m) => m.includes("raised an alert at its tick"))!;
   expect(mail).toContain("A tick was skipped: it would have taken the monitor past its monthly budget");
   expect(mail).toContain(`/monitors/${monitorId}`);
   const skipped = JSON.parse(receiver.to("/cli")[2]!.body);
@@ -140,7 +140,7 @@ test("the API and the CLI: a ping delivered and signed, the alerts listed with t
   expect(json.items.map((a: { kind: string }) => a.kind)).toEqual(["tick_skipped", "ping", "ping"]);
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect(receiver.to("/cli")).toHaveLength(3);
-  expect(mailsTo(EMAIL).filter((m) => m.includes("alert from the monitor"))).toHaveLength(1);
+  expect(mailsTo(EMAIL).filter((m) => m.includes("raised an alert at its tick"))).toHaveLength(1);
 });
 
 test("the monitor page: its alerts and deliveries, Send test webhook delivered and refused, the settings in the form's words", async ({}, testInfo) => {
