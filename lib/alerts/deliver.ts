@@ -109,7 +109,7 @@ type Outcome = { delivered: boolean; status: string; error: string | null; final
 type Claimed = NonNullable<Awaited<ReturnType<typeof CLAIM.first>>>;
 
 /** POSTs the webhook's body, signed now with the secret kept for it; never throws. */
-async function sendWebhook(d: Claimed, now: Date): Promise<Outcome> {
+async function sendWebhook(d: Claimed, now: Date, timeoutMs: number): Promise<Outcome> {
   if (!d.webhookUrl) return { delivered: false, status: "no_webhook_url", error: "the monitor has no webhook URL any more", final: true };
   if (d.body === null || d.secret === null) return { delivered: false, status: "secret_unreadable", error: "the delivery has no body or secret", final: true };
   let secret: string;
@@ -124,7 +124,7 @@ async function sendWebhook(d: Claimed, now: Date): Promise<Outcome> {
       method: "POST",
       body: d.body,
       headers: { "content-type": "application/json", "user-agent": "geoscope-webhooks/1", [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secret, d.body, now) },
-      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      timeoutMs,
       maxBytes: ANSWER_MAX_BYTES,
       allowHosts: config().WEBHOOK_ALLOW_HOSTS,
     });
@@ -171,10 +171,10 @@ export type AttemptResult = "delivered" | "pending" | "failed" | "skipped";
  * Attempt `attempt` of a delivery (the deliver-alert job): claimed, sent, recorded. `skipped` when
  * it is not this attempt's turn (already made, or the delivery is over).
  */
-export async function attemptDelivery(deliveryId: string, attempt: number, now = new Date()): Promise<AttemptResult> {
+export async function attemptDelivery(deliveryId: string, attempt: number, now = new Date(), options: { timeoutMs?: number } = {}): Promise<AttemptResult> {
   const claimed = await CLAIM.first(standalone(), { delivery: deliveryId, attempt, now, next: new Date(now.getTime() + waitAfter(attempt)) });
   if (!claimed) return "skipped";
-  const outcome = claimed.channel === "webhook" ? await sendWebhook(claimed, now) : await sendEmail(claimed);
+  const outcome = claimed.channel === "webhook" ? await sendWebhook(claimed, now, options.timeoutMs ?? WEBHOOK_TIMEOUT_MS) : await sendEmail(claimed);
   const status = outcome.delivered ? "delivered" : outcome.final || attempt >= MAX_ATTEMPTS ? "failed" : "pending";
   const recorded = await RECORD.first(standalone(), { delivery: deliveryId, attempt, status, outcome: outcome.status, error: outcome.error, now: now.toISOString() });
   if (!outcome.delivered) log.warn("alert delivery attempt failed", { delivery_id: deliveryId, channel: claimed.channel, attempt, status: outcome.status, error: outcome.error, then: status });

@@ -15,7 +15,7 @@ import { DELETE as deleteRoute, PATCH as patchRoute } from "@/app/api/v1/monitor
 import { POST as runRoute } from "@/app/api/v1/monitors/[monitor_id]/run/route";
 import { POST as rotateRoute } from "@/app/api/v1/monitors/[monitor_id]/webhook-secret/rotate/route";
 import { POST as createRoute } from "@/app/api/v1/monitors/route";
-import { MAX_ATTEMPTS, RETRY_WAITS_MS, sweepDeliveries } from "@/lib/alerts/deliver";
+import { attemptDelivery, MAX_ATTEMPTS, RETRY_WAITS_MS, sweepDeliveries, WEBHOOK_TIMEOUT_MS } from "@/lib/alerts/deliver";
 import { raiseAlerts, type SignificantChange } from "@/lib/alerts/raise";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
@@ -269,6 +269,22 @@ describe("retries, on the injected clock", () => {
     expect(new Set(receiver.to("/down").map((r) => JSON.parse(r.body).id))).toEqual(new Set([alertId]));
     await sweepAt(Date.now() + 48 * 60 * MINUTE);
     expect(receiver.to("/down")).toHaveLength(6);
+  });
+
+  it("an answer that does not come in time is a failed attempt (timeout), retried like any", async () => {
+    receiver.plan("/slow", (n) => (n === 1 ? "hold" : 200));
+    const m = await monitor({ webhook_url: receiver.url("/slow") });
+    const alertId = (await heldBack(() => ping(alice.cliToken, m.id))).body.id as string;
+    const { id } = await db().alertDelivery.findFirstOrThrow({ where: { alertId } });
+    expect(WEBHOOK_TIMEOUT_MS).toBe(10_000);
+    // The job's attempt with the 10 s limit shortened, so the test does not wait for it.
+    expect(await attemptDelivery(id, 1, new Date(), { timeoutMs: 300 })).toBe("pending");
+    receiver.release();
+    const d = await webhookOf(m.id, alertId);
+    expect(d).toMatchObject({ status: "pending", attempts: 1, last_status: "timeout" });
+    expect(d.last_error).toMatch(/^timeout: no complete answer from 127\.0\.0\.1:\d+ within 300 ms$/);
+    await sweepAt(Date.parse(d.next_attempt_at));
+    expect(await webhookOf(m.id, alertId)).toMatchObject({ status: "delivered", attempts: 2, last_status: "200" });
   });
 
   it("a delivery whose attempt was claimed but never recorded (its server died in it) is retried at its time, and failed when it was the last", async () => {
