@@ -21,8 +21,15 @@ export default defineConfig({
     command: `node scripts/e2e-server.mjs`,
     url: `http://127.0.0.1:${port}/api/v1/version`,
     // The e2e specs that audit pages serve them on the next port; the audit fetcher may reach it.
-    // Monitors' ticks close at the scheduler's next look: every 2 s here, not every 30 s.
-    env: { E2E_PORT: String(port), E2E_MAILBOX: MAILBOX, AUDIT_ALLOW_HOSTS: `127.0.0.1:${port + 1}`, MONITOR_CHECK_SECONDS: "2" },
+    // Monitors' ticks close at the scheduler's next look: every 2 s here, not every 30 s. The
+    // alerts spec's webhook receiver listens on the next port too.
+    env: {
+      E2E_PORT: String(port),
+      E2E_MAILBOX: MAILBOX,
+      AUDIT_ALLOW_HOSTS: `127.0.0.1:${port + 1}`,
+      WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${port + 1}`,
+      MONITOR_CHECK_SECONDS: "2",
+    },
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: "pipe",

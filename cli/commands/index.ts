@@ -7,6 +7,7 @@ import { billing } from "./billing";
 import { citations } from "./citations";
 import { fanouts } from "./fanouts";
 import { keys } from "./keys";
+import { monitorAlerts } from "./monitor-alerts";
 import { monitors } from "./monitors";
 import { projects } from "./projects";
 import { questions } from "./questions";
@@ -16,4 +17,4 @@ import { shares } from "./shares";
 import { visibility } from "./visibility";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, questions, citations, visibility, shares, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, monitorAlerts, questions, citations, visibility, shares, keys, workspaces, projects, billing, service];

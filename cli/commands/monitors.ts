@@ -140,7 +140,7 @@ function tickLine(t: z.output<typeof Tick>): string {
   return `tick ${t.id} (${t.trigger}, version ${t.version}): ${tickStatusText(t)}${where}${why}`;
 }
 
-function idArg(ctx: Ctx): string {
+export function idArg(ctx: Ctx): string {
   const id = arg(ctx, 0, "monitor id (mo_…)");
   noExtraArgs(ctx, 1);
   return id;

@@ -57,6 +57,12 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "run_monitor", endpoint: "POST /monitors/{monitor_id}/run", cost: "fanout", hint: "The tick's fanout_id goes to wait_for_fanout; a skipped tick (skip_reason) started and charged nothing." },
   { name: "list_monitor_ticks", endpoint: "GET /monitors/{monitor_id}/ticks" },
   { name: "rotate_monitor_webhook_secret", endpoint: "POST /monitors/{monitor_id}/webhook-secret/rotate" },
+  { name: "list_monitor_alerts", endpoint: "GET /monitors/{monitor_id}/alerts", hint: "Each alert's deliveries say whether its webhook and email went out, with every attempt." },
+  {
+    name: "test_monitor_webhook",
+    endpoint: "POST /monitors/{monitor_id}/alerts/test",
+    hint: "Free. The ping's delivery is pending in this answer; list_monitor_alerts shows how it went a few seconds later.",
+  },
   { name: "generate_questions", endpoint: "POST /questions", cost: "questions", hint: "Returns at once with the analysis queued; then call wait_for_analysis with its id." },
   { name: "analyze_citations", endpoint: "POST /citation-analyses", cost: "citations" },
   {

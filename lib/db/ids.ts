@@ -18,6 +18,9 @@ export const ID_PREFIXES = {
   cliToken: "ct",
   monitor: "mo",
   monitorTick: "mt",
+  alert: "al",
+  // Internal: an alert's sending (a webhook, or a tick's email).
+  alertDelivery: "ad",
   // Internal objects the spec gives no prefix.
   user: "us",
   invitation: "iv",

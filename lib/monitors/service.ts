@@ -4,6 +4,7 @@
 // to when or how much does not.
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
+import { alertTickOutcome } from "../alerts/raise";
 import type { Principal } from "../auth/principal";
 import { parseUsd } from "../billing/money";
 import { engineConfig } from "../config/engines";
@@ -14,6 +15,7 @@ import { newId } from "../db/ids";
 import { standalone, sqlIn } from "../db/sql";
 import { checkSources, refuseOverMaxExecutions } from "../fanouts/create";
 import { ApiError } from "../http/errors";
+import { log } from "../log";
 import { checkTarget, UnsafeUrlError } from "../net/safe-fetch";
 import { getProjectOrThrow } from "../projects/projects";
 import { resolveEngines } from "../runs/prompts";
@@ -205,5 +207,7 @@ export async function rotateWebhookSecret(principal: Principal, monitorId: strin
 export async function runMonitor(principal: Principal, monitorId: string, now = new Date()) {
   const row = await reachableMonitorRow(principal, monitorId);
   const tickId = await runTickNow(row, { userId: principal.user.id, apiKeyId: principal.apiKeyId }, now);
+  // A tick skipped now alerts like a scheduled one; the tick stands whatever happens to its alert.
+  await alertTickOutcome(tickId).catch((error: unknown) => log.error("a skipped tick's alert could not be raised", { tick_id: tickId, error }));
   return presentTick((await tickRow(standalone(), tickId))!);
 }

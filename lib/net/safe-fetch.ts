@@ -28,8 +28,10 @@ export class FetchTimeoutError extends Error {
 export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
 
 export interface SafeRequestOptions extends AddressPolicy {
-  method?: "GET" | "HEAD";
+  method?: "GET" | "HEAD" | "POST";
   headers?: Record<string, string>;
+  /** Sent as the request's body (a POST's): its length is sent as Content-Length. */
+  body?: string | Buffer;
   timeoutMs?: number;
   /** Stop reading the body after this many bytes and report `truncated`. */
   maxBytes?: number;
@@ -160,7 +162,11 @@ export function safeRequest(rawUrl: string, options: SafeRequestOptions = {}): P
       url,
       {
         method: options.method ?? "GET",
-        headers: { "accept-encoding": "identity", ...options.headers },
+        headers: {
+          "accept-encoding": "identity",
+          ...(options.body !== undefined ? { "content-length": String(Buffer.byteLength(options.body)) } : {}),
+          ...options.headers,
+        },
         lookup: guardedLookup(policy, options.resolve ?? defaultResolve, checked),
         agent: false,
       },
@@ -204,7 +210,7 @@ export function safeRequest(rawUrl: string, options: SafeRequestOptions = {}): P
     const onAbort = () => req.destroy(new FetchTimeoutError("aborted"));
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener("abort", onAbort, { once: true });
-    req.end();
+    req.end(options.body);
   });
 }
 

@@ -395,8 +395,9 @@ export const runMonitor = defineEndpoint({
 });
 export const rotateMonitorWebhookSecret = defineEndpoint({
   method: "POST", path: "/monitors/{monitor_id}/webhook-secret/rotate", operationId: "rotateMonitorWebhookSecret",
-  summary: "A new webhook secret, shown once; the old one stops signing",
-  description: "Makes a new signing secret for the monitor's webhooks and answers it in this 201 only; deliveries from now on are signed with it. The version is kept.",
+  summary: "A new webhook secret, shown once; alerts raised from now on are signed with it",
+  description:
+    "Makes a new signing secret for the monitor's webhooks and answers it in this 201 only; alerts raised from now on are signed with it. The retries of an alert raised before keep the secret its first attempt was signed with (and only that one): keep the old secret until they are over. The version is kept.",
   tags: ["Monitors"], auth: "bearer", params: monitorParams, response: MonitorCreated, status: 201,
 });
 export const listMonitorTicks = defineEndpoint({

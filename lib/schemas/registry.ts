@@ -2,6 +2,7 @@
 // route test read: a new schema file is added here and nowhere else.
 import type { EndpointDefinition, HttpMethod } from "./endpoint";
 import * as accounts from "./accounts";
+import * as alerts from "./alerts";
 import * as analyses from "./analyses";
 import * as audits from "./audits";
 import * as auth from "./auth";
@@ -26,6 +27,7 @@ import * as workspaces from "./workspaces";
  */
 export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   accounts,
+  alerts,
   analyses,
   audits,
   auth,
@@ -81,6 +83,8 @@ export const endpoints: readonly EndpointDefinition[] = [
   monitors.runMonitor,
   monitors.listMonitorTicks,
   monitors.rotateMonitorWebhookSecret,
+  alerts.listMonitorAlerts,
+  alerts.testMonitorWebhook,
   // Each kind's share endpoints (GET, POST, DELETE …/share, POST …/share/rotate), kind by kind.
   ...shares.shareEndpointList,
   billing.getPricing,

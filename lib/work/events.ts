@@ -38,6 +38,16 @@ export const monitorTickFinished = eventType("geoscope/monitor.tick-finished", {
   schema: z.strictObject({ tick_id: tickId }),
 });
 
+const deliveryId = z.string().regex(/^ad_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be an alert delivery id (ad_…)" });
+
+/**
+ * An alert's delivery is due (lib/alerts): its first attempt when the alert is raised, each retry
+ * when the deliveries' sweep finds it due. The event id is `<delivery>.<attempt>`: one job per attempt.
+ */
+export const alertDeliveryDue = eventType("geoscope/alert.delivery-due", {
+  schema: z.strictObject({ delivery_id: deliveryId, attempt: z.int().min(1).max(6) }),
+});
+
 /**
  * A job of three steps that append to files in `dir`, for the durability tests: registered only
  * when GEOSCOPE_TEST_JOBS=1 (lib/work/testing/three-steps.ts). Step two throws on its first
@@ -48,7 +58,7 @@ export const testThreeSteps = eventType("geoscope/test.three-steps", {
 });
 
 /** The typed event module: every event a job may be triggered by. */
-export const events = { runQueued, questionsQueued, auditQueued, monitorTickDue, monitorTickFinished, testThreeSteps } as const;
+export const events = { runQueued, questionsQueued, auditQueued, monitorTickDue, monitorTickFinished, alertDeliveryDue, testThreeSteps } as const;
 
 export type AnyEventType = (typeof events)[keyof typeof events];
 export type EventName = AnyEventType["name"];

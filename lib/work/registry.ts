@@ -1,6 +1,7 @@
 // Every job this server runs: the one list both drivers read (the local driver by the job id in
 // a jobs row, Inngest through app/api/inngest). Adding a kind of work is one job file beside its
 // domain (lib/<domain>/jobs/<name>.ts) and one line here.
+import { alertDeliveriesTask, deliverAlertJob } from "../alerts/jobs/deliver";
 import { auditPageJob } from "../audits/jobs/audit-page";
 import { monitorScheduleTask } from "../monitors/jobs/schedule";
 import { finishTickJob, startTickJob } from "../monitors/jobs/tick";
@@ -11,7 +12,7 @@ import type { AnyJob } from "./job";
 import type { PeriodicTask } from "./periodic";
 import { threeStepsJob } from "./testing/three-steps";
 
-const JOBS: readonly AnyJob[] = [promptRunJob, generateQuestionsJob, auditPageJob, startTickJob, finishTickJob];
+const JOBS: readonly AnyJob[] = [promptRunJob, generateQuestionsJob, auditPageJob, startTickJob, finishTickJob, deliverAlertJob];
 /** Jobs for the durability tests, registered only when GEOSCOPE_TEST_JOBS=1. */
 const TEST_JOBS: readonly AnyJob[] = [threeStepsJob];
 
@@ -31,7 +32,7 @@ export function jobForEvent(event: AnyEventType): AnyJob {
 }
 
 /** Work on a clock (lib/work/periodic.ts): the local driver's timers, Inngest's cron functions. */
-const PERIODIC: readonly PeriodicTask[] = [monitorScheduleTask];
+const PERIODIC: readonly PeriodicTask[] = [monitorScheduleTask, alertDeliveriesTask];
 
 export function registeredPeriodic(): readonly PeriodicTask[] {
   return PERIODIC;

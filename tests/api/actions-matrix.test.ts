@@ -12,6 +12,7 @@ import * as projectsApi from "@/lib/schemas/projects";
 import * as analysesApi from "@/lib/schemas/analyses";
 import * as auditsApi from "@/lib/schemas/runs";
 import * as fanoutsApi from "@/lib/schemas/fanouts";
+import * as alertsApi from "@/lib/schemas/alerts";
 import * as monitorsApi from "@/lib/schemas/monitors";
 import * as questionsApi from "@/lib/schemas/questions";
 import * as sharesApi from "@/lib/schemas/shares";
@@ -65,6 +66,7 @@ const device = loaded["app/device/actions.ts"] as typeof import("@/app/device/ac
 const invite = loaded["app/invite/[token]/actions.ts"] as typeof import("@/app/invite/[token]/actions");
 const research = loaded["app/(research)/actions.ts"] as typeof import("@/app/(research)/actions");
 const monitors = loaded["app/(research)/monitors/actions.ts"] as typeof import("@/app/(research)/monitors/actions");
+const monitorPage = loaded["app/(research)/monitors/[monitor_id]/actions.ts"] as typeof import("@/app/(research)/monitors/[monitor_id]/actions");
 const { startDeviceLogin, decideDeviceLogin } = await import("@/lib/auth/device");
 
 useTestDatabase();
@@ -389,6 +391,23 @@ const matrix: Record<string, Record<string, Row>> = {
       async foreign() {
         const expected = await apiMessage(b, 404, monitorsApi.deleteMonitor, { params: { monitor_id: seeded.monitorId } });
         const outcome = await unchangedAfter(b, () => monitors.deleteMonitorAction(idle, form({ id: seeded.monitorId })));
+        expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
+      },
+    },
+  },
+  "app/(research)/monitors/[monitor_id]/actions.ts": {
+    // The alert controls of A's monitor: B gets the API's 404 message, no ping is sent, nothing changes.
+    sendTestWebhookAction: {
+      async foreign() {
+        const expected = await apiMessage(b, 404, alertsApi.testMonitorWebhook, { params: { monitor_id: seeded.monitorId } });
+        const outcome = await unchangedAfter(b, () => monitorPage.sendTestWebhookAction(idle, form({ id: seeded.monitorId })));
+        expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
+      },
+    },
+    updateAlertsAction: {
+      async foreign() {
+        const expected = await apiMessage(b, 404, monitorsApi.updateMonitor, { params: { monitor_id: seeded.monitorId }, body: { alerts: { email: true } } });
+        const outcome = await unchangedAfter(b, () => monitorPage.updateAlertsAction(idle, form({ id: seeded.monitorId, email: "on", min_change: "5" })));
         expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
       },
     },

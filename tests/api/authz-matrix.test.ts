@@ -169,6 +169,8 @@ const MATRIX: Record<string, Slot[]> = {
   listMonitorTicks: byMonitor,
   rotateMonitorWebhookSecret: byMonitor,
   createVisibilityAnalysis: [body("ids[]", ["run", "batch", "fanout"], (id) => ({ body: { ids: [id], entities: [{ name: "HubSpot", role: "brand" }] } }))],
+  listMonitorAlerts: byMonitor,
+  testMonitorWebhook: byMonitor,
 };
 
 /**

@@ -7,6 +7,8 @@ import path from "node:path";
 import { InngestTestEngine } from "@inngest/test";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cronFunctionOf, inngestFunctionOf } from "@/inngest/functions/jobs";
+import { alertDeliveriesTask } from "@/lib/alerts/jobs/deliver";
+import { raisePing } from "@/lib/alerts/raise";
 import { monitorScheduleTask } from "@/lib/monitors/jobs/schedule";
 import { createMonitor, runMonitor } from "@/lib/monitors/service";
 import { claimDueSlots } from "@/lib/monitors/ticks";
@@ -20,12 +22,15 @@ import { jobEvent, testThreeSteps, type AnyEventType, type EventData } from "@/l
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
 import { registeredJobs, registeredPeriodic } from "@/lib/work/registry";
 import { useTestDatabase } from "../helpers/app";
+import { startReceiver } from "../helpers/webhook-receiver";
 import { person } from "../helpers/people";
 import type { Principal } from "@/lib/auth/principal";
 import { useSimulatedEngines } from "../helpers/engines";
 
 useSimulatedEngines();
 process.env.GEOSCOPE_TEST_JOBS = "1";
+// The alerts' receiver listens on loopback, on a port of the system's choosing.
+process.env.WEBHOOK_ALLOW_HOSTS = "127.0.0.1";
 
 useTestDatabase();
 
@@ -247,6 +252,29 @@ describe("on Inngest", () => {
         },
       };
     },
+    "deliver-alert": async () => {
+      // A ping's delivery accepted but not attempted here: the Inngest function must send it.
+      const receiver = await startReceiver();
+      const monitor = await createMonitor(principal, {
+        project, prompts: [{ text: "typed alert" }], engines: ["gemini"], runs: 1, entities: [{ name: "Acme", role: "brand" }], alerts: { webhook_url: receiver.url("/typed") },
+      });
+      const holder = globalThis as { __geoscopeLocalDriver?: LocalDriver };
+      const previous = holder.__geoscopeLocalDriver;
+      holder.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
+      const alertId = await raisePing(monitor.id).finally(() => {
+        holder.__geoscopeLocalDriver = previous;
+      });
+      const delivery = await db().alertDelivery.findFirstOrThrow({ where: { alertId: alertId! } });
+      return {
+        event: { id: `${delivery.id}.1`, data: { delivery_id: delivery.id, attempt: 1 } },
+        check: async (result) => {
+          expect(result).toBe("delivered");
+          expect(receiver.to("/typed").map((r) => JSON.parse(r.body).id)).toEqual([alertId]);
+          expect(await db().alertDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: "delivered", attempts: 1, lastStatus: "200" });
+          await receiver.close();
+        },
+      };
+    },
     "test-three-steps": async () => {
       const dir = workDir();
       return {
@@ -274,7 +302,10 @@ describe("on Inngest", () => {
   });
 
   it("runs every periodic task from an Inngest cron function: the monitors' check claims a due slot", async () => {
-    expect(registeredPeriodic().map((t) => [t.id, t.cron])).toEqual([["monitor-schedule", "* * * * *"]]);
+    expect(registeredPeriodic().map((t) => [t.id, t.cron])).toEqual([
+      ["monitor-schedule", "* * * * *"],
+      ["alert-deliveries", "* * * * *"],
+    ]);
     const monitor = await createMonitor(principal, { project, prompts: [{ text: "cron tick" }], engines: ["gemini"], runs: 1, entities: [{ name: "Acme", role: "brand" }] });
     await db().monitor.update({ where: { id: monitor.id }, data: { nextRunAt: new Date(Date.now() - 60_000) } });
     const engine = new InngestTestEngine({ function: cronFunctionOf(monitorScheduleTask), events: [{ name: "inngest/scheduled.timer", data: { cron: "* * * * *" } }] });
@@ -284,5 +315,30 @@ describe("on Inngest", () => {
     const ticks = await db().monitorTick.findMany({ where: { monitorId: monitor.id } });
     expect(ticks).toHaveLength(1);
     await localDriver().drained();
+  });
+
+  it("runs the alerts' sweep from an Inngest cron function: a delivery whose retry is due gets its attempt", async () => {
+    const receiver = await startReceiver();
+    receiver.plan("/cron", (n) => (n === 1 ? 503 : 200));
+    try {
+      const monitor = await createMonitor(principal, {
+        project, prompts: [{ text: "cron alert" }], engines: ["gemini"], runs: 1, entities: [{ name: "Acme", role: "brand" }], alerts: { webhook_url: receiver.url("/cron") },
+      });
+      const alertId = (await raisePing(monitor.id))!;
+      await localDriver().drained();
+      const delivery = await db().alertDelivery.findFirstOrThrow({ where: { alertId } });
+      expect([delivery.status, delivery.attempts]).toEqual(["pending", 1]);
+      // Its retry is due now: what the clock reaching it would do.
+      await db().alertDelivery.update({ where: { id: delivery.id }, data: { nextAttemptAt: new Date(Date.now() - 1000) } });
+      const engine = new InngestTestEngine({ function: cronFunctionOf(alertDeliveriesTask), events: [{ name: "inngest/scheduled.timer", data: { cron: "* * * * *" } }] });
+      const { result, error } = await engine.execute();
+      expect(error).toBeUndefined();
+      expect(result).toEqual({ queued: 1, failed: 0 });
+      await localDriver().drained();
+      expect(await db().alertDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: "delivered", attempts: 2 });
+      expect(receiver.to("/cron")).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
   });
 });

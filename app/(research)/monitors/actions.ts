@@ -3,19 +3,18 @@
 // person, with the API's request schema and access checks (a foreign id is the API's 404).
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { z } from "zod";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
-import { parseInput, parseParams } from "@/lib/http/input";
+import { parseInput } from "@/lib/http/input";
 import { reachableMonitorRow } from "@/lib/monitors/read";
 import { createMonitor, deleteMonitor, runMonitor, updateMonitor } from "@/lib/monitors/service";
-import { MonitorId, MonitorRequest, MonitorUpdateRequest } from "@/lib/schemas/monitors";
+import { MonitorRequest, MonitorUpdateRequest } from "@/lib/schemas/monitors";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../../_lib/form-words";
+import { acting, field, monitorOf, type MonitorActionState } from "./_lib/acting";
 import { trackedSource } from "./_lib/source";
 
 export type MonitorFormState = { ok: boolean; message?: string };
-/** `at`: when the action answered, so the page shows the latest outcome. */
-export type MonitorActionState = { ok: boolean; message?: string; at?: number; warn?: boolean };
+export type { MonitorActionState };
 
 // The form's labels by the request paths its fields fill: refusals are shown in these words.
 const LABELS: FieldLabels = {
@@ -31,11 +30,6 @@ const LABELS: FieldLabels = {
   "prompts[].text": "Prompt {n}",
   "prompts[].source": "Prompt {n}'s question",
 };
-
-function field(form: FormData, name: string): string | undefined {
-  const v = form.get(name);
-  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
-}
 
 /** A whole number typed in a form, or the text as typed (the schema then names the field). */
 function int(form: FormData, name: string): number | string | undefined {
@@ -80,21 +74,6 @@ export async function createMonitorAction(_prev: MonitorFormState, form: FormDat
   redirect(target);
 }
 
-/** The monitor the form names, its id checked as the API checks the path's (malformed = missing). */
-function monitorOf(form: FormData): string {
-  return parseParams(z.object({ monitor_id: MonitorId }), { monitor_id: field(form, "id") ?? "" }).monitor_id;
-}
-
-async function acting(work: () => Promise<string | { warn: string }>): Promise<MonitorActionState> {
-  try {
-    const said = await work();
-    return typeof said === "string" ? { ok: true, message: said, at: Date.now() } : { ok: true, message: said.warn, warn: true, at: Date.now() };
-  } catch (error) {
-    if (error instanceof ApiError) return { ok: false, message: refusal(error), at: Date.now() };
-    throw error;
-  }
-}
-
 export async function setMonitorStatusAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {
   const principal = await requireSessionPrincipal("/projects");
   return acting(async () => {
@@ -103,7 +82,7 @@ export async function setMonitorStatusAction(_prev: MonitorActionState, form: Fo
     const monitor = await updateMonitor(principal, id, body);
     revalidatePath(`/monitors/${id}`);
     return monitor.status === "paused" ? "Paused: no tick is made until you resume it." : "Resumed: the next tick is at its next slot.";
-  });
+  }, refusal);
 }
 
 export async function runMonitorAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {
@@ -115,7 +94,7 @@ export async function runMonitorAction(_prev: MonitorActionState, form: FormData
     if (tick.skip_reason === "insufficient_credit") return { warn: "Skipped: your workspace's credit does not cover a tick. Nothing was started." };
     if (tick.skip_reason === "budget_exhausted") return { warn: "Skipped: a tick would pass this monitor's monthly budget. Nothing was started." };
     return "A tick is running now: its fanout is in the table below.";
-  });
+  }, refusal);
 }
 
 export async function deleteMonitorAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {

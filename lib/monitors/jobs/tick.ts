@@ -4,6 +4,7 @@
 // the fanout has no unfinished run): the tick's own work after its fanout, then it closes.
 // Both are idempotent: a start locks the tick and writes its fanout in one transaction; a close
 // is conditional on the tick being open.
+import { alertTickOutcome } from "../../alerts/raise";
 import { log } from "../../log";
 import { monitorTickDue, monitorTickFinished } from "../../work/events";
 import { defineJob } from "../../work/job";
@@ -18,11 +19,14 @@ export const startTickJob = defineJob({
   retries: START_TICK_RETRIES,
   async run({ tick_id }, step) {
     const outcome = await step.run("start", () => startTick(tick_id));
+    // A skipped or failed tick's alert (once per cause until a tick completes).
+    await step.run("outcome-alerts", () => alertTickOutcome(tick_id));
     return outcome.kind;
   },
   async onFailure({ tick_id }, error) {
     log.error("a tick could not be started after its retries", { tick_id, error });
     await failUnstartedTick(tick_id, error);
+    await alertTickOutcome(tick_id);
   },
 });
 
@@ -38,6 +42,8 @@ export const finishTickJob = defineJob({
     // the monitor's entities, as the monitor's creator) and writes monitor_ticks.analysis_id,
     // both only while analysis_id is null.
     const closed = await step.run("close", () => closeTick(tick_id));
+    // A failed tick's alert (a completed or partial one ends the failures' and skips' silence).
+    await step.run("outcome-alerts", () => alertTickOutcome(tick_id));
     return closed ? "closed" : "unchanged";
   },
 });

@@ -4,13 +4,14 @@
 import type { Metadata } from "next";
 import { cache } from "react";
 import type { z } from "zod";
+import { listAlerts } from "@/lib/alerts/read";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { getMonitor, listTicks } from "@/lib/monitors/read";
 import { getProject } from "@/lib/projects/projects";
 import { progressOfAll } from "@/lib/research/progress";
 import { scheduleInWords, type Tick } from "@/lib/schemas/monitors";
-import { CellLabel, Notice, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../../../_components/ui";
+import { CellLabel, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../../../_components/ui";
 import { Facts, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
 import { engineName, when } from "../../../s/_lib/view";
 import { ResearchPage, type Crumb } from "../../_components/frame";
@@ -18,6 +19,7 @@ import { LiveRefresh } from "../../_components/live";
 import { marketText } from "../../_components/market";
 import { orNotFound, param } from "../../_lib/load";
 import { MonitorActions } from "../_components/monitor-actions";
+import { MonitorAlerts } from "../_components/monitor-alerts";
 import { PromptList } from "../_components/prompt-list";
 
 export const dynamic = "force-dynamic";
@@ -26,6 +28,7 @@ type Props = { params: Promise<{ monitor_id: string }>; searchParams: Promise<Re
 type TickBody = z.input<typeof Tick>;
 
 const TICKS_PER_PAGE = 25;
+const ALERTS_PER_PAGE = 20;
 /** Prompts listed open; past this many they open on demand. */
 const OPEN_PROMPTS = 10;
 
@@ -113,12 +116,18 @@ function TickTable({ ticks }: { ticks: TickBody[] }) {
 export default async function MonitorPage({ params, searchParams }: Props) {
   const { monitor_id } = await params;
   const { principal, monitor } = await load(monitor_id);
-  const cursor = param((await searchParams).cursor);
-  const [project, page] = await Promise.all([
+  const query = await searchParams;
+  const cursor = param(query.cursor);
+  const alertsCursor = param(query.alerts_cursor);
+  const [project, page, alerts] = await Promise.all([
     orNotFound(getProject(principal, monitor.project)),
     listTicks(principal, monitor.id, { limit: TICKS_PER_PAGE, cursor }).catch((error: unknown) => {
       // A cursor edited by hand is the API's 400: the page starts from the newest.
       if (cursor && error instanceof ApiError && error.code === "invalid_request") return listTicks(principal, monitor.id, { limit: TICKS_PER_PAGE });
+      throw error;
+    }),
+    listAlerts(principal, monitor.id, { limit: ALERTS_PER_PAGE, cursor: alertsCursor }).catch((error: unknown) => {
+      if (alertsCursor && error instanceof ApiError && error.code === "invalid_request") return listAlerts(principal, monitor.id, { limit: ALERTS_PER_PAGE });
       throw error;
     }),
   ]);
@@ -188,18 +197,19 @@ export default async function MonitorPage({ params, searchParams }: Props) {
         ) : null}
       </Section>
 
+      <MonitorAlerts
+        id={monitor.id}
+        alerts={monitor.alerts}
+        page={alerts}
+        olderHref={alerts.next_cursor ? `/monitors/${monitor.id}?alerts_cursor=${alerts.next_cursor}#alerts` : null}
+      />
+
       <Section id="prompts" title={`Prompts (${monitor.prompts.length})`}>
         <details open={monitor.prompts.length <= OPEN_PROMPTS}>
           <summary className="cursor-pointer text-sm text-slate-600">{monitor.prompts.length <= OPEN_PROMPTS ? "The prompts each tick runs" : "Show the prompts each tick runs"}</summary>
           <PromptList prompts={monitor.prompts} className="mt-2" />
         </details>
       </Section>
-      {monitor.alerts.webhook_url || monitor.alerts.email ? (
-        <Notice tone="info">
-          Alerts: {[monitor.alerts.webhook_url ? `webhook to ${monitor.alerts.webhook_url}` : null, monitor.alerts.email ? "email" : null].filter(Boolean).join(" and ")}, from a change of{" "}
-          {monitor.alerts.min_change} points.
-        </Notice>
-      ) : null}
     </ResearchPage>
   );
 }

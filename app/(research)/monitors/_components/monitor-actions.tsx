@@ -4,7 +4,8 @@
 import { useState } from "react";
 import { useFormAction } from "../../../_components/form-action";
 import { useHydrated } from "../../../_components/hydrated";
-import { buttonClass, dangerButtonClass, Notice, subtleButtonClass } from "../../../_components/ui";
+import { buttonClass, dangerButtonClass, subtleButtonClass } from "../../../_components/ui";
+import { ActionOutcome } from "./action-outcome";
 import { deleteMonitorAction, runMonitorAction, setMonitorStatusAction, type MonitorActionState } from "../actions";
 
 const IDLE: MonitorActionState = { ok: true };
@@ -16,7 +17,6 @@ export function MonitorActions({ id, status }: { id: string; status: "active" | 
   const [confirming, setConfirming] = useState(false);
   // "Delete…" only opens the confirmation: a click before hydration would do nothing.
   const hydrated = useHydrated();
-  const latest = [toggle.state, run.state, remove.state].filter((s) => s.message).sort((a, b) => (b.at ?? 0) - (a.at ?? 0))[0];
   return (
     <div className="mt-4" data-testid="monitor-actions">
       <div className="flex flex-wrap items-center gap-2">
@@ -53,11 +53,7 @@ export function MonitorActions({ id, status }: { id: string; status: "active" | 
           </div>
         </form>
       ) : null}
-      {latest?.message ? (
-        <div className="mt-3" data-testid="monitor-action-outcome">
-          <Notice tone={!latest.ok ? "error" : latest.warn ? "warn" : "success"}>{latest.message}</Notice>
-        </div>
-      ) : null}
+      <ActionOutcome states={[toggle.state, run.state, remove.state]} testId="monitor-action-outcome" />
     </div>
   );
 }

@@ -1,0 +1,62 @@
+"use server";
+// The monitor page's alert controls: a test ping to the webhook (POST /monitors/{id}/alerts/test)
+// and the alert settings (PATCH /monitors/{id} alerts), each the API's own service as the
+// signed-in person, with its request schema and access checks (a foreign id is the API's 404).
+import { revalidatePath } from "next/cache";
+import { alertOf, testWebhook } from "@/lib/alerts/read";
+import { requireSessionPrincipal } from "@/lib/auth/session";
+import type { ApiError } from "@/lib/http/errors";
+import { parseInput } from "@/lib/http/input";
+import { updateMonitor } from "@/lib/monitors/service";
+import { MonitorUpdateRequest } from "@/lib/schemas/monitors";
+import { inFormWords, type FieldLabels } from "../../../_lib/form-words";
+import { acting, field, monitorOf, type MonitorActionState } from "../_lib/acting";
+
+const LABELS: FieldLabels = { "alerts.webhook_url": "Webhook URL", "alerts.min_change": "Smallest change (points)" };
+/** How long the ping's answer waits for its first attempt (the webhook has 10 s). */
+const PING_WAIT_MS = 12_000;
+
+const refusal = (error: ApiError) => inFormWords(error.message, LABELS);
+
+/** "Send test webhook": a ping now, then how its first attempt went (or that it is still on its way). */
+export async function sendTestWebhookAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {
+  const principal = await requireSessionPrincipal("/projects");
+  return acting(async () => {
+    const id = monitorOf(form);
+    let alert = await testWebhook(principal, id);
+    const deadline = Date.now() + PING_WAIT_MS;
+    const first = () => alert.deliveries.find((d) => d.channel === "webhook");
+    while (first()?.status === "pending" && first()?.last_status === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      alert = (await alertOf(id, alert.id)) ?? alert;
+    }
+    revalidatePath(`/monitors/${id}`);
+    const d = first();
+    if (d?.status === "delivered") return `Test webhook delivered: your endpoint answered ${d.last_status}.`;
+    if (!d || d.last_status === null) return { warn: "Test webhook sent; no answer yet. Its delivery is in the table below." };
+    return { warn: `Test webhook not delivered: ${d.last_error ?? d.last_status}. It is tried again like any alert (see the deliveries below).` };
+  }, refusal);
+}
+
+/** The alert settings: the webhook URL (checked by the audit fetcher's address rules), email, the smallest change. */
+export async function updateAlertsAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {
+  const principal = await requireSessionPrincipal("/projects");
+  return acting(async () => {
+    const id = monitorOf(form);
+    const minChange = field(form, "min_change");
+    const body = parseInput(
+      MonitorUpdateRequest,
+      {
+        alerts: {
+          webhook_url: field(form, "webhook_url") ?? null,
+          email: form.get("email") === "on",
+          ...(minChange !== undefined ? { min_change: /^\d+$/.test(minChange) ? Number(minChange) : minChange } : {}),
+        },
+      },
+      "form",
+    );
+    await updateMonitor(principal, id, body);
+    revalidatePath(`/monitors/${id}`);
+    return "Alert settings saved.";
+  }, refusal);
+}
