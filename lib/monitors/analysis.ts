@@ -5,6 +5,7 @@
 // included). The tick's row is locked first in that transaction and nothing is stored when it
 // already has an analysis, so however often the step runs (a retry, a resumed job, two workers)
 // the tick gets one analysis, and a crash before the commit leaves none.
+import { raiseAlerts } from "../alerts/raise";
 import type { Principal } from "../auth/principal";
 import { defineStatement, json, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
@@ -14,6 +15,7 @@ import type { Entity, EntityVisibility } from "../schemas/visibility";
 import type { StoredVisibilityFigures } from "../visibility/analysis";
 import { analyseVisibility } from "../visibility/create";
 import { monitorRow, tickRow, type MonitorRow, type TickRow } from "./read";
+import { tickChanges } from "./series";
 
 const LOCK_TICK = defineStatement({
   label: "monitor_tick_analysis_lock",
@@ -151,3 +153,17 @@ export async function analyseTick(tickId: string): Promise<string | null> {
   }
 }
 
+/**
+ * The `significant_change` alerts of a closed, completed or partial tick: every entity × engine
+ * cell whose visibility changed significantly from the previous completed or partial tick of its
+ * version (the series' test: Newcombe at 1 - 0.05/m and the monitor's min_change). raiseAlerts
+ * keys each by (tick, cell), so running this again raises nothing twice. Answers the alerts made.
+ */
+export async function alertTickChanges(tickId: string, now = new Date()): Promise<string[]> {
+  const tick = await tickRow(standalone(), tickId);
+  if (!tick?.completedAt || !tick.analysisId || (tick.status !== "completed" && tick.status !== "partial")) return [];
+  const monitor = await monitorRow(standalone(), tick.monitorId);
+  if (!monitor) return [];
+  const changes = await tickChanges(tickId, monitor.alerts.min_change ?? 10);
+  return changes.length === 0 ? [] : raiseAlerts(tickId, changes, now);
+}

@@ -16,7 +16,7 @@ import { POST as createRoute } from "@/app/api/v1/monitors/route";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { answerDirective } from "@/lib/engines/simulator/directive";
-import { analyseTick } from "@/lib/monitors/analysis";
+import { alertTickChanges, analyseTick } from "@/lib/monitors/analysis";
 import { readAllSeries } from "@/lib/monitors/series";
 import { reachableMonitorRow } from "@/lib/monitors/read";
 import { checkMonitors } from "@/lib/monitors/ticks";
@@ -179,6 +179,27 @@ describe("a monitor's series and its significant changes", () => {
         }
       }
     }
+  });
+
+  it("raises one significant_change alert per significant cell (Acme and HubSpot, on gemini and all), each delivered by a signed webhook and in the tick's one email", async () => {
+    const list = (await alerts(monitorId)).body.items as any[];
+    const changes = list.filter((a) => a.kind === "significant_change");
+    expect(changes.map((a) => `${a.entity}/${a.engine}`).sort()).toEqual(["Acme CRM/all", "Acme CRM/gemini", "HubSpot/all", "HubSpot/gemini"]);
+    for (const a of changes) {
+      expect(a.tick_id).toBe(ticks[1]!.id);
+      const point = (await series(alice.cliToken, monitorId, { entity: a.entity, engine: a.engine })).body.points[1];
+      expect({ diff: a.diff, interval: a.interval, before_runs: a.before_runs, after_runs: a.after_runs }).toEqual({
+        diff: point.change.diff, interval: point.change.interval, before_runs: 10, after_runs: 30,
+      });
+      expect(a.deliveries.map((d: { channel: string; status: string }) => `${d.channel}:${d.status}`).sort()).toEqual(["email:delivered", "webhook:delivered"]);
+    }
+    const events = receiver.to("/series").map((r) => ({ body: JSON.parse(r.body), signed: verify(r.body, r.headers["geoscope-signature"] as string, secret) }));
+    const delivered = events.filter((e) => e.body.type === "significant_change");
+    expect(delivered.map((e) => e.body.id).sort()).toEqual(changes.map((a) => a.id).sort());
+    expect(delivered.every((e) => e.signed)).toBe(true);
+    // The alert step again (a retried job) raises nothing more.
+    expect(await alertTickChanges(ticks[1]!.id)).toEqual([]);
+    expect(await alertTickChanges(ticks[0]!.id)).toEqual([]);
   });
 
   it("readAllSeries answers every cell of a metric at once, entities in the monitor's order, the same points as the endpoint", async () => {

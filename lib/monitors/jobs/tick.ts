@@ -8,7 +8,7 @@ import { alertTickOutcome } from "../../alerts/raise";
 import { log } from "../../log";
 import { monitorTickDue, monitorTickFinished } from "../../work/events";
 import { defineJob } from "../../work/job";
-import { analyseTick } from "../analysis";
+import { alertTickChanges, analyseTick } from "../analysis";
 import { closeTick, failUnstartedTick, startTick } from "../ticks";
 
 /** Executions after the first of a start that threw (429, the database): about five minutes of backoff on the local driver. */
@@ -42,6 +42,9 @@ export const finishTickJob = defineJob({
     const closed = await step.run("close", () => closeTick(tick_id));
     // A failed tick's alert (a completed or partial one ends the failures' and skips' silence).
     await step.run("outcome-alerts", () => alertTickOutcome(tick_id));
+    // A completed or partial tick's significant visibility changes from the previous one of its
+    // version, one alert per entity × engine cell (keyed by tick and cell: raised once).
+    await step.run("change-alerts", () => alertTickChanges(tick_id));
     return closed ? "closed" : "unchanged";
   },
 });
