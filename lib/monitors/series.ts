@@ -43,16 +43,16 @@ const figureColumns = {
 export type FigureRow = RowOf<typeof figureColumns>;
 
 /**
- * One cell's figures (or, without entity and engine, every cell's) of a version's closed ticks
- * that completed or were partial, in order: the (monitor_id, version, entity, engine, at) index.
+ * One cell's figures (or, without entity and engine, every cell's) of a version's ticks that
+ * closed completed or partial (`counted`, set by the close), in order: one range of the
+ * (monitor_id, version, entity, engine, at) index, no join.
  */
 export const SERIES_FIGURES = defineStatement({
   label: "monitor_series",
   params: ["monitor", "version", "entity", "engine"],
   columns: figureColumns,
   sql: ({ select, p, given }) =>
-    `SELECT ${select} FROM monitor_tick_figures f JOIN monitor_ticks t ON t.id = f.tick_id AND t.status IN ('completed', 'partial') ` +
-    `WHERE f.monitor_id = ${p.monitor} AND f.version = ${p.version}::int` +
+    `SELECT ${select} FROM monitor_tick_figures f WHERE f.monitor_id = ${p.monitor} AND f.version = ${p.version}::int AND f.counted` +
     (given.entity ? ` AND f.entity = ${p.entity} AND f.engine = ${p.engine}` : "") +
     ` ORDER BY f.entity, f.engine, f.at`,
 });
@@ -63,7 +63,7 @@ const VERSION_CELLS = defineStatement({
   params: ["monitor", "version"],
   columns: { entity: text("f.entity"), engine: text("f.engine"), entityIndex: int("min(f.entity_index)") },
   sql: ({ select, p }) =>
-    `SELECT ${select} FROM monitor_tick_figures f WHERE f.monitor_id = ${p.monitor} AND f.version = ${p.version}::int GROUP BY f.entity, f.engine ORDER BY 3, 2`,
+    `SELECT ${select} FROM monitor_tick_figures f WHERE f.monitor_id = ${p.monitor} AND f.version = ${p.version}::int AND f.counted GROUP BY f.entity, f.engine ORDER BY 3, 2`,
 });
 
 /** The count a rate metric is over, and its successes, in a cell's figures; null for the average position. */
