@@ -132,7 +132,8 @@ export function changeOf(metric: Metric, a: FigureRow, b: FigureRow, minChange: 
   const ca = countOf(metric, a);
   const cb = countOf(metric, b);
   if (ca === null || cb === null) return positionChange(a, b, m);
-  if (ca.trials === 0 || cb.trials === 0) return metric === "share_of_voice" ? null : changeTest(ca, cb, { m, minChange });
+  // A share of voice over nobody is null, so is its change; a rate over no runs is 0 and never a significant change.
+  if (metric === "share_of_voice" && (ca.trials === 0 || cb.trials === 0)) return null;
   return changeTest(ca, cb, { m, minChange });
 }
 
@@ -149,9 +150,11 @@ const minChangeOf = (monitor: Pick<MonitorRow, "alerts">) => monitor.alerts.min_
 /** The entity a request names: exactly, else ignoring case; 400 naming the entities there are. */
 function entityNamed(given: string | undefined, names: readonly string[]): string {
   if (given === undefined) {
-    if (names.length === 0) throw new ApiError("invalid_request", "entity: this version of the monitor has no figures yet; give an entity");
+    if (names.length === 0) throw new ApiError("invalid_request", "entity: this version of the monitor has no completed tick, so no entity to default to; give one");
     return names[0]!;
   }
+  // A past version without a completed tick: nothing to check the name against, and nothing to answer.
+  if (names.length === 0) return given;
   const exact = names.find((n) => n === given) ?? names.find((n) => n.toLowerCase() === given.toLowerCase());
   if (exact === undefined) throw new ApiError("invalid_request", `entity: "${given}" is not tracked by this monitor's version (it tracks ${names.map((n) => `"${n}"`).join(", ")})`);
   return exact;
