@@ -192,7 +192,7 @@ for (const m of seriesMonitors) {
      SELECT $1 || lpad(d::text, 6, '0'), m.id, m.workspace_id, 1, timestamp '2025-11-26 06:00' + d * interval '1 day', 'schedule', 'completed',
        timestamp '2025-11-26 06:00' + d * interval '1 day', timestamp '2025-11-26 06:05' + d * interval '1 day'
      FROM monitors m, generate_series(0, $2::int - 1) d WHERE m.id = $3`,
-    [`mt_${m.id.slice(3, 23)}`, SERIES_TICKS, m.id],
+    [`mt_${m.id.slice(3)}_`, SERIES_TICKS, m.id],
   );
   await pool.query(
     `INSERT INTO monitor_tick_figures (tick_id, monitor_id, version, at, entity_index, entity, engine, cells, runs, runs_mentioning, share_of_voice_n,
