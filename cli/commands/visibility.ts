@@ -25,7 +25,7 @@ export const VISIBILITY_COLUMNS = [
   "mentions", "prompt_echo", "absence",
 ] as const;
 
-function figureLine(entity: Figures, groupBy: string, group: string | null, f: Omit<Figures, "name" | "role" | "by_engine" | "by_prompt" | "by_country">) {
+function figureLine(entity: Figures, groupBy: string, group: string | null, f: Omit<Figures, "name" | "role" | "by_engine" | "by_prompt" | "by_country" | "sentiment">) {
   return {
     entity: entity.name, role: entity.role, group_by: groupBy, group,
     runs: f.runs, runs_mentioning: f.runs_mentioning, visibility: f.visibility, visibility_low: f.visibility_interval[0], visibility_high: f.visibility_interval[1],
