@@ -27,6 +27,7 @@ import { ShareControl } from "../../_components/share-control";
 import { orNotFound } from "../../_lib/load";
 import { QuestionPicker } from "./question-picker";
 import { VisibilityView } from "../../../s/_components/visibility-view";
+import { JudgedSections } from "./judged";
 import { linksAt, visibilityEvidence } from "../../../s/_lib/visibility";
 
 export const dynamic = "force-dynamic";
@@ -73,11 +74,28 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
           evidence={await visibilityEvidence({ principal }, analysis, await searchParams, `/analyses/${analysis.id}`)}
           links={linksAt(`/analyses/${analysis.id}`)}
           runLink={(id) => `/runs/${id}`}
+          lead={
+            analysis.judge ? (
+              <JudgedSections
+                analysis={analysis}
+                project={project ? { id: project.id, tracked: [...(project.context?.brands ?? []), ...(project.context?.competitors ?? [])].map((n) => n.toLowerCase()) } : null}
+                live={live}
+                added={addedOf(await searchParams)}
+              />
+            ) : null
+          }
         />
       )}
       <div className="mt-10">{shareControl}</div>
     </ResearchPage>
   );
+}
+
+/** What "Track as competitor" did, as its redirect says. */
+function addedOf(query: Record<string, string | string[] | undefined>): { name: string; outcome: string } | null {
+  const name = typeof query.competitor === "string" ? query.competitor : null;
+  const outcome = typeof query.outcome === "string" && ["added", "tracked", "refused"].includes(query.outcome) ? query.outcome : null;
+  return name && outcome ? { name: name.slice(0, 100), outcome } : null;
 }
 
 function selectedOf(q: string | string[] | undefined): string[] {
