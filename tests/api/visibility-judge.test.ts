@@ -27,6 +27,7 @@ import { answerDirective } from "@/lib/engines/simulator/directive";
 import { VisibilityAnalysis, type EntityInput } from "@/lib/schemas/visibility";
 import { wilsonInterval } from "@/lib/stats";
 import { JUDGE_PROMPT_SHA, JUDGE_PROMPT_TEMPLATE } from "@/lib/visibility/judge";
+import { finishJudgedAnalysis, judgeRuns } from "@/lib/visibility/judging";
 import { localDriver } from "@/lib/work/local-driver";
 import { createHash } from "node:crypto";
 import { useTestDatabase } from "../helpers/app";
@@ -52,7 +53,7 @@ const ENTITIES: EntityInput[] = [
 let alice: Person;
 let bob: Person;
 let project: string;
-const runs = { a: "", b: "", c: "", d: "", e: "", unusable: "", onceUnusable: "" };
+const runs = { a: "", b: "", c: "", d: "", e: "", unusable: "", onceUnusable: "", judgeDown: "" };
 
 async function finishedRun(token: string, body: Record<string, unknown>): Promise<string> {
   const res = await call(postPrompts, "POST", "/prompts", { token, body });
@@ -85,6 +86,8 @@ beforeAll(async () => {
   runs.d = await finishedRun(alice.cliToken, { prompt: `crm for startups [[sim:judge_misquote]] ${answerDirective(D)}`, project, engines: ["chatgpt"] });
   runs.e = await finishedRun(alice.cliToken, { prompt: `crm that works [[sim:judge_invent]] ${answerDirective(E)}`, project, engines: ["claude"] });
   runs.unusable = await finishedRun(alice.cliToken, { prompt: `crm judged badly [[sim:judge_unusable]] ${answerDirective(A)}`, project, engines: ["chatgpt"] });
+  // Answered on chatgpt; the judge on claude fails on every attempt.
+  runs.judgeDown = await finishedRun(alice.cliToken, { prompt: `crm whose judge is down [[sim:server_error@claude]] ${answerDirective(C)}`, project, engines: ["chatgpt"] });
   runs.onceUnusable = await finishedRun(alice.cliToken, { prompt: `crm judged badly once [[sim:judge_unusable*1]] ${answerDirective(B)}`, project, engines: ["chatgpt"] });
 });
 
@@ -185,6 +188,22 @@ describe("POST /visibility-analyses with judge", () => {
     // Captured for the one run judged, the rest released.
     expect(a.charge).toEqual({ status: "captured", amount_usd: "0.006", unit: "run", units: 1, unit_price_usd: "0.006", pricing_version: "2026-11-01" });
     expect(await available(alice)).toBe(before - parseUsd("0.006"));
+  });
+
+  it("leaves a run not judged when the judge engine keeps failing, and runs each step's effect once", async () => {
+    const before = await available(alice);
+    const queued = await analyse(alice.cliToken, { ids: [runs.judgeDown, runs.c], entities: ENTITIES, judge: { engine: "claude" } });
+    expect(queued.status, queued.text).toBe(202);
+    const a = (await getAnalysis(alice.cliToken, queued.body.id)).body;
+    expect(a.status).toBe("completed");
+    expect(a.judge.runs_not_judged).toEqual([{ run_id: runs.judgeDown, reason: expect.stringMatching(/^claude failed: /) }]);
+    expect(a.charge).toMatchObject({ status: "captured", units: 1, amount_usd: "0.006" });
+    // The job's steps run again (a driver resuming it): nothing is judged or charged twice.
+    expect(await judgeRuns(a.id)).toBe("finished");
+    expect(await finishJudgedAnalysis(a.id)).toBe("skipped");
+    expect(await db().visibilityJudgement.count({ where: { analysisId: a.id } })).toBe(2);
+    expect(await available(alice)).toBe(before - parseUsd("0.006"));
+    expect((await getAnalysis(alice.cliToken, a.id)).body).toEqual(a);
   });
 
   it("releases the whole hold when no run could be judged", async () => {
