@@ -16,6 +16,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { GET as getBilling } from "@/app/api/v1/billing/route";
+import { GET as getTransactions } from "@/app/api/v1/billing/transactions/route";
+import { GET as getUsage } from "@/app/api/v1/billing/usage/route";
 import { POST as postProjects } from "@/app/api/v1/projects/route";
 import { POST as postPrompts } from "@/app/api/v1/prompts/route";
 import { POST as postVisibility } from "@/app/api/v1/visibility-analyses/route";
@@ -168,6 +170,18 @@ describe("POST /visibility-analyses with judge", () => {
     const holds = await db().creditHold.findMany({ where: { analysisId: a.id } });
     expect(holds.map((h) => ({ product: h.product, engine: h.engine, units: h.units, status: h.status, captured: h.capturedUnits }))).toEqual([
       { product: "judge", engine: "chatgpt", units: 5, status: "captured", captured: 5 },
+    ]);
+    // The usage transaction names the analysis; the usage report has a judge row.
+    const transactions = await call(getTransactions, "GET", "/billing/transactions", { token: alice.cliToken, query: { workspace: alice.workspaceId, limit: 200 } });
+    expect(transactions.status, transactions.text).toBe(200);
+    const charged = transactions.body.items.filter((t: { operation_id: string | null }) => t.operation_id === a.id);
+    expect(charged.map((t: { kind: string; amount_usd: string; description: string }) => [t.kind, t.amount_usd, t.description])).toEqual([
+      ["usage", "-0.02", "judge on chatgpt: 5 runs at 0.004 USD"],
+    ]);
+    const usage = await call(getUsage, "GET", "/billing/usage", { token: alice.cliToken, query: { workspace: alice.workspaceId } });
+    expect(usage.status, usage.text).toBe(200);
+    expect(usage.body.rows.filter((r: { product: string }) => r.product === "judge")).toEqual([
+      { day: expect.any(String), product: "judge", engine: "chatgpt", unit: "run", operations: 1, units: 5, charged_usd: "0.02" },
     ]);
   });
 
