@@ -110,3 +110,23 @@ test("the analysis page shows sentiment bars with their quotes, and one click tr
   expect(project.body.context.brands).toEqual(["Acme CRM"]);
   await screenshots(page, testInfo, "visibility-judged-added");
 });
+
+test("its public page shows the sentiment, quotes and discovered names, with nothing to change", async ({ browser, request }, testInfo) => {
+  await page.goto(`/analyses/${analysisId}`);
+  const share = page.getByTestId("share-control");
+  await share.getByRole("button", { name: "Create share link" }).click();
+  const shareUrl = (await share.getByTestId("share-url").inputValue()).replace(/^http:\/\/[^/]+/, "");
+  const visitor = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const outside = await visitor.newPage();
+  await outside.goto(shareUrl);
+  await expect(outside.getByTestId("sentiment-row")).toHaveCount(2);
+  await expect(outside.getByTestId("sentiment-row").nth(0)).toContainText("“Acme CRM is the best choice for small agencies.”");
+  await expect(outside.getByTestId("discovered-list")).toContainText("Salesforce");
+  await expect(outside.getByRole("button", { name: "Track as competitor" })).toHaveCount(0);
+  await screenshots(outside, testInfo, "visibility-judged-shared");
+  const shared = await (await request.get(`${shareUrl}.json`)).json();
+  const own = (await api("GET", `/analyses/${analysisId}`)).body;
+  expect(shared).toEqual({ ...own, project_id: null, created_by: null, charge: null });
+  expect(shared.rows[0].sentiment.quotes[0].quote).toBe("Acme CRM is the best choice for small agencies.");
+  await visitor.close();
+});

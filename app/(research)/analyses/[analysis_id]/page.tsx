@@ -27,7 +27,8 @@ import { ShareControl } from "../../_components/share-control";
 import { orNotFound } from "../../_lib/load";
 import { QuestionPicker } from "./question-picker";
 import { VisibilityView } from "../../../s/_components/visibility-view";
-import { JudgedSections } from "./judged";
+import { JudgedSections } from "../../../s/_components/judged-view";
+import { addCompetitorAction } from "../../actions";
 import { linksAt, visibilityEvidence } from "../../../s/_lib/visibility";
 
 export const dynamic = "force-dynamic";
@@ -78,9 +79,11 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
             analysis.judge ? (
               <JudgedSections
                 analysis={analysis}
-                project={project ? { id: project.id, tracked: [...(project.context?.brands ?? []), ...(project.context?.competitors ?? [])].map((n) => n.toLowerCase()) } : null}
+                tracked={project ? [...(project.context?.brands ?? []), ...(project.context?.competitors ?? [])].map((n) => n.toLowerCase()) : null}
+                track={project ? (name) => <TrackCompetitor project={project.id} analysis={analysis.id} name={name} /> : undefined}
                 live={live}
                 added={addedOf(await searchParams)}
+                runLink={(id) => `/runs/${id}`}
               />
             ) : null
           }
@@ -88,6 +91,20 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
       )}
       <div className="mt-10">{shareControl}</div>
     </ResearchPage>
+  );
+}
+
+/** One click: a discovered name becomes one of the project's competitors (addCompetitorAction). */
+function TrackCompetitor({ project, analysis, name }: { project: string; analysis: string; name: string }) {
+  return (
+    <form action={addCompetitorAction}>
+      <input type="hidden" name="project_id" value={project} />
+      <input type="hidden" name="analysis_id" value={analysis} />
+      <input type="hidden" name="name" value={name} />
+      <button type="submit" className="rounded border border-indigo-300 px-2 py-1 text-sm text-indigo-700 hover:bg-indigo-50">
+        Track as competitor
+      </button>
+    </form>
   );
 }
 

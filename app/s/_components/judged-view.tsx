@@ -1,14 +1,14 @@
 // A judged visibility analysis's own part of its page (decisions.md "Judged visibility"): who
 // judged and how much of it the checks threw away, the progress while the judge works, sentiment
 // bars per entity with their quotes (every one found verbatim in its answer), and the discovered
-// competitors, each with one click to track it in the project.
+// competitors; on the signed-in page each with one click to track it in the project (`track`),
+// on the public page without.
 import type { ReactNode } from "react";
 import type { z } from "zod";
 import type { VisibilityAnalysis } from "@/lib/schemas/visibility";
-import { Notice, Section } from "../../../_components/ui";
-import { Facts, Tag } from "../../../s/_components/bits";
-import { engineName } from "../../../s/_lib/view";
-import { addCompetitorAction } from "../../actions";
+import { Notice, Section } from "../../_components/ui";
+import { Facts, Tag } from "./bits";
+import { engineName } from "../_lib/view";
 
 type Analysis = z.output<typeof VisibilityAnalysis>;
 
@@ -17,14 +17,20 @@ const TONE = { positive: "emerald", neutral: "slate", negative: "rose" } as cons
 
 export function JudgedSections({
   analysis,
-  project,
+  tracked,
+  track,
   live,
   added,
+  runLink,
 }: {
   analysis: Analysis;
-  project: { id: string; tracked: string[] } | null;
-  live: ReactNode;
-  added: { name: string; outcome: string } | null;
+  /** The project's brands and competitors, lower-cased (signed in), or null (public page). */
+  tracked: string[] | null;
+  /** The form that adds a discovered name to the project's competitors (signed in). */
+  track?: (name: string) => ReactNode;
+  live?: ReactNode;
+  added?: { name: string; outcome: string } | null;
+  runLink?: (id: string) => string;
 }) {
   const judge = analysis.judge;
   if (!judge) return null;
@@ -65,9 +71,13 @@ export function JudgedSections({
             <ul className="mt-2 space-y-1">
               {judge.runs_not_judged.map((x) => (
                 <li key={x.run_id} className="break-words">
-                  <a href={`/runs/${x.run_id}`} className="font-mono text-indigo-700 hover:underline">
-                    {x.run_id}
-                  </a>
+                  {runLink ? (
+                    <a href={runLink(x.run_id)} className="font-mono text-indigo-700 hover:underline">
+                      {x.run_id}
+                    </a>
+                  ) : (
+                    <span className="font-mono">{x.run_id}</span>
+                  )}
                   : {x.reason}
                 </li>
               ))}
@@ -79,7 +89,7 @@ export function JudgedSections({
       {analysis.rows.some((r) => r.sentiment) ? (
         <Section id="sentiment" title="Sentiment" description="How the answers speak of each entity, per judged run that mentions it. Score: positive / (positive + negative), with its 95% interval.">
           <ul className="space-y-6">
-            {analysis.rows.map((row) => (row.sentiment ? <SentimentRow key={row.name} name={row.name} role={row.role} s={row.sentiment} /> : null))}
+            {analysis.rows.map((row) => (row.sentiment ? <SentimentRow key={row.name} name={row.name} role={row.role} s={row.sentiment} runLink={runLink} /> : null))}
           </ul>
         </Section>
       ) : null}
@@ -102,30 +112,17 @@ export function JudgedSections({
           ) : (
             <ul className="divide-y divide-slate-100" data-testid="discovered-list">
               {analysis.discovered.map((d) => {
-                const tracked = project?.tracked.includes(d.name.toLowerCase()) ?? false;
+                const known = tracked?.includes(d.name.toLowerCase()) ?? false;
                 return (
                   <li key={d.name} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-2">
-                    <span className="min-w-0 flex-1 font-medium break-words">{d.name}</span>
+                    <span className="min-w-32 flex-1 font-medium break-words">{d.name}</span>
                     <span className="text-sm text-slate-700 tabular-nums">
                       {d.runs_mentioning} of {judge.runs_judged} runs · {pct(d.visibility)}{" "}
                       <span className="text-slate-500">
                         ({pct(d.visibility_interval[0])}–{pct(d.visibility_interval[1])})
                       </span>
                     </span>
-                    {project ? (
-                      tracked ? (
-                        <Tag tone="emerald">tracked</Tag>
-                      ) : (
-                        <form action={addCompetitorAction}>
-                          <input type="hidden" name="project_id" value={project.id} />
-                          <input type="hidden" name="analysis_id" value={analysis.id} />
-                          <input type="hidden" name="name" value={d.name} />
-                          <button type="submit" className="rounded border border-indigo-300 px-2 py-1 text-sm text-indigo-700 hover:bg-indigo-50">
-                            Track as competitor
-                          </button>
-                        </form>
-                      )
-                    ) : null}
+                    {tracked ? known ? <Tag tone="emerald">tracked</Tag> : track?.(d.name) : null}
                   </li>
                 );
               })}
@@ -137,7 +134,7 @@ export function JudgedSections({
   );
 }
 
-function SentimentRow({ name, role, s }: { name: string; role: string; s: NonNullable<Analysis["rows"][number]["sentiment"]> }) {
+function SentimentRow({ name, role, s, runLink }: { name: string; role: string; s: NonNullable<Analysis["rows"][number]["sentiment"]>; runLink?: (id: string) => string }) {
   const total = s.positive + s.neutral + s.negative;
   const share = (k: number) => (total === 0 ? 0 : (k / total) * 100);
   return (
@@ -168,9 +165,13 @@ function SentimentRow({ name, role, s }: { name: string; role: string; s: NonNul
             <li key={`${q.run_id}-${i}`} className="flex flex-wrap items-start gap-2 text-sm">
               <Tag tone={TONE[q.sentiment]}>{q.sentiment}</Tag>
               <blockquote className="min-w-0 flex-1 border-l-2 border-slate-200 pl-2 break-words text-slate-800">“{q.quote}”</blockquote>
-              <a href={`/runs/${q.run_id}`} className="text-xs text-indigo-700 hover:underline">
-                {q.engine ? engineName(q.engine) : "run"}
-              </a>
+              {runLink ? (
+                <a href={runLink(q.run_id)} className="text-xs text-indigo-700 hover:underline">
+                  {q.engine ? engineName(q.engine) : "run"}
+                </a>
+              ) : (
+                <span className="text-xs text-slate-500">{q.engine ? engineName(q.engine) : ""}</span>
+              )}
             </li>
           ))}
         </ul>
