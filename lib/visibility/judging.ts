@@ -6,7 +6,7 @@
 // are). A reply without the requested structure, or whose content cannot be read, is asked for
 // once more; a second unusable reply (or an engine failure after its retries) makes the run
 // `not_judged`, with its reason. Each verdict, checked against the answer (./judge.ts), is written
-// once (ON CONFLICT DO NOTHING) with the analysis's progress (judge.runs_done).
+// once (ON CONFLICT DO NOTHING); the analysis's progress (judge.runs_done) at most once a second.
 //
 // finishJudgedAnalysis: the figures of the verdicts, the hold captured for the runs judged (the
 // rest released: a partial capture), and the analysis completed, in one transaction, only while
@@ -36,6 +36,8 @@ import {
 export const MAX_UNUSABLE_JUDGEMENTS = 2;
 /** Judge calls one job makes at once. */
 const CALLS_AT_ONCE = 4;
+/** How often the analysis's progress (judge.runs_done) is written while judging. */
+const PROGRESS_EVERY_MS = 1000;
 
 const ANALYSIS = defineStatement({
   label: "judge_analysis",
@@ -191,17 +193,23 @@ export async function judgeRuns(analysisId: string): Promise<"judged" | "finishe
       const outcome: Outcome = row?.answer
         ? await judgeOne(engine, config, { id, engine: row.engine, prompt: row.prompt, answer: row.answer }, analysis.entities, judge)
         : { status: "not_judged", error: "the run has no answer", model: null, attempts: 0 };
-      await textTransaction(currentDb(), async (sql) => {
-        await INSERT_JUDGEMENT.query(sql, {
-          analysis: analysisId, run: id, status: outcome.status, verdict: outcome.status === "judged" ? JSON.stringify(outcome.verdict) : null,
-          error: outcome.status === "not_judged" ? outcome.error : null, model: outcome.model, attempts: outcome.attempts,
-        });
-        await PROGRESS.query(sql, { analysis: analysisId });
+      await INSERT_JUDGEMENT.query(standalone(), {
+        analysis: analysisId, run: id, status: outcome.status, verdict: outcome.status === "judged" ? JSON.stringify(outcome.verdict) : null,
+        error: outcome.status === "not_judged" ? outcome.error : null, model: outcome.model, attempts: outcome.attempts,
       });
-      notifyChanged(analysisId);
+      await progress(false);
     }
   };
+  // The progress rewrites the analysis row (its figures can be megabytes): at most once a second, and at the end.
+  let shown = 0;
+  const progress = async (last: boolean) => {
+    if (!last && Date.now() - shown < PROGRESS_EVERY_MS) return;
+    shown = Date.now();
+    await PROGRESS.query(standalone(), { analysis: analysisId });
+    notifyChanged(analysisId);
+  };
   await Promise.all(Array.from({ length: Math.min(CALLS_AT_ONCE, todo.length) }, worker));
+  await progress(true);
   return "judged";
 }
 
