@@ -73,7 +73,8 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: "analyze_visibility",
     endpoint: "POST /visibility-analyses",
-    hint: "Free: computed from stored answers, no model is called. Without entities, the project's brands and competitors (with their aliases and domains). get_analysis reads it again; list_mentions pages the evidence of each figure.",
+    hint:
+      "Free without judge: computed from stored answers, no model is called. Without entities, the project's brands and competitors (with their aliases and domains). get_analysis reads it again; list_mentions pages the evidence of each figure. With judge {engine, sentiment, discover}: returns at once with the analysis queued and credit held per run (see get_pricing, product judge); then call wait_for_analysis with its id for sentiment per entity (with verified quotes), discovered competitors and the judge's agreement with the rules.",
   },
   {
     name: "get_visibility_analysis",

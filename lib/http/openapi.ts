@@ -211,6 +211,9 @@ export function buildOpenApiDocument(options: { serverUrl: string; endpoints?: r
         ? { description: endpoint.alternative ? `Success: JSON, or ${endpoint.alternative.mediaType} as the query asks.` : "Success", content: { "application/json": { schema: success }, ...alternative } }
         : { description: "Done; no body." },
     };
+    if (endpoint.otherStatus && success) {
+      responses[endpoint.otherStatus.status] = { description: endpoint.otherStatus.description, content: { "application/json": { schema: success } } };
+    }
     for (const code of errorCodesOf(endpoint)) {
       usedCodes.add(code);
       responses[String(ERROR_STATUS[code])] = { $ref: `#/components/responses/${code}` };

@@ -356,7 +356,12 @@ describe("POST /visibility-analyses", () => {
     const byId = new Map(inputs.map((r) => [r.run_id, r]));
     const named = [ids.aRun, ids.b, order[2]!, ids.d1, ids.d2, order[5]!, order[6]!, ids.aRun].map((id) => byId.get(id)!);
     const { mentions: computed, ...figures } = computeVisibilityAnalysis(named, { entities: analysis.entities, seed: analysis.id });
-    expect({ method: analysis.method, entities: analysis.entities, run_ids: analysis.run_ids, excluded_runs: analysis.excluded_runs, totals: analysis.totals, rows: analysis.rows }).toEqual(figures);
+    // Not judged: no sentiment (decisions.md "Judged visibility").
+    expect({ method: analysis.method, entities: analysis.entities, run_ids: analysis.run_ids, excluded_runs: analysis.excluded_runs, totals: analysis.totals, rows: analysis.rows }).toEqual({
+      ...figures,
+      rows: figures.rows.map((row) => ({ ...row, sentiment: null })),
+    });
+    expect([analysis.judge, analysis.discovered, analysis.agreement, analysis.charge]).toEqual([null, null, null, null]);
     expect(computed).toEqual(handMentions());
   });
 });

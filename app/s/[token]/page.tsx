@@ -13,6 +13,7 @@ import { RunView } from "../_components/run-view";
 import { ShareFooter } from "../_components/bits";
 import { previewOf, shareOf, viewOf } from "../_lib/view";
 import { VisibilityView } from "../_components/visibility-view";
+import { JudgedSections } from "../_components/judged-view";
 import { linksAt, visibilityEvidence } from "../_lib/visibility";
 
 export const dynamic = "force-dynamic";
@@ -55,7 +56,12 @@ export default async function SharePage({ params, searchParams }: Props) {
       ) : view.kind === "batch" ? (
         <BatchView batch={view.batch} runs={view.runs} />
       ) : view.kind === "visibility" ? (
-        <VisibilityView analysis={view.analysis} evidence={evidence!} links={linksAt(`/s/${token}`)} />
+        <VisibilityView
+          analysis={view.analysis}
+          evidence={evidence!}
+          links={linksAt(`/s/${token}`)}
+          lead={view.analysis.judge ? <JudgedSections analysis={view.analysis} tracked={null} /> : null}
+        />
       ) : (
         <GenericView summary={view.summary} />
       )}
