@@ -135,7 +135,7 @@ async function redirectOf(run: () => Promise<unknown>): Promise<string> {
   throw new Error("the action did not redirect");
 }
 
-/** A's shared prompt run, questions analysis, prompt batch and fanout, with the API's share endpoints for each. */
+/** A's shared prompt run, questions analysis, prompt batch, fanout and monitor, with the API's share endpoints for each. */
 function shareTargets() {
   return [
     ["run", seeded.promptRunId, { create: sharesApi.shareRun, rotate: sharesApi.rotateRunShare, revoke: sharesApi.unshareRun }, { run_id: seeded.promptRunId }],
@@ -147,6 +147,7 @@ function shareTargets() {
     ],
     ["batch", seeded.batchId, { create: sharesApi.shareBatch, rotate: sharesApi.rotateBatchShare, revoke: sharesApi.unshareBatch }, { batch_id: seeded.batchId }],
     ["fanout", seeded.fanoutId, { create: sharesApi.shareFanout, rotate: sharesApi.rotateFanoutShare, revoke: sharesApi.unshareFanout }, { fanout_id: seeded.fanoutId }],
+    ["monitor", seeded.monitorId, { create: sharesApi.shareMonitor, rotate: sharesApi.rotateMonitorShare, revoke: sharesApi.unshareMonitor }, { monitor_id: seeded.monitorId }],
   ] as const;
 }
 
