@@ -8,13 +8,13 @@ import { rememberAnalysisBody, runsOfOneProject, subjectOf, type NamedRun } from
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
 import { arrayParam, defineStatement, json, text } from "../db/statement";
-import { standalone, textTransaction } from "../db/sql";
+import { standalone, textTransaction, type SqlSession } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
 import { parseBody } from "../http/input";
 import { JsonText } from "../http/respond";
 import { domainNameOf } from "../schemas/projects";
 import { VISIBILITY_LIMITS, VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
-import { assembleVisibility } from "./analysis";
+import { assembleVisibility, type StoredVisibilityFigures } from "./analysis";
 import { bootstrapInThreads, observeInThreads } from "./threads";
 import { entitiesFromContext, type Entity, type EntityContext } from "./entities";
 import { MENTION_WIDTH, REASON_CODES, type MentionStore, type VisibilityRunInput } from "./observe";
@@ -175,8 +175,20 @@ function mentionRowsOf(analysed: readonly string[], store: MentionStore, runs: r
   return { positions, runIds, entities, counted, notCounted, mentions };
 }
 
+/**
+ * What a caller storing the analysis with something of its own (a monitor's tick) does in the
+ * analysis's transaction: `before`, first, may refuse (false: nothing is stored, and the store
+ * answers null), `after` writes what goes with the analysis (its id and figures).
+ */
+export type AnalysisHooks = {
+  before?: (sql: SqlSession) => Promise<boolean>;
+  after?: (sql: SqlSession, id: string, figures: StoredVisibilityFigures) => Promise<void>;
+};
+
 /** Computes and stores the analysis; answers its body, presented and serialised once, and files it for GET. */
-async function storeVisibilityAnalysis(principal: Principal, body: Request): Promise<{ id: string; text: string }> {
+async function storeVisibilityAnalysis(principal: Principal, body: Request): Promise<{ id: string; text: string }>;
+async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks): Promise<{ id: string; text: string } | null>;
+async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks = {}): Promise<{ id: string; text: string } | null> {
   const { named, projectId } = await runsOfOneProject(principal, body.ids);
   const [project, texts] = await Promise.all([PROJECT_CONTEXT.first(standalone(), { project: projectId }), runTexts(named)]);
   if (!project) throw notFound("project", projectId);
@@ -194,7 +206,8 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request): Pro
   const now = new Date();
   const rows = mentionRowsOf(observed.runIds, observed.store, observed.runs);
   const early = db.pool ? null : assembleVisibility(observed, await intervals).figures;
-  const { version, figures } = await textTransaction(db, async (sql) => {
+  const stored = await textTransaction(db, async (sql) => {
+    if (hooks.before && !(await hooks.before(sql))) return null;
     // The rows that need no interval first (sent while the threads draw, on PostgreSQL), then the figures.
     const [created] = await INSERT_ANALYSIS.query(sql, {
       id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: early ? JSON.stringify(early) : null,
@@ -212,11 +225,17 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request): Pro
         mentions: arrayParam(rows.mentions),
       });
     }
-    if (early) return { version: created!.version, figures: early };
+    if (early) {
+      await hooks.after?.(sql, id, early);
+      return { version: created!.version, figures: early };
+    }
     const { figures } = assembleVisibility(observed, await intervals);
     const [updated] = await SET_RESULT.query(sql, { id, result: JSON.stringify(figures) });
+    await hooks.after?.(sql, id, figures);
     return { version: updated!.version, figures };
   });
+  if (!stored) return null;
+  const { version, figures } = stored;
   const analysis = presentVisibilityAnalysis({
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
   });
@@ -237,6 +256,9 @@ export async function createVisibilityAnalysisBody(principal: Principal, body: R
  * someone, such as a monitor's tick analysing its fanout; `actor` is usually scoped to the
  * workspace the work belongs to (Principal.workspaceId).
  */
-export async function analyseVisibility(actor: Principal, input: z.input<typeof VisibilityAnalysisRequest>): Promise<string> {
-  return (await storeVisibilityAnalysis(actor, parseBody(VisibilityAnalysisRequest, input))).id;
+export async function analyseVisibility(actor: Principal, input: z.input<typeof VisibilityAnalysisRequest>): Promise<string>;
+/** The same with hooks in the analysis's transaction (AnalysisHooks); null when `before` refused. */
+export async function analyseVisibility(actor: Principal, input: z.input<typeof VisibilityAnalysisRequest>, hooks: AnalysisHooks): Promise<string | null>;
+export async function analyseVisibility(actor: Principal, input: z.input<typeof VisibilityAnalysisRequest>, hooks: AnalysisHooks = {}): Promise<string | null> {
+  return (await storeVisibilityAnalysis(actor, parseBody(VisibilityAnalysisRequest, input), hooks))?.id ?? null;
 }

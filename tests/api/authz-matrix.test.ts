@@ -171,6 +171,7 @@ const MATRIX: Record<string, Slot[]> = {
   deleteMonitor: byMonitor,
   runMonitor: byMonitor,
   listMonitorTicks: byMonitor,
+  getMonitorSeries: byMonitor,
   rotateMonitorWebhookSecret: byMonitor,
   createVisibilityAnalysis: [body("ids[]", ["run", "batch", "fanout"], (id) => ({ body: { ids: [id], entities: [{ name: "HubSpot", role: "brand" }] } }))],
   listMonitorAlerts: byMonitor,
