@@ -8,6 +8,8 @@ export type SeriesPoint = {
   tick_id: string;
   at: string;
   runs: number;
+  /** What value is over (runs; share_of_voice_n; the runs mentioning the entity for a position); runs when absent. */
+  n?: number;
   value: number | null;
   interval: readonly [number, number] | null;
   change: { diff: number; interval: readonly [number, number]; significant: boolean } | null;

@@ -41,12 +41,15 @@ export function changeText(metric: SeriesMetric, change: SeriesPoint["change"]):
   return `${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d)}${isRate(metric) ? " pts" : ""}`;
 }
 
+/** What a point's figure is over: its n (the series' addition), else its runs. */
+const nOf = (p: SeriesPoint) => p.n ?? p.runs;
+
 /** One point in a sentence: its figure, n and interval, and its change when significant. */
 export function pointText(metric: SeriesMetric, p: SeriesPoint): string {
-  if (p.value === null) return `no figure (n = ${p.runs})`;
+  if (p.value === null) return `no figure (n = ${nOf(p)})`;
   const interval = p.interval ? `, 95% ${intervalText(metric, p.interval)}` : "";
   const change = p.change?.significant ? `; a significant change of ${changeText(metric, p.change)}` : "";
-  return `${figure(metric, p.value)} (n = ${p.runs}${interval})${change}`;
+  return `${figure(metric, p.value)} (n = ${nOf(p)}${interval})${change}`;
 }
 
 const day = (iso: string) => new Date(iso).toISOString().slice(0, 10);
@@ -270,7 +273,7 @@ function FiguresTable({
                   <Num key={i}>
                     {p ? (
                       <>
-                        {figure(metric, p.value)} <span className="text-slate-500">n={p.runs}</span>
+                        {figure(metric, p.value)} <span className="text-slate-500">n={nOf(p)}</span>
                         {p.interval ? <span className="block text-xs text-slate-500">95% {intervalText(metric, p.interval)}</span> : null}
                         {p.change ? (
                           <span className={`block text-xs ${p.change.significant ? "font-medium text-slate-900" : "text-slate-500"}`}>
