@@ -55,7 +55,7 @@ export function pointText(metric: SeriesMetric, p: SeriesPoint): string {
 const day = (iso: string) => new Date(iso).toISOString().slice(0, 10);
 
 /** The chart's legend: each entity's line. */
-function Legend({ entities }: { entities: string[] }) {
+function Legend({ entities, significant, alerts }: { entities: string[]; significant: boolean; alerts: boolean }) {
   return (
     <ul className="mb-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700" aria-label="Legend">
       {entities.map((e, i) => {
@@ -69,18 +69,22 @@ function Legend({ entities }: { entities: string[] }) {
           </li>
         );
       })}
-      <li className="flex items-center gap-1.5 text-slate-500">
-        <svg width="12" height="12" aria-hidden="true">
-          <circle cx="6" cy="6" r="4" fill="white" stroke="#334155" strokeWidth="2" />
-        </svg>
-        significant change
-      </li>
-      <li className="flex items-center gap-1.5 text-slate-500">
-        <svg width="10" height="12" aria-hidden="true">
-          <path d="M1 11 L1 1 L9 4 L1 7" fill="#e11d48" stroke="#e11d48" />
-        </svg>
-        alert
-      </li>
+      {significant ? (
+        <li className="flex items-center gap-1.5 text-slate-500">
+          <svg width="12" height="12" aria-hidden="true">
+            <circle cx="6" cy="6" r="4" fill="white" stroke="#334155" strokeWidth="2" />
+          </svg>
+          significant change
+        </li>
+      ) : null}
+      {alerts ? (
+        <li className="flex items-center gap-1.5 text-slate-500">
+          <svg width="10" height="12" aria-hidden="true">
+            <path d="M1 11 L1 1 L9 4 L1 7" fill="#e11d48" stroke="#e11d48" />
+          </svg>
+          alert
+        </li>
+      ) : null}
     </ul>
   );
 }
@@ -136,10 +140,19 @@ export function TrendChart({
     })
     .join("; ");
   const single = t.ticks.length === 1;
+  // Ticks of one day (run now, or a daily monitor's first) are told apart by their time.
+  const sameDay = day(atOf.get(first)!) === day(atOf.get(last)!);
+  const axisLabel = (iso: string) => (sameDay && !single ? iso.slice(0, 16).replace("T", " ") : day(iso));
   return (
     <figure data-testid="trend-chart" data-metric={metric} className="min-w-0">
       <figcaption className="mb-1 text-sm font-medium text-slate-800">{title}</figcaption>
-      <Legend entities={entities} />
+      <Legend
+        entities={entities}
+        significant={t.series.some((s) => s.points.some((p) => p.change?.significant && p.y !== null))}
+        alerts={[...alertTicks].some((tick) => t.xs.has(tick))}
+      />
+      {/* Room on either side for the first and last ticks' points and flags. */}
+      <div className="px-2">
       <svg width="100%" height={total} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="block overflow-visible font-sans" data-testid="trend-svg">
         <title id={`${id}-title`}>{`${title}, ${t.ticks.length} tick${single ? "" : "s"}${t.lowerIsBetter ? " (1 = named first, at the top)" : ""}`}</title>
         <desc id={`${id}-desc`}>{described}</desc>
@@ -149,7 +162,7 @@ export function TrendChart({
               <g key={a.value}>
                 <line x1="0" x2="100%" y1={a.y} y2={a.y} stroke="#e2e8f0" strokeWidth={1} />
                 <text x="0" y={a.y - 3} fontSize={10} fill="#64748b">
-                  {figure(metric, a.value)}
+                  {isRate(metric) ? figure(metric, a.value) : String(a.value)}
                 </text>
               </g>
             ))}
@@ -205,16 +218,17 @@ export function TrendChart({
           )}
           <g aria-hidden="true">
             <text x={single ? "50%" : "0"} y={height + 16} fontSize={11} fill="#64748b" textAnchor={single ? "middle" : "start"}>
-              {day(atOf.get(first)!)}
+              {axisLabel(atOf.get(first)!)}
             </text>
             {single ? null : (
               <text x="100%" y={height + 16} fontSize={11} fill="#64748b" textAnchor="end">
-                {day(atOf.get(last)!)}
+                {axisLabel(atOf.get(last)!)}
               </text>
             )}
           </g>
         </g>
       </svg>
+      </div>
       {single ? <p className="mt-1 text-xs text-slate-500">One tick so far: the lines and bands start with the second.</p> : null}
       {table ? <FiguresTable id={id} metric={metric} series={series} ticks={t.ticks} atOf={atOf} alertTicks={alertTicks} /> : null}
     </figure>
