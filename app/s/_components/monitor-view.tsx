@@ -73,6 +73,9 @@ export function MonitorView({ monitor, dashboard, alerts }: { monitor: PublicMon
             </Tag>
           ))}
         </p>
+        <p className="mt-2 text-xs text-slate-500" data-testid="live-note">
+          Live: each tick adds a point as it completes; this page shows the figures as of its loading ({when(new Date().toISOString())}).
+        </p>
       </ShareHeading>
       <MonitorTrends dashboard={dashboard} alerts={alerts} nextRun={monitor.next_run_at} paused={monitor.status === "paused"} idPrefix="shared" />
       <Section id="prompts" title={`Prompts (${monitor.prompts.length})`}>
