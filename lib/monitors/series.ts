@@ -43,16 +43,16 @@ const figureColumns = {
 export type FigureRow = RowOf<typeof figureColumns>;
 
 /**
- * One cell's figures (or, without entity and engine, every cell's) of a version's closed ticks
- * that completed or were partial, in order: the (monitor_id, version, entity, engine, at) index.
+ * One cell's figures (or, without entity and engine, every cell's) of a version's ticks that
+ * closed completed or partial (`counted`, set by the close), in order: one range of the
+ * (monitor_id, version, entity, engine, at) index, no join.
  */
 export const SERIES_FIGURES = defineStatement({
   label: "monitor_series",
   params: ["monitor", "version", "entity", "engine"],
   columns: figureColumns,
   sql: ({ select, p, given }) =>
-    `SELECT ${select} FROM monitor_tick_figures f JOIN monitor_ticks t ON t.id = f.tick_id AND t.status IN ('completed', 'partial') ` +
-    `WHERE f.monitor_id = ${p.monitor} AND f.version = ${p.version}::int` +
+    `SELECT ${select} FROM monitor_tick_figures f WHERE f.monitor_id = ${p.monitor} AND f.version = ${p.version}::int AND f.counted` +
     (given.entity ? ` AND f.entity = ${p.entity} AND f.engine = ${p.engine}` : "") +
     ` ORDER BY f.entity, f.engine, f.at`,
 });
@@ -63,7 +63,7 @@ const VERSION_CELLS = defineStatement({
   params: ["monitor", "version"],
   columns: { entity: text("f.entity"), engine: text("f.engine"), entityIndex: int("min(f.entity_index)") },
   sql: ({ select, p }) =>
-    `SELECT ${select} FROM monitor_tick_figures f WHERE f.monitor_id = ${p.monitor} AND f.version = ${p.version}::int GROUP BY f.entity, f.engine ORDER BY 3, 2`,
+    `SELECT ${select} FROM monitor_tick_figures f WHERE f.monitor_id = ${p.monitor} AND f.version = ${p.version}::int AND f.counted GROUP BY f.entity, f.engine ORDER BY 3, 2`,
 });
 
 /** The count a rate metric is over, and its successes, in a cell's figures; null for the average position. */
@@ -132,7 +132,8 @@ export function changeOf(metric: Metric, a: FigureRow, b: FigureRow, minChange: 
   const ca = countOf(metric, a);
   const cb = countOf(metric, b);
   if (ca === null || cb === null) return positionChange(a, b, m);
-  if (ca.trials === 0 || cb.trials === 0) return metric === "share_of_voice" ? null : changeTest(ca, cb, { m, minChange });
+  // A share of voice over nobody is null, so is its change; a rate over no runs is 0 and never a significant change.
+  if (metric === "share_of_voice" && (ca.trials === 0 || cb.trials === 0)) return null;
   return changeTest(ca, cb, { m, minChange });
 }
 
@@ -149,9 +150,11 @@ const minChangeOf = (monitor: Pick<MonitorRow, "alerts">) => monitor.alerts.min_
 /** The entity a request names: exactly, else ignoring case; 400 naming the entities there are. */
 function entityNamed(given: string | undefined, names: readonly string[]): string {
   if (given === undefined) {
-    if (names.length === 0) throw new ApiError("invalid_request", "entity: this version of the monitor has no figures yet; give an entity");
+    if (names.length === 0) throw new ApiError("invalid_request", "entity: this version of the monitor has no completed tick, so no entity to default to; give one");
     return names[0]!;
   }
+  // A past version without a completed tick: nothing to check the name against, and nothing to answer.
+  if (names.length === 0) return given;
   const exact = names.find((n) => n === given) ?? names.find((n) => n.toLowerCase() === given.toLowerCase());
   if (exact === undefined) throw new ApiError("invalid_request", `entity: "${given}" is not tracked by this monitor's version (it tracks ${names.map((n) => `"${n}"`).join(", ")})`);
   return exact;

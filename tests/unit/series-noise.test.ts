@@ -7,8 +7,8 @@
 // the same every time; the same simulation with a real change alerts in most pairs, so the
 // count is not vacuous.
 import { describe, expect, it } from "vitest";
-import { significantChanges, type FigureRow } from "@/lib/monitors/series";
-import { SeededRandom } from "@/lib/stats";
+import { changeOf, significantChanges, type FigureRow } from "@/lib/monitors/series";
+import { SeededRandom, zFor } from "@/lib/stats";
 
 const ENTITIES = ["Acme CRM", "HubSpot", "Pipedrive"];
 const ENGINES = ["chatgpt", "claude", "gemini"];
@@ -77,5 +77,33 @@ describe("alerts from noise (issue #37)", () => {
     }
     expect(changed / 200).toBeGreaterThan(0.9);
     expect(unchanged / 200).toBeLessThanOrEqual(0.05);
+  });
+});
+
+describe("the change of an average position (a mean, not a rate)", () => {
+  const cell = (positions: number[], cells = 6): FigureRow => ({
+    tickId: "t", at: new Date(0), entityIndex: 0, entity: "Acme", engine: "all", cells, runs: 30, runsMentioning: positions.length, shareOfVoiceN: 0, runsCiting: 0, runsTop3: 0,
+    positionSum: positions.reduce((a, b) => a + b, 0), positionSumSquares: positions.reduce((a, b) => a + b * b, 0),
+    averagePosition: null, averagePositionLow: null, averagePositionHigh: null,
+  });
+  const repeat = (values: number[], times: number) => Array.from({ length: times }, () => values).flat();
+
+  it("is the difference of the means with a normal interval at 1 - 0.05/m, significant when it excludes 0 with at least 10 runs mentioning on each side", () => {
+    const before = cell(repeat([1, 2], 10)); // mean 1.5, sd 0.513
+    const after = cell(repeat([2, 3], 10)); // mean 2.5
+    const change = changeOf("average_position", before, after, 10)!;
+    const z = zFor(1 - 0.05 / 6);
+    const se = Math.sqrt((2 * (20 * 0.25)) / 19 / 20);
+    expect(change.diff).toBe(1);
+    expect(change.interval).toEqual([Math.round((1 - z * se) * 1e4) / 1e4, Math.round((1 + z * se) * 1e4) / 1e4]);
+    expect(change.significant).toBe(true);
+    // min_change (points of a rate) plays no part: the same at 100.
+    expect(changeOf("average_position", before, after, 100)!.significant).toBe(true);
+  });
+
+  it("is not significant with fewer than 10 runs mentioning on a side, nor when the interval holds 0; null when a side never mentions", () => {
+    expect(changeOf("average_position", cell(repeat([1], 9)), cell(repeat([3], 12)), 10)!.significant).toBe(false);
+    expect(changeOf("average_position", cell(repeat([1, 3], 10)), cell(repeat([1, 3, 3], 5)), 10)!.significant).toBe(false);
+    expect(changeOf("average_position", cell([]), cell(repeat([1], 12)), 10)).toBeNull();
   });
 });

@@ -18,6 +18,7 @@ CREATE TABLE "monitor_tick_figures" (
     "average_position" DOUBLE PRECISION,
     "average_position_low" DOUBLE PRECISION,
     "average_position_high" DOUBLE PRECISION,
+    "counted" BOOLEAN NOT NULL DEFAULT false,
 
     CONSTRAINT "monitor_tick_figures_pkey" PRIMARY KEY ("tick_id","entity","engine")
 );
