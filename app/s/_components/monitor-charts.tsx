@@ -54,18 +54,24 @@ export function pointText(metric: SeriesMetric, p: SeriesPoint): string {
 
 const day = (iso: string) => new Date(iso).toISOString().slice(0, 10);
 
-/** The chart's legend: each entity's line. */
-function Legend({ entities, significant, alerts }: { entities: string[]; significant: boolean; alerts: boolean }) {
+/** The chart's legend: each entity's line with its latest figure and n, then the marks drawn. */
+function Legend({ metric, series, significant, alerts }: { metric: SeriesMetric; series: readonly EntitySeries[]; significant: boolean; alerts: boolean }) {
   return (
     <ul className="mb-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700" aria-label="Legend">
-      {entities.map((e, i) => {
+      {series.map((s, i) => {
         const { colour, dash } = styleOf(i);
+        const latest = [...s.points].reverse().find((p) => p.value !== null);
         return (
-          <li key={e} className="flex items-center gap-1.5">
+          <li key={s.entity} className="flex items-center gap-1.5" data-testid="legend-entity">
             <svg width="18" height="8" aria-hidden="true">
               <line x1="0" x2="18" y1="4" y2="4" stroke={colour} strokeWidth="2.5" strokeDasharray={dash} />
             </svg>
-            {e}
+            {s.entity}
+            {latest ? (
+              <span className="tabular-nums text-slate-500">
+                {`${figure(metric, latest.value)} n=${nOf(latest)}`}
+              </span>
+            ) : null}
           </li>
         );
       })}
@@ -116,7 +122,6 @@ export function TrendChart({
   empty?: ReactNode;
 }) {
   const t = trend(metric, series, height);
-  const entities = series.map((s) => s.entity);
   const hasValue = t.series.some((s) => s.points.some((p) => p.value !== null));
   if (t.ticks.length === 0 || !hasValue) {
     return (
@@ -147,7 +152,8 @@ export function TrendChart({
     <figure data-testid="trend-chart" data-metric={metric} className="min-w-0">
       <figcaption className="mb-1 text-sm font-medium text-slate-800">{title}</figcaption>
       <Legend
-        entities={entities}
+        metric={metric}
+        series={t.series}
         significant={t.series.some((s) => s.points.some((p) => p.change?.significant && p.y !== null))}
         alerts={[...alertTicks].some((tick) => t.xs.has(tick))}
       />

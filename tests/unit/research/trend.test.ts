@@ -80,10 +80,12 @@ describe("the trend chart as rendered", () => {
     expect(html.match(/data-significant="true"/g)).toHaveLength(1);
     expect(html.match(/data-testid="chart-alert"/g)).toHaveLength(1);
     // 5 points with a figure (HubSpot has none at mt_2), each with its n in its tooltip; the table
-    // gives all 6 cells their n, the one without a figure too.
+    // gives all 6 cells their n, the one without a figure too; the legend each entity's latest.
     expect(html.match(/data-testid="trend-point"/g)).toHaveLength(5);
     expect(html.match(/<title>[^<]*n = 30/g)).toHaveLength(5);
-    expect(html.match(/n=30/g)).toHaveLength(6);
+    expect(html.match(/n=30/g)).toHaveLength(6 + 2);
+    expect(html).toMatch(/Acme CRM<span[^>]*>70% n=30<\/span>/);
+    expect(html).toMatch(/HubSpot<span[^>]*>45% n=30<\/span>/);
     expect(html).toContain("+40 pts significant");
     expect(html).toContain("· alert");
   });
