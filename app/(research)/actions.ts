@@ -6,14 +6,14 @@
 import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
-import { createCitationAnalysis } from "@/lib/analyses/service";
+import { createCitationAnalysis } from "@/lib/analyses/create";
 import { createAudit } from "@/lib/audits/create";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { estimateFanout, createFanout } from "@/lib/fanouts/create";
 import { ApiError } from "@/lib/http/errors";
 import { parseInput, parseParams } from "@/lib/http/input";
 import { createQuestionsAnalysis } from "@/lib/questions/create";
-import { createPromptBatch } from "@/lib/runs/prompts";
+import { createPromptBatch } from "@/lib/runs/create";
 import { CitationAnalysisRequest } from "@/lib/schemas/analyses";
 import { AuditRequest } from "@/lib/schemas/audits";
 import { FanoutRequest, type FanoutEstimate } from "@/lib/schemas/fanouts";

@@ -10,7 +10,7 @@
 // and analysis ids stay: they open nothing without an account.
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { readAnalysisText } from "../analyses/service";
+import { readAnalysisText } from "../analyses/read";
 import { db } from "../db/client";
 import { readFanoutText } from "../fanouts/read";
 import { readMonitor } from "../monitors/read";

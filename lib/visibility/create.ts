@@ -4,7 +4,8 @@
 // runs and its mentions stored in one transaction. Free: no hold, `charge` null.
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { rememberAnalysisBody, runsOfOneProject, subjectOf, type NamedRun } from "../analyses/service";
+import { rememberAnalysisBody } from "../analyses/read";
+import { runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
 import { arrayParam, defineStatement, json, text } from "../db/statement";

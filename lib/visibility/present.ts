@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { EntityFigures, EntityVisibility, VisibilityAnalysis } from "../schemas/visibility";
 import type { StoredVisibilityFigures } from "./analysis";
 
-/** What the presenter reads of an analysis row (lib/analyses/service.ts analysisColumns). */
+/** What the presenter reads of an analysis row (lib/analyses/present.ts analysisColumns). */
 export type VisibilityRow = {
   id: string;
   status: z.input<typeof VisibilityAnalysis>["status"];

@@ -24,7 +24,7 @@ import { POST as postQuestions } from "@/app/api/v1/questions/route";
 import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
 import { DELETE as deleteRunShare, GET as getRunShare, POST as postRunShare } from "@/app/api/v1/runs/[run_id]/share/route";
 import { POST as rotateRunShare } from "@/app/api/v1/runs/[run_id]/share/rotate/route";
-import { readAnalysisText } from "@/lib/analyses/service";
+import { readAnalysisText } from "@/lib/analyses/read";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";

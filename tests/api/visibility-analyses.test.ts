@@ -370,7 +370,7 @@ describe("GET /analyses/{id} and GET /analyses", () => {
     expect(read.status).toBe(200);
     expect(read.text).toBe(posted.text);
     // As presented from the stored row (what another instance, or this one after eviction, answers).
-    // The remembered bodies (lib/analyses/service.ts's VersionCache) dropped: presented from the row.
+    // The remembered bodies (lib/analyses/read.ts's VersionCache) dropped: presented from the row.
     delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
     const presented = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
     expect(presented.text).toBe(posted.text);

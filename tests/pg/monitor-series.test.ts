@@ -12,7 +12,7 @@ import { getSeries } from "@/lib/monitors/series";
 import { createMonitor, runMonitor } from "@/lib/monitors/service";
 import { checkMonitors } from "@/lib/monitors/ticks";
 import { createProject } from "@/lib/projects/projects";
-import { getAnalysis } from "@/lib/analyses/service";
+import { getAnalysis } from "@/lib/analyses/read";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { localDriver } from "@/lib/work/local-driver";
 import { freshPostgres } from "../helpers/db";

@@ -3,7 +3,7 @@
 // generic summary instead of failing), and the title and plain-text description of its preview.
 import { cache } from "react";
 import type { z } from "zod";
-import { queryReportOf } from "@/lib/fanouts/read";
+import { queryReportOf } from "@/lib/fanouts/present";
 import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
 import { FINDING_SEVERITIES, type AuditFinding, type AuditResult } from "@/lib/schemas/audits";
 import { Fanout, type FanoutQueryReport } from "@/lib/schemas/fanouts";

@@ -8,7 +8,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { cache } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { getAnalysis } from "@/lib/analyses/service";
+import { getAnalysis } from "@/lib/analyses/read";
 import { engineConfig } from "@/lib/config/engines";
 import { getProject } from "@/lib/projects/projects";
 import { progressOfAll } from "@/lib/research/progress";

@@ -1,0 +1,155 @@
+// The runs an analysis's ids name (runs, batches, fanouts), all of one project the caller can reach,
+// and what the analyses read of them (lib/analyses/citations.ts, lib/visibility).
+import type { Principal } from "../auth/principal";
+import { db } from "../db/client";
+import { isId } from "../db/ids";
+import { ApiError, notFound } from "../http/errors";
+import { CITATION_LIMITS } from "../schemas/analyses";
+import { reachableWorkspaceIds } from "../workspaces/access";
+import { type ObservedSource, type RunObservation } from "./citations";
+
+/** A run an id named: what the analysis needs of it, read without its result. */
+export type NamedRun = {
+  id: string;
+  kind: RunObservation["kind"];
+  status: RunObservation["status"];
+  engine: string | null;
+  prompt: string;
+  projectId: string;
+  batchId: string | null;
+  citationsExposed: boolean | null;
+  country: string | null;
+};
+
+const ID_KINDS: Record<string, string> = { dr: "run", rq: "batch", fo: "fanout" };
+const kindOfId = (id: string) => ID_KINDS[id.slice(0, 2)] ?? "run, batch or fanout";
+
+// The prompt is the input's prompt, else the subject (what every prompt run's input holds).
+const NAMED_COLUMNS = `"id", "kind"::text AS "kind", "status"::text AS "status", "engine", "project_id" AS "projectId",
+  "batch_id" AS "batchId", "fanout_id" AS "fanoutId", "citations_exposed" AS "citationsExposed", COALESCE("input"->>'prompt', "subject") AS "prompt",
+  "input"->'location'->>'country' AS "country"`;
+
+/** The batches (`rq`) or fanouts (`fo`) among the ids that the caller can see, and their runs in creation order. */
+async function groupsNamed(ids: readonly string[], prefix: "rq" | "fo", workspaces: string[]): Promise<{ found: Set<string>; runs: Map<string, NamedRun[]> }> {
+  const wanted = [...new Set(ids.filter((id) => isId(id, prefix)))];
+  if (wanted.length === 0) return { found: new Set(), runs: new Map() };
+  const [table, column] = prefix === "rq" ? ["batches", "batch_id"] : ["fanouts", "fanout_id"];
+  const rows = await db().$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "${table}" WHERE "id" = ANY($1::text[]) AND "workspace_id" = ANY($2::text[])`, wanted, workspaces);
+  const found = new Set(rows.map((r) => r.id));
+  const runs = new Map<string, NamedRun[]>();
+  if (found.size === 0) return { found, runs };
+  const named = await db().$queryRawUnsafe<(NamedRun & { fanoutId: string | null })[]>(
+    `SELECT ${NAMED_COLUMNS} FROM "runs" WHERE "${column}" = ANY($1::text[]) ORDER BY "id"`,
+    [...found],
+  );
+  for (const { fanoutId, ...r } of named) {
+    const group = (prefix === "rq" ? r.batchId : fanoutId)!;
+    runs.set(group, [...(runs.get(group) ?? []), r]);
+  }
+  return { found, runs };
+}
+
+/**
+ * The runs the ids name, in the order named (a batch's or a fanout's runs in creation order),
+ * repeats kept for `duplicate`. Any id the caller cannot see answers 404 naming the first such id given.
+ */
+async function runsNamed(principal: Principal, ids: readonly string[]): Promise<NamedRun[]> {
+  const runIds = [...new Set(ids.filter((id) => isId(id, "dr")))];
+  const workspaces = await reachableWorkspaceIds(principal);
+  const [runs, batches, fanouts] = await Promise.all([
+    runIds.length
+      ? db().$queryRawUnsafe<(NamedRun & { fanoutId: string | null })[]>(`SELECT ${NAMED_COLUMNS} FROM "runs" WHERE "id" = ANY($1::text[]) AND "workspace_id" = ANY($2::text[])`, runIds, workspaces)
+      : [],
+    groupsNamed(ids, "rq", workspaces),
+    groupsNamed(ids, "fo", workspaces),
+  ]);
+  const runById = new Map(runs.map(({ fanoutId: _, ...r }) => [r.id, r]));
+  for (const id of ids) {
+    if (!runById.has(id) && !batches.found.has(id) && !fanouts.found.has(id)) throw notFound(kindOfId(id), id);
+  }
+  const named = ids.flatMap((id) => (runById.has(id) ? [runById.get(id)!] : (batches.runs.get(id) ?? fanouts.runs.get(id) ?? [])));
+  if (named.length > CITATION_LIMITS.runs) {
+    throw new ApiError("invalid_request", `ids: name ${named.length} runs; an analysis covers at most ${CITATION_LIMITS.runs}`);
+  }
+  return named;
+}
+
+/**
+ * The runs the ids name (runsNamed), all of one project: runs of several projects, or batches
+ * and fanouts with no runs, are 400. What every analysis of stored runs starts from.
+ */
+export async function runsOfOneProject(principal: Principal, ids: readonly string[]): Promise<{ named: NamedRun[]; projectId: string }> {
+  const named = await runsNamed(principal, ids);
+  const projects = [...new Set(named.map((r) => r.projectId))];
+  if (projects.length > 1) {
+    throw new ApiError(
+      "invalid_request",
+      `ids: the runs belong to ${projects.length} projects (${projects.join(", ")}); an analysis covers the runs of one project`,
+    );
+  }
+  if (named.length === 0) throw new ApiError("invalid_request", "ids: name no runs (the batches are empty)");
+  return { named, projectId: projects[0]! };
+}
+
+/**
+ * The observations of the named runs: each counted run's sources from run_sources as one JSON
+ * array of arrays (one row per run, parsed at once, instead of 15 row objects per run), and its
+ * answer text only when terms are counted (read out of the result in the database).
+ */
+export async function observationsOf(named: readonly NamedRun[], withAnswers: boolean): Promise<RunObservation[]> {
+  const counted = [...new Set(named.filter((r) => r.kind === "prompt" && r.status === "completed").map((r) => r.id))];
+  const sources = new Map<string, ObservedSource[]>();
+  const answers = new Map<string, string>();
+  if (counted.length) {
+    // In parts read at once, so the database builds one part while the previous one is parsed here.
+    const n = Math.min(4, Math.ceil(counted.length / 500));
+    const parts = Array.from({ length: n }, (_, i) => counted.slice(Math.floor((i * counted.length) / n), Math.floor(((i + 1) * counted.length) / n)));
+    const [sourceParts, texts] = await Promise.all([
+      Promise.all(
+        parts.map((part) =>
+          db().$queryRawUnsafe<{ runId: string; sources: string }[]>(
+            `SELECT "run_id" AS "runId",
+                    json_agg(json_build_array("url", "domain", "cited", "search_query_observed", "retrieval_observed", "citation_count", "resolution")
+                             ORDER BY "position")::text AS "sources"
+               FROM "run_sources" WHERE "run_id" = ANY($1::text[]) GROUP BY "run_id"`,
+            part,
+          ),
+        ),
+      ),
+      withAnswers
+        ? db().$queryRawUnsafe<{ id: string; answer: string | null }[]>(
+            `SELECT "id", "result"->>'answer' AS "answer" FROM "runs" WHERE "id" = ANY($1::text[])`,
+            counted,
+          )
+        : [],
+    ]);
+    type Tuple = [string, string | null, boolean | null, boolean | null, boolean | null, number, ObservedSource["resolution"]];
+    for (const row of sourceParts.flat()) {
+      sources.set(
+        row.runId,
+        (JSON.parse(row.sources) as Tuple[]).map(([url, domain, cited, sqo, ro, citationCount, resolution]) => ({
+          url, domain, cited, search_query_observed: sqo, retrieval_observed: ro, citation_count: citationCount, resolution,
+        })),
+      );
+    }
+    for (const t of texts) answers.set(t.id, t.answer ?? "");
+  }
+  return named.map((r) => ({
+    run_id: r.id,
+    engine: r.engine,
+    prompt: r.prompt,
+    status: r.status,
+    kind: r.kind,
+    citations_exposed: r.citationsExposed,
+    answer: answers.get(r.id) ?? "",
+    sources: sources.get(r.id) ?? [],
+    country: r.country,
+  }));
+}
+
+/** What an analysis is about: its first prompt, and how many others; `${what} of N runs` when none is a prompt run. */
+export function subjectOf(runs: readonly { kind: string; prompt: string }[], what: string): string {
+  const prompts = [...new Set(runs.filter((o) => o.kind === "prompt").map((o) => o.prompt))];
+  if (prompts.length === 0) return `${what} of ${runs.length} runs`;
+  return prompts.length === 1 ? prompts[0]! : `${prompts[0]} (+${prompts.length - 1} more prompts)`;
+}
