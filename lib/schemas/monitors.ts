@@ -264,7 +264,7 @@ export const TickList = listOf(Tick, "TickList", { description: "Newest first.",
 
 const monitorSummaryFields = {
   id: MonitorId,
-  project: ProjectId,
+  project: ProjectId.describe("Its project (`pr_…`); null in a share link's .json, which leaves out what identifies or bills the workspace (also created_by, monthly_budget_usd, spend_month_to_date_usd, alerts and last_tick.charged_usd)."),
   name: z.string(),
   status: MonitorStatus,
   version: z.int().describe("Starts at 1; + 1 whenever what is measured changes (a new series)."),

@@ -1,4 +1,4 @@
-// A shared run, analysis, fanout or prompt batch, read-only and without an account (decisions.md
+// A shared run, analysis, fanout, prompt batch or monitor (a live dashboard of its series), read-only and without an account (decisions.md
 // "Sharing"), with the same views as the signed-in pages. Server rendered with no client
 // components, so it reads with JavaScript off.
 import type { Metadata } from "next";
@@ -14,6 +14,9 @@ import { ShareFooter } from "../_components/bits";
 import { previewOf, shareOf, viewOf } from "../_lib/view";
 import { VisibilityView } from "../_components/visibility-view";
 import { JudgedSections } from "../_components/judged-view";
+import { MonitorView } from "../_components/monitor-view";
+import { chartAlerts } from "@/lib/alerts/read";
+import { monitorDashboard } from "@/lib/monitors/dashboard";
 import { linksAt, visibilityEvidence } from "../_lib/visibility";
 
 export const dynamic = "force-dynamic";
@@ -41,6 +44,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function SharePage({ params, searchParams }: Props) {
   const { token, view } = await viewOrNotFound(params);
   const evidence = view.kind === "visibility" ? await visibilityEvidence({ shared: true }, view.analysis, await searchParams, `/s/${token}`) : null;
+  // The monitor was read through the working share: its series and chart alerts are read by its id.
+  const trends = view.kind === "monitor" ? await Promise.all([monitorDashboard(view.monitor.id), chartAlerts(view.monitor.id)]) : null;
+  if (trends && !trends[0]) notFound();
   return (
     <main>
       {view.kind === "prompt_run" ? (
@@ -62,6 +68,8 @@ export default async function SharePage({ params, searchParams }: Props) {
           links={linksAt(`/s/${token}`)}
           lead={view.analysis.judge ? <JudgedSections analysis={view.analysis} tracked={null} /> : null}
         />
+      ) : view.kind === "monitor" ? (
+        <MonitorView monitor={view.monitor} dashboard={trends![0]!} alerts={trends![1]} />
       ) : (
         <GenericView summary={view.summary} />
       )}
