@@ -105,3 +105,17 @@ describe("figures", () => {
     expect(agreementFigures([], 2)).toEqual({ runs: 0, agreeing: 0, pairs: 0, pairs_agreeing: 0, kappa: null });
   });
 });
+
+describe("the simulator's judge", () => {
+  it("discovers brands as they are written, not ordinary words or links that spell a brand's name", async () => {
+    const { simulatedJudgement } = await import("@/lib/engines/simulator/judge");
+    // "On" is a brand of the simulator's catalogue and "on" a word; zoho.com is a link, Zoho CRM a name.
+    const answer = "Teams rely on Acme for this; see zoho.com for pricing. Zoho CRM and Salesforce are the usual picks.";
+    const prompt = judgePrompt({ question: "best crm", answer, entities: [entity("Acme")], discover: true });
+    const { discovered } = simulatedJudgement(prompt, "seed", { unusable: false });
+    expect(discovered).toContain("Zoho CRM");
+    expect(discovered).toContain("Salesforce");
+    expect(discovered).not.toContain("on");
+    expect(discovered).not.toContain("zoho");
+  });
+});

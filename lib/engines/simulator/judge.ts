@@ -47,10 +47,10 @@ function parse(prompt: string): Parsed {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The first whole-word occurrence of any of the names, any case: its offsets. */
-function firstOccurrence(text: string, names: readonly string[]): { start: number; end: number } | null {
+function firstOccurrence(text: string, names: readonly string[], caseSensitive = false): { start: number; end: number } | null {
   let best: { start: number; end: number } | null = null;
   for (const name of names) {
-    const m = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}_])${escape(name)}(?![\\p{L}\\p{N}\\p{M}_])`, "iu").exec(text);
+    const m = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}_])${escape(name)}(?![\\p{L}\\p{N}\\p{M}_])`, caseSensitive ? "u" : "iu").exec(text);
     if (m && (best === null || m.index < best.start)) best = { start: m.index, end: m.index + m[0].length };
   }
   return best;
@@ -104,7 +104,9 @@ export function simulatedJudgement(prompt: string, seed: string, options: { unus
     for (const brand of everyBrand()) {
       const names = [brand.name, ...(brand.aliases ?? [])];
       if (names.some((n) => tracked.has(n.toLowerCase()))) continue;
-      const at = firstOccurrence(answer, names);
+      // Written as the brand writes itself, as a reader would name it: the brand "On" is not the
+      // word "on", and "zoho" in zoho.com is a link, not a name.
+      const at = firstOccurrence(answer, names, true);
       if (at) found.push({ start: at.start, written: answer.slice(at.start, at.end) });
     }
     found.sort((a, b) => a.start - b.start);
