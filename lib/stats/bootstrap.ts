@@ -142,7 +142,13 @@ export type GroupedBootstrapPlan = {
   cells: number;
   /** The columns of each pass, [from, to). */
   passes: [number, number][];
-  /** Per pass: the rows' entries in the pass's columns, those counted over entries first (up to mids). */
+  /**
+   * Per column: 0, or for an over-entries column of small whole numbers (a rank) the packing unit
+   * 2^k: its entries are summed as value + 2^k, so that one sum holds both the values' sum (below
+   * 2^k) and the entries drawn (its multiple of 2^k), exactly, and no count is kept for it.
+   */
+  packUnit: number[];
+  /** Per pass: the rows' entries in the pass's columns, those counted over entries (and not packed) first (up to mids). */
   passEntries: { offsets: Int32Array; mids: Int32Array; cols: Int32Array; vals: Float64Array }[];
   /** Per pass: the means it resamples. */
   passActive: Active[][];
@@ -196,7 +202,7 @@ export function prepareGroupedBootstrap(table: GroupedTable, options: { resample
   const P = partitions.length;
   const known = partitions.map((p) => Array.from({ length: p.groups }, () => new Array<[number, number] | null>(columnCount).fill(null)));
   const empty: GroupedBootstrapPlan = {
-    rows, resamples, confidence, targetsOf: [], targetGroups: [], targetPartition: [], viaCells: [], cellGroup: [], cells: 0, passes: [], passEntries: [], passActive: [],
+    rows, resamples, confidence, targetsOf: [], targetGroups: [], targetPartition: [], viaCells: [], cellGroup: [], cells: 0, passes: [], packUnit: [], passEntries: [], passActive: [],
     known, overEntries, partitionGroups: partitions.map((p) => p.groups),
   };
   if (rows === 0 || P === 0 || columnCount === 0) return empty;
@@ -291,8 +297,9 @@ export function prepareGroupedBootstrap(table: GroupedTable, options: { resample
     if (held > 0) passes.push([from, to]);
     from = to;
   }
+  const packUnit = packUnits(table);
   const passEntries = passes.map(([from, to]) => {
-    // This pass's entries, by row: those counted over entries first, ending at `mids[i]`.
+    // This pass's entries, by row: those counted over entries (and not packed) first, ending at `mids[i]`.
     const pOffsets = new Int32Array(rows + 1);
     const mids = new Int32Array(rows);
     const pCols: number[] = [];
@@ -301,9 +308,9 @@ export function prepareGroupedBootstrap(table: GroupedTable, options: { resample
       for (const countedFirst of [true, false]) {
         for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
           const c = columns[j]!;
-          if (c >= from && c < to && overEntries[c] === countedFirst) {
+          if (c >= from && c < to && (overEntries[c] && packUnit[c] === 0) === countedFirst) {
             pCols.push(c - from);
-            pVals.push(values[j]!);
+            pVals.push(values[j]! + packUnit[c]!);
           }
         }
         if (countedFirst) mids[i] = pCols.length;
@@ -314,9 +321,35 @@ export function prepareGroupedBootstrap(table: GroupedTable, options: { resample
   });
   const passActive = passes.map(([from, to]) => active.filter((a) => a.c >= from && a.c < to));
   return {
-    rows, resamples, confidence, targetsOf, targetGroups, targetPartition, viaCells, cellGroup, cells, passes, passEntries, passActive,
+    rows, resamples, confidence, targetsOf, targetGroups, targetPartition, viaCells, cellGroup, cells, passes, packUnit, passEntries, passActive,
     known, overEntries, partitionGroups: partitions.map((p) => p.groups),
   };
+}
+
+/** Largest packed sum: every sum and count stays a whole number below 2^53, so exact. */
+const PACK_LIMIT = 2 ** 52;
+
+/**
+ * Per column, the packing unit (GroupedBootstrapPlan.packUnit): for an over-entries column of
+ * whole numbers >= 0, 2^k above the largest sum of its values a resample can draw (rows x the
+ * largest value), when the packed sums stay exact; else 0.
+ */
+function packUnits(table: GroupedTable): number[] {
+  const { rows, columns, values, columnCount, overEntries } = table;
+  const max = new Float64Array(columnCount);
+  const whole = Array.from({ length: columnCount }, (_, c) => overEntries[c] === true);
+  for (let j = 0; j < values.length; j++) {
+    const c = columns[j]!;
+    const v = values[j]!;
+    if (!Number.isInteger(v) || v < 0) whole[c] = false;
+    else if (v > max[c]!) max[c] = v;
+  }
+  return whole.map((ok, c) => {
+    if (!ok) return 0;
+    let unit = 1;
+    while (unit <= rows * max[c]!) unit *= 2;
+    return (rows + 1) * unit <= PACK_LIMIT ? unit : 0;
+  });
 }
 
 /**
@@ -339,17 +372,23 @@ export function groupedResampleMeans(plan: GroupedBootstrapPlan, seed: string, p
     const groups = plan.partitionGroups[q]!;
     return { n: new Float64Array(groups), sum: new Float64Array(groups * width), count: new Float64Array(groups * width) };
   });
-  // Where each mean reads its sums from: sums[k][at[k]] over denominators[k][den[k]].
+  // Where each mean reads its sums from: sums[k][at[k]] over denominators[k][den[k]], or for a
+  // packed column sums[k][at[k]] alone (units[k] its packing unit).
   const sums: Float64Array[] = [];
   const denominators: Float64Array[] = [];
   const at = new Int32Array(act.length);
   const den = new Int32Array(act.length);
+  const units = new Float64Array(act.length);
   act.forEach((a, k) => {
     const t = plan.targetPartition.indexOf(a.q);
     const from_ = t >= 0 ? acc[t]! : rolled[plan.viaCells.indexOf(a.q)]!;
     at[k] = a.g * width + (a.c - from);
     sums.push(from_.sum);
-    if (plan.overEntries[a.c]) {
+    units[k] = plan.packUnit[a.c]!;
+    if (units[k]! > 0) {
+      denominators.push(from_.sum);
+      den[k] = at[k]!;
+    } else if (plan.overEntries[a.c]) {
       denominators.push(from_.count);
       den[k] = at[k]!;
     } else {
@@ -391,6 +430,14 @@ export function groupedResampleMeans(plan: GroupedBootstrapPlan, seed: string, p
       });
     }
     for (let k = 0; k < act.length; k++) {
+      const unit = units[k]!;
+      if (unit > 0) {
+        const packed = sums[k]![at[k]!]!;
+        const entries = Math.floor(packed / unit);
+        if (entries === 0) continue;
+        out.means[k * perPart + out.kept[k]!++] = (packed - entries * unit) / entries;
+        continue;
+      }
       const denominator = denominators[k]![den[k]!]!;
       if (denominator === 0) continue;
       out.means[k * perPart + out.kept[k]!++] = sums[k]![at[k]!]! / denominator;
