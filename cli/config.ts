@@ -64,7 +64,7 @@ export function normalizeBaseUrl(url: string): string {
   return url.replace(/\/+$/, "");
 }
 
-/** How the standalone package is upgraded: built again from an up-to-date checkout (README, "The CLI"). */
+/** How the standalone package is upgraded: built again from an up-to-date checkout (docs/guide.md, "The CLI"). */
 export const PACK_HINT = "npm run pack:cli in an up-to-date checkout, then npm install -g ./dist/geoscope-cli-<version>.tgz";
 
 export type Settings = { baseUrl: string; token: string | null; version: string };

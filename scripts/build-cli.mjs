@@ -107,7 +107,7 @@ geoscope --help
 geoscope mcp          # the API as MCP tools over stdio, for an agent's mcpServers: {"command": "geoscope", "args": ["mcp"]}
 \`\`\`
 
-The commands, options, configuration and exit codes are those of the repository README's
+The commands, options, configuration and exit codes are those of the repository's docs/guide.md,
 "The CLI" section, and \`geoscope mcp\` its "MCP server" section. To upgrade, build the package
 again from an up-to-date checkout and install it the same way.
 `,

@@ -41,7 +41,7 @@ export const service: Section = {
     },
     {
       words: ["mcp"],
-      summary: "serve the API as Model Context Protocol tools over stdio, for agents (README: \"MCP server\")",
+      summary: "serve the API as Model Context Protocol tools over stdio, for agents (docs/guide.md: \"MCP server\")",
       async run(ctx) {
         noExtraArgs(ctx, 0);
         if (ctx.json) throw new UsageError("mcp speaks JSON-RPC on stdout already; drop --json");
