@@ -367,45 +367,39 @@ export function groupedResampleMeans(plan: GroupedBootstrapPlan, seed: string, p
   const { offsets, mids, cols, vals } = plan.passEntries[pass]!;
   const rows = plan.rows;
   const T = plan.targetsOf.length;
-  const acc = plan.targetGroups.map((groups) => ({ n: new Float64Array(groups), sum: new Float64Array(groups * width), count: new Float64Array(groups * width) }));
-  const rolled = plan.viaCells.map((q) => {
-    const groups = plan.partitionGroups[q]!;
-    return { n: new Float64Array(groups), sum: new Float64Array(groups * width), count: new Float64Array(groups * width) };
+  // Every sum in one array (the targets' first, zeroed at each resample, then the rolled-up
+  // partitions'), each set of sums a view of it: a mean reads all[at[k]] over all[den[k]], or
+  // for a packed column all[at[k]] alone (units[k] its packing unit).
+  const sizes = [...plan.targetGroups, ...plan.viaCells.map((q) => plan.partitionGroups[q]!)];
+  const all = new Float64Array(sizes.reduce((n, groups) => n + groups * (1 + 2 * width), 0));
+  const offsetsOf: { n: number; sum: number; count: number }[] = [];
+  let used = 0;
+  const views = sizes.map((groups) => {
+    const o = { n: used, sum: used + groups, count: used + groups + groups * width };
+    offsetsOf.push(o);
+    used += groups * (1 + 2 * width);
+    return { n: all.subarray(o.n, o.sum), sum: all.subarray(o.sum, o.count), count: all.subarray(o.count, used) };
   });
-  // Where each mean reads its sums from: sums[k][at[k]] over denominators[k][den[k]], or for a
-  // packed column sums[k][at[k]] alone (units[k] its packing unit).
-  const sums: Float64Array[] = [];
-  const denominators: Float64Array[] = [];
+  const acc = views.slice(0, T);
+  const rolled = views.slice(T);
+  const targetsEnd = T === 0 ? 0 : offsetsOf[T - 1]!.count + plan.targetGroups[T - 1]! * width;
   const at = new Int32Array(act.length);
   const den = new Int32Array(act.length);
   const units = new Float64Array(act.length);
   act.forEach((a, k) => {
     const t = plan.targetPartition.indexOf(a.q);
-    const from_ = t >= 0 ? acc[t]! : rolled[plan.viaCells.indexOf(a.q)]!;
-    at[k] = a.g * width + (a.c - from);
-    sums.push(from_.sum);
+    const o = offsetsOf[t >= 0 ? t : T + plan.viaCells.indexOf(a.q)]!;
+    const slot = a.g * width + (a.c - from);
+    at[k] = o.sum + slot;
     units[k] = plan.packUnit[a.c]!;
-    if (units[k]! > 0) {
-      denominators.push(from_.sum);
-      den[k] = at[k]!;
-    } else if (plan.overEntries[a.c]) {
-      denominators.push(from_.count);
-      den[k] = at[k]!;
-    } else {
-      denominators.push(from_.n);
-      den[k] = a.g;
-    }
+    den[k] = units[k]! > 0 ? o.sum + slot : plan.overEntries[a.c] ? o.count + slot : o.n + a.g;
   });
 
   const rng = new SeededRandom(partSeed(seed, part));
   // A row is drawn at most `rows` times: 16 bits suffice for every analysis (20,000 runs at most).
   const drawn = rows <= 0xffff ? new Uint16Array(rows) : (new Uint32Array(rows) as unknown as Uint16Array);
   for (let r = 0; r < perPart; r++) {
-    for (const x of acc) {
-      x.n.fill(0);
-      x.sum.fill(0);
-      x.count.fill(0);
-    }
+    all.fill(0, 0, targetsEnd);
     drawCounts(rng, drawn);
     if (T === 2) {
       const [x, y] = acc as [Sums, Sums];
@@ -429,18 +423,19 @@ export function groupedResampleMeans(plan: GroupedBootstrapPlan, seed: string, p
         }
       });
     }
+    const { means, kept } = out;
     for (let k = 0; k < act.length; k++) {
       const unit = units[k]!;
+      const sum = all[at[k]!]!;
       if (unit > 0) {
-        const packed = sums[k]![at[k]!]!;
-        const entries = Math.floor(packed / unit);
+        const entries = Math.floor(sum / unit);
         if (entries === 0) continue;
-        out.means[k * perPart + out.kept[k]!++] = (packed - entries * unit) / entries;
+        means[k * perPart + kept[k]!++] = (sum - entries * unit) / entries;
         continue;
       }
-      const denominator = denominators[k]![den[k]!]!;
+      const denominator = all[den[k]!]!;
       if (denominator === 0) continue;
-      out.means[k * perPart + out.kept[k]!++] = sums[k]![at[k]!]! / denominator;
+      means[k * perPart + kept[k]!++] = sum / denominator;
     }
   }
   return out;
