@@ -159,7 +159,23 @@ export type GroupedBootstrapPlan = {
 };
 
 /** One part's resample means of one pass: means[k * perPart + i] for the pass's k-th mean, `kept[k]` of them defined. */
-export type GroupedPartMeans = { means: Float64Array; kept: Int32Array };
+export type GroupedPartMeans = {
+  /** Per mean k: its kept[k] resample means' smallest, ascending, from low[k * tails[0]] (at most tails[0] of them). */
+  low: Float64Array;
+  /** Per mean k: its largest, ascending, from high[k * tails[1]] (at most tails[1] of them). */
+  high: Float64Array;
+  kept: Int32Array;
+};
+
+/**
+ * How many of a part's smallest and largest resample means of a mean its percentiles can need: the
+ * order statistics at and after (n - 1) p and (n - 1) q, for any n up to `resamples`, with room to
+ * spare. The k-th smallest of all the parts' means is among each part's k smallest.
+ */
+export function tailSizes(resamples: number, confidence: number): [number, number] {
+  const tail = ((1 - confidence) / 2) * (resamples - 1);
+  return [Math.min(resamples, Math.floor(tail) + 3), Math.min(resamples, Math.ceil(tail) + 3)];
+}
 
 /** The resamples of part `part` (of BOOTSTRAP_PARTS): [from, to). */
 export function partRange(resamples: number, part: number): [number, number] {
@@ -360,8 +376,10 @@ export function groupedResampleMeans(plan: GroupedBootstrapPlan, seed: string, p
   const [first, last] = partRange(plan.resamples, part);
   const perPart = last - first;
   const act = plan.passActive[pass]!;
-  const out: GroupedPartMeans = { means: new Float64Array(act.length * perPart), kept: new Int32Array(act.length) };
-  if (perPart === 0 || act.length === 0) return out;
+  const [lowSize, highSize] = tailSizes(plan.resamples, plan.confidence);
+  const out = { means: new Float64Array(act.length * perPart), kept: new Int32Array(act.length) };
+  const tails: GroupedPartMeans = { low: new Float64Array(act.length * lowSize), high: new Float64Array(act.length * highSize), kept: out.kept };
+  if (perPart === 0 || act.length === 0) return tails;
   const [from, to] = plan.passes[pass]!;
   const width = to - from;
   const { offsets, mids, cols, vals } = plan.passEntries[pass]!;
@@ -438,37 +456,80 @@ export function groupedResampleMeans(plan: GroupedBootstrapPlan, seed: string, p
       means[k * perPart + kept[k]!++] = sum / denominator;
     }
   }
-  return out;
+  // Each mean's smallest and largest resample means, sorted: all that its percentiles read.
+  for (let k = 0; k < act.length; k++) {
+    const n = out.kept[k]!;
+    const mine = out.means.subarray(k * perPart, k * perPart + n);
+    const a = Math.min(n, lowSize);
+    if (a < n) select(mine, a - 1);
+    const low = tails.low.subarray(k * lowSize, k * lowSize + a);
+    low.set(mine.subarray(0, a));
+    low.sort();
+    const b = Math.min(n, highSize);
+    if (b < n) select(mine, n - b);
+    const high = tails.high.subarray(k * highSize, k * highSize + b);
+    high.set(mine.subarray(n - b));
+    high.sort();
+  }
+  return tails;
 }
 
 /** The intervals from every pass's parts' resample means (parts[pass][part]). */
 export function finishGroupedBootstrap(plan: GroupedBootstrapPlan, parts: readonly (readonly GroupedPartMeans[])[]): ([number, number] | null)[][][] {
   const result = plan.known.map((groups) => groups.map((columns) => [...columns]));
   const alpha = 1 - plan.confidence;
+  const [lowSize, highSize] = tailSizes(plan.resamples, plan.confidence);
+  const lows = new Array<Float64Array>(BOOTSTRAP_PARTS);
+  const highs = new Array<Float64Array>(BOOTSTRAP_PARTS);
   plan.passActive.forEach((act, pass) => {
-    const sizes = Array.from({ length: BOOTSTRAP_PARTS }, (_, part) => {
-      const [first, last] = partRange(plan.resamples, part);
-      return last - first;
-    });
     act.forEach((a, k) => {
       let total = 0;
-      for (let part = 0; part < BOOTSTRAP_PARTS; part++) total += parts[pass]![part]!.kept[k]!;
+      for (let part = 0; part < BOOTSTRAP_PARTS; part++) {
+        const { low, high, kept } = parts[pass]![part]!;
+        const n = kept[k]!;
+        total += n;
+        lows[part] = low.subarray(k * lowSize, k * lowSize + Math.min(n, lowSize));
+        highs[part] = high.subarray(k * highSize, k * highSize + Math.min(n, highSize));
+      }
       if (total === 0) {
         result[a.q]![a.g]![a.c] = [a.mean, a.mean];
         return;
       }
-      const sample = new Float64Array(total);
-      let filled = 0;
-      for (let part = 0; part < BOOTSTRAP_PARTS; part++) {
-        const { means, kept } = parts[pass]![part]!;
-        sample.set(means.subarray(k * sizes[part]!, k * sizes[part]! + kept[k]!), filled);
-        filled += kept[k]!;
-      }
-      const [low, high] = quantiles(sample, alpha / 2, 1 - alpha / 2);
+      const low = tailQuantile(lows, total, alpha / 2, false);
+      const high = tailQuantile(highs, total, 1 - alpha / 2, true);
       result[a.q]![a.g]![a.c] = [Math.min(low, a.mean), Math.max(high, a.mean)];
     });
   });
   return result;
+}
+
+/**
+ * The p-quantile (type 7, as `quantile`) of `total` values of which `tails` holds, per part and
+ * ascending, the smallest (`fromTop` false) or the largest (true) that it needs.
+ */
+function tailQuantile(tails: readonly Float64Array[], total: number, p: number, fromTop: boolean): number {
+  const h = (total - 1) * p;
+  const lo = Math.floor(h);
+  const below = orderStatistic(tails, fromTop ? total - 1 - lo : lo, fromTop);
+  if (h === lo) return below;
+  const above = orderStatistic(tails, fromTop ? total - 2 - lo : lo + 1, fromTop);
+  return below + (h - lo) * (above - below);
+}
+
+/** The i-th smallest (or largest, `fromTop`) of the sorted lists taken together, 0-based. */
+function orderStatistic(lists: readonly Float64Array[], i: number, fromTop: boolean): number {
+  const at = lists.map((list) => (fromTop ? list.length - 1 : 0));
+  for (let taken = 0; ; taken++) {
+    let best = -1;
+    for (let l = 0; l < lists.length; l++) {
+      const j = at[l]!;
+      if (j < 0 || j >= lists[l]!.length) continue;
+      if (best < 0 || (fromTop ? lists[l]![j]! > lists[best]![at[best]!]! : lists[l]![j]! < lists[best]![at[best]!]!)) best = l;
+    }
+    if (best < 0) throw new RangeError("bootstrap: a percentile needs more resample means than the parts kept");
+    if (taken === i) return lists[best]![at[best]!]!;
+    at[best]! += fromTop ? -1 : 1;
+  }
 }
 
 /** The p-quantile of `xs` (R's type 7), reordering `xs` in place by selection rather than a full sort. */

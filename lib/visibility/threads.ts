@@ -110,7 +110,7 @@ export async function bootstrapInThreads(table: GroupedTable, seed: string, opti
             { task: "bootstrap", plan, seed, pass, part },
             (reply) => {
               if (reply.task !== "bootstrap") throw new Error("a visibility worker answered another task");
-              return { means: reply.means, kept: reply.kept };
+              return { low: reply.low, high: reply.high, kept: reply.kept };
             },
             () => groupedResampleMeans(plan, seed, pass, part),
           ),
