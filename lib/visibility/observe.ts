@@ -6,9 +6,9 @@ import { mayStateAbsence, statesAbsence } from "./absence";
 import { isPromptEcho, quotable, type Quotable } from "./echo";
 import type { Mention, NotCountedReason } from "../schemas/visibility";
 import type { Entity } from "./entities";
-import type { Match, Matcher } from "./matcher";
+import type { Matcher } from "./matcher";
 import { toNfc } from "./nfc";
-import { analyseTextInto, SentenceBuffer, sentenceAt, type TextStructure } from "./text";
+import { analyseTextInto, SentenceBuffer, sentenceAt } from "./text";
 
 export type { NotCountedReason };
 
