@@ -7,6 +7,11 @@
 //      statements through pg in one transaction.
 //   3. Making a 500-prompt × 3-engine × 3-run tick (startTick: the fanout, 4,500 runs, holds and
 //      jobs) beside POST /fanouts of the same fanout (the route handler). Target: within 2x.
+//   4. Reading a 365-tick series (GET /monitors/{id}/series's service: the monitor read through the
+//      caller's access, then lib/monitors/series.ts SERIES_FIGURES, points and changes computed),
+//      a year of daily ticks of 3 entities on 3 engines among 20 other such monitors, beside the
+//      bare SQL: the series statement sent through pg with the rows left as arrays of text.
+//      Target: within 3x the floor and under 50 ms.
 // Median of the rounds with their spread, and the machine.
 // Run: npm run bench:monitors [-- --rounds N] [--monitors N] [--due N] [--prompts N]
 //      (smoke run: npm run bench:monitors -- --monitors 200 --due 10 --prompts 5)
@@ -37,6 +42,7 @@ const { createProject } = await import("@/lib/projects/projects");
 const { createMonitor } = await import("@/lib/monitors/service");
 const { CLAIM_BATCH, DUE_MONITORS, claimDueSlots, startTick } = await import("@/lib/monitors/ticks");
 const { LocalDriver } = await import("@/lib/work/local-driver");
+const { SERIES_FIGURES, getSeries } = await import("@/lib/monitors/series");
 const fanoutsRoute = await import("@/app/api/v1/fanouts/route");
 
 const bench = await openBenchDatabase(true);
@@ -167,8 +173,68 @@ for (let round = 1; round <= ROUNDS; round++) {
   console.log(`round ${round}: tick ${tickMs.at(-1)!.toFixed(0)} ms; POST /fanouts ${postMs.at(-1)!.toFixed(0)} ms (${PROMPTS * ENGINES.length * RUNS} executions each)`);
 }
 
+// 4. A year of daily ticks: 365 completed ticks of one monitor (and of 20 others), each with the
+// figures its analysis step stores: 3 entities x (3 engines + all).
+const SERIES_TICKS = 365;
+const READS_PER_ROUND = 20;
+const seriesMonitors = await Promise.all(
+  Array.from({ length: 21 }, (_, i) =>
+    createMonitor(principal, {
+      project, name: `series ${i}`, prompts: [{ text: "best crm" }], engines: ENGINES as never, runs: 3,
+      entities: [{ name: "Acme", role: "brand" }, { name: "Globex", role: "competitor" }, { name: "Initech", role: "competitor" }],
+    }),
+  ),
+);
+await pool.query(`UPDATE monitors SET status = 'paused'`);
+for (const m of seriesMonitors) {
+  await pool.query(
+    `INSERT INTO monitor_ticks (id, monitor_id, workspace_id, version, scheduled_for, trigger, status, created_at, completed_at)
+     SELECT $1 || lpad(d::text, 6, '0'), m.id, m.workspace_id, 1, timestamp '2025-11-26 06:00' + d * interval '1 day', 'schedule', 'completed',
+       timestamp '2025-11-26 06:00' + d * interval '1 day', timestamp '2025-11-26 06:05' + d * interval '1 day'
+     FROM monitors m, generate_series(0, $2::int - 1) d WHERE m.id = $3`,
+    [`mt_${m.id.slice(3)}_`, SERIES_TICKS, m.id],
+  );
+  await pool.query(
+    `INSERT INTO monitor_tick_figures (tick_id, monitor_id, version, at, entity_index, entity, engine, cells, runs, runs_mentioning, share_of_voice_n,
+       runs_citing, runs_top3, position_sum, position_sum_squares, average_position, average_position_low, average_position_high, counted)
+     SELECT t.id, t.monitor_id, 1, t.scheduled_for, e.i, e.name, g.engine, 12, g.runs, r.m, g.runs, r.m / 2, r.m, r.m * (e.i + 1), r.m * (e.i + 1) * (e.i + 1),
+       CASE WHEN r.m > 0 THEN e.i + 1 END, CASE WHEN r.m > 0 THEN e.i + 0.8 END, CASE WHEN r.m > 0 THEN e.i + 1.2 END, true
+     FROM monitor_ticks t
+     CROSS JOIN (VALUES (0, 'Acme'), (1, 'Globex'), (2, 'Initech')) e(i, name)
+     CROSS JOIN (VALUES ('all', 9), ('chatgpt', 3), ('claude', 3), ('gemini', 3)) g(engine, runs)
+     CROSS JOIN LATERAL (SELECT floor(random() * (g.runs + 1))::int AS m) r
+     WHERE t.monitor_id = $1`,
+    [m.id],
+  );
+}
+await pool.query("ANALYZE monitor_ticks");
+await pool.query("ANALYZE monitor_tick_figures");
+const target = seriesMonitors[10]!;
+const seriesText = SERIES_FIGURES.render({ monitor: true, version: true, entity: true, engine: true });
+const seriesParams: Record<string, string> = { monitor: target.id, version: "1", entity: "Globex", engine: "all" };
+const seriesValues = () => seriesText.params.map((p) => seriesParams[p]!);
+const seriesPlan = await pool.query<{ "QUERY PLAN": string }>({ text: `EXPLAIN ${seriesText.text}`, values: seriesValues() });
+console.log(`series read plan: ${seriesPlan.rows.map((r) => r["QUERY PLAN"].trim()).join(" / ")}`);
+const seriesMs: number[] = [];
+const seriesFloorMs: number[] = [];
+for (let round = 1; round <= ROUNDS; round++) {
+  const ours: number[] = [];
+  const floor: number[] = [];
+  let points = 0;
+  let rows = 0;
+  for (let i = 0; i < READS_PER_ROUND; i++) {
+    ours.push(await timed(async () => (points = (await getSeries(principal, target.id, { metric: "visibility", entity: "Globex", engine: "all" })).points.length)));
+    floor.push(await timed(async () => (rows = (await pool.query({ name: `bare_${seriesText.name}`, text: seriesText.text, values: seriesValues(), rowMode: "array" })).rows.length)));
+  }
+  if (points !== SERIES_TICKS || rows !== SERIES_TICKS) throw new Error(`the series read ${points} points (${rows} rows), not ${SERIES_TICKS}`);
+  seriesMs.push(medianOf(ours));
+  seriesFloorMs.push(medianOf(floor));
+  console.log(`round ${round}: a ${SERIES_TICKS}-tick series ${seriesMs.at(-1)!.toFixed(2)} ms (bare SQL ${seriesFloorMs.at(-1)!.toFixed(2)} ms, median of ${READS_PER_ROUND})`);
+}
+
 const ratio = (a: number[], b: number[]) => a.map((v, i) => v / b[i]!);
 console.log(`due-slot check, ms: ${summary(checkMs)}; bare SQL ${summary(checkFloorMs)}; ratio ${summary(ratio(checkMs, checkFloorMs))}   target <= 3x and < 50 ms`);
 console.log(`claiming ${DUE} due slots, ms: ${summary(claimMs, 1)}; bare SQL ${summary(claimFloorMs, 1)}; ratio ${summary(ratio(claimMs, claimFloorMs))}`);
 console.log(`a ${PROMPTS}x${ENGINES.length}x${RUNS} tick, ms: ${summary(tickMs, 0)}; POST /fanouts ${summary(postMs, 0)}; ratio ${summary(ratio(tickMs, postMs))}   target <= 2x`);
+console.log(`a ${SERIES_TICKS}-tick series read, ms: ${summary(seriesMs)}; bare SQL ${summary(seriesFloorMs)}; ratio ${summary(ratio(seriesMs, seriesFloorMs))}   target <= 3x and < 50 ms`);
 await bench.close();

@@ -37,7 +37,7 @@ const { ensureUser } = await import("@/lib/accounts/users");
 const { recordPurchase } = await import("@/lib/billing/ledger");
 const { config } = await import("@/lib/config/env");
 const { createProject } = await import("@/lib/projects/projects");
-const { createPromptBatch } = await import("@/lib/runs/prompts");
+const { createPromptBatch } = await import("@/lib/runs/create");
 const { LocalDriver } = await import("@/lib/work/local-driver");
 
 const args = process.argv.slice(2);

@@ -69,7 +69,8 @@ function joinOptionalValues(argv: string[], specs: readonly Readonly<Record<stri
  */
 function parse(argv: string[], command: CommandSpec | undefined) {
   const options: NonNullable<ParseArgsConfig["options"]> = {};
-  const specs = command ? [command.options ?? {}, GLOBAL_OPTIONS] : [...COMMANDS.map((c) => c.options ?? {}), GLOBAL_OPTIONS];
+  // A command's own option wins over a global one of the same name (`monitor series --version N`), as in completion.
+  const specs = command ? [GLOBAL_OPTIONS, command.options ?? {}] : [...COMMANDS.map((c) => c.options ?? {}), GLOBAL_OPTIONS];
   for (const spec of specs) {
     for (const [name, o] of Object.entries(spec)) options[name] = { type: o.type, ...("short" in o && o.short ? { short: o.short as string } : {}), ...(o.multiple ? { multiple: true } : {}) };
   }
@@ -112,7 +113,7 @@ export async function main(argv: string[]): Promise<number> {
     const command = found?.command;
     const { values, positionals } = parse(argv, command);
     json = Boolean(values.json || values.pretty);
-    if (values.version) {
+    if (values.version === true) {
       out(`geoscope-cli ${cliVersion()}`);
       return EXIT.ok;
     }

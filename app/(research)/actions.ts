@@ -6,14 +6,14 @@
 import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
-import { createCitationAnalysis } from "@/lib/analyses/service";
+import { createCitationAnalysis } from "@/lib/analyses/create";
 import { createAudit } from "@/lib/audits/create";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { estimateFanout, createFanout } from "@/lib/fanouts/create";
 import { ApiError } from "@/lib/http/errors";
 import { parseInput, parseParams } from "@/lib/http/input";
 import { createQuestionsAnalysis } from "@/lib/questions/create";
-import { createPromptBatch } from "@/lib/runs/prompts";
+import { createPromptBatch } from "@/lib/runs/create";
 import { CitationAnalysisRequest } from "@/lib/schemas/analyses";
 import { AuditRequest } from "@/lib/schemas/audits";
 import { FanoutRequest, type FanoutEstimate } from "@/lib/schemas/fanouts";
@@ -318,4 +318,35 @@ export async function saveEntitiesAction(_prev: EntitiesState, form: FormData): 
     if (error instanceof ApiError) return { ok: false, message: inFormWords(error.message, { "context.brands": "Brands", "context.competitors": "Competitors" }) };
     throw error;
   }
+}
+
+/**
+ * A judged visibility analysis's "Track as competitor": adds one discovered name to the
+ * project's competitors (the rest of its context kept, as PATCH /projects would with the whole
+ * context), then back to the analysis. A name the project already tracks changes nothing.
+ */
+export async function addCompetitorAction(form: FormData): Promise<void> {
+  const principal = await requireSessionPrincipal("/account");
+  const analysisId = field(form, "analysis_id") ?? "";
+  const back = /^va_[0-9A-HJKMNP-TV-Z]{26}$/.test(analysisId) ? `/analyses/${analysisId}` : "/";
+  const name = (field(form, "name") ?? "").trim();
+  let outcome = "added";
+  try {
+    const { project_id } = parseParams(projects.updateProject.params, { project_id: field(form, "project_id") ?? "" });
+    const stored = await getProject(principal, project_id);
+    const context = stored.context ?? {};
+    const tracked = [...(context.brands ?? []), ...(context.competitors ?? [])].map((n) => n.toLowerCase());
+    if (name === "") outcome = "refused";
+    else if (tracked.includes(name.toLowerCase())) outcome = "tracked";
+    else {
+      const next = { ...context, competitors: [...(context.competitors ?? []), name] };
+      await updateProject(principal, project_id, parseInput(projects.ProjectUpdateRequest, { context: next }, "form"));
+      revalidatePath(`/projects/${project_id}`);
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    outcome = "refused";
+  }
+  revalidatePath(back);
+  redirect(`${back}?competitor=${encodeURIComponent(name)}&outcome=${outcome}#discovered`);
 }

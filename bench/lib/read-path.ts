@@ -101,14 +101,14 @@ const citationsId = (await post(citationsRoute, "/citation-analyses", { ids: all
 // Each body is what the presenters make of the rows read through Prisma, byte for byte (also after a cache hit).
 {
   const { referenceBatch, referenceFanout, referenceRun, referenceRunList } = await import("../../tests/helpers/references");
-  const { getRunBody } = await import("@/lib/runs/runs");
+  const { getRunBody } = await import("@/lib/runs/read");
   const principal = { user: { id: user.id, email: user.email }, credential: { kind: "api_key" as const, id: "bench", name: "bench" }, workspaceId: user.personalWorkspaceId, apiKeyId: null };
   for (const run of accepted.runs) {
     for (let i = 0; i < 2; i++) {
       if ((await getRunBody(principal, run.id)).text !== (await referenceRun(principal, run.id))) throw new Error(`the body of ${run.id} differs from the presented one`);
     }
   }
-  const { listRunsBody } = await import("@/lib/runs/runs");
+  const { listRunsBody } = await import("@/lib/runs/read");
   const { RunsQuery } = await import("@/lib/schemas/runs");
   for (const q of [{ limit: "20" }, { limit: "2" }, { batch: batchId, limit: "50" }, { project: project.id, status: "completed", engine: "claude", limit: "5" }, { workspace: user.personalWorkspaceId }]) {
     let query = RunsQuery.parse(q);
@@ -123,7 +123,7 @@ const citationsId = (await post(citationsRoute, "/citation-analyses", { ids: all
   const fanoutText = async () => (await (await fanoutRoute.GET(new Request(`${base}/fanouts/${fanoutId}`, { headers }), { params: Promise.resolve({ fanout_id: fanoutId }) })).text());
   const presentedFanout = await referenceFanout(fanoutId);
   for (let i = 0; i < 2; i++) if ((await fanoutText()) !== presentedFanout) throw new Error(`the body of ${fanoutId} differs from the presented one`);
-  const { getAnalysis } = await import("@/lib/analyses/service");
+  const { getAnalysis } = await import("@/lib/analyses/read");
   for (const id of [citationsId, questionsId]) {
     const presented = JSON.stringify(await getAnalysis(principal, id));
     for (let i = 0; i < 2; i++) {
@@ -131,7 +131,7 @@ const citationsId = (await post(citationsRoute, "/citation-analyses", { ids: all
       if (text !== presented) throw new Error(`the body of ${id} differs from the presented one`);
     }
   }
-  const { getBatchBody } = await import("@/lib/runs/batches");
+  const { getBatchBody } = await import("@/lib/runs/read");
   for (let i = 0; i < 2; i++) {
     if ((await getBatchBody(principal, batchId)).text !== (await referenceBatch(principal, batchId))) throw new Error(`the body of ${batchId} differs`);
   }

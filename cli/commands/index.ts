@@ -8,6 +8,7 @@ import { citations } from "./citations";
 import { fanouts } from "./fanouts";
 import { keys } from "./keys";
 import { monitorAlerts } from "./monitor-alerts";
+import { monitorSeries } from "./monitor-series";
 import { monitors } from "./monitors";
 import { projects } from "./projects";
 import { questions } from "./questions";
@@ -17,4 +18,4 @@ import { shares } from "./shares";
 import { visibility } from "./visibility";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, monitorAlerts, questions, citations, visibility, shares, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, monitorSeries, monitorAlerts, questions, citations, visibility, shares, keys, workspaces, projects, billing, service];

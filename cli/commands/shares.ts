@@ -1,4 +1,5 @@
-// Share links: one public, read-only link to a finished run, analysis, fanout or prompt batch,
+// Share links: one public, read-only link to a finished run, analysis, fanout or prompt batch, or
+// to a monitor (a live dashboard of its series),
 // created, rotated, revoked or looked at. The link alone goes to stdout (`open $(geoscope share
 // dr_…)`), the notes to stderr. The kinds and their endpoints are SHARE_TARGETS' (lib/schemas/shares.ts).
 import { SHARE_ENDPOINTS, SHARE_KIND_NAMES, SHARE_TARGETS, shareKindOfId, sharePrefixesOf } from "../../lib/schemas/shares";
@@ -35,14 +36,14 @@ export const shares: Section = {
     {
       words: ["share"],
       args: ALL_IDS.join("|"),
-      summary: "a public read-only link to a finished run, analysis, fanout or prompt batch: prints the URL (the same one if already shared)",
+      summary: "a public read-only link to a finished run, analysis, fanout or prompt batch, or to a monitor's live dashboard: prints the URL (the same one if already shared)",
       options: {
         status: { type: "boolean", help: "whether it is shared, and its link; changes nothing" },
         rotate: { type: "boolean", help: "replace the link with a new one: the old one stops working at once" },
         revoke: { type: "boolean", help: "revoke the link: it stops working at once (sharing again makes a new one)" },
       },
       async run(ctx) {
-        const id = arg(ctx, 0, `id of a run, analysis, fanout or prompt batch (${orList(ALL_IDS)})`);
+        const id = arg(ctx, 0, `id of a run, analysis, fanout, prompt batch or monitor (${orList(ALL_IDS)})`);
         noExtraArgs(ctx, 1);
         const action = actionOf(ctx);
         const target = shareTargetOf(id);

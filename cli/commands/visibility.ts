@@ -6,7 +6,9 @@ import type { z } from "zod";
 import { getAnalysis, listMentions } from "../../lib/schemas/analyses";
 import { createVisibilityAnalysis, MENTION_CSV_COLUMNS, type EntityInput, type MentionPage, type VisibilityAnalysis } from "../../lib/schemas/visibility";
 import { EXIT } from "../client";
-import { arg, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, str, strs, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
+import {
+  arg, followUntilFinished, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, str, strs, table, truncate, UsageError, waitBudget, waitOption, type Ctx, type Section,
+} from "../command";
 import { toCsv } from "./fanouts";
 
 type Analysis = z.output<typeof VisibilityAnalysis>;
@@ -25,7 +27,7 @@ export const VISIBILITY_COLUMNS = [
   "mentions", "prompt_echo", "absence",
 ] as const;
 
-function figureLine(entity: Figures, groupBy: string, group: string | null, f: Omit<Figures, "name" | "role" | "by_engine" | "by_prompt" | "by_country">) {
+function figureLine(entity: Figures, groupBy: string, group: string | null, f: Omit<Figures, "name" | "role" | "by_engine" | "by_prompt" | "by_country" | "sentiment">) {
   return {
     entity: entity.name, role: entity.role, group_by: groupBy, group,
     runs: f.runs, runs_mentioning: f.runs_mentioning, visibility: f.visibility, visibility_low: f.visibility_interval[0], visibility_high: f.visibility_interval[1],
@@ -87,8 +89,57 @@ export function formatVisibilityAnalysis(a: Analysis): string {
     ),
   ];
   if (a.excluded_runs.length) lines.push("", `excluded: ${a.excluded_runs.map((e) => `${e.run_id} (${e.reason})`).join(", ")}`);
+  lines.push(...judgedLines(a));
   lines.push("", `evidence: geoscope visibility mentions ${a.id}`);
   return lines.join("\n");
+}
+
+/** What the judge added (decisions.md "Judged visibility"): its provenance, sentiment per entity, discovered names, agreement. */
+function judgedLines(a: Analysis): string[] {
+  const j = a.judge;
+  if (!j) return [];
+  const lines = [
+    "",
+    `judged by ${j.engine}${j.model ? ` (${j.model})` : ""}, prompt v${j.prompt_version} sha256 ${j.prompt_sha.slice(0, 12)}… · ${j.runs_judged}/${j.runs} runs judged` +
+      (a.status === "queued" || a.status === "running" ? ` · ${j.runs_done}/${j.runs} done, ${a.status}: geoscope visibility get ${a.id} --wait` : "") +
+      ` · ${j.quotes_rejected} quotes rejected (not in the answer), ${j.names_dropped} names dropped`,
+  ];
+  for (const x of j.runs_not_judged) lines.push(`not judged: ${x.run_id} (${truncate(x.reason, 100)})`);
+  if (a.rows.some((r) => r.sentiment)) {
+    lines.push(
+      "",
+      "sentiment (judged, every quote checked verbatim in its answer)",
+      table(
+        a.rows.map((r) => ({
+          entity: truncate(r.name, 30),
+          positive: r.sentiment?.positive ?? "-",
+          neutral: r.sentiment?.neutral ?? "-",
+          negative: r.sentiment?.negative ?? "-",
+          score: r.sentiment?.score === null || !r.sentiment ? "-" : pct(r.sentiment.score),
+          "95%": r.sentiment && r.sentiment.score !== null ? range(r.sentiment.score_interval, pct) : "-",
+          quote: truncate((r.sentiment?.quotes[0]?.quote ?? "").replace(/\s+/g, " "), 50),
+        })),
+        ["entity", "positive", "neutral", "negative", "score", "95%", "quote"],
+      ),
+      "score: positive / (positive + negative)",
+    );
+  }
+  if (a.discovered) {
+    lines.push("", `discovered (named in the answers, not tracked; of ${j.runs_judged} judged runs)`);
+    lines.push(
+      a.discovered.length
+        ? table(
+            a.discovered.map((d) => ({ name: truncate(d.name, 30), mentioned: `${d.runs_mentioning}/${j.runs_judged}`, visibility: pct(d.visibility), "95%": range(d.visibility_interval, pct) })),
+            ["name", "mentioned", "visibility", "95%"],
+          )
+        : "(none)",
+    );
+  }
+  if (a.agreement) {
+    const g = a.agreement;
+    lines.push("", `judge vs rules on "mentioned": ${g.agreeing}/${g.runs} runs agree, ${g.pairs_agreeing}/${g.pairs} run x entity pairs, Cohen's kappa ${g.kappa ?? "undefined"}`);
+  }
+  return lines;
 }
 
 function formatOf(ctx: Ctx): "csv" | "jsonl" | null {
@@ -150,6 +201,19 @@ function entitiesOf(ctx: Ctx): z.input<typeof EntityInput>[] | undefined {
   }));
 }
 
+/** --judge-engine with --sentiment and --discover, or nothing. */
+function judgeOf(ctx: Ctx): { engine: "chatgpt" | "claude" | "gemini"; sentiment: boolean; discover: boolean } | undefined {
+  const engine = str(ctx, "judge-engine");
+  const sentiment = ctx.values.sentiment === true;
+  const discover = ctx.values.discover === true;
+  if (engine === undefined) {
+    if (sentiment || discover || ctx.values.wait !== undefined) throw new UsageError("--sentiment, --discover and --wait go with --judge-engine ENGINE");
+    return undefined;
+  }
+  if (engine !== "chatgpt" && engine !== "claude" && engine !== "gemini") throw new UsageError(`unknown engine "${engine}": --judge-engine takes chatgpt, claude or gemini`);
+  return { engine, sentiment: sentiment || !discover, discover };
+}
+
 const formatOption = {
   format: { type: "string", arg: "csv|jsonl", values: ["csv", "jsonl"], help: `export one line per entity and group (all, each engine, prompt and country): ${VISIBILITY_COLUMNS.slice(0, 8).join(", ")}, …` },
 } as const;
@@ -184,14 +248,31 @@ export const visibility: Section = {
         domain: { type: "string", arg: "NAME=DOMAIN", multiple: true, help: "a domain of NAME: a cited page on it or a subdomain counts as citing it (repeat for more)" },
         "case-sensitive": { type: "string", arg: "NAME", multiple: true, help: "match NAME only as written (an ordinary word: Monday, Notion)" },
         entities: { type: "string", arg: "FILE", help: "the entities as a JSON list (name, role, aliases, domains, case_sensitive); - reads standard input" },
+        "judge-engine": { type: "string", arg: "ENGINE", values: ["chatgpt", "claude", "gemini"], help: "also have ENGINE judge every run: sentiment with verbatim quotes (charged per run judged; see `geoscope pricing`)" },
+        sentiment: { type: "boolean", help: "with --judge-engine: judge sentiment (the default unless --discover alone is given)" },
+        discover: { type: "boolean", help: "with --judge-engine: list other brands and products the answers name" },
+        wait: { type: "string", arg: "SECONDS", valueOptional: true, help: "with --judge-engine: wait until the judge has finished (progress on stderr), or at most SECONDS" },
         ...formatOption,
       },
       async run(ctx) {
         if (ctx.args.length === 0) arg(ctx, 0, "run, batch or fanout ids (dr_…, rq_… or fo_…)");
         const format = formatOf(ctx);
         const entities = entitiesOf(ctx);
-        const body = { ids: ctx.args, ...(entities ? { entities } : {}) };
-        printAnalysis(ctx, format, await request(ctx, createVisibilityAnalysis, { body }));
+        const judge = judgeOf(ctx);
+        const body = { ids: ctx.args, ...(entities ? { entities } : {}), ...(judge ? { judge } : {}) };
+        const budget = waitBudget(ctx);
+        const deadline = Date.now() + (budget ?? 0) * 1000;
+        const made = await request(ctx, createVisibilityAnalysis, { body });
+        const created: { text: string; body: Analysis } = { text: made.text, body: made.body };
+        const result =
+          budget === undefined || !judge
+            ? created
+            : await followUntilFinished(created, deadline, (b) => `visibility analysis ${b.id}: ${b.status}`, async (id, wait) => {
+                const got = await request(ctx, getAnalysis, { params: { analysis_id: id }, query: { wait } });
+                if (got.body.kind !== "visibility") throw new UsageError(`${id} is not a visibility analysis`);
+                return { text: got.text, body: got.body };
+              });
+        printAnalysis(ctx, format, result);
         return EXIT.ok;
       },
     },

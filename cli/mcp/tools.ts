@@ -56,6 +56,11 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "delete_monitor", endpoint: "DELETE /monitors/{monitor_id}" },
   { name: "run_monitor", endpoint: "POST /monitors/{monitor_id}/run", cost: "fanout", hint: "The tick's fanout_id goes to wait_for_fanout; a skipped tick (skip_reason) started and charged nothing." },
   { name: "list_monitor_ticks", endpoint: "GET /monitors/{monitor_id}/ticks" },
+  {
+    name: "get_monitor_series",
+    endpoint: "GET /monitors/{monitor_id}/series",
+    hint: "One metric (visibility, share_of_voice, cited_rate, average_position, top3_rate) of one entity on one engine or all, per tick: value with n and 95% interval, and the change from the previous tick with significant (as alerts decide). Call once per entity to compare them.",
+  },
   { name: "rotate_monitor_webhook_secret", endpoint: "POST /monitors/{monitor_id}/webhook-secret/rotate" },
   { name: "list_monitor_alerts", endpoint: "GET /monitors/{monitor_id}/alerts", hint: "Each alert's deliveries say whether its webhook and email went out, with every attempt." },
   {
@@ -68,7 +73,8 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: "analyze_visibility",
     endpoint: "POST /visibility-analyses",
-    hint: "Free: computed from stored answers, no model is called. Without entities, the project's brands and competitors (with their aliases and domains). get_analysis reads it again; list_mentions pages the evidence of each figure.",
+    hint:
+      "Free without judge: computed from stored answers, no model is called. Without entities, the project's brands and competitors (with their aliases and domains). get_analysis reads it again; list_mentions pages the evidence of each figure. With judge {engine, sentiment, discover}: returns at once with the analysis queued and credit held per run (see get_pricing, product judge); then call wait_for_analysis with its id for sentiment per entity (with verified quotes), discovered competitors and the judge's agreement with the rules.",
   },
   {
     name: "get_visibility_analysis",

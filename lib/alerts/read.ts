@@ -72,6 +72,24 @@ export async function alertOf(monitorId: string, alertId: string): Promise<z.inp
   return row ? presentAlert(row) : null;
 }
 
+const CHART_ALERTS = defineStatement({
+  label: "monitor_chart_alerts",
+  params: ["monitor"],
+  columns: { tickId: text("a.tick_id"), entity: text("a.entity").nullable, engine: text("a.engine").nullable },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM monitor_alerts a WHERE a.monitor_id = ${p.monitor} AND a.kind = 'significant_change' AND a.tick_id IS NOT NULL ORDER BY a.id`,
+});
+
+/**
+ * Where a monitor's significant-change alerts go on its charts: each one's tick, entity and
+ * engine ("all" for every engine together), nothing about its deliveries. No access check: the
+ * caller has read the monitor (through a credential or a working share).
+ */
+export async function chartAlerts(monitorId: string): Promise<Array<{ tick_id: string; entity: string | null; engine: string | null }>> {
+  const rows = await CHART_ALERTS.query(standalone(), { monitor: monitorId });
+  return rows.map((r) => ({ tick_id: r.tickId, entity: r.entity, engine: r.engine }));
+}
+
 /** POST /monitors/{id}/alerts/test: a ping to the webhook now, answered as its alert (its delivery pending). */
 export async function testWebhook(principal: Principal, monitorId: string, now = new Date()): Promise<z.input<typeof Alert>> {
   const monitor = await reachableMonitorRow(principal, monitorId);

@@ -9,7 +9,7 @@ import { newId } from "../db/ids";
 import { getProjectOrThrow } from "../projects/projects";
 import { presentRun } from "../runs/present";
 import { runRowsByIds } from "../runs/read";
-import { checkRunsInFlight } from "../runs/prompts";
+import { checkRunsInFlight } from "../runs/create";
 import type { AuditRequest } from "../schemas/audits";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { auditQueued, jobEvent } from "../work/events";
@@ -22,7 +22,7 @@ export async function createAudit(principal: Principal, input: z.output<typeof A
   const job = jobEvent(auditQueued, runId, { run_id: runId, host: url.host.toLowerCase() });
   const row = await db().$transaction(
     async (tx) => {
-      // Under the workspace's one lock, taken by holdCredit: see lib/runs/prompts.ts.
+      // Under the workspace's one lock, taken by holdCredit: see lib/runs/create.ts.
       await holdCredit(tx, { workspaceId, operationId: runId, actor: actorOf(principal), lines: [{ product: "audit", units: 1, runId }] }, async () => {
         await checkRunsInFlight(tx, workspaceId, 1);
         await tx.run.create({

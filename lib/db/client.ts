@@ -13,6 +13,9 @@ import { log } from "../log";
 import { type Prisma, PrismaClient } from "./generated/client";
 import { PGliteThread } from "./pglite-thread";
 
+/** How long a transaction on embedded PGlite may wait for the one session before it fails. */
+export const PGLITE_TRANSACTION_MAX_WAIT_MS = 15_000;
+
 /** Where a database lives. `dataDir: "memory://"` is an in-memory PGlite (tests). */
 export type DbTarget = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
 
@@ -133,7 +136,9 @@ export function openDb(target: DbTarget, options: OpenDbOptions = {}): Db {
     releaseLock();
     throw error;
   }
-  const prisma = new PrismaClient({ adapter: embedded.adapter });
+  // PGlite has one session, so every transaction waits for the ones before it: Prisma's default 2 s
+  // to start one turned a burst (or a worker thread still booting on a loaded machine) into 500s.
+  const prisma = new PrismaClient({ adapter: embedded.adapter, transactionOptions: { maxWait: PGLITE_TRANSACTION_MAX_WAIT_MS } });
   return {
     prisma,
     target,

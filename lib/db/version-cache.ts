@@ -1,6 +1,6 @@
 // Texts made from rows' stored JSON, remembered under the version of the rows they were made from
 // (a row's xmin, or a signature of several rows' xmins): the prepared-statement reads
-// (lib/runs/read.ts, lib/fanouts/read.ts, lib/analyses/service.ts) parse and serialise stored
+// (lib/runs/read.ts, lib/fanouts/read.ts, lib/analyses/read.ts) parse and serialise stored
 // JSON once per version instead of once per request. The database says on every read which version is current, so an
 // entry is used only when its version is the one just read: never stale, only evicted.
 import { currentDb, type Db } from "./client";

@@ -13,7 +13,7 @@ import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/projects";
-import { checkRunsInFlight, resolveEngines } from "../runs/prompts";
+import { checkRunsInFlight, resolveEngines } from "../runs/create";
 import { FANOUT_RUNS, type FanoutEstimate, type FanoutRequest } from "../schemas/fanouts";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, runQueued } from "../work/events";

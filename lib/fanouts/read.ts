@@ -12,8 +12,6 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { presentRunCharge } from "../billing/present";
-import { formatUsd } from "../billing/money";
 import { billingSettings } from "../billing/settings";
 import { holdJoin, holdShape, holdVersionSql } from "../billing/store";
 import { readWaiting } from "../changes/wait";
@@ -25,16 +23,13 @@ import { notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/projects";
-import { deriveBatchStatus, isFinished, statusOfCounts, type RunCounts } from "../runs/status";
-import type { Fanout, FanoutList, FanoutPromptSource, FanoutQueryReport, FanoutsQuery, FanoutSummary } from "../schemas/fanouts";
-import type { Location } from "../schemas/locale";
-import type { PromptResult } from "../schemas/results";
+import { isFinished, statusOfCounts, type RunCounts } from "../runs/status";
+import type { Fanout, FanoutList, FanoutQueryReport, FanoutsQuery } from "../schemas/fanouts";
 import type { RunStatus } from "../schemas/runs";
 import { readableSql, readerOf, type Reader } from "../shares/reader";
 import { inReachableWorkspaceSql, reachOf, requireWorkspace } from "../workspaces/access";
-import { wilsonInterval } from "../stats/wilson";
+import { presentFanout, queryReportOf, summaryOf } from "./present";
 
-const RUN_STATUSES: RunStatus[] = ["queued", "running", "completed", "failed"];
 
 /** A fanout's columns (alias f, its creator u): what the presenters read of it. */
 const fanoutColumns = {
@@ -49,7 +44,7 @@ const fanoutColumns = {
 };
 
 /** What the presenters read of a fanout's row. */
-type FanoutRow = RowOf<typeof fanoutColumns>;
+export type FanoutRow = RowOf<typeof fanoutColumns>;
 
 /**
  * What the presenters read of a fanout's run (alias r, its hold h): of its `result` only
@@ -73,113 +68,7 @@ const observedRunColumns = {
   hold: holdShape("h"),
 };
 
-type ObservedRun = RowOf<typeof observedRunColumns>;
-/** A fanout's prompt as stored: its market is absent on fanouts made before markets existed. */
-type StoredPrompt = { text: string; source: z.output<typeof FanoutPromptSource> | null; location?: z.output<typeof Location> | null; language?: string | null };
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-type Tally = { status: RunStatus; startedAt: Date | null; completedAt: Date | null; queryCount: number | null };
-
-/** Status, counts, query count and completion of a set of runs. */
-function tallyOf(runs: readonly Tally[]) {
-  const counts = Object.fromEntries(RUN_STATUSES.map((s) => [s, 0])) as RunCounts;
-  let queryCount = 0;
-  let lastDone: Date | null = null;
-  for (const run of runs) {
-    counts[run.status]++;
-    if (run.status === "completed") queryCount += run.queryCount ?? 0;
-    if (run.completedAt && (!lastDone || run.completedAt > lastDone)) lastDone = run.completedAt;
-  }
-  const allDone = runs.length > 0 && runs.every((r) => isFinished(r.status));
-  return { status: deriveBatchStatus(runs), counts, queryCount, completedAt: allDone ? lastDone : null };
-}
-
-function summaryOf(row: Omit<FanoutRow, "prompts">, promptCount: number, tally: ReturnType<typeof tallyOf>): z.input<typeof FanoutSummary> {
-  return {
-    id: row.id,
-    name: row.name,
-    status: tally.status,
-    engines: row.engines as z.input<typeof FanoutSummary>["engines"],
-    runs: row.runsPerPrompt,
-    prompt_count: promptCount,
-    execution_count: promptCount * row.engines.length * row.runsPerPrompt,
-    counts: tally.counts,
-    query_count: tally.queryCount,
-    created_at: row.createdAt.toISOString(),
-    project_id: row.projectId,
-    created_by: row.createdBy?.email ?? null,
-    completed_at: iso(tally.completedAt),
-  };
-}
-
-function queriesOf(run: ObservedRun) {
-  if (run.status !== "completed") return [];
-  const result = run.result as z.output<typeof PromptResult> | null;
-  return (result?.searches ?? []).map((s) => ({
-    text: s.query,
-    position: s.position ?? null,
-    search_call: s.search_call ?? null,
-    provider_search_id: s.provider_search_id ?? null,
-  }));
-}
-
-export function presentFanout(row: FanoutRow, runs: readonly ObservedRun[], billingEnabled = billingSettings().enabled): z.input<typeof Fanout> {
-  const tally = tallyOf(runs);
-  const prompts = row.prompts as StoredPrompt[];
-  // prompt index → engine → runs by run_index
-  const grid = prompts.map(() => new Map<string, ObservedRun[]>(row.engines.map((e) => [e, []])));
-  for (const run of runs) grid[run.fanoutPromptIndex ?? 0]?.get(run.engine ?? "")?.push(run);
-
-  let held = 0n;
-  let charged = 0n;
-  for (const run of runs) {
-    if (run.hold?.status === "held") held += run.hold.amountMicros;
-    if (run.hold?.status === "captured") charged += run.hold.capturedMicros ?? 0n;
-  }
-
-  return {
-    ...summaryOf(row, prompts.length, tally),
-    prompts: prompts.map((prompt, p) => {
-      const engines = row.engines.map((engine) => {
-        const engineRuns = [...(grid[p]!.get(engine) ?? [])].sort((a, b) => (a.runIndex ?? 0) - (b.runIndex ?? 0));
-        return {
-          engine: engine as z.input<typeof Fanout>["engines"][number],
-          query_count: engineRuns.reduce((n, r) => n + (r.status === "completed" ? (r.queryCount ?? 0) : 0), 0),
-          runs: engineRuns.map((run) => {
-            const result = run.status === "completed" ? (run.result as z.output<typeof PromptResult> | null) : null;
-            return {
-              run_id: run.id,
-              run_index: run.runIndex ?? 0,
-              status: run.status,
-              created_at: run.createdAt.toISOString(),
-              model: run.model,
-              searched: result?.searched ?? null,
-              search_calls: result?.search_calls ?? null,
-              queries: queriesOf(run),
-              error: (run.error ?? null) as z.input<typeof Fanout>["prompts"][number]["engines"][number]["runs"][number]["error"],
-              charge: presentRunCharge(run.hold, billingEnabled),
-              started_at: iso(run.startedAt),
-              completed_at: iso(run.completedAt),
-            };
-          }),
-        };
-      });
-      return {
-        index: p + 1,
-        text: prompt.text,
-        source: prompt.source ?? null,
-        location: prompt.location ?? null,
-        language: prompt.language ?? null,
-        query_count: engines.reduce((n, e) => n + e.query_count, 0),
-        engines,
-      };
-    }),
-    held_usd: billingEnabled ? formatUsd(held) : null,
-    charged_usd: billingEnabled ? formatUsd(charged) : null,
-  };
-}
-
+export type ObservedRun = RowOf<typeof observedRunColumns>;
 /** A fanout's runs in id order: what the detail shows of each, with its row's version and its hold's. */
 const FANOUT_RUNS = defineStatement({
   label: "fanout_runs",
@@ -338,82 +227,7 @@ export async function listFanouts(principal: Principal, query: z.output<typeof F
   };
 }
 
-/** Case and runs of whitespace folded: "Hubspot  Pricing" and "hubspot pricing" are one query. */
-export function foldQuery(text: string): string {
-  return text.trim().replace(/\s+/g, " ").toLowerCase();
-}
-
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
-
 /** GET /fanouts/{id}/queries: the observed queries of a fanout the credential can reach, per prompt × engine. */
 export async function getFanoutQueries(principal: Principal, fanoutId: string): Promise<z.input<typeof FanoutQueryReport>> {
   return queryReportOf(await getFanout(principal, fanoutId));
 }
-
-type ReportRun = z.input<typeof Fanout>["prompts"][number]["engines"][number]["runs"][number];
-
-/** How many of these completed runs issued each distinct query, with the share's interval, most issued first. */
-function querySharesOf(completed: readonly ReportRun[]) {
-  const tallies = new Map<string, { query: string; runs: number; occurrences: number }>();
-  for (const run of completed) {
-    const seenInRun = new Set<string>();
-    for (const q of run.queries ?? []) {
-      const key = foldQuery(q.text);
-      if (key === "") continue;
-      const tally = tallies.get(key) ?? { query: q.text.trim().replace(/\s+/g, " "), runs: 0, occurrences: 0 };
-      tally.occurrences++;
-      if (!seenInRun.has(key)) tally.runs++;
-      seenInRun.add(key);
-      tallies.set(key, tally);
-    }
-  }
-  const n = completed.length;
-  return [...tallies.values()]
-    .map((t) => {
-      const [low, high] = wilsonInterval(t.runs, n);
-      return { ...t, share: round4(t.runs / n), share_interval: [round4(low), round4(high)] as [number, number] };
-    })
-    .sort((a, b) => b.share - a.share || b.occurrences - a.occurrences || a.query.localeCompare(b.query));
-}
-
-/**
- * A fanout's observed queries per prompt × engine, and per prompt text × engine × country: how
- * many completed runs issued each, with the share's interval.
- */
-export function queryReportOf(fanout: z.input<typeof Fanout>): z.input<typeof FanoutQueryReport> {
-  const completedOf = (engine: { runs: readonly ReportRun[] }) => engine.runs.filter((r) => r.status === "completed");
-  const groups = fanout.prompts.flatMap((prompt) =>
-    prompt.engines.map((engine) => {
-      const completed = completedOf(engine);
-      return { prompt_index: prompt.index, prompt: prompt.text, engine: engine.engine, completed_runs: completed.length, queries: querySharesOf(completed) };
-    }),
-  );
-
-  // Rows keyed by text, engine and country, in the order of the text's first prompt, then the
-  // fanout's engine order, then country (no country last).
-  const texts = [...new Set(fanout.prompts.map((p) => p.text))];
-  const cells = new Map<string, { country: string | null; prompt: string; engine: ReportEngine; prompt_indexes: number[]; runs: ReportRun[] }>();
-  for (const prompt of fanout.prompts) {
-    const country = prompt.location?.country ?? null;
-    for (const engine of prompt.engines) {
-      const key = JSON.stringify([prompt.text, engine.engine, country]);
-      const cell = cells.get(key) ?? { country, prompt: prompt.text, engine: engine.engine, prompt_indexes: [], runs: [] };
-      cell.prompt_indexes.push(prompt.index);
-      cell.runs.push(...completedOf(engine));
-      cells.set(key, cell);
-    }
-  }
-  const engineOrder = fanout.engines as string[];
-  const byCountry = [...cells.values()]
-    .sort(
-      (a, b) =>
-        texts.indexOf(a.prompt) - texts.indexOf(b.prompt) ||
-        engineOrder.indexOf(a.engine) - engineOrder.indexOf(b.engine) ||
-        (a.country === null ? 1 : 0) - (b.country === null ? 1 : 0) ||
-        (a.country ?? "").localeCompare(b.country ?? ""),
-    )
-    .map((c) => ({ country: c.country, prompt: c.prompt, engine: c.engine, prompt_indexes: c.prompt_indexes, completed_runs: c.runs.length, queries: querySharesOf(c.runs) }));
-  return { fanout_id: fanout.id, status: fanout.status, groups, by_country: byCountry };
-}
-
-type ReportEngine = z.input<typeof Fanout>["prompts"][number]["engines"][number]["engine"];

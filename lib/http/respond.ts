@@ -21,7 +21,11 @@ export function newRequestId(): string {
  */
 export class JsonText<T = unknown> {
   declare readonly shape?: T;
-  constructor(readonly text: string) {}
+  /** `status`: the endpoint's otherStatus when this body answers with it; otherwise its status. */
+  constructor(
+    readonly text: string,
+    readonly status?: number,
+  ) {}
 }
 
 /**
@@ -50,7 +54,7 @@ export function respond(endpoint: EndpointDefinition, data: unknown, requestId: 
   }
   if (data instanceof JsonText) {
     return new Response(data.text, {
-      status: endpoint.status,
+      status: data.status !== undefined && data.status === endpoint.otherStatus?.status ? data.status : endpoint.status,
       headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
     });
   }

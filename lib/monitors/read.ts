@@ -14,7 +14,8 @@ import { getProjectOrThrow } from "../projects/projects";
 import { statusOfCounts } from "../runs/status";
 import type { Monitor, MonitorList, MonitorPrompt, MonitorsQuery, MonitorSummary, Tick, TickList, TickSummary } from "../schemas/monitors";
 import type { Entity } from "../schemas/visibility";
-import { inReachableWorkspaceSql, reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
+import { readableSql, readerOf, type Reader } from "../shares/reader";
+import { inReachableWorkspaceSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { monthStart, scheduleOf, type Every } from "./schedule";
 
 /** A timestamp parameter as the project writes them: the UTC wall time of timestamp(3). */
@@ -108,12 +109,13 @@ const monitorFrom =
   `monitors mo LEFT JOIN users u ON u.id = mo.created_by_user_id ` +
   `LEFT JOIN LATERAL (SELECT * FROM monitor_ticks WHERE monitor_id = mo.id ORDER BY id DESC LIMIT 1) lt ON true ${liveJoin("lt", "la")}`;
 
+/** One monitor; with a credential (`user`) or a working share (`share`), only one the reader may read (lib/shares/reader.ts). */
 const MONITOR = defineStatement({
   label: "monitor",
-  params: ["user", "own", "monitor", "month"],
+  params: ["user", "own", "share", "monitor", "month"],
   columns: (p) => monitorColumns(at(p.month)),
   sql: ({ select, p, given }) =>
-    `SELECT ${select} FROM ${monitorFrom} WHERE mo.id = ${p.monitor}` + (given.user ? ` AND ${reachableSql("mo", p)}` : ""),
+    `SELECT ${select} FROM ${monitorFrom} WHERE mo.id = ${p.monitor}` + (given.user || given.share ? ` AND ${readableSql("mo", p, given)}` : ""),
 });
 
 const MONITOR_LIST = defineStatement({
@@ -235,6 +237,15 @@ export async function monitorPrompts(session: SqlSession, monitorId: string): Pr
 export async function getMonitor(principal: Principal, monitorId: string): Promise<z.input<typeof Monitor>> {
   const row = await reachableMonitorRow(principal, monitorId);
   return presentMonitor(row, await monitorPrompts(standalone(), row.id));
+}
+
+/**
+ * GET /monitors/{id} for a credential or a working share link (lib/shares/reader.ts), or null
+ * when the reader cannot read the monitor (out of reach, revoked, deleted).
+ */
+export async function readMonitor(reader: Reader, monitorId: string): Promise<z.input<typeof Monitor> | null> {
+  const row = await MONITOR.first(standalone(), { ...readerOf(reader), monitor: monitorId, month: monthStart(new Date()) });
+  return row ? presentMonitor(row, await monitorPrompts(standalone(), row.id)) : null;
 }
 
 /** GET /monitors. */

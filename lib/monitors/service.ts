@@ -18,7 +18,7 @@ import { ApiError } from "../http/errors";
 import { log } from "../log";
 import { checkTarget, UnsafeUrlError } from "../net/safe-fetch";
 import { getProjectOrThrow } from "../projects/projects";
-import { resolveEngines } from "../runs/prompts";
+import { resolveEngines } from "../runs/create";
 import { domainNameOf } from "../schemas/projects";
 import { MONITOR_LIMITS, type MonitorRequest, type MonitorUpdateRequest } from "../schemas/monitors";
 import type { EntityInput } from "../schemas/visibility";

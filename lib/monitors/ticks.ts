@@ -301,14 +301,17 @@ const CLOSE_TICK = defineStatement({
   columns: { id: text("t.id"), status: text("t.status") },
   sql: ({ select, p }) => {
     const sums = holdSumsSql("h", "now()");
-    return `UPDATE monitor_ticks t SET
+    // The tick's series figures (written by its analysis step, before) become points with the close, in the same statement.
+    return `WITH t AS (UPDATE monitor_ticks t SET
       status = (CASE WHEN a.failed = 0 THEN 'completed' WHEN a.completed = 0 THEN 'failed' ELSE 'partial' END)::"TickStatus",
       charged_micros = a.captured, completed_at = ${at(p.now)}
     FROM (SELECT count(*) FILTER (WHERE r.status IN ('queued', 'running')) AS open, count(*) FILTER (WHERE r.status = 'completed') AS completed,
             count(*) FILTER (WHERE r.status = 'failed') AS failed, ${sums.captured} AS captured
           FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = ${p.fanout}) a
     WHERE t.id = ${p.tick} AND t.fanout_id = ${p.fanout} AND t.completed_at IS NULL AND a.open = 0 AND a.completed + a.failed > 0
-    RETURNING ${select}`;
+    RETURNING t.id, t.status),
+    f AS (UPDATE monitor_tick_figures f SET counted = true FROM t WHERE f.tick_id = t.id AND t.status IN ('completed', 'partial'))
+    SELECT ${select} FROM t`;
   },
 });
 

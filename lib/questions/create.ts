@@ -10,7 +10,7 @@ import { sqlIn } from "../db/sql";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/projects";
-import { checkRunsInFlight } from "../runs/prompts";
+import { checkRunsInFlight } from "../runs/create";
 import type { QuestionsRequest } from "../schemas/questions";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, questionsQueued } from "../work/events";
@@ -28,7 +28,7 @@ export async function createQuestionsAnalysis(principal: Principal, input: z.out
 
   const { analysis, hold } = await db().$transaction(
     async (tx) => {
-      // Under the workspace's one lock, taken by holdCredit: see lib/runs/prompts.ts.
+      // Under the workspace's one lock, taken by holdCredit: see lib/runs/create.ts.
       let analysis!: QuestionsRow;
       await holdCredit(
         tx,

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { countMentions, hostCovered } from "../analyses/citations";
-import { listAnalyses } from "../analyses/service";
+import { listAnalyses } from "../analyses/read";
 import { formatUsd, parseUsd } from "../billing/money";
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/client";

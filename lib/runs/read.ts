@@ -1,6 +1,7 @@
 // Reading runs and batches: the columns of a run (the one list every read of a run decodes), the
 // statements of GET /runs/{id} (and its include=raw_envelope), GET /runs and GET /batches/{id},
-// and the bodies they answer, made by the presenters (./present.ts) and remembered per version.
+// and the bodies they answer, made by the presenters (./present.ts) and remembered per version;
+// then the services over them: GET /runs, GET /runs/{id} and GET /batches/{id}, with long-polling.
 //
 // A run's body (its result alone is often 10 KB or more) is presented and serialised once per
 // version of what it shows: the run row's, its hold's (every UPDATE gives a row a new xmin) and
@@ -15,12 +16,17 @@ import { billingSettings } from "../billing/settings";
 import { allOf, date, defineStatement, group, int, json, optional, text, type Columns, type RowOf } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
-import { pageOf } from "../http/pagination";
-import type { Run, RunList, RunStatus } from "../schemas/runs";
+import { pageOf, decodeCursor } from "../http/pagination";
+import type { Run, RunList, RunStatus, RunsQuery, PromptBatch } from "../schemas/runs";
 import { readableSql, readerOf, type Reader } from "../shares/reader";
-import { inReachableWorkspaceSql, reachableSql, reachOf } from "../workspaces/access";
+import { inReachableWorkspaceSql, reachableSql, reachOf, reachableBy, requireWorkspace } from "../workspaces/access";
 import { presentBatch, presentRun, presentRunSummary, presentRunWithEnvelope, promptBatchText } from "./present";
 import { isFinished } from "./status";
+import { db } from "../db/client";
+import { ApiError, notFound } from "../http/errors";
+import { JsonText } from "../http/respond";
+import { readWaiting, waitUntilFinished } from "../changes/wait";
+import { getProjectOrThrow } from "../projects/projects";
 
 /** The columns of a run (alias r, its creator u, its hold h): what the presenters read of it. */
 export const runColumns = {
@@ -277,4 +283,74 @@ const BATCH_OPEN = defineStatement({
 /** Whether every run of the batch finished (none queued or running). */
 export async function batchRunsFinished(batchId: string): Promise<boolean> {
   return (await BATCH_OPEN.query(standalone(), { batch: batchId })).length === 0;
+}
+
+// GET /runs and GET /runs/{run_id}: reading runs the credential can reach, with long-polling.
+type RunOptions = { wait?: number; signal?: AbortSignal; include?: "raw_envelope" };
+
+/** GET /runs/{run_id} as the API sends it: the presented run as JSON text (./read.ts), with its raw envelope when asked. */
+export async function getRunBody(principal: Principal, runId: string, options: RunOptions = {}): Promise<JsonText<z.input<typeof Run>>> {
+  const envelope = options.include === "raw_envelope";
+  const run = await readWaiting(runId, () => readRun(principal, runId, { envelope }), {
+    ...options, isFinished: () => runFinished(runId), missing: () => notFound("run", runId),
+  });
+  return new JsonText(run.text);
+}
+
+/** A run as an object (pages): the API's body, parsed. */
+export async function getRun(principal: Principal, runId: string, options: RunOptions = {}): Promise<z.input<typeof Run>> {
+  return JSON.parse((await getRunBody(principal, runId, options)).text) as z.input<typeof Run>;
+}
+
+/**
+ * GET /runs's query checked as the API checks it: a filter naming something the credential cannot
+ * reach answers 404, like reading it would; with `wait`, waits for the batch first.
+ */
+export async function runListFilter(principal: Principal, query: z.output<typeof RunsQuery>, signal?: AbortSignal): Promise<RunListFilter> {
+  if (query.wait > 0 && !query.batch) {
+    throw new ApiError("invalid_request", "wait: only with batch; GET /runs waits for one batch to finish");
+  }
+  const filter: RunListFilter = { limit: query.limit };
+  if (query.workspace) filter.workspaceId = (await requireWorkspace(principal, query.workspace)).workspace.id;
+  if (query.project) filter.projectId = (await getProjectOrThrow(principal, query.project)).id;
+  if (query.batch) {
+    if (!(await batchReachable(principal, query.batch))) throw notFound("batch", query.batch);
+    filter.batchId = query.batch;
+    if (query.wait > 0) await waitForBatch(query.batch, query.wait, signal);
+  }
+  if (query.fanout) {
+    const fanout = await db().fanout.findFirst({ where: { id: query.fanout, ...reachableBy(principal) }, select: { id: true } });
+    if (!fanout) throw notFound("fanout", query.fanout);
+    filter.fanoutId = query.fanout;
+  }
+  if (query.status) filter.status = query.status;
+  if (query.engine) filter.engine = query.engine;
+  if (query.country) filter.country = query.country;
+  if (query.cursor) filter.beforeId = decodeCursor(query.cursor, "dr");
+  return filter;
+}
+
+/** GET /runs as the API sends it: one statement and the presented page as JSON text (./read.ts). */
+export async function listRunsBody(principal: Principal, query: z.output<typeof RunsQuery>, options: { signal?: AbortSignal } = {}) {
+  const filter = await runListFilter(principal, query, options.signal);
+  return new JsonText<z.input<typeof RunList>>(await readRunList(principal, filter));
+}
+
+// GET /batches/{batch_id}: a batch and its runs, with long-polling until every run finished.
+/** Sleeps until every run of the batch finished, or `seconds` passed, or the client left. */
+export async function waitForBatch(batchId: string, seconds: number, signal?: AbortSignal): Promise<void> {
+  await waitUntilFinished(batchId, { seconds, signal, isFinished: () => batchRunsFinished(batchId) });
+}
+
+/** GET /batches/{batch_id} as the API sends it: the batch and its runs' bodies as JSON text (./read.ts). */
+export async function getBatchBody(principal: Principal, batchId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
+  const batch = await readWaiting(batchId, () => readBatch(principal, batchId), {
+    ...options, isFinished: () => batchRunsFinished(batchId), missing: () => notFound("batch", batchId),
+  });
+  return new JsonText<z.input<typeof PromptBatch>>(batch.text);
+}
+
+/** A batch and its runs as an object (pages): the API's body, parsed. */
+export async function getBatch(principal: Principal, batchId: string, options: { wait?: number; signal?: AbortSignal } = {}): Promise<z.input<typeof PromptBatch>> {
+  return JSON.parse((await getBatchBody(principal, batchId, options)).text) as z.input<typeof PromptBatch>;
 }

@@ -13,8 +13,8 @@ import {
   exampleUsageTransaction,
 } from "./examples";
 
-export const BillingProduct = z.enum(["prompt", "questions", "audit", "citations"]).meta({ id: "BillingProduct" });
-export const BillingUnit = z.enum(["prompt", "question", "url", "analysis"]).meta({ id: "BillingUnit" });
+export const BillingProduct = z.enum(["prompt", "questions", "audit", "citations", "judge"]).meta({ id: "BillingProduct" });
+export const BillingUnit = z.enum(["prompt", "question", "url", "analysis", "run"]).meta({ id: "BillingUnit" });
 
 export const PriceRow = z
   .object({
@@ -92,7 +92,7 @@ export const Transaction = z
     amount_usd: Usd.describe("Signed; above zero adds credit."),
     description: z.string(),
     created_at: DateTime,
-    operation_id: idOf("rq", "fo", "fa", "ca", "dr").nullable().describe("For usage: the batch, fanout, analysis or run charged."),
+    operation_id: idOf("rq", "fo", "fa", "ca", "va", "dr").nullable().describe("For usage: the batch, fanout, analysis or run charged."),
     run_id: idOf("dr").nullable(),
     actor: z.string().nullable().describe("Email of who started the work or recorded the change; null for credit the service gave."),
     api_key_id: idOf("ak").nullable().describe("The API key the charged work was started with."),

@@ -20,6 +20,8 @@ export type EndpointDefinition = {
   /** Absent for 204 responses. */
   response?: z.ZodType;
   status: 200 | 201 | 202 | 204;
+  /** A second success status some requests get (POST /visibility-analyses with `judge`: 202, queued), with the same body schema. */
+  otherStatus?: { status: 200 | 201 | 202; description: string };
   /** False only for GET /version, which an outdated CLI must still be able to read (spec 9). */
   cliVersionGate?: false;
   /** Error codes this operation can answer besides those every operation can. */

@@ -830,7 +830,7 @@ export const exampleAuditResult = {
 
 // Visibility analyses: two entities over a fanout's three runs (one failed), as lib/visibility computes them.
 
-export const exampleVisibilityAnalysis = {
+const visibilityExampleBase = {
   "id": "va_01M8A2S4T6V8W0X2Y4Z6A8B0C2",
   "kind": "visibility",
   "status": "completed",
@@ -1431,6 +1431,15 @@ export const exampleVisibilityAnalysis = {
     }
   ],
   "charge": null
+};
+
+export const exampleVisibilityAnalysis = {
+  ...visibilityExampleBase,
+  "rows": visibilityExampleBase.rows.map((row) => ({ ...row, "sentiment": null })),
+  "judge": null,
+  "discovered": null,
+  "agreement": null,
+  "charge": null,
 };
 
 export const exampleMention = {

@@ -1,7 +1,7 @@
 // Monitors (decisions.md "Monitors"): the same prompts re-run every day or week, each run of them
 // a tick (a fanout made through the same code as POST /fanouts). Ids `mo_`, ticks `mt_`. zod only.
 import { z } from "zod";
-import { DateTime, EngineId, Usd, cursorParam, idOf, limitParam, listOf, name } from "./common";
+import { DateTime, ENGINE_IDS, EngineId, Usd, cursorParam, idOf, limitParam, listOf, name, readDecimal } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { ids as exampleIds } from "./examples";
 import { FanoutPromptInput, FanoutPromptSource } from "./fanouts";
@@ -264,7 +264,7 @@ export const TickList = listOf(Tick, "TickList", { description: "Newest first.",
 
 const monitorSummaryFields = {
   id: MonitorId,
-  project: ProjectId,
+  project: ProjectId.describe("Its project (`pr_…`); null in a share link's .json, which leaves out what identifies or bills the workspace (also created_by, monthly_budget_usd, spend_month_to_date_usd, alerts and last_tick.charged_usd)."),
   name: z.string(),
   status: MonitorStatus,
   version: z.int().describe("Starts at 1; + 1 whenever what is measured changes (a new series)."),
@@ -348,6 +348,92 @@ export const MonitorCreated = z
   })
   .meta({ id: "MonitorCreated", description: "A monitor with its webhook secret, shown once.", examples: [{ ...exampleMonitor, webhook_secret: exampleSecret }] });
 
+
+// ---------------------------------------------------------------------------
+// The series (GET /monitors/{id}/series)
+// ---------------------------------------------------------------------------
+
+export const SERIES_METRICS = ["visibility", "share_of_voice", "cited_rate", "average_position", "top3_rate"] as const;
+
+export const SeriesMetric = z.enum(SERIES_METRICS).meta({
+  id: "SeriesMetric",
+  description:
+    "`visibility`: runs mentioning the entity / runs. `share_of_voice`: runs mentioning it / runs mentioning any tracked entity, summed over entities (share_of_voice_n). `cited_rate`: runs citing a page of its domains / runs. `top3_rate`: runs where it was among the first three named / runs. `average_position`: the mean rank of its first counted mention over the runs mentioning it (1 = named first; lower is better).",
+});
+
+const seriesEngine = z.enum([...ENGINE_IDS, "all"]);
+
+const rule = "must be a whole number from 1 to the monitor's current version";
+
+export const SeriesQuery = z.object({
+  metric: SeriesMetric.prefault("visibility").describe("The figure: visibility (default), share_of_voice, cited_rate, average_position or top3_rate."),
+  entity: z
+    .string()
+    .min(1, { error: "must name one of the monitor's entities" })
+    .optional()
+    .describe("An entity's name as the monitor's entities write it (matched exactly, else ignoring case); default the first (its brand). Another name is 400 listing them."),
+  engine: seriesEngine.optional().describe("An engine id of the version's engines, or `all` (the default): every engine's runs together."),
+  version: z
+    .preprocess(readDecimal, z.int({ error: rule }).min(1, { error: rule }).max(2147483647, { error: rule }))
+    .optional()
+    .describe("The series (the monitor's version); default the current one. Above the current version is 400."),
+});
+
+export const SeriesChange = z
+  .object({
+    diff: z.number().describe("This point's value minus the previous point's, rounded to 4 places (for average_position, in positions: positive is a worse rank)."),
+    interval: z
+      .tuple([z.number(), z.number()])
+      .describe("The difference's interval at 1 − 0.05/m (m: the tick's entity × engine cells, engine `all` included): Newcombe's hybrid score interval for the rates; a normal (Welch) interval from each tick's positions for average_position."),
+    significant: z
+      .boolean()
+      .describe("Rates: the interval excludes 0 and |diff| ≥ the monitor's alerts.min_change points. average_position: the interval excludes 0 and each tick has at least 10 runs mentioning the entity (min_change, in points of a rate, does not apply)."),
+  })
+  .meta({ id: "SeriesChange", description: "The change from the previous point of the series (the previous completed or partial tick of the same version with this cell)." });
+
+export const SeriesPoint = z
+  .object({
+    tick_id: TickId,
+    at: DateTime.describe("The tick's scheduled_for."),
+    runs: z.int().min(0).describe("The runs of this entity × engine cell the tick's analysis counted."),
+    n: z.int().min(0).describe("What value is over: runs (visibility, cited_rate, top3_rate), share_of_voice_n (share_of_voice) or the runs mentioning the entity (average_position). An addition: every figure with its n."),
+    value: z.number().nullable().describe("The figure, as the tick's visibility analysis states it; null when undefined (share of voice with no tracked entity mentioned, average position when never mentioned)."),
+    interval: z
+      .tuple([z.number(), z.number()])
+      .nullable()
+      .describe("95%: Wilson's for the rates (share_of_voice over share_of_voice_n), the analysis's bootstrap interval for average_position; null with a null value."),
+    change: SeriesChange.nullable().describe("Null for the first point, or when either value is null."),
+  })
+  .meta({ id: "SeriesPoint", description: "One completed (or partial) tick's figure of one cell." });
+
+export const MonitorSeries = z
+  .object({
+    metric: SeriesMetric,
+    entity: z.string(),
+    engine: seriesEngine,
+    version: z.int().min(1),
+    points: z.array(SeriesPoint).describe("Oldest first: every completed or partial tick of the version with an analysis."),
+  })
+  .meta({
+    id: "MonitorSeries",
+    description: "One metric of one entity on one engine (or all) over a version's ticks.",
+    examples: [
+      {
+        metric: "visibility",
+        entity: "Acme CRM",
+        engine: "all",
+        version: 1,
+        points: [
+          { tick_id: "mt_01M7VRMMR088ASXAB0JMYCMVPS", at: "2026-11-21T06:00:00.000Z", runs: 30, n: 30, value: 0.3333, interval: [0.1923, 0.5122], change: null },
+          {
+            tick_id: "mt_01M7VRMMR088ASXAB0JMYCMVPT", at: "2026-11-22T06:00:00.000Z", runs: 30, n: 30, value: 0.7333, interval: [0.5558, 0.8582],
+            change: { diff: 0.4, interval: [0.1034, 0.6025], significant: true },
+          },
+        ],
+      },
+    ],
+  });
+
 export const MonitorList = listOf(MonitorSummary, "MonitorList", { description: "Newest first.", examples: [{ items: [exampleMonitorSummary], next_cursor: null }] });
 
 export const MonitorsQuery = z.object({
@@ -404,6 +490,13 @@ export const listMonitorTicks = defineEndpoint({
   method: "GET", path: "/monitors/{monitor_id}/ticks", operationId: "listMonitorTicks", summary: "A monitor's ticks, newest first",
   description: "Every tick, scheduled or manual, skipped or run, newest first and paginated, each with its version (series), status, fanout and charge.",
   tags: ["Monitors"], auth: "bearer", params: monitorParams, query: z.object({ limit: limitParam, cursor: cursorParam }), response: TickList, status: 200,
+});
+
+export const getMonitorSeries = defineEndpoint({
+  method: "GET", path: "/monitors/{monitor_id}/series", operationId: "getMonitorSeries", summary: "A metric of one entity and engine over a version's ticks, with intervals and changes",
+  description:
+    "One point per completed or partial tick of the version (default the current one), oldest first, read from the figures each tick's visibility analysis stored: the value with its n and 95% interval, and its change from the previous point with the interval at 1 − 0.05/m and whether it is significant (as alerts decide). 400 naming metric, entity, engine or version when the monitor has no such one.",
+  tags: ["Monitors"], auth: "bearer", params: monitorParams, query: SeriesQuery, response: MonitorSeries, status: 200,
 });
 
 export type MonitorBody = z.input<typeof Monitor>;

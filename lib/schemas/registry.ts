@@ -82,6 +82,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   monitors.deleteMonitor,
   monitors.runMonitor,
   monitors.listMonitorTicks,
+  monitors.getMonitorSeries,
   monitors.rotateMonitorWebhookSecret,
   alerts.listMonitorAlerts,
   alerts.testMonitorWebhook,

@@ -1,6 +1,6 @@
 // Share links (spec 2.7, 3.2, 4.2; decisions.md "Sharing", "Sharing, wave 3"): one public,
-// read-only, unindexed link per finished run, analysis, fanout or prompt batch, which any member
-// may create, rotate or revoke. zod only.
+// read-only, unindexed link per finished run, analysis, fanout or prompt batch, and per monitor
+// (its live series), which any member may create, rotate or revoke. zod only.
 //
 // What can be shared is SHARE_TARGETS: a kind is one entry there (its collection, path parameter
 // and id), which gives it its four endpoints here, its MCP tools and its CLI prefix; the server's
@@ -10,6 +10,7 @@ import { DateTime, idOf, idSchemas } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleShareState, exampleShareStatus } from "./examples";
 import { AnalysisId } from "./analyses";
+import { MonitorId } from "./monitors";
 import { BatchId, FanoutId, RunId } from "./runs";
 
 export const ShareId = idOf("sh");
@@ -32,6 +33,7 @@ export const SHARE_TARGETS = {
   analysis: { collection: "analyses", param: "analysis_id", id: AnalysisId, noun: "analysis", name: "Analysis", finished: "completed or failed" },
   fanout: { collection: "fanouts", param: "fanout_id", id: FanoutId, noun: "fanout", name: "Fanout", finished: "completed, partial or failed" },
   batch: { collection: "batches", param: "batch_id", id: BatchId, noun: "prompt batch", name: "Batch", finished: "completed, partial or failed" },
+  monitor: { collection: "monitors", param: "monitor_id", id: MonitorId, noun: "monitor", name: "Monitor", finished: null },
 } as const satisfies Record<string, ShareTarget>;
 
 export type ShareKind = keyof typeof SHARE_TARGETS;
@@ -49,13 +51,13 @@ export function shareKindOfId(id: string): ShareKind | undefined {
 
 export const ShareTargetKind = z
   .enum(SHARE_KIND_NAMES)
-  .meta({ id: "ShareTargetKind", description: "What is shared: a `run`, an `analysis`, a `fanout` or a prompt `batch`." });
+  .meta({ id: "ShareTargetKind", description: "What is shared: a `run`, an `analysis`, a `fanout`, a prompt `batch` or a `monitor` (its live series)." });
 
 export const ShareState = z
   .object({
     id: ShareId,
     url: z.string().describe("The public page (`<PUBLIC_BASE_URL>/s/<token>`); anyone with it can read the object. Add `.json` for the object as the API answers it, without what identifies or bills the workspace."),
-    target_id: z.string().describe("The shared run (`dr_…`), analysis (`fa_…`, `ca_…`), fanout (`fo_…`) or prompt batch (`rq_…`)."),
+    target_id: z.string().describe("The shared run (`dr_…`), analysis (`fa_…`, `ca_…`), fanout (`fo_…`), prompt batch (`rq_…`) or monitor (`mo_…`)."),
     target_kind: ShareTargetKind,
     created_at: DateTime,
     revoked_at: DateTime.nullable().describe("When the link stopped working; null while it works."),
@@ -84,7 +86,7 @@ function shareEndpoints(kind: ShareKind) {
       tags, auth: "bearer", params, response: ShareStatus, status: 200,
     }),
     create: defineEndpoint({
-      method: "POST", path: base, operationId: `share${name}`, summary: `Share a finished ${noun}: one public read-only link`,
+      method: "POST", path: base, operationId: `share${name}`, summary: `Share ${finished ? `a finished ${noun}` : `${A.toLowerCase()} ${noun}`}: one public read-only link`,
       description: `Any member may share. ${when}; one already shared answers its link unchanged.`,
       tags, auth: "bearer", params, response: ShareState, status: 200, errors: ["conflict"],
     }),
@@ -116,6 +118,7 @@ export const { get: getRunShare, create: shareRun, revoke: unshareRun, rotate: r
 export const { get: getAnalysisShare, create: shareAnalysis, revoke: unshareAnalysis, rotate: rotateAnalysisShare } = SHARE_ENDPOINTS.analysis;
 export const { get: getFanoutShare, create: shareFanout, revoke: unshareFanout, rotate: rotateFanoutShare } = SHARE_ENDPOINTS.fanout;
 export const { get: getBatchShare, create: shareBatch, revoke: unshareBatch, rotate: rotateBatchShare } = SHARE_ENDPOINTS.batch;
+export const { get: getMonitorShare, create: shareMonitor, revoke: unshareMonitor, rotate: rotateMonitorShare } = SHARE_ENDPOINTS.monitor;
 
 export type ShareState = z.infer<typeof ShareState>;
 export type ShareStatus = z.infer<typeof ShareStatus>;

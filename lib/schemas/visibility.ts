@@ -62,6 +62,16 @@ export const Entity = z
   .object({ ...entityFields, domains: z.array(z.string()).describe("Domain names (hosts, lower-cased); subdomains count.") })
   .meta({ id: "Entity", description: "A brand or competitor the analysis tracks, as it used it (names trimmed, repeats dropped)." });
 
+/** decisions.md "Judged visibility": which engine judges, and what it is asked. */
+export const JudgeRequest = z
+  .strictObject({
+    engine: EngineId.describe("The engine that judges every counted run (one structured-output call per run); it must be enabled on this server."),
+    sentiment: z.boolean().optional().describe("Judge how each answer speaks of every tracked entity it mentions (positive, neutral, negative), with a verbatim quote as evidence. Default true."),
+    discover: z.boolean().optional().describe("Also list the other brands and products each answer names (kept only where the name occurs in the answer). Default false."),
+  })
+  .refine((judge) => judge.sentiment !== false || judge.discover === true, { error: "asks for nothing: set sentiment or discover to true", path: ["sentiment"] })
+  .meta({ id: "JudgeRequest" });
+
 export const VisibilityAnalysisRequest = z
   .strictObject({
     ids: z
@@ -83,6 +93,9 @@ export const VisibilityAnalysisRequest = z
       .describe(
         "Track the project's brands (with its primary_domain and domains) and competitors (with their competitor_domains), each with its aliases. Default true when `entities` is absent; never merged with given entities.",
       ),
+    judge: JudgeRequest.optional().describe(
+      "Also have an answer engine judge every counted run (sentiment per tracked entity, other brands named): the analysis is then queued (202) and finished by a job; charged per run judged (rate card product `judge`).",
+    ),
   })
   .superRefine((body, ctx) => {
     if (body.entities === undefined && body.use_project_context === false) {
@@ -169,6 +182,79 @@ export const CountryVisibility = z
   .object({ country: z.string().nullable().describe("ISO 3166-1 alpha-2; null for runs without a location."), ...figureFields })
   .meta({ id: "CountryVisibility" });
 
+export const Sentiment = z.enum(["positive", "neutral", "negative"]).meta({ id: "Sentiment", description: "How an answer speaks of an entity, as the judge engine read it." });
+
+export const SentimentQuote = z
+  .object({
+    run_id: RunId,
+    engine: z.string().nullable(),
+    sentiment: Sentiment,
+    quote: z.string().describe("The judge's evidence: a passage that occurs verbatim in the run's answer (checked; quotes that do not are rejected and not counted)."),
+  })
+  .meta({ id: "SentimentQuote" });
+
+export const EntitySentiment = z
+  .object({
+    runs_judged: count.describe("Runs judged (the judge's reply was usable)."),
+    positive: count.describe("Judged runs where the entity is spoken of positively, with a verified quote."),
+    neutral: count,
+    negative: count,
+    score: rate.nullable().describe("positive / (positive + negative), rounded to 4 places; null when both are 0. Its n is positive + negative."),
+    score_interval: RateInterval.describe("[low, high]: the 95% Wilson score interval of score over positive + negative judgements; [0, 1] when there are none."),
+    quotes: z
+      .array(SentimentQuote)
+      .describe("Evidence: up to 3 verified quotes of each sentiment, in run order."),
+  })
+  .meta({
+    id: "EntitySentiment",
+    description: "The judge's reading of how the answers speak of the entity: one judgement per judged run that mentions it, each backed by a verbatim quote.",
+  });
+
+export const DiscoveredEngine = z
+  .object({ engine: z.string(), runs: count.describe("Judged runs of this engine."), runs_mentioning: count, visibility: rate, visibility_interval: RateInterval })
+  .meta({ id: "DiscoveredEngine" });
+
+export const DiscoveredEntity = z
+  .object({
+    name: z.string().describe("As the answers write it (the first spelling met; others fold to it by case)."),
+    runs_mentioning: count.describe("Judged runs whose answer names it (the judge named it and the name occurs in the answer)."),
+    visibility: rate.describe("runs_mentioning / judge.runs_judged, rounded to 4 places."),
+    visibility_interval: RateInterval,
+    by_engine: z.array(DiscoveredEngine).describe("By engine name."),
+  })
+  .meta({ id: "DiscoveredEntity", description: "A brand or product the answers name that the analysis does not track, found by the judge and checked against the answer text." });
+
+export const NotJudgedRun = z
+  .object({ run_id: RunId, reason: z.string().describe("Why: the judge's reply was unusable twice (asked once more after the first), or the engine failed.") })
+  .meta({ id: "NotJudgedRun" });
+
+export const JudgeProvenance = z
+  .object({
+    engine: EngineId,
+    model: z.string().nullable().describe("The model that answered (the first judged run's); null until one did."),
+    prompt_version: z.string().describe("Bumped whenever the judge prompt's template changes."),
+    prompt_sha: z.string().describe("SHA-256 (hex) of the judge prompt's template."),
+    sentiment: z.boolean(),
+    discover: z.boolean(),
+    runs: count.describe("Runs to judge: every counted run."),
+    runs_done: count.describe("Runs the job has finished with so far (judged or not): progress while `running`."),
+    runs_judged: count.describe("Runs whose judgement is used: the n of sentiment and discovered figures."),
+    runs_not_judged: z.array(NotJudgedRun).describe("Runs whose judgement could not be used; they are not charged."),
+    quotes_rejected: count.describe("Quotes the judge gave that do not occur verbatim in the answer: discarded with their sentiment."),
+    names_dropped: count.describe("Discovered names that do not occur in the answer: dropped."),
+  })
+  .meta({ id: "JudgeProvenance", description: "Who judged, with which prompt, and how much of it was checked away." });
+
+export const JudgeAgreement = z
+  .object({
+    runs: count.describe("Judged runs compared."),
+    agreeing: count.describe("Judged runs where the judge and the matching rules agree on \"mentioned\" for every tracked entity."),
+    pairs: count.describe("(run, entity) pairs compared: runs x entities. An addition: the units of kappa."),
+    pairs_agreeing: count,
+    kappa: z.number().nullable().describe("Cohen's kappa of judge against rules on \"mentioned\" over the pairs, rounded to 4 places; null when undefined (no pairs, or both always said the same)."),
+  })
+  .meta({ id: "JudgeAgreement", description: "How far the judge engine and the matching rules agree on which entities each answer mentions." });
+
 export const EntityVisibility = z
   .object({
     name: z.string(),
@@ -177,6 +263,7 @@ export const EntityVisibility = z
     by_engine: z.array(EngineVisibility).describe("By engine name."),
     by_prompt: z.array(PromptVisibility).describe("By prompt, in the order prompts first appear."),
     by_country: z.array(CountryVisibility).describe("By country code, runs without one last."),
+    sentiment: EntitySentiment.nullable().describe("Null unless the analysis was judged with sentiment (and until its judge has finished)."),
   })
   .meta({ id: "EntityVisibility", description: "One tracked entity's figures over all runs counted, then the same figures by engine, prompt and country." });
 
@@ -202,7 +289,9 @@ export const VisibilityAnalysis = z
   .object({
     id: VisibilityAnalysisId,
     kind: z.literal("visibility"),
-    status: RunStatus.describe("`completed`: a visibility analysis is computed when it is asked for."),
+    status: RunStatus.describe(
+      "`completed`: a visibility analysis is computed when it is asked for. A judged one is `queued`, then `running` while its judge works (judge.runs_done), then `completed` (or `failed`, with `error`); its rule-based figures are there from the start.",
+    ),
     subject: z.string(),
     run_count: count.describe("Runs named (run_ids), excluded ones included."),
     created_at: DateTime,
@@ -216,7 +305,13 @@ export const VisibilityAnalysis = z
     excluded_runs: z.array(VisibilityExcludedRun),
     totals: VisibilityTotals,
     rows: z.array(EntityVisibility).describe("One per entity, in the order of `entities`."),
-    charge: RunCharge.nullable().describe("Null: computed from stored runs, nothing is charged."),
+    judge: JudgeProvenance.nullable().describe("Null unless the request asked for a judge."),
+    discovered: z
+      .array(DiscoveredEntity)
+      .nullable()
+      .describe("Other brands and products the answers name, most runs first; null unless judged with discover (and until its judge has finished)."),
+    agreement: JudgeAgreement.nullable().describe("Null unless judged (and until its judge has finished)."),
+    charge: RunCharge.nullable().describe("Null unless judged: the rule-based figures are computed from stored runs for free. Judged: held per counted run at creation, captured for the runs judged."),
   })
   .meta({ id: "VisibilityAnalysis", examples: [exampleVisibilityAnalysis] });
 
@@ -275,9 +370,10 @@ export const createVisibilityAnalysis = defineEndpoint({
   method: "POST", path: "/visibility-analyses", operationId: "createVisibilityAnalysis",
   summary: "How often answers name each brand and competitor, in what place, with n and 95% intervals; finished at once",
   description:
-    "The runs are named by run, batch (`rq_…`) or fanout (`fo_…`) ids; a batch or fanout contributes all its runs. Computed from stored answers (no model is called, nothing is charged) and stored, so GET /analyses/{id} answers it unchanged and GET /analyses/{id}/mentions pages its evidence. A mention inside a quotation of the prompt or of the run's own search queries, or in a sentence saying nothing was found about it, is kept as evidence but not counted. Runs that cannot count are listed in excluded_runs.",
+    "The runs are named by run, batch (`rq_…`) or fanout (`fo_…`) ids; a batch or fanout contributes all its runs. Without `judge`: 201, computed from stored answers (no model is called, nothing is charged) and stored, so GET /analyses/{id} answers it unchanged and GET /analyses/{id}/mentions pages its evidence. A mention inside a quotation of the prompt or of the run's own search queries, or in a sentence saying nothing was found about it, is kept as evidence but not counted. Runs that cannot count are listed in excluded_runs. With `judge`: 202, the rule-based figures at once and the analysis `queued`; a job asks the judge engine once per counted run (structured output), keeps only quotes and names that occur in the answer, and completes the analysis with sentiment, discovered entities and the judge's agreement with the rules (GET /analyses/{analysis_id}?wait=30 follows it). Credit for every counted run is held at once (402 `insufficient_credit`, nothing created, when it does not cover them) and captured for the runs judged.",
   tags: ["Analyses"], auth: "bearer", body: VisibilityAnalysisRequest, response: VisibilityAnalysis, status: 201,
-  errors: ["not_found"],
+  otherStatus: { status: 202, description: "Accepted (with `judge`): the analysis is queued, its rule-based figures already there; its judge finishes it." },
+  errors: ["not_found", "insufficient_credit"],
 });
 
 
@@ -288,6 +384,10 @@ export type NotCountedReason = z.infer<typeof NotCountedReason>;
 export type VisibilityExclusionReason = z.infer<typeof VisibilityExclusionReason>;
 export type Entity = z.infer<typeof Entity>;
 export type VisibilityAnalysisRequest = z.infer<typeof VisibilityAnalysisRequest>;
+export type EntitySentiment = z.infer<typeof EntitySentiment>;
+export type DiscoveredEntity = z.infer<typeof DiscoveredEntity>;
+export type JudgeProvenance = z.infer<typeof JudgeProvenance>;
+export type JudgeAgreement = z.infer<typeof JudgeAgreement>;
 export type EntityVisibility = z.infer<typeof EntityVisibility>;
 export type VisibilityAnalysis = z.infer<typeof VisibilityAnalysis>;
 export type Mention = z.infer<typeof Mention>;

@@ -5,17 +5,20 @@
 //
 // The public copy is the object as GET answers it without what identifies or bills the workspace:
 // `project_id` and `created_by` null (spec), every charge null (`charge`, `held_usd`,
-// `charged_usd`), and the project id echoed in an input (`input.project`) removed. Batch, fanout
+// `charged_usd`), and the project id echoed in an input (`input.project`) removed. A monitor also
+// leaves out its budget, month's spend and alert settings (the webhook URL): `null`. Batch, fanout
 // and analysis ids stay: they open nothing without an account.
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { readAnalysisText } from "../analyses/service";
+import { readAnalysisText } from "../analyses/read";
 import { db } from "../db/client";
 import { readFanoutText } from "../fanouts/read";
+import { readMonitor } from "../monitors/read";
 import { readBatch, readRun } from "../runs/read";
 import { statusOfCounts, type RunCounts } from "../runs/status";
 import type { Analysis } from "../schemas/analyses";
 import type { Fanout } from "../schemas/fanouts";
+import type { Monitor } from "../schemas/monitors";
 import type { PromptBatch, Run, RunStatus } from "../schemas/runs";
 import type { ShareKind } from "../schemas/shares";
 import { reachableBy } from "../workspaces/access";
@@ -33,11 +36,21 @@ type KindOf<Body> = {
   publicCopy(body: Body): Body;
 };
 
+type MonitorBody = z.input<typeof Monitor>;
+
+/** A monitor as its link shows it: no project, creator, budget, spend, charge or alert settings (webhook URL). */
+export type PublicMonitor = Omit<MonitorBody, "project" | "spend_month_to_date_usd" | "alerts"> & {
+  project: string | null;
+  spend_month_to_date_usd: string | null;
+  alerts: MonitorBody["alerts"] | null;
+};
+
 export type PublicBodies = {
   run: z.input<typeof Run>;
   analysis: z.input<typeof Analysis>;
   fanout: z.input<typeof Fanout>;
   batch: z.input<typeof PromptBatch>;
+  monitor: PublicMonitor;
 };
 
 type Input = Record<string, unknown>;
@@ -98,6 +111,23 @@ export const SHARE_KINDS: { [K in ShareKind]: KindOf<PublicBodies[K]> } = {
     publicCopy: ({ batch, runs }) => ({
       batch: { ...batch, input: withoutProject(batch.input), project_id: null, created_by: null },
       runs: runs.map(publicRun),
+    }),
+  },
+  monitor: {
+    // Shared at any time (a live dashboard); its status (active or paused) does not matter.
+    target: (principal, id) => db().monitor.findFirst({ where: { id, ...reachableBy(principal) }, select: { workspaceId: true, status: true } }),
+    async read(reader, id) {
+      const monitor = await readMonitor(reader, id);
+      return monitor && { text: JSON.stringify(monitor) };
+    },
+    publicCopy: (monitor) => ({
+      ...monitor,
+      project: null,
+      created_by: null,
+      monthly_budget_usd: null,
+      spend_month_to_date_usd: null,
+      alerts: null,
+      last_tick: monitor.last_tick && { ...monitor.last_tick, charged_usd: null },
     }),
   },
 };

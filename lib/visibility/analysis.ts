@@ -2,7 +2,9 @@
 // function over plain run values: no database, no clock. The service feeds it what it read of the
 // stored runs; the unit tests feed it hand-made answers whose every figure is known.
 import { sortRuns } from "../analyses/citations";
-import type { EntityVisibility, VisibilityExclusionReason } from "../schemas/visibility";
+import type { z } from "zod";
+import type { RunCharge } from "../schemas/billing";
+import type { DiscoveredEntity, EntitySentiment, EntityVisibility, JudgeAgreement, JudgeProvenance, VisibilityExclusionReason } from "../schemas/visibility";
 import { normalizeEntity, type Entity } from "./entities";
 import { bootstrapGroupedMeans } from "../stats";
 import { groupFigures, meanIntervalsTable } from "./figures";
@@ -12,6 +14,22 @@ import { MENTION_WIDTH, MentionStore, mentionRows, Observations, observeContext,
 export const VISIBILITY_METHOD = "visibility-v1";
 
 export type { EntityVisibility, VisibilityExclusionReason };
+
+/** An entity's rule-based figures as stored (its sentiment, judged, is stored beside them in `judged`). */
+export type StoredEntityVisibility = Omit<EntityVisibility, "sentiment">;
+
+/** What a judged analysis stores beside its rule-based figures (decisions.md "Judged visibility"). */
+export type StoredJudgement = {
+  judge: JudgeProvenance;
+  /** One per entity, in order; null until the judge finished, or without sentiment. */
+  sentiment: (EntitySentiment | null)[] | null;
+  discovered: DiscoveredEntity[] | null;
+  agreement: JudgeAgreement | null;
+  /** The charge as it stood when the row was last written (held at creation, settled at the end). */
+  charge: z.input<typeof RunCharge> | null;
+  /** The hold (`ch_…`) set aside for every counted run at creation; null when billing was off or no run counted. Not shown. */
+  hold_id: string | null;
+};
 
 /** What a visibility analysis stores as its figures: everything its API body shows but the row's own fields. */
 export type StoredVisibilityFigures = {
@@ -27,7 +45,9 @@ export type StoredVisibilityFigures = {
     mentions: number;
     mentions_not_counted: { prompt_echo: number; absence: number };
   };
-  rows: EntityVisibility[];
+  rows: StoredEntityVisibility[];
+  /** Only on judged analyses. */
+  judged?: StoredJudgement;
 };
 
 export type VisibilityFigures = StoredVisibilityFigures & {
@@ -132,7 +152,7 @@ export function assembleVisibility(observed: ObservedVisibility, intervals: ([nu
   const byPrompt = figuresOf(2).map((figures, g) => ({ prompt: prompts[g]!, figures }));
   const byCountry = figuresOf(3).map((figures, g) => ({ country: countries[g]!, figures }));
 
-  const rows: EntityVisibility[] = entities.map((entity, e) => ({
+  const rows: StoredEntityVisibility[] = entities.map((entity, e) => ({
     name: entity.name,
     role: entity.role,
     ...allFigures[e]!,

@@ -4,17 +4,25 @@
 // runs and its mentions stored in one transaction. Free: no hold, `charge` null.
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { rememberAnalysisBody, runsOfOneProject, subjectOf, type NamedRun } from "../analyses/service";
-import { currentDb } from "../db/client";
+import { rememberAnalysisBody } from "../analyses/read";
+import { runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
+import { actorOf, holdCredit } from "../billing/holds";
+import { presentRunCharge } from "../billing/present";
+import { engineConfig } from "../config/engines";
+import { currentDb, db as prisma } from "../db/client";
 import { newId } from "../db/ids";
 import { arrayParam, defineStatement, json, text } from "../db/statement";
-import { standalone, textTransaction } from "../db/sql";
+import { sqlIn, standalone, textTransaction, type SqlSession } from "../db/sql";
+import { dispatch, queueJobs } from "../work/dispatch";
+import { jobEvent, visibilityJudgeQueued } from "../work/events";
+import { JUDGE_PROMPT_SHA, JUDGE_PROMPT_VERSION } from "./judge";
+import type { StoredJudgement } from "./analysis";
 import { ApiError, notFound } from "../http/errors";
 import { parseBody } from "../http/input";
 import { JsonText } from "../http/respond";
 import { domainNameOf } from "../schemas/projects";
 import { VISIBILITY_LIMITS, VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
-import { assembleVisibility, observeVisibility } from "./analysis";
+import { assembleVisibility, observeVisibility, type StoredVisibilityFigures } from "./analysis";
 import { bootstrapInThreads } from "./threads";
 import { entitiesFromContext, type Entity, type EntityContext } from "./entities";
 import { MENTION_WIDTH, REASON_CODES, type MentionStore, type VisibilityRunInput } from "./observe";
@@ -57,6 +65,17 @@ const INSERT_ANALYSIS = defineStatement({
     `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, created_by_user_id, api_key_id, created_at, completed_at) ` +
     `VALUES (${p.id}, 'visibility', 'completed', ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.user}, ${p.key}, ` +
     `(${p.at}::timestamptz AT TIME ZONE 'UTC'), (${p.at}::timestamptz AT TIME ZONE 'UTC')) RETURNING ${select}`,
+});
+
+/** A judged analysis: queued, its rule-based figures stored at once, its judge to come. */
+const INSERT_QUEUED = defineStatement({
+  label: "visibility_insert_queued",
+  params: ["id", "workspace", "project", "subject", "input", "result", "user", "key", "at"],
+  columns: { version: text("xmin") },
+  sql: ({ select, p }) =>
+    `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, created_by_user_id, api_key_id, created_at) ` +
+    `VALUES (${p.id}, 'visibility', 'queued', ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.user}, ${p.key}, ` +
+    `(${p.at}::timestamptz AT TIME ZONE 'UTC')) RETURNING ${select}`,
 });
 
 /** The figures of an analysis inserted before its intervals were known (null `result` until then). */
@@ -179,12 +198,119 @@ function mentionRowsOf(analysed: readonly string[], store: MentionStore, runs: r
   return { positions, runIds, entities, counted, notCounted, mentions };
 }
 
+/**
+ * What a caller storing the analysis with something of its own (a monitor's tick) does in the
+ * analysis's transaction: `before`, first, may refuse (false: nothing is stored, and the store
+ * answers null), `after` writes what goes with the analysis (its id and figures).
+ */
+export type AnalysisHooks = {
+  before?: (sql: SqlSession) => Promise<boolean>;
+  after?: (sql: SqlSession, id: string, figures: StoredVisibilityFigures) => Promise<void>;
+};
+
+/** The judge engine, enabled on this server, or 400 naming judge.engine. */
+function judgeEngineOf(judge: NonNullable<Request["judge"]>): string {
+  const enabled = engineConfig().enabled;
+  if (!enabled.includes(judge.engine)) {
+    throw new ApiError("invalid_request", `judge.engine: ${judge.engine} is not enabled on this server; enabled: ${enabled.join(", ") || "none"}`);
+  }
+  return judge.engine;
+}
+
+/**
+ * A judged analysis (decisions.md "Judged visibility"): the rule-based figures computed now and
+ * stored with the analysis `queued`, credit held for every counted run (402 and nothing stored
+ * when it does not cover them) and the judge job queued, in one transaction; answered 202.
+ */
+async function storeJudgedAnalysis(
+  principal: Principal,
+  body: Request & { judge: NonNullable<Request["judge"]> },
+  prepared: { id: string; named: NamedRun[]; projectId: string; workspaceId: string; observed: ReturnType<typeof observeVisibility>; intervals: ReturnType<typeof bootstrapInThreads> },
+): Promise<{ id: string; text: string }> {
+  const { id, named, projectId, workspaceId, observed } = prepared;
+  const engine = judgeEngineOf(body.judge);
+  const base = assembleVisibility(observed, await prepared.intervals).figures;
+  const runs = base.totals.runs;
+  const judged: StoredJudgement = {
+    judge: {
+      engine: engine as StoredJudgement["judge"]["engine"],
+      model: null,
+      prompt_version: JUDGE_PROMPT_VERSION,
+      prompt_sha: JUDGE_PROMPT_SHA,
+      sentiment: body.judge.sentiment ?? true,
+      discover: body.judge.discover ?? false,
+      runs,
+      runs_done: 0,
+      runs_judged: 0,
+      runs_not_judged: [],
+      quotes_rejected: 0,
+      names_dropped: 0,
+    },
+    sentiment: null,
+    discovered: null,
+    agreement: null,
+    charge: null,
+    hold_id: null,
+  };
+  const subject = subjectOf(named, "Visibility");
+  const now = new Date();
+  const rows = mentionRowsOf(observed.runIds, observed.store, observed.runs);
+  const job = jobEvent(visibilityJudgeQueued, id, { analysis_id: id, engine });
+  const { version, figures } = await prisma().$transaction(
+    async (tx) => {
+      const sql = sqlIn(tx);
+      const held = await holdCredit(
+        tx,
+        { workspaceId, operationId: id, actor: actorOf(principal), lines: runs > 0 ? [{ product: "judge", engine, units: runs, analysisId: id }] : [] },
+        async () => {
+          await INSERT_QUEUED.query(sql, {
+            id, workspace: workspaceId, project: projectId, subject, input: JSON.stringify(body), result: JSON.stringify({ ...base, judged }),
+            user: principal.user.id, key: principal.apiKeyId, at: now,
+          });
+          await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(observed.runIds) });
+          if (rows.runIds.length) {
+            await INSERT_MENTIONS.query(sql, {
+              analysis: id, positions: arrayParam(rows.positions), runs: arrayParam(rows.runIds), entities: arrayParam(rows.entities),
+              counted: arrayParam(rows.counted), notCounted: arrayParam(rows.notCounted), mentions: arrayParam(rows.mentions),
+            });
+          }
+        },
+      );
+      const hold = held.holds[0];
+      const figures: StoredVisibilityFigures = hold
+        ? {
+            ...base,
+            judged: {
+              ...judged,
+              hold_id: hold.id,
+              charge: presentRunCharge({ ...hold, status: "held", capturedMicros: null, capturedUnits: null }, true),
+            },
+          }
+        : { ...base, judged };
+      const [updated] = await SET_RESULT.query(sql, { id, result: JSON.stringify(figures) });
+      await queueJobs(tx, [job]);
+      return { version: updated!.version, figures };
+    },
+    { maxWait: 30_000, timeout: 60_000 },
+  );
+  await dispatch([job]);
+  const analysis = presentVisibilityAnalysis({
+    id, status: "queued", subject, createdAt: now, completedAt: null, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
+  });
+  const text = JSON.stringify(analysis);
+  rememberAnalysisBody(id, `${version}:${principal.user.email}`, analysis.status, text);
+  return { id, text };
+}
+
 /** Computes and stores the analysis; answers its body, presented and serialised once, and files it for GET. */
-async function storeVisibilityAnalysis(principal: Principal, body: Request): Promise<{ id: string; text: string }> {
+async function storeVisibilityAnalysis(principal: Principal, body: Request): Promise<{ id: string; text: string; queued: boolean }>;
+async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks): Promise<{ id: string; text: string; queued: boolean } | null>;
+async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks = {}): Promise<{ id: string; text: string; queued: boolean } | null> {
   const { named, projectId } = await runsOfOneProject(principal, body.ids);
   const [project, texts] = await Promise.all([PROJECT_CONTEXT.first(standalone(), { project: projectId }), runTexts(named)]);
   if (!project) throw notFound("project", projectId);
   const entities = entitiesFor(body, project.context);
+  if (body.judge) judgeEngineOf(body.judge);
   const id = newId("visibilityAnalysis");
   // Read here: handing half the runs to a worker cost more CPU than it saved on 2 shared cores.
   const observed = observeVisibility(inputsOf(named, texts), { entities });
@@ -194,12 +320,17 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request): Pro
   // starts once the intervals are in.
   const intervals = bootstrapInThreads(observed.table, id);
   void intervals.catch(() => undefined);
+  if (body.judge) {
+    const judgedBody = { ...body, judge: body.judge };
+    return { ...(await storeJudgedAnalysis(principal, judgedBody, { id, named, projectId, workspaceId: project.workspaceId, observed, intervals })), queued: true };
+  }
   const db = currentDb();
   const subject = subjectOf(named, "Visibility");
   const now = new Date();
   const rows = mentionRowsOf(observed.runIds, observed.store, observed.runs);
   const early = db.pool ? null : assembleVisibility(observed, await intervals).figures;
-  const { version, figures } = await textTransaction(db, async (sql) => {
+  const stored = await textTransaction(db, async (sql) => {
+    if (hooks.before && !(await hooks.before(sql))) return null;
     // The rows that need no interval first (sent while the threads draw, on PostgreSQL), then the figures.
     const [created] = await INSERT_ANALYSIS.query(sql, {
       id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: early ? JSON.stringify(early) : null,
@@ -217,22 +348,30 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request): Pro
         mentions: arrayParam(rows.mentions),
       });
     }
-    if (early) return { version: created!.version, figures: early };
+    if (early) {
+      await hooks.after?.(sql, id, early);
+      return { version: created!.version, figures: early };
+    }
     const { figures } = assembleVisibility(observed, await intervals);
     const [updated] = await SET_RESULT.query(sql, { id, result: JSON.stringify(figures) });
+    await hooks.after?.(sql, id, figures);
     return { version: updated!.version, figures };
   });
+  if (!stored) return null;
+  const { version, figures } = stored;
   const analysis = presentVisibilityAnalysis({
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
   });
   const text = JSON.stringify(analysis);
   rememberAnalysisBody(id, `${version}:${principal.user.email}`, analysis.status, text);
-  return { id, text };
+  return { id, text, queued: false };
 }
 
 /** POST /visibility-analyses as the API sends it: the body serialised once (and remembered for GET /analyses/{id}). */
 export async function createVisibilityAnalysisBody(principal: Principal, body: Request) {
-  return new JsonText<z.input<typeof VisibilityAnalysis>>((await storeVisibilityAnalysis(principal, body)).text);
+  const stored = await storeVisibilityAnalysis(principal, body);
+  // Judged: 202, queued (the endpoint's otherStatus).
+  return new JsonText<z.input<typeof VisibilityAnalysis>>(stored.text, stored.queued ? 202 : undefined);
 }
 
 /**
@@ -242,6 +381,9 @@ export async function createVisibilityAnalysisBody(principal: Principal, body: R
  * someone, such as a monitor's tick analysing its fanout; `actor` is usually scoped to the
  * workspace the work belongs to (Principal.workspaceId).
  */
-export async function analyseVisibility(actor: Principal, input: z.input<typeof VisibilityAnalysisRequest>): Promise<string> {
-  return (await storeVisibilityAnalysis(actor, parseBody(VisibilityAnalysisRequest, input))).id;
+export async function analyseVisibility(actor: Principal, input: z.input<typeof VisibilityAnalysisRequest>): Promise<string>;
+/** The same with hooks in the analysis's transaction (AnalysisHooks); null when `before` refused. */
+export async function analyseVisibility(actor: Principal, input: z.input<typeof VisibilityAnalysisRequest>, hooks: AnalysisHooks): Promise<string | null>;
+export async function analyseVisibility(actor: Principal, input: z.input<typeof VisibilityAnalysisRequest>, hooks: AnalysisHooks = {}): Promise<string | null> {
+  return (await storeVisibilityAnalysis(actor, parseBody(VisibilityAnalysisRequest, input), hooks))?.id ?? null;
 }

@@ -3,10 +3,10 @@
 // that the body POST answers (from the figures as computed) and the body GET answers (from the
 // figures as stored, whose keys jsonb has reordered) are the same bytes.
 import type { z } from "zod";
-import type { EntityFigures, EntityVisibility, VisibilityAnalysis } from "../schemas/visibility";
-import type { StoredVisibilityFigures } from "./analysis";
+import type { DiscoveredEntity, EntityFigures, EntitySentiment, EntityVisibility, VisibilityAnalysis } from "../schemas/visibility";
+import type { StoredEntityVisibility, StoredJudgement, StoredVisibilityFigures } from "./analysis";
 
-/** What the presenter reads of an analysis row (lib/analyses/service.ts analysisColumns). */
+/** What the presenter reads of an analysis row (lib/analyses/present.ts analysisColumns). */
 export type VisibilityRow = {
   id: string;
   status: z.input<typeof VisibilityAnalysis>["status"];
@@ -55,7 +55,20 @@ function figuresOf(f: EntityFigures): EntityFigures {
   };
 }
 
-function rowOf(r: EntityVisibility): EntityVisibility {
+function sentimentOf(s: EntitySentiment | null | undefined): EntitySentiment | null {
+  if (!s) return null;
+  return {
+    runs_judged: s.runs_judged,
+    positive: s.positive,
+    neutral: s.neutral,
+    negative: s.negative,
+    score: s.score,
+    score_interval: pair(s.score_interval),
+    quotes: s.quotes.map((q) => ({ run_id: q.run_id, engine: q.engine, sentiment: q.sentiment, quote: q.quote })),
+  };
+}
+
+function rowOf(r: StoredEntityVisibility, sentiment: EntitySentiment | null | undefined): EntityVisibility {
   return {
     name: r.name,
     role: r.role,
@@ -63,11 +76,40 @@ function rowOf(r: EntityVisibility): EntityVisibility {
     by_engine: r.by_engine.map((g) => ({ engine: g.engine, ...figuresOf(g) })),
     by_prompt: r.by_prompt.map((g) => ({ prompt: g.prompt, ...figuresOf(g) })),
     by_country: r.by_country.map((g) => ({ country: g.country, ...figuresOf(g) })),
+    sentiment: sentimentOf(sentiment),
+  };
+}
+
+function discoveredOf(d: DiscoveredEntity): DiscoveredEntity {
+  return {
+    name: d.name,
+    runs_mentioning: d.runs_mentioning,
+    visibility: d.visibility,
+    visibility_interval: pair(d.visibility_interval),
+    by_engine: d.by_engine.map((g) => ({ engine: g.engine, runs: g.runs, runs_mentioning: g.runs_mentioning, visibility: g.visibility, visibility_interval: pair(g.visibility_interval) })),
+  };
+}
+
+function judgeOf(j: StoredJudgement["judge"]): StoredJudgement["judge"] {
+  return {
+    engine: j.engine,
+    model: j.model,
+    prompt_version: j.prompt_version,
+    prompt_sha: j.prompt_sha,
+    sentiment: j.sentiment,
+    discover: j.discover,
+    runs: j.runs,
+    runs_done: j.runs_done,
+    runs_judged: j.runs_judged,
+    runs_not_judged: j.runs_not_judged.map((x) => ({ run_id: x.run_id, reason: x.reason })),
+    quotes_rejected: j.quotes_rejected,
+    names_dropped: j.names_dropped,
   };
 }
 
 export function presentVisibilityAnalysis(row: VisibilityRow): z.input<typeof VisibilityAnalysis> {
   const figures = row.result as StoredVisibilityFigures;
+  const judged = figures.judged;
   return {
     id: row.id,
     kind: "visibility",
@@ -90,8 +132,15 @@ export function presentVisibilityAnalysis(row: VisibilityRow): z.input<typeof Vi
       mentions: figures.totals.mentions,
       mentions_not_counted: { prompt_echo: figures.totals.mentions_not_counted.prompt_echo, absence: figures.totals.mentions_not_counted.absence },
     },
-    rows: figures.rows.map(rowOf),
-    // Computed from stored runs: nothing is held or captured.
-    charge: null,
+    rows: figures.rows.map((r, e) => rowOf(r, judged?.sentiment?.[e])),
+    judge: judged ? judgeOf(judged.judge) : null,
+    discovered: judged?.discovered ? judged.discovered.map(discoveredOf) : null,
+    agreement: judged?.agreement
+      ? { runs: judged.agreement.runs, agreeing: judged.agreement.agreeing, pairs: judged.agreement.pairs, pairs_agreeing: judged.agreement.pairs_agreeing, kappa: judged.agreement.kappa }
+      : null,
+    // Unjudged: computed from stored runs, nothing is held or captured.
+    charge: judged?.charge
+      ? { status: judged.charge.status, amount_usd: judged.charge.amount_usd, unit: judged.charge.unit, units: judged.charge.units, unit_price_usd: judged.charge.unit_price_usd, pricing_version: judged.charge.pricing_version }
+      : null,
   };
 }

@@ -26,6 +26,14 @@ export const auditQueued = eventType("geoscope/audit.queued", {
   schema: z.strictObject({ run_id: runId, host: z.string().min(1) }),
 });
 
+/** A judged visibility analysis was queued (POST /visibility-analyses with `judge`): judge its runs on the judge engine. */
+export const visibilityJudgeQueued = eventType("geoscope/visibility.judge-queued", {
+  schema: z.strictObject({
+    analysis_id: z.string().regex(/^va_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be a visibility analysis id (va_…)" }),
+    engine: z.string(),
+  }),
+});
+
 const tickId = z.string().regex(/^mt_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be a tick id (mt_…)" });
 
 /** A monitor's slot was claimed (lib/monitors/ticks.ts): make the tick's fanout, or skip it. The event id is the tick's. */
@@ -58,7 +66,7 @@ export const testThreeSteps = eventType("geoscope/test.three-steps", {
 });
 
 /** The typed event module: every event a job may be triggered by. */
-export const events = { runQueued, questionsQueued, auditQueued, monitorTickDue, monitorTickFinished, alertDeliveryDue, testThreeSteps } as const;
+export const events = { runQueued, questionsQueued, visibilityJudgeQueued, auditQueued, monitorTickDue, monitorTickFinished, alertDeliveryDue, testThreeSteps } as const;
 
 export type AnyEventType = (typeof events)[keyof typeof events];
 export type EventName = AnyEventType["name"];

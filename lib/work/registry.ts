@@ -11,8 +11,9 @@ import type { AnyEventType } from "./events";
 import type { AnyJob } from "./job";
 import type { PeriodicTask } from "./periodic";
 import { threeStepsJob } from "./testing/three-steps";
+import { judgeVisibilityJob } from "../visibility/jobs/judge-visibility";
 
-const JOBS: readonly AnyJob[] = [promptRunJob, generateQuestionsJob, auditPageJob, startTickJob, finishTickJob, deliverAlertJob];
+const JOBS: readonly AnyJob[] = [promptRunJob, generateQuestionsJob, judgeVisibilityJob, auditPageJob, startTickJob, finishTickJob, deliverAlertJob];
 /** Jobs for the durability tests, registered only when GEOSCOPE_TEST_JOBS=1. */
 const TEST_JOBS: readonly AnyJob[] = [threeStepsJob];
 

@@ -135,7 +135,7 @@ async function redirectOf(run: () => Promise<unknown>): Promise<string> {
   throw new Error("the action did not redirect");
 }
 
-/** A's shared prompt run, questions analysis, prompt batch and fanout, with the API's share endpoints for each. */
+/** A's shared prompt run, questions analysis, prompt batch, fanout and monitor, with the API's share endpoints for each. */
 function shareTargets() {
   return [
     ["run", seeded.promptRunId, { create: sharesApi.shareRun, rotate: sharesApi.rotateRunShare, revoke: sharesApi.unshareRun }, { run_id: seeded.promptRunId }],
@@ -147,6 +147,7 @@ function shareTargets() {
     ],
     ["batch", seeded.batchId, { create: sharesApi.shareBatch, rotate: sharesApi.rotateBatchShare, revoke: sharesApi.unshareBatch }, { batch_id: seeded.batchId }],
     ["fanout", seeded.fanoutId, { create: sharesApi.shareFanout, rotate: sharesApi.rotateFanoutShare, revoke: sharesApi.unshareFanout }, { fanout_id: seeded.fanoutId }],
+    ["monitor", seeded.monitorId, { create: sharesApi.shareMonitor, rotate: sharesApi.rotateMonitorShare, revoke: sharesApi.unshareMonitor }, { monitor_id: seeded.monitorId }],
   ] as const;
 }
 
@@ -311,6 +312,18 @@ const matrix: Record<string, Record<string, Row>> = {
         const fields = { project_id: seeded.projectId, rows: "1", "name.0": "Mine", "role.0": "brand", "aliases.0": "", "domains.0": "" };
         const outcome = await unchangedAfter(b, () => research.saveEntitiesAction(idle, form(fields)));
         expect(outcome).toEqual({ ok: false, message: expected });
+      },
+    },
+    addCompetitorAction: {
+      async foreign() {
+        // B tracking a discovered name in A's project: the API refuses B that project (404), the
+        // action says refused on the analysis page, and A's context is unchanged.
+        await apiMessage(b, 404, projectsApi.updateProject, { params: { project_id: seeded.projectId }, body: { context: { competitors: ["Rival"] } } });
+        const analysisId = "va_01M8CWEPXJDWTAJZMNEF2H98M3";
+        const fields = { project_id: seeded.projectId, analysis_id: analysisId, name: "Rival" };
+        expect(await unchangedAfter(b, () => redirectOf(() => research.addCompetitorAction(form(fields))))).toBe(
+          `/analyses/${analysisId}?competitor=Rival&outcome=refused#discovered`,
+        );
       },
     },
     startAuditAction: {

@@ -304,7 +304,8 @@ describe("GET /version and GET /pricing", () => {
     expect(pricing.status).toBe(200);
     expect(pricing.body.version).toBe("2026-11-01");
     expect(pricing.body.currency).toBe("USD");
-    expect(pricing.body.prices).toHaveLength(6);
+    // Prompts on three engines, questions, audits, citations, and the judge on three engines (#35).
+    expect(pricing.body.prices).toHaveLength(9);
   });
 });
 

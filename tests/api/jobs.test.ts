@@ -16,7 +16,7 @@ import { db } from "@/lib/db/client";
 import { createProject } from "@/lib/projects/projects";
 import { createAudit } from "@/lib/audits/create";
 import { createQuestionsAnalysis } from "@/lib/questions/create";
-import { createPromptBatch } from "@/lib/runs/prompts";
+import { createPromptBatch } from "@/lib/runs/create";
 import { dispatch, queueJobs } from "@/lib/work/dispatch";
 import { jobEvent, testThreeSteps, type AnyEventType, type EventData } from "@/lib/work/events";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";

@@ -216,7 +216,7 @@ describe("what a client generator reads from the document", () => {
       ["Run", "fanout_id", "fo"], ["Run", "project_id", "pr"], ["RunSummary", "id", "dr"], ["Batch", "id", "rq"], ["Batch", "project_id", "pr"],
       ["ApiKey", "id", "ak"], ["ApiKey", "workspace_id", "ws"], ["CLIAuthPoll", "token_id", "ct"], ["Invitation", "id", "iv"],
       ["Transaction", "id", "tx"], ["Transaction", "run_id", "dr"], ["Transaction", "api_key_id", "ak"], ["BillingSummary", "workspace_id", "ws"],
-      ["Credential", "id", "ak|ct|us"], ["Transaction", "operation_id", "rq|fo|fa|ca|dr"],
+      ["Credential", "id", "ak|ct|us"], ["Transaction", "operation_id", "rq|fo|fa|ca|va|dr"],
     ];
     for (const [component, field, prefixes] of ids) {
       const [schema] = alternatives(doc, property(doc, component, field)).schemas;
@@ -243,9 +243,9 @@ describe("what a client generator reads from the document", () => {
       ["Invitation", "status", ["pending", "accepted", "revoked", "expired"]],
       ["Transaction", "kind", ["promo_grant", "purchase", "usage", "reversal", "adjustment"]],
       ["Transaction", "bucket", ["promo", "purchased"]],
-      ["PriceRow", "product", ["prompt", "questions", "audit", "citations"]],
-      ["PriceRow", "unit", ["prompt", "question", "url", "analysis"]],
-      ["UsageRow", "product", ["prompt", "questions", "audit", "citations"]],
+      ["PriceRow", "product", ["prompt", "questions", "audit", "citations", "judge"]],
+      ["PriceRow", "unit", ["prompt", "question", "url", "analysis", "run"]],
+      ["UsageRow", "product", ["prompt", "questions", "audit", "citations", "judge"]],
       ["RunCharge", "status", ["held", "captured", "released"]],
       ["CLIAuthPoll", "status", ["pending", "slow_down", "approved", "denied", "expired"]],
     ];

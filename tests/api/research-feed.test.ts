@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/http/errors";
 import { createProject, updateProject } from "@/lib/projects/projects";
 import { auditRuns, glanceOf, PAGE_SIZE, promptBatches, watchOf } from "@/lib/research/feed";
-import { createPromptBatch } from "@/lib/runs/prompts";
+import { createPromptBatch } from "@/lib/runs/create";
 import { createAudit } from "@/lib/audits/create";
 import { promptResultOf } from "@/lib/schemas/results";
 import { Run } from "@/lib/schemas/runs";

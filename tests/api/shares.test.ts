@@ -1,5 +1,5 @@
 // Share links through the route handlers: every row of spec 3.2's share table for every kind that
-// can be shared (runs, analyses of both kinds, fanouts, prompt batches), foreign and missing
+// can be shared (runs, analyses of both kinds, fanouts, prompt batches, monitors), foreign and missing
 // objects alike 404, what counts as finished, concurrency, and what the public token resolves to:
 // the object as the API answers it, read through the share, with what identifies or bills the
 // workspace left out.
@@ -15,16 +15,21 @@ import { GET as getFanoutRoute } from "@/app/api/v1/fanouts/[fanout_id]/route";
 import { DELETE as deleteFanoutShare, GET as getFanoutShare, POST as postFanoutShare } from "@/app/api/v1/fanouts/[fanout_id]/share/route";
 import { POST as rotateFanoutShare } from "@/app/api/v1/fanouts/[fanout_id]/share/rotate/route";
 import { POST as postFanouts } from "@/app/api/v1/fanouts/route";
+import { DELETE as deleteMonitorRoute, GET as getMonitorRoute, PATCH as patchMonitorRoute } from "@/app/api/v1/monitors/[monitor_id]/route";
+import { DELETE as deleteMonitorShare, GET as getMonitorShare, POST as postMonitorShare } from "@/app/api/v1/monitors/[monitor_id]/share/route";
+import { POST as rotateMonitorShare } from "@/app/api/v1/monitors/[monitor_id]/share/rotate/route";
+import { POST as postMonitors } from "@/app/api/v1/monitors/route";
 import { POST as postPrompts } from "@/app/api/v1/prompts/route";
 import { POST as postQuestions } from "@/app/api/v1/questions/route";
 import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
 import { DELETE as deleteRunShare, GET as getRunShare, POST as postRunShare } from "@/app/api/v1/runs/[run_id]/share/route";
 import { POST as rotateRunShare } from "@/app/api/v1/runs/[run_id]/share/rotate/route";
-import { readAnalysisText } from "@/lib/analyses/service";
+import { readAnalysisText } from "@/lib/analyses/read";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { readFanoutText } from "@/lib/fanouts/read";
+import { readMonitor } from "@/lib/monitors/read";
 import { createProject } from "@/lib/projects/projects";
 import { readBatch, readRun } from "@/lib/runs/read";
 import { ShareState, ShareStatus, type ShareKind } from "@/lib/schemas/shares";
@@ -39,6 +44,9 @@ import { workspaceLeaks } from "../helpers/share-leaks";
 
 useSimulatedEngines({ billing: true });
 useTestDatabase();
+// A monitor's webhook URL must pass the address rules: this name is let through without resolving.
+process.env.WEBHOOK_ALLOW_HOSTS = "hooks.test.invalid";
+const WEBHOOK_URL = "https://hooks.test.invalid/secret-path-of-acme";
 
 let alice: Person;
 let bob: Person;
@@ -52,12 +60,15 @@ let fanoutId: string;
 /** A batch and a fanout whose Claude runs failed: partial, which is finished. */
 let partialBatchId: string;
 let partialFanoutId: string;
+/** A monitor with a webhook URL, email alerts and a budget: none of which its link shows. */
+let monitorId: string;
 
 afterEach(async () => {
   await localDriver().drained();
 });
 
 afterAll(() => {
+  delete process.env.WEBHOOK_ALLOW_HOSTS;
   resetConfig();
 });
 
@@ -83,6 +94,16 @@ beforeAll(async () => {
   partialBatchId = partial.body.batch.id;
   const waited = await call(getBatchRoute, "GET", `/batches/${partialBatchId}`, { token: alice.cliToken, params: { batch_id: partialBatchId }, query: { wait: 30 } });
   expect(waited.body.batch.status).toBe("partial");
+  const monitor = await call(postMonitors, "POST", "/monitors", {
+    token: alice.cliToken,
+    body: {
+      project, name: "Acme weekly", prompts: [{ text: "best crm for agencies" }], engines: ["chatgpt", "claude"], runs: 2,
+      entities: [{ name: "HubSpot", role: "brand" }, { name: "Pipedrive", role: "competitor" }],
+      monthly_budget_usd: "25.00", alerts: { webhook_url: WEBHOOK_URL, email: true, min_change: 15 },
+    },
+  });
+  expect(monitor.status, JSON.stringify(monitor.body)).toBe(201);
+  monitorId = monitor.body.id;
 });
 
 /** A fanout of these prompts on ChatGPT and Claude, two runs each, waited for. */
@@ -101,6 +122,7 @@ const routes = {
   analysis: { get: getAnalysisShare, post: postAnalysisShare, del: deleteAnalysisShare, rotate: rotateAnalysisShare, collection: "analyses", param: "analysis_id" },
   fanout: { get: getFanoutShare, post: postFanoutShare, del: deleteFanoutShare, rotate: rotateFanoutShare, collection: "fanouts", param: "fanout_id" },
   batch: { get: getBatchShare, post: postBatchShare, del: deleteBatchShare, rotate: rotateBatchShare, collection: "batches", param: "batch_id" },
+  monitor: { get: getMonitorShare, post: postMonitorShare, del: deleteMonitorShare, rotate: rotateMonitorShare, collection: "monitors", param: "monitor_id" },
 } as const satisfies Record<Kind, unknown>;
 
 function share(kind: Kind, action: "get" | "post" | "del" | "rotate", id: string, token = alice.cliToken) {
@@ -121,6 +143,7 @@ describe.each([
   ["analysis", () => citationsId],
   ["batch", () => batchId],
   ["fanout", () => fanoutId],
+  ["monitor", () => monitorId],
 ] as const)("sharing a %s", (kind, idOf) => {
   it("walks every row of the share table", async () => {
     const id = idOf();
@@ -319,9 +342,39 @@ describe("the public object", () => {
     await share("fanout", "del", fanoutId);
   });
 
+  it("is the monitor as the API answers it, without project, person, budget, spend or alert settings", async () => {
+    const link = (await share("monitor", "post", monitorId)).body;
+    const shared = await sharedObject(tokenOfUrl(link.url));
+    const api = (await call(getMonitorRoute, "GET", `/monitors/${monitorId}`, { token: alice.cliToken, params: { monitor_id: monitorId } })).body;
+    expect(api).toMatchObject({ project, created_by: alice.email, monthly_budget_usd: "25.00", alerts: { webhook_url: WEBHOOK_URL, email: true } });
+    expect(shared).toEqual({
+      kind: "monitor",
+      shareId: link.id,
+      body: { ...api, project: null, created_by: null, monthly_budget_usd: null, spend_month_to_date_usd: null, alerts: null },
+    });
+    expect(JSON.stringify(shared)).not.toContain("hooks.test.invalid");
+    expect(JSON.stringify(shared)).not.toContain("webhook_secret");
+    await share("monitor", "del", monitorId);
+  });
+
+  it("shares a monitor at any time: before its first tick and paused; a deleted monitor's link stops working", async () => {
+    const made = await call(postMonitors, "POST", "/monitors", { token: alice.cliToken, body: { project, name: "Paused", prompts: [{ text: "crm for dentists" }], engines: ["chatgpt"], runs: 1, entities: [{ name: "HubSpot", role: "brand" }] } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.id;
+    await call(patchMonitorRoute, "PATCH", `/monitors/${id}`, { token: alice.cliToken, params: { monitor_id: id }, body: { status: "paused" } });
+    const link = await share("monitor", "post", id, carol.cliToken);
+    expect(link.status).toBe(200);
+    expect(link.body).toMatchObject({ target_kind: "monitor", target_id: id });
+    expect((await sharedObject(tokenOfUrl(link.body.url)))?.body).toMatchObject({ id, status: "paused", last_tick: null });
+    const deleted = await call(deleteMonitorRoute, "DELETE", `/monitors/${id}`, { token: alice.cliToken, params: { monitor_id: id } });
+    expect(deleted.status).toBe(204);
+    expect(await sharedObject(tokenOfUrl(link.body.url))).toBeNull();
+    expect((await share("monitor", "get", id)).status).toBe(404);
+  });
+
   it("holds no email, project or workspace id, input project or charge, for every kind", async () => {
     const cases: Array<[Kind, string]> = [
-      ["run", runId], ["analysis", questionsId], ["analysis", citationsId], ["batch", batchId], ["batch", partialBatchId], ["fanout", fanoutId], ["fanout", partialFanoutId],
+      ["run", runId], ["analysis", questionsId], ["analysis", citationsId], ["batch", batchId], ["batch", partialBatchId], ["fanout", fanoutId], ["fanout", partialFanoutId], ["monitor", monitorId],
     ];
     for (const [kind, id] of cases) {
       // Shared by Carol: neither the sharer nor the creator shows.
@@ -339,18 +392,20 @@ describe("the public object", () => {
       analysis: (await share("analysis", "post", citationsId)).body,
       batch: (await share("batch", "post", batchId)).body,
       fanout: (await share("fanout", "post", fanoutId)).body,
+      monitor: (await share("monitor", "post", monitorId)).body,
     };
     const reads = {
       run: (share: string, id: string) => readRun({ share }, id),
       analysis: (share: string, id: string) => readAnalysisText({ share }, id),
       batch: (share: string, id: string) => readBatch({ share }, id),
       fanout: (share: string, id: string) => readFanoutText({ share }, id),
+      monitor: (share: string, id: string) => readMonitor({ share }, id),
     };
-    const ids = { run: runId, analysis: citationsId, batch: batchId, fanout: fanoutId };
+    const ids = { run: runId, analysis: citationsId, batch: batchId, fanout: fanoutId, monitor: monitorId };
     // Another object of the same kind, in the same workspace.
-    const others = { run: (await db().run.findFirstOrThrow({ where: { batchId } , orderBy: { id: "desc" } })).id, analysis: questionsId, batch: partialBatchId, fanout: partialFanoutId };
+    const others = { run: (await db().run.findFirstOrThrow({ where: { batchId } , orderBy: { id: "desc" } })).id, analysis: questionsId, batch: partialBatchId, fanout: partialFanoutId, monitor: await otherMonitor() };
     expect(others.run).not.toBe(runId);
-    for (const kind of ["run", "analysis", "batch", "fanout"] as const) {
+    for (const kind of ["run", "analysis", "batch", "fanout", "monitor"] as const) {
       expect(await reads[kind](links[kind].id, ids[kind]), kind).not.toBeNull();
       expect(await reads[kind](links[kind].id, others[kind]), kind).toBeNull();
       await share(kind, "del", ids[kind]);
@@ -370,3 +425,10 @@ describe("the public object", () => {
     await share("run", "del", runId);
   });
 });
+
+/** Another monitor in Alice's workspace. */
+async function otherMonitor(): Promise<string> {
+  const made = await call(postMonitors, "POST", "/monitors", { token: alice.cliToken, body: { project, name: "Another", prompts: [{ text: "crm for lawyers" }], engines: ["chatgpt"], runs: 1, entities: [{ name: "HubSpot", role: "brand" }] } });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  return made.body.id;
+}

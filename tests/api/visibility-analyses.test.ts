@@ -356,7 +356,12 @@ describe("POST /visibility-analyses", () => {
     const byId = new Map(inputs.map((r) => [r.run_id, r]));
     const named = [ids.aRun, ids.b, order[2]!, ids.d1, ids.d2, order[5]!, order[6]!, ids.aRun].map((id) => byId.get(id)!);
     const { mentions: computed, ...figures } = computeVisibilityAnalysis(named, { entities: analysis.entities, seed: analysis.id });
-    expect({ method: analysis.method, entities: analysis.entities, run_ids: analysis.run_ids, excluded_runs: analysis.excluded_runs, totals: analysis.totals, rows: analysis.rows }).toEqual(figures);
+    // Not judged: no sentiment (decisions.md "Judged visibility").
+    expect({ method: analysis.method, entities: analysis.entities, run_ids: analysis.run_ids, excluded_runs: analysis.excluded_runs, totals: analysis.totals, rows: analysis.rows }).toEqual({
+      ...figures,
+      rows: figures.rows.map((row) => ({ ...row, sentiment: null })),
+    });
+    expect([analysis.judge, analysis.discovered, analysis.agreement, analysis.charge]).toEqual([null, null, null, null]);
     expect(computed).toEqual(handMentions());
   });
 });
@@ -370,7 +375,7 @@ describe("GET /analyses/{id} and GET /analyses", () => {
     expect(read.status).toBe(200);
     expect(read.text).toBe(posted.text);
     // As presented from the stored row (what another instance, or this one after eviction, answers).
-    // The remembered bodies (lib/analyses/service.ts's VersionCache) dropped: presented from the row.
+    // The remembered bodies (lib/analyses/read.ts's VersionCache) dropped: presented from the row.
     delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
     const presented = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
     expect(presented.text).toBe(posted.text);

@@ -141,7 +141,7 @@ test("geoscope mcp with the saved login: tools, a prompt run and waited for, the
   expect(JSON.parse(unknownRun.content[0]!.text).error.code).toBe("not_found");
 });
 
-test("the share tools of a prompt batch and a fanout: share, status, rotate and revoke, each the API's body", async () => {
+test("the share tools of a prompt batch, a fanout and a monitor: share, status, rotate and revoke, each the API's body", async () => {
   test.setTimeout(120_000);
   expect(firstBatch).not.toBe("");
   const mcp = await connect(BIN);
@@ -151,8 +151,12 @@ test("the share tools of a prompt batch and a fanout: share, status, rotate and 
   let waited = await call(mcp, "wait_for_fanout", { fanout_id: fanoutId });
   for (let i = 0; i < 5 && waited.content.length > 1; i++) waited = await call(mcp, "wait_for_fanout", { fanout_id: fanoutId });
   expect(waited.structuredContent!.status).toBe("completed");
+  // A monitor is shared at any time: before its first tick too.
+  const monitor = await call(mcp, "create_monitor", { project: firstProject, prompts: [{ text: "best crm for a startup" }], engines: ["chatgpt"], runs: 1, entities: [{ name: "HubSpot", role: "brand" }] });
+  expect(monitor.isError, monitor.content[0]?.text).toBeFalsy();
+  const monitorId = monitor.structuredContent!.id as string;
 
-  for (const [kind, param, collection, id] of [["batch", "batch_id", "batches", firstBatch], ["fanout", "fanout_id", "fanouts", fanoutId]] as const) {
+  for (const [kind, param, collection, id] of [["batch", "batch_id", "batches", firstBatch], ["fanout", "fanout_id", "fanouts", fanoutId], ["monitor", "monitor_id", "monitors", monitorId]] as const) {
     const shared = await call(mcp, `share_${kind}`, { [param]: id });
     expect(shared.isError, shared.content[0]?.text).toBeFalsy();
     expect(shared.structuredContent).toMatchObject({ target_kind: kind, target_id: id, revoked_at: null });

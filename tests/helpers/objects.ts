@@ -8,7 +8,7 @@ import { createProject } from "@/lib/schemas/projects";
 import { createCitationAnalysis, getAnalysis } from "@/lib/schemas/analyses";
 import { createQuestions } from "@/lib/schemas/questions";
 import { createAudit, createPrompt, getBatch, getRun } from "@/lib/schemas/runs";
-import { shareAnalysis, shareBatch, shareFanout, shareRun } from "@/lib/schemas/shares";
+import { shareAnalysis, shareBatch, shareFanout, shareMonitor, shareRun } from "@/lib/schemas/shares";
 import { createVisibilityAnalysis } from "@/lib/schemas/visibility";
 import { createInvitation } from "@/lib/schemas/workspaces";
 import { localDriver } from "@/lib/work/local-driver";
@@ -36,7 +36,7 @@ export type WorkspaceObjects = {
   /** Shared. */
   fanoutId: string;
   fanoutRunId: string;
-  /** A monitor of the project (no tick yet). */
+  /** A monitor of the project (no tick yet), shared. */
   monitorId: string;
   /** Team workspaces only: a pending invitation and a plain member's membership id. */
   invitationId?: string;
@@ -75,6 +75,7 @@ export async function seedObjects(owner: Person, workspaceId: string, options: {
   const promptRunId = batch.batch.run_ids[0] as string;
   const monitorBody = { project: projectId, prompts: [{ text: "which crm" }], engines: ["claude"], runs: 1, entities: [{ name: "Acme", role: "brand" }] };
   const monitorId = (await post(createMonitor, monitorBody, 201)).id as string;
+  await sendJson(shareMonitor, { token, params: { monitor_id: monitorId }, expected: 200 });
   await sendJson(shareRun, { token, params: { run_id: promptRunId }, expected: 200 });
   await sendJson(shareAnalysis, { token, params: { analysis_id: questions.id }, expected: 200 });
   await sendJson(shareBatch, { token, params: { batch_id: batchId }, expected: 200 });

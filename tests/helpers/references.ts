@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
-import { presentFanout } from "@/lib/fanouts/read";
+import { presentFanout } from "@/lib/fanouts/present";
 import { decodeCursor, pageOf } from "@/lib/http/pagination";
 import { presentPromptBatch, presentRun, presentRunSummary, presentRunWithEnvelope } from "@/lib/runs/present";
 import type { RunsQuery } from "@/lib/schemas/runs";

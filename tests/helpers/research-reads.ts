@@ -1,7 +1,7 @@
 // The research reads' suite, run on PGlite (tests/api/read-path-research.test.ts) and on a
 // PostgreSQL server (tests/pg/read-path-research.test.ts): GET /fanouts/{id}, GET /fanouts,
 // GET /analyses/{id} and GET /analyses answer what prepared statements read, remembered per
-// version (lib/fanouts/read.ts, lib/analyses/service.ts): byte for byte what the presenters make
+// version (lib/fanouts/read.ts, lib/analyses/read.ts): byte for byte what the presenters make
 // of the rows read through Prisma, for finished, failed and queued work, every list page its
 // details' summaries, and never a stale body once a run, a hold, the object or its creator's
 // email changed. The caller installs a fresh database and simulated engines with billing first.
@@ -13,7 +13,7 @@ import { GET as listFanoutsRoute, POST as postFanouts } from "@/app/api/v1/fanou
 import { GET as getFanoutRoute } from "@/app/api/v1/fanouts/[fanout_id]/route";
 import { POST as postQuestions } from "@/app/api/v1/questions/route";
 import { POST as postVisibility } from "@/app/api/v1/visibility-analyses/route";
-import { getAnalysis } from "@/lib/analyses/service";
+import { getAnalysis } from "@/lib/analyses/read";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";

@@ -14,6 +14,8 @@ function walk(value: unknown, visit: (key: string, value: unknown, parent: strin
 
 /** Fields that name a person or the project, or hold money: null on a shared page. */
 const NULLED = ["charge", "held_usd", "charged_usd", "cost_usd", "project_id", "created_by"];
+/** A monitor's too: its project, budget, month's spend and alert settings (webhook URL, email). */
+const NULLED_IN_MONITOR = ["project", "monthly_budget_usd", "spend_month_to_date_usd", "alerts"];
 
 /**
  * What in a public body identifies or bills the workspace, in words (none: []): any of `secrets`
@@ -28,5 +30,10 @@ export function workspaceLeaks(body: unknown, secrets: readonly string[]): strin
     if (NULLED.includes(key) && value !== null) leaks.push(`${parent}.${key} is ${JSON.stringify(value)}`);
     if (key === "input" && value && typeof value === "object" && "project" in value) leaks.push(`${parent}.input names its project`);
   });
+  // A monitor's body (its id `mo_…`): nothing of the workspace's project, money or alert settings either.
+  const top = body && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  if (typeof top.id === "string" && top.id.startsWith("mo_"))
+    for (const key of NULLED_IN_MONITOR) if (key in top && top[key] !== null) leaks.push(`monitor.${key} is ${JSON.stringify(top[key])}`);
+  for (const field of ["webhook_url", "webhook_secret"]) if (text.includes(`"${field}"`)) leaks.push(`holds ${field}`);
   return leaks;
 }

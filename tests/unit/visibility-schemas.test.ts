@@ -57,6 +57,11 @@ describe("response schemas", () => {
       error: null,
       charge: null,
       ...rest,
+      // Not judged (decisions.md "Judged visibility").
+      rows: rest.rows.map((row) => ({ ...row, sentiment: null })),
+      judge: null,
+      discovered: null,
+      agreement: null,
     };
     const parsed = VisibilityAnalysis.safeParse(analysis);
     expect(parsed.success ? [] : parsed.error.issues).toEqual([]);

@@ -1,4 +1,4 @@
-// A shared run, analysis, fanout or prompt batch, read-only and without an account (decisions.md
+// A shared run, analysis, fanout, prompt batch or monitor (a live dashboard of its series), read-only and without an account (decisions.md
 // "Sharing"), with the same views as the signed-in pages. Server rendered with no client
 // components, so it reads with JavaScript off.
 import type { Metadata } from "next";
@@ -13,6 +13,10 @@ import { RunView } from "../_components/run-view";
 import { ShareFooter } from "../_components/bits";
 import { previewOf, shareOf, viewOf } from "../_lib/view";
 import { VisibilityView } from "../_components/visibility-view";
+import { JudgedSections } from "../_components/judged-view";
+import { MonitorView } from "../_components/monitor-view";
+import { chartAlerts } from "@/lib/alerts/read";
+import { monitorDashboard } from "@/lib/monitors/dashboard";
 import { linksAt, visibilityEvidence } from "../_lib/visibility";
 
 export const dynamic = "force-dynamic";
@@ -40,6 +44,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function SharePage({ params, searchParams }: Props) {
   const { token, view } = await viewOrNotFound(params);
   const evidence = view.kind === "visibility" ? await visibilityEvidence({ shared: true }, view.analysis, await searchParams, `/s/${token}`) : null;
+  // The monitor was read through the working share: its series and chart alerts are read by its id.
+  const trends = view.kind === "monitor" ? await Promise.all([monitorDashboard(view.monitor.id), chartAlerts(view.monitor.id)]) : null;
+  if (trends && !trends[0]) notFound();
   return (
     <main>
       {view.kind === "prompt_run" ? (
@@ -55,7 +62,14 @@ export default async function SharePage({ params, searchParams }: Props) {
       ) : view.kind === "batch" ? (
         <BatchView batch={view.batch} runs={view.runs} />
       ) : view.kind === "visibility" ? (
-        <VisibilityView analysis={view.analysis} evidence={evidence!} links={linksAt(`/s/${token}`)} />
+        <VisibilityView
+          analysis={view.analysis}
+          evidence={evidence!}
+          links={linksAt(`/s/${token}`)}
+          lead={view.analysis.judge ? <JudgedSections analysis={view.analysis} tracked={null} /> : null}
+        />
+      ) : view.kind === "monitor" ? (
+        <MonitorView monitor={view.monitor} dashboard={trends![0]!} alerts={trends![1]} />
       ) : (
         <GenericView summary={view.summary} />
       )}

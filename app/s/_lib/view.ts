@@ -3,7 +3,7 @@
 // generic summary instead of failing), and the title and plain-text description of its preview.
 import { cache } from "react";
 import type { z } from "zod";
-import { queryReportOf } from "@/lib/fanouts/read";
+import { queryReportOf } from "@/lib/fanouts/present";
 import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
 import { FINDING_SEVERITIES, type AuditFinding, type AuditResult } from "@/lib/schemas/audits";
 import { Fanout, type FanoutQueryReport } from "@/lib/schemas/fanouts";
@@ -11,6 +11,7 @@ import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { PromptBatch, Run, type Batch } from "@/lib/schemas/runs";
 import type { VisibilityAnalysis } from "@/lib/schemas/visibility";
 import { sharedObject, type SharedObject } from "@/lib/shares/public";
+import type { PublicMonitor } from "@/lib/shares/kinds";
 import { excerpt, plainAnswer } from "./answer";
 import { auditResultOf, promptResultOf } from "@/lib/schemas/results";
 
@@ -24,6 +25,7 @@ export type ShareView =
   | { kind: "fanout"; fanout: z.input<typeof Fanout>; report: z.input<typeof FanoutQueryReport> }
   | { kind: "batch"; batch: Batch; runs: Run[] }
   | { kind: "visibility"; analysis: VisibilityAnalysis }
+  | { kind: "monitor"; monitor: PublicMonitor }
   | { kind: "generic"; summary: GenericSummary };
 
 /** One database read per request, shared by generateMetadata and the page. */
@@ -38,7 +40,7 @@ export function engineName(engine: string | null | undefined): string {
 
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value : null);
 
-const WHAT: Record<SharedObject["kind"], string> = { run: "run", analysis: "analysis", fanout: "fanout", batch: "prompt" };
+const WHAT: Record<SharedObject["kind"], string> = { run: "run", analysis: "analysis", fanout: "fanout", batch: "prompt", monitor: "monitor" };
 
 function genericSummary(shared: SharedObject): GenericSummary {
   const whole = (typeof shared.body === "object" && shared.body !== null ? shared.body : {}) as Record<string, unknown>;
@@ -83,6 +85,12 @@ export function viewOf(shared: SharedObject): ShareView {
     case "batch": {
       const batch = PromptBatch.safeParse(shared.body);
       if (batch.success) return { kind: "batch", batch: batch.data.batch, runs: batch.data.runs };
+      break;
+    }
+    case "monitor": {
+      // Its public copy has nulls where the API has the project, spend and alert settings: checked by the fields the page reads.
+      const monitor = shared.body;
+      if (typeof monitor.name === "string" && Array.isArray(monitor.entities) && Array.isArray(monitor.engines) && Array.isArray(monitor.prompts)) return { kind: "monitor", monitor };
       break;
     }
   }
@@ -180,6 +188,12 @@ export function previewOf(view: ShareView): { title: string; description: string
       const n = analysis.totals.runs;
       const title = `How often ${n} ${n === 1 ? "answer names" : "answers name"} ${analysis.entities.map((e) => e.name).slice(0, 4).join(", ")}${analysis.entities.length > 4 ? "…" : ""}`;
       const body = `${analysis.subject}. ${analysis.rows.map((r) => `${r.name} ${Math.round(r.visibility * 1000) / 10}% (${r.runs_mentioning} of ${r.runs})`).join(", ")}.`;
+      return { title, description: excerpt(body) };
+    }
+    case "monitor": {
+      const { monitor } = view;
+      const title = `Monitor: ${excerpt(monitor.name, 90)}`;
+      const body = `How often answer engines name ${monitor.entities.map((e) => e.name).slice(0, 4).join(", ")}${monitor.entities.length > 4 ? "…" : ""}: ${monitor.prompts.length} ${monitor.prompts.length === 1 ? "prompt" : "prompts"} on ${monitor.engines.map(engineName).join(", ")}, re-run every ${monitor.schedule.every}.`;
       return { title, description: excerpt(body) };
     }
     case "generic": {

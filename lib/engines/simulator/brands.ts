@@ -604,3 +604,17 @@ export function brandSentences(pick: BrandPick, domain: DomainId, country: strin
   if (pick.absent) prose.push(rng.pick(ABSENCE)(pick.absent.name));
   return { lead, items, prose };
 }
+
+/** Every brand of every catalogue, each name once (what the simulated judge knows as brands). */
+export function everyBrand(): Brand[] {
+  const seen = new Set<string>();
+  const out: Brand[] = [];
+  for (const catalogues of Object.values(CATALOGUES) as Catalogue[][]) {
+    for (const brand of catalogues.flatMap((c) => c.brands)) {
+      if (seen.has(brand.name.toLowerCase())) continue;
+      seen.add(brand.name.toLowerCase());
+      out.push(brand);
+    }
+  }
+  return out;
+}

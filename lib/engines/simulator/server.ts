@@ -23,6 +23,9 @@
 // a tool_use block for the forced tool, a JSON text part. Failure tokens and rules apply as to
 // prompts. [[sim:invalid_json]] makes the reply a normal 200 whose structure is broken: OpenAI's
 // and Gemini's JSON text is cut off half-way; Claude's tool input is {"questions": "not a list"}.
+// A judge request (the app's judge prompt, lib/visibility/judge.ts) is answered with a judgement
+// of the answer it carries instead (judge.ts: [[sim:judge_misquote]], [[sim:judge_invent]],
+// [[sim:judge_unusable]]).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ENGINE_IDS, type EngineId } from "../types";
@@ -32,6 +35,7 @@ import { exactAnswerOf } from "./directive";
 import { geminiError, geminiResponse, geminiStructuredResponse, parseRedirectToken } from "./gemini";
 import { marketOf } from "./market";
 import { openaiError, openaiResponse, openaiStructuredResponse } from "./openai";
+import { isJudgeRequest, simulatedJudgement } from "./judge";
 import { simulatedQuestions } from "./questions";
 import { rngFrom } from "./rng";
 import { buildScenario } from "./scenario";
@@ -89,12 +93,13 @@ interface Flags {
   redirectFail: boolean;
   unicode: boolean;
   invalidJson: boolean;
+  judgeUnusable: boolean;
 }
 
 const TOKEN = /\[\[sim:([a-z_]+)(?::(\d+))?(?:\*(\d+))?(?:@([a-z]+))?\]\]/g;
 
 function readTokens(prompt: string, engine: EngineId, attempt: number): { failure: Injected | null; flags: Flags } {
-  const flags: Flags = { noSearch: false, noCitations: false, pauseTurn: false, searchError: false, redirectFail: false, unicode: false, invalidJson: false };
+  const flags: Flags = { noSearch: false, noCitations: false, pauseTurn: false, searchError: false, redirectFail: false, unicode: false, invalidJson: false, judgeUnusable: false };
   let failure: Injected | null = null;
   for (const match of prompt.matchAll(TOKEN)) {
     const [, kind, arg, times, only] = match;
@@ -109,6 +114,7 @@ function readTokens(prompt: string, engine: EngineId, attempt: number): { failur
     else if (kind === "redirect_fail") flags.redirectFail = true;
     else if (kind === "unicode") flags.unicode = true;
     else if (kind === "invalid_json") flags.invalidJson = true;
+    else if (kind === "judge_unusable") flags.judgeUnusable = true;
   }
   return { failure, flags };
 }
@@ -274,7 +280,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const failure = ruleFailure(engine, prompt) ?? tokens.failure;
     if (failure) return fail(engine, res, failure);
 
-    if (isStructured(engine, body)) return answerStructured(engine, body, res, model, prompt, attempt, tokens.flags.invalidJson);
+    if (isStructured(engine, body)) return answerStructured(engine, body, res, model, prompt, attempt, tokens.flags);
 
     const { noSearch, noCitations, unicode } = tokens.flags;
     const market = marketOf(engine, body);
@@ -299,8 +305,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     return send(res, 200, geminiResponse(scenario, model, prompt, redirectBase, rng, { failRedirects: tokens.flags.redirectFail }));
   }
 
-  function answerStructured(engine: EngineId, body: Record<string, unknown>, res: ServerResponse, model: string, prompt: string, attempt: number, invalid: boolean): void {
-    const reply = { questions: simulatedQuestions(prompt, `${seed}:${engine}`) };
+  function answerStructured(engine: EngineId, body: Record<string, unknown>, res: ServerResponse, model: string, prompt: string, attempt: number, flags: Flags): void {
+    const invalid = flags.invalidJson;
+    const judging = isJudgeRequest(prompt);
+    const reply = judging
+      ? simulatedJudgement(prompt, `${seed}:${engine}`, { unusable: flags.judgeUnusable })
+      : { questions: simulatedQuestions(prompt, `${seed}:${engine}`) };
     const rng = rngFrom(seed, engine, prompt, attempt, "wire");
     const json = JSON.stringify(reply);
     const text = invalid ? json.slice(0, Math.floor(json.length / 2)) : json;
@@ -311,7 +321,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (engine === "claude") {
       const tool = String((body.tool_choice as { name?: unknown }).name);
       const input = 400 + Math.ceil(prompt.length / 4) + Math.ceil(JSON.stringify(body.tools ?? []).length / 4);
-      const block = claudeToolUse(tool, invalid ? { questions: "not a list" } : reply, rng);
+      const block = claudeToolUse(tool, invalid ? (judging ? { entities: "not a list" } : { questions: "not a list" }) : reply, rng);
       return send(res, 200, claudeMessage([block], model, "tool_use", input, rng), { "request-id": `req_${rng.id(24)}` });
     }
     return send(res, 200, geminiStructuredResponse(text, model, prompt, rng));

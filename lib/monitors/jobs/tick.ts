@@ -8,6 +8,7 @@ import { alertTickOutcome } from "../../alerts/raise";
 import { log } from "../../log";
 import { monitorTickDue, monitorTickFinished } from "../../work/events";
 import { defineJob } from "../../work/job";
+import { alertTickChanges, analyseTick } from "../analysis";
 import { closeTick, failUnstartedTick, startTick } from "../ticks";
 
 /** Executions after the first of a start that threw (429, the database): about five minutes of backoff on the local driver. */
@@ -35,15 +36,15 @@ export const finishTickJob = defineJob({
   event: monitorTickFinished,
   retries: 5,
   async run({ tick_id }, step) {
-    // The tick's visibility analysis goes here, as a step of its own BEFORE "close" (so a tick
-    // closes with its analysis_id set, and the analysis is made once however often this job runs):
-    //   await step.run("analysis", () => analyseTick(tick_id));
-    // where analyseTick makes the visibility analysis of the tick's fanout (ids: [fanout_id],
-    // the monitor's entities, as the monitor's creator) and writes monitor_ticks.analysis_id,
-    // both only while analysis_id is null.
+    // The tick's visibility analysis and the figures its series reads, made once (the tick's row
+    // locked in the analysis's transaction, nothing stored when it has one), before the close.
+    await step.run("analysis", () => analyseTick(tick_id));
     const closed = await step.run("close", () => closeTick(tick_id));
     // A failed tick's alert (a completed or partial one ends the failures' and skips' silence).
     await step.run("outcome-alerts", () => alertTickOutcome(tick_id));
+    // A completed or partial tick's significant visibility changes from the previous one of its
+    // version, one alert per entity × engine cell (keyed by tick and cell: raised once).
+    await step.run("change-alerts", () => alertTickChanges(tick_id));
     return closed ? "closed" : "unchanged";
   },
 });

@@ -11,6 +11,7 @@ const QUESTIONS = "fa_01M7XB2Q4K8Z3V6T9R1N5P7C2D";
 const CITATIONS = "ca_01M7W4P0Q8ZK3N6D2V5R7T9XWB";
 const FANOUT = "fo_01M7W4P0Q8ZK3N6D2V5R7T9XWC";
 const BATCH = "rq_01M86BZ1B8TDMNZ120417K12ZN";
+const MONITOR = "mo_01M86BZ1B8TDMNZ120417K12ZN";
 const URL_1 = "http://127.0.0.1:3000/s/4fQ9zK2mT7pX1vR8sL3nB6cW0yH5jD2gA9eU4kM7qZ1";
 const URL_2 = "http://127.0.0.1:3000/s/9zQ4fK2mT7pX1vR8sL3nB6cW0yH5jD2gA9eU4kM7qZ2";
 
@@ -86,8 +87,8 @@ describe("geoscope share", { timeout: 30_000 }, () => {
     }
   });
 
-  it("sends fo_ ids to the fanout endpoints and rq_ ids to the prompt batch endpoints, each action", async () => {
-    for (const [id, collection, kind, noun] of [[FANOUT, "fanouts", "fanout", "fanout"], [BATCH, "batches", "batch", "prompt batch"]] as const) {
+  it("sends fo_ ids to the fanout endpoints, rq_ ids to the prompt batch endpoints and mo_ ids to the monitor endpoints, each action", async () => {
+    for (const [id, collection, kind, noun] of [[FANOUT, "fanouts", "fanout", "fanout"], [BATCH, "batches", "batch", "prompt batch"], [MONITOR, "monitors", "monitor", "monitor"]] as const) {
       const shared = { ...state, target_id: id, target_kind: kind };
       api.answer(() => ({ status: 200, body: shared }));
       const created = await api.cli(["share", id]);
@@ -117,12 +118,12 @@ describe("geoscope share", { timeout: 30_000 }, () => {
     for (const id of ["pr_01M86BZ1B8TDMNZ120417K12ZN", "sh_01M7XD4V8N2K6P9R3T5W7Y1Z0B", "fo01M86BZ1B8TDMNZ120417K12ZN"]) {
       const result = await api.cli(["share", id]);
       expect(result.code, id).toBe(2);
-      expect(result.stderr).toContain(`share takes the id of a run (dr_…), analysis (fa_…, ca_… or va_…), fanout (fo_…) or prompt batch (rq_…), not ${id}`);
+      expect(result.stderr).toContain(`share takes the id of a run (dr_…), analysis (fa_…, ca_… or va_…), fanout (fo_…), prompt batch (rq_…) or monitor (mo_…), not ${id}`);
       expect(api.seen).toEqual([]);
     }
     const missing = await api.cli(["share"]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("missing id of a run, analysis, fanout or prompt batch (dr_…, fa_…, ca_…, va_…, fo_… or rq_…)");
+    expect(missing.stderr).toContain("missing id of a run, analysis, fanout, prompt batch or monitor (dr_…, fa_…, ca_…, va_…, fo_…, rq_… or mo_…)");
     expect((await api.cli(["share", RUN, QUESTIONS])).code).toBe(2);
   });
 
@@ -155,9 +156,9 @@ describe("geoscope share", { timeout: 30_000 }, () => {
 
   it("is in --help with its options", async () => {
     const top = await api.cli(["--help"]);
-    expect(top.stdout).toMatch(/\n {2}share dr_…\|fa_…\|ca_…\|va_…\|fo_…\|rq_… \[--status\] \[--rotate\] \[--revoke\]/);
+    expect(top.stdout).toMatch(/\n {2}share dr_…\|fa_…\|ca_…\|va_…\|fo_…\|rq_…\|mo_… \[--status\] \[--rotate\] \[--revoke\]/);
     const own = await api.cli(["share", "--help"]);
-    expect(own.stdout).toContain("Usage: geoscope share dr_…|fa_…|ca_…|va_…|fo_…|rq_… [--status] [--rotate] [--revoke]");
+    expect(own.stdout).toContain("Usage: geoscope share dr_…|fa_…|ca_…|va_…|fo_…|rq_…|mo_… [--status] [--rotate] [--revoke]");
     for (const option of ["--status", "--rotate", "--revoke"]) expect(own.stdout).toContain(`  ${option} `);
   });
 });

@@ -8,7 +8,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { cache } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { getAnalysis } from "@/lib/analyses/service";
+import { getAnalysis } from "@/lib/analyses/read";
 import { engineConfig } from "@/lib/config/engines";
 import { getProject } from "@/lib/projects/projects";
 import { progressOfAll } from "@/lib/research/progress";
@@ -27,6 +27,8 @@ import { ShareControl } from "../../_components/share-control";
 import { orNotFound } from "../../_lib/load";
 import { QuestionPicker } from "./question-picker";
 import { VisibilityView } from "../../../s/_components/visibility-view";
+import { JudgedSections } from "../../../s/_components/judged-view";
+import { addCompetitorAction } from "../../actions";
 import { linksAt, visibilityEvidence } from "../../../s/_lib/visibility";
 
 export const dynamic = "force-dynamic";
@@ -73,11 +75,44 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
           evidence={await visibilityEvidence({ principal }, analysis, await searchParams, `/analyses/${analysis.id}`)}
           links={linksAt(`/analyses/${analysis.id}`)}
           runLink={(id) => `/runs/${id}`}
+          lead={
+            analysis.judge ? (
+              <JudgedSections
+                analysis={analysis}
+                tracked={project ? [...(project.context?.brands ?? []), ...(project.context?.competitors ?? [])].map((n) => n.toLowerCase()) : null}
+                track={project ? (name) => <TrackCompetitor project={project.id} analysis={analysis.id} name={name} /> : undefined}
+                live={live}
+                added={addedOf(await searchParams)}
+                runLink={(id) => `/runs/${id}`}
+              />
+            ) : null
+          }
         />
       )}
       <div className="mt-10">{shareControl}</div>
     </ResearchPage>
   );
+}
+
+/** One click: a discovered name becomes one of the project's competitors (addCompetitorAction). */
+function TrackCompetitor({ project, analysis, name }: { project: string; analysis: string; name: string }) {
+  return (
+    <form action={addCompetitorAction}>
+      <input type="hidden" name="project_id" value={project} />
+      <input type="hidden" name="analysis_id" value={analysis} />
+      <input type="hidden" name="name" value={name} />
+      <button type="submit" className="rounded border border-indigo-300 px-2 py-1 text-sm text-indigo-700 hover:bg-indigo-50">
+        Track as competitor
+      </button>
+    </form>
+  );
+}
+
+/** What "Track as competitor" did, as its redirect says. */
+function addedOf(query: Record<string, string | string[] | undefined>): { name: string; outcome: string } | null {
+  const name = typeof query.competitor === "string" ? query.competitor : null;
+  const outcome = typeof query.outcome === "string" && ["added", "tracked", "refused"].includes(query.outcome) ? query.outcome : null;
+  return name && outcome ? { name: name.slice(0, 100), outcome } : null;
 }
 
 function selectedOf(q: string | string[] | undefined): string[] {

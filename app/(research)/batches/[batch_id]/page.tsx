@@ -7,7 +7,7 @@ import { cache } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { getProject } from "@/lib/projects/projects";
 import { engineAttemptsOf, progressOfAll } from "@/lib/research/progress";
-import { getBatch } from "@/lib/runs/batches";
+import { getBatch } from "@/lib/runs/read";
 import { isFinished } from "@/lib/runs/status";
 import { PromptBatch } from "@/lib/schemas/runs";
 import { getShareStatus } from "@/lib/shares/service";

@@ -5,7 +5,8 @@
 import type { Metadata } from "next";
 import { cache } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { getFanout, queryReportOf } from "@/lib/fanouts/read";
+import { getFanout } from "@/lib/fanouts/read";
+import { queryReportOf } from "@/lib/fanouts/present";
 import { getProject } from "@/lib/projects/projects";
 import { progressOfAll } from "@/lib/research/progress";
 import { getShareStatus } from "@/lib/shares/service";

@@ -1,12 +1,14 @@
 // A monitor: what it measures and when, its budget and spend, its controls (run now, pause or
-// resume, delete), its ticks newest first with a link to each tick's fanout, and its prompts.
+// resume, delete), its share link, its trend charts (the share page's too), its ticks newest first with a link to each tick's fanout, and its prompts.
 // Before the first tick it says when that will be. Updates while a tick's fanout runs.
 import type { Metadata } from "next";
 import { cache } from "react";
 import type { z } from "zod";
-import { listAlerts } from "@/lib/alerts/read";
+import { chartAlerts, listAlerts } from "@/lib/alerts/read";
+import { monitorDashboard } from "@/lib/monitors/dashboard";
+import { getShareStatus } from "@/lib/shares/service";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, notFound as notFoundError } from "@/lib/http/errors";
 import { getMonitor, listTicks } from "@/lib/monitors/read";
 import { getProject } from "@/lib/projects/projects";
 import { progressOfAll } from "@/lib/research/progress";
@@ -21,6 +23,8 @@ import { orNotFound, param } from "../../_lib/load";
 import { MonitorActions } from "../_components/monitor-actions";
 import { MonitorAlerts } from "../_components/monitor-alerts";
 import { PromptList } from "../_components/prompt-list";
+import { ShareControl } from "../../_components/share-control";
+import { MonitorTrends } from "../../../s/_components/monitor-view";
 
 export const dynamic = "force-dynamic";
 
@@ -119,7 +123,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
   const query = await searchParams;
   const cursor = param(query.cursor);
   const alertsCursor = param(query.alerts_cursor);
-  const [project, page, alerts] = await Promise.all([
+  const [project, page, alerts, share, dashboard, marks] = await Promise.all([
     orNotFound(getProject(principal, monitor.project)),
     listTicks(principal, monitor.id, { limit: TICKS_PER_PAGE, cursor }).catch((error: unknown) => {
       // A cursor edited by hand is the API's 400: the page starts from the newest.
@@ -130,6 +134,9 @@ export default async function MonitorPage({ params, searchParams }: Props) {
       if (alertsCursor && error instanceof ApiError && error.code === "invalid_request") return listAlerts(principal, monitor.id, { limit: ALERTS_PER_PAGE });
       throw error;
     }),
+    getShareStatus(principal, "monitor", monitor.id),
+    orNotFound(monitorDashboard(monitor.id).then((d) => d ?? Promise.reject(notFoundError("monitor", monitor.id)))),
+    chartAlerts(monitor.id),
   ]);
   const open = page.items.filter((t) => !t.completed_at && t.fanout_id).map((t) => t.fanout_id!);
   const since = open.length ? (await progressOfAll(principal, open)).signature : "";
@@ -166,6 +173,10 @@ export default async function MonitorPage({ params, searchParams }: Props) {
         </p>
         <MonitorActions id={monitor.id} status={monitor.status} />
       </ShareHeading>
+
+      <ShareControl kind="monitor" id={monitor.id} finished initial={{ shared: share.shared, url: share.shared ? (share.share?.url ?? null) : null }} />
+
+      <MonitorTrends dashboard={dashboard} alerts={marks} nextRun={monitor.next_run_at} paused={monitor.status === "paused"} />
 
       <Section id="ticks" title="Ticks" description="Each tick runs the prompts as a fanout; one the credit or the monthly budget cannot pay is skipped and starts nothing.">
         <div className="mb-2 flex justify-end">{open.length ? <LiveRefresh ids={open} since={since} /> : null}</div>

@@ -2,7 +2,7 @@
 // through the API's services (404 as the API would): a fanout's prompts (each with its source and
 // market), or one cluster of a questions analysis (each question with its source).
 import type { z } from "zod";
-import { getAnalysis } from "@/lib/analyses/service";
+import { getAnalysis } from "@/lib/analyses/read";
 import type { Principal } from "@/lib/auth/principal";
 import { getFanout } from "@/lib/fanouts/read";
 import { ApiError, notFound } from "@/lib/http/errors";

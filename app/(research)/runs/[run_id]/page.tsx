@@ -8,7 +8,7 @@ import { cache, type ReactNode } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { getProject } from "@/lib/projects/projects";
 import { engineAttemptsOf, progressOfAll } from "@/lib/research/progress";
-import { getRun } from "@/lib/runs/runs";
+import { getRun } from "@/lib/runs/read";
 import { isFinished } from "@/lib/runs/status";
 import { promptResultOf, type SourceObservation } from "@/lib/schemas/results";
 import { Run } from "@/lib/schemas/runs";

@@ -1,4 +1,4 @@
-import { createCitationAnalysisBody } from "@/lib/analyses/service";
+import { createCitationAnalysisBody } from "@/lib/analyses/create";
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/analyses";

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { createPromptBatch } from "@/lib/runs/prompts";
+import { createPromptBatch } from "@/lib/runs/create";
 import * as endpoints from "@/lib/schemas/runs";
 import { otherMethods } from "@/lib/http/methods";
 

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { listRunsBody } from "@/lib/runs/runs";
+import { listRunsBody } from "@/lib/runs/read";
 import * as endpoints from "@/lib/schemas/runs";
 import { otherMethods } from "@/lib/http/methods";
 

@@ -2,7 +2,8 @@
 // /fanouts/{id}/queries as a spreadsheet), for the signed-in person. Not signed in is the API's
 // 401 envelope; a fanout outside the person's workspaces (or none) is the API's 404.
 import { sessionPrincipal } from "@/lib/auth/session";
-import { getFanout, queryReportOf } from "@/lib/fanouts/read";
+import { getFanout } from "@/lib/fanouts/read";
+import { queryReportOf } from "@/lib/fanouts/present";
 import { ApiError } from "@/lib/http/errors";
 import { newRequestId, toErrorResponse } from "@/lib/http/respond";
 import { fanoutQueriesCsv } from "../../../_lib/csv";

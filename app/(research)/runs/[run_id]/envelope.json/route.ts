@@ -4,7 +4,7 @@ import { sessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { parseParams } from "@/lib/http/input";
 import { newRequestId, toErrorResponse } from "@/lib/http/respond";
-import { getRun } from "@/lib/runs/runs";
+import { getRun } from "@/lib/runs/read";
 import { getRun as getRunEndpoint } from "@/lib/schemas/runs";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { getAnalysisBody } from "@/lib/analyses/service";
+import { getAnalysisBody } from "@/lib/analyses/read";
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/analyses";

@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { getBatchBody } from "@/lib/runs/batches";
+import { getBatchBody } from "@/lib/runs/read";
 import * as endpoints from "@/lib/schemas/runs";
 import { otherMethods } from "@/lib/http/methods";
 

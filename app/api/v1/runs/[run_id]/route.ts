@@ -1,5 +1,5 @@
 import { route } from "@/lib/http/route";
-import { getRunBody } from "@/lib/runs/runs";
+import { getRunBody } from "@/lib/runs/read";
 import * as endpoints from "@/lib/schemas/runs";
 import { otherMethods } from "@/lib/http/methods";
 

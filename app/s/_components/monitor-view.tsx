@@ -1,0 +1,89 @@
+// A monitor's trends (decisions.md "Monitors", "Sharing, wave 3"): its charts, on its signed-in
+// page and, as a live read-only dashboard, on its share page. MonitorTrends is the section both
+// show; MonitorView is the share page: what the monitor measures and when, its trends and prompts,
+// and nothing of the workspace, its creator, spend, budget or alert settings.
+import type { Dashboard } from "@/lib/monitors/dashboard";
+import { scheduleInWords } from "@/lib/schemas/monitors";
+import type { PublicMonitor } from "@/lib/shares/kinds";
+import { Section } from "../../_components/ui";
+import { marketText } from "../../(research)/_components/market";
+import { PromptList } from "../../(research)/monitors/_components/prompt-list";
+import { engineName, when } from "../_lib/view";
+import { Facts, ShareHeading, Tag } from "./bits";
+import { MonitorCharts, type ChartAlert } from "./monitor-charts";
+
+/** The trends section: the charts once a tick has figures, else what will come and when. */
+export function MonitorTrends({
+  dashboard,
+  alerts,
+  nextRun,
+  paused,
+  idPrefix,
+}: {
+  dashboard: Dashboard;
+  alerts: readonly ChartAlert[];
+  nextRun: string;
+  paused: boolean;
+  idPrefix?: string;
+}) {
+  const ticks = new Set(dashboard.metrics.flatMap((m) => m.series.flatMap((s) => s.points.map((p) => p.tick_id))));
+  return (
+    <Section
+      id="trends"
+      title="Trends"
+      description={`Version ${dashboard.version}'s series: each point a completed tick's figure over its answers (n), the band its 95% interval.`}
+    >
+      {ticks.size === 0 ? (
+        <div className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600" data-testid="no-trends">
+          <p className="font-medium text-slate-800">No figures yet.</p>
+          <p className="mt-1">
+            The charts start with the first completed tick
+            {paused ? "; the monitor is paused." : ` (the next is due ${when(nextRun)}).`} A change can be tested from the second.
+          </p>
+        </div>
+      ) : (
+        <MonitorCharts dashboard={dashboard} alerts={alerts} idPrefix={idPrefix} />
+      )}
+    </Section>
+  );
+}
+
+/** A shared monitor: a live, read-only dashboard of its series. */
+export function MonitorView({ monitor, dashboard, alerts }: { monitor: PublicMonitor; dashboard: Dashboard; alerts: readonly ChartAlert[] }) {
+  const market = marketText(monitor.location ?? null, monitor.language ?? null);
+  const runs = monitor.prompts.length * monitor.engines.length * (monitor.runs ?? 3);
+  return (
+    <>
+      <ShareHeading kicker="Monitor" title={monitor.name}>
+        <Facts
+          items={[
+            ["Schedule", scheduleInWords(monitor.schedule)],
+            ["Each tick", `${monitor.prompts.length} prompts × ${monitor.engines.map(engineName).join(", ")} × ${monitor.runs ?? 3} = ${runs} answers`],
+            ...(market ? ([["Market", market]] as Array<[string, string]>) : []),
+            ["Last tick", monitor.last_tick ? `${when(monitor.last_tick.scheduled_for)} (${monitor.last_tick.status})` : "none yet"],
+            ["Next run", monitor.status === "paused" ? "paused" : when(monitor.next_run_at)],
+            ["Series", `version ${monitor.version}`],
+          ]}
+        />
+        <p className="mt-3 flex flex-wrap items-center gap-1.5 text-sm" data-testid="monitor-entities">
+          <span className="text-slate-500">Measures</span>
+          {monitor.entities.map((e) => (
+            <Tag key={e.name} tone={e.role === "brand" ? "indigo" : "amber"}>
+              {e.name}
+            </Tag>
+          ))}
+        </p>
+        <p className="mt-2 text-xs text-slate-500" data-testid="live-note">
+          Live: each tick adds a point as it completes; this page shows the figures as of its loading ({when(new Date().toISOString())}).
+        </p>
+      </ShareHeading>
+      <MonitorTrends dashboard={dashboard} alerts={alerts} nextRun={monitor.next_run_at} paused={monitor.status === "paused"} idPrefix="shared" />
+      <Section id="prompts" title={`Prompts (${monitor.prompts.length})`}>
+        <details open={monitor.prompts.length <= 10}>
+          <summary className="cursor-pointer text-sm text-slate-600">The prompts each tick runs</summary>
+          <PromptList prompts={monitor.prompts} className="mt-2" />
+        </details>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,105 @@
+// A monitor's series: one metric of one entity and engine over a version's ticks, each point with
+// its n and interval and its change from the one before (significant ones marked).
+import type { z } from "zod";
+import { getMonitorSeries, SERIES_METRICS, type MonitorSeries } from "../../lib/schemas/monitors";
+import { EXIT } from "../client";
+import { date, intOption, out, printJson, request, str, table, UsageError, type Ctx, type Section } from "../command";
+import { toCsv } from "./fanouts";
+import { idArg } from "./monitors";
+
+type SeriesOut = z.output<typeof MonitorSeries>;
+type Point = SeriesOut["points"][number];
+
+const isRate = (metric: string) => metric !== "average_position";
+
+/** A rate as a percentage, a position with two decimals. */
+function figure(metric: string, v: number | null): string {
+  if (v === null) return "-";
+  return isRate(metric) ? `${(v * 100).toFixed(1)}%` : v.toFixed(2);
+}
+
+/** A change: points of a rate ("+40.0 pts") or positions ("+0.50"). */
+function delta(metric: string, v: number): string {
+  const sign = v > 0 ? "+" : v < 0 ? "−" : "±";
+  return isRate(metric) ? `${sign}${Math.abs(v * 100).toFixed(1)} pts` : `${sign}${Math.abs(v).toFixed(2)}`;
+}
+
+/** The series as a table: one line per tick, a significant change marked with `*`. */
+export function formatSeries(s: SeriesOut): string {
+  const head = `${s.entity} · ${s.metric} · ${s.engine === "all" ? "all engines" : s.engine} · version ${s.version}`;
+  if (s.points.length === 0) return `${head}\n(no completed tick yet)`;
+  const rows = s.points.map((p: Point) => ({
+    tick: p.tick_id,
+    at: date(p.at),
+    runs: p.runs,
+    n: p.n,
+    value: figure(s.metric, p.value),
+    "95%": p.interval ? `${figure(s.metric, p.interval[0])} – ${figure(s.metric, p.interval[1])}` : "-",
+    change: p.change ? `${delta(s.metric, p.change.diff)}${p.change.significant ? " *" : ""}` : "-",
+    "change interval": p.change ? `${delta(s.metric, p.change.interval[0])} to ${delta(s.metric, p.change.interval[1])}` : "-",
+  }));
+  const lines = [head, table(rows, ["tick", "at", "runs", "n", "value", "95%", "change", "change interval"])];
+  if (s.points.some((p) => p.change?.significant)) lines.push("* significant: the change's interval (at 1 − 0.05/m over the tick's cells) excludes 0 and it is at least the monitor's min_change");
+  return lines.join("\n");
+}
+
+const CSV_COLUMNS = ["tick_id", "at", "runs", "n", "value", "interval_low", "interval_high", "change_diff", "change_low", "change_high", "significant"] as const;
+
+export function seriesLines(s: SeriesOut) {
+  return s.points.map((p) => ({
+    tick_id: p.tick_id,
+    at: p.at,
+    runs: p.runs,
+    n: p.n,
+    value: p.value,
+    interval_low: p.interval?.[0] ?? null,
+    interval_high: p.interval?.[1] ?? null,
+    change_diff: p.change?.diff ?? null,
+    change_low: p.change?.interval[0] ?? null,
+    change_high: p.change?.interval[1] ?? null,
+    significant: p.change ? p.change.significant : null,
+  }));
+}
+
+function csvWanted(ctx: Ctx): boolean {
+  const format = str(ctx, "format");
+  if (format === undefined) return false;
+  if (format !== "csv") throw new UsageError(`unknown format "${format}": --format takes csv`);
+  if (ctx.json) throw new UsageError("--format writes CSV; leave out --json (or drop --format for the API's body)");
+  return true;
+}
+
+export const monitorSeries: Section = {
+  title: "Monitor series",
+  commands: [
+    {
+      words: ["monitor", "series"],
+      args: "mo_…",
+      summary: "one metric of one entity and engine over the monitor's ticks: each value with its n and 95% interval, and its change (* significant)",
+      options: {
+        metric: { type: "string", arg: SERIES_METRICS.join("|"), values: SERIES_METRICS, help: "the figure (default visibility)" },
+        entity: { type: "string", arg: "NAME", help: "one of the monitor's entities (default the first, its brand)" },
+        engine: { type: "string", arg: "ENGINE|all", help: "one engine of the monitor's, or all of them together (default all)" },
+        version: { type: "string", arg: "N", help: "the series (monitor version) to read (default the current one)" },
+        format: { type: "string", arg: "csv", values: ["csv"], help: "write the points as CSV" },
+      },
+      async run(ctx) {
+        const id = idArg(ctx);
+        const csv = csvWanted(ctx);
+        const metric = str(ctx, "metric");
+        if (metric !== undefined && !(SERIES_METRICS as readonly string[]).includes(metric)) throw new UsageError(`unknown metric "${metric}": --metric takes ${SERIES_METRICS.join(", ")}`);
+        const query = {
+          metric: metric as SeriesOut["metric"] | undefined,
+          entity: str(ctx, "entity"),
+          engine: str(ctx, "engine") as SeriesOut["engine"] | undefined,
+          version: intOption(ctx, "version"),
+        };
+        const result = await request(ctx, getMonitorSeries, { params: { monitor_id: id }, query });
+        if (csv) process.stdout.write(toCsv(seriesLines(result.body), [...CSV_COLUMNS]));
+        else if (ctx.json) printJson(result.text, ctx.pretty);
+        else out(formatSeries(result.body));
+        return EXIT.ok;
+      },
+    },
+  ],
+};

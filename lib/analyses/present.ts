@@ -1,0 +1,68 @@
+// An analysis row -> its API shape, by kind (citations here; questions and visibility in their domains).
+import type { z } from "zod";
+import { date, json, optional, text, type RowOf } from "../db/statement";
+import { loadQuestionsAnalysis } from "../questions/present";
+import { type Analysis, type AnalysisSummary, type CitationAnalysis } from "../schemas/analyses";
+import { presentVisibilityAnalysis } from "../visibility/present";
+import { type CitationFigures } from "./citations";
+
+export const CITATION_METHOD = "stored_results_v1";
+
+/** An analysis's columns (alias a, its creator u): what the presenters read of it. */
+export const analysisColumns = {
+  id: text("a.id"),
+  kind: text<"citations" | "questions" | "visibility">("a.kind"),
+  status: text<z.input<typeof AnalysisSummary>["status"]>("a.status"),
+  subject: text("a.subject"),
+  createdAt: date("a.created_at"),
+  completedAt: date("a.completed_at").nullable,
+  projectId: text("a.project_id"),
+  createdBy: optional({ email: text("u.email") }, "u.id IS NOT NULL"),
+  input: json("a.input"),
+  result: json("a.result").nullable,
+  error: json("a.error").nullable,
+};
+
+export type AnalysisRow = RowOf<typeof analysisColumns>;
+
+export function presentCitationAnalysis(row: AnalysisRow): z.input<typeof CitationAnalysis> {
+  const figures = row.result as unknown as CitationFigures;
+  return {
+    id: row.id,
+    kind: "citations",
+    status: row.status,
+    subject: row.subject,
+    run_ids: figures.run_ids,
+    created_at: row.createdAt.toISOString(),
+    completed_at: row.completedAt?.toISOString() ?? null,
+    project_id: row.projectId,
+    created_by: row.createdBy?.email ?? null,
+    error: (row.error ?? null) as z.input<typeof CitationAnalysis>["error"],
+    method: CITATION_METHOD,
+    brands: figures.brands,
+    target_domains: figures.target_domains,
+    totals: figures.totals,
+    engines: figures.engines,
+    domains: figures.domains,
+    pages: figures.pages,
+    retrieved_not_cited: figures.retrieved_not_cited,
+    textual_mentions: figures.textual_mentions,
+    domain_coverage: figures.domain_coverage,
+    by_country: figures.by_country,
+    overlap: figures.overlap,
+    excluded_runs: figures.excluded_runs,
+    // Citations are free on the rate card: nothing is held or captured.
+    charge: null,
+  };
+}
+
+/** How each kind of analysis is presented, beside its member of the `Analysis` union (lib/schemas/analyses.ts). */
+const presenters: Record<AnalysisRow["kind"], (row: AnalysisRow) => Promise<z.input<typeof Analysis>> | z.input<typeof Analysis>> = {
+  questions: loadQuestionsAnalysis,
+  citations: presentCitationAnalysis,
+  visibility: presentVisibilityAnalysis,
+};
+
+export function presentAnalysis(row: AnalysisRow): Promise<z.input<typeof Analysis>> | z.input<typeof Analysis> {
+  return presenters[row.kind](row);
+}

@@ -1,0 +1,169 @@
+// A tick's visibility analysis (the `analysis` step of finish-tick, before the close): the
+// visibility analysis of the tick's fanout, with the monitor's frozen entities, made as the
+// monitor's creator, and in the analysis's own transaction the tick's analysis_id and the
+// figures the series reads (monitor_tick_figures: one row per entity × engine cell, "all"
+// included). The tick's row is locked first in that transaction and nothing is stored when it
+// already has an analysis, so however often the step runs (a retry, a resumed job, two workers)
+// the tick gets one analysis, and a crash before the commit leaves none.
+import { raiseAlerts } from "../alerts/raise";
+import type { Principal } from "../auth/principal";
+import { defineStatement, json, text } from "../db/statement";
+import { standalone, type SqlSession } from "../db/sql";
+import { ApiError } from "../http/errors";
+import { log } from "../log";
+import type { Entity, EntityVisibility } from "../schemas/visibility";
+import type { StoredVisibilityFigures } from "../visibility/analysis";
+import { analyseVisibility } from "../visibility/create";
+import { monitorRow, tickRow, type MonitorRow, type TickRow } from "./read";
+import { tickChanges } from "./series";
+
+const LOCK_TICK = defineStatement({
+  label: "monitor_tick_analysis_lock",
+  params: ["tick"],
+  columns: { analysisId: text("t.analysis_id").nullable },
+  sql: ({ select, p }) => `SELECT ${select} FROM monitor_ticks t WHERE t.id = ${p.tick} FOR UPDATE`,
+});
+
+const SET_ANALYSIS = defineStatement({
+  label: "monitor_tick_analysis_set",
+  params: ["tick", "analysis"],
+  sql: ({ p }) => `UPDATE monitor_ticks SET analysis_id = ${p.analysis} WHERE id = ${p.tick} AND analysis_id IS NULL`,
+});
+
+const INSERT_FIGURES = defineStatement({
+  label: "monitor_tick_figures_insert",
+  params: ["tick", "monitor", "version", "at", "rows"],
+  sql: ({ p }) =>
+    `INSERT INTO monitor_tick_figures (tick_id, monitor_id, version, at, entity_index, entity, engine, cells, runs, runs_mentioning, share_of_voice_n,
+      runs_citing, runs_top3, position_sum, position_sum_squares, average_position, average_position_low, average_position_high)
+    SELECT ${p.tick}, ${p.monitor}, ${p.version}::int, ${p.at}::timestamptz AT TIME ZONE 'UTC', r.entity_index, r.entity, r.engine, r.cells, r.runs,
+      r.runs_mentioning, r.share_of_voice_n, r.runs_citing, r.runs_top3, r.position_sum, r.position_sum_squares, r.average_position,
+      r.average_position_low, r.average_position_high
+    FROM jsonb_to_recordset(${p.rows}::jsonb) AS r(entity_index int, entity text, engine text, cells int, runs int, runs_mentioning int, share_of_voice_n int,
+      runs_citing int, runs_top3 int, position_sum int, position_sum_squares int, average_position double precision, average_position_low double precision,
+      average_position_high double precision)
+    ON CONFLICT DO NOTHING`,
+});
+
+/** The entities of the latest analysed tick of a version (for a tick whose monitor has moved on to another version since). */
+const VERSION_ENTITIES = defineStatement({
+  label: "monitor_version_entities",
+  params: ["monitor", "version"],
+  columns: { entities: json<Entity[]>("a.result->'entities'") },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM monitor_ticks t JOIN analyses a ON a.id = t.analysis_id WHERE t.monitor_id = ${p.monitor} AND t.version = ${p.version}::int
+    AND a.result IS NOT NULL ORDER BY t.scheduled_for DESC LIMIT 1`,
+});
+
+type Figures = Pick<EntityVisibility, "runs" | "runs_mentioning" | "share_of_voice_n" | "runs_citing" | "runs_top3" | "position_counts" | "average_position" | "average_position_interval">;
+
+/** One cell's row of monitor_tick_figures. */
+function cellRow(entityIndex: number, entity: string, engine: string, cells: number, f: Figures) {
+  let sum = 0;
+  let squares = 0;
+  for (const [position, runs] of Object.entries(f.position_counts)) {
+    sum += Number(position) * runs;
+    squares += Number(position) ** 2 * runs;
+  }
+  return {
+    entity_index: entityIndex,
+    entity,
+    engine,
+    cells,
+    runs: f.runs,
+    runs_mentioning: f.runs_mentioning,
+    share_of_voice_n: f.share_of_voice_n,
+    runs_citing: f.runs_citing,
+    runs_top3: f.runs_top3,
+    position_sum: sum,
+    position_sum_squares: squares,
+    average_position: f.average_position,
+    average_position_low: f.average_position_interval?.[0] ?? null,
+    average_position_high: f.average_position_interval?.[1] ?? null,
+  };
+}
+
+/** Every entity × engine cell of an analysis ("all" first, then each engine it has runs of), with m, the number of cells. */
+export function tickFigureRows(figures: Pick<StoredVisibilityFigures, "rows">) {
+  const engines = figures.rows[0]?.by_engine.length ?? 0;
+  const cells = figures.rows.length * (engines + 1);
+  return figures.rows.flatMap((row, e) => [
+    cellRow(e, row.name, "all", cells, row),
+    ...row.by_engine.map((g) => cellRow(e, row.name, g.engine, cells, g)),
+  ]);
+}
+
+/** The person a tick's analysis is made as: the monitor's creator, in the monitor's workspace. */
+function creatorOf(monitor: MonitorRow): Principal | null {
+  if (!monitor.createdByUserId || !monitor.createdBy) return null;
+  return {
+    user: { id: monitor.createdByUserId, email: monitor.createdBy.email },
+    credential: monitor.apiKeyId ? { kind: "api_key", id: monitor.apiKeyId, name: "monitor" } : { kind: "session", id: monitor.createdByUserId, name: "monitor" },
+    workspaceId: monitor.workspaceId,
+    apiKeyId: monitor.apiKeyId,
+  };
+}
+
+async function entitiesOf(tick: TickRow, monitor: MonitorRow): Promise<Entity[] | null> {
+  if (monitor.version === tick.version) return monitor.entities;
+  return (await VERSION_ENTITIES.first(standalone(), { monitor: monitor.id, version: tick.version }))?.entities ?? null;
+}
+
+/**
+ * The tick's visibility analysis, made once: answers its id (the one made before, when the tick
+ * has one), or null when there is nothing to analyse (no fanout, a monitor gone, a creator gone or
+ * out of the workspace, a version whose entities are no longer known). A refusal of the analysis
+ * (400, 404) is logged and leaves the tick without one, so the tick still closes.
+ */
+export async function analyseTick(tickId: string): Promise<string | null> {
+  const tick = await tickRow(standalone(), tickId);
+  if (!tick || !tick.fanoutId) return null;
+  if (tick.analysisId) return tick.analysisId;
+  const monitor = await monitorRow(standalone(), tick.monitorId);
+  const actor = monitor && creatorOf(monitor);
+  const entities = monitor && (await entitiesOf(tick, monitor));
+  if (!monitor || !actor || !entities || entities.length === 0) {
+    log.warn("a tick's visibility analysis was not made", { tick_id: tickId, reason: !monitor ? "monitor gone" : !actor ? "creator gone" : "entities unknown" });
+    return null;
+  }
+  let existing: string | null = null;
+  const lockTick = async (sql: SqlSession) => {
+    existing = (await LOCK_TICK.first(sql, { tick: tickId }))?.analysisId ?? null;
+    return existing === null;
+  };
+  const writeTick = async (sql: SqlSession, id: string, figures: StoredVisibilityFigures) => {
+    await SET_ANALYSIS.query(sql, { tick: tickId, analysis: id });
+    await INSERT_FIGURES.query(sql, {
+      tick: tickId, monitor: monitor.id, version: tick.version, at: tick.scheduledFor, rows: JSON.stringify(tickFigureRows(figures)),
+    });
+  };
+  try {
+    const id = await analyseVisibility(
+      actor,
+      { ids: [tick.fanoutId], entities: entities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive })) },
+      { before: lockTick, after: writeTick },
+    );
+    return id ?? existing;
+  } catch (error) {
+    if (error instanceof ApiError && (error.code === "invalid_request" || error.code === "not_found")) {
+      log.warn("a tick's visibility analysis was refused", { tick_id: tickId, error: error.message });
+      return null;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The `significant_change` alerts of a closed, completed or partial tick: every entity × engine
+ * cell whose visibility changed significantly from the previous completed or partial tick of its
+ * version (the series' test: Newcombe at 1 - 0.05/m and the monitor's min_change). raiseAlerts
+ * keys each by (tick, cell), so running this again raises nothing twice. Answers the alerts made.
+ */
+export async function alertTickChanges(tickId: string, now = new Date()): Promise<string[]> {
+  const tick = await tickRow(standalone(), tickId);
+  if (!tick?.completedAt || !tick.analysisId || (tick.status !== "completed" && tick.status !== "partial")) return [];
+  const monitor = await monitorRow(standalone(), tick.monitorId);
+  if (!monitor) return [];
+  const changes = await tickChanges(tickId, monitor.alerts.min_change ?? 10);
+  return changes.length === 0 ? [] : raiseAlerts(tickId, changes, now);
+}

@@ -1,0 +1,286 @@
+// Judging a queued visibility analysis (decisions.md "Judged visibility"): the steps of the
+// judge-visibility job (./jobs/judge-visibility.ts).
+//
+// judgeRuns: every counted run without a verdict yet is put to the judge engine once, with
+// structured output through its SDK's own mechanism (lib/engines/structured.ts, as questions
+// are). A reply without the requested structure, or whose content cannot be read, is asked for
+// once more; a second unusable reply (or an engine failure after its retries) makes the run
+// `not_judged`, with its reason. Each verdict, checked against the answer (./judge.ts), is written
+// once (ON CONFLICT DO NOTHING); the analysis's progress (judge.runs_done) at most once a second.
+//
+// finishJudgedAnalysis: the figures of the verdicts, the hold captured for the runs judged (the
+// rest released: a partial capture), and the analysis completed, in one transaction, only while
+// it is unfinished.
+import { captureHold, releaseHold } from "../billing/holds";
+import { presentRunCharge } from "../billing/present";
+import { findHold } from "../billing/store";
+import { notifyChanged } from "../changes/wait";
+import { engineConfig } from "../config/engines";
+import { currentDb } from "../db/client";
+import { arrayParam, defineStatement, int, json, text } from "../db/statement";
+import { standalone, textTransaction, type SqlSession } from "../db/sql";
+import { isEngineId, prepareEngineConfig, type EngineId } from "../engines";
+import type { EngineConfig } from "../engines/config";
+import { runStructured } from "../engines/structured";
+import { log } from "../log";
+import { MAX_ENGINE_ATTEMPTS } from "../runs/lifecycle";
+import type { RunError } from "../schemas/results";
+import { backoffMs } from "../work/job";
+import type { StoredJudgement, VisibilityExclusionReason } from "./analysis";
+import type { Entity } from "./entities";
+import {
+  JUDGE_SCHEMA, UnusableJudgement, agreementFigures, discoveredFigures, judgePrompt, sentimentFigures, verifyJudgement, type JudgedRun, type Verdict,
+} from "./judge";
+
+/** Unusable replies before a run counts as not judged: the first and one retry. */
+export const MAX_UNUSABLE_JUDGEMENTS = 2;
+/** Judge calls one job makes at once. */
+const CALLS_AT_ONCE = 4;
+/** How often the analysis's progress (judge.runs_done) is written while judging. */
+const PROGRESS_EVERY_MS = 1000;
+
+const ANALYSIS = defineStatement({
+  label: "judge_analysis",
+  params: ["analysis"],
+  columns: {
+    status: text("a.status"),
+    workspaceId: text("a.workspace_id"),
+    runIds: json<string[]>("a.result->'run_ids'"),
+    excluded: json<{ run_id: string; reason: VisibilityExclusionReason }[]>("a.result->'excluded_runs'"),
+    entities: json<Entity[]>("a.result->'entities'"),
+    judged: json<StoredJudgement>("a.result->'judged'"),
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM analyses a WHERE a.id = ${p.analysis} AND a.kind = 'visibility' AND a.result ? 'judged'`,
+});
+
+const RUNS = defineStatement({
+  label: "judge_runs",
+  params: ["runs"],
+  columns: { id: text("r.id"), engine: text("r.engine").nullable, prompt: text("COALESCE(r.input->>'prompt', r.subject)"), answer: text("r.result->>'answer'").nullable },
+  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[])`,
+});
+
+const MARK_RUNNING = defineStatement({
+  label: "judge_mark_running",
+  params: ["analysis"],
+  sql: ({ p }) => `UPDATE analyses SET status = 'running' WHERE id = ${p.analysis} AND status = 'queued'`,
+});
+
+const JUDGED_IDS = defineStatement({
+  label: "judge_judged_ids",
+  params: ["analysis"],
+  columns: { runId: text("j.run_id") },
+  sql: ({ select, p }) => `SELECT ${select} FROM visibility_judgements j WHERE j.analysis_id = ${p.analysis}`,
+});
+
+const INSERT_JUDGEMENT = defineStatement({
+  label: "judge_insert",
+  params: ["analysis", "run", "status", "verdict", "error", "model", "attempts"],
+  sql: ({ p }) =>
+    `INSERT INTO visibility_judgements (analysis_id, run_id, status, verdict, error, model, attempts) ` +
+    `VALUES (${p.analysis}, ${p.run}, ${p.status}, ${p.verdict}::jsonb, ${p.error}, ${p.model}, ${p.attempts}::int) ON CONFLICT DO NOTHING`,
+});
+
+/** The progress shown while running: the runs with a verdict (judged or not). */
+const PROGRESS = defineStatement({
+  label: "judge_progress",
+  params: ["analysis"],
+  sql: ({ p }) =>
+    `UPDATE analyses SET result = jsonb_set(result, '{judged,judge,runs_done}', ` +
+    `to_jsonb((SELECT count(*) FROM visibility_judgements j WHERE j.analysis_id = ${p.analysis})::int)) ` +
+    `WHERE id = ${p.analysis} AND status IN ('queued', 'running')`,
+});
+
+const JUDGEMENTS = defineStatement({
+  label: "judge_judgements",
+  params: ["analysis"],
+  columns: {
+    runId: text("j.run_id"),
+    status: text<"judged" | "not_judged">("j.status"),
+    verdict: json<Verdict>("j.verdict").nullable,
+    error: text("j.error").nullable,
+    model: text("j.model").nullable,
+    engine: text("r.engine").nullable,
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM visibility_judgements j JOIN runs r ON r.id = j.run_id WHERE j.analysis_id = ${p.analysis}`,
+});
+
+/** The rules' counted mentions per run: bit e of `counted` for entity e. */
+const RULE_MASKS = defineStatement({
+  label: "judge_rule_masks",
+  params: ["analysis"],
+  columns: { runId: text("m.run_id"), counted: int("m.counted") },
+  sql: ({ select, p }) => `SELECT ${select} FROM analysis_mentions m WHERE m.analysis_id = ${p.analysis}`,
+});
+
+const FINISH = defineStatement({
+  label: "judge_finish",
+  params: ["analysis", "status", "judged", "error", "at"],
+  columns: { id: text("id") },
+  sql: ({ select, p }) =>
+    `UPDATE analyses SET status = ${p.status}::text::"RunStatus", result = jsonb_set(result, '{judged}', ${p.judged}::jsonb), ` +
+    `error = ${p.error}::jsonb, completed_at = ${p.at}::timestamptz AT TIME ZONE 'UTC' ` +
+    `WHERE id = ${p.analysis} AND status IN ('queued', 'running') RETURNING ${select}`,
+});
+
+type RunToJudge = { id: string; engine: string | null; prompt: string; answer: string };
+type Outcome = { status: "judged"; verdict: Verdict; model: string | null; attempts: number } | { status: "not_judged"; error: string; model: string | null; attempts: number };
+
+/** The runs the analysis counts (run_ids less excluded_runs), once each, in order. */
+function countedRunIds(runIds: readonly string[], excluded: readonly { run_id: string }[]): string[] {
+  const out = new Set(excluded.map((x) => x.run_id));
+  const seen = new Set<string>();
+  return runIds.filter((id) => !out.has(id) && !seen.has(id) && (seen.add(id), true));
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Asks the judge about one run: at most one more time after an unusable reply; engine failures retried with backoff. */
+async function judgeOne(engine: EngineId, config: EngineConfig, run: RunToJudge, entities: readonly Entity[], judge: StoredJudgement["judge"]): Promise<Outcome> {
+  const prompt = judgePrompt({ question: run.prompt, answer: run.answer, entities, discover: judge.discover });
+  let unusable = 0;
+  let model: string | null = null;
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await runStructured(engine, { prompt, schema: JUDGE_SCHEMA }, { config });
+    let problem: string;
+    if (outcome.ok) {
+      model = outcome.model;
+      try {
+        return { status: "judged", verdict: verifyJudgement(outcome.value, { answer: run.answer, entities, sentiment: judge.sentiment, discover: judge.discover }), model, attempts: attempt };
+      } catch (error) {
+        if (!(error instanceof UnusableJudgement)) throw error;
+        problem = error.message;
+      }
+    } else if (outcome.error.code === "engine_malformed_response") {
+      problem = outcome.error.message;
+    } else {
+      if (!outcome.error.retryable || attempt >= MAX_ENGINE_ATTEMPTS) {
+        return { status: "not_judged", error: `${engine} failed: ${outcome.error.message}`.slice(0, 500), model, attempts: attempt };
+      }
+      await sleep(backoffMs(attempt, outcome.retry_after_ms));
+      continue;
+    }
+    unusable += 1;
+    if (unusable >= MAX_UNUSABLE_JUDGEMENTS || attempt >= MAX_ENGINE_ATTEMPTS) {
+      return { status: "not_judged", error: `the judge's reply was unusable ${unusable} times (asked once more after the first): ${problem}`.slice(0, 500), model, attempts: attempt };
+    }
+    log.info("judge reply unusable; asking once more", { run_id: run.id, engine, problem });
+  }
+}
+
+/**
+ * The first step: every counted run without a verdict judged and its verdict stored. Answers
+ * "finished" when the analysis is no longer to be judged (finished already, or not a judged one).
+ */
+export async function judgeRuns(analysisId: string): Promise<"judged" | "finished"> {
+  const analysis = await ANALYSIS.first(standalone(), { analysis: analysisId });
+  if (!analysis || (analysis.status !== "queued" && analysis.status !== "running")) return "finished";
+  await MARK_RUNNING.query(standalone(), { analysis: analysisId });
+  notifyChanged(analysisId);
+  const judge = analysis.judged.judge;
+  const done = new Set((await JUDGED_IDS.query(standalone(), { analysis: analysisId })).map((r) => r.runId));
+  const todo = countedRunIds(analysis.runIds, analysis.excluded).filter((id) => !done.has(id));
+  if (todo.length === 0) return "judged";
+  const rows = new Map((await RUNS.query(standalone(), { runs: arrayParam(todo) })).map((r) => [r.id, r]));
+  const engine = judge.engine;
+  if (!isEngineId(engine)) throw new Error(`analysis ${analysisId}: unknown judge engine ${engine}`);
+  const config = await prepareEngineConfig(engineConfig());
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const id = todo[next++]!;
+      const row = rows.get(id);
+      const outcome: Outcome = row?.answer
+        ? await judgeOne(engine, config, { id, engine: row.engine, prompt: row.prompt, answer: row.answer }, analysis.entities, judge)
+        : { status: "not_judged", error: "the run has no answer", model: null, attempts: 0 };
+      await INSERT_JUDGEMENT.query(standalone(), {
+        analysis: analysisId, run: id, status: outcome.status, verdict: outcome.status === "judged" ? JSON.stringify(outcome.verdict) : null,
+        error: outcome.status === "not_judged" ? outcome.error : null, model: outcome.model, attempts: outcome.attempts,
+      });
+      await progress(false);
+    }
+  };
+  // The progress rewrites the analysis row (its figures can be megabytes): at most once a second, and at the end.
+  let shown = 0;
+  const progress = async (last: boolean) => {
+    if (!last && Date.now() - shown < PROGRESS_EVERY_MS) return;
+    shown = Date.now();
+    await PROGRESS.query(standalone(), { analysis: analysisId });
+    notifyChanged(analysisId);
+  };
+  await Promise.all(Array.from({ length: Math.min(CALLS_AT_ONCE, todo.length) }, worker));
+  await progress(true);
+  return "judged";
+}
+
+/** The judged part of the figures from the stored verdicts and the rules' mentions. */
+async function judgedFigures(sql: SqlSession, analysisId: string, stored: StoredJudgement, entities: number, counted: readonly string[]): Promise<StoredJudgement> {
+  const judgements = new Map((await JUDGEMENTS.query(sql, { analysis: analysisId })).map((j) => [j.runId, j]));
+  const masks = new Map((await RULE_MASKS.query(sql, { analysis: analysisId })).map((m) => [m.runId, m.counted]));
+  const judged: JudgedRun[] = [];
+  const notJudged: { run_id: string; reason: string }[] = [];
+  let quotesRejected = 0;
+  let namesDropped = 0;
+  let model: string | null = null;
+  for (const runId of counted) {
+    const j = judgements.get(runId);
+    if (!j || j.status !== "judged" || !j.verdict) {
+      notJudged.push({ run_id: runId, reason: j?.error ?? "not judged" });
+      continue;
+    }
+    model ??= j.model;
+    quotesRejected += j.verdict.quotes_rejected;
+    namesDropped += j.verdict.names_dropped;
+    const mask = masks.get(runId) ?? 0;
+    judged.push({ run_id: runId, engine: j.engine, verdict: j.verdict, rulesMentioned: Array.from({ length: entities }, (_, e) => Math.floor(mask / 2 ** e) % 2 === 1) });
+  }
+  return {
+    ...stored,
+    judge: {
+      ...stored.judge,
+      model,
+      runs_done: counted.length,
+      runs_judged: judged.length,
+      runs_not_judged: notJudged,
+      quotes_rejected: quotesRejected,
+      names_dropped: namesDropped,
+    },
+    sentiment: stored.judge.sentiment ? sentimentFigures(judged, entities) : null,
+    discovered: stored.judge.discover ? discoveredFigures(judged) : null,
+    agreement: agreementFigures(judged, entities),
+  };
+}
+
+/** The second step: figures, charge and completion in one transaction (nothing when already finished). */
+export async function finishJudgedAnalysis(analysisId: string): Promise<"completed" | "skipped"> {
+  const finished = await textTransaction(currentDb(), async (sql) => {
+    const analysis = await ANALYSIS.first(sql, { analysis: analysisId });
+    if (!analysis || (analysis.status !== "queued" && analysis.status !== "running")) return false;
+    const counted = countedRunIds(analysis.runIds, analysis.excluded);
+    const judged = await judgedFigures(sql, analysisId, analysis.judged, analysis.entities.length, counted);
+    judged.charge = await settle(sql, analysis.workspaceId, analysis.judged.hold_id ?? null, judged.judge.runs_judged);
+    const [row] = await FINISH.query(sql, { analysis: analysisId, status: "completed", judged: JSON.stringify(judged), error: null, at: new Date() });
+    return row !== undefined;
+  });
+  notifyChanged(analysisId);
+  return finished ? "completed" : "skipped";
+}
+
+/** Captures the hold for the runs judged (the rest of it released), or releases it all when none was; answers the charge to show. */
+async function settle(sql: SqlSession, workspaceId: string, holdId: string | null, judged: number): Promise<StoredJudgement["charge"]> {
+  if (!holdId) return null;
+  if (judged > 0) await captureHold({ holdId }, { tx: sql, workspaceId, actualUnits: judged });
+  else await releaseHold({ holdId }, { tx: sql, workspaceId });
+  return presentRunCharge(await findHold(sql, { holdId }, workspaceId), true);
+}
+
+/** Fails an unfinished judged analysis (the job failed for good): the hold released, the rule-based figures kept. */
+export async function failJudgedAnalysis(analysisId: string, error: RunError): Promise<void> {
+  await textTransaction(currentDb(), async (sql) => {
+    const analysis = await ANALYSIS.first(sql, { analysis: analysisId });
+    if (!analysis || (analysis.status !== "queued" && analysis.status !== "running")) return;
+    const judged = { ...analysis.judged, charge: await settle(sql, analysis.workspaceId, analysis.judged.hold_id ?? null, 0) };
+    await FINISH.query(sql, { analysis: analysisId, status: "failed", judged: JSON.stringify(judged), error: JSON.stringify(error), at: new Date() });
+  });
+  notifyChanged(analysisId);
+}

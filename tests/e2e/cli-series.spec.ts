@@ -1,0 +1,123 @@
+// `geoscope monitor series` with the real binary against the built server (issue #36): a monitor
+// whose two ticks differ for real (its Acme prompts are refused by the engine simulator at the
+// first tick and answer at the second), each tick closed with its analysis by the server's own
+// scheduler; then the series as a table (the change marked significant), as --json (the API's
+// body exactly) and as --format csv, and a bad entity refused naming it.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { answerDirective } from "../../lib/engines/simulator/directive";
+import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
+import { E2E_PORT } from "./support";
+
+test.describe.configure({ mode: "serial" });
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const BIN = path.join(ROOT, "cli", "geoscope.mjs");
+const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
+const EMAIL = `series-${Date.now()}@example.com`;
+const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-series-cli-"));
+const TAG = `t${Date.now()}`;
+
+let context: BrowserContext;
+let page: Page;
+
+function cli(args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
+  delete env.GEOSCOPE_TOKEN;
+  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
+}
+
+test.beforeAll(async ({ browser }) => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+});
+test.afterAll(async () => {
+  await context?.close();
+});
+
+/** Runs a tick now and waits until the server's scheduler has closed it with its analysis. */
+async function tickNow(id: string) {
+  const ran = await cli(["monitor", "run", id, "--json"]);
+  expect(ran.code, ran.stderr).toBe(0);
+  const tickId = JSON.parse(ran.stdout).id as string;
+  await expect
+    .poll(
+      async () => {
+        const ticks = JSON.parse((await cli(["monitor", "ticks", id, "--json"])).stdout).items as { id: string; status: string; analysis_id: string | null }[];
+        const tick = ticks.find((t) => t.id === tickId)!;
+        return tick.analysis_id && tick.status !== "running" ? tick.status : "open";
+      },
+      { timeout: 90_000, intervals: [1000] },
+    )
+    .toMatch(/^(completed|partial)$/);
+  return tickId;
+}
+
+test("the CLI: monitor series as a table, --json (the API's body) and --format csv, over two ticks with a real change", async () => {
+  test.setTimeout(240_000);
+  await signIn(page, EMAIL);
+  const login = await approveCliLogin(page, process.execPath, [BIN], {
+    cwd: ROOT,
+    env: { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" },
+  });
+  expect(login.code, login.stderr).toBe(0);
+
+  const project = await cli(["projects", "create", "Series", "--domain", "acme.example", "--brands", "Acme CRM", "--competitors", "HubSpot,Pipedrive", "--json"]);
+  expect(project.code, project.stderr).toBe(0);
+  const projectId = JSON.parse(project.stdout).id as string;
+
+  const acme = answerDirective("Acme CRM is the best pick for agencies.");
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "geoscope-series-file-")), "prompts.txt");
+  writeFileSync(
+    file,
+    [
+      `which crm should an agency pick ${TAG} ${acme} [[sim:bad_request*10]]`,
+      `which crm suits a small agency ${TAG} ${acme} [[sim:bad_request*10]]`,
+      `most popular crm ${TAG} ${answerDirective("HubSpot is the most popular CRM.")}`,
+    ].join("\n"),
+  );
+  const created = await cli(["monitor", "create", "--file", file, "--project", projectId, "--every", "week", "--runs", "10", "--engines", "gemini", "--name", "Series", "--json"]);
+  expect(created.code, created.stderr).toBe(0);
+  const id = JSON.parse(created.stdout).id as string;
+
+  const empty = await cli(["monitor", "series", id]);
+  expect(empty.code, empty.stderr).toBe(0);
+  expect(empty.stdout).toContain("(no completed tick yet)");
+
+  const first = await tickNow(id);
+  const second = await tickNow(id);
+
+  const human = await cli(["monitor", "series", id]);
+  expect(human.code, human.stderr).toBe(0);
+  expect(human.stdout).toContain("Acme CRM · visibility · all engines · version 1");
+  const lines = human.stdout.split("\n");
+  expect(lines.find((l) => l.startsWith(first))).toMatch(/\s10\s+10\s+0\.0%\s+0\.0% – \d+\.\d%\s+-/);
+  expect(lines.find((l) => l.startsWith(second))).toMatch(/\s30\s+30\s+66\.7%\s+.*\+66\.7 pts \*/);
+  expect(human.stdout).toContain("* significant");
+
+  const json = await cli(["monitor", "series", id, "--entity", "hubspot", "--engine", "gemini", "--json"]);
+  expect(json.code, json.stderr).toBe(0);
+  const bearer = JSON.parse(readFileSync(path.join(CONFIG_DIR, "config.json"), "utf8")).token as string;
+  const api = await fetch(`${BASE}/monitors/${id}/series?entity=hubspot&engine=gemini`, { headers: { authorization: `Bearer ${bearer}` } });
+  expect(api.status).toBe(200);
+  expect(json.stdout.trim()).toBe((await api.text()).trim());
+  const body = JSON.parse(json.stdout);
+  expect(body).toMatchObject({ metric: "visibility", entity: "HubSpot", engine: "gemini", version: 1 });
+  expect(body.points.map((p: { value: number }) => p.value)).toEqual([1, 0.3333]);
+  expect(body.points[1].change.significant).toBe(true);
+
+  const csv = await cli(["monitor", "series", id, "--metric", "share_of_voice", "--format", "csv"]);
+  expect(csv.code, csv.stderr).toBe(0);
+  const rows = csv.stdout.trim().split(/\r?\n/);
+  expect(rows[0]).toBe("tick_id,at,runs,n,value,interval_low,interval_high,change_diff,change_low,change_high,significant");
+  expect(rows.slice(1).map((r) => r.split(",").slice(0, 5))).toEqual([
+    [first, expect.any(String), "10", "10", "0"],
+    [second, expect.any(String), "30", "30", "0.6667"],
+  ]);
+
+  const bad = await cli(["monitor", "series", id, "--entity", "Salesforce"]);
+  expect(bad.code).toBe(8);
+  expect(bad.stderr).toContain('entity: "Salesforce" is not tracked');
+});
