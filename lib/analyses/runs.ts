@@ -3,6 +3,8 @@
 import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { isId } from "../db/ids";
+import { arrayParam, bool, defineStatement, text } from "../db/statement";
+import { standalone } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
 import { CITATION_LIMITS } from "../schemas/analyses";
 import { reachableWorkspaceIds } from "../workspaces/access";
@@ -25,26 +27,75 @@ const ID_KINDS: Record<string, string> = { dr: "run", rq: "batch", fo: "fanout" 
 const kindOfId = (id: string) => ID_KINDS[id.slice(0, 2)] ?? "run, batch or fanout";
 
 // The prompt is the input's prompt, else the subject (what every prompt run's input holds).
-const NAMED_COLUMNS = `"id", "kind"::text AS "kind", "status"::text AS "status", "engine", "project_id" AS "projectId",
-  "batch_id" AS "batchId", "fanout_id" AS "fanoutId", "citations_exposed" AS "citationsExposed", COALESCE("input"->>'prompt', "subject") AS "prompt",
-  "input"->'location'->>'country' AS "country"`;
+const NAMED_COLUMNS = {
+  id: text("r.id"),
+  kind: text<NamedRun["kind"]>("r.kind"),
+  status: text<NamedRun["status"]>("r.status"),
+  engine: text("r.engine").nullable,
+  projectId: text("r.project_id"),
+  batchId: text("r.batch_id").nullable,
+  fanoutId: text("r.fanout_id").nullable,
+  citationsExposed: bool("r.citations_exposed").nullable,
+  prompt: text("COALESCE(r.input->>'prompt', r.subject)"),
+  country: text("r.input->'location'->>'country'").nullable,
+};
+
+/** The runs among `runs` in the caller's workspaces (read with pg statements: 20,000 rows decode far faster than through Prisma's raw queries). */
+const RUNS_BY_ID = defineStatement({
+  label: "analysis_named_runs",
+  params: ["runs", "workspaces"],
+  columns: NAMED_COLUMNS,
+  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[]) AND r.workspace_id = ANY(${p.workspaces}::text[])`,
+});
+
+/** The batches or fanouts among `ids` in the caller's workspaces. */
+const GROUPS_FOUND = {
+  rq: defineStatement({
+    label: "analysis_named_batches",
+    params: ["ids", "workspaces"],
+    columns: { id: text("b.id") },
+    sql: ({ select, p }) => `SELECT ${select} FROM batches b WHERE b.id = ANY(${p.ids}::text[]) AND b.workspace_id = ANY(${p.workspaces}::text[])`,
+  }),
+  fo: defineStatement({
+    label: "analysis_named_fanouts",
+    params: ["ids", "workspaces"],
+    columns: { id: text("f.id") },
+    sql: ({ select, p }) => `SELECT ${select} FROM fanouts f WHERE f.id = ANY(${p.ids}::text[]) AND f.workspace_id = ANY(${p.workspaces}::text[])`,
+  }),
+};
+
+/** The runs of the batches or fanouts among `ids` in the caller's workspaces, in creation order (ids are time-ordered). */
+const GROUP_RUNS = {
+  rq: defineStatement({
+    label: "analysis_batch_runs",
+    params: ["ids", "workspaces"],
+    columns: NAMED_COLUMNS,
+    sql: ({ select, p }) =>
+      `SELECT ${select} FROM runs r WHERE r.batch_id IN (SELECT b.id FROM batches b WHERE b.id = ANY(${p.ids}::text[]) AND b.workspace_id = ANY(${p.workspaces}::text[])) ORDER BY r.id`,
+  }),
+  fo: defineStatement({
+    label: "analysis_fanout_runs",
+    params: ["ids", "workspaces"],
+    columns: NAMED_COLUMNS,
+    sql: ({ select, p }) =>
+      `SELECT ${select} FROM runs r WHERE r.fanout_id IN (SELECT f.id FROM fanouts f WHERE f.id = ANY(${p.ids}::text[]) AND f.workspace_id = ANY(${p.workspaces}::text[])) ORDER BY r.id`,
+  }),
+};
 
 /** The batches (`rq`) or fanouts (`fo`) among the ids that the caller can see, and their runs in creation order. */
 async function groupsNamed(ids: readonly string[], prefix: "rq" | "fo", workspaces: string[]): Promise<{ found: Set<string>; runs: Map<string, NamedRun[]> }> {
   const wanted = [...new Set(ids.filter((id) => isId(id, prefix)))];
   if (wanted.length === 0) return { found: new Set(), runs: new Map() };
-  const [table, column] = prefix === "rq" ? ["batches", "batch_id"] : ["fanouts", "fanout_id"];
-  const rows = await db().$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "${table}" WHERE "id" = ANY($1::text[]) AND "workspace_id" = ANY($2::text[])`, wanted, workspaces);
+  const params = { ids: arrayParam(wanted), workspaces: arrayParam(workspaces) };
+  // Which exist and their runs at once (the runs' statement checks the workspaces itself).
+  const [rows, named] = await Promise.all([GROUPS_FOUND[prefix].query(standalone(), params), GROUP_RUNS[prefix].query(standalone(), params)]);
   const found = new Set(rows.map((r) => r.id));
   const runs = new Map<string, NamedRun[]>();
-  if (found.size === 0) return { found, runs };
-  const named = await db().$queryRawUnsafe<(NamedRun & { fanoutId: string | null })[]>(
-    `SELECT ${NAMED_COLUMNS} FROM "runs" WHERE "${column}" = ANY($1::text[]) ORDER BY "id"`,
-    [...found],
-  );
   for (const { fanoutId, ...r } of named) {
     const group = (prefix === "rq" ? r.batchId : fanoutId)!;
-    runs.set(group, [...(runs.get(group) ?? []), r]);
+    let list = runs.get(group);
+    if (list === undefined) runs.set(group, (list = []));
+    list.push(r);
   }
   return { found, runs };
 }
@@ -58,7 +109,7 @@ async function runsNamed(principal: Principal, ids: readonly string[]): Promise<
   const workspaces = await reachableWorkspaceIds(principal);
   const [runs, batches, fanouts] = await Promise.all([
     runIds.length
-      ? db().$queryRawUnsafe<(NamedRun & { fanoutId: string | null })[]>(`SELECT ${NAMED_COLUMNS} FROM "runs" WHERE "id" = ANY($1::text[]) AND "workspace_id" = ANY($2::text[])`, runIds, workspaces)
+      ? RUNS_BY_ID.query(standalone(), { runs: arrayParam(runIds), workspaces: arrayParam(workspaces) })
       : [],
     groupsNamed(ids, "rq", workspaces),
     groupsNamed(ids, "fo", workspaces),

@@ -142,7 +142,13 @@ export type GroupedBootstrapPlan = {
   cells: number;
   /** The columns of each pass, [from, to). */
   passes: [number, number][];
-  /** Per pass: the rows' entries in the pass's columns, those counted over entries first (up to mids). */
+  /**
+   * Per column: 0, or for an over-entries column of small whole numbers (a rank) the packing unit
+   * 2^k: its entries are summed as value + 2^k, so that one sum holds both the values' sum (below
+   * 2^k) and the entries drawn (its multiple of 2^k), exactly, and no count is kept for it.
+   */
+  packUnit: number[];
+  /** Per pass: the rows' entries in the pass's columns, those counted over entries (and not packed) first (up to mids). */
   passEntries: { offsets: Int32Array; mids: Int32Array; cols: Int32Array; vals: Float64Array }[];
   /** Per pass: the means it resamples. */
   passActive: Active[][];
@@ -153,7 +159,23 @@ export type GroupedBootstrapPlan = {
 };
 
 /** One part's resample means of one pass: means[k * perPart + i] for the pass's k-th mean, `kept[k]` of them defined. */
-export type GroupedPartMeans = { means: Float64Array; kept: Int32Array };
+export type GroupedPartMeans = {
+  /** Per mean k: its kept[k] resample means' smallest, ascending, from low[k * tails[0]] (at most tails[0] of them). */
+  low: Float64Array;
+  /** Per mean k: its largest, ascending, from high[k * tails[1]] (at most tails[1] of them). */
+  high: Float64Array;
+  kept: Int32Array;
+};
+
+/**
+ * How many of a part's smallest and largest resample means of a mean its percentiles can need: the
+ * order statistics at and after (n - 1) p and (n - 1) q, for any n up to `resamples`, with room to
+ * spare. The k-th smallest of all the parts' means is among each part's k smallest.
+ */
+export function tailSizes(resamples: number, confidence: number): [number, number] {
+  const tail = ((1 - confidence) / 2) * (resamples - 1);
+  return [Math.min(resamples, Math.floor(tail) + 3), Math.min(resamples, Math.ceil(tail) + 3)];
+}
 
 /** The resamples of part `part` (of BOOTSTRAP_PARTS): [from, to). */
 export function partRange(resamples: number, part: number): [number, number] {
@@ -196,7 +218,7 @@ export function prepareGroupedBootstrap(table: GroupedTable, options: { resample
   const P = partitions.length;
   const known = partitions.map((p) => Array.from({ length: p.groups }, () => new Array<[number, number] | null>(columnCount).fill(null)));
   const empty: GroupedBootstrapPlan = {
-    rows, resamples, confidence, targetsOf: [], targetGroups: [], targetPartition: [], viaCells: [], cellGroup: [], cells: 0, passes: [], passEntries: [], passActive: [],
+    rows, resamples, confidence, targetsOf: [], targetGroups: [], targetPartition: [], viaCells: [], cellGroup: [], cells: 0, passes: [], packUnit: [], passEntries: [], passActive: [],
     known, overEntries, partitionGroups: partitions.map((p) => p.groups),
   };
   if (rows === 0 || P === 0 || columnCount === 0) return empty;
@@ -291,8 +313,9 @@ export function prepareGroupedBootstrap(table: GroupedTable, options: { resample
     if (held > 0) passes.push([from, to]);
     from = to;
   }
+  const packUnit = packUnits(table);
   const passEntries = passes.map(([from, to]) => {
-    // This pass's entries, by row: those counted over entries first, ending at `mids[i]`.
+    // This pass's entries, by row: those counted over entries (and not packed) first, ending at `mids[i]`.
     const pOffsets = new Int32Array(rows + 1);
     const mids = new Int32Array(rows);
     const pCols: number[] = [];
@@ -301,9 +324,9 @@ export function prepareGroupedBootstrap(table: GroupedTable, options: { resample
       for (const countedFirst of [true, false]) {
         for (let j = offsets[i]!; j < offsets[i + 1]!; j++) {
           const c = columns[j]!;
-          if (c >= from && c < to && overEntries[c] === countedFirst) {
+          if (c >= from && c < to && (overEntries[c] && packUnit[c] === 0) === countedFirst) {
             pCols.push(c - from);
-            pVals.push(values[j]!);
+            pVals.push(values[j]! + packUnit[c]!);
           }
         }
         if (countedFirst) mids[i] = pCols.length;
@@ -314,9 +337,35 @@ export function prepareGroupedBootstrap(table: GroupedTable, options: { resample
   });
   const passActive = passes.map(([from, to]) => active.filter((a) => a.c >= from && a.c < to));
   return {
-    rows, resamples, confidence, targetsOf, targetGroups, targetPartition, viaCells, cellGroup, cells, passes, passEntries, passActive,
+    rows, resamples, confidence, targetsOf, targetGroups, targetPartition, viaCells, cellGroup, cells, passes, packUnit, passEntries, passActive,
     known, overEntries, partitionGroups: partitions.map((p) => p.groups),
   };
+}
+
+/** Largest packed sum: every sum and count stays a whole number below 2^53, so exact. */
+const PACK_LIMIT = 2 ** 52;
+
+/**
+ * Per column, the packing unit (GroupedBootstrapPlan.packUnit): for an over-entries column of
+ * whole numbers >= 0, 2^k above the largest sum of its values a resample can draw (rows x the
+ * largest value), when the packed sums stay exact; else 0.
+ */
+function packUnits(table: GroupedTable): number[] {
+  const { rows, columns, values, columnCount, overEntries } = table;
+  const max = new Float64Array(columnCount);
+  const whole = Array.from({ length: columnCount }, (_, c) => overEntries[c] === true);
+  for (let j = 0; j < values.length; j++) {
+    const c = columns[j]!;
+    const v = values[j]!;
+    if (!Number.isInteger(v) || v < 0) whole[c] = false;
+    else if (v > max[c]!) max[c] = v;
+  }
+  return whole.map((ok, c) => {
+    if (!ok) return 0;
+    let unit = 1;
+    while (unit <= rows * max[c]!) unit *= 2;
+    return (rows + 1) * unit <= PACK_LIMIT ? unit : 0;
+  });
 }
 
 /**
@@ -327,46 +376,48 @@ export function groupedResampleMeans(plan: GroupedBootstrapPlan, seed: string, p
   const [first, last] = partRange(plan.resamples, part);
   const perPart = last - first;
   const act = plan.passActive[pass]!;
-  const out: GroupedPartMeans = { means: new Float64Array(act.length * perPart), kept: new Int32Array(act.length) };
-  if (perPart === 0 || act.length === 0) return out;
+  const [lowSize, highSize] = tailSizes(plan.resamples, plan.confidence);
+  const out = { means: new Float64Array(act.length * perPart), kept: new Int32Array(act.length) };
+  const tails: GroupedPartMeans = { low: new Float64Array(act.length * lowSize), high: new Float64Array(act.length * highSize), kept: out.kept };
+  if (perPart === 0 || act.length === 0) return tails;
   const [from, to] = plan.passes[pass]!;
   const width = to - from;
   const { offsets, mids, cols, vals } = plan.passEntries[pass]!;
   const rows = plan.rows;
   const T = plan.targetsOf.length;
-  const acc = plan.targetGroups.map((groups) => ({ n: new Float64Array(groups), sum: new Float64Array(groups * width), count: new Float64Array(groups * width) }));
-  const rolled = plan.viaCells.map((q) => {
-    const groups = plan.partitionGroups[q]!;
-    return { n: new Float64Array(groups), sum: new Float64Array(groups * width), count: new Float64Array(groups * width) };
+  // Every sum in one array (the targets' first, zeroed at each resample, then the rolled-up
+  // partitions'), each set of sums a view of it: a mean reads all[at[k]] over all[den[k]], or
+  // for a packed column all[at[k]] alone (units[k] its packing unit).
+  const sizes = [...plan.targetGroups, ...plan.viaCells.map((q) => plan.partitionGroups[q]!)];
+  const all = new Float64Array(sizes.reduce((n, groups) => n + groups * (1 + 2 * width), 0));
+  const offsetsOf: { n: number; sum: number; count: number }[] = [];
+  let used = 0;
+  const views = sizes.map((groups) => {
+    const o = { n: used, sum: used + groups, count: used + groups + groups * width };
+    offsetsOf.push(o);
+    used += groups * (1 + 2 * width);
+    return { n: all.subarray(o.n, o.sum), sum: all.subarray(o.sum, o.count), count: all.subarray(o.count, used) };
   });
-  // Where each mean reads its sums from: sums[k][at[k]] over denominators[k][den[k]].
-  const sums: Float64Array[] = [];
-  const denominators: Float64Array[] = [];
+  const acc = views.slice(0, T);
+  const rolled = views.slice(T);
+  const targetsEnd = T === 0 ? 0 : offsetsOf[T - 1]!.count + plan.targetGroups[T - 1]! * width;
   const at = new Int32Array(act.length);
   const den = new Int32Array(act.length);
+  const units = new Float64Array(act.length);
   act.forEach((a, k) => {
     const t = plan.targetPartition.indexOf(a.q);
-    const from_ = t >= 0 ? acc[t]! : rolled[plan.viaCells.indexOf(a.q)]!;
-    at[k] = a.g * width + (a.c - from);
-    sums.push(from_.sum);
-    if (plan.overEntries[a.c]) {
-      denominators.push(from_.count);
-      den[k] = at[k]!;
-    } else {
-      denominators.push(from_.n);
-      den[k] = a.g;
-    }
+    const o = offsetsOf[t >= 0 ? t : T + plan.viaCells.indexOf(a.q)]!;
+    const slot = a.g * width + (a.c - from);
+    at[k] = o.sum + slot;
+    units[k] = plan.packUnit[a.c]!;
+    den[k] = units[k]! > 0 ? o.sum + slot : plan.overEntries[a.c] ? o.count + slot : o.n + a.g;
   });
 
   const rng = new SeededRandom(partSeed(seed, part));
   // A row is drawn at most `rows` times: 16 bits suffice for every analysis (20,000 runs at most).
   const drawn = rows <= 0xffff ? new Uint16Array(rows) : (new Uint32Array(rows) as unknown as Uint16Array);
   for (let r = 0; r < perPart; r++) {
-    for (const x of acc) {
-      x.n.fill(0);
-      x.sum.fill(0);
-      x.count.fill(0);
-    }
+    all.fill(0, 0, targetsEnd);
     drawCounts(rng, drawn);
     if (T === 2) {
       const [x, y] = acc as [Sums, Sums];
@@ -390,43 +441,95 @@ export function groupedResampleMeans(plan: GroupedBootstrapPlan, seed: string, p
         }
       });
     }
+    const { means, kept } = out;
     for (let k = 0; k < act.length; k++) {
-      const denominator = denominators[k]![den[k]!]!;
+      const unit = units[k]!;
+      const sum = all[at[k]!]!;
+      if (unit > 0) {
+        const entries = Math.floor(sum / unit);
+        if (entries === 0) continue;
+        means[k * perPart + kept[k]!++] = (sum - entries * unit) / entries;
+        continue;
+      }
+      const denominator = all[den[k]!]!;
       if (denominator === 0) continue;
-      out.means[k * perPart + out.kept[k]!++] = sums[k]![at[k]!]! / denominator;
+      means[k * perPart + kept[k]!++] = sum / denominator;
     }
   }
-  return out;
+  // Each mean's smallest and largest resample means, sorted: all that its percentiles read.
+  for (let k = 0; k < act.length; k++) {
+    const n = out.kept[k]!;
+    const mine = out.means.subarray(k * perPart, k * perPart + n);
+    const a = Math.min(n, lowSize);
+    if (a < n) select(mine, a - 1);
+    const low = tails.low.subarray(k * lowSize, k * lowSize + a);
+    low.set(mine.subarray(0, a));
+    low.sort();
+    const b = Math.min(n, highSize);
+    if (b < n) select(mine, n - b);
+    const high = tails.high.subarray(k * highSize, k * highSize + b);
+    high.set(mine.subarray(n - b));
+    high.sort();
+  }
+  return tails;
 }
 
 /** The intervals from every pass's parts' resample means (parts[pass][part]). */
 export function finishGroupedBootstrap(plan: GroupedBootstrapPlan, parts: readonly (readonly GroupedPartMeans[])[]): ([number, number] | null)[][][] {
   const result = plan.known.map((groups) => groups.map((columns) => [...columns]));
   const alpha = 1 - plan.confidence;
+  const [lowSize, highSize] = tailSizes(plan.resamples, plan.confidence);
+  const lows = new Array<Float64Array>(BOOTSTRAP_PARTS);
+  const highs = new Array<Float64Array>(BOOTSTRAP_PARTS);
   plan.passActive.forEach((act, pass) => {
-    const sizes = Array.from({ length: BOOTSTRAP_PARTS }, (_, part) => {
-      const [first, last] = partRange(plan.resamples, part);
-      return last - first;
-    });
     act.forEach((a, k) => {
       let total = 0;
-      for (let part = 0; part < BOOTSTRAP_PARTS; part++) total += parts[pass]![part]!.kept[k]!;
+      for (let part = 0; part < BOOTSTRAP_PARTS; part++) {
+        const { low, high, kept } = parts[pass]![part]!;
+        const n = kept[k]!;
+        total += n;
+        lows[part] = low.subarray(k * lowSize, k * lowSize + Math.min(n, lowSize));
+        highs[part] = high.subarray(k * highSize, k * highSize + Math.min(n, highSize));
+      }
       if (total === 0) {
         result[a.q]![a.g]![a.c] = [a.mean, a.mean];
         return;
       }
-      const sample = new Float64Array(total);
-      let filled = 0;
-      for (let part = 0; part < BOOTSTRAP_PARTS; part++) {
-        const { means, kept } = parts[pass]![part]!;
-        sample.set(means.subarray(k * sizes[part]!, k * sizes[part]! + kept[k]!), filled);
-        filled += kept[k]!;
-      }
-      const [low, high] = quantiles(sample, alpha / 2, 1 - alpha / 2);
+      const low = tailQuantile(lows, total, alpha / 2, false);
+      const high = tailQuantile(highs, total, 1 - alpha / 2, true);
       result[a.q]![a.g]![a.c] = [Math.min(low, a.mean), Math.max(high, a.mean)];
     });
   });
   return result;
+}
+
+/**
+ * The p-quantile (type 7, as `quantile`) of `total` values of which `tails` holds, per part and
+ * ascending, the smallest (`fromTop` false) or the largest (true) that it needs.
+ */
+function tailQuantile(tails: readonly Float64Array[], total: number, p: number, fromTop: boolean): number {
+  const h = (total - 1) * p;
+  const lo = Math.floor(h);
+  const below = orderStatistic(tails, fromTop ? total - 1 - lo : lo, fromTop);
+  if (h === lo) return below;
+  const above = orderStatistic(tails, fromTop ? total - 2 - lo : lo + 1, fromTop);
+  return below + (h - lo) * (above - below);
+}
+
+/** The i-th smallest (or largest, `fromTop`) of the sorted lists taken together, 0-based. */
+function orderStatistic(lists: readonly Float64Array[], i: number, fromTop: boolean): number {
+  const at = lists.map((list) => (fromTop ? list.length - 1 : 0));
+  for (let taken = 0; ; taken++) {
+    let best = -1;
+    for (let l = 0; l < lists.length; l++) {
+      const j = at[l]!;
+      if (j < 0 || j >= lists[l]!.length) continue;
+      if (best < 0 || (fromTop ? lists[l]![j]! > lists[best]![at[best]!]! : lists[l]![j]! < lists[best]![at[best]!]!)) best = l;
+    }
+    if (best < 0) throw new RangeError("bootstrap: a percentile needs more resample means than the parts kept");
+    if (taken === i) return lists[best]![at[best]!]!;
+    at[best]! += fromTop ? -1 : 1;
+  }
 }
 
 /** The p-quantile of `xs` (R's type 7), reordering `xs` in place by selection rather than a full sort. */

@@ -97,9 +97,27 @@ export const ABSENCE_PATTERNS: readonly AbsencePattern[] = [
 /** Words one of the patterns needs; a sentence without any is not looked at further. */
 const CUES = /\b(?:find|found|locate|identify|uncover|surface|across|verify|confirm|information|info|details|data|results|mentions|evidence|records|sources|reviews|documentation|coverage|references|nothing|known|recogni[sz]ed|exist|familiar|aware|knowledge|know|mentioned|listed|appear|show|feature|included|referenced|search|searches)\b/iu;
 
+/**
+ * A word of negation every pattern needs outside X (n't, not, no, unable, failed, little, hardly,
+ * scant; "nothing" and "cannot" hold "not"): loose on purpose, a sentence without any is not looked at.
+ */
+const NEGATION = /n['’‘`´]t|not|no\s|unable|failed|little|hardly|scant/iu;
+
+/**
+ * Whether any mention in the sentence could be found absent (its cue words and a negation): what
+ * isAbsence checks first, and what the analysis asks once per sentence rather than per mention.
+ */
+export function mayStateAbsence(sentence: string): boolean {
+  return CUES.test(sentence) && NEGATION.test(sentence);
+}
+
 /** Whether the sentence says the engine found or knows nothing about the mention at [start, end) (offsets into `sentence`). */
 export function isAbsence(sentence: string, start: number, end: number): boolean {
-  if (!CUES.test(sentence)) return false;
+  return mayStateAbsence(sentence) && statesAbsence(sentence, start, end);
+}
+
+/** isAbsence for a sentence of which mayStateAbsence holds. */
+export function statesAbsence(sentence: string, start: number, end: number): boolean {
   const marked = (sentence.slice(0, start) + X + sentence.slice(end)).replace(/[’‘`´]/g, "'");
   return ABSENCE_PATTERNS.some((a) => a.pattern.test(marked));
 }

@@ -2,13 +2,13 @@
 // entity whether it was mentioned, its position, list rank, prominence and whether the run cited
 // it. The per-entity values go into typed arrays (runs x entities) that the figures read.
 import { coveredBy, hostOf } from "../analyses/citations";
-import { isAbsence } from "./absence";
+import { mayStateAbsence, statesAbsence } from "./absence";
 import { isPromptEcho, quotable, type Quotable } from "./echo";
 import type { Mention, NotCountedReason } from "../schemas/visibility";
 import type { Entity } from "./entities";
-import type { Match, Matcher } from "./matcher";
+import type { Matcher } from "./matcher";
 import { toNfc } from "./nfc";
-import { analyseTextInto, SentenceBuffer, sentenceAt, type TextStructure } from "./text";
+import { analyseTextInto, SentenceBuffer, sentenceAt } from "./text";
 
 export type { NotCountedReason };
 
@@ -263,6 +263,7 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
   const sentenceOf = new Int32Array(matches.length);
   let cueSentence = -1;
   let cueText = "";
+  let cueMay = false;
   const counts = new Uint8Array(matches.length);
   for (let i = 0; i < matches.length; i++) {
     const m = matches[i]!;
@@ -274,8 +275,9 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
       if (s !== cueSentence) {
         cueSentence = s;
         cueText = text.slice(structure.starts[s]!, structure.ends[s]!);
+        cueMay = mayStateAbsence(cueText);
       }
-      if (isAbsence(cueText, m.start - structure.starts[s]!, m.end - structure.starts[s]!)) reason = "absence";
+      if (cueMay && statesAbsence(cueText, m.start - structure.starts[s]!, m.end - structure.starts[s]!)) reason = "absence";
     }
     const cell = base + m.entity;
     if (reason === null) {

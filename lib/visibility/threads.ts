@@ -1,21 +1,16 @@
-// A visibility analysis's CPU work off the request thread (docs/decisions.md "Visibility analyses":
-// the work in threads), in two worker threads started on first use: reading the runs (half of
-// them in a worker, half here) and the bootstrap (its two parts, each drawn from a stream of its
-// own, one in each worker, while the request thread sends the analysis's rows to the database).
-// The results are those of the same work done in one thread (the tests compare them); a task
-// whose worker cannot start or fails is done in the request thread instead, and logged.
+// A visibility analysis's bootstrap off the request thread (docs/decisions.md "Visibility
+// analyses": the work in threads), in two worker threads started on first use: its two parts,
+// each drawn from a stream of its own, one in each worker, while the request thread sends the
+// analysis's rows to the database. The results are those of the same work done in one thread
+// (the tests compare them); a part whose worker cannot start or fails is drawn in the request
+// thread instead, and logged.
 import { Worker } from "node:worker_threads";
 import { log } from "../log";
 import { BOOTSTRAP_PARTS, finishGroupedBootstrap, groupedResampleMeans, prepareGroupedBootstrap, type GroupedPartMeans, type GroupedTable } from "../stats";
-import { combineVisibility, observeRange, prepareVisibility, type ObservedRange, type ObservedVisibility } from "./analysis";
-import type { Entity } from "./entities";
-import { MentionStore, Observations, type VisibilityRunInput } from "./observe";
 import type { ThreadReply, ThreadRequest } from "./thread-worker";
 
 /** A heap for each worker: the largest analysis's runs, plan and resample means are some 200 MB. */
 const WORKER_HEAP_MB = 768;
-/** Runs below this are read in this thread: handing them over would cost more than it saves. */
-const SPLIT_RUNS = 500;
 
 /**
  * A visibility worker. Under `next build` and `next dev` Turbopack bundles the `new Worker(new
@@ -102,29 +97,6 @@ async function inWorker<T>(thread: VisibilityThread, request: Request, read: (re
   }
 }
 
-/**
- * observeVisibility(named, {entities}) with the later half of the counted runs read in a worker
- * thread while this thread reads the first: the same observations, mentions and table.
- */
-export async function observeInThreads(named: readonly VisibilityRunInput[], options: { entities: readonly Entity[] }): Promise<ObservedVisibility> {
-  const prepared = prepareVisibility(named, options);
-  const { runs, entities } = prepared;
-  if (runs.length < SPLIT_RUNS) return combineVisibility(prepared, [observeRange(runs, entities)]);
-  const half = Math.ceil(runs.length / 2);
-  const later = runs.slice(half);
-  const there = inWorker<ObservedRange>(
-    threads()[1]!,
-    { task: "observe", runs: later, entities },
-    (reply) => {
-      if (reply.task !== "observe") throw new Error("a visibility worker answered another task");
-      return { obs: Observations.of(reply.runs, entities.length, reply.arrays), store: MentionStore.of(reply.data, reply.length, reply.runStart) };
-    },
-    () => observeRange(later, entities),
-  );
-  const here = observeRange(runs.slice(0, half), entities);
-  return combineVisibility(prepared, [here, await there]);
-}
-
 /** bootstrapGroupedMeans(table, seed), its parts drawn at once in worker threads; the same intervals. */
 export async function bootstrapInThreads(table: GroupedTable, seed: string, options: { resamples?: number } = {}): Promise<([number, number] | null)[][][]> {
   const plan = prepareGroupedBootstrap(table, options);
@@ -138,7 +110,7 @@ export async function bootstrapInThreads(table: GroupedTable, seed: string, opti
             { task: "bootstrap", plan, seed, pass, part },
             (reply) => {
               if (reply.task !== "bootstrap") throw new Error("a visibility worker answered another task");
-              return { means: reply.means, kept: reply.kept };
+              return { low: reply.low, high: reply.high, kept: reply.kept };
             },
             () => groupedResampleMeans(plan, seed, pass, part),
           ),

@@ -294,6 +294,30 @@ describe("bootstrapGroupedMeans", () => {
     expect(bootstrapGroupedMeans(table, "va_y")).not.toEqual(result);
   });
 
+  it("sums ranks (whole numbers over entries) packed with their counts and gives the intervals of the same means counted apart", () => {
+    // 400 rows in 4 groups, a rank 1-5 on most rows: packed. The same ranks plus a half are not
+    // whole numbers, so counted apart; the same draws give means exactly a half higher.
+    const rows = 400;
+    const offsets = new Int32Array(rows + 1);
+    const columns: number[] = [];
+    const ranks: number[] = [];
+    for (let i = 0; i < rows; i++) {
+      if (i % 5 !== 4) {
+        columns.push(0);
+        ranks.push(1 + ((i * 7) % 5));
+      }
+      offsets[i + 1] = columns.length;
+    }
+    const quarters = Int32Array.from({ length: rows }, (_, i) => i % 4);
+    const base = { rows, offsets, columns: Int32Array.from(columns), columnCount: 1, overEntries: [true], partitions: [{ groupOf: new Int32Array(rows), groups: 1 }, { groupOf: quarters, groups: 4 }] };
+    const packed = bootstrapGroupedMeans({ ...base, values: Float64Array.from(ranks) }, "ranks");
+    const apart = bootstrapGroupedMeans({ ...base, values: Float64Array.from(ranks, (r) => r + 0.5) }, "ranks");
+    const flat = (r: typeof packed) => r.flat(2).flatMap((interval) => interval!);
+    expect(flat(packed)).toHaveLength(10);
+    flat(packed).forEach((v, i) => expect(flat(apart)[i]! - 0.5).toBeCloseTo(v, 12));
+    expect(packed[1]!.every(([interval]) => interval![0] < interval![1])).toBe(true);
+  });
+
   it("agrees with the bootstrap of the values for the whole table", () => {
     // 300 rows, a value on every third: the same distribution of resample means as bootstrapMeanInterval's.
     const values = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? 0.1 + (i % 7) / 50 : 0));

@@ -1,11 +1,10 @@
-// A visibility analysis's work in worker threads (lib/visibility/threads.ts): the bootstrap's parts
-// drawn at once off this thread give exactly the intervals of the same bootstrap drawn here, part
-// after part; the runs read half here and half in a worker give exactly the observations,
-// mentions and figures of the runs read here.
+// A visibility analysis's bootstrap in worker threads (lib/visibility/threads.ts): its parts drawn
+// at once off this thread give exactly the intervals of the same bootstrap drawn here, part after
+// part, and an analysis's figures are those computed in one thread.
 import { afterAll, describe, expect, it } from "vitest";
 import { bootstrapGroupedMeans, SeededRandom } from "@/lib/stats";
 import { assembleVisibility, computeVisibility, observeVisibility } from "@/lib/visibility/analysis";
-import { bootstrapInThreads, closeVisibilityThreads, observeInThreads, visibilityWorkersRunning } from "@/lib/visibility/threads";
+import { bootstrapInThreads, closeVisibilityThreads, visibilityWorkersRunning } from "@/lib/visibility/threads";
 import { buildRuns, entities } from "../../bench/lib/visibility-answers";
 
 afterAll(async () => {
@@ -56,18 +55,14 @@ describe("bootstrapInThreads", () => {
   });
 });
 
-describe("observeInThreads", () => {
-  it("reads half the runs in a worker and gives the observations, mentions and figures of reading them all here", async () => {
+describe("an analysis's bootstrap in threads", () => {
+  it("gives the figures of the analysis computed in one thread", async () => {
     const runs = buildRuns(1200);
-    const here = observeVisibility(runs, { entities });
-    const there = await observeInThreads(runs, { entities });
+    const observed = observeVisibility(runs, { entities });
+    const intervals = await bootstrapInThreads(observed.table, "va_observed", { resamples: 200 });
     expect(visibilityWorkersRunning()).toBe(2);
-    expect(there.obs).toEqual(here.obs);
-    expect(there.store.length).toBe(here.store.length);
-    expect(there.store.runStart).toEqual(here.store.runStart);
-    expect(there.store.data.subarray(0, there.store.length * 8)).toEqual(here.store.data.subarray(0, here.store.length * 8));
-    expect(there.table).toEqual(here.table);
-    const intervals = await bootstrapInThreads(there.table, "va_observed", { resamples: 200 });
-    expect(assembleVisibility(there, intervals).figures).toEqual(computeVisibility(runs, { entities, seed: "va_observed", resamples: 200 }).figures);
+    const figures = assembleVisibility(observed, intervals).figures;
+    expect(figures).toEqual(computeVisibility(runs, { entities, seed: "va_observed", resamples: 200 }).figures);
+    expect(figures.rows.every((row) => row.average_position_interval !== null && row.prominence_interval !== null)).toBe(true);
   });
 });
