@@ -12,6 +12,20 @@ import { engineName, when } from "../_lib/view";
 import { Facts, ShareHeading, Tag } from "./bits";
 import { MonitorCharts, type ChartAlert } from "./monitor-charts";
 
+/** The brands and competitors a monitor measures, as tags (brands indigo, competitors amber). */
+export function MonitorEntities({ entities }: { entities: readonly { name: string; role: string }[] }) {
+  return (
+    <p className="mt-3 flex flex-wrap items-center gap-1.5 text-sm" data-testid="monitor-entities">
+      <span className="text-slate-500">Measures</span>
+      {entities.map((e) => (
+        <Tag key={e.name} tone={e.role === "brand" ? "indigo" : "amber"}>
+          {e.name}
+        </Tag>
+      ))}
+    </p>
+  );
+}
+
 /** The trends section: the charts once a tick has figures, else what will come and when. */
 export function MonitorTrends({
   dashboard,
@@ -65,14 +79,7 @@ export function MonitorView({ monitor, dashboard, alerts }: { monitor: PublicMon
             ["Series", `version ${monitor.version}`],
           ]}
         />
-        <p className="mt-3 flex flex-wrap items-center gap-1.5 text-sm" data-testid="monitor-entities">
-          <span className="text-slate-500">Measures</span>
-          {monitor.entities.map((e) => (
-            <Tag key={e.name} tone={e.role === "brand" ? "indigo" : "amber"}>
-              {e.name}
-            </Tag>
-          ))}
-        </p>
+        <MonitorEntities entities={monitor.entities} />
         <p className="mt-2 text-xs text-slate-500" data-testid="live-note">
           Live: each tick adds a point as it completes; this page shows the figures as of its loading ({when(new Date().toISOString())}).
         </p>

@@ -24,7 +24,7 @@ import { MonitorActions } from "../_components/monitor-actions";
 import { MonitorAlerts } from "../_components/monitor-alerts";
 import { PromptList } from "../_components/prompt-list";
 import { ShareControl } from "../../_components/share-control";
-import { MonitorTrends } from "../../../s/_components/monitor-view";
+import { MonitorEntities, MonitorTrends } from "../../../s/_components/monitor-view";
 
 export const dynamic = "force-dynamic";
 
@@ -163,14 +163,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
             ...(monitor.created_by ? ([["By", monitor.created_by]] as Array<[string, string]>) : []),
           ]}
         />
-        <p className="mt-3 flex flex-wrap items-center gap-1.5 text-sm" data-testid="monitor-entities">
-          <span className="text-slate-500">Measures</span>
-          {monitor.entities.map((e) => (
-            <Tag key={e.name} tone={e.role === "brand" ? "indigo" : "amber"}>
-              {e.name}
-            </Tag>
-          ))}
-        </p>
+        <MonitorEntities entities={monitor.entities} />
         <MonitorActions id={monitor.id} status={monitor.status} />
       </ShareHeading>
 
