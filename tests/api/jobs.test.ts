@@ -17,6 +17,7 @@ import { createProject } from "@/lib/projects/projects";
 import { createAudit } from "@/lib/audits/create";
 import { createQuestionsAnalysis } from "@/lib/questions/create";
 import { createPromptBatch } from "@/lib/runs/create";
+import { analyseVisibility } from "@/lib/visibility/create";
 import { dispatch, queueJobs } from "@/lib/work/dispatch";
 import { jobEvent, testThreeSteps, type AnyEventType, type EventData } from "@/lib/work/events";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
@@ -272,6 +273,32 @@ describe("on Inngest", () => {
           expect(receiver.to("/typed").map((r) => JSON.parse(r.body).id)).toEqual([alertId]);
           expect(await db().alertDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: "delivered", attempts: 1, lastStatus: "200" });
           await receiver.close();
+        },
+      };
+    },
+    "judge-visibility": async () => {
+      // A judged analysis of a finished batch, its job accepted but not executed here: the Inngest
+      // function must judge its runs and finish it, its hold captured.
+      const batch = await createPromptBatch(principal, { prompt: "best crm for a startup", project, engines: ["gemini", "claude"] });
+      await localDriver().drained();
+      const holder = globalThis as { __geoscopeLocalDriver?: LocalDriver };
+      const previous = holder.__geoscopeLocalDriver;
+      holder.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
+      const analysisId = await analyseVisibility(principal, {
+        ids: [batch.batch.id], entities: [{ name: "HubSpot", role: "brand" }], judge: { engine: "claude", sentiment: true, discover: true },
+      }).finally(() => {
+        holder.__geoscopeLocalDriver = previous;
+      });
+      expect((await db().analysis.findUniqueOrThrow({ where: { id: analysisId } })).status).toBe("queued");
+      return {
+        event: { id: analysisId, data: { analysis_id: analysisId, engine: "claude" } },
+        check: async (result) => {
+          expect(result).toBe("completed");
+          const row = await db().analysis.findUniqueOrThrow({ where: { id: analysisId } });
+          expect(row.status).toBe("completed");
+          const judged = (row.result as { judged: { judge: { runs_judged: number }; charge: { status: string } } }).judged;
+          expect(judged.judge.runs_judged).toBe(2);
+          expect(judged.charge.status).toBe("captured");
         },
       };
     },
