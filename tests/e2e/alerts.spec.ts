@@ -146,6 +146,8 @@ test("the API and the CLI: a ping delivered and signed, the alerts listed with t
 test("the monitor page: its alerts and deliveries, Send test webhook delivered and refused, the settings in the form's words", async ({}, testInfo) => {
   test.setTimeout(120_000);
   await page.goto(`/monitors/${monitorId}`);
+  // One prompt on one engine, once: said in the singular.
+  await expect(page.getByText("1 prompt × Gemini × 1 = 1 run", { exact: true })).toBeVisible();
   const section = page.locator("#alerts");
   await expect(section.getByTestId("alert-row")).toHaveCount(3);
   await expect(section.getByTestId("alert-row").first()).toHaveAttribute("data-kind", "tick_skipped");

@@ -11,6 +11,7 @@ import { PromptList } from "../../(research)/monitors/_components/prompt-list";
 import { engineName, when } from "../_lib/view";
 import { Facts, ShareHeading, Tag } from "./bits";
 import { MonitorCharts, type ChartAlert } from "./monitor-charts";
+import { plural } from "@/lib/audits/findings/check";
 
 /** The brands and competitors a monitor measures, as tags (brands indigo, competitors amber). */
 export function MonitorEntities({ entities }: { entities: readonly { name: string; role: string }[] }) {
@@ -72,7 +73,7 @@ export function MonitorView({ monitor, dashboard, alerts }: { monitor: PublicMon
         <Facts
           items={[
             ["Schedule", scheduleInWords(monitor.schedule)],
-            ["Each tick", `${monitor.prompts.length} prompts × ${monitor.engines.map(engineName).join(", ")} × ${monitor.runs ?? 3} = ${runs} answers`],
+            ["Each tick", `${plural(monitor.prompts.length, "prompt")} × ${monitor.engines.map(engineName).join(", ")} × ${monitor.runs ?? 3} = ${plural(runs, "answer")}`],
             ...(market ? ([["Market", market]] as Array<[string, string]>) : []),
             ["Last tick", monitor.last_tick ? `${when(monitor.last_tick.scheduled_for)} (${monitor.last_tick.status})` : "none yet"],
             ["Next run", monitor.status === "paused" ? "paused" : when(monitor.next_run_at)],

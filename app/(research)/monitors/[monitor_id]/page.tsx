@@ -25,6 +25,7 @@ import { MonitorAlerts } from "../_components/monitor-alerts";
 import { PromptList } from "../_components/prompt-list";
 import { ShareControl } from "../../_components/share-control";
 import { MonitorEntities, MonitorTrends } from "../../../s/_components/monitor-view";
+import { plural } from "@/lib/audits/findings/check";
 
 export const dynamic = "force-dynamic";
 
@@ -156,7 +157,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
             ["Status", <Tag key="s" tone={monitor.status === "active" ? "emerald" : "slate"}>{monitor.status}</Tag>],
             ["Schedule", schedule],
             ["Next run", monitor.status === "paused" ? "paused" : when(monitor.next_run_at)],
-            ["Each tick", `${monitor.prompts.length} prompts × ${monitor.engines.map(engineName).join(", ")} × ${monitor.runs} = ${executions} runs`],
+            ["Each tick", `${plural(monitor.prompts.length, "prompt")} × ${monitor.engines.map(engineName).join(", ")} × ${monitor.runs} = ${plural(executions, "run")}`],
             ...(market ? ([["Market", market]] as Array<[string, string]>) : []),
             ["Spent this month", `$${monitor.spend_month_to_date_usd}${monitor.monthly_budget_usd ? ` of $${monitor.monthly_budget_usd}` : " (no budget)"}`],
             ["Series", `version ${monitor.version}`],
