@@ -13,7 +13,7 @@ import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { holdJoin, holdShape, holdVersionSql } from "../billing/store";
 import { billingSettings } from "../billing/settings";
-import { allOf, date, defineStatement, group, int, json, optional, text, type Columns, type RowOf } from "../db/statement";
+import { allOf, date, defineStatement, group, int, json, optional, packed, text, type Columns, type RowOf } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import { pageOf, decodeCursor } from "../http/pagination";
@@ -75,14 +75,15 @@ const RUN_VERSION = `CROSS JOIN LATERAL (SELECT r.xmin::text || ':' || ${holdVer
 
 /**
  * A run the reader can read (lib/shares/reader.ts), with its version; its columns only when that
- * version is not `known` (the caller has the body of it), its raw envelope only when `envelope` is true.
+ * version is not `known` (the caller has the body of it), packed in one column so that the usual
+ * answer (unchanged) is a version and two nulls; its raw envelope only when `envelope` is true.
  */
 const RUN_BY_ID = defineStatement({
   label: "run_by_id",
   params: ["run", "user", "own", "share", "known", "envelope"],
   columns: (p) => ({
     version: text("v.version"),
-    run: optional(runColumns, `v.version IS DISTINCT FROM ${p.known}`),
+    run: packed(runColumns, `v.version IS DISTINCT FROM ${p.known}`),
     rawEnvelope: json(`CASE WHEN ${p.envelope}::boolean THEN r.raw_envelope END`).nullable,
   }),
   sql: ({ select, p, given }) => `SELECT ${select} FROM ${RUN_FROM} ${RUN_VERSION} WHERE r.id = ${p.run} AND ${readableSql("r", p, given)}`,

@@ -4,7 +4,7 @@
 // first prepared under it, as the first test shows of the session itself.
 import { describe, expect, it } from "vitest";
 import { currentDb } from "@/lib/db/client";
-import { defineStatement, int } from "@/lib/db/statement";
+import { date, defineStatement, int, json, optional, packed, text } from "@/lib/db/statement";
 import { queryText, standalone, textTransaction } from "@/lib/db/sql";
 import { useTestDatabase } from "../helpers/app";
 
@@ -31,5 +31,44 @@ describe("a statement's name on PGlite's session", () => {
       expect(await after.query(sql, { x: 1 })).toEqual([{ n: 3 }]);
       expect(await before.query(sql, { x: 1 })).toEqual([{ n: 2 }]);
     });
+  });
+});
+
+describe("a packed group (one column for many)", () => {
+  // The columns of a run-like row: texts with quotes, backslashes and multi-byte letters, a
+  // null, a JSON document, a timestamp and a left-joined group that may be missing.
+  const columns = {
+    name: text("t.name"),
+    note: text("t.note").nullable,
+    body: json("t.body"),
+    at: date("t.at"),
+    owner: optional({ email: text("t.email") }, "t.email IS NOT NULL"),
+  };
+  const row = (alias: string, as: "optional" | "packed") =>
+    defineStatement({
+      label: `packed_${as}_${alias}`,
+      params: ["known"],
+      columns: (p) => ({ version: int("t.v"), row: (as === "packed" ? packed : optional)(columns, `t.v IS DISTINCT FROM ${p.known}::int`) }),
+      sql: ({ select }) =>
+        `SELECT ${select} FROM (VALUES (1, 'say "hi" \\ to Zürich — 東京 😀', NULL, '{"a": [1, "x\\ny"], "b": null}'::jsonb, '2026-11-27 01:02:03.456'::timestamp(3), 'a@example.com'), ` +
+        `(2, 'plain', 'n', '[]'::jsonb, '2026-01-01 00:00:00'::timestamp(3), NULL)) t(v, name, note, body, at, email) ORDER BY t.v`,
+    });
+
+  it("decodes to what optional() decodes, text for text, and leaves the group out when its condition fails", async () => {
+    const optionalRows = await row("a", "optional").query(standalone(), { known: null });
+    const packedRows = await row("a", "packed").query(standalone(), { known: null });
+    expect(packedRows).toEqual(optionalRows);
+    expect(packedRows[0]!.row).toEqual({
+      name: 'say "hi" \\ to Zürich — 東京 😀',
+      note: null,
+      body: { a: [1, "x\ny"], b: null },
+      at: new Date("2026-11-27T01:02:03.456Z"),
+      owner: { email: "a@example.com" },
+    });
+    expect(packedRows[1]!.row).toMatchObject({ name: "plain", note: "n", body: [], owner: null });
+    // The caller has version 1: that row's group is not sent, the other's is.
+    const known = await row("a", "packed").query(standalone(), { known: 1 });
+    expect(known.map((r) => r.row === null)).toEqual([true, false]);
+    expect(row("a", "packed").render({ known: true }).text).toContain("json_build_array(");
   });
 });
