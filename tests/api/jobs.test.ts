@@ -10,7 +10,7 @@ import { cronFunctionOf, inngestFunctionOf } from "@/inngest/functions/jobs";
 import { alertDeliveriesTask } from "@/lib/alerts/jobs/deliver";
 import { raisePing } from "@/lib/alerts/raise";
 import { monitorScheduleTask } from "@/lib/monitors/jobs/schedule";
-import { createMonitor, runMonitor } from "@/lib/monitors/service";
+import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { claimDueSlots } from "@/lib/monitors/ticks";
 import { db } from "@/lib/db/client";
 import { createProject } from "@/lib/projects/projects";

@@ -8,7 +8,7 @@ import { alertTickOutcome, raiseAlerts, raisePing, type SignificantChange } from
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { reachableMonitorRow } from "@/lib/monitors/read";
-import { createMonitor, runMonitor } from "@/lib/monitors/service";
+import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { runTickNow } from "@/lib/monitors/ticks";
 import { createProject } from "@/lib/projects/projects";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
-import { createMonitor, runMonitor } from "@/lib/monitors/service";
+import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { claimDueSlots, startTick } from "@/lib/monitors/ticks";
 import { createProject } from "@/lib/projects/projects";
 import { localDriver } from "@/lib/work/local-driver";

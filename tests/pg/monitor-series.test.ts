@@ -9,7 +9,7 @@ import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { analyseTick } from "@/lib/monitors/analysis";
 import { getSeries } from "@/lib/monitors/series";
-import { createMonitor, runMonitor } from "@/lib/monitors/service";
+import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { checkMonitors } from "@/lib/monitors/ticks";
 import { createProject } from "@/lib/projects/projects";
 import { getAnalysis } from "@/lib/analyses/read";

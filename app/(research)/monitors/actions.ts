@@ -7,7 +7,7 @@ import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { parseInput } from "@/lib/http/input";
 import { reachableMonitorRow } from "@/lib/monitors/read";
-import { createMonitor, deleteMonitor, runMonitor, updateMonitor } from "@/lib/monitors/service";
+import { createMonitor, deleteMonitor, runMonitor, updateMonitor } from "@/lib/monitors/create";
 import { MonitorRequest, MonitorUpdateRequest } from "@/lib/schemas/monitors";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../../_lib/form-words";
 import { acting, field, monitorOf, type MonitorActionState } from "./_lib/acting";

@@ -7,7 +7,7 @@ import { alertOf, testWebhook } from "@/lib/alerts/read";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import type { ApiError } from "@/lib/http/errors";
 import { parseInput } from "@/lib/http/input";
-import { updateMonitor } from "@/lib/monitors/service";
+import { updateMonitor } from "@/lib/monitors/create";
 import { MonitorUpdateRequest } from "@/lib/schemas/monitors";
 import { inFormWords, type FieldLabels } from "../../../_lib/form-words";
 import { acting, field, monitorOf, type MonitorActionState } from "../_lib/acting";

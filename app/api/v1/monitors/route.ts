@@ -1,7 +1,7 @@
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { listMonitors } from "@/lib/monitors/read";
-import { createMonitor } from "@/lib/monitors/service";
+import { createMonitor } from "@/lib/monitors/create";
 import * as endpoints from "@/lib/schemas/monitors";
 
 export const GET = route(endpoints.listMonitors, ({ principal, query }) => listMonitors(principal, query));

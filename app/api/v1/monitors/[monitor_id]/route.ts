@@ -1,7 +1,7 @@
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import { getMonitor } from "@/lib/monitors/read";
-import { deleteMonitor, updateMonitor } from "@/lib/monitors/service";
+import { deleteMonitor, updateMonitor } from "@/lib/monitors/create";
 import * as endpoints from "@/lib/schemas/monitors";
 
 export const GET = route(endpoints.getMonitor, ({ principal, params }) => getMonitor(principal, params.monitor_id));

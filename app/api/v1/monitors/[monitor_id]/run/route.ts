@@ -1,6 +1,6 @@
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { runMonitor } from "@/lib/monitors/service";
+import { runMonitor } from "@/lib/monitors/create";
 import * as endpoints from "@/lib/schemas/monitors";
 
 export const POST = route(endpoints.runMonitor, ({ principal, params }) => runMonitor(principal, params.monitor_id));

@@ -1,6 +1,6 @@
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { rotateWebhookSecret } from "@/lib/monitors/service";
+import { rotateWebhookSecret } from "@/lib/monitors/create";
 import * as endpoints from "@/lib/schemas/monitors";
 
 export const POST = route(endpoints.rotateMonitorWebhookSecret, ({ principal, params }) => rotateWebhookSecret(principal, params.monitor_id));
