@@ -236,6 +236,8 @@ async function benchApp(target: "PGlite" | "PostgreSQL"): Promise<void> {
       flatOut("GET /analyses/{id} max", { url: `${base}/api/v1/analyses/${analysisId}`, headers }),
       flatOut("GET /analyses?limit=20 max", { url: `${base}/api/v1/analyses?limit=20`, headers }),
       flatOut("GET /version max", { url: `${base}/api/v1/version` }),
+      // Next.js's own paced latency (no database, no credential): what the run read's paced p99 stands on.
+      atRate("GET /version @200/s", `${base}/api/v1/version`),
       { ...flatOut("POST /prompts max", { url: `${base}/api/v1/prompts`, method: "POST", headers, body: promptBody }), settle: () => drained(base, headers) },
     ];
     // Warm-up: the first requests compile route chunks, fill the pool and let V8 optimise.
@@ -301,6 +303,10 @@ function summarise(): void {
   if (app !== null && floor !== null) {
     const ratio = app / Math.max(floor, 1);
     console.log(`target: PostgreSQL GET /runs/{id} @200/s p99 ${app.toFixed(1)} ms (goal < 10 ms), floor p99 ${floor.toFixed(1)} ms, ratio ${ratio.toFixed(1)}x (goal <= 3x): ${verdict(app < 10 && ratio <= 3)}`);
+  }
+  const next = m("PostgreSQL", "GET /version @200/s", "p99");
+  if (app !== null && next !== null) {
+    console.log(`(not a target) PostgreSQL GET /version @200/s p99 ${next.toFixed(1)} ms: the server's own paced tail, no database; GET /runs/{id} is ${(app / Math.max(next, 1)).toFixed(1)}x it`);
   }
   for (const target of ["PostgreSQL", "PGlite"]) {
     const read = m(target, "GET /runs/{id} max", "rps");
