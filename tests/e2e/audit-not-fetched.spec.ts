@@ -1,7 +1,8 @@
 // An audit whose page gives no HTTP answer (issue #32), as a person meets it in Chromium: started
 // from the project page's audit form on a private address, the run's page says the page could not
 // be fetched and why, that nothing was charged and that asking again will not help; no findings,
-// no "completed". Its shared page says the same, without the charge. Screenshots at 1280 and 390 px.
+// no "completed". The project's list of audits says why, and "nothing charged" rather than "$0.00".
+// Its shared page says the same, without the charge. Screenshots at 1280 and 390 px.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { signIn } from "./cli-helpers";
 import { screenshots } from "./screens";
@@ -58,6 +59,15 @@ test("an audit of a page that gives no HTTP answer: the run's page says it could
   expect([run.status, run.error.code, run.charge.status]).toEqual(["failed", "page_blocked", "released"]);
   const after = await api<{ balance_usd: string; held_usd: string }>(request, "GET", "/billing");
   expect(after).toMatchObject({ balance_usd: before.balance_usd, held_usd: before.held_usd });
+
+  // The project's list of audits says why it failed and that nothing was charged, not "$0.00".
+  await page.goto(`/projects/${project}?show=audits`);
+  const item = page.getByTestId("audit-item").filter({ hasText: PRIVATE });
+  await expect(item).toContainText("failed");
+  await expect(item.getByTestId("audit-error")).toContainText("192.168.0.1 is a private or reserved address");
+  await expect(item).toContainText("nothing charged");
+  await expect(item).not.toContainText("$0.00");
+  await screenshots(page, testInfo, "audit-not-fetched-project");
 
   // Shared (a failed run can be): the same notice, and nothing about money.
   const share = await api<{ url: string }>(request, "POST", `/runs/${runId}/share`);

@@ -341,13 +341,20 @@ export default async function ProjectPage({ params, searchParams }: Props) {
                   const failing = audit?.findings.filter((f) => f.status === "fail").length ?? null;
                   return (
                     <li key={r.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-3 text-sm" data-testid="audit-item">
-                      <a href={`/runs/${r.id}`} className="min-w-0 flex-1 font-medium break-all text-indigo-700 hover:underline">
+                      <a href={`/runs/${r.id}`} className="w-full min-w-0 font-medium break-all text-indigo-700 hover:underline sm:w-auto sm:flex-1">
                         {typeof r.input.url === "string" ? r.input.url : r.id}
                       </a>
                       <Tag tone={statusTone(r.status)}>{r.status}</Tag>
                       {failing !== null ? <span className="text-slate-500">{failing} failing</span> : null}
-                      {r.charge ? <span className="text-slate-500 tabular-nums">${r.charge.amount_usd}</span> : null}
+                      {r.charge ? (
+                        <span className="text-slate-500 tabular-nums">{r.charge.status === "released" ? "nothing charged" : `$${r.charge.amount_usd}`}</span>
+                      ) : null}
                       <span className="text-xs text-slate-500">{when(r.created_at)}</span>
+                      {r.status === "failed" && r.error ? (
+                        <p className="basis-full break-words text-rose-700" data-testid="audit-error">
+                          {r.error.message}
+                        </p>
+                      ) : null}
                     </li>
                   );
                 })}
