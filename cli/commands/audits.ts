@@ -10,6 +10,7 @@ import {
   date, followUntilFinished, linesOfFile, note, opt, out, printJson, projectOf, request, str, table, truncate, UsageError, waitBudget, wrap,
   type Ctx, type OptionSpec, type Section,
 } from "../command";
+import { plural } from "../../lib/text";
 
 type RunBody = z.output<typeof Run>;
 type Audit = z.output<typeof AuditResult>;
@@ -29,7 +30,6 @@ function hanging(lead: string, text: string, indent = lead.length): string[] {
 }
 
 const yesNo = (value: boolean | null | undefined, unset = "unknown") => (value === true ? "yes" : value === false ? "no" : unset);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const elapsed = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 /** An evidence value as one line of text: strings as they are, nothing found as "none", anything else as JSON, long ones cut. */

@@ -55,6 +55,8 @@ export const isoSql = (sql: string) => `to_char(${sql}, 'YYYY-MM-DD"T"HH24:MI:SS
 export const text = <T extends string = string>(sql: string) => new Column<T>(`(${sql})::text`, (v) => v as T);
 /** An integer that fits a JavaScript number. */
 export const int = (sql: string) => new Column<number>(`(${sql})::text`, Number);
+/** A float8 or numeric (a rate, a mean): its text read as a JavaScript number, as PostgreSQL wrote it (float8 text is exact since PostgreSQL 12). */
+export const float = (sql: string) => new Column<number>(`(${sql})::text`, Number);
 /** An int8 of micro-dollars (or any bigint), exact. */
 export const micros = (sql: string) => new Column<bigint>(`(${sql})::text`, BigInt);
 export const bool = (sql: string) => new Column<boolean>(`(${sql})::text`, (v) => v === "true");

@@ -6,7 +6,7 @@
 // a normal (Welch) interval for the average position (docs/decisions.md "Monitor series").
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { date, defineStatement, int, text, type RowOf } from "../db/statement";
+import { date, defineStatement, float, int, text, type RowOf } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { ApiError } from "../http/errors";
 import type { SignificantChange } from "../alerts/words";
@@ -17,9 +17,6 @@ import { reachableMonitorRow, type MonitorRow } from "./read";
 export type Metric = z.output<typeof SeriesMetric>;
 export type SeriesBody = z.input<typeof MonitorSeries>;
 export type SeriesPoint = SeriesBody["points"][number];
-
-/** A float column (double precision as text: the shortest exact form). */
-const num = int;
 
 const figureColumns = {
   tickId: text("f.tick_id"),
@@ -35,9 +32,9 @@ const figureColumns = {
   runsTop3: int("f.runs_top3"),
   positionSum: int("f.position_sum"),
   positionSumSquares: int("f.position_sum_squares"),
-  averagePosition: num("f.average_position").nullable,
-  averagePositionLow: num("f.average_position_low").nullable,
-  averagePositionHigh: num("f.average_position_high").nullable,
+  averagePosition: float("f.average_position").nullable,
+  averagePositionLow: float("f.average_position_low").nullable,
+  averagePositionHigh: float("f.average_position_high").nullable,
 };
 
 export type FigureRow = RowOf<typeof figureColumns>;

@@ -8,6 +8,7 @@ import { AUDIT_UNANSWERED_CODES, FINDING_CATEGORIES, type AuditFinding, type Aud
 import type { Run } from "@/lib/schemas/runs";
 import { auditOf, auditedUrlOf, capitalised, findingsWith, when } from "../_lib/view";
 import { Facts, Failure, Num, OutLink, ScrollTable, ShareHeading, Tag, statusTone } from "./bits";
+import { plural } from "@/lib/text";
 
 type Tone = Parameters<typeof Tag>[0]["tone"];
 
@@ -27,7 +28,6 @@ const STATUS_STYLE = {
   error: { border: "border-l-slate-400", label: "Could not check" },
 } as const;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const yesNo = (value: boolean | null | undefined, unset = "unknown") => (value === true ? "yes" : value === false ? "no" : unset);
 const elapsed = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 const words = (key: string) => key.replace(/_/g, " ");

@@ -11,6 +11,7 @@ import { Section } from "../../_components/ui";
 import { marketText } from "../../(research)/_components/market";
 import { engineName, when } from "../_lib/view";
 import { Facts, ScrollTable, ShareHeading, Tag, statusTone } from "./bits";
+import { plural } from "@/lib/text";
 
 export type FanoutBody = z.input<typeof Fanout>;
 type EngineCell = FanoutBody["prompts"][number]["engines"][number];
@@ -23,7 +24,6 @@ const OPEN_PROMPTS = 5;
 
 export const FANOUT_FINISHED = new Set(["completed", "partial", "failed"]);
 const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** A group's tone: partial (some runs failed) is a warning, queued is waiting like running. */
 export function groupTone(status: string) {

@@ -11,7 +11,7 @@ import { PromptList } from "../../(research)/monitors/_components/prompt-list";
 import { engineName, when } from "../_lib/view";
 import { Facts, ShareHeading, Tag } from "./bits";
 import { MonitorCharts, type ChartAlert } from "./monitor-charts";
-import { plural } from "@/lib/audits/findings/check";
+import { plural } from "@/lib/text";
 
 /** The brands and competitors a monitor measures, as tags (brands indigo, competitors amber). */
 export function MonitorEntities({ entities }: { entities: readonly { name: string; role: string }[] }) {

@@ -63,7 +63,7 @@ export function text(value: string | null | undefined): string | null {
 
 export const capitalised = (value: string): string => `${value.charAt(0).toUpperCase()}${value.slice(1)}`;
 
-export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+export { plural } from "../../text";
 
 /** Quoted for a reason: “…”, long values shortened. */
 export function quote(value: string, max = 80): string {

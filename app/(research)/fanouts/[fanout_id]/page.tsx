@@ -17,6 +17,7 @@ import { CitationSelection } from "../../_components/start-forms";
 import { LiveRefresh } from "../../_components/live";
 import { ShareControl } from "../../_components/share-control";
 import { orNotFound } from "../../_lib/load";
+import { plural } from "@/lib/text";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +34,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${fanout.name} · fanout · geoscope` };
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export default async function FanoutPage({ params }: Props) {
   const { fanout_id } = await params;

@@ -25,7 +25,7 @@ import { MonitorAlerts } from "../_components/monitor-alerts";
 import { PromptList } from "../_components/prompt-list";
 import { ShareControl } from "../../_components/share-control";
 import { MonitorEntities, MonitorTrends } from "../../../s/_components/monitor-view";
-import { plural } from "@/lib/audits/findings/check";
+import { plural } from "@/lib/text";
 
 export const dynamic = "force-dynamic";
 
