@@ -2,13 +2,15 @@
 // whose two ticks differ for real (its Acme prompts are refused by the engine simulator at the
 // first tick and answer at the second), each tick closed with its analysis by the server's own
 // scheduler; then the series as a table (the change marked significant), as --json (the API's
-// body exactly) and as --format csv, and a bad entity refused naming it.
+// body exactly) and as --format csv, and a bad entity refused naming it. Then the monitor changed
+// (version 2, one tick) and its page, which charts either version's series.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { answerDirective } from "../../lib/engines/simulator/directive";
 import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
+import { screenshots } from "./screens";
 import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
@@ -120,4 +122,43 @@ test("the CLI: monitor series as a table, --json (the API's body) and --format c
   const bad = await cli(["monitor", "series", id, "--entity", "Salesforce"]);
   expect(bad.code).toBe(8);
   expect(bad.stderr).toContain('entity: "Salesforce" is not tracked');
+});
+
+test("the monitor page charts an earlier version's series too: changed, the monitor starts version 2, and version 1's ticks stay one link away", async ({}, testInfo) => {
+  test.setTimeout(180_000);
+  const bearer = JSON.parse(readFileSync(path.join(CONFIG_DIR, "config.json"), "utf8")).token as string;
+  const list = JSON.parse((await cli(["monitor", "list", "--json"])).stdout).items as { id: string; name: string }[];
+  const id = list.find((m) => m.name === "Series")!.id;
+  // A change to what is measured (runs per prompt) starts a new series.
+  const patched = await fetch(`${BASE}/monitors/${id}`, {
+    method: "PATCH",
+    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+    body: JSON.stringify({ runs: 5 }),
+  });
+  expect(patched.status).toBe(200);
+  expect((await patched.json()).version).toBe(2);
+  await tickNow(id);
+
+  await page.goto(`/monitors/${id}`);
+  const trends = page.locator("#trends");
+  await expect(trends).toContainText("Version 2's series:");
+  const versions = page.getByTestId("series-versions");
+  await expect(versions.locator("[aria-current=page]")).toHaveText("2 (current)");
+  await screenshots(page, testInfo, "monitor-version-current");
+
+  await versions.getByRole("link", { name: "1", exact: true }).click();
+  await page.waitForURL(new RegExp(`/monitors/${id}\\?version=1#trends$`));
+  await expect(trends).toContainText("Version 1's series, an earlier version");
+  await expect(versions.locator("[aria-current=page]")).toHaveText("1");
+  await screenshots(page, testInfo, "monitor-version-earlier");
+
+  // A version without figures, or not a version at all, draws the current one.
+  for (const asked of ["7", "x"]) {
+    await page.goto(`/monitors/${id}?version=${asked}`);
+    await expect(trends).toContainText("Version 2's series:");
+  }
+  await versions.getByRole("link", { name: "1", exact: true }).click();
+  await versions.getByRole("link", { name: "2 (current)" }).click();
+  await page.waitForURL(new RegExp(`/monitors/${id}#trends$`));
+  await expect(trends).toContainText("Version 2's series:");
 });

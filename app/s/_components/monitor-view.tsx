@@ -34,20 +34,45 @@ export function MonitorTrends({
   nextRun,
   paused,
   idPrefix,
+  versionHref,
 }: {
   dashboard: Dashboard;
   alerts: readonly ChartAlert[];
   nextRun: string;
   paused: boolean;
   idPrefix?: string;
+  /** The link to another version's series; without it, no choice of version is offered. */
+  versionHref?: (version: number) => string;
 }) {
   const ticks = new Set(dashboard.metrics.flatMap((m) => m.series.flatMap((s) => s.points.map((p) => p.tick_id))));
+  const earlier = dashboard.version !== dashboard.current;
   return (
     <Section
       id="trends"
       title="Trends"
-      description={`Version ${dashboard.version}'s series: each point a completed tick's figure over its answers (n), the band its 95% interval.`}
+      description={
+        earlier
+          ? `Version ${dashboard.version}'s series, an earlier version (what the monitor measured before it was changed): each point a completed tick's figure over its answers (n), the band its 95% interval.`
+          : `Version ${dashboard.version}'s series: each point a completed tick's figure over its answers (n), the band its 95% interval.`
+      }
     >
+      {versionHref && dashboard.versions.length > 1 ? (
+        <nav aria-label="Series versions" className="mb-4 flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm" data-testid="series-versions">
+          <span className="text-slate-600">Version:</span>
+          {dashboard.versions.map((v) => {
+            const label = v === dashboard.current ? `${v} (current)` : String(v);
+            return v === dashboard.version ? (
+              <span key={v} aria-current="page" className="rounded bg-indigo-50 px-1.5 font-medium text-indigo-800">
+                {label}
+              </span>
+            ) : (
+              <a key={v} href={`${versionHref(v)}#trends`} className="text-indigo-700 hover:underline">
+                {label}
+              </a>
+            );
+          })}
+        </nav>
+      ) : null}
       {ticks.size === 0 ? (
         <div className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600" data-testid="no-trends">
           <p className="font-medium text-slate-800">No figures yet.</p>

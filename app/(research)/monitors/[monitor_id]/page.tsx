@@ -124,6 +124,8 @@ export default async function MonitorPage({ params, searchParams }: Props) {
   const query = await searchParams;
   const cursor = param(query.cursor);
   const alertsCursor = param(query.alerts_cursor);
+  // ?version=N: an earlier version's series (one without figures, or not a number, draws the current).
+  const askedVersion = /^[1-9][0-9]{0,8}$/.test(param(query.version) ?? "") ? Number(param(query.version)) : undefined;
   const [project, page, alerts, share, dashboard, marks] = await Promise.all([
     orNotFound(getProject(principal, monitor.project)),
     listTicks(principal, monitor.id, { limit: TICKS_PER_PAGE, cursor }).catch((error: unknown) => {
@@ -136,7 +138,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
       throw error;
     }),
     getShareStatus(principal, "monitor", monitor.id),
-    orNotFound(monitorDashboard(monitor.id).then((d) => d ?? Promise.reject(notFoundError("monitor", monitor.id)))),
+    orNotFound(monitorDashboard(monitor.id, askedVersion).then((d) => d ?? Promise.reject(notFoundError("monitor", monitor.id)))),
     chartAlerts(monitor.id),
   ]);
   const open = page.items.filter((t) => !t.completed_at && t.fanout_id).map((t) => t.fanout_id!);
@@ -170,7 +172,13 @@ export default async function MonitorPage({ params, searchParams }: Props) {
 
       <ShareControl kind="monitor" id={monitor.id} finished initial={{ shared: share.shared, url: share.shared ? (share.share?.url ?? null) : null }} />
 
-      <MonitorTrends dashboard={dashboard} alerts={marks} nextRun={monitor.next_run_at} paused={monitor.status === "paused"} />
+      <MonitorTrends
+        dashboard={dashboard}
+        alerts={marks}
+        nextRun={monitor.next_run_at}
+        paused={monitor.status === "paused"}
+        versionHref={(v) => (v === dashboard.current ? `/monitors/${monitor.id}` : `/monitors/${monitor.id}?version=${v}`)}
+      />
 
       <Section id="ticks" title="Ticks" description="Each tick runs the prompts as a fanout; one the credit or the monthly budget cannot pay is skipped and starts nothing.">
         <div className="mb-2 flex justify-end">{open.length ? <LiveRefresh ids={open} since={since} /> : null}</div>
