@@ -7,6 +7,8 @@
 // once more; a second unusable reply (or an engine failure after its retries) makes the run
 // `not_judged`, with its reason. Each verdict, checked against the answer (./judge.ts), is written
 // once (ON CONFLICT DO NOTHING); the analysis's progress (judge.runs_done) at most once a second.
+// The answers are read 200 runs at a time as the calls reach them, so a job judging 20,000 runs
+// holds two parts of its answers, not all of them.
 //
 // finishJudgedAnalysis: the figures of the verdicts, the hold captured for the runs judged (the
 // rest released: a partial capture), and the analysis completed, in one transaction, only while
@@ -36,6 +38,8 @@ import {
 export const MAX_UNUSABLE_JUDGEMENTS = 2;
 /** Judge calls one job makes at once. */
 const CALLS_AT_ONCE = 4;
+/** Answers read at once (an analysis may name 20,000 runs): the job holds at most two such parts. */
+const READ_AT_ONCE = 200;
 /** How often the analysis's progress (judge.runs_done) is written while judging. */
 const PROGRESS_EVERY_MS = 1000;
 
@@ -172,7 +176,7 @@ async function judgeOne(engine: EngineId, config: EngineConfig, run: RunToJudge,
  * The first step: every counted run without a verdict judged and its verdict stored. Answers
  * "finished" when the analysis is no longer to be judged (finished already, or not a judged one).
  */
-export async function judgeRuns(analysisId: string): Promise<"judged" | "finished"> {
+export async function judgeRuns(analysisId: string, readAtOnce = READ_AT_ONCE): Promise<"judged" | "finished"> {
   const analysis = await ANALYSIS.first(standalone(), { analysis: analysisId });
   if (!analysis || (analysis.status !== "queued" && analysis.status !== "running")) return "finished";
   await MARK_RUNNING.query(standalone(), { analysis: analysisId });
@@ -181,15 +185,31 @@ export async function judgeRuns(analysisId: string): Promise<"judged" | "finishe
   const done = new Set((await JUDGED_IDS.query(standalone(), { analysis: analysisId })).map((r) => r.runId));
   const todo = countedRunIds(analysis.runIds, analysis.excluded).filter((id) => !done.has(id));
   if (todo.length === 0) return "judged";
-  const rows = new Map((await RUNS.query(standalone(), { runs: arrayParam(todo) })).map((r) => [r.id, r]));
+  // The answers, read a part of `readAtOnce` runs at a time as the calls reach it, each part
+  // dropped once its runs are judged: the calls take the runs in order, so at most two are held.
+  type Row = Awaited<ReturnType<typeof RUNS.query>>[number];
+  const parts = new Map<number, { rows: Promise<Map<string, Row>>; left: number }>();
+  const rowAt = async (i: number): Promise<Row | undefined> => {
+    const at = Math.floor(i / readAtOnce);
+    let part = parts.get(at);
+    if (!part) {
+      const ids = todo.slice(at * readAtOnce, (at + 1) * readAtOnce);
+      part = { rows: RUNS.query(standalone(), { runs: arrayParam(ids) }).then((rs) => new Map(rs.map((r) => [r.id, r]))), left: ids.length };
+      parts.set(at, part);
+    }
+    const row = (await part.rows).get(todo[i]!);
+    if (--part.left === 0) parts.delete(at);
+    return row;
+  };
   const engine = judge.engine;
   if (!isEngineId(engine)) throw new Error(`analysis ${analysisId}: unknown judge engine ${engine}`);
   const config = await prepareEngineConfig(engineConfig());
   let next = 0;
   const worker = async () => {
     while (next < todo.length) {
-      const id = todo[next++]!;
-      const row = rows.get(id);
+      const i = next++;
+      const id = todo[i]!;
+      const row = await rowAt(i);
       const outcome: Outcome = row?.answer
         ? await judgeOne(engine, config, { id, engine: row.engine, prompt: row.prompt, answer: row.answer }, analysis.entities, judge)
         : { status: "not_judged", error: "the run has no answer", model: null, attempts: 0 };

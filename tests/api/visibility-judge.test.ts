@@ -220,6 +220,22 @@ describe("POST /visibility-analyses with judge", () => {
     expect((await getAnalysis(alice.cliToken, a.id)).body).toEqual(a);
   });
 
+  it("reads the answers a part at a time and judges every run once, whatever the part's size", async () => {
+    const queued = await analyse(alice.cliToken, { ids: [runs.a, runs.b, runs.c, runs.d, runs.e], entities: ENTITIES, judge: { engine: "claude", sentiment: true, discover: true } });
+    expect(queued.status, queued.text).toBe(202);
+    const a = (await getAnalysis(alice.cliToken, queued.body.id)).body;
+    expect(a.status).toBe("completed");
+    const verdicts = async () =>
+      (await db().visibilityJudgement.findMany({ where: { analysisId: a.id }, orderBy: { runId: "asc" }, select: { runId: true, status: true, verdict: true, error: true, attempts: true } }));
+    const first = await verdicts();
+    expect(first.map((v) => v.runId)).toEqual([runs.a, runs.b, runs.c, runs.d, runs.e].sort());
+    // Judged again from nothing, two answers read at a time (three parts, the last of one run).
+    await db().visibilityJudgement.deleteMany({ where: { analysisId: a.id } });
+    await db().analysis.update({ where: { id: a.id }, data: { status: "running" } });
+    expect(await judgeRuns(a.id, 2)).toBe("judged");
+    expect(await verdicts()).toEqual(first);
+  });
+
   it("releases the whole hold when no run could be judged", async () => {
     const before = await available(alice);
     const queued = await analyse(alice.cliToken, { ids: [runs.unusable], entities: ENTITIES, judge: { engine: "gemini", discover: true, sentiment: false } });
