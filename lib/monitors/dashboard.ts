@@ -27,6 +27,11 @@ export type Dashboard = {
   byEngine: Array<{ engine: string; series: EntitySeries[] }>;
 };
 
+/** A page's `?version=`: a version number, or undefined (absent, or not a number: the current is drawn). */
+export function versionAsked(value: string | undefined): number | undefined {
+  return value !== undefined && /^[1-9][0-9]{0,8}$/.test(value) ? Number(value) : undefined;
+}
+
 /** The versions of a monitor that have figures. */
 const FIGURE_VERSIONS = defineStatement({
   label: "monitor_figure_versions",

@@ -161,4 +161,18 @@ test("the monitor page charts an earlier version's series too: changed, the moni
   await versions.getByRole("link", { name: "2 (current)" }).click();
   await page.waitForURL(new RegExp(`/monitors/${id}#trends$`));
   await expect(trends).toContainText("Version 2's series:");
+
+  // Shared, its public dashboard offers the earlier version as well, signed out.
+  const shared = await fetch(`${BASE}/monitors/${id}/share`, { method: "POST", headers: { authorization: `Bearer ${bearer}` } });
+  expect(shared.status).toBe(200);
+  const publicPath = new URL((await shared.json()).url).pathname;
+  const anonymous = await page.context().browser()!.newContext({ viewport: { width: 1280, height: 900 } });
+  const reader = await anonymous.newPage();
+  await reader.goto(publicPath);
+  await expect(reader.locator("#trends")).toContainText("Version 2's series:");
+  await reader.getByTestId("series-versions").getByRole("link", { name: "1", exact: true }).click();
+  await reader.waitForURL(new RegExp(`${publicPath}\\?version=1#trends$`));
+  await expect(reader.locator("#trends")).toContainText("Version 1's series, an earlier version");
+  await screenshots(reader, testInfo, "monitor-version-shared");
+  await anonymous.close();
 });

@@ -16,7 +16,7 @@ import { VisibilityView } from "../_components/visibility-view";
 import { JudgedSections } from "../_components/judged-view";
 import { MonitorView } from "../_components/monitor-view";
 import { chartAlerts } from "@/lib/alerts/read";
-import { monitorDashboard } from "@/lib/monitors/dashboard";
+import { monitorDashboard, versionAsked } from "@/lib/monitors/dashboard";
 import { linksAt, visibilityEvidence } from "../_lib/visibility";
 
 export const dynamic = "force-dynamic";
@@ -45,7 +45,9 @@ export default async function SharePage({ params, searchParams }: Props) {
   const { token, view } = await viewOrNotFound(params);
   const evidence = view.kind === "visibility" ? await visibilityEvidence({ shared: true }, view.analysis, await searchParams, `/s/${token}`) : null;
   // The monitor was read through the working share: its series and chart alerts are read by its id.
-  const trends = view.kind === "monitor" ? await Promise.all([monitorDashboard(view.monitor.id), chartAlerts(view.monitor.id)]) : null;
+  const query = await searchParams;
+  const version = versionAsked(typeof query.version === "string" ? query.version : undefined);
+  const trends = view.kind === "monitor" ? await Promise.all([monitorDashboard(view.monitor.id, version), chartAlerts(view.monitor.id)]) : null;
   if (trends && !trends[0]) notFound();
   return (
     <main>
@@ -69,7 +71,7 @@ export default async function SharePage({ params, searchParams }: Props) {
           lead={view.analysis.judge ? <JudgedSections analysis={view.analysis} tracked={null} /> : null}
         />
       ) : view.kind === "monitor" ? (
-        <MonitorView monitor={view.monitor} dashboard={trends![0]!} alerts={trends![1]} />
+        <MonitorView monitor={view.monitor} dashboard={trends![0]!} alerts={trends![1]} base={`/s/${token}`} />
       ) : (
         <GenericView summary={view.summary} />
       )}

@@ -89,7 +89,7 @@ export function MonitorTrends({
 }
 
 /** A shared monitor: a live, read-only dashboard of its series. */
-export function MonitorView({ monitor, dashboard, alerts }: { monitor: PublicMonitor; dashboard: Dashboard; alerts: readonly ChartAlert[] }) {
+export function MonitorView({ monitor, dashboard, alerts, base }: { monitor: PublicMonitor; dashboard: Dashboard; alerts: readonly ChartAlert[]; base: string }) {
   const market = marketText(monitor.location ?? null, monitor.language ?? null);
   const runs = monitor.prompts.length * monitor.engines.length * (monitor.runs ?? 3);
   return (
@@ -110,7 +110,14 @@ export function MonitorView({ monitor, dashboard, alerts }: { monitor: PublicMon
           Live: each tick adds a point as it completes; this page shows the figures as of its loading ({when(new Date().toISOString())}).
         </p>
       </ShareHeading>
-      <MonitorTrends dashboard={dashboard} alerts={alerts} nextRun={monitor.next_run_at} paused={monitor.status === "paused"} idPrefix="shared" />
+      <MonitorTrends
+        dashboard={dashboard}
+        alerts={alerts}
+        nextRun={monitor.next_run_at}
+        paused={monitor.status === "paused"}
+        idPrefix="shared"
+        versionHref={(v) => (v === dashboard.current ? base : `${base}?version=${v}`)}
+      />
       <Section id="prompts" title={`Prompts (${monitor.prompts.length})`}>
         <details open={monitor.prompts.length <= 10}>
           <summary className="cursor-pointer text-sm text-slate-600">The prompts each tick runs</summary>

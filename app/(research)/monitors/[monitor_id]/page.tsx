@@ -5,7 +5,7 @@ import type { Metadata } from "next";
 import { cache } from "react";
 import type { z } from "zod";
 import { chartAlerts, listAlerts } from "@/lib/alerts/read";
-import { monitorDashboard } from "@/lib/monitors/dashboard";
+import { monitorDashboard, versionAsked } from "@/lib/monitors/dashboard";
 import { getShareStatus } from "@/lib/shares/service";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError, notFound as notFoundError } from "@/lib/http/errors";
@@ -125,7 +125,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
   const cursor = param(query.cursor);
   const alertsCursor = param(query.alerts_cursor);
   // ?version=N: an earlier version's series (one without figures, or not a number, draws the current).
-  const askedVersion = /^[1-9][0-9]{0,8}$/.test(param(query.version) ?? "") ? Number(param(query.version)) : undefined;
+  const askedVersion = versionAsked(param(query.version));
   const [project, page, alerts, share, dashboard, marks] = await Promise.all([
     orNotFound(getProject(principal, monitor.project)),
     listTicks(principal, monitor.id, { limit: TICKS_PER_PAGE, cursor }).catch((error: unknown) => {
