@@ -186,7 +186,8 @@ export async function judgeRuns(analysisId: string, readAtOnce = READ_AT_ONCE): 
   const todo = countedRunIds(analysis.runIds, analysis.excluded).filter((id) => !done.has(id));
   if (todo.length === 0) return "judged";
   // The answers, read a part of `readAtOnce` runs at a time as the calls reach it, each part
-  // dropped once its runs are judged: the calls take the runs in order, so at most two are held.
+  // dropped once the calls have taken all its runs: they take the runs in order, so at most two
+  // parts are held (and the answers the calls are judging).
   type Row = Awaited<ReturnType<typeof RUNS.query>>[number];
   const parts = new Map<number, { rows: Promise<Map<string, Row>>; left: number }>();
   const rowAt = async (i: number): Promise<Row | undefined> => {
