@@ -34,15 +34,15 @@ export function MonitorTrends({
   nextRun,
   paused,
   idPrefix,
-  versionHref,
+  versionBase,
 }: {
   dashboard: Dashboard;
   alerts: readonly ChartAlert[];
   nextRun: string;
   paused: boolean;
   idPrefix?: string;
-  /** The link to another version's series; without it, no choice of version is offered. */
-  versionHref?: (version: number) => string;
+  /** The page's path, whose `?version=N` draws another version's series; without it, no choice of version is offered. */
+  versionBase?: string;
 }) {
   const ticks = new Set(dashboard.metrics.flatMap((m) => m.series.flatMap((s) => s.points.map((p) => p.tick_id))));
   const earlier = dashboard.version !== dashboard.current;
@@ -56,7 +56,7 @@ export function MonitorTrends({
           : `Version ${dashboard.version}'s series: each point a completed tick's figure over its answers (n), the band its 95% interval.`
       }
     >
-      {versionHref && dashboard.versions.length > 1 ? (
+      {versionBase && dashboard.versions.length > 1 ? (
         <nav aria-label="Series versions" className="mb-4 flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm" data-testid="series-versions">
           <span className="text-slate-600">Version:</span>
           {dashboard.versions.map((v) => {
@@ -66,7 +66,7 @@ export function MonitorTrends({
                 {label}
               </span>
             ) : (
-              <a key={v} href={`${versionHref(v)}#trends`} className="text-indigo-700 hover:underline">
+              <a key={v} href={`${versionBase}${v === dashboard.current ? "" : `?version=${v}`}#trends`} className="text-indigo-700 hover:underline">
                 {label}
               </a>
             );
@@ -116,7 +116,7 @@ export function MonitorView({ monitor, dashboard, alerts, base }: { monitor: Pub
         nextRun={monitor.next_run_at}
         paused={monitor.status === "paused"}
         idPrefix="shared"
-        versionHref={(v) => (v === dashboard.current ? base : `${base}?version=${v}`)}
+        versionBase={base}
       />
       <Section id="prompts" title={`Prompts (${monitor.prompts.length})`}>
         <details open={monitor.prompts.length <= 10}>

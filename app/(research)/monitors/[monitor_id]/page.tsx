@@ -177,7 +177,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
         alerts={marks}
         nextRun={monitor.next_run_at}
         paused={monitor.status === "paused"}
-        versionHref={(v) => (v === dashboard.current ? `/monitors/${monitor.id}` : `/monitors/${monitor.id}?version=${v}`)}
+        versionBase={`/monitors/${monitor.id}`}
       />
 
       <Section id="ticks" title="Ticks" description="Each tick runs the prompts as a fanout; one the credit or the monthly budget cannot pay is skipped and starts nothing.">
