@@ -10,5 +10,7 @@ export {
   BOOTSTRAP_PARTS, BOOTSTRAP_RESAMPLES, bootstrapGroupedMeans, bootstrapMeanInterval, finishGroupedBootstrap, groupedResampleMeans, prepareGroupedBootstrap, quantile,
   type GroupedBootstrapPlan, type GroupedPartMeans, type GroupedTable,
 } from "./bootstrap";
+export { studentTCdf, studentTQuantile, tFor } from "./student";
+export { sampleVariance, tMeanInterval } from "./mean";
 export { SeededRandom } from "./random";
 export { cohensKappa, type Agreement2x2 } from "./kappa";

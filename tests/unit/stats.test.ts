@@ -2,7 +2,10 @@
 // difference of proportions, Wilson's for one proportion, Cohen's kappa, and the bootstrap's
 // promises (determinism for a seed, coverage, degenerate samples).
 import { describe, expect, it } from "vitest";
-import { BOOTSTRAP_RESAMPLES, SeededRandom, bootstrapGroupedMeans, bootstrapMeanInterval, changeTest, cohensKappa, newcombeInterval, normalQuantile, quantile, wilsonInterval, zFor } from "@/lib/stats";
+import {
+  BOOTSTRAP_RESAMPLES, SeededRandom, bootstrapGroupedMeans, bootstrapMeanInterval, changeTest, cohensKappa, newcombeInterval, normalQuantile, quantile, sampleVariance, studentTCdf, studentTQuantile, tFor,
+  tMeanInterval, wilsonInterval, zFor,
+} from "@/lib/stats";
 import { wilsonInterval as wilsonFromItsFile } from "@/lib/stats/wilson";
 
 const r4 = ([low, high]: [number, number]) => [Math.round(low * 1e4) / 1e4, Math.round(high * 1e4) / 1e4];
@@ -401,5 +404,209 @@ describe("quantile", () => {
     expect(quantile(Float64Array.from([10, 40, 20, 30]), 0.25)).toBe(17.5);
     expect(quantile(Float64Array.from([3, 1, 2]), 0)).toBe(1);
     expect(quantile(Float64Array.from([3, 1, 2]), 1)).toBe(3);
+  });
+});
+
+describe("studentTQuantile", () => {
+  // The two-sided 95% and 99% critical values of any t table (e.g. NIST/SEMATECH e-Handbook of
+  // Statistical Methods, 1.3.6.7.2, "Critical values of the Student's t distribution", there to 3
+  // places; to 4 as Fisher & Yates's tables give them): t(0.975, df) and t(0.995, df).
+  it.each([
+    [0.975, 1, 12.7062],
+    [0.975, 2, 4.3027],
+    [0.975, 3, 3.1824],
+    [0.975, 4, 2.7764],
+    [0.975, 9, 2.2622],
+    [0.975, 10, 2.2281],
+    [0.975, 29, 2.0452],
+    [0.975, 30, 2.0423],
+    [0.975, 100, 1.984],
+    [0.995, 1, 63.6567],
+    [0.995, 10, 3.1693],
+    [0.95, 10, 1.8125],
+  ])("t(%d, %i) = %d", (p, df, t) => {
+    expect(studentTQuantile(p, df)).toBeCloseTo(t, 4);
+    expect(studentTQuantile(1 - p, df)).toBeCloseTo(-t, 4);
+  });
+
+  it("tends to the normal's 1.95996 as the degrees of freedom grow", () => {
+    const z = zFor(0.95);
+    expect(studentTQuantile(0.975, 1_000_000)).toBeCloseTo(1.95996, 4);
+    // The expansion in 1/df (Fisher and Cornish 1960): t - z = (z³ + z) / (4 df) + (5z⁵ + 16z³ + 3z) / (96 df²) + ...
+    for (const df of [1e4, 1e6]) {
+      const expansion = (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2);
+      expect(Math.abs(studentTQuantile(0.975, df) - z - expansion), `df ${df}`).toBeLessThan(1e-10);
+    }
+    expect(studentTQuantile(0.975, 100_000)).toBeGreaterThan(studentTQuantile(0.975, 1_000_000));
+    expect(studentTQuantile(0.975, Infinity)).toBe(normalQuantile(0.975));
+  });
+
+  it("is the exact inverse where the quantile has a closed form (1, 2 and 4 degrees of freedom), far into the tails", () => {
+    const closed: Record<number, (p: number) => number> = {
+      // -cot(πp), not tan(π(p - 1/2)): p - 1/2 would lose the tail's digits.
+      1: (p) => (p < 0.5 ? -1 / Math.tan(Math.PI * p) : 1 / Math.tan(Math.PI * (1 - p))),
+      2: (p) => (2 * p - 1) / Math.sqrt(2 * p * (1 - p)),
+      4: (p) => {
+        const a = 4 * p * (1 - p);
+        const q = Math.cos(Math.acos(Math.sqrt(a)) / 3) / Math.sqrt(a);
+        return Math.sign(p - 0.5) * 2 * Math.sqrt(q - 1);
+      },
+    };
+    for (const [df, exact] of Object.entries(closed)) {
+      for (const p of [1e-10, 1e-4, 0.01, 0.025, 0.1, 0.3, 0.6, 0.9, 0.975, 0.995, 0.9999]) {
+        const want = exact(p);
+        expect(Math.abs(studentTQuantile(p, Number(df)) - want), `df ${df}, p ${p}`).toBeLessThan(1e-10 * Math.max(1, Math.abs(want)));
+      }
+    }
+  });
+
+  it("inverts the CDF at any degrees of freedom, whole or not", () => {
+    for (const df of [0.5, 1.5, 3, 7.25, 25, 300, 5000]) {
+      for (const p of [1e-8, 0.001, 0.05, 0.4, 0.7, 0.975, 0.999]) {
+        const t = studentTQuantile(p, df);
+        const back = studentTCdf(t, df);
+        expect(Math.abs(back - p) / Math.min(p, 1 - p), `df ${df}, p ${p}`).toBeLessThan(1e-9);
+      }
+    }
+    expect(studentTCdf(0, 3)).toBe(0.5);
+    expect(studentTQuantile(0.5, 3)).toBe(0);
+    expect(studentTQuantile(1, 3)).toBe(Infinity);
+  });
+
+  it("is what tFor answers for a two-sided interval, and refuses what has no quantile", () => {
+    expect(tFor(0.95, 9)).toBe(studentTQuantile(0.975, 9));
+    expect(tFor(0.99, 9)).toBe(studentTQuantile(0.995, 9));
+    expect(() => studentTQuantile(0.975, 0)).toThrow(RangeError);
+    expect(() => studentTQuantile(1.5, 3)).toThrow(RangeError);
+    expect(() => studentTCdf(1, Infinity)).toThrow(RangeError);
+    expect(() => tFor(1, 3)).toThrow(RangeError);
+  });
+});
+
+/** The sums of `values`: what tMeanInterval takes. */
+const sums = (values: number[]) => [values.length, values.reduce((s, x) => s + x, 0), values.reduce((s, x) => s + x * x, 0)] as const;
+
+describe("tMeanInterval", () => {
+  // Each by hand: mean ± t · s / √n with the table's t, then clipped to the range.
+  it("gives the whole range for one value and nothing for none", () => {
+    expect(tMeanInterval(...sums([3]), [1, 5])).toEqual([1, 5]);
+    expect(tMeanInterval(...sums([0.4]), [0, 1])).toEqual([0, 1]);
+    expect(tMeanInterval(0, 0, 0, [1, 5])).toBeNull();
+  });
+
+  it("n = 2: prominences 0.50 and 0.52, mean 0.51 ± 12.7062 · 0.01", () => {
+    // s = 0.0141421, s / √2 = 0.01.
+    const [low, high] = tMeanInterval(...sums([0.5, 0.52]), [0, 1])!;
+    expect(low).toBeCloseTo(0.51 - 0.127062, 5);
+    expect(high).toBeCloseTo(0.51 + 0.127062, 5);
+  });
+
+  it("n = 30: twelve runs named first, ten second, five third, three fourth of 5", () => {
+    // Sum 59, squares 145: mean 1.966667, s² = (145 - 59²/30) / 29 = 0.998851, s / √30 = 0.182469; t(0.975, 29) = 2.0452.
+    const positions = [...Array(12).fill(1), ...Array(10).fill(2), ...Array(5).fill(3), ...Array(3).fill(4)];
+    expect(sums(positions)).toEqual([30, 59, 145]);
+    const [low, high] = tMeanInterval(30, 59, 145, [1, 5])!;
+    expect(low).toBeCloseTo(1.966667 - 2.0452 * 0.182469, 4);
+    expect(high).toBeCloseTo(1.966667 + 2.0452 * 0.182469, 4);
+    expect([low, high].map((x) => Math.round(x * 1e4) / 1e4)).toEqual([1.5935, 2.3399]);
+  });
+
+  it("clips to the values' range: four runs named first and one second of 5", () => {
+    // Mean 1.2, s² = 0.2, s / √5 = 0.2, t(0.975, 4) = 2.7764: [0.6447, 1.7553] -> [1, 1.7553].
+    const [low, high] = tMeanInterval(...sums([1, 1, 1, 1, 2]), [1, 5])!;
+    expect(low).toBe(1);
+    expect(high).toBeCloseTo(1.2 + 2.7764 * 0.2, 4);
+    // Prominences of a rarely named brand: 0.3 once in ten runs, the rest 0; mean 0.03, s / √10 = 0.03.
+    const [pLow, pHigh] = tMeanInterval(...sums([0.3, ...Array(9).fill(0)]), [0, 1])!;
+    expect(pLow).toBe(0);
+    expect(pHigh).toBeCloseTo(0.03 + 2.2622 * 0.03, 4);
+  });
+
+  it("is the mean alone when every value is the same, and widens with the confidence", () => {
+    expect(tMeanInterval(...sums([2, 2, 2]), [1, 5])).toEqual([2, 2]);
+    const at95 = tMeanInterval(...sums([2, 3, 3, 4, 4]), [1, 5])!;
+    const at99 = tMeanInterval(...sums([2, 3, 3, 4, 4]), [1, 5], 0.99)!;
+    expect(at99[0]).toBeLessThan(at95[0]);
+    expect(at99[1]).toBeGreaterThan(at95[1]);
+    expect(() => tMeanInterval(2.5, 1, 1, [0, 1])).toThrow(RangeError);
+    expect(() => tMeanInterval(2, 1, 1, [1, 0])).toThrow(RangeError);
+  });
+
+  it("reads the variance from the sums as the monitor series' change test does", () => {
+    // 1, 2, 2, 3, 4: mean 2.4, s² = (34 - 144/5) / 4 = 1.3.
+    expect(sampleVariance(...sums([1, 2, 2, 3, 4]))).toBeCloseTo(1.3, 12);
+    expect(sampleVariance(1, 3, 9)).toBe(0);
+  });
+});
+
+/** A position drawn from `weights` (place 1 first). */
+function drawPosition(rng: SeededRandom, weights: readonly number[]): number {
+  let u = rng.nextDouble();
+  for (let k = 0; k < weights.length - 1; k++) {
+    if (u < weights[k]!) return k + 1;
+    u -= weights[k]!;
+  }
+  return weights.length;
+}
+
+const meanOf = (weights: readonly number[]) => weights.reduce((s, w, k) => s + w * (k + 1), 0);
+
+/** The exact chance that the 95% interval of n positions drawn from `weights` holds their mean: every sample's counts, enumerated. */
+function exactCoverage(weights: readonly number[], n: number): number {
+  const places = weights.length;
+  const mean = meanOf(weights);
+  const logFactorial = (k: number) => {
+    let s = 0;
+    for (let i = 2; i <= k; i++) s += Math.log(i);
+    return s;
+  };
+  const counts = new Array<number>(places).fill(0);
+  let covered = 0;
+  const visit = (place: number, left: number): void => {
+    if (place === places - 1) {
+      counts[place] = left;
+      let logP = logFactorial(n);
+      let sum = 0;
+      let squares = 0;
+      counts.forEach((c, k) => {
+        logP += c * Math.log(weights[k]!) - logFactorial(c);
+        sum += c * (k + 1);
+        squares += c * (k + 1) ** 2;
+      });
+      const [low, high] = tMeanInterval(n, sum, squares, [1, places])!;
+      if (low <= mean && mean <= high) covered += Math.exp(logP);
+      return;
+    }
+    for (let c = 0; c <= left; c++) {
+      counts[place] = c;
+      visit(place + 1, left - c);
+    }
+  };
+  visit(0, n);
+  return covered;
+}
+
+describe("the t interval's coverage of a mean position", () => {
+  // A brand named in any of 5 places, earlier ones more often: 30%, 25%, 20%, 15%, 10% (mean 2.5).
+  const SPREAD = [0.3, 0.25, 0.2, 0.15, 0.1];
+
+  it.each([5, 10, 30])("holds the true mean in 93 to 97 percent of 2,000 seeded samples of %i positions", (n) => {
+    const rng = new SeededRandom(`coverage of the t interval, n = ${n}`);
+    const mean = meanOf(SPREAD);
+    let covered = 0;
+    for (let sample = 0; sample < 2000; sample++) {
+      const positions = Array.from({ length: n }, () => drawPosition(rng, SPREAD));
+      const [low, high] = tMeanInterval(...sums(positions), [1, 5])!;
+      if (low <= mean && mean <= high) covered++;
+    }
+    expect(covered / 2000).toBeGreaterThanOrEqual(0.93);
+    expect(covered / 2000).toBeLessThanOrEqual(0.97);
+  });
+
+  it("undercovers at n = 5 when the positions crowd on one place, less so by n = 30 (exact, as docs/decisions.md states it)", () => {
+    const pct = (weights: number[], n: number) => Math.round(exactCoverage(weights, n) * 1000) / 10;
+    expect([5, 10, 30].map((n) => pct(SPREAD, n))).toEqual([93.4, 94.3, 94.7]);
+    // Named first in 70% of answers, second in 20%, third in 10%: five runs are all first one time in six ([1, 1]).
+    expect([5, 10, 30].map((n) => pct([0.7, 0.2, 0.1], n))).toEqual([82.9, 88.6, 93.2]);
   });
 });
