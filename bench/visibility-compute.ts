@@ -17,39 +17,32 @@ const arg = (name: string, fallback: number) => {
 };
 const RUNS = arg("--runs", 10_000);
 const ROUNDS = arg("--rounds", 3);
-/** Resamples of the bootstrap: 2,000 as the analysis has them; fewer to profile the rest. */
-const RESAMPLES = arg("--resamples", 2000);
 const runs = buildRuns(RUNS);
 const bytes = runs.reduce((s, r) => s + Buffer.byteLength(r.answer ?? ""), 0);
 console.log(`workload: ${RUNS} runs × ${entities.length} entities, answers ${(bytes / RUNS / 1024).toFixed(2)} KB on average (${(bytes / 2 ** 20).toFixed(1)} MiB), ${new Set(runs.map((r) => r.prompt)).size} prompts, ${ROUNDS} rounds`);
 console.log(`machine: ${machine()}; load ${loadAverage()}`);
 
-// A warm-up round, then the measured ones: each the whole analysis, then the same with one
-// bootstrap resample instead of 2,000 (the difference is what the intervals cost).
-computeVisibilityAnalysis(runs, { entities, seed: "va_warmup", resamples: RESAMPLES });
+// A warm-up round, then the measured ones.
+computeVisibilityAnalysis(runs, { entities });
 const cpuMs = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
 };
 const times: number[] = [];
 const cpu: number[] = [];
-const withoutBootstrap: number[] = [];
 let last: ReturnType<typeof computeVisibilityAnalysis> | null = null;
 for (let round = 1; round <= ROUNDS; round++) {
-  let t = performance.now();
+  const t = performance.now();
   const c = process.cpuUsage();
-  last = computeVisibilityAnalysis(runs, { entities, seed: `va_round${round}`, resamples: RESAMPLES });
+  last = computeVisibilityAnalysis(runs, { entities });
   const ms = performance.now() - t;
   times.push(ms);
   cpu.push(cpuMs(c));
-  t = performance.now();
-  computeVisibilityAnalysis(runs, { entities, seed: `va_round${round}`, resamples: 1 });
-  withoutBootstrap.push(performance.now() - t);
   console.log(
-    `round ${round}: ${ms.toFixed(1)} ms (cpu ${cpu.at(-1)!.toFixed(0)} ms; without the bootstrap ${withoutBootstrap.at(-1)!.toFixed(1)} ms); ${last.mentions.length} mentions, ${last.totals.mentions_not_counted.prompt_echo} echoes, ${last.totals.mentions_not_counted.absence} absences`,
+    `round ${round}: ${ms.toFixed(1)} ms (cpu ${cpu.at(-1)!.toFixed(0)} ms); ${last.mentions.length} mentions, ${last.totals.mentions_not_counted.prompt_echo} echoes, ${last.totals.mentions_not_counted.absence} absences`,
   );
 }
-console.log(`median ${spread(times)} ms (cpu ${spread(cpu, 0)} ms; without the bootstrap ${spread(withoutBootstrap)} ms) over ${ROUNDS} rounds; load ${loadAverage()}`);
+console.log(`median ${spread(times)} ms (cpu ${spread(cpu, 0)} ms) over ${ROUNDS} rounds; load ${loadAverage()}`);
 for (const row of last!.rows) {
   console.log(`  ${row.name.padEnd(12)} visibility ${row.visibility} ${JSON.stringify(row.visibility_interval)}  avg position ${row.average_position} ${JSON.stringify(row.average_position_interval)}  prominence ${row.prominence} ${JSON.stringify(row.prominence_interval)}`);
 }
