@@ -41,10 +41,14 @@ const PRAISE = [
   "does not offer a free plan, but its trial lasts 14 days",
 ];
 
-export function buildRuns(count: number): VisibilityRunInput[] {
+/** `count` prompts of the kind the answers are about, the same for the same count. */
+export const benchPrompts = (count: number) =>
+  Array.from({ length: count }, (_, i) => (i % 4 === 0 ? `pipedrive vs hubspot for team ${i}` : `what is the best crm for a team of ${i + 2} people?`));
+
+/** `count` runs, run r answering prompts[r % prompts.length] (200 prompts unless given). */
+export function buildRuns(count: number, prompts: readonly string[] = benchPrompts(200)): VisibilityRunInput[] {
   const rng = new SeededRandom("bench visibility");
   const pick = <T>(items: readonly T[]) => items[rng.nextIndex(items.length)]!;
-  const prompts = Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? `pipedrive vs hubspot for team ${i}` : `what is the best crm for a team of ${i + 2} people?`));
   const runs: VisibilityRunInput[] = [];
   for (let r = 0; r < count; r++) {
     const prompt = prompts[r % prompts.length]!;

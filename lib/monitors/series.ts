@@ -10,7 +10,7 @@ import { date, defineStatement, float, int, text, type RowOf } from "../db/state
 import { standalone, type SqlSession } from "../db/sql";
 import { ApiError } from "../http/errors";
 import type { SignificantChange } from "../alerts/words";
-import { changeTest, rateOf, round4, zFor, type ChangeTest } from "../stats";
+import { changeTest, rateOf, round4, sampleVariance, zFor, type ChangeTest } from "../stats";
 import type { MonitorSeries, SeriesMetric, SeriesQuery } from "../schemas/monitors";
 import { reachableMonitorRow, type MonitorRow } from "./read";
 
@@ -107,8 +107,7 @@ export function positionChange(a: FigureRow, b: FigureRow, m: number): ChangeTes
   if (na === 0 || nb === 0) return null;
   const meanA = a.positionSum / na;
   const meanB = b.positionSum / nb;
-  const variance = (n: number, sum: number, squares: number) => (n < 2 ? 0 : Math.max(0, (squares - (sum * sum) / n) / (n - 1)));
-  const se = Math.sqrt(variance(na, a.positionSum, a.positionSumSquares) / na + variance(nb, b.positionSum, b.positionSumSquares) / nb);
+  const se = Math.sqrt(sampleVariance(na, a.positionSum, a.positionSumSquares) / na + sampleVariance(nb, b.positionSum, b.positionSumSquares) / nb);
   const z = zFor(1 - 0.05 / m);
   const diff = meanB - meanA;
   const low = diff - z * se;

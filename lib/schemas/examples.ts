@@ -842,6 +842,7 @@ const visibilityExampleBase = {
   "created_by": alice,
   "error": null,
   "method": "visibility-v1",
+  "interval_method": "t",
   "entities": [
     {
       "name": "Acme CRM",
@@ -924,8 +925,8 @@ const visibilityExampleBase = {
       ],
       "prominence": 0.3461,
       "prominence_interval": [
-        0.2756,
-        0.4167
+        0,
+        1
       ],
       "runs_citing": 1,
       "cited_rate": 0.5,
@@ -956,7 +957,7 @@ const visibilityExampleBase = {
           "share_of_voice_n": 2,
           "average_position": 2,
           "average_position_interval": [
-            2,
+            1,
             2
           ],
           "position_counts": {
@@ -977,8 +978,8 @@ const visibilityExampleBase = {
           ],
           "prominence": 0.2756,
           "prominence_interval": [
-            0.2756,
-            0.2756
+            0,
+            1
           ],
           "runs_citing": 0,
           "cited_rate": 0,
@@ -1010,7 +1011,7 @@ const visibilityExampleBase = {
           "average_position": 1,
           "average_position_interval": [
             1,
-            1
+            2
           ],
           "position_counts": {
             "1": 1,
@@ -1030,8 +1031,8 @@ const visibilityExampleBase = {
           ],
           "prominence": 0.4167,
           "prominence_interval": [
-            0.4167,
-            0.4167
+            0,
+            1
           ],
           "runs_citing": 1,
           "cited_rate": 1,
@@ -1085,8 +1086,8 @@ const visibilityExampleBase = {
           ],
           "prominence": 0.3461,
           "prominence_interval": [
-            0.2756,
-            0.4167
+            0,
+            1
           ],
           "runs_citing": 1,
           "cited_rate": 0.5,
@@ -1140,8 +1141,8 @@ const visibilityExampleBase = {
           ],
           "prominence": 0.3461,
           "prominence_interval": [
-            0.2756,
-            0.4167
+            0,
+            1
           ],
           "runs_citing": 1,
           "cited_rate": 0.5,
@@ -1176,7 +1177,7 @@ const visibilityExampleBase = {
       "average_position": 1,
       "average_position_interval": [
         1,
-        1
+        2
       ],
       "position_counts": {
         "1": 1,
@@ -1197,7 +1198,7 @@ const visibilityExampleBase = {
       "prominence": 0.1016,
       "prominence_interval": [
         0,
-        0.2032
+        1
       ],
       "runs_citing": 1,
       "cited_rate": 0.5,
@@ -1229,7 +1230,7 @@ const visibilityExampleBase = {
           "average_position": 1,
           "average_position_interval": [
             1,
-            1
+            2
           ],
           "position_counts": {
             "1": 1,
@@ -1249,8 +1250,8 @@ const visibilityExampleBase = {
           ],
           "prominence": 0.2032,
           "prominence_interval": [
-            0.2032,
-            0.2032
+            0,
+            1
           ],
           "runs_citing": 1,
           "cited_rate": 1,
@@ -1300,7 +1301,7 @@ const visibilityExampleBase = {
           "prominence": 0,
           "prominence_interval": [
             0,
-            0
+            1
           ],
           "runs_citing": 0,
           "cited_rate": 0,
@@ -1334,7 +1335,7 @@ const visibilityExampleBase = {
           "average_position": 1,
           "average_position_interval": [
             1,
-            1
+            2
           ],
           "position_counts": {
             "1": 1,
@@ -1355,7 +1356,7 @@ const visibilityExampleBase = {
           "prominence": 0.1016,
           "prominence_interval": [
             0,
-            0.2032
+            1
           ],
           "runs_citing": 1,
           "cited_rate": 0.5,
@@ -1389,7 +1390,7 @@ const visibilityExampleBase = {
           "average_position": 1,
           "average_position_interval": [
             1,
-            1
+            2
           ],
           "position_counts": {
             "1": 1,
@@ -1410,7 +1411,7 @@ const visibilityExampleBase = {
           "prominence": 0.1016,
           "prominence_interval": [
             0,
-            0.2032
+            1
           ],
           "runs_citing": 1,
           "cited_rate": 0.5,

@@ -401,7 +401,7 @@ export const SeriesPoint = z
     interval: z
       .tuple([z.number(), z.number()])
       .nullable()
-      .describe("95%: Wilson's for the rates (share_of_voice over share_of_voice_n), the analysis's bootstrap interval for average_position; null with a null value."),
+      .describe("95%: Wilson's for the rates (share_of_voice over share_of_voice_n); for average_position the tick's analysis's interval (Student's t from its runs' positions, clipped to 1..entities; a bootstrap interval on ticks analysed before t); null with a null value."),
     change: SeriesChange.nullable().describe("Null for the first point, or when either value is null."),
   })
   .meta({ id: "SeriesPoint", description: "One completed (or partial) tick's figure of one cell." });

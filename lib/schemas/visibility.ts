@@ -23,11 +23,11 @@ const rate = z.number().min(0).max(1);
 const RateInterval = z
   .tuple([z.number(), z.number()])
   .describe("[low, high]: the 95% Wilson score interval of the rate over the runs counted (`runs`), rounded to 4 places; [0, 1] over no runs.");
-const MeanInterval = (what: string) =>
+const MeanInterval = (what: string, range: string) =>
   z
     .tuple([z.number(), z.number()])
     .describe(
-      `[low, high]: the 95% percentile bootstrap interval of ${what} (2,000 resamples of the group's runs, seeded by the analysis id, so the same analysis always gives the same interval), rounded to 4 places.`,
+      `[low, high]: the 95% interval of ${what}, rounded to 4 places, made as the analysis's interval_method says. \`t\`: Student's t interval, mean ± t(0.975, n - 1) · s / √n over the group's n values, clipped to ${range}; the whole range for a single value. \`bootstrap\` (analyses stored before t): the percentile bootstrap interval of 2,000 resamples of the group's runs, seeded by the analysis id.`,
     );
 
 export const EntityRole = z.enum(["brand", "competitor"]).meta({ id: "EntityRole", description: "`brand`: the project's own. `competitor`: another's." });
@@ -148,7 +148,7 @@ const figureFields = {
     .number()
     .nullable()
     .describe("Mean position over runs_mentioning (1 = named first among the tracked entities), rounded to 4 places; null when never mentioned."),
-  average_position_interval: MeanInterval("the average position").nullable().describe("Null when never mentioned."),
+  average_position_interval: MeanInterval("the average position", "1 to the number of entities").nullable().describe("Null when never mentioned."),
   position_counts: z.record(z.string(), count).describe('Runs by position: "1" (named first) to the number of entities, 0 included. An addition: the distribution behind average_position.'),
   runs_top1: count.describe("Runs where it was named first."),
   top1_rate: rate.describe("runs_top1 / runs."),
@@ -163,7 +163,7 @@ const figureFields = {
     .describe(
       "Mean over all runs of the position-adjusted word count (Aggarwal et al., GEO, KDD 2024): the words of the sentences naming it, each weighted exp(-i/N) by its place i (from 0) of N and split equally among the tracked entities it names, over all words of the answer; 0 for a run not naming it. Rounded to 4 places.",
     ),
-  prominence_interval: MeanInterval("the mean prominence"),
+  prominence_interval: MeanInterval("the mean prominence", "0 to 1 ([0, 1] over no runs)"),
   runs_citing: count.describe("Runs that cited a page of one of its domains or their subdomains."),
   cited_rate: rate.describe("runs_citing / runs."),
   cited_rate_interval: RateInterval,
@@ -273,6 +273,12 @@ export const VisibilityExclusionReason = z.enum(["unfinished", "failed", "not_a_
     "`unfinished` (queued or running), `failed`, `not_a_prompt_run` (an audit or questions run), `duplicate` (named twice, directly or through a batch or fanout), `no_answer` (completed with an empty answer).",
 });
 
+export const IntervalMethod = z.enum(["t", "bootstrap"]).meta({
+  id: "IntervalMethod",
+  description:
+    "How the intervals of the means (average_position, prominence) were made. `t`: Student's t interval from the group's n, sum and sum of squares, clipped to the value's range (every analysis made now). `bootstrap`: a 2,000-resample percentile bootstrap (analyses stored before; they keep the intervals they were computed with). Rates always have Wilson's interval.",
+});
+
 export const VisibilityExcludedRun = z.object({ run_id: RunId, reason: VisibilityExclusionReason }).meta({ id: "VisibilityExcludedRun" });
 
 export const VisibilityTotals = z
@@ -300,6 +306,7 @@ export const VisibilityAnalysis = z
     created_by: z.string().nullable().describe("Null on a shared page."),
     error: RunError.nullable(),
     method: z.literal("visibility-v1").describe("How mentions were matched and counted (docs/decisions.md \"Visibility analyses\")."),
+    interval_method: IntervalMethod,
     entities: z.array(Entity).describe("The entities tracked, as used: given, or from the project context."),
     run_ids: z.array(RunId).describe("Every run the ids named, once each, in the order named; excluded ones too."),
     excluded_runs: z.array(VisibilityExcludedRun),

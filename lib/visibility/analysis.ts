@@ -6,12 +6,14 @@ import type { z } from "zod";
 import type { RunCharge } from "../schemas/billing";
 import type { DiscoveredEntity, EntitySentiment, EntityVisibility, JudgeAgreement, JudgeProvenance, VisibilityExclusionReason } from "../schemas/visibility";
 import { normalizeEntity, type Entity } from "./entities";
-import { bootstrapGroupedMeans } from "../stats";
-import { groupFigures, meanIntervalsTable } from "./figures";
+import { groupFigures } from "./figures";
 import { buildMatcher } from "./matcher";
 import { MENTION_WIDTH, MentionStore, mentionRows, Observations, observeContext, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
 
 export const VISIBILITY_METHOD = "visibility-v1";
+
+/** How a new analysis's means get their intervals (decisions.md "Statistics"); stored analyses without it were bootstrapped. */
+export const INTERVAL_METHOD = "t";
 
 export type { EntityVisibility, VisibilityExclusionReason };
 
@@ -34,6 +36,8 @@ export type StoredJudgement = {
 /** What a visibility analysis stores as its figures: everything its API body shows but the row's own fields. */
 export type StoredVisibilityFigures = {
   method: typeof VISIBILITY_METHOD;
+  /** Absent on analyses stored before Student's t replaced the bootstrap: theirs are bootstrap intervals. */
+  interval_method?: typeof INTERVAL_METHOD;
   entities: Entity[];
   run_ids: string[];
   excluded_runs: { run_id: string; reason: VisibilityExclusionReason }[];
@@ -60,25 +64,19 @@ export type VisibilityComputation = { figures: StoredVisibilityFigures; store: M
 
 const engineOf = (run: VisibilityRunInput) => run.engine ?? "unknown";
 
-/** A partition of the runs by key (keys in the order listed): each run's group and each group's runs. */
+/** A partition of the runs by key (keys in the order listed): each group's runs. */
 function partitionBy<K>(keys: readonly K[], keyOf: (r: number) => K, runs: number) {
   const index = new Map(keys.map((k, g) => [k, g]));
-  const groupOf = new Int32Array(runs);
   const lists: number[][] = keys.map(() => []);
-  for (let r = 0; r < runs; r++) {
-    const g = index.get(keyOf(r))!;
-    groupOf[r] = g;
-    lists[g]!.push(r);
-  }
-  return { groupOf, groups: keys.length, members: lists.map((l) => Int32Array.from(l)) };
+  for (let r = 0; r < runs; r++) lists[index.get(keyOf(r))!]!.push(r);
+  return { members: lists.map((l) => Int32Array.from(l)) };
 }
 
-type ComputeOptions = { entities: readonly Entity[]; seed: string; /** 2,000 (decisions.md); fewer only to test faster. */ resamples?: number };
+type ComputeOptions = { entities: readonly Entity[] };
 
 /**
  * Every figure of a VisibilityAnalysis from the runs the ids named (in order, repeats included)
- * and the entities (in the order given), with every mention as the API answers it. `seed` (the
- * analysis id) fixes the bootstrap intervals.
+ * and the entities (in the order given), with every mention as the API answers it.
  */
 export function computeVisibilityAnalysis(named: readonly VisibilityRunInput[], options: ComputeOptions): VisibilityFigures {
   const { figures, store, runs } = computeVisibility(named, options);
@@ -88,14 +86,12 @@ export function computeVisibilityAnalysis(named: readonly VisibilityRunInput[], 
 
 /** computeVisibilityAnalysis with the mentions in their stored form (what the service stores). */
 export function computeVisibility(named: readonly VisibilityRunInput[], options: ComputeOptions): VisibilityComputation {
-  const observed = observeVisibility(named, options);
-  return assembleVisibility(observed, bootstrapGroupedMeans(observed.table, options.seed, { resamples: options.resamples }));
+  return assembleVisibility(observeVisibility(named, options));
 }
 
 /**
  * The first half of computeVisibility: every run read (matching, guards, positions, prominence,
- * citations), the runs' partitions, and the bootstrap's table, before any interval: what the
- * service hands to the bootstrap threads (./threads.ts) while the rest waits.
+ * citations) and the runs' partitions, before any figure.
  */
 export function observeVisibility(named: readonly VisibilityRunInput[], options: Pick<ComputeOptions, "entities">) {
   const prepared = prepareVisibility(named, options);
@@ -123,7 +119,7 @@ export function observeRange(runs: readonly VisibilityRunInput[], entities: read
   return { obs, store };
 }
 
-/** The observations of consecutive ranges of the counted runs joined, the partitions and the bootstrap's table. */
+/** The observations of consecutive ranges of the counted runs joined, and the partitions. */
 export function combineVisibility(prepared: PreparedVisibility, ranges: readonly ObservedRange[]) {
   const { entities, runIds, runs, excluded } = prepared;
   const obs = ranges.length === 1 ? ranges[0]!.obs : Observations.join(ranges.map((r) => r.obs));
@@ -138,15 +134,15 @@ export function combineVisibility(prepared: PreparedVisibility, ranges: readonly
   const byPromptP = partitionBy(prompts, (r) => runs[r]!.prompt, R);
   const byCountryP = partitionBy(countries, (r) => runs[r]!.country, R);
   const partitions = [all, byEngineP, byPromptP, byCountryP];
-  return { entities, runIds, runs, excluded, obs, store, engines, prompts, countries, partitions, table: meanIntervalsTable(obs, partitions) };
+  return { entities, runIds, runs, excluded, obs, store, engines, prompts, countries, partitions };
 }
 
 export type ObservedVisibility = ReturnType<typeof observeVisibility>;
 
-/** The second half of computeVisibility: every figure, given the bootstrap's intervals of the observed table. */
-export function assembleVisibility(observed: ObservedVisibility, intervals: ([number, number] | null)[][][]): VisibilityComputation {
+/** The second half of computeVisibility: every figure of every group of the observed runs. */
+export function assembleVisibility(observed: ObservedVisibility): VisibilityComputation {
   const { entities, runIds, runs, excluded, obs, store, engines, prompts, countries, partitions } = observed;
-  const figuresOf = (p: number) => partitions[p]!.members.map((idx, g) => groupFigures(obs, idx, intervals[p]![g]!));
+  const figuresOf = (p: number) => partitions[p]!.members.map((idx) => groupFigures(obs, idx));
   const allFigures = figuresOf(0)[0]!;
   const byEngine = figuresOf(1).map((figures, g) => ({ engine: engines[g]!, figures }));
   const byPrompt = figuresOf(2).map((figures, g) => ({ prompt: prompts[g]!, figures }));
@@ -170,6 +166,7 @@ export function assembleVisibility(observed: ObservedVisibility, intervals: ([nu
 
   const figures: StoredVisibilityFigures = {
     method: VISIBILITY_METHOD,
+    interval_method: INTERVAL_METHOD,
     entities,
     run_ids: runIds,
     excluded_runs: excluded,

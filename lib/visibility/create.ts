@@ -23,7 +23,6 @@ import { JsonText } from "../http/respond";
 import { domainNameOf } from "../schemas/projects";
 import { VISIBILITY_LIMITS, VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
 import { assembleVisibility, observeVisibility, type StoredVisibilityFigures } from "./analysis";
-import { bootstrapInThreads } from "./threads";
 import { entitiesFromContext, type Entity, type EntityContext } from "./entities";
 import { MENTION_WIDTH, REASON_CODES, type MentionStore, type VisibilityRunInput } from "./observe";
 import { presentVisibilityAnalysis } from "./present";
@@ -78,7 +77,7 @@ const INSERT_QUEUED = defineStatement({
     `(${p.at}::timestamptz AT TIME ZONE 'UTC')) RETURNING ${select}`,
 });
 
-/** The figures of an analysis inserted before its intervals were known (null `result` until then). */
+/** A judged analysis's figures with its hold's charge, once the hold is placed. */
 const SET_RESULT = defineStatement({
   label: "visibility_result",
   params: ["id", "result"],
@@ -225,11 +224,11 @@ function judgeEngineOf(judge: NonNullable<Request["judge"]>): string {
 async function storeJudgedAnalysis(
   principal: Principal,
   body: Request & { judge: NonNullable<Request["judge"]> },
-  prepared: { id: string; named: NamedRun[]; projectId: string; workspaceId: string; observed: ReturnType<typeof observeVisibility>; intervals: ReturnType<typeof bootstrapInThreads> },
+  prepared: { id: string; named: NamedRun[]; projectId: string; workspaceId: string; observed: ReturnType<typeof observeVisibility> },
 ): Promise<{ id: string; text: string }> {
   const { id, named, projectId, workspaceId, observed } = prepared;
   const engine = judgeEngineOf(body.judge);
-  const base = assembleVisibility(observed, await prepared.intervals).figures;
+  const base = assembleVisibility(observed).figures;
   const runs = base.totals.runs;
   const judged: StoredJudgement = {
     judge: {
@@ -314,26 +313,18 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
   const id = newId("visibilityAnalysis");
   // Read here: handing half the runs to a worker cost more CPU than it saved on 2 shared cores.
   const observed = observeVisibility(inputsOf(named, texts), { entities });
-  // The bootstrap's parts are drawn in worker threads meanwhile this thread sends the analysis, its
-  // runs and its mentions, which need no interval, to the database; its figures follow. PGlite is
-  // one session, which a transaction would hold while the threads draw: there the transaction
-  // starts once the intervals are in.
-  const intervals = bootstrapInThreads(observed.table, id);
-  void intervals.catch(() => undefined);
   if (body.judge) {
     const judgedBody = { ...body, judge: body.judge };
-    return { ...(await storeJudgedAnalysis(principal, judgedBody, { id, named, projectId, workspaceId: project.workspaceId, observed, intervals })), queued: true };
+    return { ...(await storeJudgedAnalysis(principal, judgedBody, { id, named, projectId, workspaceId: project.workspaceId, observed })), queued: true };
   }
-  const db = currentDb();
   const subject = subjectOf(named, "Visibility");
   const now = new Date();
   const rows = mentionRowsOf(observed.runIds, observed.store, observed.runs);
-  const early = db.pool ? null : assembleVisibility(observed, await intervals).figures;
-  const stored = await textTransaction(db, async (sql) => {
+  const { figures } = assembleVisibility(observed);
+  const stored = await textTransaction(currentDb(), async (sql) => {
     if (hooks.before && !(await hooks.before(sql))) return null;
-    // The rows that need no interval first (sent while the threads draw, on PostgreSQL), then the figures.
     const [created] = await INSERT_ANALYSIS.query(sql, {
-      id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: early ? JSON.stringify(early) : null,
+      id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
       user: principal.user.id, key: principal.apiKeyId, at: now,
     });
     await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(observed.runIds) });
@@ -348,17 +339,11 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
         mentions: arrayParam(rows.mentions),
       });
     }
-    if (early) {
-      await hooks.after?.(sql, id, early);
-      return { version: created!.version, figures: early };
-    }
-    const { figures } = assembleVisibility(observed, await intervals);
-    const [updated] = await SET_RESULT.query(sql, { id, result: JSON.stringify(figures) });
     await hooks.after?.(sql, id, figures);
-    return { version: updated!.version, figures };
+    return { version: created!.version };
   });
   if (!stored) return null;
-  const { version, figures } = stored;
+  const { version } = stored;
   const analysis = presentVisibilityAnalysis({
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
   });

@@ -1,6 +1,8 @@
 // The figures of EntityVisibility over a group of runs (all runs, one engine, one prompt, one
-// country), each with its n and its interval (decisions.md "Statistics", "Visibility analyses").
-import { rateOf, round4, type GroupedTable } from "../stats";
+// country), each with its n and its interval (decisions.md "Statistics", "Visibility analyses"):
+// rates with Wilson's, means (average position, prominence) with Student's t from the group's n,
+// sum and sum of squares, clipped to the value's range.
+import { rateOf, round4, tMeanInterval } from "../stats";
 import { SHARE_OF_VOICE_BASIS, type EntityFigures } from "../schemas/visibility";
 import type { Observations } from "./observe";
 
@@ -11,11 +13,8 @@ export type { EntityFigures };
 const roundInterval = (interval: [number, number] | null): [number, number] | null =>
   interval === null ? null : [round4(interval[0]), round4(interval[1])];
 
-/**
- * Figures of every entity over the runs `indices`, with the group's bootstrap intervals
- * (`intervals[2e]` average position, `intervals[2e + 1]` prominence: meanIntervalsTable).
- */
-export function groupFigures(obs: Observations, indices: ArrayLike<number>, intervals: readonly ([number, number] | null)[]): EntityFigures[] {
+/** Figures of every entity over the runs `indices`. */
+export function groupFigures(obs: Observations, indices: ArrayLike<number>): EntityFigures[] {
   const E = obs.entities;
   const n = indices.length;
   // One pass over the group's runs, every entity's counts at once.
@@ -28,6 +27,7 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>, inte
   const echo = new Float64Array(E);
   const absence = new Float64Array(E);
   const prominenceSum = new Float64Array(E);
+  const prominenceSquares = new Float64Array(E);
   for (let i = 0; i < n; i++) {
     const base = indices[i]! * E;
     for (let e = 0; e < E; e++) {
@@ -40,7 +40,9 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>, inte
         positionSum[e]! += position;
         positions[e * (E + 1) + position]!++;
         both[e]! += cited;
-        prominenceSum[e]! += obs.prominence[cell]!;
+        const prominence = obs.prominence[cell]!;
+        prominenceSum[e]! += prominence;
+        prominenceSquares[e]! += prominence * prominence;
       }
       counted[e]! += obs.counted[cell]!;
       echo[e]! += obs.promptEcho[cell]!;
@@ -55,9 +57,11 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>, inte
     const positionCounts: Record<string, number> = {};
     let top1 = 0;
     let top3 = 0;
+    let positionSquares = 0;
     for (let k = 1; k <= E; k++) {
       const runs = positions[e * (E + 1) + k]!;
       positionCounts[String(k)] = runs;
+      positionSquares += k * k * runs;
       if (k === 1) top1 += runs;
       if (k <= 3) top3 += runs;
     }
@@ -75,7 +79,8 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>, inte
       share_of_voice_basis: SHARE_OF_VOICE_BASIS,
       share_of_voice_n: basis,
       average_position: m === 0 ? null : round4(positionSum[e]! / m),
-      average_position_interval: roundInterval(intervals[2 * e]!),
+      // A position is 1 to the number of entities; a run not naming the entity has none.
+      average_position_interval: roundInterval(tMeanInterval(m, positionSum[e]!, positionSquares, [1, E])),
       position_counts: positionCounts,
       runs_top1: top1,
       top1_rate: top1Rate.rate,
@@ -84,7 +89,8 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>, inte
       top3_rate: top3Rate.rate,
       top3_rate_interval: top3Rate.interval,
       prominence: n === 0 ? 0 : round4(prominenceSum[e]! / n),
-      prominence_interval: roundInterval(intervals[2 * e + 1]!) ?? [0, 1],
+      // Over all runs (0 where not named); over none, the whole range, as a rate's.
+      prominence_interval: roundInterval(tMeanInterval(n, prominenceSum[e]!, prominenceSquares[e]!, [0, 1])) ?? [0, 1],
       runs_citing: citing[e]!,
       cited_rate: citedRate.rate,
       cited_rate_interval: citedRate.interval,
@@ -96,35 +102,4 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>, inte
     });
   }
   return out;
-}
-
-/**
- * The bootstrap's table of an analysis's runs (bootstrapGroupedMeans): every entity's average
- * position (column 2e: a mean over the runs mentioning it) and prominence (column 2e + 1: a mean
- * over all runs) in every group of every partition; bootstrapped with the analysis id as its seed,
- * so the same analysis always gets the same intervals (intervals[partition][group][column]).
- */
-export function meanIntervalsTable(obs: Observations, partitions: readonly { groupOf: Int32Array; groups: number }[]): GroupedTable {
-  const E = obs.entities;
-  const offsets = new Int32Array(obs.runs + 1);
-  const columns: number[] = [];
-  const values: number[] = [];
-  for (let r = 0; r < obs.runs; r++) {
-    const base = r * E;
-    for (let e = 0; e < E; e++) {
-      if (obs.mentioned[base + e] !== 1) continue;
-      columns.push(2 * e, 2 * e + 1);
-      values.push(obs.position[base + e]!, obs.prominence[base + e]!);
-    }
-    offsets[r + 1] = columns.length;
-  }
-  return {
-    rows: obs.runs,
-    offsets,
-    columns: Int32Array.from(columns),
-    values: Float64Array.from(values),
-    columnCount: 2 * E,
-    overEntries: Array.from({ length: 2 * E }, (_, c) => c % 2 === 0),
-    partitions: partitions.map((p) => ({ groupOf: p.groupOf, groups: p.groups })),
-  };
 }

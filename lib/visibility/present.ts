@@ -122,6 +122,8 @@ export function presentVisibilityAnalysis(row: VisibilityRow): z.input<typeof Vi
     created_by: row.createdBy?.email ?? null,
     error: (row.error ?? null) as z.input<typeof VisibilityAnalysis>["error"],
     method: figures.method,
+    // Stored before Student's t: their intervals are the bootstrap's, and say so.
+    interval_method: figures.interval_method ?? "bootstrap",
     entities: figures.entities.map((e) => ({ name: e.name, role: e.role, aliases: [...e.aliases], domains: [...e.domains], case_sensitive: e.case_sensitive })),
     run_ids: figures.run_ids,
     excluded_runs: figures.excluded_runs.map((x) => ({ run_id: x.run_id, reason: x.reason })),

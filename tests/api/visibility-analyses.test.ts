@@ -180,7 +180,7 @@ const CELLS: Partial<Record<(typeof NAMES)[number], Cell>>[] = [
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 const rate = (k: number, n: number) => ({ rate: n === 0 ? 0 : r4(k / n), interval: wilsonInterval(k, n).map(r4) });
 
-/** An entity's figures over the runs `group` (indices into CELLS), from the hand values above; the bootstrap intervals are checked apart. */
+/** An entity's figures over the runs `group` (indices into CELLS), from the hand values above; the means' intervals are checked apart. */
 function handFigures(name: (typeof NAMES)[number], group: number[]) {
   const cells = group.map((r) => CELLS[r]![name]);
   const mentioned = cells.filter((c): c is Cell => c !== undefined);
@@ -221,24 +221,31 @@ function handFigures(name: (typeof NAMES)[number], group: number[]) {
   };
 }
 
-/** The bootstrap intervals hold their mean, within the values' range (the mean of a resample cannot leave it). */
-function checkMeanIntervals(name: (typeof NAMES)[number], group: number[], got: { average_position: number | null; average_position_interval: [number, number] | null; prominence: number; prominence_interval: [number, number] }) {
+/** t(0.975, df) as the tables give it (NIST/SEMATECH e-Handbook 1.3.6.7.2; Fisher & Yates to 4 places). */
+const T975: Record<number, number> = { 1: 12.7062, 2: 4.3027, 3: 3.1824, 4: 2.7764 };
+
+/** Student's t interval of `values` by hand: mean ± t · s / √n, clipped to [min, max]; the whole range for one value, null for none. */
+function handTInterval(values: number[], [min, max]: [number, number]): [number, number] | null {
+  const n = values.length;
+  if (n === 0) return null;
+  if (n === 1) return [min, max];
+  const mean = values.reduce((s, x) => s + x, 0) / n;
+  const s = Math.sqrt(values.reduce((acc, x) => acc + (x - mean) ** 2, 0) / (n - 1));
+  const half = T975[n - 1]! * (s / Math.sqrt(n));
+  return [Math.max(min, mean - half), Math.min(max, mean + half)];
+}
+
+/** The means' intervals: Student's t by hand, over the runs naming it (places 1 to 5) and over all runs (prominence 0 to 1). */
+function checkMeanIntervals(name: (typeof NAMES)[number], group: number[], got: { average_position_interval: [number, number] | null; prominence_interval: [number, number] }) {
   const cells = group.map((r) => CELLS[r]![name]);
-  const positions = cells.filter((c) => c !== undefined).map((c) => c!.pos);
-  if (positions.length === 0) expect(got.average_position_interval).toBeNull();
-  else {
-    const [low, high] = got.average_position_interval!;
-    expect(low).toBeLessThanOrEqual(got.average_position!);
-    expect(high).toBeGreaterThanOrEqual(got.average_position!);
-    expect(low).toBeGreaterThanOrEqual(Math.min(...positions));
-    expect(high).toBeLessThanOrEqual(Math.max(...positions));
-  }
-  const proms = cells.map((c) => r4(c?.prom ?? 0));
-  const [low, high] = got.prominence_interval;
-  expect(low).toBeLessThanOrEqual(got.prominence);
-  expect(high).toBeGreaterThanOrEqual(got.prominence);
-  expect(low).toBeGreaterThanOrEqual(Math.min(...proms) - 1e-4);
-  expect(high).toBeLessThanOrEqual(Math.max(...proms) + 1e-4);
+  const near = (a: [number, number] | null, b: [number, number] | null) => {
+    if (a === null || b === null) return expect(a).toEqual(b);
+    // The table's t and the API's rounding are each within 0.00005.
+    expect(Math.abs(a[0] - b[0]), `${name} low`).toBeLessThanOrEqual(1.5e-4);
+    expect(Math.abs(a[1] - b[1]), `${name} high`).toBeLessThanOrEqual(1.5e-4);
+  };
+  near(got.average_position_interval, handTInterval(cells.filter((c) => c !== undefined).map((c) => c!.pos), [1, 5]));
+  near(got.prominence_interval, handTInterval(cells.map((c) => c?.prom ?? 0), [0, 1]));
 }
 
 const ALL = [0, 1, 2, 3, 4];
@@ -305,7 +312,7 @@ describe("POST /visibility-analyses", () => {
 
   it("counts every figure as worked out by hand: overall and by engine, country and prompt", () => {
     expect(VisibilityAnalysis.safeParse(analysis).success).toBe(true);
-    expect(analysis).toMatchObject({ kind: "visibility", status: "completed", method: "visibility-v1", project_id: project, created_by: alice.email, error: null, charge: null });
+    expect(analysis).toMatchObject({ kind: "visibility", status: "completed", method: "visibility-v1", interval_method: "t", project_id: project, created_by: alice.email, error: null, charge: null });
     expect(analysis.id).toMatch(/^va_/);
     expect(analysis.completed_at).toBe(analysis.created_at);
     // The subject counts the prompts of every run named, excluded ones too, as a citation analysis does.
@@ -336,9 +343,15 @@ describe("POST /visibility-analyses", () => {
         checkMeanIntervals(name, group, row.by_engine[k]);
       }
       expect(row.by_country.map((g: { country: string | null }) => g.country)).toEqual(BY_COUNTRY.map(([c]) => c));
-      for (const [k, [country, group]] of BY_COUNTRY.entries()) expect(row.by_country[k], `${name} in ${country}`).toMatchObject({ country, ...handFigures(name, group) });
+      for (const [k, [country, group]] of BY_COUNTRY.entries()) {
+        expect(row.by_country[k], `${name} in ${country}`).toMatchObject({ country, ...handFigures(name, group) });
+        checkMeanIntervals(name, group, row.by_country[k]);
+      }
       expect(row.by_prompt.map((g: { prompt: string }) => g.prompt)).toEqual(BY_PROMPT.map(([p]) => p));
-      for (const [k, [prompt, group]] of BY_PROMPT.entries()) expect(row.by_prompt[k], `${name} for ${prompt.slice(0, 20)}`).toMatchObject({ prompt, ...handFigures(name, group) });
+      for (const [k, [prompt, group]] of BY_PROMPT.entries()) {
+        expect(row.by_prompt[k], `${name} for ${prompt.slice(0, 20)}`).toMatchObject({ prompt, ...handFigures(name, group) });
+        checkMeanIntervals(name, group, row.by_prompt[k]);
+      }
     }
     // A few of the above in plain numbers, as a reader checks them.
     const [hubspot, pipedrive, monday, zoho, capterra] = analysis.rows;
@@ -346,6 +359,8 @@ describe("POST /visibility-analyses", () => {
     expect([hubspot.share_of_voice, pipedrive.share_of_voice, capterra.share_of_voice, hubspot.share_of_voice_n]).toEqual([0.3333, 0.2, 0.0667, 15]);
     expect([hubspot.average_position, zoho.average_position, monday.average_position]).toEqual([2.4, 3.3333, 1]);
     expect(hubspot.position_counts).toEqual({ "1": 1, "2": 2, "3": 1, "4": 1, "5": 0 });
+    // Places 1, 4, 3, 2, 2: s² = (34 - 12²/5) / 4 = 1.3, 2.4 ± 2.7764 · 0.5099 = [0.9843, 3.8157], clipped at place 1.
+    expect(hubspot.average_position_interval).toEqual([1, 3.8157]);
     expect([hubspot.prominence, monday.prominence]).toEqual([0.0929, 0.3711]);
     expect([zoho.runs_citing, zoho.mentioned_and_cited, zoho.mentioned_not_cited, hubspot.mentioned_and_cited]).toEqual([2, 2, 1, 1]);
     expect(hubspot.mentions_not_counted).toEqual({ prompt_echo: 1, absence: 1 });
@@ -355,9 +370,9 @@ describe("POST /visibility-analyses", () => {
     const inputs = await inputsFromApi(alice.cliToken, analysis.run_ids);
     const byId = new Map(inputs.map((r) => [r.run_id, r]));
     const named = [ids.aRun, ids.b, order[2]!, ids.d1, ids.d2, order[5]!, order[6]!, ids.aRun].map((id) => byId.get(id)!);
-    const { mentions: computed, ...figures } = computeVisibilityAnalysis(named, { entities: analysis.entities, seed: analysis.id });
+    const { mentions: computed, ...figures } = computeVisibilityAnalysis(named, { entities: analysis.entities });
     // Not judged: no sentiment (decisions.md "Judged visibility").
-    expect({ method: analysis.method, entities: analysis.entities, run_ids: analysis.run_ids, excluded_runs: analysis.excluded_runs, totals: analysis.totals, rows: analysis.rows }).toEqual({
+    expect({ method: analysis.method, interval_method: analysis.interval_method, entities: analysis.entities, run_ids: analysis.run_ids, excluded_runs: analysis.excluded_runs, totals: analysis.totals, rows: analysis.rows }).toEqual({
       ...figures,
       rows: figures.rows.map((row) => ({ ...row, sentiment: null })),
     });
@@ -388,6 +403,30 @@ describe("GET /analyses/{id} and GET /analyses", () => {
     const next = await call(listAnalysesRoute, "GET", "/analyses", { token: alice.cliToken, query: { kind: "visibility", limit: 1, cursor: page.body.next_cursor } });
     expect(next.body.items.map((a: { id: string }) => a.id)).toEqual([analysis.id]);
     expect((await call(listAnalysesRoute, "GET", "/analyses", { token: alice.cliToken, query: { kind: "citations" } })).body.items).toEqual([]);
+  });
+
+  it("answers an analysis stored before Student's t with the intervals it was computed with, as `bootstrap`, every other byte as stored", async () => {
+    const posted = await analyse(alice.cliToken, { ids: [ids.b, ids.fanout], entities: ENTITIES });
+    expect(posted.status).toBe(201);
+    const id = posted.body.id as string;
+    // What the bootstrap stored: no interval_method, and its own intervals.
+    const row = await db().analysis.findUniqueOrThrow({ where: { id } });
+    const { interval_method, ...stored } = row.result as { interval_method?: string; rows: { average_position_interval: [number, number] | null; prominence_interval: [number, number] }[] };
+    expect(interval_method).toBe("t");
+    stored.rows[1]!.average_position_interval = [1.6667, 2];
+    stored.rows[1]!.prominence_interval = [0.1167, 0.2234];
+    await db().analysis.update({ where: { id }, data: { result: stored } });
+
+    const expected = structuredClone(posted.body);
+    expected.interval_method = "bootstrap";
+    expected.rows[1].average_position_interval = [1.6667, 2];
+    expected.rows[1].prominence_interval = [0.1167, 0.2234];
+    const read = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
+    expect(read.status).toBe(200);
+    expect(read.text).toBe(JSON.stringify(expected));
+    expect(VisibilityAnalysis.safeParse(read.body).success).toBe(true);
+    // The stored intervals are answered, not recomputed: the t interval of those runs differs.
+    expect(posted.body.rows[1].average_position_interval).not.toEqual([1.6667, 2]);
   });
 
   it("answers 404 for another person's analysis exactly as for one that does not exist", async () => {

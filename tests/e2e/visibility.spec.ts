@@ -156,6 +156,8 @@ test("Analyse visibility from a prompt's page: the analysis page's figures, each
   await expect(hubspot).toContainText("100% (2 of 2; 95% 34.2%–100%)");
   await expect(page.getByTestId("rate-row").and(page.locator('[data-label="ChatGPT"]')).first()).toContainText("100% (1 of 1; 95% 20.7%–100%)");
   await expect(page.getByTestId("positions")).toContainText("average place 1");
+  // The means' intervals say how they were made.
+  await expect(page.getByTestId("positions")).toContainText("with a 95% interval (Student's t, within places 1 to 3).");
   const zoho = page.getByTestId("figures-row").and(page.locator('[data-entity="Zoho CRM"]'));
   await expect(zoho).toContainText("0% 0/2");
   await expect(zoho).toContainText("0 echo · 2 absent");

@@ -1,6 +1,5 @@
-// A tick's analysis on a PostgreSQL server, where the analysis's rows are sent while its
-// bootstrap is drawn and its figures set after: a step that dies before the commit leaves no
-// analysis; the analysis step run by six workers at once
+// A tick's analysis on a PostgreSQL server: a step that dies after the analysis's rows were sent
+// but before its commit leaves no analysis; the analysis step run by six workers at once
 // (a job taken over while still running) makes one analysis, one set of series figures and one
 // analysis_id; the close marks them counted in its statement; the series then answers the
 // analysis's figures.

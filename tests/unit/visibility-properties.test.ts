@@ -37,7 +37,7 @@ describe("visibility analysis properties", () => {
   it("figures add up, intervals hold their figures, shares sum to 1", () => {
     fc.assert(
       fc.property(runsArb, (runs) => {
-        const a = computeVisibilityAnalysis(runs, { entities: ENTITIES, seed: "va_prop", resamples: 200 });
+        const a = computeVisibilityAnalysis(runs, { entities: ENTITIES });
         expect(a.totals.runs).toBe(runs.filter((r) => (r.answer ?? "").trim() !== "").length);
         expect(a.totals.mentions).toBe(a.mentions.length);
         expect(a.totals.mentions_not_counted.prompt_echo + a.totals.mentions_not_counted.absence).toBe(a.mentions.filter((m) => !m.counted).length);
@@ -82,7 +82,7 @@ describe("visibility analysis properties", () => {
     fc.assert(
       fc.property(runsArb, fc.boolean(), (runs, decompose) => {
         const stored = runs.map((r) => ({ ...r, answer: decompose ? (r.answer ?? "").normalize("NFD") : r.answer }));
-        const a = computeVisibilityAnalysis(stored, { entities: ENTITIES, seed: "va_prop", resamples: 20 });
+        const a = computeVisibilityAnalysis(stored, { entities: ENTITIES });
         const byId = new Map(stored.map((r) => [r.run_id, r.answer]));
         for (const m of a.mentions) {
           const text = byId.get(m.run_id)!.slice(m.start, m.end).normalize("NFC").replace(/\s+/gu, " ");

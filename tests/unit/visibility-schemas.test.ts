@@ -39,7 +39,7 @@ describe("response schemas", () => {
       { run_id: "dr_01M7W4N5HZGWT0SFG9MVH8BXJ1", engine: "chatgpt", country: "US", prompt: "best crm", status: "completed", kind: "prompt", answer: "1. Acme leads.\n2. HubSpot follows.", search_queries: [], cited_urls: ["https://acme.example/a"] },
       { run_id: "dr_01M7W4N5J0ABHVH2C49R0R6QV7", engine: "claude", country: null, prompt: "best crm", status: "completed", kind: "prompt", answer: "", search_queries: [], cited_urls: [] },
     ],
-    { seed: "va_01M8A2Q6W1S2ZD2R6X3V4B5N7M", entities: [{ name: "Acme", role: "brand", aliases: [], domains: ["acme.example"], case_sensitive: false }, { name: "HubSpot", role: "competitor", aliases: [], domains: [], case_sensitive: false }] },
+    { entities: [{ name: "Acme", role: "brand", aliases: [], domains: ["acme.example"], case_sensitive: false }, { name: "HubSpot", role: "competitor", aliases: [], domains: [], case_sensitive: false }] },
   );
 
   it("describe what the computation produces", () => {

@@ -66,7 +66,7 @@ const RUNS: VisibilityRunInput[] = [
   run("dr_H", "gemini", "US", "best crm for startups", null, [], [], { status: "queued" }),
 ];
 
-const analysis = computeVisibilityAnalysis(RUNS, { entities: ENTITIES, seed: "va_01JFIXTURE0000000000000000" });
+const analysis = computeVisibilityAnalysis(RUNS, { entities: ENTITIES });
 const row = (name: string) => analysis.rows.find((r) => r.name === name)!;
 const wilson = (x: number, n: number) => wilsonInterval(x, n).map((v) => Math.round(v * 1e4) / 1e4);
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -186,20 +186,25 @@ describe("computeVisibilityAnalysis: the fixture, figure by figure", () => {
     });
   });
 
-  it("gives bootstrap intervals that hold the mean and stay within the values", () => {
-    const h = row("HubSpot");
-    // Positions 1, 4, 2: the interval lies in [1, 4] and holds 2.3333.
-    expect(h.average_position_interval![0]).toBeGreaterThanOrEqual(1);
-    expect(h.average_position_interval![0]).toBeLessThanOrEqual(2.3333);
-    expect(h.average_position_interval![1]).toBeGreaterThanOrEqual(2.3333);
-    expect(h.average_position_interval![1]).toBeLessThanOrEqual(4);
-    for (const r of analysis.rows) {
-      expect(r.prominence_interval[0]).toBeLessThanOrEqual(r.prominence);
-      expect(r.prominence_interval[1]).toBeGreaterThanOrEqual(r.prominence);
-      expect(r.prominence_interval[0]).toBeGreaterThanOrEqual(0);
-    }
-    // The same analysis id gives the same intervals.
-    expect(computeVisibilityAnalysis(RUNS, { entities: ENTITIES, seed: "va_01JFIXTURE0000000000000000" }).rows).toEqual(analysis.rows);
+  it("gives each mean Student's t interval, clipped to places 1 to 4 and prominences 0 to 1", () => {
+    // t(0.975, 2) = 4.3027, t(0.975, 3) = 3.1824; mean ± t · s / √n by hand.
+    // HubSpot places 1, 4, 2: s = 1.5275, 2.3333 ± 4.3027 · 0.8819 = [-1.46, 6.13]: the whole of 1 to 4.
+    expect(row("HubSpot").average_position_interval).toEqual([1, 4]);
+    // Pipedrive places 2, 2, 1: s = 0.5774, 1.6667 ± 4.3027 · 0.3333 = [0.2324, 3.1009] -> [1, 3.1009].
+    expect(row("Pipedrive").average_position_interval).toEqual([1, 3.1009]);
+    // Zoho CRM third three times, Monday first twice: no spread, the mean alone.
+    expect(row("Zoho CRM").average_position_interval).toEqual([3, 3]);
+    expect(row("Monday").average_position_interval).toEqual([1, 1]);
+    // Prominences over the 4 runs, 0 where not named: HubSpot 0.155760, 0.149776, 0.073345, 0:
+    // s = 0.073453, 0.09472 ± 3.1824 · 0.036726 = [-0.0222, 0.2116] -> [0, 0.2116]; Pipedrive
+    // 0.101088, 0.198540, 0.238844, 0: 0.134618 ± 3.1824 · 0.053382 -> [0, 0.3045].
+    expect(row("HubSpot").prominence_interval).toEqual([0, 0.2116]);
+    expect(row("Pipedrive").prominence_interval).toEqual([0, 0.3045]);
+    // By engine: HubSpot on claude is one run (B, place 4): one value says nothing of the spread.
+    expect(row("HubSpot").by_engine.find((g) => g.engine === "claude")).toMatchObject({ average_position: 4, average_position_interval: [1, 4], prominence_interval: [0, 1] });
+    // Never named in a group (Monday on gemini, run C): no position, no interval.
+    expect(row("Monday").by_engine.find((g) => g.engine === "gemini")).toMatchObject({ runs_mentioning: 0, average_position: null, average_position_interval: null });
+    expect(analysis.interval_method).toBe("t");
   });
 
   it("splits the figures by engine, prompt and country", () => {

@@ -189,7 +189,8 @@ function Positions({ analysis, links }: { analysis: VisibilityAnalysis; links: L
         ))}
       </ul>
       <figcaption className="mt-3 text-sm text-slate-600">
-        Place 1 is the entity an answer named first among the tracked ones (by its first counted mention). The average is over the runs naming it, with a 95% bootstrap interval.
+        Place 1 is the entity an answer named first among the tracked ones (by its first counted mention). The average is over the runs naming it, with a 95% interval (
+        {analysis.interval_method === "bootstrap" ? "a bootstrap interval, as this analysis was made" : `Student's t, within places 1 to ${places}`}).
       </figcaption>
     </figure>
   );
