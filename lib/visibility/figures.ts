@@ -27,6 +27,7 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>, inte
   const counted = new Float64Array(E);
   const echo = new Float64Array(E);
   const absence = new Float64Array(E);
+  const link = new Float64Array(E);
   const prominenceSum = new Float64Array(E);
   for (let i = 0; i < n; i++) {
     const base = indices[i]! * E;
@@ -45,6 +46,7 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>, inte
       counted[e]! += obs.counted[cell]!;
       echo[e]! += obs.promptEcho[cell]!;
       absence[e]! += obs.absence[cell]!;
+      link[e]! += obs.link[cell]!;
     }
   }
   let basis = 0;
@@ -92,7 +94,7 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>, inte
       mentioned_not_cited: m - both[e]!,
       cited_not_mentioned: citing[e]! - both[e]!,
       mentions: counted[e]!,
-      mentions_not_counted: { prompt_echo: echo[e]!, absence: absence[e]! },
+      mentions_not_counted: { prompt_echo: echo[e]!, absence: absence[e]!, link: link[e]! },
     });
   }
   return out;
