@@ -24,7 +24,7 @@ export const VISIBILITY_COLUMNS = [
   "share_of_voice", "share_of_voice_n", "average_position", "average_position_low", "average_position_high",
   "runs_top1", "top1_rate", "runs_top3", "top3_rate", "top3_rate_low", "top3_rate_high", "prominence", "prominence_low", "prominence_high",
   "runs_citing", "cited_rate", "cited_rate_low", "cited_rate_high", "mentioned_and_cited", "mentioned_not_cited", "cited_not_mentioned",
-  "mentions", "prompt_echo", "absence",
+  "mentions", "prompt_echo", "absence", "link",
 ] as const;
 
 function figureLine(entity: Figures, groupBy: string, group: string | null, f: Omit<Figures, "name" | "role" | "by_engine" | "by_prompt" | "by_country" | "sentiment">) {
@@ -37,7 +37,7 @@ function figureLine(entity: Figures, groupBy: string, group: string | null, f: O
     prominence: f.prominence, prominence_low: f.prominence_interval[0], prominence_high: f.prominence_interval[1],
     runs_citing: f.runs_citing, cited_rate: f.cited_rate, cited_rate_low: f.cited_rate_interval[0], cited_rate_high: f.cited_rate_interval[1],
     mentioned_and_cited: f.mentioned_and_cited, mentioned_not_cited: f.mentioned_not_cited, cited_not_mentioned: f.cited_not_mentioned,
-    mentions: f.mentions, prompt_echo: f.mentions_not_counted.prompt_echo, absence: f.mentions_not_counted.absence,
+    mentions: f.mentions, prompt_echo: f.mentions_not_counted.prompt_echo, absence: f.mentions_not_counted.absence, link: f.mentions_not_counted.link,
   };
 }
 
@@ -57,7 +57,7 @@ export function formatVisibilityAnalysis(a: Analysis): string {
   const basis = a.rows[0]?.share_of_voice_n ?? 0;
   const lines = [
     `visibility analysis ${a.id}: ${a.status} · ${truncate(a.subject, 80)}`,
-    `${t.runs} runs, ${t.prompts} prompts, ${t.engines} engines · ${t.mentions} mentions, ${t.mentions_not_counted.prompt_echo} quoting the prompt or a search and ${t.mentions_not_counted.absence} in "found nothing about" sentences not counted`,
+    `${t.runs} runs, ${t.prompts} prompts, ${t.engines} engines · ${t.mentions} mentions, ${t.mentions_not_counted.link} in link labels (cited pages), ${t.mentions_not_counted.prompt_echo} quoting the prompt or a search and ${t.mentions_not_counted.absence} in "found nothing about" sentences not counted`,
     "",
     table(
       a.rows.map((r) => ({
@@ -299,7 +299,7 @@ export const visibility: Section = {
         entity: { type: "string", arg: "NAME", help: "only this entity's mentions" },
         engine: { type: "string", arg: "ENGINE", values: ["chatgpt", "claude", "gemini"], help: "only this engine's runs" },
         run: { type: "string", arg: "dr_…", help: "only this run's mentions" },
-        counted: { type: "string", arg: "true|false", values: ["true", "false"], help: "only mentions counted (true) or not counted (false: prompt echoes, absences)" },
+        counted: { type: "string", arg: "true|false", values: ["true", "false"], help: "only mentions counted (true) or not counted (false: link labels, prompt echoes, absences)" },
         limit: opt.limit,
         cursor: opt.cursor,
         format: { type: "string", arg: "csv|jsonl", values: ["csv", "jsonl"], help: `every matching mention, no paging: ${MENTION_CSV_COLUMNS.join(", ")}` },

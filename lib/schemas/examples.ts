@@ -841,7 +841,7 @@ const visibilityExampleBase = {
   "project_id": ids.project,
   "created_by": alice,
   "error": null,
-  "method": "visibility-v1",
+  "method": "visibility-v2",
   "interval_method": "t",
   "entities": [
     {
@@ -885,7 +885,8 @@ const visibilityExampleBase = {
     "mentions": 5,
     "mentions_not_counted": {
       "prompt_echo": 0,
-      "absence": 1
+      "absence": 1,
+      "link": 0
     }
   },
   "rows": [
@@ -940,7 +941,8 @@ const visibilityExampleBase = {
       "mentions": 3,
       "mentions_not_counted": {
         "prompt_echo": 0,
-        "absence": 0
+        "absence": 0,
+        "link": 0
       },
       "by_engine": [
         {
@@ -993,7 +995,8 @@ const visibilityExampleBase = {
           "mentions": 2,
           "mentions_not_counted": {
             "prompt_echo": 0,
-            "absence": 0
+            "absence": 0,
+            "link": 0
           }
         },
         {
@@ -1046,7 +1049,8 @@ const visibilityExampleBase = {
           "mentions": 1,
           "mentions_not_counted": {
             "prompt_echo": 0,
-            "absence": 0
+            "absence": 0,
+            "link": 0
           }
         }
       ],
@@ -1101,7 +1105,8 @@ const visibilityExampleBase = {
           "mentions": 3,
           "mentions_not_counted": {
             "prompt_echo": 0,
-            "absence": 0
+            "absence": 0,
+            "link": 0
           }
         }
       ],
@@ -1156,7 +1161,8 @@ const visibilityExampleBase = {
           "mentions": 3,
           "mentions_not_counted": {
             "prompt_echo": 0,
-            "absence": 0
+            "absence": 0,
+            "link": 0
           }
         }
       ]
@@ -1212,7 +1218,8 @@ const visibilityExampleBase = {
       "mentions": 1,
       "mentions_not_counted": {
         "prompt_echo": 0,
-        "absence": 1
+        "absence": 1,
+        "link": 0
       },
       "by_engine": [
         {
@@ -1265,7 +1272,8 @@ const visibilityExampleBase = {
           "mentions": 1,
           "mentions_not_counted": {
             "prompt_echo": 0,
-            "absence": 0
+            "absence": 0,
+            "link": 0
           }
         },
         {
@@ -1315,7 +1323,8 @@ const visibilityExampleBase = {
           "mentions": 0,
           "mentions_not_counted": {
             "prompt_echo": 0,
-            "absence": 1
+            "absence": 1,
+            "link": 0
           }
         }
       ],
@@ -1370,7 +1379,8 @@ const visibilityExampleBase = {
           "mentions": 1,
           "mentions_not_counted": {
             "prompt_echo": 0,
-            "absence": 1
+            "absence": 1,
+            "link": 0
           }
         }
       ],
@@ -1425,7 +1435,8 @@ const visibilityExampleBase = {
           "mentions": 1,
           "mentions_not_counted": {
             "prompt_echo": 0,
-            "absence": 1
+            "absence": 1,
+            "link": 0
           }
         }
       ]

@@ -123,14 +123,14 @@ export const VisibilityAnalysisRequest = z
     ],
   });
 
-export const NotCountedReason = z.enum(["prompt_echo", "absence"]).meta({
+export const NotCountedReason = z.enum(["prompt_echo", "absence", "link"]).meta({
   id: "NotCountedReason",
   description:
-    "`prompt_echo`: the mention lies inside a quotation of the prompt or of a search query the run issued. `absence`: its sentence says the engine found or knows nothing about the entity.",
+    "`prompt_echo`: the mention lies inside a quotation of the prompt or of a search query the run issued. `absence`: its sentence says the engine found or knows nothing about the entity. `link` (visibility-v2): it is the label of a link, the engine citing a page (`[hubspot.com](https://…)`) rather than naming the brand; whether the page was cited is in `cited`. A label of three or more words of prose that names the entity outside a domain (`[HubSpot's free CRM](…)`) counts. A name inside a URL or an e-mail address is no mention at all.",
 });
 
 export const MentionsNotCounted = z
-  .object({ prompt_echo: count, absence: count })
+  .object({ prompt_echo: count, absence: count, link: count.describe("0 for analyses made before visibility-v2, which did not set link labels aside.") })
   .meta({ id: "MentionsNotCounted", description: "Mentions found but not counted, by reason." });
 
 export const SHARE_OF_VOICE_BASIS = "runs mentioning any tracked entity";
@@ -189,7 +189,11 @@ export const SentimentQuote = z
     run_id: RunId,
     engine: z.string().nullable(),
     sentiment: Sentiment,
-    quote: z.string().describe("The judge's evidence: a passage that occurs verbatim in the run's answer (checked; quotes that do not are rejected and not counted)."),
+    quote: z
+      .string()
+      .describe(
+        "The judge's evidence: the whole sentence (or sentences) of the run's answer holding the passage the judge quoted, each link shown as its label. The passage is checked: it occurs verbatim, holds at least three words of prose outside links, lies neither inside a link nor across one, and is no prompt echo; a quote that fails is rejected and its sentiment not counted (judge.quotes_rejected).",
+      ),
   })
   .meta({ id: "SentimentQuote" });
 
@@ -216,7 +220,12 @@ export const DiscoveredEngine = z
 
 export const DiscoveredEntity = z
   .object({
-    name: z.string().describe("As the answers write it (the first spelling met; others fold to it by case)."),
+    name: z.string().describe("As most runs naming it write it."),
+    aliases: z
+      .array(z.string())
+      .describe(
+        "Other spellings merged into it: names differing only by case, punctuation or a trailing generic word (CRM, app, .com, Inc), or sharing a registrable domain (\"monday CRM\" and \"monday.com\" are one). Empty on analyses judged before the merge.",
+      ),
     runs_mentioning: count.describe("Judged runs whose answer names it (the judge named it and the name occurs in the answer)."),
     visibility: rate.describe("runs_mentioning / judge.runs_judged, rounded to 4 places."),
     visibility_interval: RateInterval,
@@ -240,7 +249,9 @@ export const JudgeProvenance = z
     runs_done: count.describe("Runs the job has finished with so far (judged or not): progress while `running`."),
     runs_judged: count.describe("Runs whose judgement is used: the n of sentiment and discovered figures."),
     runs_not_judged: z.array(NotJudgedRun).describe("Runs whose judgement could not be used; they are not charged."),
-    quotes_rejected: count.describe("Quotes the judge gave that do not occur verbatim in the answer: discarded with their sentiment."),
+    quotes_rejected: count.describe(
+      "Quotes the judge gave that fail the check (not verbatim in the answer, fewer than three words of prose, inside or across a link, or a prompt echo): discarded with their sentiment.",
+    ),
     names_dropped: count.describe("Discovered names that do not occur in the answer: dropped."),
   })
   .meta({ id: "JudgeProvenance", description: "Who judged, with which prompt, and how much of it was checked away." });
@@ -305,7 +316,11 @@ export const VisibilityAnalysis = z
     project_id: ProjectId.nullable().describe("The project of its runs; null on a shared page."),
     created_by: z.string().nullable().describe("Null on a shared page."),
     error: RunError.nullable(),
-    method: z.literal("visibility-v1").describe("How mentions were matched and counted (docs/decisions.md \"Visibility analyses\")."),
+    method: z
+      .enum(["visibility-v1", "visibility-v2"])
+      .describe(
+        "How mentions were matched and counted (docs/decisions.md \"Visibility analyses\", \"Mentions and links\"). Every new analysis is `visibility-v2`: names inside URLs are no mentions, link labels are set aside (`link`), bare domains of the prose name their owner, sentences never break inside a link, a URL, a domain or a number. Stored `visibility-v1` analyses keep the figures they were computed with.",
+      ),
     interval_method: IntervalMethod,
     entities: z.array(Entity).describe("The entities tracked, as used: given, or from the project context."),
     run_ids: z.array(RunId).describe("Every run the ids named, once each, in the order named; excluded ones too."),
@@ -328,10 +343,14 @@ export const Mention = z
     engine: z.string().nullable(),
     prompt: z.string(),
     entity: z.string().describe("The entity's name."),
-    alias: z.string().describe("The name or alias that matched, as the entity gives it."),
+    alias: z.string().describe("The name, alias or domain that matched, as the entity gives it (a domain when the prose names the entity by a bare domain of its own, `hubspot.com is …`)."),
     start: count.describe("UTF-16 offset into the run's answer text where the mention starts (JavaScript's answer.slice(start, end) is the mention)."),
     end: count.describe("UTF-16 offset just after the mention."),
-    sentence: z.string().describe("The sentence holding the mention, at most 300 characters around it."),
+    sentence: z
+      .string()
+      .describe(
+        "The sentence holding the mention, at most 300 characters around it. visibility-v2: the whole sentence as a reader sees it, each link shown as its label (`[zoho.com](https://…)` reads `zoho.com`); a sentence never ends inside a link, a URL, a domain, a number or a common abbreviation.",
+      ),
     list_rank: z.int().min(1).nullable().describe("The item number when the sentence is in a numbered or bulleted list item, else null."),
     counted: z.boolean(),
     reason: NotCountedReason.nullable().describe("Why it is not counted; null when counted."),

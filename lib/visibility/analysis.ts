@@ -1,4 +1,4 @@
-// A visibility analysis (decisions.md "Visibility analyses", method `visibility-v1`) as one pure
+// A visibility analysis (decisions.md "Visibility analyses", "Mentions and links", method `visibility-v2`) as one pure
 // function over plain run values: no database, no clock. The service feeds it what it read of the
 // stored runs; the unit tests feed it hand-made answers whose every figure is known.
 import { sortRuns } from "../analyses/citations";
@@ -8,9 +8,9 @@ import type { DiscoveredEntity, EntitySentiment, EntityVisibility, JudgeAgreemen
 import { normalizeEntity, type Entity } from "./entities";
 import { groupFigures } from "./figures";
 import { buildMatcher } from "./matcher";
-import { MENTION_WIDTH, MentionStore, mentionRows, Observations, observeContext, observeRun, type MentionRow, type VisibilityRunInput } from "./observe";
+import { MENTION_WIDTH, MentionStore, mentionRows, Observations, observeContext, observeRun, REASON_CODES, type MatchingMethod, type MentionRow, type VisibilityRunInput } from "./observe";
 
-export const VISIBILITY_METHOD = "visibility-v1";
+export const VISIBILITY_METHOD = "visibility-v2";
 
 /** How a new analysis's means get their intervals (decisions.md "Statistics"); stored analyses without it were bootstrapped. */
 export const INTERVAL_METHOD = "t";
@@ -35,7 +35,8 @@ export type StoredJudgement = {
 
 /** What a visibility analysis stores as its figures: everything its API body shows but the row's own fields. */
 export type StoredVisibilityFigures = {
-  method: typeof VISIBILITY_METHOD;
+  /** visibility-v2 for every new analysis; stored ones keep the method they were computed with. */
+  method: MatchingMethod;
   /** Absent on analyses stored before Student's t replaced the bootstrap: theirs are bootstrap intervals. */
   interval_method?: typeof INTERVAL_METHOD;
   entities: Entity[];
@@ -47,7 +48,8 @@ export type StoredVisibilityFigures = {
     engines: number;
     /** Every mention found, counted or not. */
     mentions: number;
-    mentions_not_counted: { prompt_echo: number; absence: number };
+    /** `link` is absent from analyses stored before visibility-v2 (they set no mention aside as a link). */
+    mentions_not_counted: { prompt_echo: number; absence: number; link?: number };
   };
   rows: StoredEntityVisibility[];
   /** Only on judged analyses. */
@@ -80,7 +82,7 @@ type ComputeOptions = { entities: readonly Entity[] };
  */
 export function computeVisibilityAnalysis(named: readonly VisibilityRunInput[], options: ComputeOptions): VisibilityFigures {
   const { figures, store, runs } = computeVisibility(named, options);
-  const mentions = runs.flatMap((run, r) => mentionRows(store.ofRun(r), { ...run, answer: run.answer ?? "" }, figures.entities));
+  const mentions = runs.flatMap((run, r) => mentionRows(store.ofRun(r), { ...run, answer: run.answer ?? "" }, figures.entities, figures.method));
   return { ...figures, mentions };
 }
 
@@ -157,11 +159,10 @@ export function assembleVisibility(observed: ObservedVisibility): VisibilityComp
     by_country: byCountry.map((g) => ({ country: g.country, ...g.figures[e]! })),
   }));
 
-  const notCounted = { prompt_echo: 0, absence: 0 };
+  const notCounted = { prompt_echo: 0, absence: 0, link: 0 };
   for (let i = 0; i < store.length; i++) {
-    const reason = store.data[i * MENTION_WIDTH + 7]!;
-    if (reason === 1) notCounted.prompt_echo++;
-    else if (reason === 2) notCounted.absence++;
+    const reason = REASON_CODES[store.data[i * MENTION_WIDTH + 7]!];
+    if (reason) notCounted[reason]++;
   }
 
   const figures: StoredVisibilityFigures = {

@@ -26,6 +26,7 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>): Ent
   const counted = new Float64Array(E);
   const echo = new Float64Array(E);
   const absence = new Float64Array(E);
+  const link = new Float64Array(E);
   const prominenceSum = new Float64Array(E);
   const prominenceSquares = new Float64Array(E);
   for (let i = 0; i < n; i++) {
@@ -47,6 +48,7 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>): Ent
       counted[e]! += obs.counted[cell]!;
       echo[e]! += obs.promptEcho[cell]!;
       absence[e]! += obs.absence[cell]!;
+      link[e]! += obs.link[cell]!;
     }
   }
   let basis = 0;
@@ -98,7 +100,7 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>): Ent
       mentioned_not_cited: m - both[e]!,
       cited_not_mentioned: citing[e]! - both[e]!,
       mentions: counted[e]!,
-      mentions_not_counted: { prompt_echo: echo[e]!, absence: absence[e]! },
+      mentions_not_counted: { prompt_echo: echo[e]!, absence: absence[e]!, link: link[e]! },
     });
   }
   return out;

@@ -7,7 +7,12 @@ import { createHash } from "node:crypto";
 import type { StructuredSchema } from "../engines/structured";
 import { cohensKappa, rateOf, round4 } from "../stats";
 import type { DiscoveredEntity, EntitySentiment, JudgeAgreement } from "../schemas/visibility";
+import { isPromptEcho, quotable } from "./echo";
 import type { Entity } from "./entities";
+import { firstSpanFrom, isRegistrableHost, labelIsProse, readLinks, renderLinks, spanAt, wordCount, type LinkSpans } from "./links";
+import { buildMatcher } from "./matcher";
+import { analyseText, sentenceAt } from "./text";
+import { parse as parseHost } from "tldts";
 
 export const JUDGE_PROMPT_VERSION = "1";
 
@@ -94,12 +99,86 @@ export type Verdict = {
 
 const fold = (s: string) => s.normalize("NFC").trim().toLowerCase();
 
-/** Whether `name` occurs in `text` as a whole word (not touching a letter, digit, mark or underscore), in any case. */
-export function occursAsWord(text: string, name: string): boolean {
+/** Words that do not tell two products apart when they trail a name ("monday CRM", "Acme Inc", "notion.so"). */
+const GENERIC_TRAILING = new Set(["crm", "app", "apps", "software", "platform", "suite", "inc", "incorporated", "llc", "ltd", "limited", "corp", "corporation", "co", "gmbh", "plc", "com", "net", "org", "io", "ai"]);
+
+/**
+ * What two discovered names share when they name one thing (decisions.md "Mentions and links"):
+ * case, punctuation and trailing generic words folded away, and a name that is a host read as its
+ * registrable domain less the suffix, so "monday CRM", "Monday.com" and "www.monday.com" are one.
+ */
+export function nameKey(name: string): string {
+  let n = name.normalize("NFC").trim().toLowerCase();
+  if (/^[a-z0-9.-]+\.[a-z]{2,}$/.test(n) && isRegistrableHost(n)) n = parseHost(n).domainWithoutSuffix ?? n;
+  const words = n.replace(/[^\p{L}\p{N}]+/gu, " ").trim().split(" ").filter((w) => w !== "");
+  while (words.length > 1 && GENERIC_TRAILING.has(words[words.length - 1]!)) words.pop();
+  return words.join(" ");
+}
+
+/**
+ * Whether `name` occurs in `text` (NFC) as a whole word (not touching a letter, digit, mark or
+ * underscore), in any case, where a reader sees it named: in prose or in a label of prose, not in
+ * a URL, an e-mail address or a link's label that cites a page (visibility-v2).
+ */
+export function occursAsWord(text: string, name: string, spans: LinkSpans = readLinks(text).spans): boolean {
   const needle = name.normalize("NFC").trim();
   if (needle === "") return false;
   const escaped = needle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![\\p{L}\\p{N}\\p{M}_])${escaped}(?![\\p{L}\\p{N}\\p{M}_])`, "iu").test(text.normalize("NFC"));
+  const re = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}_])${escaped}(?![\\p{L}\\p{N}\\p{M}_])`, "giu");
+  for (const m of text.matchAll(re)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    const s = spanAt(spans, start, end);
+    if (s === -1) return true;
+    if (start >= spans.labelStart[s]! && end <= spans.labelEnd[s]! && labelIsProse(text, spans, s, start, end)) return true;
+  }
+  return false;
+}
+
+/** Words of prose a quote must hold (decisions.md "Mentions and links"). */
+const QUOTE_MIN_WORDS = 3;
+
+/** What checking the judge's quotes needs of one answer, read once. */
+type QuoteContext = { text: string; spans: LinkSpans; prompt: ReturnType<typeof quotable>; sentences: ReturnType<typeof analyseText> | null };
+
+/**
+ * The evidence a judge's quote stands for, or null when it is rejected: the quote must occur
+ * verbatim, hold at least three words of prose (outside links), not lie inside or cut through a
+ * link, and not be a prompt echo (inside a quotation of the prompt, or naming the entity only where
+ * the answer repeats the prompt). The evidence shown is the whole sentence (or sentences) holding
+ * it, each link as its label.
+ */
+function quoteEvidence(ctx: QuoteContext, quote: string, entity: Entity): string | null {
+  if (quote.trim() === "") return null;
+  const { text, spans } = ctx;
+  const names = buildMatcher([entity]);
+  for (let at = text.indexOf(quote); at !== -1; at = text.indexOf(quote, at + 1)) {
+    const end = at + quote.length;
+    let linkWords = 0;
+    let cut = false;
+    // Links inside the quote are whole and are not its prose; one it starts or ends inside cuts it.
+    for (let s = firstSpanFrom(spans, at); s < spans.count && spans.start[s]! < end; s++) {
+      if (spans.start[s]! < at || spans.end[s]! > end) {
+        cut = true;
+        break;
+      }
+      linkWords += wordCount(text, spans.start[s]!, spans.end[s]!);
+    }
+    if (cut) continue;
+    if (wordCount(text, at, end) - linkWords < QUOTE_MIN_WORDS) continue;
+    if (ctx.prompt !== null) {
+      if (isPromptEcho(text, at, end, [ctx.prompt])) continue;
+      const named = names.find(text.slice(at, end));
+      if (named.length > 0 && named.every((m) => isPromptEcho(text, at + m.start, at + m.end, [ctx.prompt!]))) continue;
+    }
+    ctx.sentences ??= analyseText(text, spans);
+    const first = sentenceAt(ctx.sentences, at);
+    const last = sentenceAt(ctx.sentences, Math.max(at, end - 1));
+    const from = first >= 0 ? Math.min(ctx.sentences.starts[first]!, at) : at;
+    const to = last >= 0 ? Math.max(ctx.sentences.ends[last]!, end) : end;
+    return renderLinks(text, from, to, spans).text;
+  }
+  return null;
 }
 
 /**
@@ -108,7 +187,7 @@ export function occursAsWord(text: string, name: string): boolean {
  * not occur in the answer, or names a tracked entity, is dropped (names_dropped counts the former).
  * Throws UnusableJudgement when the reply's content cannot be read.
  */
-export function verifyJudgement(value: unknown, input: { answer: string; entities: readonly Entity[]; sentiment: boolean; discover: boolean }): Verdict {
+export function verifyJudgement(value: unknown, input: { answer: string; prompt: string; entities: readonly Entity[]; sentiment: boolean; discover: boolean }): Verdict {
   if (typeof value !== "object" || value === null) throw new UnusableJudgement("the reply is not an object");
   const reply = value as { entities?: unknown; discovered?: unknown };
   if (!Array.isArray(reply.entities)) throw new UnusableJudgement("entities is not a list");
@@ -128,19 +207,21 @@ export function verifyJudgement(value: unknown, input: { answer: string; entitie
   if (input.entities.length > 0 && known === 0) throw new UnusableJudgement("the reply judges none of the tracked entities");
 
   let quotesRejected = 0;
+  const spans = readLinks(answer).spans;
+  const ctx: QuoteContext = { text: answer, spans, prompt: quotable(input.prompt, true), sentences: null };
   const entities = input.entities.map((e) => {
     const v = byName.get(fold(e.name));
     if (!v || !v.mentioned) return { mentioned: false, sentiment: null, quote: null };
     if (!input.sentiment) return { mentioned: true, sentiment: null, quote: null };
-    const quote = v.quote.normalize("NFC");
-    if (quote.trim() === "" || !answer.includes(quote)) {
+    const evidence = quoteEvidence(ctx, v.quote.normalize("NFC"), e);
+    if (evidence === null) {
       quotesRejected += 1;
       return { mentioned: true, sentiment: null, quote: null };
     }
-    return { mentioned: true, sentiment: v.sentiment as SentimentValue, quote };
+    return { mentioned: true, sentiment: v.sentiment as SentimentValue, quote: evidence };
   });
 
-  const tracked = new Set(input.entities.flatMap((e) => [e.name, ...e.aliases].map(fold)));
+  const tracked = new Set(input.entities.flatMap((e) => [e.name, ...e.aliases].flatMap((n) => [fold(n), nameKey(n)])));
   const seen = new Set<string>();
   const discovered: string[] = [];
   let namesDropped = 0;
@@ -149,8 +230,8 @@ export function verifyJudgement(value: unknown, input: { answer: string; entitie
       if (typeof raw !== "string") throw new UnusableJudgement("a discovered name is not a string");
       const name = raw.normalize("NFC").trim().replace(/\s+/g, " ").slice(0, 100);
       const key = fold(name);
-      if (key === "" || tracked.has(key) || seen.has(key)) continue;
-      if (!occursAsWord(answer, name)) {
+      if (key === "" || tracked.has(key) || tracked.has(nameKey(name)) || seen.has(key)) continue;
+      if (!occursAsWord(answer, name, spans)) {
         namesDropped += 1;
         continue;
       }
@@ -186,25 +267,40 @@ export function sentimentFigures(runs: readonly JudgedRun[], entities: number): 
   });
 }
 
+/**
+ * The discovered brands and products, names that name one thing merged (nameKey) under the
+ * spelling most runs used, the others kept as `aliases`; most runs first.
+ */
 export function discoveredFigures(runs: readonly JudgedRun[]): DiscoveredEntity[] {
   const engineOf = (r: JudgedRun) => r.engine ?? "unknown";
   const engines = [...new Set(runs.map(engineOf))].sort();
   const runsOf = new Map(engines.map((g) => [g, runs.filter((r) => engineOf(r) === g).length]));
-  const found = new Map<string, { name: string; runs: Set<string>; byEngine: Map<string, number> }>();
+  type Found = { runs: Set<string>; byEngine: Map<string, number>; spellings: Map<string, Set<string>> };
+  const found = new Map<string, Found>();
   for (const run of runs) {
     for (const name of run.verdict.discovered) {
-      const key = fold(name);
+      const key = nameKey(name);
+      if (key === "") continue;
       let entry = found.get(key);
-      if (!entry) found.set(key, (entry = { name, runs: new Set(), byEngine: new Map() }));
+      if (!entry) found.set(key, (entry = { runs: new Set(), byEngine: new Map(), spellings: new Map() }));
+      let spelling = entry.spellings.get(name);
+      if (!spelling) entry.spellings.set(name, (spelling = new Set()));
+      spelling.add(run.run_id);
       if (entry.runs.has(run.run_id)) continue;
       entry.runs.add(run.run_id);
       entry.byEngine.set(engineOf(run), (entry.byEngine.get(engineOf(run)) ?? 0) + 1);
     }
   }
-  return [...found.values()]
+  const named = [...found.values()].map((d) => {
+    // Spellings by the runs using them, then as first met (Map order): the first is the name.
+    const spellings = [...d.spellings.entries()].sort((a, b) => b[1].size - a[1].size).map(([spelling]) => spelling);
+    return { ...d, name: spellings[0]!, aliases: spellings.slice(1) };
+  });
+  return named
     .sort((a, b) => b.runs.size - a.runs.size || (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0))
     .map((d) => ({
       name: d.name,
+      aliases: d.aliases,
       runs_mentioning: d.runs.size,
       visibility: rateOf(d.runs.size, runs.length).rate,
       visibility_interval: rateOf(d.runs.size, runs.length).interval,

@@ -150,7 +150,7 @@ async function judgeOne(engine: EngineId, config: EngineConfig, run: RunToJudge,
     if (outcome.ok) {
       model = outcome.model;
       try {
-        return { status: "judged", verdict: verifyJudgement(outcome.value, { answer: run.answer, entities, sentiment: judge.sentiment, discover: judge.discover }), model, attempts: attempt };
+        return { status: "judged", verdict: verifyJudgement(outcome.value, { answer: run.answer, prompt: run.prompt, entities, sentiment: judge.sentiment, discover: judge.discover }), model, attempts: attempt };
       } catch (error) {
         if (!(error instanceof UnusableJudgement)) throw error;
         problem = error.message;

@@ -6,8 +6,9 @@ import { mayStateAbsence, statesAbsence } from "./absence";
 import { isPromptEcho, quotable, type Quotable } from "./echo";
 import type { Mention, NotCountedReason } from "../schemas/visibility";
 import type { Entity } from "./entities";
-import type { Matcher } from "./matcher";
-import { toNfc } from "./nfc";
+import { labelIsProse, NO_LINKS, placeOf, readLinks, renderLinks, type LinkReading } from "./links";
+import { longestFirst, type Match, type Matcher } from "./matcher";
+import { toNfc, type NfcText } from "./nfc";
 import { analyseTextInto, SentenceBuffer, sentenceAt } from "./text";
 
 export type { NotCountedReason };
@@ -44,6 +45,7 @@ export class Observations {
   readonly counted: Uint32Array;
   readonly promptEcho: Uint32Array;
   readonly absence: Uint32Array;
+  readonly link: Uint32Array;
 
   /** Consecutive ranges of runs' observations (of the same entities) as one. */
   static join(parts: readonly Observations[]): Observations {
@@ -75,11 +77,12 @@ export class Observations {
     this.counted = new Uint32Array(size);
     this.promptEcho = new Uint32Array(size);
     this.absence = new Uint32Array(size);
+    this.link = new Uint32Array(size);
   }
 }
 
 /** The arrays of Observations, run by run: what joining and handing them between threads copies. */
-export const OBSERVATION_ARRAYS = ["mentioned", "position", "listRank", "prominence", "cited", "counted", "promptEcho", "absence"] as const;
+export const OBSERVATION_ARRAYS = ["mentioned", "position", "listRank", "prominence", "cited", "counted", "promptEcho", "absence", "link"] as const;
 
 /** What stays the same across the runs of one analysis. */
 export type ObserveContext = {
@@ -90,11 +93,16 @@ export type ObserveContext = {
   queryQuotables: Map<string, Quotable | null>;
   /** Sentences of the answer being read (reused from run to run). */
   sentences: SentenceBuffer;
+  /** Every entity's domains, the most specific first: whose a bare domain of the prose is. */
+  domainOwners: { domain: string; entity: number; index: number }[];
 };
 
 /** A fresh context for one analysis. */
 export function observeContext(entities: readonly Entity[], matcher: Matcher): ObserveContext {
-  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer() };
+  const domainOwners = entities
+    .flatMap((e, entity) => e.domains.map((domain, index) => ({ domain, entity, index })))
+    .sort((a, b) => b.domain.length - a.domain.length || a.entity - b.entity);
+  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer(), domainOwners };
 }
 
 const SENTENCE_LIMIT = 300;
@@ -113,17 +121,18 @@ function excerptBounds(text: string, from: number, to: number, start: number, en
 }
 
 /** Why a mention is not counted, as stored: 0 counted. */
-export const REASON_CODES = [null, "prompt_echo", "absence"] as const;
-const REASON_CODE: Record<NotCountedReason, number> = { prompt_echo: 1, absence: 2 };
+export const REASON_CODES = [null, "prompt_echo", "absence", "link"] as const;
+const REASON_CODE: Record<NotCountedReason, number> = { prompt_echo: 1, absence: 2, link: 3 };
 
 /** Integers per mention in a MentionStore. */
 export const MENTION_WIDTH = 8;
 
 /**
  * Every mention of an analysis, 8 integers each, by run then offset: the entity's index, which of
- * its names matched (0 its name, k its aliases[k - 1]), start and end (UTF-16 offsets into the
- * answer as stored), the sentence quoted (its bounds in the answer's NFC text), the list rank (0:
- * none) and the reason it is not counted (REASON_CODES: 0 counted). What the service stores per
+ * its names matched (0 its name, k its aliases[k - 1], -k its domains[k - 1] for a bare domain of
+ * the prose), start and end (UTF-16 offsets into the answer as stored), the sentence quoted (its
+ * bounds in the answer's NFC text: the excerpt itself for visibility-v1, the whole sentence for
+ * v2), the list rank (0: none) and the reason it is not counted (REASON_CODES: 0 counted). What the service stores per
  * run and reads back to page the evidence; `mentionRows` turns them into the API's Mention.
  */
 export class MentionStore {
@@ -183,38 +192,69 @@ export class MentionStore {
   }
 }
 
+/** How an analysis matched: v1 stored each mention's excerpt; v2 stores its whole sentence and shows links as their labels. */
+export type MatchingMethod = "visibility-v1" | "visibility-v2";
+
 /**
  * The API's mentions of one run from its stored integers (MentionStore.ofRun, or a stored row's),
  * the run's answer as stored and the analysis's entities as used: the one way every mention is
- * made, when computed and when read back.
+ * made, when computed and when read back. For `visibility-v2` the sentence is shown as a reader sees
+ * it (each link span as its label) and cut to 300 characters around the mention; `visibility-v1`
+ * stored the excerpt's bounds themselves.
  */
 export function mentionRows(
   ints: ArrayLike<number>,
   run: { run_id: string; engine: string | null; prompt: string; answer: string },
   entities: readonly Entity[],
+  method: MatchingMethod,
   from = 0,
 ): MentionRow[] {
   const out: MentionRow[] = [];
-  let nfc: string | null = null;
+  let nfc: NfcText | null = null;
   for (let at = from * MENTION_WIDTH; at < ints.length; at += MENTION_WIDTH) {
     const entity = entities[ints[at]!]!;
-    nfc ??= toNfc(run.answer).text;
+    nfc ??= toNfc(run.answer);
     const reason = REASON_CODES[ints[at + 7]!] ?? null;
+    const aliasIndex = ints[at + 1]!;
+    const start = ints[at + 2]!;
+    const end = ints[at + 3]!;
     out.push({
       run_id: run.run_id,
       engine: run.engine,
       prompt: run.prompt,
       entity: entity.name,
-      alias: ints[at + 1] === 0 ? entity.name : entity.aliases[ints[at + 1]! - 1]!,
-      start: ints[at + 2]!,
-      end: ints[at + 3]!,
-      sentence: nfc.slice(ints[at + 4]!, ints[at + 5]!),
+      alias: aliasIndex === 0 ? entity.name : aliasIndex > 0 ? entity.aliases[aliasIndex - 1]! : entity.domains[-aliasIndex - 1]!,
+      start,
+      end,
+      sentence: method === "visibility-v1" ? nfc.text.slice(ints[at + 4]!, ints[at + 5]!) : shownSentence(nfc, ints[at + 4]!, ints[at + 5]!, start, end),
       list_rank: ints[at + 6] === 0 ? null : ints[at + 6]!,
       counted: reason === null,
       reason,
     });
   }
   return out;
+}
+
+/** The sentence [from, to) of the NFC text as a reader sees it, at most 300 characters around the mention [start, end) (offsets as stored). */
+function shownSentence(nfc: NfcText, from: number, to: number, start: number, end: number): string {
+  const raw = nfc.text.slice(from, to);
+  const shown = renderLinks(raw, 0, raw.length, readLinks(raw).spans);
+  const a = shown.at(Math.max(0, nfcOffsetOf(nfc, start) - from));
+  const b = Math.max(a, shown.at(Math.min(raw.length, nfcOffsetOf(nfc, end) - from)));
+  const [x, y] = excerptBounds(shown.text, 0, shown.text.length, a, b);
+  return shown.text.slice(x, y);
+}
+
+/** The NFC offset of an offset of the answer as stored (the inverse of toOriginal, which is monotonic). */
+function nfcOffsetOf(nfc: NfcText, original: number): number {
+  let lo = 0;
+  let hi = nfc.text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (nfc.toOriginal(mid) <= original) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** Reads run `r` (a completed prompt run with an answer) into `out` and its mentions into `store` (runs in order). */
@@ -239,10 +279,14 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
 
   const nfc = toNfc(run.answer ?? "");
   const text = nfc.text;
-  const matches = ctx.matcher.find(text);
+  const named = ctx.matcher.find(text);
+  // Link spans and the prose's bare domains: where a name is a link, and where a domain names its owner.
+  const links = named.length > 0 || ctx.domainOwners.length > 0 ? readLinks(text) : NO_LINKS;
+  const matches = withDomainMentions(named, links, ctx);
   if (matches.length === 0) return;
 
-  const structure = analyseTextInto(text, ctx.sentences);
+  const spans = links.spans;
+  const structure = analyseTextInto(text, ctx.sentences, spans);
   let promptQuotable = ctx.promptQuotables.get(run.prompt);
   if (promptQuotable === undefined) {
     promptQuotable = quotable(run.prompt, true);
@@ -259,44 +303,49 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
     if (qq !== null) quotables.push(qq);
   }
 
-  // Each mention: its sentence, whether it counts, its row.
-  const sentenceOf = new Int32Array(matches.length);
+  // Each mention: dropped inside a URL; else its sentence, whether it counts, its row.
+  const kept: Match[] = [];
+  const sentenceOf: number[] = [];
+  const counts: number[] = [];
   let cueSentence = -1;
-  let cueText = "";
-  let cueMay = false;
-  const counts = new Uint8Array(matches.length);
-  for (let i = 0; i < matches.length; i++) {
-    const m = matches[i]!;
-    const s = sentenceAt(structure, m.start);
-    sentenceOf[i] = s;
+  let cue: { text: string; at: (offset: number) => number } | null = null;
+  for (const m of matches) {
     let reason: NotCountedReason | null = null;
-    if (quotables.length > 0 && isPromptEcho(text, m.start, m.end, quotables)) reason = "prompt_echo";
-    else if (s >= 0) {
+    if (spans.count > 0) {
+      const where = placeOf(spans, m.start, m.end);
+      if (where.place === "url") continue;
+      if (where.place === "label" && !labelIsProse(text, spans, where.span, m.start, m.end)) reason = "link";
+    }
+    const s = sentenceAt(structure, m.start);
+    if (reason === null && quotables.length > 0 && isPromptEcho(text, m.start, m.end, quotables)) reason = "prompt_echo";
+    if (reason === null && s >= 0) {
       if (s !== cueSentence) {
         cueSentence = s;
-        cueText = text.slice(structure.starts[s]!, structure.ends[s]!);
-        cueMay = mayStateAbsence(cueText);
+        const raw = text.slice(structure.starts[s]!, structure.ends[s]!);
+        // The absence patterns read the sentence as a reader sees it: links shown as their labels.
+        cue = mayStateAbsence(raw) ? renderLinks(text, structure.starts[s]!, structure.ends[s]!, spans) : null;
       }
-      if (cueMay && statesAbsence(cueText, m.start - structure.starts[s]!, m.end - structure.starts[s]!)) reason = "absence";
+      if (cue !== null && statesAbsence(cue.text, cue.at(m.start), cue.at(m.end))) reason = "absence";
     }
     const cell = base + m.entity;
-    if (reason === null) {
-      counts[i] = 1;
-      out.counted[cell]!++;
-    } else if (reason === "prompt_echo") out.promptEcho[cell]!++;
-    else out.absence[cell]!++;
+    if (reason === null) out.counted[cell]!++;
+    else if (reason === "prompt_echo") out.promptEcho[cell]!++;
+    else if (reason === "absence") out.absence[cell]!++;
+    else out.link[cell]!++;
+    kept.push(m);
+    sentenceOf.push(s);
+    counts.push(reason === null ? 1 : 0);
     const from = s >= 0 ? structure.starts[s]! : 0;
     const to = s >= 0 ? Math.max(structure.ends[s]!, m.end) : text.length;
-    const [a, b] = excerptBounds(text, from, to, m.start, m.end);
     const rank = s >= 0 ? structure.listRanks[s]! : 0;
-    store.push(m.entity, m.aliasIndex, nfc.toOriginal(m.start), nfc.toOriginal(m.end), a, b, rank, reason === null ? 0 : REASON_CODE[reason]);
+    store.push(m.entity, m.aliasIndex, nfc.toOriginal(m.start), nfc.toOriginal(m.end), from, to, rank, reason === null ? 0 : REASON_CODE[reason]);
   }
 
   // Position and list rank: by each entity's first counted mention.
   const firsts: number[] = [];
-  for (let i = 0; i < matches.length; i++) {
+  for (let i = 0; i < kept.length; i++) {
     if (counts[i] === 0) continue;
-    const e = matches[i]!.entity;
+    const e = kept[i]!.entity;
     if (out.mentioned[base + e] === 1) continue;
     out.mentioned[base + e] = 1;
     const s = sentenceOf[i]!;
@@ -308,16 +357,36 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
 
   // Prominence: sum over sentences naming it of |s| exp(-i_s / N) / k_s, over the words of all N sentences.
   const namedIn = new Map<number, Set<number>>();
-  for (let i = 0; i < matches.length; i++) {
+  for (let i = 0; i < kept.length; i++) {
     if (counts[i] === 0 || sentenceOf[i]! < 0) continue;
     const s = sentenceOf[i]!;
     let set = namedIn.get(s);
     if (set === undefined) namedIn.set(s, (set = new Set()));
-    set.add(matches[i]!.entity);
+    set.add(kept[i]!.entity);
   }
   const N = structure.count;
-  for (const [s, named] of namedIn) {
-    const share = (structure.words[s]! * Math.exp(-s / N)) / named.size / structure.totalWords;
-    for (const e of named) out.prominence[base + e]! += share;
+  for (const [s, names] of namedIn) {
+    const share = (structure.words[s]! * Math.exp(-s / N)) / names.size / structure.totalWords;
+    for (const e of names) out.prominence[base + e]! += share;
   }
+}
+
+/**
+ * The name matches with the prose's bare domains added as mentions of the entities whose domains
+ * cover them ("hubspot.com is …" names HubSpot), overlaps going to the longest as for names (a
+ * domain over the name inside it); a domain match's aliasIndex is -(k + 1) for the entity's domains[k].
+ */
+function withDomainMentions(named: Match[], links: LinkReading, ctx: ObserveContext): Match[] {
+  const domains = links.domains;
+  if (domains.count === 0 || ctx.domainOwners.length === 0) return named;
+  const found: Match[] = [];
+  for (let d = 0; d < domains.count; d++) {
+    const host = domains.host[d]!;
+    const owner = ctx.domainOwners.find((o) => coveredBy(host, o.domain));
+    if (owner !== undefined) {
+      found.push({ entity: owner.entity, alias: ctx.entities[owner.entity]!.domains[owner.index]!, aliasIndex: -(owner.index + 1), start: domains.start[d]!, end: domains.end[d]! });
+    }
+  }
+  if (found.length === 0) return named;
+  return longestFirst([...named, ...found]);
 }

@@ -51,7 +51,7 @@ function figuresOf(f: EntityFigures): EntityFigures {
     mentioned_not_cited: f.mentioned_not_cited,
     cited_not_mentioned: f.cited_not_mentioned,
     mentions: f.mentions,
-    mentions_not_counted: { prompt_echo: f.mentions_not_counted.prompt_echo, absence: f.mentions_not_counted.absence },
+    mentions_not_counted: { prompt_echo: f.mentions_not_counted.prompt_echo, absence: f.mentions_not_counted.absence, link: f.mentions_not_counted.link ?? 0 },
   };
 }
 
@@ -80,9 +80,11 @@ function rowOf(r: StoredEntityVisibility, sentiment: EntitySentiment | null | un
   };
 }
 
-function discoveredOf(d: DiscoveredEntity): DiscoveredEntity {
+/** A stored discovered entity: judged before the merge, it has no aliases. */
+function discoveredOf(d: Omit<DiscoveredEntity, "aliases"> & { aliases?: string[] }): DiscoveredEntity {
   return {
     name: d.name,
+    aliases: [...(d.aliases ?? [])],
     runs_mentioning: d.runs_mentioning,
     visibility: d.visibility,
     visibility_interval: pair(d.visibility_interval),
@@ -132,7 +134,7 @@ export function presentVisibilityAnalysis(row: VisibilityRow): z.input<typeof Vi
       prompts: figures.totals.prompts,
       engines: figures.totals.engines,
       mentions: figures.totals.mentions,
-      mentions_not_counted: { prompt_echo: figures.totals.mentions_not_counted.prompt_echo, absence: figures.totals.mentions_not_counted.absence },
+      mentions_not_counted: { prompt_echo: figures.totals.mentions_not_counted.prompt_echo, absence: figures.totals.mentions_not_counted.absence, link: figures.totals.mentions_not_counted.link ?? 0 },
     },
     rows: figures.rows.map((r, e) => rowOf(r, judged?.sentiment?.[e])),
     judge: judged ? judgeOf(judged.judge) : null,

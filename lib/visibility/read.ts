@@ -14,11 +14,12 @@ import { StreamedText } from "../http/respond";
 import { MENTION_CSV_COLUMNS, type Mention, type MentionPage, type MentionsQuery } from "../schemas/visibility";
 import { reachableSql, reachOf } from "../workspaces/access";
 import type { Entity } from "./entities";
-import { MENTION_WIDTH, mentionRows } from "./observe";
+import { MENTION_WIDTH, mentionRows, type MatchingMethod } from "./observe";
 
 /**
  * The analysis the credential can reach (any, for a share page whose token was checked: no
- * `user`): its kind, and its entities as used unless `entities` is false (the caller has them).
+ * `user`): its kind, and its entities as used and matching method unless `entities` is false (the
+ * caller has them).
  */
 const MENTIONS_HEAD = defineStatement({
   label: "visibility_mentions_head",
@@ -26,6 +27,7 @@ const MENTIONS_HEAD = defineStatement({
   columns: (p) => ({
     kind: text("a.kind"),
     entities: json<Entity[]>(`CASE WHEN a.kind = 'visibility' AND ${p.entities}::boolean THEN a.result->'entities' END`).nullable,
+    method: text(`CASE WHEN a.kind = 'visibility' AND ${p.entities}::boolean THEN a.result->>'method' END`).nullable,
   }),
   sql: ({ select, p, given }) => `SELECT ${select} FROM analyses a WHERE ${allOf(`a.id = ${p.analysis}`, given.user && reachableSql("a", p))}`,
 });
@@ -64,8 +66,11 @@ const RUN_REACHABLE = defineStatement({
   sql: ({ p }) => `SELECT 1 FROM runs r WHERE r.id = ${p.run} AND ${reachableSql("r", p)}`,
 });
 
-/** An analysis's entities never change: remembered by id (version "1"), a few thousand analyses' worth. */
-const entitiesById = new VersionCache<{ version: string; size: number; entities: Entity[] }>("__geoscopeVisibilityEntities", 4 * 2 ** 20, 2 ** 20);
+/** What reading an analysis's mentions needs of it: its entities as used and how it matched. */
+type Terms = { entities: Entity[]; method: MatchingMethod };
+
+/** An analysis's entities and method never change: remembered by id (version "1"), a few thousand analyses' worth. */
+const termsById = new VersionCache<{ version: string; size: number; terms: Terms }>("__geoscopeVisibilityTerms", 4 * 2 ** 20, 2 ** 20);
 
 type Query = z.output<typeof MentionsQuery>;
 type Filter = { entity: number | null; counted: boolean | null; engine?: string; run?: string; prompt?: string; country?: string };
@@ -88,30 +93,30 @@ function decodeCursor(cursor: string, analysisId: string): { position: number; i
 }
 
 /**
- * The visibility analysis's entities, or 404 (not reachable) / 400 (another kind); with a run_id
+ * The visibility analysis's entities and method, or 404 (not reachable) / 400 (another kind); with a run_id
  * filter, 404 too for a run the credential cannot reach (one it can that the analysis does not
  * cover has no mentions).
  */
-async function entitiesOf(access: MentionsAccess, analysisId: string, query: Pick<Query, "run_id">): Promise<Entity[]> {
-  const entities = await entitiesOfAnalysis(access, analysisId);
+async function termsOf(access: MentionsAccess, analysisId: string, query: Pick<Query, "run_id">): Promise<Terms> {
+  const terms = await termsOfAnalysis(access, analysisId);
   if ("principal" in access && query.run_id !== undefined && !(await RUN_REACHABLE.first(standalone(), { run: query.run_id, ...reachOf(access.principal) }))) {
     throw notFound("run", query.run_id);
   }
-  return entities;
+  return terms;
 }
 
-async function entitiesOfAnalysis(access: MentionsAccess, analysisId: string): Promise<Entity[]> {
-  const held = entitiesById.current(analysisId, "1");
+async function termsOfAnalysis(access: MentionsAccess, analysisId: string): Promise<Terms> {
+  const held = termsById.current(analysisId, "1");
   const reach = "principal" in access ? reachOf(access.principal) : {};
   const head = await MENTIONS_HEAD.first(standalone(), { analysis: analysisId, ...reach, entities: held === undefined });
   if (!head) throw notFound("analysis", analysisId);
   if (head.kind !== "visibility") {
     throw new ApiError("invalid_request", `analysis_id: ${analysisId} is a ${head.kind} analysis; only a visibility analysis (va_…) has mentions`);
   }
-  if (held) return held.entities;
-  const entities = head.entities ?? [];
-  entitiesById.set(analysisId, { version: "1", size: JSON.stringify(entities).length, entities });
-  return entities;
+  if (held) return held.terms;
+  const terms: Terms = { entities: head.entities ?? [], method: head.method === "visibility-v1" ? "visibility-v1" : "visibility-v2" };
+  termsById.set(analysisId, { version: "1", size: JSON.stringify(terms.entities).length, terms });
+  return terms;
 }
 
 function filterOf(query: Query, entities: readonly Entity[]): Filter {
@@ -149,7 +154,7 @@ function intsOf(stored: string): Int32Array {
 }
 
 /** The mentions of a run row that match, from index `from` on, with their indices in the run. */
-function matching(row: RunRow, filter: Filter, entities: readonly Entity[], from: number): { index: number; mention: z.input<typeof Mention> }[] {
+function matching(row: RunRow, filter: Filter, { entities, method }: Terms, from: number): { index: number; mention: z.input<typeof Mention> }[] {
   const ints = intsOf(row.mentions);
   const kept: number[] = [];
   for (let i = from; i * MENTION_WIDTH < ints.length; i++) {
@@ -161,7 +166,7 @@ function matching(row: RunRow, filter: Filter, entities: readonly Entity[], from
   if (kept.length === 0) return [];
   const selected = new Int32Array(kept.length * MENTION_WIDTH);
   kept.forEach((i, k) => selected.set(ints.subarray(i * MENTION_WIDTH, (i + 1) * MENTION_WIDTH), k * MENTION_WIDTH));
-  const rows = mentionRows(selected, { run_id: row.runId, engine: row.engine, prompt: row.prompt, answer: row.answer ?? "" }, entities);
+  const rows = mentionRows(selected, { run_id: row.runId, engine: row.engine, prompt: row.prompt, answer: row.answer ?? "" }, entities, method);
   return rows.map((mention, k) => ({ index: kept[k]!, mention }));
 }
 
@@ -172,7 +177,8 @@ export async function listMentions(principal: Principal, analysisId: string, que
 
 /** A page of mentions as the credential (or a share page) may read them. */
 export async function mentionPage(access: MentionsAccess, analysisId: string, query: Query): Promise<z.input<typeof MentionPage>> {
-  const entities = await entitiesOf(access, analysisId, query);
+  const terms = await termsOf(access, analysisId, query);
+  const { entities } = terms;
   const filter = filterOf(query, entities);
   const cursor = query.cursor ? decodeCursor(query.cursor, analysisId) : null;
   // Every run read has a matching mention, bar the one the cursor is inside (whose may all be
@@ -186,7 +192,7 @@ export async function mentionPage(access: MentionsAccess, analysisId: string, qu
   const found: { position: number; index: number; mention: z.input<typeof Mention> }[] = [];
   for (const row of rows) {
     const from = cursor && row.position === cursor.position ? cursor.index + 1 : 0;
-    for (const m of matching(row, filter, entities, from)) found.push({ position: row.position, ...m });
+    for (const m of matching(row, filter, terms, from)) found.push({ position: row.position, ...m });
     if (found.length > query.limit) break;
   }
   const items = found.slice(0, query.limit);
@@ -199,7 +205,8 @@ const CSV_RUNS = 500;
 
 /** GET /analyses/{id}/mentions?format=csv: every matching mention, a header line first, streamed a part at a time. */
 export async function mentionsCsv(principal: Principal, analysisId: string, query: Query): Promise<StreamedText> {
-  const entities = await entitiesOf({ principal }, analysisId, query);
+  const terms = await termsOf({ principal }, analysisId, query);
+  const { entities } = terms;
   const filter = filterOf(query, entities);
   const values = statementFilter(filter, entities);
   const line = (m: z.input<typeof Mention>) => `${MENTION_CSV_COLUMNS.map((c) => csvCell(typeof m[c] === "boolean" ? String(m[c]) : (m[c] as string | number | null))).join(",")}\r\n`;
@@ -214,7 +221,7 @@ export async function mentionsCsv(principal: Principal, analysisId: string, quer
       if (done) return;
       const rows = await MENTION_RUNS.query(standalone(), { analysis: analysisId, after, ...values, limit: CSV_RUNS });
       let text = "";
-      for (const row of rows) for (const { mention } of matching(row, filter, entities, 0)) text += line(mention);
+      for (const row of rows) for (const { mention } of matching(row, filter, terms, 0)) text += line(mention);
       if (text) controller.enqueue(encoder.encode(text));
       if (rows.length < CSV_RUNS) {
         done = true;
@@ -230,9 +237,9 @@ export async function mentionsCsv(principal: Principal, analysisId: string, quer
  * pages show highlighted in the answer text. Null when the analysis found none in that run.
  */
 export async function answerWithMentions(access: MentionsAccess, analysisId: string, runId: string) {
-  const entities = await entitiesOf(access, analysisId, { run_id: runId });
+  const terms = await termsOf(access, analysisId, { run_id: runId });
   const [row] = await MENTION_RUNS.query(standalone(), { analysis: analysisId, run: runId, limit: 1 });
   if (!row) return null;
   const filter: Filter = { entity: null, counted: null };
-  return { run_id: row.runId, engine: row.engine, prompt: row.prompt, answer: row.answer ?? "", mentions: matching(row, filter, entities, 0).map((m) => m.mention) };
+  return { run_id: row.runId, engine: row.engine, prompt: row.prompt, answer: row.answer ?? "", mentions: matching(row, filter, terms, 0).map((m) => m.mention) };
 }

@@ -1,7 +1,9 @@
 // An answer's structure in one pass over its characters: its sentences (with their word counts)
 // and, for each sentence, the item number of the list item it belongs to. Prominence weighs
-// sentences by their words and place; list_rank reads the item number. The rules are in
-// docs/decisions.md "Visibility analyses".
+// sentences by their words and place; list_rank reads the item number. A link span (./links.ts)
+// is one piece of its sentence: no sentence ends inside it, and only its label's words count. The
+// rules are in docs/decisions.md "Visibility analyses" and "Mentions and links".
+import { NO_LINKS, wordCount, type LinkSpans } from "./links";
 
 export type TextStructure = {
   /** Sentence i spans [starts[i], ends[i]) in UTF-16 units of the text analysed. */
@@ -70,8 +72,8 @@ const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0xa0 || c === 0
  * indented lines under an item (continuations, sub-items) belong to it; a blank line keeps the
  * list open, any other unindented line closes it. A sentence without a word is not a sentence.
  */
-export function analyseText(text: string): TextStructure {
-  const structure = analyseTextInto(text, new SentenceBuffer());
+export function analyseText(text: string, spans: LinkSpans = NO_LINKS.spans): TextStructure {
+  const structure = analyseTextInto(text, new SentenceBuffer(), spans);
   return { ...structure, starts: structure.starts.slice(), ends: structure.ends.slice(), words: structure.words.slice(), listRanks: structure.listRanks.slice() };
 }
 
@@ -106,10 +108,13 @@ export class SentenceBuffer {
 }
 
 /** analyseText into `buffer`: its arrays are views valid until the buffer is used again. */
-export function analyseTextInto(text: string, buffer: SentenceBuffer): TextStructure {
+export function analyseTextInto(text: string, buffer: SentenceBuffer, spans: LinkSpans = NO_LINKS.spans): TextStructure {
   const len = text.length;
   buffer.count = 0;
   buffer.totalWords = 0;
+  // The next link span not yet passed (spans lie within one line).
+  let span = 0;
+  let spanStart = spans.count > 0 ? spans.start[0]! : Infinity;
 
   // The open list: its kind, its items' indentation, its items so far.
   let listKind = 0; // 0 none, 1 numbered, 2 bulleted
@@ -161,6 +166,21 @@ export function analyseTextInto(text: string, buffer: SentenceBuffer): TextStruc
       let wordStart = 0;
       let i = contentStart;
       while (i < lineEnd) {
+        if (i >= spanStart) {
+          // A link span: one piece of the sentence, its label's words its words (a bare URL is one).
+          const end = spans.end[span]!;
+          if (i < end) {
+            if (sentenceStart < 0) sentenceStart = i;
+            const ls = spans.labelStart[span]!;
+            const le = spans.labelEnd[span]!;
+            sentenceWords += ls < le ? wordCount(text, Math.max(i, ls), le) : 1;
+            inWord = false;
+            i = end;
+          }
+          span++;
+          spanStart = span < spans.count ? spans.start[span]! : Infinity;
+          continue;
+        }
         let c = text.charCodeAt(i);
         // The common case first: an ASCII letter or digit, or a space.
         if (c < 128) {

@@ -217,7 +217,7 @@ function handFigures(name: (typeof NAMES)[number], group: number[]) {
     mentioned_not_cited: mentioned.length - citing,
     cited_not_mentioned: 0,
     mentions: mentioned.reduce((s, c) => s + c.counted, 0),
-    mentions_not_counted: { prompt_echo: mentioned.reduce((s, c) => s + (c.echo ?? 0), 0), absence: mentioned.reduce((s, c) => s + (c.absence ?? 0), 0) },
+    mentions_not_counted: { prompt_echo: mentioned.reduce((s, c) => s + (c.echo ?? 0), 0), absence: mentioned.reduce((s, c) => s + (c.absence ?? 0), 0), link: 0 },
   };
 }
 
@@ -312,7 +312,7 @@ describe("POST /visibility-analyses", () => {
 
   it("counts every figure as worked out by hand: overall and by engine, country and prompt", () => {
     expect(VisibilityAnalysis.safeParse(analysis).success).toBe(true);
-    expect(analysis).toMatchObject({ kind: "visibility", status: "completed", method: "visibility-v1", interval_method: "t", project_id: project, created_by: alice.email, error: null, charge: null });
+    expect(analysis).toMatchObject({ kind: "visibility", status: "completed", method: "visibility-v2", interval_method: "t", project_id: project, created_by: alice.email, error: null, charge: null });
     expect(analysis.id).toMatch(/^va_/);
     expect(analysis.completed_at).toBe(analysis.created_at);
     // The subject counts the prompts of every run named, excluded ones too, as a citation analysis does.
@@ -324,7 +324,7 @@ describe("POST /visibility-analyses", () => {
       { run_id: order[6], reason: "no_answer" },
       { run_id: ids.aRun, reason: "duplicate" },
     ]);
-    expect(analysis.totals).toEqual({ runs: 5, prompts: 4, engines: 3, mentions: 22, mentions_not_counted: { prompt_echo: 3, absence: 1 } });
+    expect(analysis.totals).toEqual({ runs: 5, prompts: 4, engines: 3, mentions: 22, mentions_not_counted: { prompt_echo: 3, absence: 1, link: 0 } });
     expect(analysis.entities).toEqual([
       { name: "HubSpot", role: "brand", aliases: ["HubSpot CRM"], domains: ["hubspot.com"], case_sensitive: false },
       { name: "Pipedrive", role: "competitor", aliases: [], domains: ["www.pipedrive.com"], case_sensitive: false },
@@ -363,7 +363,7 @@ describe("POST /visibility-analyses", () => {
     expect(hubspot.average_position_interval).toEqual([1, 3.8157]);
     expect([hubspot.prominence, monday.prominence]).toEqual([0.0929, 0.3711]);
     expect([zoho.runs_citing, zoho.mentioned_and_cited, zoho.mentioned_not_cited, hubspot.mentioned_and_cited]).toEqual([2, 2, 1, 1]);
-    expect(hubspot.mentions_not_counted).toEqual({ prompt_echo: 1, absence: 1 });
+    expect(hubspot.mentions_not_counted).toEqual({ prompt_echo: 1, absence: 1, link: 0 });
   });
 
   it("is what the pure computation makes of the same runs read through GET /runs/{id}, intervals included", async () => {

@@ -264,3 +264,52 @@ test("the CLI: visibility create, get and mentions as tables, --json, CSV and JS
   expect(foreign.code).toBe(4);
   expect(foreign.stderr).toContain('No such analysis "va_01M8ZZZZZZZZZZZZZZZZZZZZZZ"');
 });
+
+// ChatGPT's own citation style: the model writes Markdown links and url_citation annotations point
+// at them (decisions.md "Mentions and links", visibility-v2).
+const LINKED =
+  "HubSpot is the usual first pick for a small team ([hubspot.com](https://www.hubspot.com/products/crm?utm_source=openai)). " +
+  "Compare it on [G2](https://www.g2.com/compare/hubspot-vs-pipedrive?utm_source=openai); pipedrive.com lists prices in USD.\n" +
+  "Write to sales@zoho.com for a Zoho demo.";
+
+test("names inside citation links and URLs are not counted; a bare domain is; sentences show links as their labels", async ({}, testInfo) => {
+  test.setTimeout(120_000);
+  const queued = await api("POST", "/prompts", { prompt: `best crm ${directive(LINKED)}`, engines: ["chatgpt"], project: projectId });
+  expect(queued.status).toBe(202);
+  await expect.poll(async () => (await api("GET", `/batches/${queued.body.batch.id}?wait=30`)).body.batch.status, { timeout: 60_000 }).toBe("completed");
+  const created = await api("POST", "/visibility-analyses", {
+    ids: [queued.body.batch.id],
+    entities: [
+      { name: "HubSpot", role: "brand", domains: ["hubspot.com"] },
+      { name: "Pipedrive", role: "competitor", domains: ["pipedrive.com"] },
+      { name: "Zoho", role: "competitor" },
+    ],
+  });
+  expect(created.status, created.text).toBe(201);
+  const analysis = created.body;
+  expect(analysis.method).toBe("visibility-v2");
+  expect(analysis.totals.mentions_not_counted).toEqual({ prompt_echo: 0, absence: 0, link: 1 });
+  expect(analysis.rows.map((r: { name: string; runs_mentioning: number }) => [r.name, r.runs_mentioning])).toEqual([["HubSpot", 1], ["Pipedrive", 1], ["Zoho", 1]]);
+
+  const listed = await api("GET", `/analyses/${analysis.id}/mentions?limit=200`);
+  const first = "HubSpot is the usual first pick for a small team (hubspot.com).";
+  const second = "Compare it on G2; pipedrive.com lists prices in USD.";
+  expect(listed.body.items.map((m: { entity: string; alias: string; counted: boolean; reason: string | null; sentence: string }) => [m.entity, m.alias, m.counted, m.reason, m.sentence])).toEqual([
+    ["HubSpot", "HubSpot", true, null, first],
+    ["HubSpot", "HubSpot", false, "link", first],
+    // hubspot and pipedrive inside g2.com's URL, zoho inside the e-mail address: no mention at all.
+    ["Pipedrive", "pipedrive.com", true, null, second],
+    ["Zoho", "Zoho", true, null, "Write to sales@zoho.com for a Zoho demo."],
+  ]);
+
+  await page.goto(`/analyses/${analysis.id}?counted=false#mentions`);
+  const mention = page.getByTestId("mention");
+  await expect(mention).toHaveCount(1);
+  await expect(mention).toContainText("not counted: a link's label (a cited page)");
+  await expect(mention).toContainText(first);
+  await screenshots(page, testInfo, "visibility-link-mention");
+
+  const csv = await cli(["visibility", "mentions", analysis.id, "--format", "jsonl", "--counted", "false"]);
+  expect(csv.code, csv.stderr).toBe(0);
+  expect(csv.stdout.trim().split("\n").map((l) => JSON.parse(l).reason)).toEqual(["link"]);
+});

@@ -8,7 +8,7 @@ const entity = (name: string, aliases: string[] = []): Entity => ({ name, role: 
 const ENTITIES = [entity("Acme CRM", ["Acme"]), entity("Café Pro")];
 const ANSWER = "Acme is great.\nCafé Pro is slow. Zoho One and monday.com exist.";
 const check = (value: unknown, options: { sentiment?: boolean; discover?: boolean } = {}) =>
-  verifyJudgement(value, { answer: ANSWER, entities: ENTITIES, sentiment: options.sentiment ?? true, discover: options.discover ?? true });
+  verifyJudgement(value, { answer: ANSWER, prompt: "best crm", entities: ENTITIES, sentiment: options.sentiment ?? true, discover: options.discover ?? true });
 const reply = (entities: unknown[], discovered: unknown[] = []) => ({ entities, discovered });
 
 describe("verifyJudgement", () => {
@@ -54,9 +54,44 @@ describe("verifyJudgement", () => {
     expect(() => check(reply([], [3]))).toThrow(UnusableJudgement);
   });
 
-  it("matches whole words only", () => {
+  it("matches whole words only, where a reader sees the name: not in a URL or a link label citing a page", () => {
     expect(occursAsWord("We use Zoho_One daily", "Zoho")).toBe(false);
     expect(occursAsWord("We use (Zoho) daily", "zoho")).toBe(true);
+    expect(occursAsWord("Compare plans ([zoho.com](https://www.zoho.com/crm/)) or mail sales@zoho.com", "zoho")).toBe(false);
+    expect(occursAsWord("See [Zoho's pricing for small teams](https://www.zoho.com/crm/)", "Zoho")).toBe(true);
+  });
+});
+
+describe("verifyJudgement: the quote checks of visibility-v2", () => {
+  const PIPEDRIVE = [entity("Pipedrive"), entity("HubSpot")];
+  const answer =
+    'You asked about "pipedrive vs hubspot". Pipedrive is simpler to learn for new reps ([pipedrive.com](https://www.pipedrive.com/?utm_source=openai)).\n' +
+    "HubSpot costs more. Read [HubSpot pricing explained for startups](https://blog.hubspot.com/pricing) before you buy.";
+  const judge = (quotes: [string, string]) =>
+    verifyJudgement(
+      reply([
+        { name: "Pipedrive", mentioned: true, sentiment: "positive", quote: quotes[0] },
+        { name: "HubSpot", mentioned: true, sentiment: "negative", quote: quotes[1] },
+      ]),
+      { answer, prompt: "pipedrive vs hubspot", entities: PIPEDRIVE, sentiment: true, discover: false },
+    );
+
+  it("shows a kept quote as its whole sentence, each link as its label", () => {
+    const v = judge(["is simpler to learn", "HubSpot costs more."]);
+    expect(v.entities.map((e) => e.quote)).toEqual(["Pipedrive is simpler to learn for new reps (pipedrive.com).", "HubSpot costs more."]);
+    expect(v.quotes_rejected).toBe(0);
+  });
+
+  it("rejects a quote of fewer than three words of prose, one inside a link's label, and one cutting through a link", () => {
+    expect(judge(["Pipedrive is", "HubSpot costs"]).quotes_rejected).toBe(2);
+    expect(judge(["pipedrive.com", "HubSpot pricing explained for startups"]).quotes_rejected).toBe(2);
+    expect(judge(["new reps ([pipedrive.com](https://www.pipe", "explained for startups](https://blog.hubspot.com/pricing) before you buy"]).quotes_rejected).toBe(2);
+  });
+
+  it("rejects a prompt-echo sentence as a quote", () => {
+    const v = judge(['You asked about "pipedrive vs hubspot".', "HubSpot costs more."]);
+    expect(v.entities[0]).toEqual({ mentioned: true, sentiment: null, quote: null });
+    expect(v.quotes_rejected).toBe(1);
   });
 });
 
@@ -92,10 +127,24 @@ describe("figures", () => {
     expect(a!.quotes.map((q) => q.run_id)).toEqual(["r1", "r2", "r3"]);
   });
 
-  it("folds discovered names by case, first spelling kept, with visibility over the judged runs", () => {
+  it("folds discovered names by case, first spelling kept on a tie, with visibility over the judged runs", () => {
     const d = discoveredFigures(runs);
-    expect(d.map((x) => [x.name, x.runs_mentioning, x.visibility])).toEqual([["Zoho", 2, 0.5], ["Pipedrive", 1, 0.25]]);
+    expect(d.map((x) => [x.name, x.aliases, x.runs_mentioning, x.visibility])).toEqual([["Zoho", ["zoho"], 2, 0.5], ["Pipedrive", [], 1, 0.25]]);
     expect(d[0]!.by_engine.map((g) => [g.engine, g.runs_mentioning, g.runs])).toEqual([["chatgpt", 2, 2], ["claude", 0, 2]]);
+  });
+
+  it("merges names that share a registrable domain or differ by punctuation or a trailing generic word, under the spelling most runs used", () => {
+    const d = discoveredFigures([
+      run("m1", "chatgpt", [], [], ["monday.com", "Acme Inc"]),
+      run("m2", "chatgpt", [], [], ["monday CRM", "monday.com"]),
+      run("m3", "claude", [], [], ["www.monday.com", "Acme"]),
+      run("m4", "claude", [], [], ["Monday Sales CRM"]),
+    ]);
+    expect(d.map((x) => [x.name, x.aliases, x.runs_mentioning])).toEqual([
+      ["monday.com", ["monday CRM", "www.monday.com"], 3],
+      ["Acme Inc", ["Acme"], 2],
+      ["Monday Sales CRM", [], 1],
+    ]);
   });
 
   it("compares judge and rules per run and per pair, kappa by hand", () => {

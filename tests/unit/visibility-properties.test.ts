@@ -40,7 +40,7 @@ describe("visibility analysis properties", () => {
         const a = computeVisibilityAnalysis(runs, { entities: ENTITIES });
         expect(a.totals.runs).toBe(runs.filter((r) => (r.answer ?? "").trim() !== "").length);
         expect(a.totals.mentions).toBe(a.mentions.length);
-        expect(a.totals.mentions_not_counted.prompt_echo + a.totals.mentions_not_counted.absence).toBe(a.mentions.filter((m) => !m.counted).length);
+        expect(a.totals.mentions_not_counted.prompt_echo + a.totals.mentions_not_counted.absence + (a.totals.mentions_not_counted.link ?? 0)).toBe(a.mentions.filter((m) => !m.counted).length);
         const basis = a.rows.reduce((s, r) => s + r.runs_mentioning, 0);
         for (const r of a.rows) {
           for (const g of [r, ...r.by_engine, ...r.by_prompt, ...r.by_country]) {

@@ -73,7 +73,7 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 describe("computeVisibilityAnalysis: the fixture, figure by figure", () => {
   it("counts the runs it can and lists the others with their reasons", () => {
-    expect(analysis.method).toBe("visibility-v1");
+    expect(analysis.method).toBe("visibility-v2");
     expect(analysis.run_ids).toEqual(["dr_A", "dr_B", "dr_C", "dr_D", "dr_E", "dr_F", "dr_G", "dr_H"]);
     expect(analysis.excluded_runs).toEqual([
       { run_id: "dr_A", reason: "duplicate" },
@@ -83,7 +83,7 @@ describe("computeVisibilityAnalysis: the fixture, figure by figure", () => {
       { run_id: "dr_H", reason: "unfinished" },
     ]);
     // 18 mentions: A 5, B 6, C 4, D 3; not counted: 5 echoes (A 2, C 1, D 2) and 1 absence (B).
-    expect(analysis.totals).toEqual({ runs: 4, prompts: 3, engines: 3, mentions: 18, mentions_not_counted: { prompt_echo: 5, absence: 1 } });
+    expect(analysis.totals).toEqual({ runs: 4, prompts: 3, engines: 3, mentions: 18, mentions_not_counted: { prompt_echo: 5, absence: 1, link: 0 } });
   });
 
   it("HubSpot: named in A (1st), B (4th, after an absence sentence) and C (2nd); cited in A and D", () => {
@@ -116,7 +116,7 @@ describe("computeVisibilityAnalysis: the fixture, figure by figure", () => {
       mentioned_not_cited: 2,
       cited_not_mentioned: 1,
       mentions: 3,
-      mentions_not_counted: { prompt_echo: 3, absence: 1 },
+      mentions_not_counted: { prompt_echo: 3, absence: 1, link: 0 },
     });
   });
 
@@ -141,7 +141,7 @@ describe("computeVisibilityAnalysis: the fixture, figure by figure", () => {
       mentioned_not_cited: 2,
       cited_not_mentioned: 0,
       mentions: 4,
-      mentions_not_counted: { prompt_echo: 2, absence: 0 },
+      mentions_not_counted: { prompt_echo: 2, absence: 0, link: 0 },
     });
   });
 
@@ -163,7 +163,7 @@ describe("computeVisibilityAnalysis: the fixture, figure by figure", () => {
       mentioned_not_cited: 1,
       cited_not_mentioned: 0,
       mentions: 2,
-      mentions_not_counted: { prompt_echo: 0, absence: 0 },
+      mentions_not_counted: { prompt_echo: 0, absence: 0, link: 0 },
     });
   });
 

@@ -239,11 +239,11 @@ function FiguresTable({ analysis, links }: { analysis: VisibilityAnalysis; links
               <FigureLink href={all}>{r.mentions}</FigureLink>
             </Num>
             <Num>
-              <FigureLink href={links.mentions({ entity: r.name, counted: "false" })} title="Prompt echoes and absence sentences">
-                {r.mentions_not_counted.prompt_echo + r.mentions_not_counted.absence}
+              <FigureLink href={links.mentions({ entity: r.name, counted: "false" })} title="Link labels, prompt echoes and absence sentences">
+                {r.mentions_not_counted.prompt_echo + r.mentions_not_counted.absence + r.mentions_not_counted.link}
               </FigureLink>{" "}
               <span className="text-slate-500">
-                {r.mentions_not_counted.prompt_echo} echo · {r.mentions_not_counted.absence} absent
+                {r.mentions_not_counted.link} link · {r.mentions_not_counted.prompt_echo} echo · {r.mentions_not_counted.absence} absent
               </span>
             </Num>
           </tr>
@@ -324,7 +324,7 @@ function marked(text: string, name: string): ReactNode[] {
   return out;
 }
 
-const REASONS = { prompt_echo: "quotes the prompt or a search", absence: "says nothing was found" } as const;
+const REASONS = { prompt_echo: "quotes the prompt or a search", absence: "says nothing was found", link: "a link's label (a cited page)" } as const;
 
 function filterWords(filter: MentionFilter, analysis: VisibilityAnalysis): string[] {
   const prompts = analysis.rows[0]?.by_prompt ?? [];
@@ -437,7 +437,7 @@ export function VisibilityView({ analysis, evidence, links, lead, runLink }: { a
   const brands = analysis.entities.filter((e) => e.role === "brand").map((e) => e.name);
   const competitors = analysis.entities.length - brands.length;
   const title = `How often ${totals.runs} ${totals.runs === 1 ? "answer names" : "answers name"} ${brands.length ? brands.join(", ") : "the tracked entities"}${brands.length && competitors ? ` and ${competitors} ${competitors === 1 ? "competitor" : "competitors"}` : ""}`;
-  const notCounted = totals.mentions_not_counted.prompt_echo + totals.mentions_not_counted.absence;
+  const notCounted = totals.mentions_not_counted.prompt_echo + totals.mentions_not_counted.absence + totals.mentions_not_counted.link;
   const countries = analysis.rows[0]?.by_country ?? [];
   return (
     <>

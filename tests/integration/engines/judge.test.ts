@@ -36,7 +36,7 @@ const ask = (engine: (typeof ENGINE_IDS)[number], question: string) =>
 describe.each(ENGINE_IDS)("%s judges through its official SDK", (engine) => {
   it("names each tracked entity with a sentiment and a verbatim quote, and the other brands", async () => {
     const value = valueOf(await ask(engine, "best crm [[sim:answer:x]]"));
-    const verdict = verifyJudgement(value, { answer: ANSWER, entities: ENTITIES, sentiment: true, discover: true });
+    const verdict = verifyJudgement(value, { answer: ANSWER, prompt: "best crm", entities: ENTITIES, sentiment: true, discover: true });
     expect(verdict).toEqual({
       entities: [
         { mentioned: true, sentiment: "positive", quote: "Acme CRM is the best choice for small agencies." },
@@ -52,7 +52,7 @@ describe.each(ENGINE_IDS)("%s judges through its official SDK", (engine) => {
   it("misquotes and invents on demand, and the checks throw both away", async () => {
     const value = valueOf(await ask(engine, "best crm [[sim:judge_misquote]] [[sim:judge_invent]]"));
     expect((value as { discovered: string[] }).discovered).toContain(INVENTED_NAME);
-    const verdict = verifyJudgement(value, { answer: ANSWER, entities: ENTITIES, sentiment: true, discover: true });
+    const verdict = verifyJudgement(value, { answer: ANSWER, prompt: "best crm", entities: ENTITIES, sentiment: true, discover: true });
     expect(verdict.quotes_rejected).toBe(2);
     expect(verdict.names_dropped).toBe(1);
     expect(verdict.discovered).toEqual(["Salesforce"]);
@@ -62,9 +62,9 @@ describe.each(ENGINE_IDS)("%s judges through its official SDK", (engine) => {
   it("answers an unusable judgement on demand, then a usable one (*1)", async () => {
     const question = "best crm [[sim:judge_unusable*1]]";
     const first = valueOf(await ask(engine, question));
-    expect(() => verifyJudgement(first, { answer: ANSWER, entities: ENTITIES, sentiment: true, discover: true })).toThrow(UnusableJudgement);
+    expect(() => verifyJudgement(first, { answer: ANSWER, prompt: "best crm", entities: ENTITIES, sentiment: true, discover: true })).toThrow(UnusableJudgement);
     const second = valueOf(await ask(engine, question));
-    expect(verifyJudgement(second, { answer: ANSWER, entities: ENTITIES, sentiment: true, discover: true }).quotes_rejected).toBe(0);
+    expect(verifyJudgement(second, { answer: ANSWER, prompt: "best crm", entities: ENTITIES, sentiment: true, discover: true }).quotes_rejected).toBe(0);
   });
 
   it("is deterministic for a seed", async () => {
