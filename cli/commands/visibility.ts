@@ -70,12 +70,17 @@ export function visibilityLines(a: Analysis, as: "read" | "stated" = "stated"): 
   ]);
 }
 
+/** The summary, one sentence a line: what the human output leads with. */
+export function summaryLines(summary: readonly string[]): string[] {
+  return summary.length ? [...summary, ""] : [];
+}
 
 /** The figures as tables: every entity over all runs, then visibility by engine; each with its n. */
 export function formatVisibilityAnalysis(a: Analysis): string {
   const t = a.totals;
   const basis = a.rows[0]?.share_of_voice_n ?? 0;
   const lines = [
+    ...summaryLines(a.summary),
     `visibility analysis ${a.id}: ${a.status} · ${truncate(a.subject, 80)}`,
     `${t.runs} runs, ${t.prompts} prompts, ${t.engines} engines · ${t.mentions} mentions, ${t.mentions_not_counted.prompt_echo} quoting the prompt or a search and ${t.mentions_not_counted.absence} in "found nothing about" sentences not counted`,
     "",
