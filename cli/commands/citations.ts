@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { createCitationAnalysis, getAnalysis, listAnalyses, type CitationAnalysis } from "../../lib/schemas/analyses";
 import { EXIT } from "../client";
 import { arg, date, enginesInOrder, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, show, str, strs, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
+import { percent, percentEnds, percentRange } from "../../lib/words/format";
 import { toCsv } from "./fanouts";
 import { printQuestionsAnalysis } from "./questions";
 import { formatVisibilityAnalysis } from "./visibility";
@@ -13,8 +14,11 @@ type Analysis = z.output<typeof CitationAnalysis>;
 export const CITATION_TABLES = ["domains", "pages", "coverage", "mentions"] as const;
 type TableName = (typeof CITATION_TABLES)[number];
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const interval = ([low, high]: readonly [number, number]) => `${pct(low)}–${pct(high)}`;
+/** A coverage rate and its interval's ends as the CSV writes them: as the pages say them ("33%", rounded outward), which spreadsheets read as numbers. */
+function rateCells(rate: number, interval: readonly [number, number]) {
+  const [low, high] = percentEnds(interval);
+  return { cited_rate: percent(rate), low, high };
+}
 
 /** The rows of one table, with the columns `--format csv --table NAME` writes. */
 export function citationTable(a: Analysis, name: TableName): { rows: Record<string, unknown>[]; columns: string[] } {
@@ -32,8 +36,8 @@ export function citationTable(a: Analysis, name: TableName): { rows: Record<stri
     case "coverage":
       return {
         rows: a.domain_coverage.flatMap((c) => [
-          { domain: c.domain, engine: "all", runs: c.runs, cited_runs: c.cited_runs, unknown_runs: c.unknown_runs, cited_rate: c.cited_rate, low: c.cited_rate_interval[0], high: c.cited_rate_interval[1], citations: c.citations, prompts: c.prompts, cited_prompts: c.cited_prompts },
-          ...inEngineOrder(c.by_engine, (e) => e.engine).map((e) => ({ domain: c.domain, engine: e.engine, runs: e.runs, cited_runs: e.cited_runs, unknown_runs: e.unknown_runs, cited_rate: e.cited_rate, low: e.cited_rate_interval[0], high: e.cited_rate_interval[1], citations: null, prompts: null, cited_prompts: null })),
+          { domain: c.domain, engine: "all", runs: c.runs, cited_runs: c.cited_runs, unknown_runs: c.unknown_runs, ...rateCells(c.cited_rate, c.cited_rate_interval), citations: c.citations, prompts: c.prompts, cited_prompts: c.cited_prompts },
+          ...inEngineOrder(c.by_engine, (e) => e.engine).map((e) => ({ domain: c.domain, engine: e.engine, runs: e.runs, cited_runs: e.cited_runs, unknown_runs: e.unknown_runs, ...rateCells(e.cited_rate, e.cited_rate_interval), citations: null, prompts: null, cited_prompts: null })),
         ]),
         columns: ["domain", "engine", "runs", "cited_runs", "unknown_runs", "cited_rate", "low", "high", "citations", "prompts", "cited_prompts"],
       };
@@ -68,13 +72,16 @@ export function formatCitationAnalysis(a: Analysis): string {
     table(a.pages.slice(0, TOP).map((p) => ({ ...p, url: truncate(p.url, 70) })), ["url", "citations", "runs", "prompts", "seen_not_cited"]),
   ];
   if (a.domain_coverage.length) {
-    const rows = citationTable(a, "coverage").rows.map((r) => ({
-      ...r,
-      cited: `${r.cited_runs}/${r.runs}`,
-      rate: pct(r.cited_rate as number),
-      "95%": interval([r.low as number, r.high as number]),
-      unknown: r.unknown_runs,
-    }));
+    const rows = a.domain_coverage.flatMap((c) =>
+      [{ ...c, engine: "all" }, ...inEngineOrder(c.by_engine, (e) => e.engine)].map((r) => ({
+        domain: c.domain,
+        engine: r.engine,
+        cited: `${r.cited_runs}/${r.runs}`,
+        rate: percent(r.cited_rate),
+        "95%": percentRange(r.cited_rate_interval),
+        unknown: r.unknown_runs,
+      })),
+    );
     lines.push("", "coverage (a rate is a floor when runs are unknown: they showed no citation status)", table(rows, ["domain", "engine", "cited", "rate", "95%", "unknown"]));
   }
   if (a.textual_mentions.length) {

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { ENGINE_IDS } from "../../lib/schemas/common";
 import { createFanout, estimateFanout, getFanout, getFanoutQueries, listFanouts, type Fanout, type FanoutEstimate, type FanoutQueryReport, type FanoutRequest } from "../../lib/schemas/fanouts";
+import { percent, percentRange } from "../../lib/words/format";
 import { EXIT } from "../client";
 import {
   arg, date, enginesInOrder, inEngineOrder, intOption, linesOfFile, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, UsageError, waitOption,
@@ -135,7 +136,7 @@ function formatByCountry(r: z.output<typeof FanoutQueryReport>): string {
       engine: g.engine,
       country: g.country ?? "-",
       runs: `${q.runs}/${g.completed_runs}`,
-      share: q.share.toFixed(2),
+      share: percent(q.share),
       query: truncate(q.query, 60),
     })),
   );
@@ -149,8 +150,8 @@ function formatQueryReport(r: z.output<typeof FanoutQueryReport>): string {
       prompt: g.prompt_index,
       engine: g.engine,
       runs: `${q.runs}/${g.completed_runs}`,
-      share: q.share.toFixed(2),
-      "95%": `${q.share_interval[0].toFixed(2)}-${q.share_interval[1].toFixed(2)}`,
+      share: percent(q.share),
+      "95%": percentRange(q.share_interval),
       query: truncate(q.query, 70),
     })),
   );

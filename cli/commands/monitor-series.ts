@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { getMonitorSeries, SERIES_METRICS, type MonitorSeries } from "../../lib/schemas/monitors";
 import { EXIT } from "../client";
 import { date, intOption, out, printJson, request, str, table, UsageError, type Ctx, type Section } from "../command";
+import { percent, percentDiffCell, percentDiffEnds, percentEnds, percentRange, place, placeDiff, placeDiffRange, placeEnds, placeRange, points, pointsRange } from "../../lib/words/format";
 import { toCsv } from "./fanouts";
 import { idArg } from "./monitors";
 
@@ -12,17 +13,20 @@ type Point = SeriesOut["points"][number];
 
 const isRate = (metric: string) => metric !== "average_position";
 
-/** A rate as a percentage, a position with two decimals. */
+/** A rate as a percent, a position with one decimal (lib/words/format.ts). */
 function figure(metric: string, v: number | null): string {
   if (v === null) return "-";
-  return isRate(metric) ? `${(v * 100).toFixed(1)}%` : v.toFixed(2);
+  return isRate(metric) ? percent(v) : place(v);
 }
 
-/** A change: points of a rate ("+40.0 pts") or positions ("+0.50"). */
-function delta(metric: string, v: number): string {
-  const sign = v > 0 ? "+" : v < 0 ? "−" : "±";
-  return isRate(metric) ? `${sign}${Math.abs(v * 100).toFixed(1)} pts` : `${sign}${Math.abs(v).toFixed(2)}`;
-}
+/** An interval, rounded outward. */
+const figureRange = (metric: string, i: readonly [number, number]) => (isRate(metric) ? percentRange(i) : placeRange(i));
+
+/** A change: points of a rate ("+40 points") or places ("+0.5"). */
+const delta = (metric: string, v: number) => (isRate(metric) ? points(v) : placeDiff(v));
+
+/** A change's interval, rounded outward. */
+const deltaRange = (metric: string, i: readonly [number, number]) => (isRate(metric) ? pointsRange(i) : placeDiffRange(i));
 
 /** The series as a table: one line per tick, a significant change marked with `*`. */
 export function formatSeries(s: SeriesOut): string {
@@ -34,9 +38,9 @@ export function formatSeries(s: SeriesOut): string {
     runs: p.runs,
     n: p.n,
     value: figure(s.metric, p.value),
-    "95%": p.interval ? `${figure(s.metric, p.interval[0])} – ${figure(s.metric, p.interval[1])}` : "-",
+    "95%": p.interval ? figureRange(s.metric, p.interval) : "-",
     change: p.change ? `${delta(s.metric, p.change.diff)}${p.change.significant ? " *" : ""}` : "-",
-    "change interval": p.change ? `${delta(s.metric, p.change.interval[0])} to ${delta(s.metric, p.change.interval[1])}` : "-",
+    "change interval": p.change ? deltaRange(s.metric, p.change.interval) : "-",
   }));
   const lines = [head, table(rows, ["tick", "at", "runs", "n", "value", "95%", "change", "change interval"])];
   if (s.points.some((p) => p.change?.significant)) lines.push("* significant: the change's interval (at 1 − 0.05/m over the tick's cells) excludes 0 and it is at least the monitor's min_change");
@@ -45,20 +49,26 @@ export function formatSeries(s: SeriesOut): string {
 
 const CSV_COLUMNS = ["tick_id", "at", "runs", "n", "value", "interval_low", "interval_high", "change_diff", "change_low", "change_high", "significant"] as const;
 
+/** The points as the CSV writes them: figures as the pages say them ("33%", a place "1.4"; intervals rounded outward), which spreadsheets read as numbers. */
 export function seriesLines(s: SeriesOut) {
-  return s.points.map((p) => ({
-    tick_id: p.tick_id,
-    at: p.at,
-    runs: p.runs,
-    n: p.n,
-    value: p.value,
-    interval_low: p.interval?.[0] ?? null,
-    interval_high: p.interval?.[1] ?? null,
-    change_diff: p.change?.diff ?? null,
-    change_low: p.change?.interval[0] ?? null,
-    change_high: p.change?.interval[1] ?? null,
-    significant: p.change ? p.change.significant : null,
-  }));
+  const rate = isRate(s.metric);
+  return s.points.map((p) => {
+    const [low, high] = p.interval ? (rate ? percentEnds(p.interval) : placeEnds(p.interval)) : [null, null];
+    const [changeLow, changeHigh] = p.change ? (rate ? percentDiffEnds(p.change.interval) : placeEnds(p.change.interval)) : [null, null];
+    return {
+      tick_id: p.tick_id,
+      at: p.at,
+      runs: p.runs,
+      n: p.n,
+      value: p.value === null ? null : rate ? percent(p.value) : place(p.value),
+      interval_low: low,
+      interval_high: high,
+      change_diff: p.change ? (rate ? percentDiffCell(p.change.diff) : place(p.change.diff)) : null,
+      change_low: changeLow,
+      change_high: changeHigh,
+      significant: p.change ? p.change.significant : null,
+    };
+  });
 }
 
 function csvWanted(ctx: Ctx): boolean {

@@ -109,11 +109,17 @@ export function tickStatusText(t: { status: string; skip_reason: string | null }
   return t.skip_reason ? `${t.status} (${t.skip_reason})` : t.status;
 }
 
+/** A tick's summary under a line naming it: what a monitor's and a tick's output lead with. */
+function tickWords(t: { id: string; scheduled_for: string; summary: readonly string[] }, what: string): string[] {
+  return [`${what} ${t.id} (${date(t.scheduled_for)}):`, ...t.summary.map((s) => `  ${s}`), ""];
+}
+
 export function formatMonitor(m: MonitorBody | z.output<typeof MonitorSummary>): string {
   const prompts = "prompts" in m ? m.prompts : null;
   const count = prompts ? prompts.length : (m as z.output<typeof MonitorSummary>).prompt_count;
   const market = marketLabel(m.location, m.language);
   const lines = [
+    ...(m.last_tick ? tickWords(m.last_tick, "last tick") : []),
     `monitor ${m.id}: ${m.status} · version ${m.version} · ${m.name}`,
     `${scheduleInWords(m.schedule)}; next run ${m.status === "paused" ? "(paused) " : ""}${date(m.next_run_at)}`,
     `${count} prompts × ${enginesInOrder(m.engines).join(", ")} × ${m.runs} runs = ${count * m.engines.length * m.runs} executions per tick${market ? ` · ${market}` : ""}`,
@@ -137,7 +143,7 @@ export function formatMonitor(m: MonitorBody | z.output<typeof MonitorSummary>):
 function tickLine(t: z.output<typeof Tick>): string {
   const where = t.fanout_id ? `; fanout ${t.fanout_id} (follow it with: geoscope fanout get ${t.fanout_id} --wait 30)` : "";
   const why = t.error ? `: ${t.error.message}` : "";
-  return `tick ${t.id} (${t.trigger}, version ${t.version}): ${tickStatusText(t)}${where}${why}`;
+  return [...t.summary, `tick ${t.id} (${t.trigger}, version ${t.version}): ${tickStatusText(t)}${where}${why}`].join("\n");
 }
 
 export function idArg(ctx: Ctx): string {
@@ -220,6 +226,7 @@ export const monitors: Section = {
         const query = { limit: intOption(ctx, "limit"), cursor: str(ctx, "cursor") };
         show(ctx, await request(ctx, listMonitorTicks, { params: { monitor_id: id }, query }), (body) => {
           if (body.next_cursor) note(`more: --cursor ${body.next_cursor}`);
+          const newest = !str(ctx, "cursor") && body.items[0];
           const rows = body.items.map((t) => ({
             id: t.id,
             version: t.version,
@@ -230,7 +237,8 @@ export const monitors: Section = {
             charged: t.charged_usd === null ? null : `$${t.charged_usd}`,
             completed_at: date(t.completed_at),
           }));
-          return table(rows, ["id", "version", "trigger", "scheduled_for", "status", "fanout_id", "charged", "completed_at"]);
+          const listed = table(rows, ["id", "version", "trigger", "scheduled_for", "status", "fanout_id", "charged", "completed_at"]);
+          return newest ? [...tickWords(newest, "newest tick"), listed].join("\n") : listed;
         });
         return EXIT.ok;
       },

@@ -9,14 +9,13 @@ import { EXIT } from "../client";
 import {
   arg, followUntilFinished, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, str, strs, table, truncate, UsageError, waitBudget, waitOption, type Ctx, type Section,
 } from "../command";
+import { kappa, percent, percentEnds, percentRange, place, placeEnds, placeRange } from "../../lib/words/format";
 import { toCsv } from "./fanouts";
 
 type Analysis = z.output<typeof VisibilityAnalysis>;
 type Figures = Analysis["rows"][number];
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const range = (i: readonly [number, number] | null, f: (x: number) => string) => (i ? `${f(i[0])}–${f(i[1])}` : "-");
-const num = (x: number | null) => (x === null ? "-" : String(x));
+const range = (i: readonly [number, number] | null, f: (i: readonly [number, number]) => string) => (i ? f(i) : "-");
 
 /** One line per entity and group (all runs, each engine, prompt and country): the columns of --format csv and jsonl. */
 export const VISIBILITY_COLUMNS = [
@@ -27,28 +26,53 @@ export const VISIBILITY_COLUMNS = [
   "mentions", "prompt_echo", "absence", "link",
 ] as const;
 
-function figureLine(entity: Figures, groupBy: string, group: string | null, f: Omit<Figures, "name" | "role" | "by_engine" | "by_prompt" | "by_country" | "sentiment">) {
+/** How a line's figures are written: as the API states them (JSON lines), or as people read them (CSV, lib/words/format.ts). */
+type Cells = {
+  rate: (x: number) => string | number;
+  rateEnds: (i: readonly [number, number]) => readonly [string | number, string | number];
+  place: (x: number) => string | number;
+  placeEnds: (i: readonly [number, number]) => readonly [string | number, string | number];
+};
+const AS_STATED: Cells = { rate: (x) => x, rateEnds: (i) => i, place: (x) => x, placeEnds: (i) => i };
+/** Spreadsheets read "92%" as the number 0.92, so the CSV says what the pages say and still sorts. */
+const AS_READ: Cells = { rate: percent, rateEnds: percentEnds, place, placeEnds };
+
+function figureLine(entity: Figures, groupBy: string, group: string | null, f: Omit<Figures, "name" | "role" | "by_engine" | "by_prompt" | "by_country" | "sentiment">, c: Cells) {
+  const [visibilityLow, visibilityHigh] = c.rateEnds(f.visibility_interval);
+  const [positionLow, positionHigh] = f.average_position_interval ? c.placeEnds(f.average_position_interval) : [null, null];
+  const [top3Low, top3High] = c.rateEnds(f.top3_rate_interval);
+  const [prominenceLow, prominenceHigh] = c.rateEnds(f.prominence_interval);
+  const [citedLow, citedHigh] = c.rateEnds(f.cited_rate_interval);
   return {
     entity: entity.name, role: entity.role, group_by: groupBy, group,
-    runs: f.runs, runs_mentioning: f.runs_mentioning, visibility: f.visibility, visibility_low: f.visibility_interval[0], visibility_high: f.visibility_interval[1],
-    share_of_voice: f.share_of_voice, share_of_voice_n: f.share_of_voice_n,
-    average_position: f.average_position, average_position_low: f.average_position_interval?.[0] ?? null, average_position_high: f.average_position_interval?.[1] ?? null,
-    runs_top1: f.runs_top1, top1_rate: f.top1_rate, runs_top3: f.runs_top3, top3_rate: f.top3_rate, top3_rate_low: f.top3_rate_interval[0], top3_rate_high: f.top3_rate_interval[1],
-    prominence: f.prominence, prominence_low: f.prominence_interval[0], prominence_high: f.prominence_interval[1],
-    runs_citing: f.runs_citing, cited_rate: f.cited_rate, cited_rate_low: f.cited_rate_interval[0], cited_rate_high: f.cited_rate_interval[1],
+    runs: f.runs, runs_mentioning: f.runs_mentioning, visibility: c.rate(f.visibility), visibility_low: visibilityLow, visibility_high: visibilityHigh,
+    share_of_voice: f.share_of_voice === null ? null : c.rate(f.share_of_voice), share_of_voice_n: f.share_of_voice_n,
+    average_position: f.average_position === null ? null : c.place(f.average_position), average_position_low: positionLow, average_position_high: positionHigh,
+    runs_top1: f.runs_top1, top1_rate: c.rate(f.top1_rate), runs_top3: f.runs_top3, top3_rate: c.rate(f.top3_rate), top3_rate_low: top3Low, top3_rate_high: top3High,
+    prominence: c.rate(f.prominence), prominence_low: prominenceLow, prominence_high: prominenceHigh,
+    runs_citing: f.runs_citing, cited_rate: c.rate(f.cited_rate), cited_rate_low: citedLow, cited_rate_high: citedHigh,
     mentioned_and_cited: f.mentioned_and_cited, mentioned_not_cited: f.mentioned_not_cited, cited_not_mentioned: f.cited_not_mentioned,
     mentions: f.mentions, prompt_echo: f.mentions_not_counted.prompt_echo, absence: f.mentions_not_counted.absence, link: f.mentions_not_counted.link,
   };
 }
 
-/** Every entity's figures over all runs, then by engine, prompt and country: the rows of the exports. */
-export function visibilityLines(a: Analysis): Record<string, unknown>[] {
+/**
+ * Every entity's figures over all runs, then by engine, prompt and country: the rows of the
+ * exports. `as` "read" writes them as the pages do (CSV), "stated" as the API states them (JSON lines).
+ */
+export function visibilityLines(a: Analysis, as: "read" | "stated" = "stated"): Record<string, unknown>[] {
+  const c = as === "read" ? AS_READ : AS_STATED;
   return a.rows.flatMap((row) => [
-    figureLine(row, "all", null, row),
-    ...inEngineOrder(row.by_engine, (g) => g.engine).map((g) => figureLine(row, "engine", g.engine, g)),
-    ...row.by_prompt.map((g) => figureLine(row, "prompt", g.prompt, g)),
-    ...row.by_country.map((g) => figureLine(row, "country", g.country, g)),
+    figureLine(row, "all", null, row, c),
+    ...inEngineOrder(row.by_engine, (g) => g.engine).map((g) => figureLine(row, "engine", g.engine, g, c)),
+    ...row.by_prompt.map((g) => figureLine(row, "prompt", g.prompt, g, c)),
+    ...row.by_country.map((g) => figureLine(row, "country", g.country, g, c)),
   ]);
+}
+
+/** The summary, one sentence a line: what the human output leads with. */
+export function summaryLines(summary: readonly string[]): string[] {
+  return summary.length ? [...summary, ""] : [];
 }
 
 /** The figures as tables: every entity over all runs, then visibility by engine; each with its n. */
@@ -56,6 +80,7 @@ export function formatVisibilityAnalysis(a: Analysis): string {
   const t = a.totals;
   const basis = a.rows[0]?.share_of_voice_n ?? 0;
   const lines = [
+    ...summaryLines(a.summary),
     `visibility analysis ${a.id}: ${a.status} · ${truncate(a.subject, 80)}`,
     `${t.runs} runs, ${t.prompts} prompts, ${t.engines} engines · ${t.mentions} mentions, ${t.mentions_not_counted.link} in link labels (cited pages), ${t.mentions_not_counted.prompt_echo} quoting the prompt or a search and ${t.mentions_not_counted.absence} in "found nothing about" sentences not counted`,
     "",
@@ -64,25 +89,25 @@ export function formatVisibilityAnalysis(a: Analysis): string {
         entity: truncate(r.name, 30),
         role: r.role,
         mentioned: `${r.runs_mentioning}/${r.runs}`,
-        visibility: pct(r.visibility),
-        "95%": range(r.visibility_interval, pct),
-        share: r.share_of_voice === null ? "-" : pct(r.share_of_voice),
-        "avg pos": num(r.average_position),
-        "pos 95%": range(r.average_position_interval, String),
+        visibility: percent(r.visibility),
+        "95%": percentRange(r.visibility_interval),
+        share: r.share_of_voice === null ? "-" : percent(r.share_of_voice),
+        "avg pos": r.average_position === null ? "-" : place(r.average_position),
+        "pos 95%": range(r.average_position_interval, placeRange),
         top3: `${r.runs_top3}/${r.runs}`,
-        prominence: r.prominence.toFixed(4),
+        prominence: percent(r.prominence),
         cited: `${r.runs_citing}/${r.runs}`,
       })),
       ["entity", "role", "mentioned", "visibility", "95%", "share", "avg pos", "pos 95%", "top3", "prominence", "cited"],
     ),
-    `share of voice: of ${basis} runs mentioning any tracked entity (a run naming two counts for both)`,
+    `share of voice: of ${basis} runs mentioning any tracked entity (a run naming two counts for both) · prominence: the share of an answer's words spent on it, weighted to its start`,
     "",
     "visibility by engine",
     table(
       a.rows.flatMap((r) =>
         inEngineOrder(r.by_engine, (g) => g.engine).map((g) => ({
-          entity: truncate(r.name, 30), engine: g.engine, mentioned: `${g.runs_mentioning}/${g.runs}`, visibility: pct(g.visibility), "95%": range(g.visibility_interval, pct),
-          "avg pos": num(g.average_position), cited: `${g.runs_citing}/${g.runs}`,
+          entity: truncate(r.name, 30), engine: g.engine, mentioned: `${g.runs_mentioning}/${g.runs}`, visibility: percent(g.visibility), "95%": percentRange(g.visibility_interval),
+          "avg pos": g.average_position === null ? "-" : place(g.average_position), cited: `${g.runs_citing}/${g.runs}`,
         })),
       ),
       ["entity", "engine", "mentioned", "visibility", "95%", "avg pos", "cited"],
@@ -115,13 +140,13 @@ function judgedLines(a: Analysis): string[] {
           positive: r.sentiment?.positive ?? "-",
           neutral: r.sentiment?.neutral ?? "-",
           negative: r.sentiment?.negative ?? "-",
-          score: r.sentiment?.score === null || !r.sentiment ? "-" : pct(r.sentiment.score),
-          "95%": r.sentiment && r.sentiment.score !== null ? range(r.sentiment.score_interval, pct) : "-",
+          score: r.sentiment?.score === null || !r.sentiment ? "-" : percent(r.sentiment.score),
+          "95%": r.sentiment && r.sentiment.score !== null ? percentRange(r.sentiment.score_interval) : "-",
           quote: truncate((r.sentiment?.quotes[0]?.quote ?? "").replace(/\s+/g, " "), 50),
         })),
         ["entity", "positive", "neutral", "negative", "score", "95%", "quote"],
       ),
-      "score: positive / (positive + negative)",
+      "score: positive / (positive + negative), over the answers that take a side only",
     );
   }
   if (a.discovered) {
@@ -129,7 +154,7 @@ function judgedLines(a: Analysis): string[] {
     lines.push(
       a.discovered.length
         ? table(
-            a.discovered.map((d) => ({ name: truncate(d.name, 30), mentioned: `${d.runs_mentioning}/${j.runs_judged}`, visibility: pct(d.visibility), "95%": range(d.visibility_interval, pct) })),
+            a.discovered.map((d) => ({ name: truncate(d.name, 30), mentioned: `${d.runs_mentioning}/${j.runs_judged}`, visibility: percent(d.visibility), "95%": percentRange(d.visibility_interval) })),
             ["name", "mentioned", "visibility", "95%"],
           )
         : "(none)",
@@ -137,7 +162,7 @@ function judgedLines(a: Analysis): string[] {
   }
   if (a.agreement) {
     const g = a.agreement;
-    lines.push("", `judge vs rules on "mentioned": ${g.agreeing}/${g.runs} runs agree, ${g.pairs_agreeing}/${g.pairs} run x entity pairs, Cohen's kappa ${g.kappa ?? "undefined"}`);
+    lines.push("", `judge vs rules on "mentioned": ${g.agreeing}/${g.runs} runs agree, ${g.pairs_agreeing}/${g.pairs} run x entity pairs, Cohen's kappa ${kappa(g.kappa)}`);
   }
   return lines;
 }
@@ -151,7 +176,7 @@ function formatOf(ctx: Ctx): "csv" | "jsonl" | null {
 }
 
 function printAnalysis(ctx: Ctx, format: "csv" | "jsonl" | null, result: { text: string; body: Analysis }) {
-  if (format === "csv") process.stdout.write(toCsv(visibilityLines(result.body), [...VISIBILITY_COLUMNS]));
+  if (format === "csv") process.stdout.write(toCsv(visibilityLines(result.body, "read"), [...VISIBILITY_COLUMNS]));
   else if (format === "jsonl") process.stdout.write(visibilityLines(result.body).map((l) => `${JSON.stringify(l)}\n`).join(""));
   else if (ctx.json) printJson(result.text, ctx.pretty);
   else out(formatVisibilityAnalysis(result.body));
@@ -215,7 +240,7 @@ function judgeOf(ctx: Ctx): { engine: "chatgpt" | "claude" | "gemini"; sentiment
 }
 
 const formatOption = {
-  format: { type: "string", arg: "csv|jsonl", values: ["csv", "jsonl"], help: `export one line per entity and group (all, each engine, prompt and country): ${VISIBILITY_COLUMNS.slice(0, 8).join(", ")}, …` },
+  format: { type: "string", arg: "csv|jsonl", values: ["csv", "jsonl"], help: `export one line per entity and group (all, each engine, prompt and country): ${VISIBILITY_COLUMNS.slice(0, 8).join(", ")}, …; CSV as the pages write figures ("92%", intervals rounded outward), JSON lines as the API states them` },
 } as const;
 
 function formatMentions(page: z.output<typeof MentionPage>): string {

@@ -23,7 +23,8 @@ const FINISHED = new Set(["completed", "partial", "failed"]);
 const INSTRUCTIONS = `geoscope runs prompts on answer engines (ChatGPT, Claude, Gemini) and records what each answered, cited and searched.
 Start with whoami, then list_projects (or create_project): work-starting tools need a project id (pr_…).
 Work-starting tools (run_prompt and the like) return at once with the object queued; call the matching wait_for_… tool until its status is completed, partial or failed.
-Each result is the API's JSON body. An error is a tool error whose text is the API's error envelope {"error":{"code","message","engine","retryable"}}.`;
+Each result is the API's JSON body. Visibility analyses and monitor ticks (a monitor's last_tick too) carry \`summary\`: up to five plain-words sentences made from their figures, each with its n; tell people those first, and call a difference a change only where a summary or a series' \`significant\` does.
+An error is a tool error whose text is the API's error envelope {"error":{"code","message","engine","retryable"}}.`;
 
 const usd = (amount: string) => `$${amount}`;
 

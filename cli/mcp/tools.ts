@@ -55,7 +55,7 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "update_monitor", endpoint: "PATCH /monitors/{monitor_id}", hint: "Pause with status paused, resume with status active." },
   { name: "delete_monitor", endpoint: "DELETE /monitors/{monitor_id}" },
   { name: "run_monitor", endpoint: "POST /monitors/{monitor_id}/run", cost: "fanout", hint: "The tick's fanout_id goes to wait_for_fanout; a skipped tick (skip_reason) started and charged nothing." },
-  { name: "list_monitor_ticks", endpoint: "GET /monitors/{monitor_id}/ticks" },
+  { name: "list_monitor_ticks", endpoint: "GET /monitors/{monitor_id}/ticks", hint: "Each tick's summary says in words how often each entity was named and what changed since the tick before (only what the series' test calls a change)." },
   {
     name: "get_monitor_series",
     endpoint: "GET /monitors/{monitor_id}/series",
@@ -79,7 +79,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: "get_visibility_analysis",
     endpoint: "GET /analyses/{analysis_id}",
-    hint: "For a va_… id: per entity visibility, share of voice, average position, top-1/top-3 rates, prominence and cited rate, each with its n and 95% interval, overall and by engine, prompt and country.",
+    hint: "For a va_… id: summary (plain-words sentences to read first), then per entity visibility, share of voice, average position, top-1/top-3 rates, prominence and cited rate, each with its n and 95% interval, overall and by engine, prompt and country.",
   },
   { name: "list_mentions", endpoint: "GET /analyses/{analysis_id}/mentions", hint: "format=csv answers every matching mention as CSV text instead of a page." },
   { name: "wait_for_analysis", endpoint: "GET /analyses/{analysis_id}", waitsOn: "status" },

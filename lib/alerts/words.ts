@@ -1,5 +1,6 @@
 // An alert in words: the one sentence the API (`summary`), the webhook's data, the email and the
 // monitor page all say, so that every channel tells the same thing.
+import { engineName, percent, points, pointsRange } from "../words/format";
 
 /** A significant change of one cell, as the series decided it (lib/stats changeTest at 1 - 0.05/m). */
 export type SignificantChange = {
@@ -38,17 +39,16 @@ export function changeFields(c: SignificantChange | null) {
   };
 }
 
-const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
-const points = (diff: number) => `${diff >= 0 ? "+" : "−"}${Math.abs(diff * 100).toFixed(1)}`;
-/** A confidence as a percentage with no trailing zeros: 0.9964 -> "99.64%". */
+/** A confidence as a percentage with no trailing zeros: 0.9964 -> "99.64%" (not a rate: its decimals are the point). */
 const confidenceText = (c: number) => `${Number((c * 100).toFixed(2))}%`;
 
+/** Figures as every page says them (lib/words/format.ts): whole percents, the interval rounded outward. */
 export function changeSummary(c: SignificantChange): string {
-  const where = c.engine === "all" ? "all engines" : c.engine;
+  const where = c.engine === "all" ? "all engines" : engineName(c.engine);
   const direction = c.diff >= 0 ? "rose" : "fell";
   return (
     `${c.entity}'s ${c.metric} on ${where} ${direction} from ${percent(c.before)} (n=${c.before_runs}) to ${percent(c.after)} (n=${c.after_runs}): ` +
-    `${points(c.diff)} points (${confidenceText(c.confidence)} interval ${points(c.interval[0])} to ${points(c.interval[1])}).`
+    `${points(c.diff)} (${confidenceText(c.confidence)} interval ${pointsRange(c.interval)}).`
   );
 }
 

@@ -23,7 +23,7 @@ import { domainNameOf } from "../schemas/projects";
 import { MONITOR_LIMITS, type MonitorRequest, type MonitorUpdateRequest } from "../schemas/monitors";
 import type { EntityInput } from "../schemas/visibility";
 import { entitiesFromContext, normalizeEntity, type Entity, type EntityContext } from "../visibility/entities";
-import { monitorPrompts, monitorRow, presentMonitor, presentTick, reachableMonitorRow, tickRow, type MonitorRow } from "./read";
+import { lastTickFiguresOf, monitorPrompts, monitorRow, presentMonitor, presentTick, reachableMonitorRow, tickFiguresOf, tickRow, type MonitorRow } from "./read";
 import { nextSlot, storedSchedule } from "./schedule";
 import { newWebhookSecret, sealWebhookSecret } from "./secret";
 import { runTickNow } from "./ticks";
@@ -77,7 +77,8 @@ const budgetMicros = (value: string | null | undefined) => (value === undefined 
 /** The monitor as answered, with its webhook secret (the 201 of POST and of the rotation). */
 async function presentWithSecret(monitorId: string, secret: string) {
   const row = (await monitorRow(standalone(), monitorId))!;
-  return { ...presentMonitor(row, await monitorPrompts(standalone(), monitorId)), webhook_secret: secret };
+  const [prompts, figures] = await Promise.all([monitorPrompts(standalone(), monitorId), lastTickFiguresOf([row])]);
+  return { ...presentMonitor(row, prompts, figures), webhook_secret: secret };
 }
 
 /** POST /monitors. Nothing runs now: the first tick is due at the schedule's next slot. */
@@ -186,7 +187,8 @@ export async function updateMonitor(principal: Principal, monitorId: string, bod
     });
   });
   const row = (await monitorRow(standalone(), current.id, now))!;
-  return presentMonitor(row, await monitorPrompts(standalone(), row.id));
+  const [prompts, figures] = await Promise.all([monitorPrompts(standalone(), row.id), lastTickFiguresOf([row])]);
+  return presentMonitor(row, prompts, figures);
 }
 
 /** DELETE /monitors/{id}: the monitor and its ticks; the fanouts and analyses they made stay. */
@@ -209,5 +211,6 @@ export async function runMonitor(principal: Principal, monitorId: string, now = 
   const tickId = await runTickNow(row, { userId: principal.user.id, apiKeyId: principal.apiKeyId }, now);
   // A tick skipped now alerts like a scheduled one; the tick stands whatever happens to its alert.
   await alertTickOutcome(tickId).catch((error: unknown) => log.error("a skipped tick's alert could not be raised", { tick_id: tickId, error }));
-  return presentTick((await tickRow(standalone(), tickId))!);
+  const tick = (await tickRow(standalone(), tickId))!;
+  return presentTick(tick, await tickFiguresOf([{ tick, monitor: row }]));
 }

@@ -16,7 +16,9 @@ import type { Monitor, MonitorList, MonitorPrompt, MonitorsQuery, MonitorSummary
 import type { Entity } from "../schemas/visibility";
 import { readableSql, readerOf, type Reader } from "../shares/reader";
 import { inReachableWorkspaceSql, reachOf, requireWorkspace } from "../workspaces/access";
+import { tickSummary } from "../words/ticks";
 import { monthStart, scheduleOf, type Every } from "./schedule";
+import { tickFigures, type TickFigures } from "./series";
 
 /** A timestamp parameter as the project writes them: the UTC wall time of timestamp(3). */
 const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
@@ -151,15 +153,18 @@ function tickStatus(row: TickRow): z.input<typeof Tick>["status"] {
   return statusOfCounts(row.live, row.live.started) === "queued" ? "queued" : "running";
 }
 
-export function presentTickSummary(row: TickRow, billingEnabled = billingSettings().enabled): z.input<typeof TickSummary> {
+/** `figures`: what tickFiguresOf read for the tick's summary (a tick not in it has no figures yet). */
+export function presentTickSummary(row: TickRow, figures: TickFigures, billingEnabled = billingSettings().enabled): z.input<typeof TickSummary> {
   const charged = row.completedAt ? (row.chargedMicros ?? 0n) : row.live.captured;
+  const status = tickStatus(row);
   return {
     id: row.id,
     version: row.version,
     scheduled_for: row.scheduledFor.toISOString(),
     trigger: row.trigger,
-    status: tickStatus(row),
+    status,
     skip_reason: row.skipReason,
+    summary: tickSummary({ status, figures: figures.get(row.id) ?? null }),
     fanout_id: row.fanoutId,
     analysis_id: row.analysisId,
     charged_usd: billingEnabled ? formatUsd(charged) : null,
@@ -169,11 +174,27 @@ export function presentTickSummary(row: TickRow, billingEnabled = billingSetting
   };
 }
 
-export function presentTick(row: TickRow, billingEnabled = billingSettings().enabled): z.input<typeof Tick> {
-  return { ...presentTickSummary(row, billingEnabled), monitor_id: row.monitorId };
+export function presentTick(row: TickRow, figures: TickFigures, billingEnabled = billingSettings().enabled): z.input<typeof Tick> {
+  return { ...presentTickSummary(row, figures, billingEnabled), monitor_id: row.monitorId };
 }
 
-function summaryFieldsOf(row: MonitorRow) {
+type Deciding = Pick<MonitorRow, "alerts" | "entities">;
+
+/** What the summaries of `ticks` read, each tick with the monitor that decides its test (min_change) and its brands: one statement. */
+export function tickFiguresOf(ticks: readonly { tick: Pick<TickRow, "id" | "analysisId">; monitor: Deciding }[], session: SqlSession = standalone()): Promise<TickFigures> {
+  return tickFigures(
+    ticks
+      .filter((t) => t.tick.analysisId !== null)
+      .map((t) => ({ tickId: t.tick.id, minChange: t.monitor.alerts.min_change ?? 10, brands: t.monitor.entities.filter((e) => e.role === "brand").map((e) => e.name) })),
+    session,
+  );
+}
+
+/** What the last ticks' summaries of `monitors` read. */
+export const lastTickFiguresOf = (monitors: readonly MonitorRow[], session: SqlSession = standalone()) =>
+  tickFiguresOf(monitors.flatMap((m) => (m.lastTick ? [{ tick: m.lastTick, monitor: m }] : [])), session);
+
+function summaryFieldsOf(row: MonitorRow, figures: TickFigures) {
   return {
     id: row.id,
     project: row.projectId,
@@ -189,7 +210,7 @@ function summaryFieldsOf(row: MonitorRow) {
     monthly_budget_usd: row.budgetMicros === null ? null : formatUsd(row.budgetMicros),
     alerts: row.alerts,
     next_run_at: row.nextRunAt.toISOString(),
-    last_tick: row.lastTick ? presentTickSummary(row.lastTick) : null,
+    last_tick: row.lastTick ? presentTickSummary(row.lastTick, figures) : null,
     spend_month_to_date_usd: formatUsd(row.spendMicros),
     created_at: row.createdAt.toISOString(),
     created_by: row.createdBy?.email ?? null,
@@ -198,15 +219,16 @@ function summaryFieldsOf(row: MonitorRow) {
 
 type StoredPrompt = { text: string; source?: z.input<typeof MonitorPrompt>["source"]; location?: z.input<typeof MonitorPrompt>["location"]; language?: string | null };
 
-export function presentMonitor(row: MonitorRow, prompts: readonly StoredPrompt[]): z.input<typeof Monitor> {
+/** `figures`: what its last tick's summary reads (lastTickFiguresOf). */
+export function presentMonitor(row: MonitorRow, prompts: readonly StoredPrompt[], figures: TickFigures): z.input<typeof Monitor> {
   return {
-    ...summaryFieldsOf(row),
+    ...summaryFieldsOf(row, figures),
     prompts: prompts.map((p) => ({ text: p.text, source: p.source ?? null, location: p.location ?? null, language: p.language ?? null })),
   };
 }
 
-function presentMonitorSummary(row: MonitorRow): z.input<typeof MonitorSummary> {
-  return { ...summaryFieldsOf(row), prompt_count: row.promptCount };
+function presentMonitorSummary(row: MonitorRow, figures: TickFigures): z.input<typeof MonitorSummary> {
+  return { ...summaryFieldsOf(row, figures), prompt_count: row.promptCount };
 }
 
 const PROMPTS = defineStatement({
@@ -236,7 +258,8 @@ export async function monitorPrompts(session: SqlSession, monitorId: string): Pr
 /** GET /monitors/{id}. */
 export async function getMonitor(principal: Principal, monitorId: string): Promise<z.input<typeof Monitor>> {
   const row = await reachableMonitorRow(principal, monitorId);
-  return presentMonitor(row, await monitorPrompts(standalone(), row.id));
+  const [prompts, figures] = await Promise.all([monitorPrompts(standalone(), row.id), lastTickFiguresOf([row])]);
+  return presentMonitor(row, prompts, figures);
 }
 
 /**
@@ -245,7 +268,9 @@ export async function getMonitor(principal: Principal, monitorId: string): Promi
  */
 export async function readMonitor(reader: Reader, monitorId: string): Promise<z.input<typeof Monitor> | null> {
   const row = await MONITOR.first(standalone(), { ...readerOf(reader), monitor: monitorId, month: monthStart(new Date()) });
-  return row ? presentMonitor(row, await monitorPrompts(standalone(), row.id)) : null;
+  if (!row) return null;
+  const [prompts, figures] = await Promise.all([monitorPrompts(standalone(), row.id), lastTickFiguresOf([row])]);
+  return presentMonitor(row, prompts, figures);
 }
 
 /** GET /monitors. */
@@ -262,7 +287,8 @@ export async function listMonitors(principal: Principal, query: z.output<typeof 
     month: monthStart(new Date()),
   });
   const page = pageOf(rows, query.limit);
-  return { items: page.items.map(presentMonitorSummary), next_cursor: page.next_cursor };
+  const figures = await lastTickFiguresOf(page.items);
+  return { items: page.items.map((row) => presentMonitorSummary(row, figures)), next_cursor: page.next_cursor };
 }
 
 /** One tick by its id (no access check), or null. */
@@ -276,5 +302,6 @@ export async function listTicks(principal: Principal, monitorId: string, query: 
   const rows = await TICKS.query(standalone(), { monitor: monitor.id, before: query.cursor ? decodeCursor(query.cursor, "mt") : undefined, limit: query.limit + 1 });
   const page = pageOf(rows, query.limit);
   const billingEnabled = billingSettings().enabled;
-  return { items: page.items.map((row) => presentTick(row, billingEnabled)), next_cursor: page.next_cursor };
+  const figures = await tickFiguresOf(page.items.map((tick) => ({ tick, monitor })));
+  return { items: page.items.map((row) => presentTick(row, figures, billingEnabled)), next_cursor: page.next_cursor };
 }

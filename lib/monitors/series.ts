@@ -6,12 +6,13 @@
 // a normal (Welch) interval for the average position (docs/decisions.md "Monitor series").
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { date, defineStatement, float, int, text, type RowOf } from "../db/statement";
+import { arrayParam, date, defineStatement, float, int, text, type RowOf } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { ApiError } from "../http/errors";
 import type { SignificantChange } from "../alerts/words";
 import { changeTest, rateOf, round4, sampleVariance, zFor, type ChangeTest } from "../stats";
 import type { MonitorSeries, SeriesMetric, SeriesQuery } from "../schemas/monitors";
+import type { TickFacts } from "../words/ticks";
 import { reachableMonitorRow, type MonitorRow } from "./read";
 
 export type Metric = z.output<typeof SeriesMetric>;
@@ -264,4 +265,64 @@ export async function tickChanges(tickId: string, minChange: number, session: Sq
     rows.filter((r) => r.side === "b"),
     minChange,
   );
+}
+
+// ---------------------------------------------------------------------------
+// What a tick's summary reads (lib/words/ticks.ts)
+// ---------------------------------------------------------------------------
+
+/** Every cell's figures of some ticks (those with an analysis) and of the previous completed (or partial) tick of each one's version. */
+const TICKS_FIGURES = defineStatement({
+  label: "monitor_ticks_figures",
+  params: ["ticks"],
+  columns: { tick: text("x.tick"), side: text("x.side"), ...figureColumns },
+  sql: ({ select, p }) =>
+    `WITH cur AS (SELECT t.id, t.monitor_id, t.version, t.scheduled_for FROM monitor_ticks t WHERE t.id = ANY(${p.ticks}::text[]) AND t.analysis_id IS NOT NULL),
+    x AS (SELECT cur.id AS tick, 'b' AS side, cur.id AS source FROM cur
+      UNION ALL SELECT cur.id, 'a', prev.id FROM cur CROSS JOIN LATERAL (SELECT t.id FROM monitor_ticks t WHERE t.monitor_id = cur.monitor_id AND t.version = cur.version
+        AND t.status IN ('completed', 'partial') AND t.analysis_id IS NOT NULL AND t.scheduled_for < cur.scheduled_for ORDER BY t.scheduled_for DESC LIMIT 1) prev)
+    SELECT ${select} FROM x JOIN monitor_tick_figures f ON f.tick_id = x.source ORDER BY x.tick, f.entity_index, f.engine`,
+});
+
+/** The figures of each tick a summary is asked for, by tick id; a tick without figures is not in it. */
+export type TickFigures = ReadonlyMap<string, NonNullable<TickFacts["figures"]>>;
+
+/** A tick whose summary is wanted, with what its monitor decides: the min_change of its test, its brands. */
+export type TickAsk = { tickId: string; minChange: number; brands: readonly string[] };
+
+const tallyOf = (f: FigureRow) => {
+  const { interval } = rateOf(f.runsMentioning, f.runs);
+  return { k: f.runsMentioning, n: f.runs, interval };
+};
+
+/**
+ * The figures tick summaries read, in one statement for all the ticks asked: each cell's
+ * visibility, and its change from the previous completed tick of the version by the series' own
+ * test (changeOf, at the monitor's min_change).
+ */
+export async function tickFigures(asks: readonly TickAsk[], session: SqlSession = standalone()): Promise<TickFigures> {
+  const out = new Map<string, NonNullable<TickFacts["figures"]>>();
+  if (asks.length === 0) return out;
+  const rows = await TICKS_FIGURES.query(session, { ticks: arrayParam(asks.map((a) => a.tickId)) });
+  const byTick = new Map<string, { a: FigureRow[]; b: FigureRow[] }>();
+  for (const row of rows) {
+    const sides = byTick.get(row.tick) ?? byTick.set(row.tick, { a: [], b: [] }).get(row.tick)!;
+    sides[row.side === "a" ? "a" : "b"].push(row);
+  }
+  for (const ask of asks) {
+    const sides = byTick.get(ask.tickId);
+    if (!sides || sides.b.length === 0) continue;
+    const after = [...sides.b].sort((x, y) => x.entityIndex - y.entityIndex || (x.engine === "all" ? -1 : y.engine === "all" ? 1 : x.engine.localeCompare(y.engine)));
+    const before = new Map(sides.a.map((f) => [`${f.entity}\u0000${f.engine}`, f]));
+    const entities = [...new Set(after.map((f) => f.entity))];
+    out.set(ask.tickId, {
+      cells: after.map((f) => ({ entity: f.entity, engine: f.engine, ...tallyOf(f) })),
+      focus: entities.find((e) => ask.brands.includes(e)) ?? entities[0]!,
+      changes: after.flatMap((f) => {
+        const a = before.get(`${f.entity}\u0000${f.engine}`);
+        return a ? [{ entity: f.entity, engine: f.engine, before: tallyOf(a), after: tallyOf(f), test: changeOf("visibility", a, f, ask.minChange) }] : [];
+      }),
+    });
+  }
+  return out;
 }

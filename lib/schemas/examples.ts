@@ -3,6 +3,7 @@
 // (valid ULIDs of November 2026), money strings and answers. Plain data (typing them by their
 // schemas would make each schema's type depend on itself): tests/api/openapi.test.ts parses every
 // example with the schema that shows it.
+import { visibilitySummary, type VisibilityFacts } from "../words/visibility";
 
 export const ids = {
   personalWorkspace: "ws_01M6DN57ABEHJZ67DGGY0ZH8NT",
@@ -1445,7 +1446,7 @@ const visibilityExampleBase = {
   "charge": null
 };
 
-export const exampleVisibilityAnalysis = {
+const visibilityExample = {
   ...visibilityExampleBase,
   "rows": visibilityExampleBase.rows.map((row) => ({ ...row, "sentiment": null })),
   "judge": null,
@@ -1453,6 +1454,9 @@ export const exampleVisibilityAnalysis = {
   "agreement": null,
   "charge": null,
 };
+
+// Its summary as the server words it, so the example never says what the templates do not.
+export const exampleVisibilityAnalysis = { ...visibilityExample, "summary": visibilitySummary(visibilityExample as unknown as VisibilityFacts) };
 
 export const exampleMention = {
   "run_id": "dr_01M8A2R1B7C3D4E5F6G7H8J9K0",

@@ -9,6 +9,8 @@ import { Language, Location, marketFields } from "./locale";
 import { ProjectId } from "./projects";
 import { RunError } from "./results";
 import { FanoutId } from "./runs";
+import { Summary } from "./summary";
+import { tickSummary } from "../words/ticks";
 import { Entity, EntityInput, VISIBILITY_LIMITS } from "./visibility";
 import { WorkspaceId } from "./workspaces";
 
@@ -218,6 +220,9 @@ const tickFields = {
   trigger: TickTrigger,
   status: TickStatus,
   skip_reason: TickSkipReason.nullable().describe("Why a skipped tick was skipped; null otherwise."),
+  summary: Summary.describe(
+    "What to read first, in plain words: how often each entity was named in the tick's answers; what changed since the previous completed tick of its version, only where the series' test (the alerts') calls it a change, else that nothing changed beyond chance; which engines name the brand least and most. A tick without figures yet says where it stands (queued, running, skipped, failed). See Summary.",
+  ),
   fanout_id: FanoutId.nullable().describe("The fanout the tick ran (GET /fanouts/{id}); null when skipped, failed before it started, or not made yet."),
   analysis_id: idOf("va").nullable().describe("The visibility analysis of its fanout, made when the fanout finished; null until then."),
   charged_usd: Usd.nullable().describe("What its fanout's runs paid so far (all of it once finished); null while billing is off."),
@@ -226,6 +231,7 @@ const tickFields = {
   completed_at: DateTime.nullable().describe("When it closed: its fanout finished and its own work was done, or it was skipped or failed."),
 };
 
+const exampleCell = (entity: string, engine: string, k: number, n: number, interval: [number, number]) => ({ entity, engine, k, n, interval });
 const exampleTickSummary = {
   id: "mt_01M7VRMMR088ASXAB0JMYCMVPS",
   version: 1,
@@ -233,8 +239,26 @@ const exampleTickSummary = {
   trigger: "schedule",
   status: "completed",
   skip_reason: null,
+  // Worded by the server's own templates from these figures, so the example says what the server would.
+  summary: tickSummary({
+    status: "completed",
+    figures: {
+      cells: [
+        exampleCell("Acme CRM", "all", 22, 30, [0.5555, 0.8582]),
+        exampleCell("Acme CRM", "chatgpt", 9, 10, [0.5958, 0.9821]),
+        exampleCell("Acme CRM", "claude", 6, 10, [0.3127, 0.8318]),
+        exampleCell("Acme CRM", "gemini", 7, 10, [0.3968, 0.8922]),
+        exampleCell("HubSpot", "all", 25, 30, [0.6644, 0.9266]),
+      ],
+      focus: "Acme CRM",
+      changes: [
+        { entity: "Acme CRM", engine: "all", before: { k: 10, n: 30, interval: [0.1923, 0.5122] }, after: { k: 22, n: 30, interval: [0.5555, 0.8582] }, test: { diff: 0.4, interval: [0.1034, 0.6025], significant: true } },
+        { entity: "HubSpot", engine: "all", before: { k: 24, n: 30, interval: [0.6269, 0.9049] }, after: { k: 25, n: 30, interval: [0.6644, 0.9266] }, test: { diff: 0.0333, interval: [-0.2, 0.26], significant: false } },
+      ],
+    },
+  }),
   fanout_id: "fo_01M7VRMMR088ASXAB0JMYCMVPV",
-  analysis_id: null,
+  analysis_id: "va_01M7VRMMR088ASXAB0JMYCMVPW",
   charged_usd: "0.39",
   error: null,
   created_at: "2026-11-21T06:00:04.512Z",
@@ -248,7 +272,9 @@ const exampleSkippedTick = {
   scheduled_for: "2026-11-22T06:00:00.000Z",
   status: "skipped",
   skip_reason: "budget_exhausted",
+  summary: tickSummary({ status: "skipped", figures: null }),
   fanout_id: null,
+  analysis_id: null,
   charged_usd: "0.00",
   created_at: "2026-11-22T06:00:03.004Z",
   completed_at: "2026-11-22T06:00:03.011Z",

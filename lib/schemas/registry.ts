@@ -17,6 +17,7 @@ import * as results from "./results";
 import * as runs from "./runs";
 import * as service from "./service";
 import * as shares from "./shares";
+import * as summary from "./summary";
 import * as visibility from "./visibility";
 import * as workspaces from "./workspaces";
 
@@ -42,6 +43,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   runs,
   service,
   shares,
+  summary,
   visibility,
   workspaces,
 ];

@@ -12,6 +12,7 @@ import { countryName } from "../locale/codes";
 import { DomainName, ProjectId } from "./projects";
 import { RunError } from "./results";
 import { RunId, RunStatus } from "./runs";
+import { Summary } from "./summary";
 
 /** Bounds of a visibility analysis request (decisions.md "Visibility analyses"). */
 export const VISIBILITY_LIMITS = { ids: 1_000, runs: 20_000, entities: 50, aliases: 20, domains: 20 } as const;
@@ -310,6 +311,9 @@ export const VisibilityAnalysis = z
       "`completed`: a visibility analysis is computed when it is asked for. A judged one is `queued`, then `running` while its judge works (judge.runs_done), then `completed` (or `failed`, with `error`); its rule-based figures are there from the start.",
     ),
     subject: z.string(),
+    summary: Summary.describe(
+      "What to read first, in plain words: how often each entity is named (brands first), which engines name the brand least and most, the judge's reading of its tone as counts (or that the judge is still at work), how often it is named first, and the other brands the judged answers name. See Summary.",
+    ),
     run_count: count.describe("Runs named (run_ids), excluded ones included."),
     created_at: DateTime,
     completed_at: DateTime.nullable(),

@@ -4,6 +4,7 @@
 // figures as stored, whose keys jsonb has reordered) are the same bytes.
 import type { z } from "zod";
 import type { DiscoveredEntity, EntityFigures, EntitySentiment, EntityVisibility, VisibilityAnalysis } from "../schemas/visibility";
+import { visibilitySummary } from "../words/visibility";
 import type { StoredEntityVisibility, StoredJudgement, StoredVisibilityFigures } from "./analysis";
 
 /** What the presenter reads of an analysis row (lib/analyses/present.ts analysisColumns). */
@@ -112,11 +113,23 @@ function judgeOf(j: StoredJudgement["judge"]): StoredJudgement["judge"] {
 export function presentVisibilityAnalysis(row: VisibilityRow): z.input<typeof VisibilityAnalysis> {
   const figures = row.result as StoredVisibilityFigures;
   const judged = figures.judged;
+  const totals = {
+    runs: figures.totals.runs,
+    prompts: figures.totals.prompts,
+    engines: figures.totals.engines,
+    mentions: figures.totals.mentions,
+    mentions_not_counted: { prompt_echo: figures.totals.mentions_not_counted.prompt_echo, absence: figures.totals.mentions_not_counted.absence, link: figures.totals.mentions_not_counted.link ?? 0 },
+  };
+  const rows = figures.rows.map((r, e) => rowOf(r, judged?.sentiment?.[e]));
+  const judge = judged ? judgeOf(judged.judge) : null;
+  const discovered = judged?.discovered ? judged.discovered.map(discoveredOf) : null;
   return {
     id: row.id,
     kind: "visibility",
     status: row.status,
     subject: row.subject,
+    // From the figures as stored, so an analysis stored before summaries existed has one too.
+    summary: visibilitySummary({ status: row.status, run_count: figures.run_ids.length, totals, rows, judge, discovered }),
     run_count: figures.run_ids.length,
     created_at: row.createdAt.toISOString(),
     completed_at: row.completedAt?.toISOString() ?? null,
@@ -129,16 +142,10 @@ export function presentVisibilityAnalysis(row: VisibilityRow): z.input<typeof Vi
     entities: figures.entities.map((e) => ({ name: e.name, role: e.role, aliases: [...e.aliases], domains: [...e.domains], case_sensitive: e.case_sensitive })),
     run_ids: figures.run_ids,
     excluded_runs: figures.excluded_runs.map((x) => ({ run_id: x.run_id, reason: x.reason })),
-    totals: {
-      runs: figures.totals.runs,
-      prompts: figures.totals.prompts,
-      engines: figures.totals.engines,
-      mentions: figures.totals.mentions,
-      mentions_not_counted: { prompt_echo: figures.totals.mentions_not_counted.prompt_echo, absence: figures.totals.mentions_not_counted.absence, link: figures.totals.mentions_not_counted.link ?? 0 },
-    },
-    rows: figures.rows.map((r, e) => rowOf(r, judged?.sentiment?.[e])),
-    judge: judged ? judgeOf(judged.judge) : null,
-    discovered: judged?.discovered ? judged.discovered.map(discoveredOf) : null,
+    totals,
+    rows,
+    judge,
+    discovered,
     agreement: judged?.agreement
       ? { runs: judged.agreement.runs, agreeing: judged.agreement.agreeing, pairs: judged.agreement.pairs, pairs_agreeing: judged.agreement.pairs_agreeing, kappa: judged.agreement.kappa }
       : null,

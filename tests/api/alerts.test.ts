@@ -518,10 +518,10 @@ describe("significant changes and email", () => {
       before_runs: 30,
       after_runs: 30,
       confidence: 0.9964,
-      summary: "Acme CRM's visibility on all engines rose from 33.3% (n=30) to 73.3% (n=30): +40.0 points (99.64% interval +10.3 to +60.3).",
+      summary: "Acme CRM's visibility on all engines rose from 33% (n=30) to 73% (n=30): +40 points (99.64% interval +10 to +61 points).",
     });
     expect(items.find((a) => a.entity === "HubSpot").summary).toBe(
-      "HubSpot's visibility on gemini fell from 60.0% (n=30) to 20.0% (n=30): −40.0 points (99.64% interval +10.3 to +60.3).",
+      "HubSpot's visibility on Gemini fell from 60% (n=30) to 20% (n=30): −40 points (99.64% interval +10 to +61 points).",
     );
     for (const a of items) {
       expect(a.deliveries.map((d: { channel: string; status: string; last_status: string }) => [d.channel, d.status, d.last_status])).toEqual([
@@ -538,8 +538,8 @@ describe("significant changes and email", () => {
     // One email for the tick, to the monitor's creator, listing both.
     const toAlice = mails.filter((m) => m.includes(`To: ${alice.email}`));
     expect(toAlice).toHaveLength(1);
-    expect(toAlice[0]).toContain("Acme CRM's visibility on all engines rose from 33.3%");
-    expect(toAlice[0]).toContain("HubSpot's visibility on gemini fell from 60.0%");
+    expect(toAlice[0]).toContain("Acme CRM's visibility on all engines rose from 33%");
+    expect(toAlice[0]).toContain("HubSpot's visibility on Gemini fell from 60%");
 
     // A cell raised after the tick's email went: an alert and its webhook, no second email.
     const late = await raiseAlerts(tickId, [change("Acme CRM", "gemini", 0.2, 0.8)]);
@@ -572,9 +572,9 @@ describe("significant changes and email", () => {
     const entry = JSON.parse(logged[0]!);
     expect(entry.to).toBe(alice.email);
     expect(entry.text).toContain("raised 2 alerts at its tick for");
-    expect(entry.text).toContain("Acme CRM's visibility on all engines rose from 10.0%");
-    expect(entry.text).toContain("HubSpot's visibility on all engines fell from 50.0%");
-    expect(entry.text).not.toContain("on gemini");
+    expect(entry.text).toContain("Acme CRM's visibility on all engines rose from 10%");
+    expect(entry.text).toContain("HubSpot's visibility on all engines fell from 50%");
+    expect(entry.text).not.toContain("on Gemini");
     const items = (await alerts(alice.cliToken, monitorId)).body.items as any[];
     expect(items).toHaveLength(3);
     for (const a of items.filter((a) => a.engine === "all")) {

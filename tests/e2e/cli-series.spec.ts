@@ -95,8 +95,8 @@ test("the CLI: monitor series as a table, --json (the API's body) and --format c
   expect(human.code, human.stderr).toBe(0);
   expect(human.stdout).toContain("Acme CRM · visibility · all engines · version 1");
   const lines = human.stdout.split("\n");
-  expect(lines.find((l) => l.startsWith(first))).toMatch(/\s10\s+10\s+0\.0%\s+0\.0% – \d+\.\d%\s+-/);
-  expect(lines.find((l) => l.startsWith(second))).toMatch(/\s30\s+30\s+66\.7%\s+.*\+66\.7 pts \*/);
+  expect(lines.find((l) => l.startsWith(first))).toMatch(/\s10\s+10\s+0%\s+0–\d+%\s+-/);
+  expect(lines.find((l) => l.startsWith(second))).toMatch(/\s30\s+30\s+67%\s+.*\+67 points \*/);
   expect(human.stdout).toContain("* significant");
 
   const json = await cli(["monitor", "series", id, "--entity", "hubspot", "--engine", "gemini", "--json"]);
@@ -115,8 +115,8 @@ test("the CLI: monitor series as a table, --json (the API's body) and --format c
   const rows = csv.stdout.trim().split(/\r?\n/);
   expect(rows[0]).toBe("tick_id,at,runs,n,value,interval_low,interval_high,change_diff,change_low,change_high,significant");
   expect(rows.slice(1).map((r) => r.split(",").slice(0, 5))).toEqual([
-    [first, expect.any(String), "10", "10", "0"],
-    [second, expect.any(String), "30", "30", "0.6667"],
+    [first, expect.any(String), "10", "10", "0%"],
+    [second, expect.any(String), "30", "30", "67%"],
   ]);
 
   const bad = await cli(["monitor", "series", id, "--entity", "Salesforce"]);

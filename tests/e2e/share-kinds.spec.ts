@@ -11,6 +11,7 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { screenshots } from "./screens";
 import { apiAs, expectNothingOfTheWorkspace, signedInKey, openShare, pathOf, signedOut } from "./share-checks";
+import { percent, percentRange } from "../../lib/words/format";
 
 test.describe.configure({ mode: "serial" });
 
@@ -178,11 +179,10 @@ test("the fanout's page, signed out: the matrix, each engine's queries with thei
   const group = report.groups.find((g) => g.queries.length > 0)!;
   const cell = reader.getByTestId("prompt-queries").nth(group.prompt_index - 1).locator(`[data-testid="cell-queries"][data-engine="${group.engine}"]`);
   const query = group.queries[0]!;
-  const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
   const first = cell.getByTestId("cell-query").first();
   await expect(first).toContainText(query.query);
   await expect(first).toContainText(`${query.runs}/${group.completed_runs} runs`);
-  await expect(first.getByTestId("query-interval")).toHaveText(`${pct(query.share)} (${pct(query.share_interval[0])}–${pct(query.share_interval[1])})`);
+  await expect(first.getByTestId("query-interval")).toHaveText(`${percent(query.share)} (${percentRange(query.share_interval)})`);
 
   // The prompt run in Germany and in France: each engine's searches side by side per country.
   await expect(reader.getByTestId("country-comparison")).toHaveCount(1);

@@ -14,6 +14,7 @@ import { expect, test, type APIRequestContext, type BrowserContext, type Page } 
 import { approveCliLogin, runProcess, type Outcome } from "./cli-helpers";
 import { screenshots } from "./screens";
 import { apiAs, expectNothingOfTheWorkspace, openShare, pathOf, signedInKey, signedOut } from "./share-checks";
+import { percent, percentRange } from "../../lib/words/format";
 import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
@@ -167,11 +168,10 @@ test("two ticks later the public dashboard has the signed-in page's charts with 
   // The visibility chart's figures: HubSpot's latest tick as the series says, with its n and interval.
   const visibility = reader.locator('[data-testid="trend-chart"][data-metric="visibility"]').first();
   await expect(visibility.locator("svg title").first()).toContainText("Visibility, all engines, 2 ticks");
-  const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
   await visibility.getByTestId("figures-table").locator("summary").click();
   const newest = visibility.getByTestId("figures-table").locator("tbody tr").first();
-  await expect(newest.locator("td").nth(1)).toContainText(`${pct(latest.value!)} n=${latest.n}`);
-  await expect(newest.locator("td").nth(1)).toContainText(`95% ${pct(latest.interval![0])}–${pct(latest.interval![1])}`);
+  await expect(newest.locator("td").nth(1)).toContainText(`${percent(latest.value!)} n=${latest.n}`);
+  await expect(newest.locator("td").nth(1)).toContainText(`95% ${percentRange(latest.interval!)}`);
   // Nothing of the signed-in page: no controls, ticks' fanouts or analyses, spend.
   for (const id of ["share-control", "ticks-table", "alerts-table", "no-alerts"]) await expect(reader.getByTestId(id)).toHaveCount(0);
   await expect(reader.locator('a[href^="/fanouts/"], a[href^="/analyses/"], a[href^="/monitors/"]')).toHaveCount(0);

@@ -74,9 +74,9 @@ test("the CLI asks for a judged analysis and prints sentiment, discovered names 
   analysisId = /visibility analysis (va_\w+): completed/.exec(judged.stdout)![1]!;
   expect(judged.stdout).toMatch(/judged by claude \(.*simulated\), prompt v1 sha256 [0-9a-f]{12}… · 2\/2 runs judged · 0 quotes rejected/);
   // Acme praised in both answers, HubSpot criticised in both.
-  expect(judged.stdout).toMatch(/Acme CRM\s+2\s+0\s+0\s+100\.0%\s+34\.2%–100\.0%\s+Acme CRM is the best choice/);
-  expect(judged.stdout).toMatch(/HubSpot\s+0\s+0\s+2\s+0\.0%\s+0\.0%–65\.8%\s+HubSpot is expensive/);
-  expect(judged.stdout).toMatch(/Salesforce\s+2\/2\s+100\.0%/);
+  expect(judged.stdout).toMatch(/Acme CRM\s+2\s+0\s+0\s+100%\s+34–100%\s+Acme CRM is the best choice/);
+  expect(judged.stdout).toMatch(/HubSpot\s+0\s+0\s+2\s+0%\s+0–66%\s+HubSpot is expensive/);
+  expect(judged.stdout).toMatch(/Salesforce\s+2\/2\s+100%/);
   expect(judged.stdout).toContain(`judge vs rules on "mentioned": 2/2 runs agree, 4/4 run x entity pairs, Cohen's kappa undefined`);
 
   const json = await cli(["visibility", "get", analysisId, "--json"]);
@@ -91,7 +91,8 @@ test("the analysis page shows sentiment bars with their quotes, and one click tr
   await expect(judge).toContainText("2 of 2");
   const rows = page.getByTestId("sentiment-row");
   await expect(rows).toHaveCount(2);
-  await expect(rows.nth(0)).toContainText("score 100% (34.2%–100%)");
+  // Counts first, the score over the answers taking a side after them (issue #42).
+  await expect(rows.nth(0)).toContainText("2 of 2 answers naming Acme CRM are positive and none negative · of the 2 taking a side, 100% positive (95% 34–100%)");
   await expect(rows.nth(0)).toContainText("“Acme CRM is the best choice for small agencies.”");
   await expect(rows.nth(1)).toContainText("2 negative");
   await expect(rows.nth(1)).toContainText("“HubSpot is expensive for small teams.”");

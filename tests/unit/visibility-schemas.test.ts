@@ -49,6 +49,7 @@ describe("response schemas", () => {
       kind: "visibility",
       status: "completed",
       subject: "best crm",
+      summary: [],
       run_count: rest.run_ids.length,
       created_at: "2026-11-26T09:30:00.000Z",
       completed_at: "2026-11-26T09:30:00.000Z",

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { csvCell, type CsvValue } from "@/lib/http/csv";
 import type { FanoutQueryReport } from "@/lib/schemas/fanouts";
+import { percent, percentEnds } from "@/lib/words/format";
 
 export { csvCell, type CsvValue };
 
@@ -37,7 +38,8 @@ export type PromptMarkets = ReadonlyMap<number, { country: string | null; langua
 /**
  * One line per prompt × engine × distinct query (prompt, then engine, then the report's order:
  * share descending). `runs` is how many completed runs issued the query, of `completed_runs`;
- * `share` and its 95% interval are the API's; `country` and `language` the prompt's market, so a
+ * `share` and its 95% interval are the API's, written as the pages write them ("33%", the
+ * interval rounded outward: spreadsheets read them as numbers); `country` and `language` the prompt's market, so a
  * spreadsheet can group by market. A cell whose runs searched nothing has no line.
  */
 export function fanoutQueriesCsv(report: z.input<typeof FanoutQueryReport>, sources: PromptSources = new Map(), markets: PromptMarkets = new Map()): string {
@@ -49,9 +51,8 @@ export function fanoutQueriesCsv(report: z.input<typeof FanoutQueryReport>, sour
       q.query,
       q.runs,
       g.completed_runs,
-      q.share,
-      q.share_interval[0],
-      q.share_interval[1],
+      percent(q.share),
+      ...percentEnds(q.share_interval),
       q.occurrences,
       sources.get(g.prompt_index) ?? "",
       markets.get(g.prompt_index)?.country ?? "",

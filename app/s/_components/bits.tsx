@@ -35,6 +35,24 @@ export function ShareHeading({ kicker, title, children }: { kicker: string; titl
   );
 }
 
+/**
+ * What an object's page leads with: its `summary` (lib/words), the figures in plain words, one
+ * sentence a line, under an optional label ("Last tick, …").
+ */
+export function SummaryLead({ sentences, label }: { sentences: readonly string[]; label?: ReactNode }) {
+  if (sentences.length === 0) return null;
+  return (
+    <div className="mt-3 max-w-3xl border-l-4 border-indigo-200 pl-3 text-slate-800" data-testid="summary">
+      {label ? <p className="text-sm text-slate-500">{label}</p> : null}
+      {sentences.map((sentence, i) => (
+        <p key={i} className="mt-1 wrap-anywhere" data-testid="summary-sentence">
+          {sentence}
+        </p>
+      ))}
+    </div>
+  );
+}
+
 /** Label–value pairs in a wrapping row. */
 export function Facts({ items }: { items: Array<[string, ReactNode]> }) {
   return (

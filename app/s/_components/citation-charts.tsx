@@ -6,6 +6,7 @@ import type { CitationAnalysis } from "@/lib/schemas/analyses";
 import { AXIS_HEIGHT, ROW, rateRows, stackedBars, type Tick } from "../../(research)/_lib/charts";
 import { engineName } from "../_lib/view";
 import { Num, ScrollTable } from "./bits";
+import { percent, percentRange } from "@/lib/words/format";
 
 /** Okabe–Ito colours: told apart with the common colour blindnesses. */
 const ENGINE_COLOURS: Record<string, string> = { chatgpt: "#0072B2", claude: "#E69F00", gemini: "#CC79A7" };
@@ -15,7 +16,8 @@ const TOP = 10;
 
 const colourOf = (key: string) => ENGINE_COLOURS[key] ?? OTHER_COLOUR;
 const labelOf = (key: string) => (key === UNATTRIBUTED ? "Not attributed" : engineName(key));
-const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
+/** The axis's marks (0%, 25%…): scaffolding, not figures. */
+const mark = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
 const cut = (s: string, n = 44) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 function Grid({ ticks, plotHeight, format }: { ticks: Tick[]; plotHeight: number; format: (v: number) => string }) {
@@ -135,24 +137,24 @@ export function CoverageChart({ coverage }: { coverage: CitationAnalysis["domain
   const chart = rateRows(inputs);
   const plotHeight = chart.height - AXIS_HEIGHT;
   const said = (r: (typeof inputs)[number]) =>
-    `${r.floor ? "at least " : ""}${percent(r.rate)} (${r.runs} answers; 95% interval ${percent(r.interval[0])} to ${percent(r.interval[1])})`;
+    `${r.floor ? "at least " : ""}${percent(r.rate)} (${r.runs} answers; 95% interval ${percentRange(r.interval)})`;
   return (
     <figure data-testid="coverage-chart">
       <svg width="100%" height={chart.height} role="img" aria-labelledby="coverage-chart-title coverage-chart-desc" className="block overflow-visible font-sans">
         <title id="coverage-chart-title">Share of answers citing each domain, with 95% intervals</title>
         <desc id="coverage-chart-desc">{inputs.map((r) => `${r.sub ? `  ${r.label}` : r.label}: ${said(r)}`).join("; ")}</desc>
-        <Grid ticks={chart.ticks} plotHeight={plotHeight} format={percent} />
+        <Grid ticks={chart.ticks} plotHeight={plotHeight} format={mark} />
         {chart.rows.map((row, i) => (
           <g key={`${i}-${row.label}`} data-testid="coverage-chart-row" data-label={row.label} data-rate={row.rate}>
             <text x={row.sub ? 12 : 0} y={row.labelY} fontSize={12} fill={row.sub ? "#475569" : "#0f172a"} fontWeight={row.sub ? 400 : 600}>
               {cut(row.label, 28)}
             </text>
             <text x="100%" y={row.labelY} fontSize={12} fill="#334155" textAnchor="end" className="tabular-nums">
-              {`${row.floor ? "≥ " : ""}${percent(row.rate)} (${percent(row.interval[0])}–${percent(row.interval[1])})`}
+              {`${row.floor ? "≥ " : ""}${percent(row.rate)} (${percentRange(row.interval)})`}
             </text>
             <rect x={0} y={row.barY} width="100%" height={ROW.bar} fill="#f1f5f9" />
             <rect x={`${row.low}%`} y={row.barY + 3} width={`${Math.max(0.5, row.high - row.low)}%`} height={ROW.bar - 6} rx={2} fill={row.sub ? "#cbd5e1" : "#a5b4fc"}>
-              <title>{`95% interval ${percent(row.interval[0])}–${percent(row.interval[1])}`}</title>
+              <title>{`95% interval ${percentRange(row.interval)}`}</title>
             </rect>
             <circle cx={`${row.x}%`} cy={row.barY + ROW.bar / 2} r={row.sub ? 3.5 : 5} fill={row.sub ? "#475569" : "#4338ca"} stroke="#fff" strokeWidth={1.5}>
               <title>{`${row.label}: ${said(inputs[i]!)}`}</title>
@@ -177,7 +179,7 @@ export function CoverageChart({ coverage }: { coverage: CitationAnalysis["domain
                   {percent(r.rate)}
                 </Num>
                 <Num>
-                  {percent(r.interval[0])}–{percent(r.interval[1])}
+                  {percentRange(r.interval)}
                 </Num>
               </tr>
             ))}

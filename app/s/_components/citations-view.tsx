@@ -10,13 +10,13 @@ import type { CitationAnalysis } from "@/lib/schemas/analyses";
 import { engineName, when } from "../_lib/view";
 import { Facts, Num, OutLink, ScrollTable, ShareHeading } from "./bits";
 import { CoverageChart, DomainsChart } from "./citation-charts";
+import { percent, percentRange } from "@/lib/words/format";
 
 const TOP_DOMAINS = 20;
 const TOP_PAGES = 20;
 const CHART_DOMAINS = 10;
 
-const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
-const interval = ([low, high]: readonly [number, number]) => `${percent(low)}–${percent(high)}`;
+const interval = percentRange;
 const engines = (ids: readonly string[]) => (ids.length ? ids.map(engineName).join(", ") : "—");
 
 function EnginesCell({ ids }: { ids: readonly string[] }) {

@@ -12,6 +12,7 @@ import { marketText } from "../../(research)/_components/market";
 import { engineName, when } from "../_lib/view";
 import { Facts, ScrollTable, ShareHeading, Tag, statusTone } from "./bits";
 import { plural } from "@/lib/text";
+import { percent, percentRange } from "@/lib/words/format";
 
 export type FanoutBody = z.input<typeof Fanout>;
 type EngineCell = FanoutBody["prompts"][number]["engines"][number];
@@ -23,7 +24,6 @@ type QueryShare = z.input<typeof FanoutQueryShare>;
 const OPEN_PROMPTS = 5;
 
 export const FANOUT_FINISHED = new Set(["completed", "partial", "failed"]);
-const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
 
 /** A group's tone: partial (some runs failed) is a warning, queued is waiting like running. */
 export function groupTone(status: string) {
@@ -84,7 +84,7 @@ function Matrix({ fanout, groups }: { fanout: FanoutBody; groups: Map<string, Qu
 
 /** A query and how many of `completed` runs issued it, with the share and its 95% interval. */
 function QueryItem({ q, completed, testId }: { q: QueryShare; completed: number; testId?: string }) {
-  const interval = `${percent(q.share_interval[0])}–${percent(q.share_interval[1])}`;
+  const interval = percentRange(q.share_interval);
   return (
     <li className="flex items-baseline justify-between gap-3 border-t border-slate-100 py-1 first:border-t-0" data-testid={testId}>
       <span className="min-w-0 break-words">{q.query}</span>

@@ -6,13 +6,14 @@
 import type { ReactNode } from "react";
 import type { z } from "zod";
 import type { VisibilityAnalysis } from "@/lib/schemas/visibility";
+import { kappa, percent, percentRange } from "@/lib/words/format";
+import { tone } from "@/lib/words/sentences";
 import { Notice, Section } from "../../_components/ui";
 import { Facts, Tag } from "./bits";
 import { engineName } from "../_lib/view";
 
 type Analysis = z.output<typeof VisibilityAnalysis>;
 
-const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
 const TONE = { positive: "emerald", neutral: "slate", negative: "rose" } as const;
 
 export function JudgedSections({
@@ -42,7 +43,7 @@ export function JudgedSections({
     ...(judge.discover ? ([["Names dropped", String(judge.names_dropped)]] as Array<[string, ReactNode]>) : []),
     ["Prompt", <span key="p" title={judge.prompt_sha}>v{judge.prompt_version} · sha256 {judge.prompt_sha.slice(0, 12)}…</span>],
     ...(analysis.agreement
-      ? ([["Agreement with the rules", `${analysis.agreement.agreeing} of ${analysis.agreement.runs} runs · κ ${analysis.agreement.kappa ?? "undefined"}`]] as Array<[string, ReactNode]>)
+      ? ([["Agreement with the rules", `${analysis.agreement.agreeing} of ${analysis.agreement.runs} runs · Cohen's kappa ${kappa(analysis.agreement.kappa)}`]] as Array<[string, ReactNode]>)
       : []),
     ...(analysis.charge ? ([["Charge", `$${analysis.charge.amount_usd} (${analysis.charge.status}, ${analysis.charge.units} runs)`]] as Array<[string, ReactNode]>) : []),
   ];
@@ -117,10 +118,8 @@ export function JudgedSections({
                   <li key={d.name} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-2">
                     <span className="min-w-32 flex-1 font-medium break-words">{d.name}</span>
                     <span className="text-sm text-slate-700 tabular-nums">
-                      {d.runs_mentioning} of {judge.runs_judged} runs · {pct(d.visibility)}{" "}
-                      <span className="text-slate-500">
-                        ({pct(d.visibility_interval[0])}–{pct(d.visibility_interval[1])})
-                      </span>
+                      {d.runs_mentioning} of {judge.runs_judged} runs · {percent(d.visibility)}{" "}
+                      <span className="text-slate-500">({percentRange(d.visibility_interval)})</span>
                     </span>
                     {tracked ? known ? <Tag tone="emerald">tracked</Tag> : track?.(d.name) : null}
                   </li>
@@ -143,8 +142,15 @@ function SentimentRow({ name, role, s, runLink }: { name: string; role: string; 
         <span className="font-medium">
           {name} <span className="text-xs font-normal text-slate-500">{role}</span>
         </span>
-        <span className="text-sm text-slate-700 tabular-nums">
-          {s.score === null ? "no score (no positive or negative judgement)" : `score ${pct(s.score)} (${pct(s.score_interval[0])}–${pct(s.score_interval[1])})`}
+        <span className="text-sm text-slate-700 tabular-nums" data-testid="sentiment-words">
+          {/* Counts first: a score over the few answers that take a side reads "100%" for 2 positives of 18. */}
+          {tone(name, s)?.replace(/^Judged for tone, /, "").replace(/\.$/, "") ?? "no judged answer names it"}
+          {s.score === null ? null : (
+            <span className="text-slate-500">
+              {" "}
+              · of the {s.positive + s.negative} taking a side, {percent(s.score)} positive (95% {percentRange(s.score_interval)})
+            </span>
+          )}
         </span>
       </div>
       <div

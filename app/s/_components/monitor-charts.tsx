@@ -5,6 +5,7 @@
 // readers, and every point's figure, n and interval in the table under it.
 import type { ReactNode } from "react";
 import { isRate, trend, type EntitySeries, type PlottedPoint, type SeriesMetric, type SeriesPoint } from "../../(research)/_lib/trend";
+import { percent, percentRange, place, placeDiff, placeRange, points } from "@/lib/words/format";
 import { engineName, when } from "../_lib/view";
 import { Num, ScrollTable } from "./bits";
 
@@ -24,21 +25,21 @@ export type ChartAlert = { tick_id: string | null; entity: string | null; engine
 
 const styleOf = (i: number) => ({ colour: COLOURS[i % COLOURS.length]!, dash: DASHES[Math.floor(i / COLOURS.length) % DASHES.length] });
 
-/** A figure in words: a rate as a percent, a position to one decimal. */
+/** A figure in words (lib/words/format.ts): a rate as a percent, a position to one decimal. */
 export function figure(metric: SeriesMetric, value: number | null): string {
   if (value === null) return "—";
-  return isRate(metric) ? `${Math.round(value * 1000) / 10}%` : (Math.round(value * 10) / 10).toFixed(1);
+  return isRate(metric) ? percent(value) : place(value);
 }
 
+/** An interval, rounded outward. */
 function intervalText(metric: SeriesMetric, interval: SeriesPoint["interval"]): string {
-  return interval ? `${figure(metric, interval[0])}–${figure(metric, interval[1])}` : "";
+  return interval ? (isRate(metric) ? percentRange(interval) : placeRange(interval)) : "";
 }
 
-/** A change in words: points for a rate, positions for a position. */
+/** A change in words: points for a rate, places for a position. */
 export function changeText(metric: SeriesMetric, change: SeriesPoint["change"]): string {
   if (!change) return "";
-  const d = isRate(metric) ? Math.round(change.diff * 1000) / 10 : Math.round(change.diff * 10) / 10;
-  return `${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d)}${isRate(metric) ? " pts" : ""}`;
+  return isRate(metric) ? points(change.diff) : placeDiff(change.diff);
 }
 
 /** What a point's figure is over: its n (the series' addition), else its runs. */
@@ -168,7 +169,7 @@ export function TrendChart({
               <g key={a.value}>
                 <line x1="0" x2="100%" y1={a.y} y2={a.y} stroke="#e2e8f0" strokeWidth={1} />
                 <text x="0" y={a.y - 3} fontSize={10} fill="#64748b">
-                  {isRate(metric) ? figure(metric, a.value) : String(a.value)}
+                  {isRate(metric) ? `${Math.round(a.value * 1000) / 10}%` : String(a.value)}
                 </text>
               </g>
             ))}
@@ -332,7 +333,7 @@ export function MonitorCharts({ dashboard, alerts, idPrefix = "monitor" }: { das
       {head ? (
         <div className="mb-6">
           <TrendChart id={`${idPrefix}-${head.metric}`} title={`${METRIC_WORDS[head.metric].title}, all engines`} metric={head.metric} series={head.series} alerts={cells("all")} height={220} />
-          <p className="mt-1 text-xs text-slate-500">{METRIC_WORDS[head.metric].about} A ringed point changed significantly from the tick before (Newcombe interval, Bonferroni across the cells).</p>
+          <p className="mt-1 text-xs text-slate-500">{METRIC_WORDS[head.metric].about} A ringed point changed from the tick before by more than chance explains (tested as alerts are, allowing for every entity and engine compared at once).</p>
         </div>
       ) : null}
       {rest.length ? (

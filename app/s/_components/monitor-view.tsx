@@ -9,7 +9,7 @@ import { Section } from "../../_components/ui";
 import { marketText } from "../../(research)/_components/market";
 import { PromptList } from "../../(research)/monitors/_components/prompt-list";
 import { engineName, when } from "../_lib/view";
-import { Facts, ShareHeading, Tag } from "./bits";
+import { Facts, ShareHeading, SummaryLead, Tag } from "./bits";
 import { MonitorCharts, type ChartAlert } from "./monitor-charts";
 import { plural } from "@/lib/text";
 
@@ -95,6 +95,7 @@ export function MonitorView({ monitor, dashboard, alerts, base }: { monitor: Pub
   return (
     <>
       <ShareHeading kicker="Monitor" title={monitor.name}>
+        {monitor.last_tick ? <SummaryLead label={`Last tick, ${when(monitor.last_tick.scheduled_for)}:`} sentences={monitor.last_tick.summary} /> : null}
         <Facts
           items={[
             ["Schedule", scheduleInWords(monitor.schedule)],

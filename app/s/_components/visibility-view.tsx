@@ -6,9 +6,10 @@
 import type { ReactNode } from "react";
 import { countryName } from "@/lib/locale/codes";
 import type { EntityFigures, Mention, VisibilityAnalysis } from "@/lib/schemas/visibility";
+import { percent, percentRange, place, placeRange } from "@/lib/words/format";
 import { Section } from "../../_components/ui";
 import { engineName, when } from "../_lib/view";
-import { ExcludedRuns, Facts, Num, ScrollTable, ShareHeading, Tag } from "./bits";
+import { ExcludedRuns, Facts, Num, ScrollTable, ShareHeading, SummaryLead, Tag } from "./bits";
 
 /** What the mentions list shows: the filters of a figure's link, in the page's address. */
 export type MentionFilter = {
@@ -41,9 +42,8 @@ export type Links = { mentions: (filter: MentionFilter) => string; answer: (runI
 /** Okabe–Ito colours, told apart with the common colour blindnesses; entities past eight are grey. */
 const COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"];
 const colourOf = (i: number) => COLOURS[i] ?? "#94a3b8";
-const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
-const band = (i: readonly [number, number] | null) => (i ? `${percent(i[0])}–${percent(i[1])}` : "—");
-const plain = (i: readonly [number, number] | null) => (i ? `${i[0]}–${i[1]}` : "—");
+const band = (i: readonly [number, number] | null) => (i ? percentRange(i) : "—");
+const placeBand = (i: readonly [number, number] | null) => (i ? placeRange(i) : "—");
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const countryLabel = (code: string | null) => (code === null ? "No location" : `${countryName(code) ?? code} (${code})`);
 
@@ -168,7 +168,7 @@ function Positions({ analysis, links }: { analysis: VisibilityAnalysis; links: L
                   "never named"
                 ) : (
                   <>
-                    average place {r.average_position} <span className="text-slate-500">(95% {plain(r.average_position_interval)}; n = {r.runs_mentioning})</span>
+                    average place {place(r.average_position)} <span className="text-slate-500">(95% {placeBand(r.average_position_interval)}; n = {r.runs_mentioning})</span>
                   </>
                 )}
               </span>
@@ -218,7 +218,7 @@ function FiguresTable({ analysis, links }: { analysis: VisibilityAnalysis; links
               {r.share_of_voice === null ? "—" : percent(r.share_of_voice)} <span className="text-slate-500">{r.runs_mentioning}/{r.share_of_voice_n}</span>
             </Num>
             <Num>
-              {r.average_position ?? "—"} <span className="text-slate-500">n {r.runs_mentioning} · {plain(r.average_position_interval)}</span>
+              {r.average_position === null ? "—" : place(r.average_position)} <span className="text-slate-500">n {r.runs_mentioning} · {placeBand(r.average_position_interval)}</span>
             </Num>
             <Num>
               {percent(r.top1_rate)} <span className="text-slate-500">{r.runs_top1}/{r.runs} · {band(r.top1_rate_interval)}</span>
@@ -227,7 +227,7 @@ function FiguresTable({ analysis, links }: { analysis: VisibilityAnalysis; links
               {percent(r.top3_rate)} <span className="text-slate-500">{r.runs_top3}/{r.runs} · {band(r.top3_rate_interval)}</span>
             </Num>
             <Num>
-              {r.prominence.toFixed(3)} <span className="text-slate-500">n {r.runs} · {r.prominence_interval[0].toFixed(3)}–{r.prominence_interval[1].toFixed(3)}</span>
+              {percent(r.prominence)} <span className="text-slate-500">n {r.runs} · {band(r.prominence_interval)}</span>
             </Num>
             <Num>
               {percent(r.cited_rate)} <span className="text-slate-500">{r.runs_citing}/{r.runs} · {band(r.cited_rate_interval)}</span>
@@ -442,6 +442,7 @@ export function VisibilityView({ analysis, evidence, links, lead, runLink }: { a
   return (
     <>
       <ShareHeading kicker="Visibility analysis" title={title}>
+        <SummaryLead sentences={analysis.summary} />
         <p className="mt-2 wrap-anywhere text-slate-700">{analysis.subject}</p>
         <Facts
           items={[

@@ -2,6 +2,7 @@
 // object read through its API schema (so a stored body that no longer fits falls back to a
 // generic summary instead of failing), and the title and plain-text description of its preview.
 import { cache } from "react";
+import { engineName } from "@/lib/words/format";
 import type { z } from "zod";
 import { queryReportOf } from "@/lib/fanouts/present";
 import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
@@ -31,12 +32,8 @@ export type ShareView =
 /** One database read per request, shared by generateMetadata and the page. */
 export const shareOf = cache(async (token: string): Promise<SharedObject | null> => sharedObject(token));
 
-const ENGINE_NAMES: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
-
-export function engineName(engine: string | null | undefined): string {
-  if (!engine) return "An answer engine";
-  return ENGINE_NAMES[engine] ?? engine;
-}
+/** An engine as people call it: the display module's (lib/words/format.ts), which summaries use too. */
+export { engineName };
 
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value : null);
 
@@ -187,7 +184,8 @@ export function previewOf(view: ShareView): { title: string; description: string
       const { analysis } = view;
       const n = analysis.totals.runs;
       const title = `How often ${n} ${n === 1 ? "answer names" : "answers name"} ${analysis.entities.map((e) => e.name).slice(0, 4).join(", ")}${analysis.entities.length > 4 ? "…" : ""}`;
-      const body = `${analysis.subject}. ${analysis.rows.map((r) => `${r.name} ${Math.round(r.visibility * 1000) / 10}% (${r.runs_mentioning} of ${r.runs})`).join(", ")}.`;
+      // Its summary first: the preview says in words what the page leads with.
+      const body = `${analysis.summary.join(" ")} ${analysis.subject}.`;
       return { title, description: excerpt(body) };
     }
     case "monitor": {

@@ -19,12 +19,13 @@ describe("geoscope monitor series", { timeout: 60_000 }, () => {
     const lines = human.stdout.split("\n");
     expect(lines[0]).toBe("Acme CRM · visibility · all engines · version 1");
     expect(lines[1]).toMatch(/^TICK\s+AT\s+RUNS\s+N\s+VALUE\s+95%\s+CHANGE\s+CHANGE INTERVAL$/);
-    expect(lines[2]).toMatch(/^mt_01M7VRMMR088ASXAB0JMYCMVPS\s+2026-11-21 06:00:00Z\s+30\s+30\s+33\.3%\s+19\.2% – 51\.2%\s+-\s+-$/);
-    expect(lines[3]).toMatch(/\s73\.3%\s+55\.6% – 85\.8%\s+\+40\.0 pts \*\s+\+10\.3 pts to \+60\.3 pts$/);
+    // Whole percents, intervals rounded outward (lib/words/format.ts).
+    expect(lines[2]).toMatch(/^mt_01M7VRMMR088ASXAB0JMYCMVPS\s+2026-11-21 06:00:00Z\s+30\s+30\s+33%\s+19–52%\s+-\s+-$/);
+    expect(lines[3]).toMatch(/\s73%\s+55–86%\s+\+40 points \*\s+\+10 to \+61 points$/);
     expect(human.stdout).toContain("* significant");
   });
 
-  it("--json prints the body as sent; --format csv one line per point", async () => {
+  it("--json prints the body as sent; --format csv one line per point, figures as the pages write them", async () => {
     api.answer(() => ({ status: 200, body: example }));
     const json = await api.cli(["monitor", "series", MONITOR, "--json"]);
     expect(JSON.parse(json.stdout)).toEqual(example);
@@ -32,8 +33,8 @@ describe("geoscope monitor series", { timeout: 60_000 }, () => {
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout.split("\r\n")).toEqual([
       "tick_id,at,runs,n,value,interval_low,interval_high,change_diff,change_low,change_high,significant",
-      "mt_01M7VRMMR088ASXAB0JMYCMVPS,2026-11-21T06:00:00.000Z,30,30,0.3333,0.1923,0.5122,,,,",
-      "mt_01M7VRMMR088ASXAB0JMYCMVPT,2026-11-22T06:00:00.000Z,30,30,0.7333,0.5558,0.8582,0.4,0.1034,0.6025,true",
+      "mt_01M7VRMMR088ASXAB0JMYCMVPS,2026-11-21T06:00:00.000Z,30,30,33%,19%,52%,,,,",
+      "mt_01M7VRMMR088ASXAB0JMYCMVPT,2026-11-22T06:00:00.000Z,30,30,73%,55%,86%,40%,10%,61%,true",
       "",
     ]);
   });

@@ -72,9 +72,9 @@ describe("fanoutQueriesCsv", () => {
     const lines = csv.split("\r\n");
     expect(lines[0]).toBe(FANOUT_QUERY_COLUMNS.join(","));
     expect(lines[0]).toBe("prompt_index,prompt,engine,query,runs,completed_runs,share,share_low,share_high,occurrences,prompt_source,country,language,fanout_id");
-    expect(lines[1]).toBe('1,"Which CRM, ""really"", is best?",chatgpt,best crm,3,3,1,0.4385,1,4,,,,fo_01JZ0000000000000000000000');
-    expect(lines[2]).toBe('1,"Which CRM, ""really"", is best?",chatgpt,\'=cmd|\' /C calc\'!A0,1,3,0.3333,0.0615,0.7923,1,,,,fo_01JZ0000000000000000000000');
-    expect(lines[3]).toBe("2,crm pricing,chatgpt,crm pricing 2026,2,2,1,0.3424,1,2,fa_01JZ0000000000000000000001:q3,DE,de,fo_01JZ0000000000000000000000");
+    expect(lines[1]).toBe('1,"Which CRM, ""really"", is best?",chatgpt,best crm,3,3,100%,43%,100%,4,,,,fo_01JZ0000000000000000000000');
+    expect(lines[2]).toBe('1,"Which CRM, ""really"", is best?",chatgpt,\'=cmd|\' /C calc\'!A0,1,3,33%,6.1%,80%,1,,,,fo_01JZ0000000000000000000000');
+    expect(lines[3]).toBe("2,crm pricing,chatgpt,crm pricing 2026,2,2,100%,34%,100%,2,fa_01JZ0000000000000000000001:q3,DE,de,fo_01JZ0000000000000000000000");
     expect(lines[4]).toBe("");
     expect(lines).toHaveLength(5);
   });

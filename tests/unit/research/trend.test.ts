@@ -71,8 +71,9 @@ describe("the trend chart as rendered", () => {
     expect(html).toContain('role="img"');
     expect(html).toContain('aria-labelledby="t-title t-desc"');
     expect(html).toContain("<title id=\"t-title\">Visibility, all engines, 3 ticks</title>");
-    expect(html).toContain("Acme CRM: latest 70% (n = 30, 95% 52%–83%); a significant change of +40 pts, 1 significant change");
-    expect(html).toContain("HubSpot: latest 45% (n = 30, 95% 28%–63%)");
+    // Figures as every page writes them (lib/words/format.ts): intervals rounded outward.
+    expect(html).toContain("Acme CRM: latest 70% (n = 30, 95% 52–83%); a significant change of +40 points, 1 significant change");
+    expect(html).toContain("HubSpot: latest 45% (n = 30, 95% 28–63%)");
   });
 
   it("rings a significant change, flags an alert's tick, and gives every point its n in the table", () => {
@@ -86,7 +87,7 @@ describe("the trend chart as rendered", () => {
     expect(html.match(/n=30/g)).toHaveLength(6 + 2);
     expect(html).toMatch(/Acme CRM<span[^>]*>70% n=30<\/span>/);
     expect(html).toMatch(/HubSpot<span[^>]*>45% n=30<\/span>/);
-    expect(html).toContain("+40 pts significant");
+    expect(html).toContain("+40 points significant");
     expect(html).toContain("· alert");
   });
 

@@ -14,7 +14,7 @@ import { getProject } from "@/lib/projects/projects";
 import { progressOfAll } from "@/lib/research/progress";
 import { scheduleInWords, type Tick } from "@/lib/schemas/monitors";
 import { CellLabel, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../../../_components/ui";
-import { Facts, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
+import { Facts, ShareHeading, SummaryLead, Tag, statusTone } from "../../../s/_components/bits";
 import { engineName, when } from "../../../s/_lib/view";
 import { ResearchPage, type Crumb } from "../../_components/frame";
 import { LiveRefresh } from "../../_components/live";
@@ -154,6 +154,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
   return (
     <ResearchPage crumbs={crumbs} wide>
       <ShareHeading kicker="Monitor" title={monitor.name}>
+        {monitor.last_tick ? <SummaryLead label={`Last tick, ${when(monitor.last_tick.scheduled_for)}:`} sentences={monitor.last_tick.summary} /> : null}
         <Facts
           items={[
             ["Status", <Tag key="s" tone={monitor.status === "active" ? "emerald" : "slate"}>{monitor.status}</Tag>],
