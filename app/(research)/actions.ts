@@ -267,21 +267,22 @@ function entityRows(form: FormData, prefix = ""): { row: number; entity: EntityR
   return out;
 }
 
-/** What a row refuses, in the form's words (its row number and labels), or null. */
-function rowRefusal({ row, entity }: { row: number; entity: EntityRow }, earlier: Map<string, number>): string | null {
+/** What a row refuses, in the form's words (its row number and labels): each field's problem, each bad item named once. */
+function rowRefusals({ row, entity }: { row: number; entity: EntityRow }, earlier: Map<string, number>): string[] {
   const at = `Row ${row}`;
-  if (!entity.name) return `${at}, Name: give the name these other names and domains belong to.`;
-  if ([...entity.name].length > 100) return `${at}, Name: must be 1 to 100 characters.`;
+  const out: string[] = [];
   const first = earlier.get(entity.name.toLowerCase());
-  if (first !== undefined) return `${at}, Name: ${entity.name} is already row ${first}.`;
-  if (entity.aliases.length > CONTEXT_LIMITS.aliases) return `${at}, Other names: at most ${CONTEXT_LIMITS.aliases}.`;
-  const long = entity.aliases.find((a) => [...a].length > 100);
-  if (long) return `${at}, Other names: "${long.slice(0, 40)}…" is longer than 100 characters.`;
-  if (entity.role === "brand" && entity.domains.length) return `${at}, Domains: a brand's domains are the project's (Primary domain and Other domains, on the account page); leave this empty.`;
-  if (entity.domains.length > CONTEXT_LIMITS.domains) return `${at}, Domains: at most ${CONTEXT_LIMITS.domains}.`;
-  const bad = entity.domains.find((d) => domainNameOf(d) === null);
-  if (bad) return `${at}, Domains: "${bad}" must be a domain name like acme.com (a URL is cut to its host).`;
-  return null;
+  if (!entity.name) out.push(`${at}, Name: give the name these other names and domains belong to.`);
+  else if ([...entity.name].length > 100) out.push(`${at}, Name: must be 1 to 100 characters.`);
+  else if (first !== undefined) out.push(`${at}, Name: ${entity.name} is already row ${first}.`);
+  if (entity.aliases.length > CONTEXT_LIMITS.aliases) out.push(`${at}, Other names: at most ${CONTEXT_LIMITS.aliases}.`);
+  for (const long of entity.aliases.filter((a) => [...a].length > 100)) out.push(`${at}, Other names: "${long.slice(0, 40)}…" is longer than 100 characters.`);
+  if (entity.role === "brand" && entity.domains.length) out.push(`${at}, Domains: a brand's domains are the project's (Primary domain and Other domains, on the account page); leave this empty.`);
+  else {
+    if (entity.domains.length > CONTEXT_LIMITS.domains) out.push(`${at}, Domains: at most ${CONTEXT_LIMITS.domains}.`);
+    for (const bad of entity.domains.filter((d) => domainNameOf(d) === null)) out.push(`${at}, Domains: "${bad}" must be a domain name like acme.com (a URL is cut to its host).`);
+  }
+  return out;
 }
 
 /**
@@ -295,11 +296,12 @@ export async function saveEntitiesAction(_prev: EntitiesState, form: FormData): 
     const { project_id } = parseParams(projects.updateProject.params, { project_id: field(form, "project_id") ?? "" });
     const rows = entityRows(form);
     const earlier = new Map<string, number>();
+    const refused: string[] = [];
     for (const row of rows) {
-      const refused = rowRefusal(row, earlier);
-      if (refused) return { ok: false, message: refused };
-      earlier.set(row.entity.name.toLowerCase(), row.row);
+      refused.push(...rowRefusals(row, earlier));
+      if (row.entity.name && !earlier.has(row.entity.name.toLowerCase())) earlier.set(row.entity.name.toLowerCase(), row.row);
     }
+    if (refused.length) return { ok: false, message: refused.join(" ") };
     const shown = entityRows(form, "was.").map((r) => r.entity);
     if (JSON.stringify(rows.map((r) => r.entity)) === JSON.stringify(shown)) return { ok: true, message: "Nothing changed." };
     const stored = await getProject(principal, project_id);
