@@ -217,7 +217,7 @@ const tickFields = {
   scheduled_for: DateTime.describe("The slot it was made for (a manual tick: when it was asked for)."),
   trigger: TickTrigger,
   status: TickStatus,
-  skip_reason: TickSkipReason.nullable().describe("Why a skipped tick was skipped; null otherwise."),
+  skip_reason: TickSkipReason.nullable().describe("Why a skipped tick was skipped; null otherwise, and in a share link's .json (the reason is the workspace's credit or the monitor's budget)."),
   fanout_id: FanoutId.nullable().describe("The fanout the tick ran (GET /fanouts/{id}); null when skipped, failed before it started, or not made yet."),
   analysis_id: idOf("va").nullable().describe("The visibility analysis of its fanout, made when the fanout finished; null until then."),
   charged_usd: Usd.nullable().describe("What its fanout's runs paid so far (all of it once finished); null while billing is off."),
@@ -264,7 +264,7 @@ export const TickList = listOf(Tick, "TickList", { description: "Newest first.",
 
 const monitorSummaryFields = {
   id: MonitorId,
-  project: ProjectId.describe("Its project (`pr_…`); null in a share link's .json, which leaves out what identifies or bills the workspace (also created_by, monthly_budget_usd, spend_month_to_date_usd, alerts and last_tick.charged_usd)."),
+  project: ProjectId.describe("Its project (`pr_…`); null in a share link's .json, which leaves out what identifies or bills the workspace (also created_by, monthly_budget_usd, spend_month_to_date_usd, alerts, last_tick.charged_usd and last_tick.skip_reason)."),
   name: z.string(),
   status: MonitorStatus,
   version: z.int().describe("Starts at 1; + 1 whenever what is measured changes (a new series)."),
