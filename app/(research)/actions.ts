@@ -27,7 +27,7 @@ import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
 import { VisibilityAnalysisRequest } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../_lib/form-words";
-import { marketOf } from "./_lib/market";
+import { marketOf, marketsOf } from "./_lib/market";
 
 export type StartState = {
   ok: boolean;
@@ -127,7 +127,13 @@ function fanoutBody(form: FormData) {
     return analysis_id && question_id ? { text, source: { kind: "question" as const, analysis_id, question_id } } : { text };
   });
   if (prompts.length === 0) throw new ApiError("invalid_request", "Paste at least one prompt, one per line.");
-  return parseInput(FanoutRequest, { prompts, engines: engines(form), runs: int(form, "runs"), name: field(form, "name") ?? null, project: field(form, "project"), ...marketOf(form) }, "form");
+  // Several countries: every prompt once per country, in prompt then country order, as the CLI's --country DE,US.
+  const { locations, language } = marketsOf(form);
+  const rest = { engines: engines(form), runs: int(form, "runs"), name: field(form, "name") ?? null, project: field(form, "project"), ...(language !== undefined ? { language } : {}) };
+  if (locations.length <= 1) return parseInput(FanoutRequest, { prompts, ...rest, ...(locations[0] ? { location: locations[0] } : {}) }, "form");
+  // Checked as typed first, so a refusal numbers the prompts as the form does.
+  parseInput(FanoutRequest, { prompts, ...rest }, "form");
+  return parseInput(FanoutRequest, { prompts: prompts.flatMap((prompt) => locations.map((location) => ({ ...prompt, location }))), ...rest }, "form");
 }
 
 export async function startPromptAction(_prev: StartState, form: FormData): Promise<StartState> {

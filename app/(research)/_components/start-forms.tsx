@@ -5,6 +5,7 @@
 // success, goes to the page of what it started; a refusal is shown in place, in the form's
 // words, with what was typed kept, and a 402 with the way to add credit.
 import type { ReactNode } from "react";
+import type { MarketChoices } from "@/lib/locale/codes";
 import { useFormAction } from "../../_components/form-action";
 import { buttonClass, inputClass, Notice, subtleButtonClass } from "../../_components/ui";
 import { startAuditAction, startCitationAnalysisAction, startPromptAction, startQuestionsAction, type StartState } from "../actions";
@@ -55,7 +56,7 @@ function Submit({ pending, children, testId, name, value, className = buttonClas
   );
 }
 
-export function PromptForm({ project, engines }: { project: string; engines: string[] }) {
+export function PromptForm({ project, engines, markets }: { project: string; engines: string[]; markets: MarketChoices }) {
   const { state, pending, form } = useFormAction(startPromptAction, STARTED);
   return (
     <form {...form} className="space-y-3" data-testid="prompt-form">
@@ -65,7 +66,7 @@ export function PromptForm({ project, engines }: { project: string; engines: str
         <textarea name="prompt" required maxLength={4000} rows={3} placeholder="What is the best CRM for a small team?" className={`${inputClass} mt-1 block w-full font-normal`} />
       </label>
       <EngineChoice engines={engines} />
-      <MarketPicker idPrefix="prompt-market" />
+      <MarketPicker idPrefix="prompt-market" choices={markets} />
       <Submit pending={pending} testId="start-prompt">
         Run prompt
       </Submit>

@@ -10,6 +10,7 @@ import { cache } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { getAnalysis } from "@/lib/analyses/read";
 import { engineConfig } from "@/lib/config/engines";
+import { marketChoices } from "@/lib/locale/codes";
 import { getProject } from "@/lib/projects/projects";
 import { progressOfAll } from "@/lib/research/progress";
 import { isFinished } from "@/lib/runs/status";
@@ -168,7 +169,7 @@ function Questions({ analysis, project, live, selected }: { analysis: QuestionsA
 
       {analysis.status === "completed" ? (
         analysis.questions.length ? (
-          <QuestionPicker analysis={analysis} project={project} engines={engineConfig().enabled} initialSelected={selected} />
+          <QuestionPicker analysis={analysis} project={project} engines={engineConfig().enabled} markets={marketChoices()} initialSelected={selected} />
         ) : (
           <Notice tone="warn">The engine gave no usable questions. Try again from the project with a broader topic.</Notice>
         )
