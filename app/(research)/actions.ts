@@ -14,7 +14,7 @@ import { ApiError } from "@/lib/http/errors";
 import { parseInput, parseParams } from "@/lib/http/input";
 import { createQuestionsAnalysis } from "@/lib/questions/create";
 import { createPromptBatch } from "@/lib/runs/create";
-import { CitationAnalysisRequest } from "@/lib/schemas/analyses";
+import { CitationAnalysisRequest, getAnalysis } from "@/lib/schemas/analyses";
 import { AuditRequest } from "@/lib/schemas/audits";
 import { FanoutRequest, type FanoutEstimate } from "@/lib/schemas/fanouts";
 import { QuestionsRequest } from "@/lib/schemas/questions";
@@ -24,8 +24,9 @@ import { CONTEXT_LIMITS, domainNameOf, ProjectId } from "@/lib/schemas/projects"
 import * as projects from "@/lib/schemas/projects";
 import { getProject, updateProject } from "@/lib/projects/projects";
 import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
-import { VisibilityAnalysisRequest } from "@/lib/schemas/visibility";
+import { JudgeRequest, VisibilityAnalysisRequest } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
+import { judgeAgain } from "@/lib/visibility/judge-again";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../_lib/form-words";
 import { marketOf, marketsOf } from "./_lib/market";
 
@@ -91,6 +92,7 @@ const FANOUT_LABELS: FieldLabels = {
   ...MARKET_LABELS,
 };
 const CITATION_LABELS: FieldLabels = { ids: "Ticked runs and batches", entities: "Brands and competitors" };
+const JUDGE_LABELS: FieldLabels = { engine: "Judge engine", "judge.engine": "Judge engine", ids: "The analysis's runs", entities: "Brands and competitors" };
 
 /** A refusal as the form shows it: in its labels; a 402 without the address the page links to. */
 function refusal(error: ApiError, labels: FieldLabels): { message: string; needsCredit: boolean } {
@@ -202,6 +204,24 @@ export async function startCitationAnalysisAction(_prev: StartState, form: FormD
     const body = parseInput(CitationAnalysisRequest, { ids, use_project_context: true }, "form");
     const analysis = await createCitationAnalysis(principal, body);
     return `/analyses/${analysis.id}`;
+  });
+}
+
+/**
+ * "Judge these answers" on a visibility analysis's page: a judged analysis of the same runs and
+ * entities (POST /visibility-analyses with `judge`), held and charged per counted run; a 402 is
+ * said in words with the way to billing. Goes to the new analysis, which the judge finishes.
+ */
+export async function judgeVisibilityAction(_prev: StartState, form: FormData): Promise<StartState> {
+  const principal = await requireSessionPrincipal("/account");
+  const project = projectOf(form);
+  return start(project, JUDGE_LABELS, async () => {
+    const { analysis_id } = parseParams(getAnalysis.params, { analysis_id: field(form, "analysis_id") ?? "" });
+    const sentiment = form.get("sentiment") === "on";
+    const discover = form.get("discover") === "on";
+    if (!sentiment && !discover) throw new ApiError("invalid_request", "Tick sentiment, other brands named, or both: otherwise the judge has nothing to do.");
+    const judge = parseInput(JudgeRequest, { engine: field(form, "engine"), sentiment, discover }, "form");
+    return `/analyses/${await judgeAgain(principal, analysis_id, judge)}`;
   });
 }
 

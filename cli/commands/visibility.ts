@@ -9,47 +9,13 @@ import { EXIT } from "../client";
 import {
   arg, followUntilFinished, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, str, strs, table, truncate, UsageError, waitBudget, waitOption, type Ctx, type Section,
 } from "../command";
-import { toCsv } from "./fanouts";
+import { VISIBILITY_COLUMNS, visibilityCsv, visibilityLines } from "../../lib/visibility/csv";
 
 type Analysis = z.output<typeof VisibilityAnalysis>;
-type Figures = Analysis["rows"][number];
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const range = (i: readonly [number, number] | null, f: (x: number) => string) => (i ? `${f(i[0])}–${f(i[1])}` : "-");
 const num = (x: number | null) => (x === null ? "-" : String(x));
-
-/** One line per entity and group (all runs, each engine, prompt and country): the columns of --format csv and jsonl. */
-export const VISIBILITY_COLUMNS = [
-  "entity", "role", "group_by", "group", "runs", "runs_mentioning", "visibility", "visibility_low", "visibility_high",
-  "share_of_voice", "share_of_voice_n", "average_position", "average_position_low", "average_position_high",
-  "runs_top1", "top1_rate", "runs_top3", "top3_rate", "top3_rate_low", "top3_rate_high", "prominence", "prominence_low", "prominence_high",
-  "runs_citing", "cited_rate", "cited_rate_low", "cited_rate_high", "mentioned_and_cited", "mentioned_not_cited", "cited_not_mentioned",
-  "mentions", "prompt_echo", "absence",
-] as const;
-
-function figureLine(entity: Figures, groupBy: string, group: string | null, f: Omit<Figures, "name" | "role" | "by_engine" | "by_prompt" | "by_country" | "sentiment">) {
-  return {
-    entity: entity.name, role: entity.role, group_by: groupBy, group,
-    runs: f.runs, runs_mentioning: f.runs_mentioning, visibility: f.visibility, visibility_low: f.visibility_interval[0], visibility_high: f.visibility_interval[1],
-    share_of_voice: f.share_of_voice, share_of_voice_n: f.share_of_voice_n,
-    average_position: f.average_position, average_position_low: f.average_position_interval?.[0] ?? null, average_position_high: f.average_position_interval?.[1] ?? null,
-    runs_top1: f.runs_top1, top1_rate: f.top1_rate, runs_top3: f.runs_top3, top3_rate: f.top3_rate, top3_rate_low: f.top3_rate_interval[0], top3_rate_high: f.top3_rate_interval[1],
-    prominence: f.prominence, prominence_low: f.prominence_interval[0], prominence_high: f.prominence_interval[1],
-    runs_citing: f.runs_citing, cited_rate: f.cited_rate, cited_rate_low: f.cited_rate_interval[0], cited_rate_high: f.cited_rate_interval[1],
-    mentioned_and_cited: f.mentioned_and_cited, mentioned_not_cited: f.mentioned_not_cited, cited_not_mentioned: f.cited_not_mentioned,
-    mentions: f.mentions, prompt_echo: f.mentions_not_counted.prompt_echo, absence: f.mentions_not_counted.absence,
-  };
-}
-
-/** Every entity's figures over all runs, then by engine, prompt and country: the rows of the exports. */
-export function visibilityLines(a: Analysis): Record<string, unknown>[] {
-  return a.rows.flatMap((row) => [
-    figureLine(row, "all", null, row),
-    ...inEngineOrder(row.by_engine, (g) => g.engine).map((g) => figureLine(row, "engine", g.engine, g)),
-    ...row.by_prompt.map((g) => figureLine(row, "prompt", g.prompt, g)),
-    ...row.by_country.map((g) => figureLine(row, "country", g.country, g)),
-  ]);
-}
 
 /** The figures as tables: every entity over all runs, then visibility by engine; each with its n. */
 export function formatVisibilityAnalysis(a: Analysis): string {
@@ -151,7 +117,7 @@ function formatOf(ctx: Ctx): "csv" | "jsonl" | null {
 }
 
 function printAnalysis(ctx: Ctx, format: "csv" | "jsonl" | null, result: { text: string; body: Analysis }) {
-  if (format === "csv") process.stdout.write(toCsv(visibilityLines(result.body), [...VISIBILITY_COLUMNS]));
+  if (format === "csv") process.stdout.write(visibilityCsv(result.body));
   else if (format === "jsonl") process.stdout.write(visibilityLines(result.body).map((l) => `${JSON.stringify(l)}\n`).join(""));
   else if (ctx.json) printJson(result.text, ctx.pretty);
   else out(formatVisibilityAnalysis(result.body));
