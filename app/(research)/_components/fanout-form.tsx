@@ -9,7 +9,7 @@ import { useFormAction } from "../../_components/form-action";
 import { buttonClass, inputClass, Notice } from "../../_components/ui";
 import { estimateFanoutAction, startFanoutAction, type EstimateState } from "../actions";
 import { MarketPicker } from "./market-picker";
-import { EngineChoice, Refusal } from "./start-forms";
+import { CreditLine, EngineChoice, Refusal } from "./start-forms";
 
 const ENGINE_LABELS: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
 const ESTIMATE_DELAY_MS = 400;
@@ -96,25 +96,7 @@ function Estimate({ state, pending, empty, countries }: { state: EstimateState; 
               ${e.total_usd}
             </span>
           </p>
-          {e.billing_enabled ? (
-            <p className="mt-1 flex flex-wrap justify-between gap-x-3" data-testid="estimate-credit" data-sufficient={String(e.sufficient)}>
-              <span className="text-slate-600">Available credit: <span className="tabular-nums">${e.available_usd}</span></span>
-              {e.sufficient ? (
-                <span className="text-emerald-700">Enough to start</span>
-              ) : (
-                <span className="text-rose-700">
-                  Not enough:{" "}
-                  <a href="/account#billing" className="font-medium underline">
-                    add credit
-                  </a>
-                </span>
-              )}
-            </p>
-          ) : (
-            <p className="mt-1 text-slate-500" data-testid="estimate-credit" data-sufficient="null">
-              Billing is off on this server: nothing is charged.
-            </p>
-          )}
+          <CreditLine billing={e.billing_enabled} available={e.available_usd} sufficient={e.sufficient} testId="estimate-credit" />
           <p className="mt-1 text-xs text-slate-500">Not a quote: a run that fails is not charged. Prices {e.pricing_version}.</p>
         </>
       )}

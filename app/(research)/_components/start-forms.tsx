@@ -34,6 +34,34 @@ export function Refusal({ state }: { state: StartState }) {
   );
 }
 
+/** Under an estimate: the credit available and whether it covers the total (a link to add some), or that billing is off. */
+export function CreditLine({ billing, available, sufficient, testId }: { billing: boolean; available: string | null; sufficient: boolean | null; testId?: string }) {
+  if (!billing) {
+    return (
+      <p className="mt-1 text-slate-500" data-testid={testId} data-sufficient="null">
+        Billing is off on this server: nothing is charged.
+      </p>
+    );
+  }
+  return (
+    <p className="mt-1 flex flex-wrap justify-between gap-x-3" data-testid={testId} data-sufficient={String(sufficient)}>
+      <span className="text-slate-600">
+        Available credit: <span className="tabular-nums">${available}</span>
+      </span>
+      {sufficient ? (
+        <span className="text-emerald-700">Enough to start</span>
+      ) : (
+        <span className="text-rose-700">
+          Not enough:{" "}
+          <a href="/account#billing" className="font-medium underline">
+            add credit
+          </a>
+        </span>
+      )}
+    </p>
+  );
+}
+
 export function EngineChoice({ engines, legend = "Engines" }: { engines: string[]; legend?: string }) {
   return (
     <fieldset className="flex flex-wrap items-center gap-x-4 gap-y-1">

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useFormAction } from "../../../_components/form-action";
 import { buttonClass } from "../../../_components/ui";
 import { judgeVisibilityAction, type StartState } from "../../actions";
-import { Refusal } from "../../_components/start-forms";
+import { CreditLine, Refusal } from "../../_components/start-forms";
 import type { JudgeQuote } from "@/lib/visibility/judge-again";
 
 const IDLE: StartState = { ok: true };
@@ -64,25 +64,7 @@ export function JudgeForm({ analysis, project, quote }: { analysis: string; proj
               ${chosen.amount_usd}
             </span>
           </p>
-          {quote.billing_enabled ? (
-            <p className="mt-1 flex flex-wrap justify-between gap-x-3">
-              <span className="text-slate-600">
-                Available credit: <span className="tabular-nums">${quote.available_usd}</span>
-              </span>
-              {chosen.sufficient ? (
-                <span className="text-emerald-700">Enough to start</span>
-              ) : (
-                <span className="text-rose-700">
-                  Not enough:{" "}
-                  <a href="/account#billing" className="font-medium underline">
-                    add credit
-                  </a>
-                </span>
-              )}
-            </p>
-          ) : (
-            <p className="mt-1 text-slate-500">Billing is off on this server: nothing is charged.</p>
-          )}
+          <CreditLine billing={quote.billing_enabled} available={quote.available_usd} sufficient={chosen.sufficient} />
           <p className="mt-1 text-xs text-slate-500">
             Held when it starts, charged for the answers judged; an answer the engine fails to judge is not charged. Prices {quote.pricing_version}.
           </p>
