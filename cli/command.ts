@@ -2,7 +2,7 @@
 // arguments, options and help, from which main.ts parses, `--help` is written and shell
 // completion is generated), the context a command runs with, and the output helpers.
 import { readFileSync } from "node:fs";
-import { ENGINE_IDS } from "../lib/schemas/common";
+import { inEngineOrder } from "../lib/order";
 import type { EndpointDefinition } from "../lib/schemas/endpoint";
 import { Client, type ApiResult, type CallInput } from "./client";
 import type { Settings } from "./config";
@@ -129,18 +129,7 @@ export function wrap(text: string, width: number): string[] {
   return [...lines, line];
 }
 
-/**
- * Items about engines in the engines' one order (the registry's, ENGINE_IDS: chatgpt, claude,
- * gemini), whatever order an answer lists them in, so every table and line of the CLI names
- * them alike; ties keep their order, and anything not an engine id goes last.
- */
-export function inEngineOrder<T>(items: readonly T[], engineOf: (item: T) => string | null | undefined): T[] {
-  const rank = (item: T) => {
-    const at = (ENGINE_IDS as readonly string[]).indexOf(engineOf(item) ?? "");
-    return at === -1 ? ENGINE_IDS.length : at;
-  };
-  return items.map((item, i) => ({ item, i })).sort((a, b) => rank(a.item) - rank(b.item) || a.i - b.i).map(({ item }) => item);
-}
+export { inEngineOrder };
 
 /** Engine ids in the engines' one order (inEngineOrder). */
 export function enginesInOrder(engines: readonly string[]): string[] {

@@ -14,7 +14,7 @@ import { ApiError } from "@/lib/http/errors";
 import { parseInput, parseParams } from "@/lib/http/input";
 import { createQuestionsAnalysis } from "@/lib/questions/create";
 import { createPromptBatch } from "@/lib/runs/create";
-import { CitationAnalysisRequest } from "@/lib/schemas/analyses";
+import { CitationAnalysisRequest, getAnalysis } from "@/lib/schemas/analyses";
 import { AuditRequest } from "@/lib/schemas/audits";
 import { FanoutRequest, type FanoutEstimate } from "@/lib/schemas/fanouts";
 import { QuestionsRequest } from "@/lib/schemas/questions";
@@ -24,10 +24,11 @@ import { CONTEXT_LIMITS, domainNameOf, ProjectId } from "@/lib/schemas/projects"
 import * as projects from "@/lib/schemas/projects";
 import { getProject, updateProject } from "@/lib/projects/projects";
 import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
-import { VisibilityAnalysisRequest } from "@/lib/schemas/visibility";
+import { JudgeRequest, VisibilityAnalysisRequest } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
+import { judgeAgain } from "@/lib/visibility/judge-again";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../_lib/form-words";
-import { marketOf } from "./_lib/market";
+import { marketOf, marketsOf } from "./_lib/market";
 
 export type StartState = {
   ok: boolean;
@@ -91,6 +92,7 @@ const FANOUT_LABELS: FieldLabels = {
   ...MARKET_LABELS,
 };
 const CITATION_LABELS: FieldLabels = { ids: "Ticked runs and batches", entities: "Brands and competitors" };
+const JUDGE_LABELS: FieldLabels = { engine: "Judge engine", "judge.engine": "Judge engine", ids: "The analysis's runs", entities: "Brands and competitors" };
 
 /** A refusal as the form shows it: in its labels; a 402 without the address the page links to. */
 function refusal(error: ApiError, labels: FieldLabels): { message: string; needsCredit: boolean } {
@@ -127,7 +129,13 @@ function fanoutBody(form: FormData) {
     return analysis_id && question_id ? { text, source: { kind: "question" as const, analysis_id, question_id } } : { text };
   });
   if (prompts.length === 0) throw new ApiError("invalid_request", "Paste at least one prompt, one per line.");
-  return parseInput(FanoutRequest, { prompts, engines: engines(form), runs: int(form, "runs"), name: field(form, "name") ?? null, project: field(form, "project"), ...marketOf(form) }, "form");
+  // Several countries: every prompt once per country, in prompt then country order, as the CLI's --country DE,US.
+  const { locations, language } = marketsOf(form);
+  const rest = { engines: engines(form), runs: int(form, "runs"), name: field(form, "name") ?? null, project: field(form, "project"), ...(language !== undefined ? { language } : {}) };
+  if (locations.length <= 1) return parseInput(FanoutRequest, { prompts, ...rest, ...(locations[0] ? { location: locations[0] } : {}) }, "form");
+  // Checked as typed first, so a refusal numbers the prompts as the form does.
+  parseInput(FanoutRequest, { prompts, ...rest }, "form");
+  return parseInput(FanoutRequest, { prompts: prompts.flatMap((prompt) => locations.map((location) => ({ ...prompt, location }))), ...rest }, "form");
 }
 
 export async function startPromptAction(_prev: StartState, form: FormData): Promise<StartState> {
@@ -199,6 +207,24 @@ export async function startCitationAnalysisAction(_prev: StartState, form: FormD
   });
 }
 
+/**
+ * "Judge these answers" on a visibility analysis's page: a judged analysis of the same runs and
+ * entities (POST /visibility-analyses with `judge`), held and charged per counted run; a 402 is
+ * said in words with the way to billing. Goes to the new analysis, which the judge finishes.
+ */
+export async function judgeVisibilityAction(_prev: StartState, form: FormData): Promise<StartState> {
+  const principal = await requireSessionPrincipal("/account");
+  const project = projectOf(form);
+  return start(project, JUDGE_LABELS, async () => {
+    const { analysis_id } = parseParams(getAnalysis.params, { analysis_id: field(form, "analysis_id") ?? "" });
+    const sentiment = form.get("sentiment") === "on";
+    const discover = form.get("discover") === "on";
+    if (!sentiment && !discover) throw new ApiError("invalid_request", "Tick sentiment, other brands named, or both: otherwise the judge has nothing to do.");
+    const judge = parseInput(JudgeRequest, { engine: field(form, "engine"), sentiment, discover }, "form");
+    return `/analyses/${await judgeAgain(principal, analysis_id, judge)}`;
+  });
+}
+
 /** The shared object named by the form, its id checked as the API checks the path's (malformed = missing). */
 function targetOf(form: FormData): { kind: ShareKind; id: string } {
   const kind = ShareTargetKind.safeParse(field(form, "kind"));
@@ -267,21 +293,22 @@ function entityRows(form: FormData, prefix = ""): { row: number; entity: EntityR
   return out;
 }
 
-/** What a row refuses, in the form's words (its row number and labels), or null. */
-function rowRefusal({ row, entity }: { row: number; entity: EntityRow }, earlier: Map<string, number>): string | null {
+/** What a row refuses, in the form's words (its row number and labels): each field's problem, each bad item named once. */
+function rowRefusals({ row, entity }: { row: number; entity: EntityRow }, earlier: Map<string, number>): string[] {
   const at = `Row ${row}`;
-  if (!entity.name) return `${at}, Name: give the name these other names and domains belong to.`;
-  if ([...entity.name].length > 100) return `${at}, Name: must be 1 to 100 characters.`;
+  const out: string[] = [];
   const first = earlier.get(entity.name.toLowerCase());
-  if (first !== undefined) return `${at}, Name: ${entity.name} is already row ${first}.`;
-  if (entity.aliases.length > CONTEXT_LIMITS.aliases) return `${at}, Other names: at most ${CONTEXT_LIMITS.aliases}.`;
-  const long = entity.aliases.find((a) => [...a].length > 100);
-  if (long) return `${at}, Other names: "${long.slice(0, 40)}…" is longer than 100 characters.`;
-  if (entity.role === "brand" && entity.domains.length) return `${at}, Domains: a brand's domains are the project's (Primary domain and Other domains, on the account page); leave this empty.`;
-  if (entity.domains.length > CONTEXT_LIMITS.domains) return `${at}, Domains: at most ${CONTEXT_LIMITS.domains}.`;
-  const bad = entity.domains.find((d) => domainNameOf(d) === null);
-  if (bad) return `${at}, Domains: "${bad}" must be a domain name like acme.com (a URL is cut to its host).`;
-  return null;
+  if (!entity.name) out.push(`${at}, Name: give the name these other names and domains belong to.`);
+  else if ([...entity.name].length > 100) out.push(`${at}, Name: must be 1 to 100 characters.`);
+  else if (first !== undefined) out.push(`${at}, Name: ${entity.name} is already row ${first}.`);
+  if (entity.aliases.length > CONTEXT_LIMITS.aliases) out.push(`${at}, Other names: at most ${CONTEXT_LIMITS.aliases}.`);
+  for (const long of entity.aliases.filter((a) => [...a].length > 100)) out.push(`${at}, Other names: "${long.slice(0, 40)}…" is longer than 100 characters.`);
+  if (entity.role === "brand" && entity.domains.length) out.push(`${at}, Domains: a brand's domains are the project's (Primary domain and Other domains, on the account page); leave this empty.`);
+  else {
+    if (entity.domains.length > CONTEXT_LIMITS.domains) out.push(`${at}, Domains: at most ${CONTEXT_LIMITS.domains}.`);
+    for (const bad of entity.domains.filter((d) => domainNameOf(d) === null)) out.push(`${at}, Domains: "${bad}" must be a domain name like acme.com (a URL is cut to its host).`);
+  }
+  return out;
 }
 
 /**
@@ -295,11 +322,12 @@ export async function saveEntitiesAction(_prev: EntitiesState, form: FormData): 
     const { project_id } = parseParams(projects.updateProject.params, { project_id: field(form, "project_id") ?? "" });
     const rows = entityRows(form);
     const earlier = new Map<string, number>();
+    const refused: string[] = [];
     for (const row of rows) {
-      const refused = rowRefusal(row, earlier);
-      if (refused) return { ok: false, message: refused };
-      earlier.set(row.entity.name.toLowerCase(), row.row);
+      refused.push(...rowRefusals(row, earlier));
+      if (row.entity.name && !earlier.has(row.entity.name.toLowerCase())) earlier.set(row.entity.name.toLowerCase(), row.row);
     }
+    if (refused.length) return { ok: false, message: refused.join(" ") };
     const shown = entityRows(form, "was.").map((r) => r.entity);
     if (JSON.stringify(rows.map((r) => r.entity)) === JSON.stringify(shown)) return { ok: true, message: "Nothing changed." };
     const stored = await getProject(principal, project_id);

@@ -24,7 +24,7 @@ export function Section({ id, title, children, description }: { id?: string; tit
       <h2 id={id ? `${id}-title` : undefined} className="text-lg font-semibold">
         {title}
       </h2>
-      {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
+      {description ? <p className="mt-1 text-sm break-words text-slate-600">{description}</p> : null}
       <div className="mt-4">{children}</div>
     </section>
   );

@@ -23,12 +23,15 @@ function field(form: FormData, name: string): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
 }
 
-/** A comma-separated field as a list, blanks dropped. */
+/**
+ * A comma-separated field as a list, each item trimmed, as typed: an empty item between two
+ * commas stays, so the schema refuses it and every refusal numbers the items as the field shows
+ * them ("HubSpot, , Zoho": item 2 is the blank one); a comma at the end adds no item.
+ */
 function list(form: FormData, name: string): string[] {
-  return (field(form, name) ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const items = (field(form, name) ?? "").split(",").map((s) => s.trim());
+  while (items.length > 0 && items[items.length - 1] === "") items.pop();
+  return items;
 }
 
 /** A form's fields through the API's input parsing and the endpoint's request schema (400 naming the field). */

@@ -3,34 +3,11 @@
 // once and is shown here with a copy button; reloading the page does not show it again.
 import { useState, type ReactNode } from "react";
 import { useFormAction } from "../_components/form-action";
+import { SecretOnce } from "../_components/secret-once";
 import { buttonClass, dangerButtonClass, Notice } from "../_components/ui";
 import type { ActionState } from "./actions";
 
 type Action = (prev: ActionState, form: FormData) => Promise<ActionState>;
-
-function SecretOnce({ label, secret }: { label: string; secret: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="mt-3 rounded-md border border-emerald-300 bg-emerald-50 p-3">
-      <p className="text-sm font-medium text-emerald-900">{label}</p>
-      <div className="mt-2 flex items-center gap-2">
-        <code data-testid="secret-once" className="flex-1 break-all rounded bg-white px-2 py-1 text-sm">
-          {secret}
-        </code>
-        <button
-          type="button"
-          className={buttonClass}
-          onClick={async () => {
-            await navigator.clipboard?.writeText(secret).catch(() => {});
-            setCopied(true);
-          }}
-        >
-          {copied ? "Copied" : "Copy"}
-        </button>
-      </div>
-    </div>
-  );
-}
 
 /** An inline form's outcome, floating at the bottom of the window so the row it came from keeps its shape. */
 function Toast({ state, onDismiss }: { state: ActionState; onDismiss: () => void }) {

@@ -10,65 +10,11 @@ import {
   arg, followUntilFinished, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, str, strs, table, truncate, UsageError, waitBudget, waitOption, type Ctx, type Section,
 } from "../command";
 import { kappa, percent, percentEnds, percentRange, place, placeEnds, placeRange } from "../../lib/words/format";
-import { toCsv } from "./fanouts";
+import { VISIBILITY_COLUMNS, visibilityCsv, visibilityLines } from "../../lib/visibility/csv";
 
 type Analysis = z.output<typeof VisibilityAnalysis>;
-type Figures = Analysis["rows"][number];
 
 const range = (i: readonly [number, number] | null, f: (i: readonly [number, number]) => string) => (i ? f(i) : "-");
-
-/** One line per entity and group (all runs, each engine, prompt and country): the columns of --format csv and jsonl. */
-export const VISIBILITY_COLUMNS = [
-  "entity", "role", "group_by", "group", "runs", "runs_mentioning", "visibility", "visibility_low", "visibility_high",
-  "share_of_voice", "share_of_voice_n", "average_position", "average_position_low", "average_position_high",
-  "runs_top1", "top1_rate", "runs_top3", "top3_rate", "top3_rate_low", "top3_rate_high", "prominence", "prominence_low", "prominence_high",
-  "runs_citing", "cited_rate", "cited_rate_low", "cited_rate_high", "mentioned_and_cited", "mentioned_not_cited", "cited_not_mentioned",
-  "mentions", "prompt_echo", "absence", "link",
-] as const;
-
-/** How a line's figures are written: as the API states them (JSON lines), or as people read them (CSV, lib/words/format.ts). */
-type Cells = {
-  rate: (x: number) => string | number;
-  rateEnds: (i: readonly [number, number]) => readonly [string | number, string | number];
-  place: (x: number) => string | number;
-  placeEnds: (i: readonly [number, number]) => readonly [string | number, string | number];
-};
-const AS_STATED: Cells = { rate: (x) => x, rateEnds: (i) => i, place: (x) => x, placeEnds: (i) => i };
-/** Spreadsheets read "92%" as the number 0.92, so the CSV says what the pages say and still sorts. */
-const AS_READ: Cells = { rate: percent, rateEnds: percentEnds, place, placeEnds };
-
-function figureLine(entity: Figures, groupBy: string, group: string | null, f: Omit<Figures, "name" | "role" | "by_engine" | "by_prompt" | "by_country" | "sentiment">, c: Cells) {
-  const [visibilityLow, visibilityHigh] = c.rateEnds(f.visibility_interval);
-  const [positionLow, positionHigh] = f.average_position_interval ? c.placeEnds(f.average_position_interval) : [null, null];
-  const [top3Low, top3High] = c.rateEnds(f.top3_rate_interval);
-  const [prominenceLow, prominenceHigh] = c.rateEnds(f.prominence_interval);
-  const [citedLow, citedHigh] = c.rateEnds(f.cited_rate_interval);
-  return {
-    entity: entity.name, role: entity.role, group_by: groupBy, group,
-    runs: f.runs, runs_mentioning: f.runs_mentioning, visibility: c.rate(f.visibility), visibility_low: visibilityLow, visibility_high: visibilityHigh,
-    share_of_voice: f.share_of_voice === null ? null : c.rate(f.share_of_voice), share_of_voice_n: f.share_of_voice_n,
-    average_position: f.average_position === null ? null : c.place(f.average_position), average_position_low: positionLow, average_position_high: positionHigh,
-    runs_top1: f.runs_top1, top1_rate: c.rate(f.top1_rate), runs_top3: f.runs_top3, top3_rate: c.rate(f.top3_rate), top3_rate_low: top3Low, top3_rate_high: top3High,
-    prominence: c.rate(f.prominence), prominence_low: prominenceLow, prominence_high: prominenceHigh,
-    runs_citing: f.runs_citing, cited_rate: c.rate(f.cited_rate), cited_rate_low: citedLow, cited_rate_high: citedHigh,
-    mentioned_and_cited: f.mentioned_and_cited, mentioned_not_cited: f.mentioned_not_cited, cited_not_mentioned: f.cited_not_mentioned,
-    mentions: f.mentions, prompt_echo: f.mentions_not_counted.prompt_echo, absence: f.mentions_not_counted.absence, link: f.mentions_not_counted.link,
-  };
-}
-
-/**
- * Every entity's figures over all runs, then by engine, prompt and country: the rows of the
- * exports. `as` "read" writes them as the pages do (CSV), "stated" as the API states them (JSON lines).
- */
-export function visibilityLines(a: Analysis, as: "read" | "stated" = "stated"): Record<string, unknown>[] {
-  const c = as === "read" ? AS_READ : AS_STATED;
-  return a.rows.flatMap((row) => [
-    figureLine(row, "all", null, row, c),
-    ...inEngineOrder(row.by_engine, (g) => g.engine).map((g) => figureLine(row, "engine", g.engine, g, c)),
-    ...row.by_prompt.map((g) => figureLine(row, "prompt", g.prompt, g, c)),
-    ...row.by_country.map((g) => figureLine(row, "country", g.country, g, c)),
-  ]);
-}
 
 /** The summary, one sentence a line: what the human output leads with. */
 export function summaryLines(summary: readonly string[]): string[] {
@@ -176,7 +122,7 @@ function formatOf(ctx: Ctx): "csv" | "jsonl" | null {
 }
 
 function printAnalysis(ctx: Ctx, format: "csv" | "jsonl" | null, result: { text: string; body: Analysis }) {
-  if (format === "csv") process.stdout.write(toCsv(visibilityLines(result.body, "read"), [...VISIBILITY_COLUMNS]));
+  if (format === "csv") process.stdout.write(visibilityCsv(result.body));
   else if (format === "jsonl") process.stdout.write(visibilityLines(result.body).map((l) => `${JSON.stringify(l)}\n`).join(""));
   else if (ctx.json) printJson(result.text, ctx.pretty);
   else out(formatVisibilityAnalysis(result.body));

@@ -55,8 +55,9 @@ function pathOf(path: PropertyKey[], where: string): string {
     .join("");
 }
 
+/** Each field's complaints, each said once: a value failing two checks that word their rule alike (a pattern and a range, both "must be an amount in USD …") is one complaint. */
 export function describeZodError(error: z.ZodError, where: string): string {
-  return error.issues.map((issue) => `${pathOf(issue.path, where)}: ${issue.message}`).join("; ");
+  return [...new Set(error.issues.map((issue) => `${pathOf(issue.path, where)}: ${issue.message}`))].join("; ");
 }
 
 // NUL, or half of a surrogate pair: PostgreSQL stores neither (NUL is refused in text and JSON,

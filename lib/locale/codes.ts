@@ -72,3 +72,49 @@ export function canonicalLanguage(tag: string): string | null {
 export function languageName(tag: string): string {
   return new Intl.DisplayNames(["en"], { type: "language" }).of(tag) ?? tag;
 }
+
+/** What a market picker offers: every language as [tag, name], and each country's likely language. */
+export type MarketChoices = {
+  /** Base languages ("pt": "Portuguese") and regional ones ("pt-BR": "Portuguese (Brazil)"), sorted by name. */
+  languages: [string, string][];
+  /** By country code, the tag of the language most people there speak ("BR": "pt-BR"), by CLDR's likely subtags. */
+  likely: Record<string, string>;
+};
+
+let choices: MarketChoices | null = null;
+
+/**
+ * The languages a picker offers, named by this runtime's Intl (a browser's may know fewer names:
+ * Chromium names neither "sg" nor "tpi", so pages take these from the server). Regional tags are
+ * those CLDR has a locale for (en-GB, pt-BR, de-AT, fr-CA…) and each country's likely language;
+ * a tag CLDR cannot name is left out. Made once, on first use.
+ */
+export function marketChoices(): MarketChoices {
+  if (choices) return choices;
+  const names = new Intl.DisplayNames(["en"], { type: "language", languageDisplay: "standard", fallback: "none" });
+  const countries = countryList().map(([code]) => code);
+  const likely: Record<string, string> = {};
+  const bases = new Set<string>(["en"]);
+  for (const country of countries) {
+    const { language } = new Intl.Locale(`und-${country}`).maximize();
+    if (language === "und" || !names.of(language)) continue;
+    likely[country] = `${language}-${country}`;
+    bases.add(language);
+  }
+  const tags = new Set<string>([...bases, ...Object.values(likely)]);
+  // A locale CLDR has data for resolves to itself; any other falls back to its language.
+  for (const language of bases) {
+    for (const country of countries) {
+      const tag = `${language}-${country}`;
+      if (new Intl.ListFormat(tag).resolvedOptions().locale === tag) tags.add(tag);
+    }
+  }
+  const named = [...tags].flatMap((tag) => {
+    const name = names.of(tag);
+    return name ? [[tag, name] as [string, string]] : [];
+  });
+  const key = ([tag, name]: [string, string]) => `${foldPlaceName(name)}\u0000${tag}`;
+  named.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  choices = { languages: named, likely: Object.fromEntries(Object.entries(likely).filter(([, tag]) => tags.has(tag) && names.of(tag))) };
+  return choices;
+}

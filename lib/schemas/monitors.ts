@@ -219,7 +219,7 @@ const tickFields = {
   scheduled_for: DateTime.describe("The slot it was made for (a manual tick: when it was asked for)."),
   trigger: TickTrigger,
   status: TickStatus,
-  skip_reason: TickSkipReason.nullable().describe("Why a skipped tick was skipped; null otherwise."),
+  skip_reason: TickSkipReason.nullable().describe("Why a skipped tick was skipped; null otherwise, and in a share link's .json (the reason is the workspace's credit or the monitor's budget)."),
   summary: Summary.describe(
     "What to read first, in plain words: how often each entity was named in the tick's answers; what changed since the previous completed tick of its version, only where the series' test (the alerts') calls it a change, else that nothing changed beyond chance; which engines name the brand least and most. A tick without figures yet says where it stands (queued, running, skipped, failed). See Summary.",
   ),
@@ -290,7 +290,7 @@ export const TickList = listOf(Tick, "TickList", { description: "Newest first.",
 
 const monitorSummaryFields = {
   id: MonitorId,
-  project: ProjectId.describe("Its project (`pr_…`); null in a share link's .json, which leaves out what identifies or bills the workspace (also created_by, monthly_budget_usd, spend_month_to_date_usd, alerts and last_tick.charged_usd)."),
+  project: ProjectId.describe("Its project (`pr_…`); null in a share link's .json, which leaves out what identifies or bills the workspace (also created_by, monthly_budget_usd, spend_month_to_date_usd, alerts, last_tick.charged_usd and last_tick.skip_reason)."),
   name: z.string(),
   status: MonitorStatus,
   version: z.int().describe("Starts at 1; + 1 whenever what is measured changes (a new series)."),

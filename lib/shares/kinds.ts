@@ -6,8 +6,9 @@
 // The public copy is the object as GET answers it without what identifies or bills the workspace:
 // `project_id` and `created_by` null (spec), every charge null (`charge`, `held_usd`,
 // `charged_usd`), and the project id echoed in an input (`input.project`) removed. A monitor also
-// leaves out its budget, month's spend and alert settings (the webhook URL): `null`. Batch, fanout
-// and analysis ids stay: they open nothing without an account.
+// leaves out its budget, month's spend, alert settings (the webhook URL) and why a tick was skipped
+// (credit or budget): `null`. Batch, fanout and analysis ids stay: they open nothing without an
+// account.
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { readAnalysisText } from "../analyses/read";
@@ -127,7 +128,8 @@ export const SHARE_KINDS: { [K in ShareKind]: KindOf<PublicBodies[K]> } = {
       monthly_budget_usd: null,
       spend_month_to_date_usd: null,
       alerts: null,
-      last_tick: monitor.last_tick && { ...monitor.last_tick, charged_usd: null },
+      // "skipped" stays; why (the workspace's credit, the monitor's budget) is the workspace's business.
+      last_tick: monitor.last_tick && { ...monitor.last_tick, charged_usd: null, skip_reason: null },
     }),
   },
 };

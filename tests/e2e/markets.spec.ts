@@ -79,7 +79,8 @@ test("the prompt form's market picker: the batch and its runs show the market, a
   await page.goBack();
   const chatgpt = page.getByTestId("batch-run").filter({ hasText: "ChatGPT" });
   await chatgpt.getByTestId("open-run").click();
-  await expect(page.getByTestId("locale-applied")).toHaveText("ChatGPT was sent the location");
+  // The language was asked for too: ChatGPT's web search takes none, and the page says so.
+  await expect(page.getByTestId("locale-applied")).toHaveText("ChatGPT was sent the location, not the language");
 });
 
 test("the fanout form's market picker: the estimate follows it, the fanout page shows each prompt's market", async ({}, testInfo) => {

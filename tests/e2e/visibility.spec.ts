@@ -160,7 +160,7 @@ test("Analyse visibility from a prompt's page: the analysis page's figures, each
   await expect(page.getByTestId("positions")).toContainText("with a 95% interval (Student's t, within places 1 to 3).");
   const zoho = page.getByTestId("figures-row").and(page.locator('[data-entity="Zoho CRM"]'));
   await expect(zoho).toContainText("0% 0/2");
-  await expect(zoho).toContainText("0 echo · 2 absent");
+  await expect(zoho).toContainText("0 echo 2 absent");
   await expect(page.getByTestId("prompt-matrix")).toContainText("100% 2/2");
   // Every mention: 2 answers × (2 echoes, HubSpot CRM, Pipedrive, Zoho absent).
   await expect(page.getByTestId("mention")).toHaveCount(10);

@@ -1,7 +1,7 @@
 // The market's codes and places: countries, time zones and language tags checked and written
 // back canonically, and where a location is on the map for Gemini (and back, for the simulator).
 import { describe, expect, it } from "vitest";
-import { canonicalLanguage, canonicalTimeZone, countryList, countryName, foldPlaceName } from "@/lib/locale/codes";
+import { canonicalLanguage, canonicalTimeZone, countryList, countryName, foldPlaceName, marketChoices } from "@/lib/locale/codes";
 import { coordinatesOf, countryAt } from "@/lib/locale/places";
 import { Language, Location } from "@/lib/schemas/locale";
 
@@ -30,6 +30,27 @@ describe("codes", () => {
     expect(canonicalLanguage("zh-hant-tw")).toBe("zh-Hant-TW");
     expect(canonicalLanguage("es-419")).toBe("es-419");
     for (const tag of ["xx", "en-XX", "en-ZZ", "not a tag", "", "i-klingon", "en-Qaaa"]) expect(canonicalLanguage(tag)).toBeNull();
+  });
+
+  it("a market picker's languages: base and regional, each named in English and taken by the API, sorted by name", () => {
+    const { languages, likely } = marketChoices();
+    const named = new Map(languages);
+    expect(named.get("pt-BR")).toBe("Portuguese (Brazil)");
+    expect(named.get("en-GB")).toBe("English (United Kingdom)");
+    expect(named.get("de-AT")).toBe("German (Austria)");
+    expect(named.get("fr-CA")).toBe("French (Canada)");
+    // Languages Chromium's Intl leaves unnamed ("sg (sg)" in its picker) have their names.
+    expect(named.get("sg")).toBe("Sango");
+    expect(named.get("tpi")).toBe("Tok Pisin");
+    for (const [tag, name] of languages) {
+      expect(canonicalLanguage(tag), tag).toBe(tag);
+      expect(name, tag).not.toBe(tag);
+    }
+    const order = languages.map(([tag, name]) => `${foldPlaceName(name)}\u0000${tag}`);
+    expect(order).toEqual([...order].sort());
+    expect(languages.findIndex(([tag]) => tag === "de")).toBe(languages.findIndex(([tag]) => tag === "de-AT") - 1);
+    expect(likely).toMatchObject({ BR: "pt-BR", DE: "de-DE", AT: "de-AT", CF: "sg-CF" });
+    for (const tag of Object.values(likely)) expect(named.has(tag), tag).toBe(true);
   });
 
   it("the schemas write back the canonical forms and name what they refuse", () => {

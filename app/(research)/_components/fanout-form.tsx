@@ -3,12 +3,13 @@
 // (executions, price per engine, total, available credit) kept current while typing, before the
 // start button. Prompts sent from a questions analysis carry their question as a hidden `source`
 // field per line; a line edited away from the question's text no longer carries it.
-import { startTransition, useActionState, useEffect, useMemo, useRef, useState } from "react";
+import { startTransition, useActionState, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { MarketChoices } from "@/lib/locale/codes";
 import { useFormAction } from "../../_components/form-action";
 import { buttonClass, inputClass, Notice } from "../../_components/ui";
 import { estimateFanoutAction, startFanoutAction, type EstimateState } from "../actions";
 import { MarketPicker } from "./market-picker";
-import { EngineChoice, Refusal } from "./start-forms";
+import { CreditLine, EngineChoice, Refusal } from "./start-forms";
 
 const ENGINE_LABELS: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
 const ESTIMATE_DELAY_MS = 400;
@@ -40,7 +41,7 @@ export function sourcesFor(lines: readonly string[], prefill: FanoutPrefill["pro
   });
 }
 
-function Estimate({ state, pending, empty }: { state: EstimateState; pending: boolean; empty: boolean }) {
+function Estimate({ state, pending, empty, countries }: { state: EstimateState; pending: boolean; empty: boolean; countries: number }) {
   const e = state.estimate;
   return (
     <div
@@ -62,7 +63,8 @@ function Estimate({ state, pending, empty }: { state: EstimateState; pending: bo
       ) : (
         <>
           <p className="mt-1 text-slate-700" data-testid="estimate-executions" data-executions={e.executions}>
-            {e.prompts} {e.prompts === 1 ? "prompt" : "prompts"} × {e.engines.length} {e.engines.length === 1 ? "engine" : "engines"} × {e.runs}{" "}
+            {e.prompts} {e.prompts === 1 ? "prompt" : "prompts"}
+            {countries > 1 && e.prompts % countries === 0 ? ` (${e.prompts / countries} × ${countries} countries)` : ""} × {e.engines.length} {e.engines.length === 1 ? "engine" : "engines"} × {e.runs}{" "}
             {e.runs === 1 ? "run" : "runs"} = <strong className="tabular-nums">{e.executions}</strong> {e.executions === 1 ? "execution" : "executions"}
             {e.identical_prompts > 0 ? (
               <span className="text-slate-500">
@@ -94,25 +96,7 @@ function Estimate({ state, pending, empty }: { state: EstimateState; pending: bo
               ${e.total_usd}
             </span>
           </p>
-          {e.billing_enabled ? (
-            <p className="mt-1 flex flex-wrap justify-between gap-x-3" data-testid="estimate-credit" data-sufficient={String(e.sufficient)}>
-              <span className="text-slate-600">Available credit: <span className="tabular-nums">${e.available_usd}</span></span>
-              {e.sufficient ? (
-                <span className="text-emerald-700">Enough to start</span>
-              ) : (
-                <span className="text-rose-700">
-                  Not enough:{" "}
-                  <a href="/account#billing" className="font-medium underline">
-                    add credit
-                  </a>
-                </span>
-              )}
-            </p>
-          ) : (
-            <p className="mt-1 text-slate-500" data-testid="estimate-credit" data-sufficient="null">
-              Billing is off on this server: nothing is charged.
-            </p>
-          )}
+          <CreditLine billing={e.billing_enabled} available={e.available_usd} sufficient={e.sufficient} testId="estimate-credit" />
           <p className="mt-1 text-xs text-slate-500">Not a quote: a run that fails is not charged. Prices {e.pricing_version}.</p>
         </>
       )}
@@ -120,7 +104,7 @@ function Estimate({ state, pending, empty }: { state: EstimateState; pending: bo
   );
 }
 
-export function FanoutForm({ project, engines, prefill }: { project: string; engines: string[]; prefill?: FanoutPrefill }) {
+export function FanoutForm({ project, engines, markets, prefill }: { project: string; engines: string[]; markets: MarketChoices; prefill?: FanoutPrefill }) {
   const initialText = useMemo(() => (prefill?.prompts ?? []).map((p) => p.text).join("\n"), [prefill]);
   const [text, setText] = useState(initialText);
   const [estimate, requestEstimate, estimating] = useActionState(estimateFanoutAction, { ok: true });
@@ -133,6 +117,7 @@ export function FanoutForm({ project, engines, prefill }: { project: string; eng
   const carried = sources.filter(Boolean).length;
   const empty = lines.length === 0;
 
+  const [countries, setCountries] = useState(0);
   const estimateSoon = () => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => {
@@ -143,6 +128,12 @@ export function FanoutForm({ project, engines, prefill }: { project: string; eng
       startTransition(() => requestEstimate(data));
     }, ESTIMATE_DELAY_MS);
   };
+
+  // Adding or removing a country changes no field's value: the estimate is asked for again here.
+  const countriesChanged = useCallback((count: number) => {
+    setCountries(count);
+    estimateSoon();
+  }, []);
 
   // A prefilled form shows its estimate without waiting for an edit.
   useEffect(() => {
@@ -173,7 +164,8 @@ export function FanoutForm({ project, engines, prefill }: { project: string; eng
         />
       </label>
       <p id="fanout-prompts-help" className="text-xs text-slate-500">
-        {lines.length} {lines.length === 1 ? "prompt" : "prompts"}; blank lines are skipped.
+        {lines.length} {lines.length === 1 ? "prompt" : "prompts"}
+        {countries > 1 ? `, each run in ${countries} countries` : ""}; blank lines are skipped.
         {carried ? ` ${carried} linked to ${carried === 1 ? "its question" : "their questions"}.` : ""}
       </p>
       <EngineChoice engines={engines} />
@@ -199,8 +191,8 @@ export function FanoutForm({ project, engines, prefill }: { project: string; eng
           <input name="name" maxLength={200} placeholder="The first prompt" className={`${inputClass} mt-1 font-normal`} />
         </label>
       </div>
-      <MarketPicker idPrefix="fanout-market" />
-      <Estimate state={estimate} pending={estimating} empty={empty} />
+      <MarketPicker idPrefix="fanout-market" choices={markets} several onCountries={countriesChanged} />
+      <Estimate state={estimate} pending={estimating} empty={empty} countries={countries} />
       <button type="submit" className={buttonClass} disabled={starting || empty} data-testid="start-fanout">
         {starting ? "Starting…" : "Start fanout"}
       </button>

@@ -24,13 +24,17 @@ export function MarketLine({ input, className = "" }: { input: { location?: unkn
   );
 }
 
-/** What of the market reached the engine, for a run made in one. */
-export function LocaleApplied({ applied, engine }: { applied: { location: boolean; language: boolean } | undefined; engine: string }) {
+/**
+ * What of the market reached the engine, for a run made in one, and what did not: "ChatGPT was
+ * sent the location, not the language" (OpenAI's and Anthropic's web search take no language).
+ */
+export function LocaleApplied({ applied, asked, engine }: { applied: { location: boolean; language: boolean } | undefined; asked: { location: boolean; language: boolean }; engine: string }) {
   if (!applied) return null;
-  const sent = [applied.location ? "location" : null, applied.language ? "language" : null].filter(Boolean);
-  return (
-    <span data-testid="locale-applied">
-      {sent.length ? `${engine} was sent the ${sent.join(" and ")}` : `${engine} was sent no location or language`}
-    </span>
-  );
+  const fields = ["location", "language"] as const;
+  const sent = fields.filter((f) => applied[f]);
+  const withheld = fields.filter((f) => asked[f] && !applied[f]);
+  const text = sent.length
+    ? `${engine} was sent the ${sent.join(" and ")}${withheld.length ? `, not the ${withheld.join(" or ")}` : ""}`
+    : `${engine} was sent neither the location nor the language`;
+  return <span data-testid="locale-applied">{text}</span>;
 }

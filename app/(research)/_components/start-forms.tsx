@@ -5,6 +5,7 @@
 // success, goes to the page of what it started; a refusal is shown in place, in the form's
 // words, with what was typed kept, and a 402 with the way to add credit.
 import type { ReactNode } from "react";
+import type { MarketChoices } from "@/lib/locale/codes";
 import { useFormAction } from "../../_components/form-action";
 import { buttonClass, inputClass, Notice, subtleButtonClass } from "../../_components/ui";
 import { startAuditAction, startCitationAnalysisAction, startPromptAction, startQuestionsAction, type StartState } from "../actions";
@@ -33,6 +34,34 @@ export function Refusal({ state }: { state: StartState }) {
   );
 }
 
+/** Under an estimate: the credit available and whether it covers the total (a link to add some), or that billing is off. */
+export function CreditLine({ billing, available, sufficient, testId }: { billing: boolean; available: string | null; sufficient: boolean | null; testId?: string }) {
+  if (!billing) {
+    return (
+      <p className="mt-1 text-slate-500" data-testid={testId} data-sufficient="null">
+        Billing is off on this server: nothing is charged.
+      </p>
+    );
+  }
+  return (
+    <p className="mt-1 flex flex-wrap justify-between gap-x-3" data-testid={testId} data-sufficient={String(sufficient)}>
+      <span className="text-slate-600">
+        Available credit: <span className="tabular-nums">${available}</span>
+      </span>
+      {sufficient ? (
+        <span className="text-emerald-700">Enough to start</span>
+      ) : (
+        <span className="text-rose-700">
+          Not enough:{" "}
+          <a href="/account#billing" className="font-medium underline">
+            add credit
+          </a>
+        </span>
+      )}
+    </p>
+  );
+}
+
 export function EngineChoice({ engines, legend = "Engines" }: { engines: string[]; legend?: string }) {
   return (
     <fieldset className="flex flex-wrap items-center gap-x-4 gap-y-1">
@@ -55,7 +84,7 @@ function Submit({ pending, children, testId, name, value, className = buttonClas
   );
 }
 
-export function PromptForm({ project, engines }: { project: string; engines: string[] }) {
+export function PromptForm({ project, engines, markets }: { project: string; engines: string[]; markets: MarketChoices }) {
   const { state, pending, form } = useFormAction(startPromptAction, STARTED);
   return (
     <form {...form} className="space-y-3" data-testid="prompt-form">
@@ -65,7 +94,7 @@ export function PromptForm({ project, engines }: { project: string; engines: str
         <textarea name="prompt" required maxLength={4000} rows={3} placeholder="What is the best CRM for a small team?" className={`${inputClass} mt-1 block w-full font-normal`} />
       </label>
       <EngineChoice engines={engines} />
-      <MarketPicker idPrefix="prompt-market" />
+      <MarketPicker idPrefix="prompt-market" choices={markets} />
       <Submit pending={pending} testId="start-prompt">
         Run prompt
       </Submit>

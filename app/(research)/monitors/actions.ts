@@ -13,7 +13,8 @@ import { inFormWords, withoutBillingAddress, type FieldLabels } from "../../_lib
 import { acting, field, monitorOf, type MonitorActionState } from "./_lib/acting";
 import { trackedSource } from "./_lib/source";
 
-export type MonitorFormState = { ok: boolean; message?: string };
+/** `created`: the new monitor and its webhook secret, which is shown this once (as the 201 of POST /monitors has it). */
+export type MonitorFormState = { ok: boolean; message?: string; created?: { id: string; name: string; secret: string } };
 export type { MonitorActionState };
 
 // The form's labels by the request paths its fields fill: refusals are shown in these words.
@@ -42,10 +43,12 @@ function refusal(error: ApiError): string {
   return error.code === "insufficient_credit" ? withoutBillingAddress(error.message) : inFormWords(error.message, LABELS);
 }
 
-/** "Track these prompts": a monitor of a fanout's prompts or of a questions cluster, its entities the project's. */
+/**
+ * "Track these prompts": a monitor of a fanout's prompts or of a questions cluster, its entities
+ * the project's. Answers the monitor with its webhook secret, for the form to show once.
+ */
 export async function createMonitorAction(_prev: MonitorFormState, form: FormData): Promise<MonitorFormState> {
   const principal = await requireSessionPrincipal("/projects");
-  let target: string;
   try {
     const source = await trackedSource(principal, field(form, "from"), field(form, "cluster"));
     const engines = form.getAll("engines").filter((v): v is string => typeof v === "string" && v !== "");
@@ -66,12 +69,11 @@ export async function createMonitorAction(_prev: MonitorFormState, form: FormDat
     );
     const monitor = await createMonitor(principal, body);
     revalidatePath(`/projects/${monitor.project}`);
-    target = `/monitors/${monitor.id}`;
+    return { ok: true, created: { id: monitor.id, name: monitor.name, secret: monitor.webhook_secret } };
   } catch (error) {
     if (error instanceof ApiError) return { ok: false, message: refusal(error) };
     throw error;
   }
-  redirect(target);
 }
 
 export async function setMonitorStatusAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {

@@ -1,6 +1,6 @@
 // Small pieces the share views have in common: the heading block, facts, tags, links out, tables
 // that scroll inside their box on a phone, and the footer.
-import type { ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import { Notice, Section } from "../../_components/ui";
 
 /** Links to pages the engines named: no referrer, no endorsement. */
@@ -96,15 +96,32 @@ export function Failure({ what, message }: { what: string; message: string | nul
   );
 }
 
-/** A table that scrolls sideways inside its box rather than widening the page; numbers align right, `text` columns left. */
-export function ScrollTable({ columns, children, label }: { columns: Column[]; children: ReactNode; label: string }) {
+/** A label as a CSS string: every character but letters, digits and spaces escaped, so no text closes the style it is in. */
+const cssString = (text: string) => `"${[...text].map((c) => (/[A-Za-z0-9 ]/.test(c) ? c : `\\${c.codePointAt(0)!.toString(16)} `)).join("")}"`;
+
+/**
+ * A table for every width. On a phone each row is a block of its cells, each under its column's
+ * label (a style of its own, drawn on the server), so nothing scrolls sideways; the title column's
+ * cell (`title`, the first by default) heads the block. Wider, a table wider than its box scrolls
+ * inside it, with shadows at the edge that hides columns and a line saying so (globals.css
+ * `.scroll-table`). Numbers align right, `text` columns left.
+ */
+export function ScrollTable({ columns, children, label, title = 0 }: { columns: Column[]; children: ReactNode; label: string; title?: number }) {
+  const key = useId().replace(/[^A-Za-z0-9]/g, "");
+  const labels = columns
+    .map((c, i) => (i === title ? `[data-table="${key}"] td:nth-child(${i + 1}){display:block;font-weight:500}` : `[data-table="${key}"] td:nth-child(${i + 1})::before{content:${cssString(c.label)}}`))
+    .join("");
   return (
-    <div className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0" role="region" aria-label={label} tabIndex={0}>
+    <div className="scroll-table" role="region" aria-label={label} tabIndex={0} data-table={key}>
+      <style>{`@media (max-width: 639.98px){${labels}}`}</style>
+      <p className="scroll-table-hint" aria-hidden="true">
+        Wider than the page: scroll sideways for the other columns →
+      </p>
       <table className="min-w-full text-left text-sm">
         <thead className="text-slate-500">
           <tr>
             {columns.map((c, i) => (
-              <th key={i} scope="col" className={`py-1.5 pr-4 align-bottom font-medium whitespace-nowrap last:pr-0 ${i > 0 && !c.text ? "text-right" : ""}`}>
+              <th key={i} scope="col" className={`py-1.5 pr-4 align-bottom font-medium last:pr-0 ${i > 0 && !c.text ? "text-right" : ""}`}>
                 {c.label}
               </th>
             ))}

@@ -158,20 +158,23 @@ export function TrendChart({
         significant={t.series.some((s) => s.points.some((p) => p.change?.significant && p.y !== null))}
         alerts={[...alertTicks].some((tick) => t.xs.has(tick))}
       />
-      {/* Room on either side for the first and last ticks' points and flags. */}
-      <div className="px-2">
+      {/* The y axis's labels in a column of their own, left of the plot, so no line or point is drawn over them; room on either side for the first and last ticks' points and flags. */}
+      <div className="flex">
+      <div className="relative w-9 shrink-0 text-right text-[10px] leading-none text-slate-500" style={{ height: total }} aria-hidden="true" data-testid="axis-labels">
+        {t.axis.map((a) => (
+          <span key={a.value} className="absolute right-1.5 tabular-nums" style={{ top: PLOT_TOP + a.y - 5 }} data-testid="axis-label">
+            {isRate(metric) ? figure(metric, a.value) : String(a.value)}
+          </span>
+        ))}
+      </div>
+      <div className="min-w-0 flex-1 pr-2 pl-1">
       <svg width="100%" height={total} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="block overflow-visible font-sans" data-testid="trend-svg">
         <title id={`${id}-title`}>{`${title}, ${t.ticks.length} tick${single ? "" : "s"}${t.lowerIsBetter ? " (1 = named first, at the top)" : ""}`}</title>
         <desc id={`${id}-desc`}>{described}</desc>
         <g transform={`translate(0 ${PLOT_TOP})`}>
           <g aria-hidden="true">
             {t.axis.map((a) => (
-              <g key={a.value}>
-                <line x1="0" x2="100%" y1={a.y} y2={a.y} stroke="#e2e8f0" strokeWidth={1} />
-                <text x="0" y={a.y - 3} fontSize={10} fill="#64748b">
-                  {isRate(metric) ? `${Math.round(a.value * 1000) / 10}%` : String(a.value)}
-                </text>
-              </g>
+              <line key={a.value} x1="0" x2="100%" y1={a.y} y2={a.y} stroke="#e2e8f0" strokeWidth={1} />
             ))}
             {[...alertTicks].map((tick) =>
               t.xs.has(tick) ? (
@@ -235,6 +238,7 @@ export function TrendChart({
           </g>
         </g>
       </svg>
+      </div>
       </div>
       {single ? <p className="mt-1 text-xs text-slate-500">One tick so far: the lines and bands start with the second.</p> : null}
       {table ? <FiguresTable id={id} metric={metric} series={series} ticks={t.ticks} atOf={atOf} alertTicks={alertTicks} /> : null}

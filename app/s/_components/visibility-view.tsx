@@ -196,11 +196,22 @@ function Positions({ analysis, links }: { analysis: VisibilityAnalysis; links: L
   );
 }
 
+/** A figure's n and interval under it, each on its own line, so the table fits a laptop's width. */
+function Under({ n, interval }: { n: ReactNode; interval?: string }) {
+  return (
+    <>
+      {" "}
+      <span className="block text-xs text-slate-500">{n}</span>{" "}
+      {interval ? <span className="block text-xs text-slate-500">{interval}</span> : null}
+    </>
+  );
+}
+
 /** Every figure of every entity, each with its n and interval, each linking to its mentions. */
 function FiguresTable({ analysis, links }: { analysis: VisibilityAnalysis; links: Links }) {
   const columns = [
     { label: "Entity", text: true }, { label: "Visibility" }, { label: "Share of voice" }, { label: "Average place" }, { label: "Top 1" }, { label: "Top 3" },
-    { label: "Prominence" }, { label: "Cited" }, { label: "Named & cited" }, { label: "Named, not cited" }, { label: "Cited, not named" }, { label: "Mentions" }, { label: "Not counted" },
+    { label: "Prominence" }, { label: "Cited" }, { label: "Named and cited" }, { label: "Mentions" }, { label: "Not counted" },
   ];
   return (
     <ScrollTable label="Every figure" columns={columns}>
@@ -208,33 +219,41 @@ function FiguresTable({ analysis, links }: { analysis: VisibilityAnalysis; links
         const all = links.mentions({ entity: r.name, counted: "true" });
         return (
           <tr key={r.name} data-testid="figures-row" data-entity={r.name}>
-            <td className="font-medium whitespace-nowrap">
+            <td className="font-medium break-words">
               {r.name} {r.role === "brand" ? <Tag tone="indigo">yours</Tag> : null}
             </td>
             <Num>
-              <FigureLink href={all}>{percent(r.visibility)}</FigureLink> <span className="text-slate-500">{r.runs_mentioning}/{r.runs} · {band(r.visibility_interval)}</span>
+              <FigureLink href={all}>{percent(r.visibility)}</FigureLink>
+              <Under n={`${r.runs_mentioning}/${r.runs}`} interval={band(r.visibility_interval)} />
             </Num>
             <Num>
-              {r.share_of_voice === null ? "—" : percent(r.share_of_voice)} <span className="text-slate-500">{r.runs_mentioning}/{r.share_of_voice_n}</span>
+              {r.share_of_voice === null ? "—" : percent(r.share_of_voice)}
+              <Under n={`${r.runs_mentioning}/${r.share_of_voice_n}`} />
             </Num>
             <Num>
-              {r.average_position === null ? "—" : place(r.average_position)} <span className="text-slate-500">n {r.runs_mentioning} · {placeBand(r.average_position_interval)}</span>
+              {r.average_position === null ? "—" : place(r.average_position)}
+              <Under n={`n ${r.runs_mentioning}`} interval={placeBand(r.average_position_interval)} />
             </Num>
             <Num>
-              {percent(r.top1_rate)} <span className="text-slate-500">{r.runs_top1}/{r.runs} · {band(r.top1_rate_interval)}</span>
+              {percent(r.top1_rate)}
+              <Under n={`${r.runs_top1}/${r.runs}`} interval={band(r.top1_rate_interval)} />
             </Num>
             <Num>
-              {percent(r.top3_rate)} <span className="text-slate-500">{r.runs_top3}/{r.runs} · {band(r.top3_rate_interval)}</span>
+              {percent(r.top3_rate)}
+              <Under n={`${r.runs_top3}/${r.runs}`} interval={band(r.top3_rate_interval)} />
             </Num>
             <Num>
-              {percent(r.prominence)} <span className="text-slate-500">n {r.runs} · {band(r.prominence_interval)}</span>
+              {percent(r.prominence)}
+              <Under n={`n ${r.runs}`} interval={band(r.prominence_interval)} />
             </Num>
             <Num>
-              {percent(r.cited_rate)} <span className="text-slate-500">{r.runs_citing}/{r.runs} · {band(r.cited_rate_interval)}</span>
+              {percent(r.cited_rate)}
+              <Under n={`${r.runs_citing}/${r.runs}`} interval={band(r.cited_rate_interval)} />
             </Num>
-            <Num>{r.mentioned_and_cited}</Num>
-            <Num>{r.mentioned_not_cited}</Num>
-            <Num>{r.cited_not_mentioned}</Num>
+            <Num>
+              {r.mentioned_and_cited} both <span className="block text-xs text-slate-500">{r.mentioned_not_cited} named only</span>{" "}
+              <span className="block text-xs text-slate-500">{r.cited_not_mentioned} cited only</span>
+            </Num>
             <Num>
               <FigureLink href={all}>{r.mentions}</FigureLink>
             </Num>
@@ -242,9 +261,9 @@ function FiguresTable({ analysis, links }: { analysis: VisibilityAnalysis; links
               <FigureLink href={links.mentions({ entity: r.name, counted: "false" })} title="Link labels, prompt echoes and absence sentences">
                 {r.mentions_not_counted.prompt_echo + r.mentions_not_counted.absence + r.mentions_not_counted.link}
               </FigureLink>{" "}
-              <span className="text-slate-500">
-                {r.mentions_not_counted.link} link · {r.mentions_not_counted.prompt_echo} echo · {r.mentions_not_counted.absence} absent
-              </span>
+              <span className="block text-xs text-slate-500">{r.mentions_not_counted.link} link</span>{" "}
+              <span className="block text-xs text-slate-500">{r.mentions_not_counted.prompt_echo} echo</span>{" "}
+              <span className="block text-xs text-slate-500">{r.mentions_not_counted.absence} absent</span>
             </Num>
           </tr>
         );

@@ -5,6 +5,8 @@ import { z } from "zod";
 import { ApiError } from "@/lib/http/errors";
 import { parseBody, parseInput, parseParams, parseQuery, unstorableStrings } from "@/lib/http/input";
 import { idOf } from "@/lib/schemas/common";
+import { BudgetInput } from "@/lib/schemas/monitors";
+import { ProjectCreateRequest } from "@/lib/schemas/projects";
 
 function refusal(run: () => unknown): { code: string; message: string } {
   try {
@@ -75,5 +77,14 @@ describe("parseQuery", () => {
     expect(read("?q=caf%C3%A9+%F0%9F%9A%80")).toEqual({ q: "café 🚀" });
     expect(read("?q=100%ZZ")).toEqual({ q: "100%ZZ" });
     expect(refusal(() => read("?q=%00")).message).toBe("q: must not contain NUL (U+0000)");
+  });
+});
+
+describe("parseInput's message", () => {
+  it("says each field's complaint once (a budget failing its pattern and its range alike), and every bad item of a list", () => {
+    const budget = refusal(() => parseInput(z.object({ monthly_budget_usd: BudgetInput }), { monthly_budget_usd: "lots" }, "form")).message;
+    expect(budget).toMatch(/^monthly_budget_usd: must be an amount in USD [^;]*$/);
+    const competitors = refusal(() => parseInput(ProjectCreateRequest, { name: "Acme", context: { competitors: ["HubSpot", " ", "x".repeat(300)] } }, "form")).message;
+    expect(competitors).toBe("context.competitors[1]: must be 1 to 100 characters after trimming spaces; context.competitors[2]: must be 1 to 100 characters after trimming spaces");
   });
 });

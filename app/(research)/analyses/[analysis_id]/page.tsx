@@ -7,9 +7,11 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { cache } from "react";
+import type { Principal } from "@/lib/auth/principal";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { getAnalysis } from "@/lib/analyses/read";
 import { engineConfig } from "@/lib/config/engines";
+import { marketChoices } from "@/lib/locale/codes";
 import { getProject } from "@/lib/projects/projects";
 import { progressOfAll } from "@/lib/research/progress";
 import { isFinished } from "@/lib/runs/status";
@@ -29,6 +31,8 @@ import { QuestionPicker } from "./question-picker";
 import { VisibilityView } from "../../../s/_components/visibility-view";
 import { JudgedSections } from "../../../s/_components/judged-view";
 import { addCompetitorAction } from "../../actions";
+import { judgeQuote } from "@/lib/visibility/judge-again";
+import { JudgeForm } from "./judge-form";
 import { linksAt, visibilityEvidence } from "../../../s/_lib/visibility";
 
 export const dynamic = "force-dynamic";
@@ -70,27 +74,69 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
       ) : analysis.kind === "citations" ? (
         <Citations analysis={analysis} />
       ) : (
-        <VisibilityView
-          analysis={analysis}
-          evidence={await visibilityEvidence({ principal }, analysis, await searchParams, `/analyses/${analysis.id}`)}
-          links={linksAt(`/analyses/${analysis.id}`)}
-          runLink={(id) => `/runs/${id}`}
-          lead={
-            analysis.judge ? (
-              <JudgedSections
-                analysis={analysis}
-                tracked={project ? [...(project.context?.brands ?? []), ...(project.context?.competitors ?? [])].map((n) => n.toLowerCase()) : null}
-                track={project ? (name) => <TrackCompetitor project={project.id} analysis={analysis.id} name={name} /> : undefined}
-                live={live}
-                added={addedOf(await searchParams)}
-                runLink={(id) => `/runs/${id}`}
-              />
-            ) : null
-          }
-        />
+        <>
+          <VisibilityView
+            analysis={analysis}
+            evidence={await visibilityEvidence({ principal }, analysis, await searchParams, `/analyses/${analysis.id}`)}
+            links={linksAt(`/analyses/${analysis.id}`)}
+            runLink={(id) => `/runs/${id}`}
+            lead={
+              <>
+                <VisibilityActions analysis={analysis.id} judge={!analysis.judge && project !== null} />
+                {analysis.judge ? (
+                  <JudgedSections
+                    analysis={analysis}
+                    tracked={project ? [...(project.context?.brands ?? []), ...(project.context?.competitors ?? [])].map((n) => n.toLowerCase()) : null}
+                    track={project ? (name) => <TrackCompetitor project={project.id} analysis={analysis.id} name={name} /> : undefined}
+                    live={live}
+                    added={addedOf(await searchParams)}
+                    runLink={(id) => `/runs/${id}`}
+                  />
+                ) : null}
+              </>
+            }
+          />
+          {!analysis.judge && project ? (
+            <div className="mt-8">
+              <JudgeSection principal={principal} analysis={analysis.id} project={project.id} />
+            </div>
+          ) : null}
+        </>
       )}
       <div className="mt-10">{shareControl}</div>
     </ResearchPage>
+  );
+}
+
+/** Under a visibility analysis's heading: its figures as CSV, and the way to have its answers judged. */
+function VisibilityActions({ analysis, judge }: { analysis: string; judge: boolean }) {
+  return (
+    <div className="-mt-4 mb-8 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm" data-testid="visibility-actions">
+      <a href={`/analyses/${analysis}/figures.csv`} download className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100" data-testid="figures-csv">
+        Download figures (CSV)
+      </a>
+      {judge ? (
+        <a href="#judge-answers" className="text-indigo-700 hover:underline">
+          Judge sentiment and other brands named →
+        </a>
+      ) : null}
+    </div>
+  );
+}
+
+/** "Judge these answers": its price on each engine first (nothing is held until it starts). */
+async function JudgeSection({ principal, analysis, project }: { principal: Principal; analysis: string; project: string }) {
+  const quote = await judgeQuote(principal, analysis);
+  return (
+    <Section id="judge-answers" title="Judge these answers" description="Sentiment towards each brand and competitor, and the other brands the answers name, read by an answer engine.">
+      {quote.runs === 0 ? (
+        <p className="text-sm text-slate-600">No answer was counted, so there is nothing to judge.</p>
+      ) : quote.engines.length === 0 ? (
+        <Notice tone="warn">No engine on this server can judge.</Notice>
+      ) : (
+        <JudgeForm analysis={analysis} project={project} quote={{ ...quote, engines: quote.engines.map((e) => ({ ...e, name: engineName(e.engine) })) }} />
+      )}
+    </Section>
   );
 }
 
@@ -168,7 +214,7 @@ function Questions({ analysis, project, live, selected }: { analysis: QuestionsA
 
       {analysis.status === "completed" ? (
         analysis.questions.length ? (
-          <QuestionPicker analysis={analysis} project={project} engines={engineConfig().enabled} initialSelected={selected} />
+          <QuestionPicker analysis={analysis} project={project} engines={engineConfig().enabled} markets={marketChoices()} initialSelected={selected} />
         ) : (
           <Notice tone="warn">The engine gave no usable questions. Try again from the project with a broader topic.</Notice>
         )

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { buttonClass, subtleButtonClass } from "../../../_components/ui";
 import { Tag } from "../../../s/_components/bits";
+import type { MarketChoices } from "@/lib/locale/codes";
 import { FanoutForm } from "../../_components/fanout-form";
 
 const SPECIFICITY = { broad: "broad", specific: "specific", long_tail: "long tail" } as const;
@@ -34,11 +35,13 @@ export function QuestionPicker({
   analysis,
   project,
   engines,
+  markets,
   initialSelected,
 }: {
   analysis: QuestionsAnalysis;
   project: string | null;
   engines: string[];
+  markets: MarketChoices;
   initialSelected: string[];
 }) {
   const order = analysis.questions.map((q) => q.id);
@@ -156,6 +159,7 @@ export function QuestionPicker({
               key={sent.join(",")}
               project={project}
               engines={engines}
+              markets={markets}
               prefill={{ prompts: sent.map((id) => ({ text: byId.get(id)!.text.replace(/\s+/g, " ").trim(), source: `${analysis.id}:${id}` })) }}
             />
           ) : (

@@ -1,13 +1,14 @@
 "use server";
-// The monitor page's alert controls: a test ping to the webhook (POST /monitors/{id}/alerts/test)
-// and the alert settings (PATCH /monitors/{id} alerts), each the API's own service as the
-// signed-in person, with its request schema and access checks (a foreign id is the API's 404).
+// The monitor page's alert controls: a test ping to the webhook (POST /monitors/{id}/alerts/test),
+// the alert settings (PATCH /monitors/{id} alerts) and a new webhook secret (POST
+// /monitors/{id}/webhook-secret/rotate), each the API's own service as the signed-in person, with
+// its request schema and access checks (a foreign id is the API's 404).
 import { revalidatePath } from "next/cache";
 import { alertOf, testWebhook } from "@/lib/alerts/read";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import type { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/http/errors";
 import { parseInput } from "@/lib/http/input";
-import { updateMonitor } from "@/lib/monitors/create";
+import { rotateWebhookSecret, updateMonitor } from "@/lib/monitors/create";
 import { MonitorUpdateRequest } from "@/lib/schemas/monitors";
 import { inFormWords, type FieldLabels } from "../../../_lib/form-words";
 import { acting, field, monitorOf, type MonitorActionState } from "../_lib/acting";
@@ -59,4 +60,19 @@ export async function updateAlertsAction(_prev: MonitorActionState, form: FormDa
     revalidatePath(`/monitors/${id}`);
     return "Alert settings saved.";
   }, refusal);
+}
+
+/** A rotation's outcome: the new secret, which the page shows this once. */
+export type SecretActionState = MonitorActionState & { secret?: string };
+
+/** "New webhook secret": alerts raised from now on are signed with it; the old one signs none of them. */
+export async function rotateWebhookSecretAction(_prev: SecretActionState, form: FormData): Promise<SecretActionState> {
+  const principal = await requireSessionPrincipal("/projects");
+  try {
+    const monitor = await rotateWebhookSecret(principal, monitorOf(form));
+    return { ok: true, secret: monitor.webhook_secret, message: "A new webhook secret: alerts raised from now on are signed with it.", at: Date.now() };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, message: refusal(error), at: Date.now() };
+    throw error;
+  }
 }

@@ -1,9 +1,13 @@
 "use client";
-// A monitor's alert controls: "Send test webhook" (a ping now, then how it went) and the alert
-// settings (webhook URL, email, the smallest change worth an alert). Each answers in a line below.
+// A monitor's alert controls: "Send test webhook" (a ping now, then how it went), the alert
+// settings (webhook URL, email, the smallest change worth an alert) and "New webhook secret"
+// (asked first: the secret the webhook's receiver checks changes; the new one is shown once,
+// with a copy button). Each answers in a line below.
+import { useState } from "react";
 import { useFormAction } from "../../../_components/form-action";
+import { SecretOnce } from "../../../_components/secret-once";
 import { buttonClass, inputClass, subtleButtonClass } from "../../../_components/ui";
-import { sendTestWebhookAction, updateAlertsAction } from "../[monitor_id]/actions";
+import { rotateWebhookSecretAction, sendTestWebhookAction, updateAlertsAction, type SecretActionState } from "../[monitor_id]/actions";
 import type { MonitorActionState } from "../_lib/acting";
 import { ActionOutcome } from "./action-outcome";
 
@@ -14,6 +18,8 @@ type Settings = { webhook_url: string | null; email: boolean; min_change: number
 export function AlertControls({ id, alerts }: { id: string; alerts: Settings }) {
   const ping = useFormAction(sendTestWebhookAction, IDLE);
   const save = useFormAction(updateAlertsAction, IDLE);
+  const rotate = useFormAction<SecretActionState>(rotateWebhookSecretAction, IDLE);
+  const [confirming, setConfirming] = useState(false);
   return (
     <div data-testid="alert-controls">
       <div className="flex flex-wrap items-center gap-2">
@@ -59,7 +65,35 @@ export function AlertControls({ id, alerts }: { id: string; alerts: Settings }) 
           </div>
         </form>
       </details>
-      <ActionOutcome states={[ping.state, save.state]} testId="alert-action-outcome" />
+      <div className="mt-3 text-sm" data-testid="webhook-secret-control">
+        {confirming ? (
+          <div className="rounded-md border border-amber-200 bg-amber-50 p-3 text-amber-900" role="group" aria-label="Confirm">
+            <p>
+              Make a new webhook secret? Alerts raised from now on are signed with it, so your receiver must check them with the new one; retries of alerts
+              raised before keep the old one. The new secret is shown once.
+            </p>
+            <form {...rotate.form} onSubmit={(e) => { setConfirming(false); rotate.form.onSubmit(e); }} className="mt-2 flex flex-wrap gap-2">
+              <input type="hidden" name="id" value={id} />
+              <button type="submit" className={buttonClass} disabled={rotate.pending} data-testid="confirm-rotate-secret">
+                Make a new secret
+              </button>
+              <button type="button" className={subtleButtonClass} onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </form>
+          </div>
+        ) : (
+          <button type="button" className={subtleButtonClass} disabled={rotate.pending} onClick={() => setConfirming(true)} data-testid="rotate-secret">
+            {rotate.pending ? "Making a new secret…" : "New webhook secret"}
+          </button>
+        )}
+        {rotate.state.ok && rotate.state.secret ? (
+          <SecretOnce key={rotate.state.secret} label="The new webhook secret, shown this once" secret={rotate.state.secret} testId="webhook-secret">
+            Store it now where your receiver checks signatures; the old secret signs no new alert.
+          </SecretOnce>
+        ) : null}
+      </div>
+      <ActionOutcome states={[ping.state, save.state, rotate.state]} testId="alert-action-outcome" />
     </div>
   );
 }

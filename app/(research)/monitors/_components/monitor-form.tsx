@@ -1,9 +1,11 @@
 "use client";
 // "Track these prompts": the new monitor's name, schedule, repeats, engines and budget, for the
 // prompts the page lists (read again by the action from where they came from). What was typed
-// stays when the action refuses it.
+// stays when the action refuses it. Once made, the form gives way to the monitor's webhook secret,
+// shown this once with a copy button (as the CLI prints it), and the way to the monitor's page.
 import { useState } from "react";
 import { useFormAction } from "../../../_components/form-action";
+import { SecretOnce } from "../../../_components/secret-once";
 import { buttonClass, inputClass, Notice } from "../../../_components/ui";
 import { createMonitorAction, type MonitorFormState } from "../actions";
 
@@ -30,6 +32,7 @@ export function MonitorForm({
 }) {
   const { state, pending, form } = useFormAction(createMonitorAction, INITIAL);
   const [every, setEvery] = useState("day");
+  if (state.created) return <MonitorCreated {...state.created} />;
   return (
     <form {...form} className="space-y-4" data-testid="monitor-form">
       <input type="hidden" name="from" value={from} />
@@ -96,5 +99,23 @@ export function MonitorForm({
         {pending ? "Creating…" : "Create monitor"}
       </button>
     </form>
+  );
+}
+
+/** The new monitor: its webhook secret, shown this once, and the way to its page. */
+function MonitorCreated({ id, name, secret }: { id: string; name: string; secret: string }) {
+  return (
+    <div data-testid="monitor-created">
+      <Notice tone="success">
+        Monitor “{name}” created. Nothing has run yet: its first tick is at its first slot, or run one now from its page.
+      </Notice>
+      <SecretOnce label="Its webhook secret, shown this once" secret={secret} testId="webhook-secret">
+        Every alert POSTed to its webhook is signed with it (the Geoscope-Signature header): store it now to check them. You can make a new one on the
+        monitor&apos;s page; this one is not shown again.
+      </SecretOnce>
+      <a href={`/monitors/${id}`} className={`${buttonClass} mt-4 inline-block`} data-testid="open-monitor">
+        Open the monitor
+      </a>
+    </div>
   );
 }

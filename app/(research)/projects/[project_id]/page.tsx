@@ -17,6 +17,7 @@ import type { ProjectContext } from "@/lib/schemas/projects";
 import { Section } from "../../../_components/ui";
 import { Tag, statusTone } from "../../../s/_components/bits";
 import { engineName, when } from "../../../s/_lib/view";
+import { marketChoices } from "@/lib/locale/codes";
 import { FanoutForm } from "../../_components/fanout-form";
 import { ResearchPage } from "../../_components/frame";
 import { LiveRefresh } from "../../_components/live";
@@ -203,13 +204,13 @@ export default async function ProjectPage({ params, searchParams }: Props) {
           <details open className="group py-2 first:pt-0" data-testid="start-prompt-panel">
             <summary className="cursor-pointer py-1 font-medium text-slate-800">A prompt on each engine</summary>
             <div className="mt-2">
-              <PromptForm project={project.id} engines={enabled} />
+              <PromptForm project={project.id} engines={enabled} markets={marketChoices()} />
             </div>
           </details>
           <details className="py-2" data-testid="start-fanout-panel">
             <summary className="cursor-pointer py-1 font-medium text-slate-800">A fanout: many prompts, repeated, to see the searches</summary>
             <div className="mt-2">
-              <FanoutForm project={project.id} engines={enabled} />
+              <FanoutForm project={project.id} engines={enabled} markets={marketChoices()} />
             </div>
           </details>
           <details className="py-2" data-testid="start-questions-panel">

@@ -25,6 +25,7 @@ import { LiveRefresh } from "../../_components/live";
 import { ShareControl } from "../../_components/share-control";
 import { orNotFound } from "../../_lib/load";
 import { LocaleApplied, marketText } from "../../_components/market";
+import { plural } from "@/lib/text";
 
 export const dynamic = "force-dynamic";
 
@@ -103,13 +104,21 @@ function SourcesTable({ sources, engine }: { sources: SourceObservation[]; engin
   );
 }
 
-function usageLine(run: Run): string {
+/**
+ * Tokens and searches. An engine whose usage has no search count (Gemini's) still lists the
+ * queries it searched: their number is said instead, as the batch page says it.
+ */
+function usageLine(run: Run, searches: number | null): string {
   const u = run.usage;
   if (!u) return "—";
   const parts = [
     u.input_tokens !== null ? `${u.input_tokens.toLocaleString("en")} in` : null,
     u.output_tokens !== null ? `${u.output_tokens.toLocaleString("en")} out` : null,
-    u.web_searches !== null ? `${u.web_searches} web ${u.web_searches === 1 ? "search" : "searches"}` : null,
+    u.web_searches !== null
+      ? plural(u.web_searches, "web search", "web searches")
+      : searches !== null
+        ? plural(searches, "search", "searches")
+        : null,
   ].filter(Boolean);
   return parts.length ? parts.join(" · ") : "—";
 }
@@ -138,10 +147,10 @@ export default async function RunPage({ params }: Props) {
   const market = marketText(run.input.location as Parameters<typeof marketText>[0], typeof run.input.language === "string" ? run.input.language : null);
   const facts: Array<[string, ReactNode]> = [
     ...(market
-      ? ([["Market", <span key="m" data-testid="market">{market}{result ? <> · <LocaleApplied applied={result.locale_applied} engine={engine} /></> : null}</span>]] as Array<[string, ReactNode]>)
+      ? ([["Market", <span key="m" data-testid="market">{market}{result ? <> · <LocaleApplied applied={result.locale_applied} asked={{ location: Boolean(run.input.location), language: typeof run.input.language === "string" }} engine={engine} /></> : null}</span>]] as Array<[string, ReactNode]>)
       : []),
     ["Duration", run.duration_ms !== null ? `${(run.duration_ms / 1000).toFixed(1)} s` : "—"],
-    ["Usage", usageLine(run)],
+    ["Usage", usageLine(run, result ? result.searches.length : null)],
     ["Charge", run.charge ? `$${run.charge.amount_usd} (${run.charge.status})` : "—"],
     ["Started by", run.created_by ?? "—"],
   ];
