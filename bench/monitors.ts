@@ -41,7 +41,9 @@ const { newId } = await import("@/lib/db/ids");
 const { createProject } = await import("@/lib/projects/projects");
 const { createMonitor } = await import("@/lib/monitors/create");
 const { CLAIM_BATCH, DUE_MONITORS, claimDueSlots, startTick } = await import("@/lib/monitors/ticks");
-const { LocalDriver } = await import("@/lib/work/local-driver");
+const { LocalDriver, installJobs } = await import("@/lib/work/local-driver");
+// The jobs a server installs at start (lib/work/start.ts).
+installJobs((await import("@/lib/work/registry")).registeredJobs());
 const { SERIES_FIGURES, getSeries } = await import("@/lib/monitors/series");
 const fanoutsRoute = await import("@/app/api/v1/fanouts/route");
 
