@@ -16,6 +16,6 @@ export async function register(): Promise<void> {
     const { log } = await import("./lib/log");
     await startOperatorEndpoint(settings.GEOSCOPE_DATA_DIR).catch((error) => log.warn("operator endpoint not started; npm run admin needs the server stopped", { error }));
   }
-  const { startWork } = await import("./lib/work/dispatch");
+  const { startWork } = await import("./lib/work/start");
   await startWork();
 }

@@ -21,7 +21,9 @@ const { issueApiKey } = await import("@/lib/auth/api-keys");
 const { recordPurchase } = await import("@/lib/billing/ledger");
 const { config } = await import("@/lib/config/env");
 const { createProject } = await import("@/lib/projects/projects");
-const { LocalDriver } = await import("@/lib/work/local-driver");
+const { LocalDriver, installJobs } = await import("@/lib/work/local-driver");
+// The jobs a server installs at start (lib/work/start.ts).
+installJobs((await import("@/lib/work/registry")).registeredJobs());
 const fanoutsRoute = await import("@/app/api/v1/fanouts/route");
 const fanoutRoute = await import("@/app/api/v1/fanouts/[fanout_id]/route");
 

@@ -41,8 +41,11 @@ const { newId } = await import("@/lib/db/ids");
 const { createProject } = await import("@/lib/projects/projects");
 const { createMonitor } = await import("@/lib/monitors/create");
 const { CLAIM_BATCH, DUE_MONITORS, claimDueSlots, startTick } = await import("@/lib/monitors/ticks");
-const { LocalDriver } = await import("@/lib/work/local-driver");
-const { SERIES_FIGURES, getSeries } = await import("@/lib/monitors/series");
+const { LocalDriver, installJobs } = await import("@/lib/work/local-driver");
+// The jobs a server installs at start (lib/work/start.ts).
+installJobs((await import("@/lib/work/registry")).registeredJobs());
+const { SERIES_FIGURES } = await import("@/lib/monitors/series");
+const { getSeries } = await import("@/lib/monitors/read");
 const fanoutsRoute = await import("@/app/api/v1/fanouts/route");
 
 const bench = await openBenchDatabase(true);

@@ -38,7 +38,9 @@ const { recordPurchase } = await import("@/lib/billing/ledger");
 const { config } = await import("@/lib/config/env");
 const { createProject } = await import("@/lib/projects/projects");
 const { createPromptBatch } = await import("@/lib/runs/create");
-const { LocalDriver } = await import("@/lib/work/local-driver");
+const { LocalDriver, installJobs } = await import("@/lib/work/local-driver");
+// The jobs a server installs at start (lib/work/start.ts).
+installJobs((await import("@/lib/work/registry")).registeredJobs());
 
 const args = process.argv.slice(2);
 const onPostgres = args.includes("--pg");

@@ -35,7 +35,9 @@ const { newId } = await import("@/lib/db/ids");
 const { recordPurchase } = await import("@/lib/billing/ledger");
 const { createMonitor, runMonitor } = await import("@/lib/monitors/create");
 const { analyseTick } = await import("@/lib/monitors/analysis");
-const { LocalDriver } = await import("@/lib/work/local-driver");
+const { LocalDriver, installJobs } = await import("@/lib/work/local-driver");
+// The jobs a server installs at start (lib/work/start.ts).
+installJobs((await import("@/lib/work/registry")).registeredJobs());
 const visibilityRoute = await import("@/app/api/v1/visibility-analyses/route");
 const citationsRoute = await import("@/app/api/v1/citation-analyses/route");
 const analysisRoute = await import("@/app/api/v1/analyses/[analysis_id]/route");

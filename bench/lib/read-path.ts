@@ -81,6 +81,8 @@ const waited = await batchRoute.GET(new Request(`${base}/batches/${batchId}?wait
 if (((await waited.json()) as { batch: { status: string } }).batch.status !== "completed") throw new Error("the batch did not complete");
 // A fanout (5 prompts × 3 engines × 2 runs), a questions analysis of 10 questions and a citation
 // analysis of the 20 batches' 60 runs, for the research reads.
+// The jobs a server installs at start (lib/work/start.ts).
+(await import("@/lib/work/local-driver")).installJobs((await import("@/lib/work/registry")).registeredJobs());
 const fanoutsRoute = (await import("@/app/api/v1/fanouts/route")) as { POST: Handler };
 const fanoutRoute = (await import("@/app/api/v1/fanouts/[fanout_id]/route")) as { GET: Handler };
 const questionsRoute = (await import("@/app/api/v1/questions/route")) as { POST: Handler };

@@ -26,7 +26,7 @@ export function inngestFunctionOf(job: AnyJob): InngestFunction.Any {
     {
       id: job.id,
       triggers: [{ event: job.event.name }],
-      concurrency: job.concurrency ? [{ key: `event.data.${job.concurrency.key}`, limit: job.concurrency.limit() }] : undefined,
+      concurrency: job.concurrency ? [{ key: `event.data.${job.event.concurrencyKey}`, limit: job.concurrency.limit() }] : undefined,
       retries: job.retries as Retries,
       onFailure: job.onFailure
         ? async ({ event, error }: { event: { data: { event: { data: unknown } } }; error: Error }) => {
@@ -36,7 +36,7 @@ export function inngestFunctionOf(job: AnyJob): InngestFunction.Any {
     },
     async ({ event, step }) => {
       const steps: Step = { run: (id, fn) => step.run(id, () => translated(fn)) as Promise<never> };
-      return job.run(parse(event.data), steps, { releaseSlot: () => undefined, jobLeased: false });
+      return job.run(parse(event.data), steps, { releaseSlot: () => undefined });
     },
   );
 }

@@ -10,7 +10,7 @@ import type { Location } from "../schemas/locale";
 import type { PromptResult } from "../schemas/results";
 import type { RunStatus } from "../schemas/runs";
 import { wilsonInterval } from "../stats/wilson";
-import type { FanoutRow, ObservedRun } from "./read";
+import type { FanoutRow, ObservedRun } from "./rows";
 
 const RUN_STATUSES: RunStatus[] = ["queued", "running", "completed", "failed"];
 /** A fanout's prompt as stored: its market is absent on fanouts made before markets existed. */

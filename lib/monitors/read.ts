@@ -18,7 +18,7 @@ import { readableSql, readerOf, type Reader } from "../shares/reader";
 import { inReachableWorkspaceSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { tickSummary } from "../words/ticks";
 import { monthStart, scheduleOf, type Every } from "./schedule";
-import { tickFigures, type TickFigures } from "./series";
+import { seriesOf, tickFigures, type SeriesBody, type TickFigures } from "./series";
 
 /** A timestamp parameter as the project writes them: the UTC wall time of timestamp(3). */
 const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
@@ -304,4 +304,9 @@ export async function listTicks(principal: Principal, monitorId: string, query: 
   const billingEnabled = billingSettings().enabled;
   const figures = await tickFiguresOf(page.items.map((tick) => ({ tick, monitor })));
   return { items: page.items.map((row) => presentTick(row, figures, billingEnabled)), next_cursor: page.next_cursor };
+}
+
+/** GET /monitors/{id}/series: one cell's series of a monitor the caller can read. */
+export async function getSeries(principal: Principal, monitorId: string, query: Parameters<typeof seriesOf>[1]): Promise<SeriesBody> {
+  return seriesOf(await reachableMonitorRow(principal, monitorId), query);
 }

@@ -5,7 +5,6 @@
 // cell: Newcombe's interval at 1 - 0.05/m (m the tick's entity × engine cells) for the rates,
 // a normal (Welch) interval for the average position (docs/decisions.md "Monitor series").
 import type { z } from "zod";
-import type { Principal } from "../auth/principal";
 import { arrayParam, date, defineStatement, float, int, text, type RowOf } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { ApiError } from "../http/errors";
@@ -13,7 +12,7 @@ import type { SignificantChange } from "../alerts/words";
 import { changeTest, rateOf, round4, sampleVariance, zFor, type ChangeTest } from "../stats";
 import type { MonitorSeries, SeriesMetric, SeriesQuery } from "../schemas/monitors";
 import type { TickFacts } from "../words/ticks";
-import { reachableMonitorRow, type MonitorRow } from "./read";
+import type { MonitorRow } from "./read";
 
 export type Metric = z.output<typeof SeriesMetric>;
 export type SeriesBody = z.input<typeof MonitorSeries>;
@@ -180,9 +179,8 @@ async function cellOf(session: SqlSession, monitor: MonitorRow, query: Query): P
   return { version, entity: entityNamed(query.entity, entities), engine };
 }
 
-/** GET /monitors/{id}/series. */
-export async function getSeries(principal: Principal, monitorId: string, query: Query): Promise<SeriesBody> {
-  const monitor = await reachableMonitorRow(principal, monitorId);
+/** GET /monitors/{id}/series of a monitor the caller may read (lib/monitors/read.ts getSeries). */
+export async function seriesOf(monitor: MonitorRow, query: Query): Promise<SeriesBody> {
   const session = standalone();
   const { version, entity, engine } = await cellOf(session, monitor, query);
   const rows = await SERIES_FIGURES.query(session, { monitor: monitor.id, version, entity, engine });

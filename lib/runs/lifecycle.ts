@@ -8,17 +8,17 @@
 // finds the run finished and does nothing, or loses the final write and stores nothing; and
 // capture or release of a hold happens at most once (lib/billing/holds.ts).
 //
-// The lease: on Inngest the run's own (lease_expires_at, renewed by a heartbeat while it works).
-// On the local driver a run is executed by its job, whose row holds a lease the driver renews
-// (lib/work/local-driver.ts; the job's id is the run's), so the job's lease is the run's: the
-// claim leaves the run's lease empty and nothing renews it.
+// The lease: one per run, the run's own (lease_expires_at), whichever driver executes it: taken by
+// the claim and renewed by the one heartbeat (lib/work/heartbeat.ts) while the run works. (On the
+// local driver the job that executes the run also holds its row's lease: that one says which
+// worker runs the job, this one which worker runs the run.)
 import { captureHold, releaseHold } from "../billing/holds";
 import { notifyChanged } from "../changes/wait";
 import { currentDb, db } from "../db/client";
 import { defineStatement, int, json, text, type Placeholders } from "../db/statement";
 import { ASYNC_COMMIT, standalone, textTransaction, type SqlSession } from "../db/sql";
-import { log } from "../log";
 import type { Location } from "../schemas/locale";
+import { heartbeat } from "../work/heartbeat";
 import type { RunError } from "../schemas/results";
 
 /** How long a claimed run belongs to its worker without a heartbeat; renewed every third of it. */
@@ -31,8 +31,8 @@ export const MAX_CLAIMS = 5;
  */
 export const RUN_JOB_RETRIES = MAX_CLAIMS - 1;
 
-/** Who keeps a claimed run: its own lease of `leaseMs`, or (`byJob`) the lease of the job executing it. */
-export type RunLease = { leaseMs?: number; byJob?: boolean };
+/** How long a claimed run's lease lasts without a heartbeat (tests shorten it). */
+export type RunLease = { leaseMs?: number };
 
 /** Engine calls per run (a prompt's, a questions generation's): the first and its retries for retryable failures. */
 export const MAX_ENGINE_ATTEMPTS = 3;
@@ -112,9 +112,9 @@ const CLAIM_QUEUED_RUN = defineStatement({
     RETURNING ${select}`,
 });
 
-/** When a lease taken now ends: null when the job's lease is the run's. */
-function leaseEnd(lease: RunLease, now: Date): Date | null {
-  return lease.byJob ? null : new Date(now.getTime() + (lease.leaseMs ?? RUN_LEASE_MS));
+/** When a lease taken now ends. */
+function leaseEnd(lease: RunLease, now: Date): Date {
+  return new Date(now.getTime() + (lease.leaseMs ?? RUN_LEASE_MS));
 }
 
 /** Takes a run for this worker, or null when it is finished or another worker's lease is live. */
@@ -151,24 +151,18 @@ export async function claimRun(runId: string, lease: RunLease = {}): Promise<Cla
   return claimOf({ ...row, attempts: row.attempts + 1 }, startedAt);
 }
 
+const RENEW_LEASE = defineStatement({
+  label: "run_renew_lease",
+  params: ["run", "attempts", "expires"],
+  sql: ({ p }) => `UPDATE runs SET lease_expires_at = ${AT_UTC(p.expires)} WHERE id = ${p.run} AND status = 'running' AND attempts = ${p.attempts}::int`,
+});
+
 /**
- * Keeps a claimed run's own lease alive through slow engines and retry waits (a dead worker stops
- * renewing, so another can take the run over). Answers the function that stops it. Nothing to
- * keep when the job's lease is the run's.
+ * Keeps a claimed run's lease alive through slow engines and retry waits (a dead worker stops
+ * renewing, so another can take the run over). Answers the function that stops it.
  */
 export function keepLease(claim: { id: string; attempts: number }, lease: RunLease = {}): () => void {
-  if (lease.byJob) return () => undefined;
-  const leaseMs = lease.leaseMs ?? RUN_LEASE_MS;
-  const heartbeat = setInterval(() => {
-    db()
-      .run.updateMany({
-        where: { id: claim.id, status: "running", attempts: claim.attempts },
-        data: { leaseExpiresAt: new Date(Date.now() + leaseMs) },
-      })
-      .catch((error: unknown) => log.warn("run lease renewal failed", { run_id: claim.id, error }));
-  }, Math.max(1000, Math.floor(leaseMs / 3)));
-  heartbeat.unref?.();
-  return () => clearInterval(heartbeat);
+  return heartbeat({ run_id: claim.id }, lease.leaseMs ?? RUN_LEASE_MS, (expires) => RENEW_LEASE.query(standalone(), { run: claim.id, attempts: claim.attempts, expires }));
 }
 
 /** How long another worker's lease on a run still lasts (at least 1 s): when to try a busy run again. */

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { presentRunCharge } from "../billing/present";
 import { billingSettings } from "../billing/settings";
 import type { Batch, PromptBatch, RawEnvelope, Run, RunSummary } from "../schemas/runs";
-import type { BatchRow, RunRow, RunSummaryRow } from "./read";
+import type { BatchRow, RunRow, RunSummaryRow } from "./rows";
 import { deriveBatchStatus } from "./status";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -5,7 +5,6 @@ import { db } from "../db/client";
 import { AdminUsageError } from "../billing/admin";
 import { inngestConfigured, queueJobs } from "./dispatch";
 import { eventByName, jobEvent } from "./events";
-import { jobForEvent } from "./registry";
 
 export async function sendJob(eventName: string, id: string, json: string): Promise<{ id: string; event: string; job: string; driver: "local" | "inngest" }> {
   const type = eventByName(eventName);
@@ -22,13 +21,12 @@ export async function sendJob(eventName: string, id: string, json: string): Prom
   } catch (error) {
     throw new AdminUsageError(`--data: does not fit ${eventName}: ${(error as Error).message}`);
   }
-  const job = jobForEvent(type);
   if (inngestConfigured()) {
     // Sent directly (not through dispatch, which only logs a failure): the operator sees it.
     const { sendEvents } = await import("./inngest-driver");
     await sendEvents([event]);
-    return { id, event: eventName, job: job.id, driver: "inngest" };
+    return { id, event: eventName, job: type.job, driver: "inngest" };
   }
   await db().$transaction((tx) => queueJobs(tx, [event]));
-  return { id, event: eventName, job: job.id, driver: "local" };
+  return { id, event: eventName, job: type.job, driver: "local" };
 }

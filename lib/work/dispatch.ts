@@ -9,8 +9,6 @@ import type { Tx } from "../db/client";
 import { log } from "../log";
 import type { JobEvent } from "./events";
 import { localDriver } from "./local-driver";
-import { startPeriodic } from "./periodic";
-import { jobForEvent, registeredPeriodic } from "./registry";
 
 export function inngestConfigured(env: Record<string, string | undefined> = process.env): boolean {
   return Boolean(env.INNGEST_EVENT_KEY?.trim() || env.INNGEST_DEV?.trim());
@@ -18,8 +16,8 @@ export function inngestConfigured(env: Record<string, string | undefined> = proc
 
 /** The value of a job's concurrency key in an event's data, or null for a job without one. */
 function concurrencyKeyOf(event: JobEvent): string | null {
-  const key = jobForEvent(event.event).concurrency?.key;
-  return key === undefined ? null : String((event.data as Record<string, unknown>)[key] ?? "");
+  const key = event.event.concurrencyKey;
+  return key === null ? null : String((event.data as Record<string, unknown>)[key] ?? "");
 }
 
 /**
@@ -31,7 +29,7 @@ export async function queueJobs(tx: Tx, events: readonly JobEvent[]): Promise<vo
   await tx.job.createMany({
     data: events.map((e) => ({
       id: e.id,
-      job: jobForEvent(e.event).id,
+      job: e.event.job,
       payload: e.data as Prisma.InputJsonValue,
       concurrencyKey: concurrencyKeyOf(e),
     })),
@@ -47,20 +45,9 @@ export async function dispatch(events: readonly JobEvent[]): Promise<void> {
       const { sendEvents } = await import("./inngest-driver");
       await sendEvents(events);
     } else {
-      localDriver().enqueue(events.map((e) => ({ id: e.id, job: jobForEvent(e.event).id, concurrencyKey: concurrencyKeyOf(e) })));
+      localDriver().enqueue(events.map((e) => ({ id: e.id, job: e.event.job, concurrencyKey: concurrencyKeyOf(e) })));
     }
   } catch (error) {
     log.error("dispatch failed; the jobs stay queued for the next sweep", { job_ids: events.map((e) => e.id), error });
   }
-}
-
-/** Starts the background side of the configured driver (instrumentation.ts, at server start). */
-export async function startWork(): Promise<void> {
-  if (inngestConfigured()) return;
-  // A failed first sweep must not stop the server: the driver sweeps again once per lease period.
-  await localDriver()
-    .start()
-    .catch((error: unknown) => log.error("local driver could not resume jobs at start", { error }));
-  // Work on a clock (the monitors' scheduler); on Inngest its cron functions run it.
-  startPeriodic(registeredPeriodic());
 }

@@ -1,50 +1,54 @@
-// Every event that starts background work, typed once: its name and a zod schema of its data.
-// Jobs (lib/work/job.ts) are triggered by one of these; `jobEvent` builds an event to send and
-// parses its data with the schema, so a payload that does not fit is a type error at compile
-// time and a thrown error at the boundary, never a job started with bad data.
+// Every event that starts background work, typed once: its name, a zod schema of its data, the id
+// of the one job it starts and that job's concurrency key (a field of the data). Jobs
+// (lib/work/job.ts) are triggered by one of these; `jobEvent` builds an event to send and parses
+// its data with the schema, so a payload that does not fit is a type error at compile time and a
+// thrown error at the boundary, never a job started with bad data. Queueing an event needs nothing
+// but this module: code that starts work never imports the jobs themselves (they are assembled
+// where the server starts, lib/work/start.ts and the Inngest route).
 import { eventType } from "inngest";
 import { z } from "zod";
+
+/**
+ * An event type and the job it starts: `job` is the job's id (the jobs table's and Inngest's
+ * function id), `concurrencyKey` the data field whose value keys the job's concurrency limit.
+ */
+function defineEvent<N extends string, S extends z.ZodObject, K extends keyof z.output<S> & string = never>(
+  name: N,
+  schema: S,
+  starts: { job: string; concurrencyKey?: K },
+) {
+  // The schemas here transform nothing (Inngest's check of that cannot see through the generic).
+  return Object.assign(eventType<N, S>(name, { schema: schema as never }), { job: starts.job, concurrencyKey: (starts.concurrencyKey ?? null) as K | null });
+}
 
 const runId = z.string().regex(/^dr_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be a run id (dr_…)" });
 
 /** A prompt run was queued (POST /prompts; later fanouts): execute it on its engine. */
-export const runQueued = eventType("geoscope/run.queued", {
-  schema: z.strictObject({ run_id: runId, engine: z.string() }),
-});
+export const runQueued = defineEvent("geoscope/run.queued", z.strictObject({ run_id: runId, engine: z.string() }), { job: "execute-run", concurrencyKey: "engine" });
 
 /** A questions analysis was queued (POST /questions): generate its questions with its run's engine. */
-export const questionsQueued = eventType("geoscope/questions.queued", {
-  schema: z.strictObject({
+export const questionsQueued = defineEvent("geoscope/questions.queued", z.strictObject({
     analysis_id: z.string().regex(/^fa_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be a questions analysis id (fa_…)" }),
     run_id: runId,
     engine: z.string(),
-  }),
-});
+  }), { job: "generate-questions", concurrencyKey: "engine" });
 
 /** A page audit was queued (POST /audits): fetch and analyse the page. `host` keys the per-host limit. */
-export const auditQueued = eventType("geoscope/audit.queued", {
-  schema: z.strictObject({ run_id: runId, host: z.string().min(1) }),
-});
+export const auditQueued = defineEvent("geoscope/audit.queued", z.strictObject({ run_id: runId, host: z.string().min(1) }), { job: "audit-page", concurrencyKey: "host" });
 
 /** A judged visibility analysis was queued (POST /visibility-analyses with `judge`): judge its runs on the judge engine. */
-export const visibilityJudgeQueued = eventType("geoscope/visibility.judge-queued", {
-  schema: z.strictObject({
+export const visibilityJudgeQueued = defineEvent("geoscope/visibility.judge-queued", z.strictObject({
     analysis_id: z.string().regex(/^va_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be a visibility analysis id (va_…)" }),
     engine: z.string(),
-  }),
-});
+  }), { job: "judge-visibility", concurrencyKey: "engine" });
 
 const tickId = z.string().regex(/^mt_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be a tick id (mt_…)" });
 
 /** A monitor's slot was claimed (lib/monitors/ticks.ts): make the tick's fanout, or skip it. The event id is the tick's. */
-export const monitorTickDue = eventType("geoscope/monitor.tick-due", {
-  schema: z.strictObject({ tick_id: tickId }),
-});
+export const monitorTickDue = defineEvent("geoscope/monitor.tick-due", z.strictObject({ tick_id: tickId }), { job: "start-tick" });
 
 /** A tick's fanout has finished (found by the scheduler's sweep): the tick's own work, then it closes. */
-export const monitorTickFinished = eventType("geoscope/monitor.tick-finished", {
-  schema: z.strictObject({ tick_id: tickId }),
-});
+export const monitorTickFinished = defineEvent("geoscope/monitor.tick-finished", z.strictObject({ tick_id: tickId }), { job: "finish-tick" });
 
 const deliveryId = z.string().regex(/^ad_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be an alert delivery id (ad_…)" });
 
@@ -52,18 +56,14 @@ const deliveryId = z.string().regex(/^ad_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "mus
  * An alert's delivery is due (lib/alerts): its first attempt when the alert is raised, each retry
  * when the deliveries' sweep finds it due. The event id is `<delivery>.<attempt>`: one job per attempt.
  */
-export const alertDeliveryDue = eventType("geoscope/alert.delivery-due", {
-  schema: z.strictObject({ delivery_id: deliveryId, attempt: z.int().min(1).max(6) }),
-});
+export const alertDeliveryDue = defineEvent("geoscope/alert.delivery-due", z.strictObject({ delivery_id: deliveryId, attempt: z.int().min(1).max(6) }), { job: "deliver-alert" });
 
 /**
  * A job of three steps that append to files in `dir`, for the durability tests: registered only
  * when GEOSCOPE_TEST_JOBS=1 (lib/work/testing/three-steps.ts). Step two throws on its first
  * `fail_first` executions.
  */
-export const testThreeSteps = eventType("geoscope/test.three-steps", {
-  schema: z.strictObject({ dir: z.string().min(1), fail_first: z.int().min(0).optional() }),
-});
+export const testThreeSteps = defineEvent("geoscope/test.three-steps", z.strictObject({ dir: z.string().min(1), fail_first: z.int().min(0).optional() }), { job: "test-three-steps" });
 
 /** The typed event module: every event a job may be triggered by. */
 export const events = { runQueued, questionsQueued, visibilityJudgeQueued, auditQueued, monitorTickDue, monitorTickFinished, alertDeliveryDue, testThreeSteps } as const;

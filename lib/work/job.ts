@@ -1,5 +1,5 @@
 // One way to declare background work. A job is its id, the typed event that starts it
-// (lib/work/events.ts), its concurrency key and retry policy, and a body `run(data, step)` whose
+// (lib/work/events.ts: the event names the job and its concurrency key), its concurrency limit and retry policy, and a body `run(data, step)` whose
 // side effects each go through `step.run(id, fn)`. Both drivers run the same body: on Inngest
 // `step.run` is Inngest's memoised step; on the local driver it is `stepRunner` below, over
 // outputs kept in the jobs table. Either way a step whose output was recorded is not run again
@@ -24,20 +24,14 @@ export type JobContext = {
    * concurrency covers the whole function.
    */
   releaseSlot(): void;
-  /**
-   * True on the local driver: the job's row holds a lease the driver renews while the body runs,
-   * so the work it executes (a run, whose job has the run's id) is covered by it and takes no
-   * lease of its own. False on Inngest, where the run's own lease keeps two workers apart.
-   */
-  jobLeased: boolean;
 };
 
 export type JobDefinition<E extends AnyEventType = AnyEventType> = {
-  /** Stable: the Inngest function id, and the name the jobs table files the job under. */
+  /** Stable: the Inngest function id, and the name the jobs table files the job under; the event's `job`. */
   id: string;
   event: E;
-  /** At most `limit()` jobs of this kind at once per value of the payload field `key`. */
-  concurrency?: { key: keyof EventData<E> & string; limit: () => number };
+  /** At most `limit()` jobs of this kind at once per value of the event's concurrency key. */
+  concurrency?: { limit: () => number };
   /** Executions after the first when the body throws (the local driver backs off between them). */
   retries: number;
   run(data: EventData<E>, step: Step, context: JobContext): Promise<unknown>;
@@ -56,6 +50,10 @@ export function defineJob<E extends AnyEventType>(job: JobDefinition<E>): JobDef
   if (!JOB_ID.test(job.id)) throw new Error(`job id "${job.id}" must be lower-case letters, digits and dashes`);
   if (!Number.isInteger(job.retries) || job.retries < 0 || job.retries > MAX_RETRIES) {
     throw new Error(`job ${job.id}: retries must be a whole number from 0 to ${MAX_RETRIES}`);
+  }
+  if (job.event.job !== job.id) throw new Error(`job ${job.id}: its event ${job.event.name} starts "${job.event.job}"`);
+  if ((job.concurrency === undefined) !== (job.event.concurrencyKey === null)) {
+    throw new Error(`job ${job.id}: a concurrency limit goes with its event's concurrency key, and only with one`);
   }
   return job;
 }

@@ -6,13 +6,31 @@
 //
 // Concurrency: jobs wait in lanes, one per job and value of its concurrency key (a prompt run's
 // engine), each running at most the job's declared limit at once on this server.
+//
+// The jobs it runs are installed where the server starts (lib/work/start.ts: `installJobs` with the
+// registry), not imported here: code that queues work reaches this driver through dispatch without
+// pulling every job (and every domain) into its module graph.
 import { db } from "../db/client";
 import { defineStatement, int, json, text } from "../db/statement";
 import { ASYNC_COMMIT, standalone } from "../db/sql";
 import type { Prisma } from "../db/generated/client";
 import { log } from "../log";
-import { RetryAfter, backoffMs, stepRunner, type StepOutputs } from "./job";
-import { jobById } from "./registry";
+import { heartbeat } from "./heartbeat";
+import { RetryAfter, backoffMs, stepRunner, type AnyJob, type StepOutputs } from "./job";
+
+const globalForJobs = globalThis as unknown as { __geoscopeJobs?: ReadonlyMap<string, AnyJob> };
+
+/** The jobs this process runs: installed once where the server (or a test, a bench) starts. */
+export function installJobs(jobs: readonly AnyJob[]): void {
+  globalForJobs.__geoscopeJobs = new Map(jobs.map((job) => [job.id, job]));
+}
+
+/** The installed job of an id; throws (leaving the row for a later sweep) when no jobs were installed at all. */
+function jobById(id: string): AnyJob | undefined {
+  const jobs = globalForJobs.__geoscopeJobs;
+  if (!jobs) throw new Error("no jobs are installed in this process (installJobs, lib/work/start.ts): the job stays queued");
+  return jobs.get(id);
+}
 
 /** How long a claimed job belongs to its worker without a heartbeat; renewed every third of it. */
 export const JOB_LEASE_MS = 60_000;
@@ -53,7 +71,14 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
   const settle = async (data: Prisma.JobUpdateManyMutationInput) => (await db().job.updateMany({ where: mine, data })).count === 1;
   const fail = (error: string, steps?: Prisma.InputJsonValue) => settle({ status: "failed", steps, error, completedAt: new Date(), leaseExpiresAt: null });
 
-  const job = jobById(row.job);
+  let job: AnyJob | undefined;
+  try {
+    job = jobById(row.job);
+  } catch (error) {
+    releaseSlot();
+    await settle({ status: "queued", attempts: row.attempts - 1, leaseExpiresAt: null });
+    throw error;
+  }
   if (!job) {
     releaseSlot();
     log.error("a job row names no registered job; failing it", { job_id: id, job: row.job });
@@ -77,15 +102,12 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
     return { kind: "failed" };
   }
 
-  const heartbeat = setInterval(() => {
-    settle({ leaseExpiresAt: new Date(Date.now() + leaseMs) }).catch((error: unknown) => log.warn("job lease renewal failed", { job_id: id, error }));
-  }, Math.max(1000, Math.floor(leaseMs / 3)));
-  heartbeat.unref?.();
+  const stopHeartbeat = heartbeat({ job_id: id }, leaseMs, (expires) => settle({ leaseExpiresAt: expires }));
   const step = stepRunner((row.steps ?? {}) as StepOutputs, async (outputs) => {
     if (!(await settle({ steps: outputs as Prisma.InputJsonValue, leaseExpiresAt: new Date(Date.now() + leaseMs) }))) throw new LeaseLost();
   });
   try {
-    await job.run(data, step, { releaseSlot, jobLeased: true });
+    await job.run(data, step, { releaseSlot });
     // The usual ending, the write every job makes: a prepared statement (../db/sql.ts).
     await COMPLETE_JOB.query(standalone(), { job: id, attempts: row.attempts, steps: JSON.stringify(step.outputs()), at: new Date() });
     return { kind: "completed" };
@@ -112,7 +134,7 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
     await fail(message, steps);
     return { kind: "failed" };
   } finally {
-    clearInterval(heartbeat);
+    stopHeartbeat();
     releaseSlot();
   }
 }
@@ -164,7 +186,7 @@ export class LocalDriver {
   enqueue(jobs: readonly QueuedJob[]): void {
     for (const queued of jobs) {
       if (this.known.has(queued.id)) continue;
-      const job = jobById(queued.job);
+      const job = globalForJobs.__geoscopeJobs?.get(queued.job);
       // Not ours to run (a test job on a server without them): executeJob fails it, in a lane of its own.
       const laneKey = `${queued.job}\u0000${queued.concurrencyKey ?? ""}`;
       let lane = this.lanes.get(laneKey);

@@ -20,7 +20,7 @@ import { createPromptBatch } from "@/lib/runs/create";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { dispatch, queueJobs } from "@/lib/work/dispatch";
 import { jobEvent, testThreeSteps, type AnyEventType, type EventData } from "@/lib/work/events";
-import { LocalDriver, localDriver } from "@/lib/work/local-driver";
+import { LocalDriver, installJobs, localDriver } from "@/lib/work/local-driver";
 import { registeredJobs, registeredPeriodic } from "@/lib/work/registry";
 import { useTestDatabase } from "../helpers/app";
 import { startReceiver } from "../helpers/webhook-receiver";
@@ -30,6 +30,8 @@ import { useSimulatedEngines } from "../helpers/engines";
 
 useSimulatedEngines();
 process.env.GEOSCOPE_TEST_JOBS = "1";
+// The test job too, as a server started with GEOSCOPE_TEST_JOBS=1 installs it (lib/work/start.ts).
+installJobs(registeredJobs());
 // The alerts' receiver listens on loopback, on a port of the system's choosing.
 process.env.WEBHOOK_ALLOW_HOSTS = "127.0.0.1";
 

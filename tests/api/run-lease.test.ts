@@ -63,7 +63,7 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 }
 
 describe("the lease of a prompt run on the local driver", () => {
-  it("is its job's: the run's own lease stays empty while the job's heartbeat alone renews", async () => {
+  it("is the run's own, as on Inngest: the claim takes it and the heartbeat renews it while the engine call is held", async () => {
     let arrived!: () => void;
     const callArrived = new Promise<void>((resolve) => (arrived = resolve));
     let answer!: () => void;
@@ -80,12 +80,13 @@ describe("the lease of a prompt run on the local driver", () => {
       await callArrived;
       const run = () => db().run.findUniqueOrThrow({ where: { id: runId }, select: { status: true, leaseExpiresAt: true, attempts: true } });
       const job = () => db().job.findUniqueOrThrow({ where: { id: runId }, select: { status: true, leaseExpiresAt: true } });
-      expect(await run()).toEqual({ status: "running", leaseExpiresAt: null, attempts: 1 });
-      const first = (await job()).leaseExpiresAt!;
+      const claimed = await run();
+      expect(claimed).toMatchObject({ status: "running", attempts: 1 });
+      const first = claimed.leaseExpiresAt!;
+      expect(first).toBeInstanceOf(Date);
       expect((await job()).status).toBe("running");
-      // The job's lease is renewed while the engine call is held; the run's is never written.
-      await until(async () => (await job()).leaseExpiresAt!.getTime() > first.getTime());
-      expect((await run()).leaseExpiresAt).toBeNull();
+      // The run's lease is renewed while the engine call is held (the job's row keeps its own, which says who runs the job).
+      await until(async () => (await run()).leaseExpiresAt!.getTime() > first.getTime());
       answer();
       await driver.drained();
       expect(await run()).toEqual({ status: "completed", leaseExpiresAt: null, attempts: 1 });
@@ -99,9 +100,8 @@ describe("the lease of a prompt run on the local driver", () => {
     }
   });
 
-  it("is taken over as soon as the job's lease expired, the engine asked once, the run charged once", async () => {
-    // As a worker that died mid-call leaves them: the run running with no lease of its own, its job
-    // running under a lease that has expired.
+  it("is taken over as soon as the leases expired, the engine asked once, the run charged once", async () => {
+    // As a worker that died mid-call leaves them: the run and its job running under leases that have expired.
     const runId = newId("run");
     const batchId = newId("batch");
     const prompt = "left by a dead worker";
@@ -109,7 +109,7 @@ describe("the lease of a prompt run on the local driver", () => {
       await tx.batch.create({ data: { id: batchId, workspaceId: dana.workspaceId, projectId: project, createdByUserId: dana.id, input: { prompt } } });
       await tx.run.create({
         data: {
-          id: runId, kind: "prompt", status: "running", attempts: 1, startedAt: new Date(Date.now() - 120_000), leaseExpiresAt: null,
+          id: runId, kind: "prompt", status: "running", attempts: 1, startedAt: new Date(Date.now() - 120_000), leaseExpiresAt: new Date(Date.now() - 1000),
           workspaceId: dana.workspaceId, projectId: project, batchId, engine: "gemini", subject: prompt, input: { prompt, engine: "gemini" }, createdByUserId: dana.id,
         },
       });

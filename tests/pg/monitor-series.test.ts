@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { analyseTick } from "@/lib/monitors/analysis";
-import { getSeries } from "@/lib/monitors/series";
+import { getSeries } from "@/lib/monitors/read";
 import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { checkMonitors } from "@/lib/monitors/ticks";
 import { createProject } from "@/lib/projects/projects";

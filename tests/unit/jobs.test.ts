@@ -82,10 +82,11 @@ describe("the job registry", () => {
     expect(new Set(jobs.map((j) => j.event.name)).size).toBe(jobs.length);
   });
 
-  it("keys concurrency on a field of the job's payload", () => {
+  it("keys concurrency on a field of the job's payload, named by its event", () => {
     for (const job of jobs) {
+      expect(job.event.job, job.id).toBe(job.id);
       if (!job.concurrency) continue;
-      expect(Object.keys((job.event.schema as z.ZodObject).shape), job.id).toContain(job.concurrency.key);
+      expect(Object.keys((job.event.schema as z.ZodObject).shape), job.id).toContain(job.event.concurrencyKey);
       expect(job.concurrency.limit()).toBeGreaterThan(0);
     }
   });
@@ -107,7 +108,13 @@ describe("events and job definitions", () => {
   it("refuses a job with a malformed id or retry policy", () => {
     const run = async () => undefined;
     expect(() => defineJob({ id: "Bad Id", event: runQueued, retries: 1, run })).toThrow(/job id/);
-    expect(() => defineJob({ id: "ok-id", event: runQueued, retries: 21, run })).toThrow(/retries/);
+    expect(() => defineJob({ id: "execute-run", event: runQueued, retries: 21, run })).toThrow(/retries/);
+  });
+
+  it("refuses a job its event does not name, and a concurrency limit without the event's key", () => {
+    const run = async () => undefined;
+    expect(() => defineJob({ id: "ok-id", event: runQueued, retries: 1, concurrency: { limit: () => 1 }, run })).toThrow(/starts "execute-run"/);
+    expect(() => defineJob({ id: "execute-run", event: runQueued, retries: 1, run })).toThrow(/concurrency/);
   });
 
   it("backs off 1 s doubling to 60 s, never sooner than asked", () => {

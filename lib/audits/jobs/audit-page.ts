@@ -11,11 +11,11 @@ import { executeAudit } from "../execute";
 export const auditPageJob = defineJob({
   id: "audit-page",
   event: auditQueued,
-  concurrency: { key: "host", limit: () => config().AUDIT_CONCURRENCY },
+  concurrency: { limit: () => config().AUDIT_CONCURRENCY },
   retries: RUN_JOB_RETRIES,
-  async run({ run_id }, step, { jobLeased }) {
+  async run({ run_id }, step) {
     return step.run("audit page", async () => {
-      const outcome = await executeAudit(run_id, { byJob: jobLeased });
+      const outcome = await executeAudit(run_id);
       if (outcome === "busy") throw new RetryAfter(`run ${run_id} is held by another worker`, await leaseRemainingMs(run_id));
       return outcome;
     });

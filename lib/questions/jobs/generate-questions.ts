@@ -12,11 +12,11 @@ import { executeQuestions, settleAnalysisWithRun } from "../execute";
 export const generateQuestionsJob = defineJob({
   id: "generate-questions",
   event: questionsQueued,
-  concurrency: { key: "engine", limit: () => config().ENGINE_CONCURRENCY },
+  concurrency: { limit: () => config().ENGINE_CONCURRENCY },
   retries: RUN_JOB_RETRIES,
-  async run({ analysis_id, run_id }, step, { releaseSlot, jobLeased }) {
+  async run({ analysis_id, run_id }, step, { releaseSlot }) {
     return step.run("generate questions", async () => {
-      const outcome = await executeQuestions(analysis_id, run_id, { onEngineDone: releaseSlot, byJob: jobLeased });
+      const outcome = await executeQuestions(analysis_id, run_id, { onEngineDone: releaseSlot });
       if (outcome === "busy") throw new RetryAfter(`run ${run_id} is held by another worker`, await leaseRemainingMs(run_id));
       return outcome;
     });

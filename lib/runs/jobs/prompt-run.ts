@@ -11,11 +11,11 @@ import { log } from "../../log";
 export const promptRunJob = defineJob({
   id: "execute-run",
   event: runQueued,
-  concurrency: { key: "engine", limit: () => config().ENGINE_CONCURRENCY },
+  concurrency: { limit: () => config().ENGINE_CONCURRENCY },
   retries: RUN_JOB_RETRIES,
-  async run({ run_id }, step, { releaseSlot, jobLeased }) {
+  async run({ run_id }, step, { releaseSlot }) {
     return step.run("execute run", async () => {
-      const outcome = await executeRun(run_id, { onEngineDone: releaseSlot, byJob: jobLeased });
+      const outcome = await executeRun(run_id, { onEngineDone: releaseSlot });
       // Another worker's lease is live (a job resumed after a crash): try again once it expires.
       if (outcome === "busy") throw new RetryAfter(`run ${run_id} is held by another worker`, await leaseRemainingMs(run_id));
       return outcome;

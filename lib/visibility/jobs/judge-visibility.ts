@@ -12,7 +12,7 @@ import { failJudgedAnalysis, finishJudgedAnalysis, judgeRuns } from "../judging"
 export const judgeVisibilityJob = defineJob({
   id: "judge-visibility",
   event: visibilityJudgeQueued,
-  concurrency: { key: "engine", limit: () => config().ENGINE_CONCURRENCY },
+  concurrency: { limit: () => config().ENGINE_CONCURRENCY },
   retries: 3,
   async run({ analysis_id }, step, { releaseSlot }) {
     const judged = await step.run("judge runs", async () => {

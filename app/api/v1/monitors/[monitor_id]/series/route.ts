@@ -1,6 +1,6 @@
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { getSeries } from "@/lib/monitors/series";
+import { getSeries } from "@/lib/monitors/read";
 import * as endpoints from "@/lib/schemas/monitors";
 
 export const GET = route(endpoints.getMonitorSeries, ({ principal, params, query }) => getSeries(principal, params.monitor_id, query));
