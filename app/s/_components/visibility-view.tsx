@@ -92,7 +92,7 @@ function ShareOfVoice({ analysis, links }: { analysis: VisibilityAnalysis; links
         ))}
       </ul>
       <figcaption className="mt-2 text-sm text-slate-600">
-        Of the {basis} times an answer named a tracked entity (a run naming two counts for both), the share that named each. Prompt echoes and “found nothing about”
+        Of the {basis} times an answer named a tracked entity (a run naming two counts for both), the share that named each. Link labels, prompt echoes and “found nothing about”
         sentences are not counted.
       </figcaption>
     </figure>
@@ -520,7 +520,7 @@ export function VisibilityView({ analysis, evidence, links, lead, runLink }: { a
 
       <p className="mt-8 text-xs text-slate-500">
         Method {analysis.method}: names and aliases matched as whole words ({analysis.entities.filter((e) => e.case_sensitive).map((e) => e.name).join(", ") || "none"} only as written), the longest where
-        names overlap; mentions quoting the prompt or the run&apos;s own searches, and in sentences saying nothing was found, are kept as evidence and not counted.
+        names overlap;{analysis.method === "visibility-v1" ? "" : " a name inside a URL or an e-mail address is no mention, one in a link's label (the engine citing a page) is kept as evidence and not counted, and a bare domain of an entity's counts as naming it;"} mentions quoting the prompt or the run&apos;s own searches, and in sentences saying nothing was found, are kept as evidence and not counted.
       </p>
     </>
   );
