@@ -27,7 +27,9 @@ export function formatRun(run: RunBody): string {
     const sent = [result.locale_applied.location ? "location" : null, result.locale_applied.language ? "language" : null].filter(Boolean).join(" and ");
     lines.push(`sent to ${run.engine ?? "the engine"}: ${sent}`);
   }
-  if (result) {
+  if (result?.shown === false) lines.push("", "Google showed no AI Overview for this query: no answer, nothing cited (left out of visibility as no_answer).");
+  if (result?.provider_cost_usd) lines.push(`vendor's own cost: $${result.provider_cost_usd}`);
+  if (result && result.shown !== false) {
     lines.push("", result.answer.trim(), "");
     const cited = result.sources.filter((s) => s.cited);
     const others = result.sources.filter((s) => !s.cited);

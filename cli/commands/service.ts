@@ -1,8 +1,9 @@
 // The service and the tools around the CLI: versions, shell completion, and the MCP server.
 import semver from "semver";
+import { listEngines } from "../../lib/schemas/engines";
 import { getVersion } from "../../lib/schemas/service";
 import { EXIT } from "../client";
-import { arg, noExtraArgs, note, request, show, UsageError, type Section } from "../command";
+import { arg, noExtraArgs, note, request, show, table, UsageError, type Section } from "../command";
 import { completionScript, SHELLS, type Shell } from "../completion";
 import { PACK_HINT, STANDALONE } from "../config";
 
@@ -23,6 +24,27 @@ export const service: Section = {
           note(`This geoscope CLI is version ${mine}; this server needs ${min} or newer. Upgrade it (${STANDALONE ? `install a newer geoscope-cli package: ${PACK_HINT}` : "from a checkout: git pull && npm install"}).`);
           return EXIT.outdated;
         }
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["engines"],
+      summary: "the answer engines: which this server runs, model API or consumer app, vendor, what a market reaches",
+      async run(ctx) {
+        noExtraArgs(ctx, 0);
+        const yes = (b: boolean) => (b ? "yes" : "no");
+        show(ctx, await request(ctx, listEngines), (b) =>
+          table(
+            b.items.map((e) => ({
+              ...e,
+              enabled: yes(e.enabled),
+              location: yes(e.locale.location),
+              language: yes(e.locale.language),
+              queries: yes(e.reports_queries),
+            })),
+            ["id", "label", "surface", "vendor", "enabled", "model", "location", "language", "queries"],
+          ),
+        );
         return EXIT.ok;
       },
     },

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { getAnalysis, listMentions } from "../../lib/schemas/analyses";
+import { ENGINE_IDS } from "../../lib/schemas/common";
 import { createVisibilityAnalysis, MENTION_CSV_COLUMNS, type EntityInput, type MentionPage, type VisibilityAnalysis } from "../../lib/schemas/visibility";
 import { EXIT } from "../client";
 import {
@@ -268,7 +269,7 @@ export const visibility: Section = {
       summary: "the mentions behind the figures: run, entity, the name matched, offsets, sentence, counted or why not",
       options: {
         entity: { type: "string", arg: "NAME", help: "only this entity's mentions" },
-        engine: { type: "string", arg: "ENGINE", values: ["chatgpt", "claude", "gemini"], help: "only this engine's runs" },
+        engine: { type: "string", arg: "ENGINE", values: ENGINE_IDS, help: "only this engine's runs" },
         run: { type: "string", arg: "dr_…", help: "only this run's mentions" },
         counted: { type: "string", arg: "true|false", values: ["true", "false"], help: "only mentions counted (true) or not counted (false: link labels, prompt echoes, absences)" },
         limit: opt.limit,
@@ -281,7 +282,7 @@ export const visibility: Section = {
         const format = formatOf(ctx);
         const counted = str(ctx, "counted");
         if (counted !== undefined && counted !== "true" && counted !== "false") throw new UsageError("--counted takes true or false");
-        const query = { entity: str(ctx, "entity"), engine: str(ctx, "engine") as "chatgpt" | undefined, run_id: str(ctx, "run"), counted: counted as "true" | "false" | undefined };
+        const query = { entity: str(ctx, "entity"), engine: str(ctx, "engine") as (typeof ENGINE_IDS)[number] | undefined, run_id: str(ctx, "run"), counted: counted as "true" | "false" | undefined };
         if (format === "csv") {
           const response = await ctx.client.stream(listMentions, { params: { analysis_id: id }, query: { ...query, format: "csv" } });
           for await (const chunk of response.body!) process.stdout.write(chunk);

@@ -20,7 +20,8 @@ type Card = z.output<typeof RateCard>;
 /** Statuses after which a run, batch, fanout or analysis no longer changes. */
 const FINISHED = new Set(["completed", "partial", "failed"]);
 
-const INSTRUCTIONS = `geoscope runs prompts on answer engines (ChatGPT, Claude, Gemini) and records what each answered, cited and searched.
+const INSTRUCTIONS = `geoscope runs prompts on answer engines (the ChatGPT, Claude, Gemini and Perplexity APIs, and what people see in the ChatGPT and Gemini apps and Google's AI Overviews and AI Mode) and records what each answered, cited and searched.
+list_engines says which engines the server runs and which are apps: always say whether a figure came from an API or an app.
 Start with whoami, then list_projects (or create_project): work-starting tools need a project id (pr_…).
 Work-starting tools (run_prompt and the like) return at once with the object queued; call the matching wait_for_… tool until its status is completed, partial or failed.
 Each result is the API's JSON body. Visibility analyses and monitor ticks (a monitor's last_tick too) carry \`summary\`: up to five plain-words sentences made from their figures, each with its n; tell people those first, and call a difference a change only where a summary or a series' \`significant\` does.

@@ -28,6 +28,11 @@ export type ToolSpec = {
 
 export const TOOLS: readonly ToolSpec[] = [
   { name: "whoami", endpoint: "GET /me", hint: "Start here: the account, the credential, and the workspaces it can act in." },
+  {
+    name: "list_engines",
+    endpoint: "GET /engines",
+    hint: "Which engine ids this server can run (`enabled`), and whether each is a model's API (`surface` api) or what people see in a consumer app (`app`): say which when you report a figure.",
+  },
   { name: "get_pricing", endpoint: "GET /pricing" },
   { name: "get_billing", endpoint: "GET /billing" },
   { name: "list_projects", endpoint: "GET /projects", hint: "Work-starting tools need a project id (`pr_…`) from here or from create_project." },

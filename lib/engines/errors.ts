@@ -1,5 +1,5 @@
 // Provider failures -> RunError with stable codes. Classified from what came over the wire
-// (status, body, headers), so the three SDKs' different error classes do not matter.
+// (status, body, headers), so the SDKs' different error classes do not matter.
 import { APIConnectionTimeoutError as AnthropicTimeout } from "@anthropic-ai/sdk";
 import { APIConnectionTimeoutError as OpenAITimeout } from "openai";
 import type { CapturedExchange, EngineFailure, EngineId } from "./types";
@@ -19,18 +19,28 @@ export const ENGINE_ERROR_CODES = [
 ] as const;
 export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
 
-const PROVIDER: Record<EngineId, string> = { chatgpt: "OpenAI", claude: "Anthropic", gemini: "Gemini" };
+const PROVIDER: Record<EngineId, string> = {
+  chatgpt: "OpenAI",
+  claude: "Anthropic",
+  gemini: "Gemini",
+  perplexity: "Perplexity",
+  chatgpt_app: "DataForSEO",
+  gemini_app: "DataForSEO",
+  google_ai_overview: "DataForSEO",
+  google_ai_mode: "DataForSEO",
+};
 
 export function engineFailure(engine: EngineId, code: EngineErrorCode, message: string, retryable: boolean, retryAfterMs: number | null = null): EngineFailure {
   return { error: { code, message: message.slice(0, 1000), engine, retryable }, retry_after_ms: retryAfterMs };
 }
 
-/** The provider's own words about the error, from any of the three error body shapes. */
+/** The provider's own words about the error, from any of the error body shapes (DataForSEO's `status_message` too). */
 function providerMessage(body: unknown): string | null {
   const root = Array.isArray(body) ? body[0] : body;
   if (!isObject(root)) return typeof root === "string" && root.length < 300 ? root : null;
   const error = isObject(root.error) ? root.error : null;
-  return error && typeof error.message === "string" ? error.message : null;
+  if (error && typeof error.message === "string") return error.message;
+  return typeof root.status_message === "string" ? root.status_message : null;
 }
 
 /** Retry-after in milliseconds from headers (retry-after-ms, retry-after) or Gemini's RetryInfo. */
@@ -74,6 +84,8 @@ export function failureFromStatus(engine: EngineId, status: number, headers: Rec
   if (status === 401 || status === 403 || (engine === "gemini" && status === 400 && isGeminiKeyError(body))) {
     return engineFailure(engine, "engine_auth_failed", `${name} refused the API key (HTTP ${status})${tail}`, false);
   }
+  // DataForSEO's account without credit.
+  if (status === 402) return engineFailure(engine, "engine_bad_request", `${name} needs payment: the account cannot pay for the request (HTTP 402)${tail}`, false);
   if (status >= 400) return engineFailure(engine, "engine_bad_request", `${name} rejected the request (HTTP ${status})${tail}`, false);
   return engineFailure(engine, "engine_error", `${name} answered HTTP ${status}${tail}`, false);
 }

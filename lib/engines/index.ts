@@ -4,13 +4,14 @@ import { withSimulator, type EngineConfig } from "./config";
 import { startSimulator, type RunningSimulator } from "./simulator/server";
 import type { EngineId } from "./types";
 
-export { ENGINE_IDS, NORMALIZER_VERSION, isEngineId } from "./types";
+export { ENGINE_IDS, NORMALIZER_VERSION, STRUCTURED_ENGINE_IDS, isEngineId, isStructuredEngineId } from "./types";
 export type {
   CapturedExchange,
   EngineEnvelope,
   EngineFailure,
   EngineId,
   NormalizedRun,
+  StructuredEngineId,
   RedirectOutcome,
   RunPromptInput,
   RunPromptOutcome,
@@ -29,6 +30,7 @@ export {
 export { ENGINE_ERROR_CODES, type EngineErrorCode } from "./errors";
 export { MalformedEnvelopeError, normalizeEnvelope } from "./normalize";
 export { runPrompt, type RunPromptDeps } from "./run";
+export { ENGINE_TABLE, presentEngines } from "./table";
 export {
   StructuredSchemaError,
   runStructured,

@@ -1,14 +1,13 @@
-// Running one prompt on one engine: the SDK call with every exchange recorded, provider
-// failures mapped to RunError, grounding redirects resolved, then normalisation.
-import { callChatgpt, chatgptBodyFailure } from "./chatgpt";
-import { callClaude, claudeBodyFailure, ContinuationLimitError } from "./claude";
+// Running one prompt on one engine: the SDK call (the engine table's adapter) with every exchange
+// recorded, provider failures mapped to RunError, grounding redirects resolved, then normalisation.
+import { ContinuationLimitError } from "./claude";
 import { capturingFetch } from "./capture";
 import type { EngineConfig } from "./config";
 import { classifyThrown, engineFailure } from "./errors";
-import { callGemini, geminiBodyFailure, geminiChunkUris } from "./gemini";
-import type { AdapterCall } from "./adapter";
+import { geminiChunkUris } from "./gemini";
 import { MalformedEnvelopeError, isGroundingRedirect, normalizeEnvelope } from "./normalize";
 import { isAllowedRedirectHost, resolveRedirects } from "./redirects";
+import { ENGINE_TABLE } from "./table";
 import {
   NORMALIZER_VERSION,
   type CapturedExchange,
@@ -30,10 +29,8 @@ export interface RunPromptDeps {
   now?: () => number;
 }
 
-const CALLS: Record<EngineId, AdapterCall> = { chatgpt: callChatgpt, claude: callClaude, gemini: callGemini };
-
 function modelFor(engine: EngineId, input: RunPromptInput, config: EngineConfig): string {
-  return input.model ?? config[engine].model;
+  return input.model ?? ENGINE_TABLE[engine].model(config);
 }
 
 function bodiesOf(exchanges: CapturedExchange[]): unknown[] {
@@ -59,7 +56,7 @@ export async function runPrompt(engine: EngineId, input: RunPromptInput, deps: R
   }
 
   try {
-    await CALLS[engine](input, config, capturingFetch(exchanges, deps.fetch ?? globalThis.fetch));
+    await ENGINE_TABLE[engine].call(input, config, capturingFetch(exchanges, deps.fetch ?? globalThis.fetch));
   } catch (error) {
     if (error instanceof ContinuationLimitError) return failed(engineFailure(engine, "engine_incomplete", error.message, true));
     return failed(classifyThrown(engine, error, exchanges[exchanges.length - 1], input.signal));
@@ -67,8 +64,7 @@ export async function runPrompt(engine: EngineId, input: RunPromptInput, deps: R
 
   const bodies = bodiesOf(exchanges);
   const last = bodies[bodies.length - 1];
-  const bodyFailure =
-    engine === "chatgpt" ? chatgptBodyFailure(last) : engine === "claude" ? claudeBodyFailure(bodies) : geminiBodyFailure(last);
+  const bodyFailure = ENGINE_TABLE[engine].bodyFailure(bodies);
   if (bodyFailure) return failed(bodyFailure);
 
   if (engine === "gemini") {

@@ -13,7 +13,7 @@ import { geminiBodyFailure, geminiClient } from "./gemini";
 import { MalformedEnvelopeError, normalizeEnvelope } from "./normalize";
 import { asArray, isObject, str, type Json } from "./normalize/common";
 import { newEnvelope, type RunPromptDeps } from "./run";
-import type { CapturedExchange, EngineEnvelope, EngineFailure, EngineId } from "./types";
+import type { CapturedExchange, EngineEnvelope, EngineFailure, EngineId, StructuredEngineId } from "./types";
 
 export interface StructuredSchema {
   /** [a-z_]{1,64}: the OpenAI format name, the Claude tool name. */
@@ -149,7 +149,7 @@ const gemini: StructuredEngine = {
   },
 };
 
-const ENGINES: Record<EngineId, StructuredEngine> = { chatgpt, claude, gemini };
+const ENGINES: Record<StructuredEngineId, StructuredEngine> = { chatgpt, claude, gemini };
 
 const JSON_TYPES = new Map<string, Type>([
   ["object", Type.OBJECT],
@@ -265,7 +265,7 @@ function lastBody(exchanges: CapturedExchange[]): unknown {
  * caller still validates the value's content, enums included). A reply without that structure is
  * engine_malformed_response, retryable.
  */
-export async function runStructured(engine: EngineId, input: StructuredInput, deps: RunPromptDeps): Promise<StructuredOutcome> {
+export async function runStructured(engine: StructuredEngineId, input: StructuredInput, deps: RunPromptDeps): Promise<StructuredOutcome> {
   const structureProblem = structureCheck(input.schema);
   const { config } = deps;
   const now = deps.now ?? Date.now;

@@ -1,21 +1,26 @@
 // Shapes shared by the adapters, the normalisers and the simulator: engine ids, the raw
 // envelope a run stores, and what running a prompt returns.
-import { ENGINE_IDS } from "@/lib/schemas/common";
+import { ENGINE_IDS, STRUCTURED_ENGINE_IDS } from "@/lib/schemas/common";
 import type { Location } from "@/lib/schemas/locale";
 import type { PromptResult, RunError, Usage } from "@/lib/schemas/results";
 
-export { ENGINE_IDS };
+export { ENGINE_IDS, STRUCTURED_ENGINE_IDS };
 export type EngineId = (typeof ENGINE_IDS)[number];
+export type StructuredEngineId = (typeof STRUCTURED_ENGINE_IDS)[number];
 
 export function isEngineId(value: unknown): value is EngineId {
   return typeof value === "string" && (ENGINE_IDS as readonly string[]).includes(value);
+}
+
+export function isStructuredEngineId(value: unknown): value is StructuredEngineId {
+  return typeof value === "string" && (STRUCTURED_ENGINE_IDS as readonly string[]).includes(value);
 }
 
 /**
  * Bumped whenever normalising the same envelope would give a different PromptResult, so
  * stored runs can be found and normalised again.
  */
-export const NORMALIZER_VERSION = "2";
+export const NORMALIZER_VERSION = "3";
 
 /** One HTTP exchange with a provider, as it went over the wire, with every secret removed. */
 export interface CapturedExchange {

@@ -169,7 +169,7 @@ function renameRefs(schema: unknown, renamed: ReadonlyMap<string, string>): void
 
 /** Tags, in the order the document lists them, each with what its operations are for. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
-  Service: "The server itself: its minimum CLI version, the rate card, this document and its explorer. No credential needed.",
+  Service: "The server itself: its minimum CLI version, the answer engines it runs, the rate card, this document and its explorer. No credential needed.",
   Accounts: "Who the credential belongs to and where it can act.",
   "API keys": "Keys for servers, CI and agents: each acts in one workspace and spends its credit. The secret is shown once.",
   "CLI login": "Device login for the geoscope CLI (RFC 8628): start, approve in the browser, poll for the token; logout.",

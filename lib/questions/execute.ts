@@ -15,7 +15,7 @@ import { engineConfig } from "../config/engines";
 import { db } from "../db/client";
 import { defineStatement } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
-import { isEngineId, prepareEngineConfig, type EngineEnvelope } from "../engines";
+import { isStructuredEngineId, prepareEngineConfig, type EngineEnvelope } from "../engines";
 import { runStructured } from "../engines/structured";
 import { log } from "../log";
 import { MAX_ENGINE_ATTEMPTS, claimRun, completion, failure, finishRun, keepLease, type Claim, type ExecuteOptions, type ExecuteOutcome } from "../runs/lifecycle";
@@ -42,7 +42,7 @@ type AnalysisInput = { topic: string; count: number };
 /** Asks the engine, with retries, keeping every attempt's exchanges in one envelope. */
 async function generate(claim: Claim, input: AnalysisInput, sleep: (ms: number) => Promise<void>): Promise<Generated> {
   const engine = claim.engine;
-  if (!isEngineId(engine)) {
+  if (!isStructuredEngineId(engine)) {
     return { kind: "failed", error: { code: "engine_bad_request", message: `Unknown engine ${engine ?? "(none)"}.`, engine, retryable: false }, envelope: null };
   }
   const config = await prepareEngineConfig(engineConfig());

@@ -127,6 +127,21 @@ export function listOf<T extends z.ZodType>(item: T, id: string, meta: { descrip
   return z.object({ items: z.array(item), next_cursor: z.string().nullable() }).meta({ id, ...meta });
 }
 
-/** The answer engines' ids (decisions.md "Engines"), one list for the schemas, the adapters and the simulator. */
-export const ENGINE_IDS = ["chatgpt", "claude", "gemini"] as const;
-export const EngineId = z.enum(ENGINE_IDS).meta({ id: "EngineId", description: "An answer engine: `chatgpt`, `claude` or `gemini`." });
+/**
+ * The answer engines' ids (decisions.md "Engines, wave 4"), in the one order every list shows them:
+ * the model APIs with their web search first, then what people see in the consumer products. One
+ * list for the schemas, the adapters and the simulator; lib/schemas/engines.ts says what each is.
+ */
+export const ENGINE_IDS = ["chatgpt", "claude", "gemini", "perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"] as const;
+export const EngineId = z.enum(ENGINE_IDS).meta({
+  id: "EngineId",
+  description:
+    "An answer engine. Model APIs with their web search (surface `api`): `chatgpt`, `claude`, `gemini`, `perplexity`. What a signed-out person sees in the consumer product (surface `app`, captured through DataForSEO): `chatgpt_app`, `gemini_app`, `google_ai_overview`, `google_ai_mode`. GET /engines says which are enabled on this server.",
+});
+
+/** The engines that answer a structured request (a questions analysis, a visibility judge): the model APIs with a JSON output mode. */
+export const STRUCTURED_ENGINE_IDS = ["chatgpt", "claude", "gemini"] as const;
+export const StructuredEngineId = z.enum(STRUCTURED_ENGINE_IDS).meta({
+  id: "StructuredEngineId",
+  description: "An engine that can answer in a JSON schema: `chatgpt`, `claude` or `gemini` (the apps and Perplexity cannot judge or write questions).",
+});

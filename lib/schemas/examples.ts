@@ -148,8 +148,8 @@ export const examplePriceRows = [
 ];
 
 export const exampleRateCard = {
-  version: "2026-11-01",
-  effective_from: "2026-11-01T00:00:00Z",
+  version: "2026-11-29",
+  effective_from: "2026-11-29T00:00:00Z",
   currency: "USD",
   prices: examplePriceRows,
 };
@@ -172,7 +172,7 @@ export const exampleCapturedCharge = {
   unit: "prompt",
   units: 1,
   unit_price_usd: "0.02",
-  pricing_version: "2026-11-01",
+  pricing_version: "2026-11-29",
 };
 
 export const exampleHeldCharge = {
@@ -181,7 +181,7 @@ export const exampleHeldCharge = {
   unit: "prompt",
   units: 1,
   unit_price_usd: "0.03",
-  pricing_version: "2026-11-01",
+  pricing_version: "2026-11-29",
 };
 
 export const exampleUsageTransaction = {
@@ -425,7 +425,7 @@ export const exampleFanoutEstimate = {
     { engine: "claude", executions: 2, unit_price_usd: "0.03", amount_usd: "0.06" },
   ],
   total_usd: "0.10",
-  pricing_version: "2026-11-01",
+  pricing_version: "2026-11-29",
   billing_enabled: true,
   available_usd: "24.33",
   sufficient: true,
@@ -442,8 +442,8 @@ const observedRun = (runId: string, runIndex: number, engine: "chatgpt" | "claud
   queries: queries.map((text, i) => ({ text, position: i + 1, search_call: i + 1, provider_search_id: null })),
   error: null,
   charge: done
-    ? { status: "captured", amount_usd: engine === "chatgpt" ? "0.02" : "0.03", unit: "prompt", units: 1, unit_price_usd: engine === "chatgpt" ? "0.02" : "0.03", pricing_version: "2026-11-01" }
-    : { status: "held", amount_usd: "0.03", unit: "prompt", units: 1, unit_price_usd: "0.03", pricing_version: "2026-11-01" },
+    ? { status: "captured", amount_usd: engine === "chatgpt" ? "0.02" : "0.03", unit: "prompt", units: 1, unit_price_usd: engine === "chatgpt" ? "0.02" : "0.03", pricing_version: "2026-11-29" }
+    : { status: "held", amount_usd: "0.03", unit: "prompt", units: 1, unit_price_usd: "0.03", pricing_version: "2026-11-29" },
   started_at: "2026-11-21T10:15:00.530Z",
   completed_at: done ? "2026-11-21T10:15:13.902Z" : null,
 });
@@ -717,7 +717,7 @@ export const exampleQuestionsAnalysis = {
     model: "gpt-5.4-2026-10-01",
     engine: "chatgpt",
   },
-  charge: { status: "captured", amount_usd: "0.006", unit: "question", units: 3, unit_price_usd: "0.002", pricing_version: "2026-11-01" },
+  charge: { status: "captured", amount_usd: "0.006", unit: "question", units: 3, unit_price_usd: "0.002", pricing_version: "2026-11-29" },
 };
 
 // Sharing

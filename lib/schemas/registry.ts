@@ -8,6 +8,7 @@ import * as audits from "./audits";
 import * as auth from "./auth";
 import * as billing from "./billing";
 import * as common from "./common";
+import * as engines from "./engines";
 import * as fanouts from "./fanouts";
 import * as locale from "./locale";
 import * as monitors from "./monitors";
@@ -34,6 +35,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   auth,
   billing,
   common,
+  engines,
   fanouts,
   locale,
   monitors,
@@ -54,6 +56,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
  */
 export const endpoints: readonly EndpointDefinition[] = [
   service.getVersion,
+  engines.listEngines,
   accounts.getMe,
   auth.listApiKeys,
   auth.createApiKey,

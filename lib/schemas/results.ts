@@ -1,6 +1,7 @@
 // What a prompt run records (spec 2.3): the answer, the pages shown, the searches run, the
 // tokens used, and the error of a failed run. zod only: no server code may be imported here.
 import { z } from "zod";
+import { Usd } from "./common";
 import { examplePromptResult, exampleRunError, exampleSearches, exampleSources, exampleUsage } from "./examples";
 
 const count = z.int().min(0);
@@ -52,12 +53,12 @@ export const SearchObservation = z
 export const LocaleApplied = z
   .object({
     location: z.boolean().describe("The request carried the searcher's location in the provider's own parameter."),
-    language: z.boolean().describe("The request carried the searcher's language in the provider's own parameter (only Gemini takes one)."),
+    language: z.boolean().describe("The request carried the searcher's language in the provider's own parameter (Gemini's API and the apps through DataForSEO take one)."),
   })
   .meta({
     id: "LocaleApplied",
     description:
-      "What of the run's `location` and `language` reached the provider, read from the request as sent: true only where the request carried it. OpenAI's and Anthropic's web search take a location and no language; Gemini takes coordinates (none for a territory without a known city) and a language.",
+      "What of the run's `location` and `language` reached the provider, read from the request as sent: true only where the request carried it. OpenAI's, Anthropic's and Perplexity's web search take a location and no language; Gemini takes coordinates (none for a territory without a known city) and a language; DataForSEO (the apps) takes coordinates and a language code.",
   });
 
 export const PromptResult = z
@@ -71,6 +72,19 @@ export const PromptResult = z
       .nullable()
       .describe("Number of search calls; one call can carry several queries, or none the provider showed. Null where the engine does not expose calls."),
     locale_applied: LocaleApplied.optional().describe("Absent on runs recorded before markets existed (their requests carried neither)."),
+    shown: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether the engine showed an answer at all. False only where Google showed no AI Overview (or AI Mode answer) for the query: the run completed, with `answer` empty and no sources, and analyses leave it out as `no_answer`. Absent on runs recorded before the apps existed (they all showed one).",
+      ),
+    provider_cost_usd: Usd.nullable()
+      .optional()
+      .describe("What the vendor says this call cost it (Perplexity's `usage.cost.total_cost`, DataForSEO's task `cost`); null where the vendor reports no cost. Not what geoscope charged (see the run's `charge`). Absent on runs recorded before it existed."),
+    search_count: count
+      .nullable()
+      .optional()
+      .describe("How many searches the engine says it ran where it reports a count without their queries (Perplexity's `usage.num_search_queries`); null elsewhere (see `searches`). Absent on runs recorded before it existed."),
   })
   .meta({ id: "PromptResult", examples: [examplePromptResult] });
 

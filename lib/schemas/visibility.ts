@@ -5,7 +5,7 @@
 // GET /analyses and GET /analyses/{id} answer the analysis through the union in ./analyses.ts.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, EngineId, chars, cursorParam, idOf, limitParam, listOf, name } from "./common";
+import { DateTime, EngineId, StructuredEngineId, chars, cursorParam, idOf, limitParam, listOf, name } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleMention, exampleVisibilityAnalysis } from "./examples";
 import { countryName } from "../locale/codes";
@@ -66,7 +66,7 @@ export const Entity = z
 /** decisions.md "Judged visibility": which engine judges, and what it is asked. */
 export const JudgeRequest = z
   .strictObject({
-    engine: EngineId.describe("The engine that judges every counted run (one structured-output call per run); it must be enabled on this server."),
+    engine: StructuredEngineId.describe("The engine that judges every counted run (one structured-output call per run); it must be enabled on this server."),
     sentiment: z.boolean().optional().describe("Judge how each answer speaks of every tracked entity it mentions (positive, neutral, negative), with a verbatim quote as evidence. Default true."),
     discover: z.boolean().optional().describe("Also list the other brands and products each answer names (kept only where the name occurs in the answer). Default false."),
   })

@@ -21,7 +21,7 @@ import { engineConfig } from "../config/engines";
 import { currentDb } from "../db/client";
 import { arrayParam, defineStatement, int, json, text } from "../db/statement";
 import { standalone, textTransaction, type SqlSession } from "../db/sql";
-import { isEngineId, prepareEngineConfig, type EngineId } from "../engines";
+import { isStructuredEngineId, prepareEngineConfig, type StructuredEngineId } from "../engines";
 import type { EngineConfig } from "../engines/config";
 import { runStructured } from "../engines/structured";
 import { log } from "../log";
@@ -140,7 +140,7 @@ function countedRunIds(runIds: readonly string[], excluded: readonly { run_id: s
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Asks the judge about one run: at most one more time after an unusable reply; engine failures retried with backoff. */
-async function judgeOne(engine: EngineId, config: EngineConfig, run: RunToJudge, entities: readonly Entity[], judge: StoredJudgement["judge"]): Promise<Outcome> {
+async function judgeOne(engine: StructuredEngineId, config: EngineConfig, run: RunToJudge, entities: readonly Entity[], judge: StoredJudgement["judge"]): Promise<Outcome> {
   const prompt = judgePrompt({ question: run.prompt, answer: run.answer, entities, discover: judge.discover });
   let unusable = 0;
   let model: string | null = null;
@@ -203,7 +203,7 @@ export async function judgeRuns(analysisId: string, readAtOnce = READ_AT_ONCE): 
     return row;
   };
   const engine = judge.engine;
-  if (!isEngineId(engine)) throw new Error(`analysis ${analysisId}: unknown judge engine ${engine}`);
+  if (!isStructuredEngineId(engine)) throw new Error(`analysis ${analysisId}: unknown judge engine ${engine}`);
   const config = await prepareEngineConfig(engineConfig());
   let next = 0;
   const worker = async () => {

@@ -3,6 +3,7 @@
 // whole percents, one decimal under 10%; positions have one decimal; an interval is rounded
 // outward (its low end down, its high end up), so the shown range always holds the computed one.
 // Pure: the CLI imports it, so no server code.
+import { engineLabel } from "../schemas/engines";
 
 /** Absorbs the binary error of x * 100 (0.44 * 100 = 44.00000000000001) before rounding. */
 const EPS = 1e-9;
@@ -167,10 +168,11 @@ export function kappa(k: number | null): string {
   return `${roundTo(k, 0.01).toFixed(2)}, ${words}`;
 }
 
-const ENGINE_NAMES: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
-
-/** An engine as people call it ("ChatGPT"); an id this table does not know, as it is. */
+/**
+ * An engine as a reader must know it: its name and whether a model's API or a consumer app
+ * answered ("ChatGPT (API)", "ChatGPT (app)"); an id the engine table does not know, as it is.
+ */
 export function engineName(engine: string | null | undefined): string {
   if (!engine) return "An answer engine";
-  return ENGINE_NAMES[engine] ?? engine;
+  return engineLabel(engine);
 }

@@ -281,6 +281,17 @@ const matrix: Record<string, Record<string, Row>> = {
         expect(outcome).toEqual({ ok: false, message: expected, needsCredit: false });
       },
     },
+    judgeVisibilityAction: {
+      async foreign() {
+        // A's analysis is refused in the words a missing one is, and nothing is held or queued.
+        const missing = "va_01M8CWEPXJDWTAJZMNEF2H98M3";
+        const fields = (id: string) => form({ project: seeded.projectId, analysis_id: id, engine: "chatgpt", sentiment: "on" });
+        const ofMissing = await unchangedAfter(b, () => research.judgeVisibilityAction(idle, fields(missing)));
+        const outcome = await unchangedAfter(b, () => research.judgeVisibilityAction(idle, fields(seeded.visibilityAnalysisId)));
+        expect(outcome).toEqual({ ...ofMissing, message: ofMissing.message?.replace(missing, seeded.visibilityAnalysisId) });
+        expect(outcome).toMatchObject({ ok: false });
+      },
+    },
     estimateFanoutAction: {
       async foreign() {
         const body = { prompts: [{ text: "best crm" }], engines: ["chatgpt"], runs: 1, project: seeded.projectId };
@@ -410,6 +421,13 @@ const matrix: Record<string, Record<string, Row>> = {
   },
   "app/(research)/monitors/[monitor_id]/actions.ts": {
     // The alert controls of A's monitor: B gets the API's 404 message, no ping is sent, nothing changes.
+    rotateWebhookSecretAction: {
+      async foreign() {
+        const expected = await apiMessage(b, 404, monitorsApi.rotateMonitorWebhookSecret, { params: { monitor_id: seeded.monitorId } });
+        const outcome = await unchangedAfter(b, () => monitorPage.rotateWebhookSecretAction(idle as never, form({ id: seeded.monitorId })));
+        expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
+      },
+    },
     sendTestWebhookAction: {
       async foreign() {
         const expected = await apiMessage(b, 404, alertsApi.testMonitorWebhook, { params: { monitor_id: seeded.monitorId } });

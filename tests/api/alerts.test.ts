@@ -521,7 +521,7 @@ describe("significant changes and email", () => {
       summary: "Acme CRM's visibility on all engines rose from 33% (n=30) to 73% (n=30): +40 points (99.64% interval +10 to +61 points).",
     });
     expect(items.find((a) => a.entity === "HubSpot").summary).toBe(
-      "HubSpot's visibility on Gemini fell from 60% (n=30) to 20% (n=30): −40 points (99.64% interval +10 to +61 points).",
+      "HubSpot's visibility on Gemini (API) fell from 60% (n=30) to 20% (n=30): −40 points (99.64% interval +10 to +61 points).",
     );
     for (const a of items) {
       expect(a.deliveries.map((d: { channel: string; status: string; last_status: string }) => [d.channel, d.status, d.last_status])).toEqual([
@@ -539,7 +539,7 @@ describe("significant changes and email", () => {
     const toAlice = mails.filter((m) => m.includes(`To: ${alice.email}`));
     expect(toAlice).toHaveLength(1);
     expect(toAlice[0]).toContain("Acme CRM's visibility on all engines rose from 33%");
-    expect(toAlice[0]).toContain("HubSpot's visibility on Gemini fell from 60%");
+    expect(toAlice[0]).toContain("HubSpot's visibility on Gemini (API) fell from 60%");
 
     // A cell raised after the tick's email went: an alert and its webhook, no second email.
     const late = await raiseAlerts(tickId, [change("Acme CRM", "gemini", 0.2, 0.8)]);

@@ -347,7 +347,7 @@ describe("holds", () => {
   it("presents a run's charge: held amount, then the amount paid, or 0 once released", async () => {
     const queued = await db().creditHold.findUniqueOrThrow({ where: { id: fixture.queuedHold } });
     expect(presentRunCharge(queued, true)).toEqual({
-      status: "held", amount_usd: "0.03", unit: "prompt", units: 1, unit_price_usd: "0.03", pricing_version: "2026-11-01",
+      status: "held", amount_usd: "0.03", unit: "prompt", units: 1, unit_price_usd: "0.03", pricing_version: "2026-11-29",
     });
     const paid = await db().creditHold.findFirstOrThrow({ where: { operationId: fixture.analysis } });
     expect(presentRunCharge(paid, true)).toMatchObject({ status: "captured", amount_usd: "0.04", units: 20, unit_price_usd: "0.002" });

@@ -302,10 +302,10 @@ describe("GET /version and GET /pricing", () => {
     expect(version.body).toEqual({ min_cli_version: "0.1.0" });
     const pricing = await call(getPricing, "GET", "/pricing");
     expect(pricing.status).toBe(200);
-    expect(pricing.body.version).toBe("2026-11-01");
+    expect(pricing.body.version).toBe("2026-11-29");
     expect(pricing.body.currency).toBe("USD");
-    // Prompts on three engines, questions, audits, citations, and the judge on three engines (#35).
-    expect(pricing.body.prices).toHaveLength(9);
+    // Prompts on eight engines (#45), questions, audits, citations, and the judge on three engines (#35).
+    expect(pricing.body.prices).toHaveLength(14);
   });
 });
 

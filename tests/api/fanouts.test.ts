@@ -106,7 +106,8 @@ describe("POST /fanouts/estimate", () => {
       body: { prompts: prompts(...Array.from({ length: 100 }, (_, i) => `prompt ${i}`)), runs: 20, project: aliceProject },
     });
     expect(res.status).toBe(200);
-    expect(res.body.executions).toBe(6000);
+    // 100 prompts × 8 engines (simulated: every one) × 20 runs.
+    expect(res.body.executions).toBe(16000);
     expect(res.body.max_executions).toBe(1000);
     expect(res.body.sufficient).toBe(false);
   });
@@ -117,11 +118,11 @@ describe("POST /fanouts", () => {
     const before = await balanceOf(alice.cliToken);
     const over = await create(alice.cliToken, { prompts: prompts(...Array.from({ length: 100 }, (_, i) => `p${i}`)), runs: 20, project: aliceProject });
     expect(over.status).toBe(400);
-    expect(over.body.error.message).toContain("6000 executions");
+    expect(over.body.error.message).toContain("16000 executions");
     expect(over.body.error.message).toContain("1000 (max_executions)");
 
     // 10 prompts × 3 engines × 20 runs = 13.00 USD against the 5.00 promotional credit.
-    const poor = await create(alice.cliToken, { prompts: prompts(...Array.from({ length: 10 }, (_, i) => `p${i}`)), runs: 20, project: aliceProject });
+    const poor = await create(alice.cliToken, { prompts: prompts(...Array.from({ length: 10 }, (_, i) => `p${i}`)), engines: ["chatgpt", "claude", "gemini"], runs: 20, project: aliceProject });
     expect(poor.status).toBe(402);
     expect(poor.body.error).toMatchObject({ code: "insufficient_credit", retryable: false });
     expect(poor.body.error.message).toContain("13.00 USD");
@@ -145,25 +146,26 @@ describe("POST /fanouts", () => {
     expect(res.body).toMatchObject({
       name: "best crm for a startup",
       status: "queued",
-      engines: ["chatgpt", "claude", "gemini"],
+      // Simulated, every engine is enabled: the four model APIs and the four apps.
+      engines: ["chatgpt", "claude", "gemini", "perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"],
       runs: 2,
       prompt_count: 3,
-      execution_count: 18,
-      counts: { queued: 18, running: 0, completed: 0, failed: 0 },
+      execution_count: 48,
+      counts: { queued: 48, running: 0, completed: 0, failed: 0 },
       project_id: aliceProject,
       created_by: "alice@example.com",
       completed_at: null,
-      held_usd: "0.39",
+      held_usd: "0.99",
       charged_usd: "0.00",
     });
     const billingWhileQueued = await balanceOf(alice.apiKey);
-    expect(billingWhileQueued.held_usd).toBe("0.39");
+    expect(billingWhileQueued.held_usd).toBe("0.99");
 
     const done = await finished(alice.apiKey, res.body.id);
     expect(done.status).toBe("completed");
-    expect(done.counts).toEqual({ queued: 0, running: 0, completed: 18, failed: 0 });
+    expect(done.counts).toEqual({ queued: 0, running: 0, completed: 48, failed: 0 });
     expect(done.held_usd).toBe("0.00");
-    expect(done.charged_usd).toBe("0.39");
+    expect(done.charged_usd).toBe("0.99");
     expect(done.completed_at).not.toBeNull();
     expect(done.prompts.map((p: any) => [p.index, p.text])).toEqual([
       [1, "best crm for a startup"],
@@ -173,7 +175,7 @@ describe("POST /fanouts", () => {
 
     let total = 0;
     for (const prompt of done.prompts) {
-      expect(prompt.engines.map((e: any) => e.engine)).toEqual(["chatgpt", "claude", "gemini"]);
+      expect(prompt.engines.map((e: any) => e.engine)).toEqual(["chatgpt", "claude", "gemini", "perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"]);
       let promptTotal = 0;
       for (const engine of prompt.engines) {
         expect(engine.runs.map((r: any) => r.run_index)).toEqual([1, 2]);

@@ -67,11 +67,17 @@ describe("POST /prompts in a market", () => {
     const done = await finishedBatch(res.body.batch.id);
     expect(done.batch.status).toBe("completed");
     const applied = Object.fromEntries(done.runs.map((r: any) => [r.engine, r.result.locale_applied]));
-    // OpenAI's and Anthropic's web search take a location and no language; Gemini takes both.
+    // OpenAI's, Anthropic's and Perplexity's web search take a location and no language; Gemini
+    // takes both, and so does DataForSEO for the apps.
     expect(applied).toEqual({
       chatgpt: { location: true, language: false },
       claude: { location: true, language: false },
       gemini: { location: true, language: true },
+      perplexity: { location: true, language: false },
+      chatgpt_app: { location: true, language: true },
+      gemini_app: { location: true, language: true },
+      google_ai_overview: { location: true, language: true },
+      google_ai_mode: { location: true, language: true },
     });
     // Nothing was added to the prompt the engines were asked.
     const raw = await call(getRunRoute, "GET", "", { token: alice.apiKey, params: { run_id: done.runs[0].id }, query: { include: "raw_envelope" } });
@@ -139,6 +145,7 @@ describe("fanouts in markets", () => {
       body: {
         prompts: [{ text, location: { country: "de", city: "Munich" }, language: "de" }, { text }],
         location: { country: "US", city: "New York" },
+        engines: ["chatgpt", "claude", "gemini"],
         runs: 3,
         project,
       },

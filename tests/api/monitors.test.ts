@@ -107,7 +107,8 @@ describe("POST /monitors", () => {
       name: "best crm for agencies",
       status: "active",
       version: 1,
-      engines: ["chatgpt", "claude", "gemini"],
+      // Every enabled engine (simulated: all eight), resolved when the monitor is made.
+      engines: ["chatgpt", "claude", "gemini", "perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"],
       runs: 3,
       schedule: { every: "day", at: "06:00", weekday: null },
       location: null,
@@ -220,7 +221,7 @@ describe("POST /monitors", () => {
       [{ project, prompts: prompts("x"), prompts_file: "a" }, "prompts_file"],
       [{ project: bareProject, prompts: prompts("x") }, "entities: the project's context names no brand or competitor"],
       [{ project, prompts: [{ text: "x", source: { analysis_id: "fa_01M7YSMA19P8CZYH8D2A912D4F", question_id: "q1" } }] }, "prompts[0].source: no questions analysis"],
-      [{ project, prompts: prompts(...Array.from({ length: 120 }, (_, i) => `p${i}`)), runs: 3 }, "= 1080 executions"],
+      [{ project, prompts: prompts(...Array.from({ length: 120 }, (_, i) => `p${i}`)), runs: 3 }, "= 2880 executions"],
     ];
     const before = await db().monitor.count();
     for (const [body, expected] of cases) {
@@ -419,7 +420,7 @@ describe("ticks", () => {
   });
 
   it("a tick the workspace's credit cannot pay is skipped (insufficient_credit) and starts nothing", async () => {
-    // 10 prompts × 3 engines × 10 runs = 6.50 USD against the 5.00 promotional credit.
+    // 10 prompts × 8 engines × 10 runs = 16.50 USD against the 5.00 promotional credit.
     const res = await create(alice.cliToken, { project, prompts: prompts(...Array.from({ length: 10 }, (_, i) => `costly ${i}`)), runs: 10 });
     expect(res.status).toBe(201);
     const m = res.body;

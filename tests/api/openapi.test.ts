@@ -75,7 +75,7 @@ describe("GET /api/v1/openapi.json", () => {
     const doc = await fetchDocument();
     const schemas = doc.components.schemas as Record<string, Schema>;
     for (const id of ["PromptRequest", "FanoutRequest"]) expect(schemas[id]!.properties.engines.items.$ref, id).toBe("#/components/schemas/EngineId");
-    expect(schemas.EngineId!.enum).toEqual(["chatgpt", "claude", "gemini"]);
+    expect(schemas.EngineId!.enum).toEqual(["chatgpt", "claude", "gemini", "perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"]);
     const domain = schemas.ProjectCreateRequest!.properties.context.anyOf[0].properties.primary_domain.anyOf[0];
     expect(domain.pattern).toBeDefined();
     expect(domain.description).toContain("domain name");
@@ -187,8 +187,9 @@ describe("what a client generator reads from the document", () => {
       }
     }
     // And no response field anywhere is nullable yet optional, except where being absent means
-    // something: ProjectContext's (all optional in the spec) and what a run sends only on request.
-    const optional: Record<string, string[] | "all"> = { ProjectContext: "all", Run: ["raw_envelope"] };
+    // something: ProjectContext's (all optional in the spec), what a run sends only on request, and
+    // what runs recorded before a field existed lack (a vendor's cost and search count, #45).
+    const optional: Record<string, string[] | "all"> = { ProjectContext: "all", Run: ["raw_envelope"], PromptResult: ["provider_cost_usd", "search_count"] };
     for (const id of responseComponents(doc)) {
       const schema = doc.components.schemas[id] as Schema;
       for (const [field, prop] of Object.entries<Schema>(schema.properties ?? {})) {

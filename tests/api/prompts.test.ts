@@ -91,7 +91,8 @@ describe("POST /prompts", () => {
     expect(batch.kind).toBe("prompt");
     expect(batch.project_id).toBe(aliceProject);
     expect(batch.created_by).toBe(alice.email);
-    expect(runs.map((r: any) => r.engine)).toEqual(["chatgpt", "claude", "gemini"]);
+    // Simulated, every engine is enabled: the model APIs, then the apps.
+    expect(runs.map((r: any) => r.engine)).toEqual(["chatgpt", "claude", "gemini", "perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"]);
     expect(batch.run_ids).toEqual(runs.map((r: any) => r.id));
     for (const run of runs) {
       expect(run.status).toBe("queued");
@@ -101,18 +102,24 @@ describe("POST /prompts", () => {
 
     const done = await finishedBatch(alice.apiKey, batch.id);
     expect(done.batch.status).toBe("completed");
-    const prices: Record<string, string> = { chatgpt: "0.02", claude: "0.03", gemini: "0.015" };
+    const prices: Record<string, string> = {
+      chatgpt: "0.02", claude: "0.03", gemini: "0.015", perplexity: "0.01", chatgpt_app: "0.03", gemini_app: "0.03", google_ai_overview: "0.01", google_ai_mode: "0.02",
+    };
     for (const run of done.runs) {
       expect(run.status).toBe("completed");
       expect(run.error).toBeNull();
-      expect(run.model).toMatch(/-simulated$/);
+      // Google's SERP names no model; every other simulated run reports one marked simulated.
+      if (run.engine.startsWith("google_")) expect(run.model).toBeNull();
+      else expect(run.model).toMatch(/-simulated$/);
       expect(run.started_at).not.toBeNull();
       expect(run.completed_at).not.toBeNull();
       expect(run.duration_ms).toBeGreaterThanOrEqual(0);
       expect(run.usage).not.toBeNull();
-      expect(run.result.answer.length).toBeGreaterThan(0);
+      // Google shows an AI Overview for some queries only; a run without one completed all the same.
+      if (run.result.shown === false) expect(run.engine).toBe("google_ai_overview");
+      else expect(run.result.answer.length).toBeGreaterThan(0);
       expect(run.charge).toEqual({
-        status: "captured", amount_usd: prices[run.engine], unit: "prompt", units: 1, unit_price_usd: prices[run.engine], pricing_version: "2026-11-01",
+        status: "captured", amount_usd: prices[run.engine], unit: "prompt", units: 1, unit_price_usd: prices[run.engine], pricing_version: "2026-11-29",
       });
       // The stored result is exactly what the normaliser makes of the stored raw envelope.
       const row = await db().run.findUniqueOrThrow({ where: { id: run.id } });
@@ -135,10 +142,10 @@ describe("POST /prompts", () => {
     }
 
     const usage = await db().ledgerTransaction.findMany({ where: { operationId: batch.id, kind: "usage" } });
-    expect(usage.reduce((sum, t) => sum + t.amountMicros, 0n)).toBe(-parseUsd("0.065"));
+    expect(usage.reduce((sum, t) => sum + t.amountMicros, 0n)).toBe(-parseUsd("0.165"));
     const billing = await call(getBilling, "GET", "/billing", { token: alice.apiKey });
     expect(billing.body.held_usd).toBe("0.00");
-    expect(billing.body.balance_usd).toBe("4.935");
+    expect(billing.body.balance_usd).toBe("4.835");
   });
 
   it("fails only the engine that failed: the batch is partial and that run's hold is released", async () => {
@@ -221,7 +228,9 @@ describe("POST /prompts", () => {
 
     const unknown = await post(alice.apiKey, { prompt: "hello", engines: ["chatgpt", "bing"], project: aliceProject });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.message).toBe('engines[1]: must be one of: "chatgpt", "claude", "gemini" (got "bing")');
+    expect(unknown.body.error.message).toBe(
+      'engines[1]: must be one of: "chatgpt", "claude", "gemini", "perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode" (got "bing")',
+    );
 
     const empty = await post(alice.apiKey, { prompt: "hello", engines: [], project: aliceProject });
     expect(empty.status).toBe(400);
@@ -286,10 +295,10 @@ describe("POST /prompts", () => {
     const poor = await teamWorkspace(alice, "Poor team", "0.04");
     const project = await projectIn(alice, poor, "Thin budget");
     const before = { runs: await db().run.count(), batches: await db().batch.count(), holds: await db().creditHold.count() };
-    const res = await post(alice.cliToken, { prompt: "three engines cost 0.065", project });
+    const res = await post(alice.cliToken, { prompt: "eight engines cost 0.165", project });
     expect(res.status).toBe(402);
     expect(res.body.error).toMatchObject({ code: "insufficient_credit", retryable: false });
-    expect(res.body.error.message).toContain("0.065");
+    expect(res.body.error.message).toContain("0.165");
     expect({ runs: await db().run.count(), batches: await db().batch.count(), holds: await db().creditHold.count() }).toEqual(before);
     // What fits is accepted.
     const fits = await post(alice.cliToken, { prompt: "one engine fits", engines: ["chatgpt", "gemini"], project });
@@ -340,8 +349,10 @@ describe("POST /prompts", () => {
     const badStatus = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { status: "done" } });
     expect(badStatus.status).toBe(400);
     expect(badStatus.body.error.message).toBe('status: must be one of: "queued", "running", "completed", "failed" (got "done")');
-    const badEngine = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { engine: "perplexity" } });
-    expect(badEngine.body.error.message).toBe('engine: must be one of: "chatgpt", "claude", "gemini" (got "perplexity")');
+    const badEngine = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { engine: "bing" } });
+    expect(badEngine.body.error.message).toBe(
+      'engine: must be one of: "chatgpt", "claude", "gemini", "perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode" (got "bing")',
+    );
     const unknown = await call(listRunsRoute, "GET", "/runs", { token: alice.cliToken, query: { state: "failed" } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toContain('query: unknown parameter "state"');

@@ -73,7 +73,7 @@ describe("wait", () => {
   });
 
   it("holds GET /runs?batch until the whole batch finished", async () => {
-    const { batch } = await start("list and wait [[sim:server_error:1*1@gemini]]");
+    const { batch } = await start("list and wait [[sim:server_error:1*1@gemini]]", ["chatgpt", "claude", "gemini"]);
     const res = await call(listRunsRoute, "GET", "/runs", { token: carol.apiKey, query: { batch: batch.id, wait: 20 } });
     expect(res.status).toBe(200);
     expect(res.body.items).toHaveLength(3);

@@ -65,7 +65,7 @@ describe("a visibility analysis's summary", () => {
     // Wilson 95%: 2 of 3 [0.2077, 0.9385]; 3 of 3 [0.4385, 1]; 0 of 3 [0, 0.5615]; rounded outward.
     expect(posted.body.summary).toEqual([
       "Acme CRM is named in 2 of 3 answers (about 67%, 95% interval 20–94%); HubSpot in 3 (about 100%, 43–100%); Pipedrive in 0 (about 0%, 0–57%).",
-      "Across engines, Claude names Acme CRM least (0 of 1) and ChatGPT and Gemini most (1 of 1 each).",
+      "Across engines, Claude (API) names Acme CRM least (0 of 1) and ChatGPT (API) and Gemini (API) most (1 of 1 each).",
       "Acme CRM is named first, before the other tracked names, in 2 of 3 answers (about 67%, 95% interval 20–94%).",
     ]);
 

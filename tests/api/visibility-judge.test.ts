@@ -114,7 +114,7 @@ describe("POST /visibility-analyses with judge", () => {
     expect(queued.body.rows.every((r: { sentiment: unknown }) => r.sentiment === null)).toBe(true);
     expect(queued.body.judge).toMatchObject({ engine: "chatgpt", runs: 5, runs_done: 0, runs_judged: 0, prompt_version: "1" });
     // 5 runs at the rate card's 0.004 for chatgpt, held at once.
-    expect(queued.body.charge).toEqual({ status: "held", amount_usd: "0.02", unit: "run", units: 5, unit_price_usd: "0.004", pricing_version: "2026-11-01" });
+    expect(queued.body.charge).toEqual({ status: "held", amount_usd: "0.02", unit: "run", units: 5, unit_price_usd: "0.004", pricing_version: "2026-11-29" });
     expect(await available(alice)).toBe(before - parseUsd("0.02"));
 
     const done = await getAnalysis(alice.cliToken, queued.body.id);
@@ -165,7 +165,7 @@ describe("POST /visibility-analyses with judge", () => {
     expect(a.agreement).toEqual({ runs: 5, agreeing: 4, pairs: 15, pairs_agreeing: 14, kappa: Math.round((96 / 111) * 10_000) / 10_000 });
 
     // All 5 judged: the whole hold captured.
-    expect(a.charge).toEqual({ status: "captured", amount_usd: "0.02", unit: "run", units: 5, unit_price_usd: "0.004", pricing_version: "2026-11-01" });
+    expect(a.charge).toEqual({ status: "captured", amount_usd: "0.02", unit: "run", units: 5, unit_price_usd: "0.004", pricing_version: "2026-11-29" });
     expect(await available(alice)).toBe(before - parseUsd("0.02"));
     const holds = await db().creditHold.findMany({ where: { analysisId: a.id } });
     expect(holds.map((h) => ({ product: h.product, engine: h.engine, units: h.units, status: h.status, captured: h.capturedUnits }))).toEqual([
@@ -200,7 +200,7 @@ describe("POST /visibility-analyses with judge", () => {
     expect(a.rows[1].sentiment).toMatchObject({ runs_judged: 1, positive: 1 });
     expect(a.agreement).toMatchObject({ runs: 1, agreeing: 0, pairs: 3, pairs_agreeing: 2 });
     // Captured for the one run judged, the rest released.
-    expect(a.charge).toEqual({ status: "captured", amount_usd: "0.006", unit: "run", units: 1, unit_price_usd: "0.006", pricing_version: "2026-11-01" });
+    expect(a.charge).toEqual({ status: "captured", amount_usd: "0.006", unit: "run", units: 1, unit_price_usd: "0.006", pricing_version: "2026-11-29" });
     expect(await available(alice)).toBe(before - parseUsd("0.006"));
   });
 

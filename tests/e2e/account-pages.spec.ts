@@ -111,7 +111,7 @@ test("the account page: projects edited, the sole admin offered no self-demotion
   // Work that fills the billing tables: four prompts on three engines, 12 charges after the grant.
   const project = await (await request.post("/api/v1/projects", { headers: auth, data: { name: "Phone research" } })).json();
   for (let i = 0; i < 4; i++) {
-    const queued = await request.post("/api/v1/prompts", { headers: auth, data: { prompt: `best crm number ${i}`, project: project.id } });
+    const queued = await request.post("/api/v1/prompts", { headers: auth, data: { prompt: `best crm number ${i}`, project: project.id, engines: ["chatgpt", "claude", "gemini"] } });
     expect(queued.status()).toBe(202);
     const { batch } = await queued.json();
     const done = await (await request.get(`/api/v1/batches/${batch.id}?wait=30`, { headers: auth })).json();

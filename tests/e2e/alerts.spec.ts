@@ -147,7 +147,7 @@ test("the monitor page: its alerts and deliveries, Send test webhook delivered a
   test.setTimeout(120_000);
   await page.goto(`/monitors/${monitorId}`);
   // One prompt on one engine, once: said in the singular.
-  await expect(page.getByText("1 prompt × Gemini × 1 = 1 run", { exact: true })).toBeVisible();
+  await expect(page.getByText("1 prompt × Gemini (API) × 1 = 1 run", { exact: true })).toBeVisible();
   const section = page.locator("#alerts");
   await expect(section.getByTestId("alert-row")).toHaveCount(3);
   await expect(section.getByTestId("alert-row").first()).toHaveAttribute("data-kind", "tick_skipped");

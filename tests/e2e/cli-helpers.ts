@@ -1,7 +1,7 @@
-// What the CLI specs share: running a command to its end, signing in by the emailed link, and
-// approving a `geoscope login` device code on the /device page.
+// What the CLI specs share: running a command to its end, signing in by the emailed link,
+// approving a `geoscope login` device code on the /device page, and choosing a form's engines.
 import { spawn } from "node:child_process";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { latestLinkTo } from "./support";
 
 /** Signs `email` in through the link the e2e server's mail catcher received; lands on /account. */
@@ -54,4 +54,18 @@ export async function approveCliLogin(page: Page, command: string, args: string[
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByText(/Approved\. The CLI is signed in/)).toBeVisible();
   return { code: await exited, stdout, stderr };
+}
+
+/**
+ * Leaves ticked only `engines` (ids) among a form's engine checkboxes: a simulated server enables
+ * all eight, and specs written for the three model APIs keep their counts and prices.
+ */
+export async function onlyEngines(form: Locator, engines: readonly string[]): Promise<void> {
+  const boxes = form.locator('input[type="checkbox"][name="engines"]');
+  await expect(boxes.first()).toBeVisible();
+  for (const box of await boxes.all()) {
+    const value = await box.getAttribute("value");
+    if (engines.includes(value ?? "")) await box.check();
+    else await box.uncheck();
+  }
 }

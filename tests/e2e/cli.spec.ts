@@ -94,8 +94,8 @@ test("prompt --wait on the simulated engines, then every command's --json equals
   expect(JSON.parse(updated.stdout)).toMatchObject({ id: project.id, name: "CLI research 2", context: { primary_domain: "acme.io" } });
   expect(updated.stdout).toBe((await api("GET", `/projects/${project.id}`)).text);
 
-  // A prompt on the three simulated engines, waited for: readable answers with sources.
-  const human = await cli(["prompt", "best crm for a startup", "--project", project.id, "--wait"]);
+  // A prompt on the three simulated model APIs, waited for: readable answers with sources.
+  const human = await cli(["prompt", "best crm for a startup", "--project", project.id, "--engines", "chatgpt,claude,gemini", "--wait"]);
   expect(human.code, human.stderr).toBe(0);
   expect(human.stderr).toMatch(/runs finished/);
   for (const engine of ["chatgpt", "claude", "gemini"]) expect(human.stdout).toMatch(new RegExp(`== ${engine} \\(\\S+-simulated\\): completed ==`));
@@ -241,7 +241,7 @@ test("fanout: created from a file with --wait (progress on stderr, the queries p
 test("citations: an analysis of a batch as tables, its --json the stored analysis byte for byte, one table as CSV", async () => {
   test.setTimeout(120_000);
   const project = JSON.parse((await api("POST", "/projects", { name: "CLI citations" })).text) as { id: string };
-  const batch = JSON.parse((await api("POST", "/prompts", { prompt: "best crm for a startup", project: project.id })).text) as { batch: { id: string } };
+  const batch = JSON.parse((await api("POST", "/prompts", { prompt: "best crm for a startup", project: project.id, engines: ["chatgpt", "claude", "gemini"] })).text) as { batch: { id: string } };
   const done = JSON.parse((await api("GET", `/batches/${batch.batch.id}?wait=30`)).text) as { batch: { status: string; run_ids: string[] }; runs: { result: { sources: { domain: string | null; cited: boolean | null }[] } | null }[] };
   expect(done.batch.status).toBe("completed");
   const domain = done.runs.flatMap((r) => r.result?.sources ?? []).find((s) => s.cited && s.domain)?.domain ?? "example.com";

@@ -136,7 +136,7 @@ test("runs and jobs survive a SIGKILL of the server: each run completes once and
     for (const r of observed) expect(r.charge.status).toBe("captured");
     const charged = observed.reduce((sum: bigint, r: any) => sum + micros(r.charge.amount_usd), 0n);
     expect(micros(detail.charged_usd)).toBe(charged);
-    // 50 runs at chatgpt's 0.02 and 50 at gemini's 0.015 (rate card 2026-11-01).
+    // 50 runs at chatgpt's 0.02 and 50 at gemini's 0.015 (rate card 2026-11-29).
     expect(detail.charged_usd).toBe("1.75");
     expect(detail.held_usd).toBe("0.00");
     expect(detail.query_count).toBe(detail.prompts.reduce((n: number, p: any) => n + p.query_count, 0));

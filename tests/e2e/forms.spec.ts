@@ -4,7 +4,7 @@
 // before they break a link, long names fit a phone, and a run whose engine hangs says which
 // attempt it is and when it gives up. Real sign-in, the built server, Debian's Chromium.
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { signIn } from "./cli-helpers";
+import { onlyEngines, signIn } from "./cli-helpers";
 import { screenshots } from "./screens";
 
 const unique = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
@@ -128,17 +128,18 @@ test("the prompt form keeps what was typed on 402 and 400, with a Go to billing 
   await page.goto(`/projects/${broke}`);
   const form = page.getByTestId("prompt-form");
   await form.getByLabel("Prompt").fill("best crm for a tiny team");
-  await form.getByLabel("Claude").uncheck();
+  await onlyEngines(form, ["chatgpt", "claude", "gemini"]);
+  await form.getByLabel("Claude (API)").uncheck();
   await form.getByTestId("start-prompt").click();
   await expect(form.getByRole("alert")).toBeVisible();
   await expect(form.getByLabel("Prompt")).toHaveValue("best crm for a tiny team");
-  await expect(form.getByLabel("Claude")).not.toBeChecked();
-  await expect(form.getByLabel("ChatGPT")).toBeChecked();
+  await expect(form.getByLabel("Claude (API)")).not.toBeChecked();
+  await expect(form.getByLabel("ChatGPT (API)")).toBeChecked();
   const refusal = await expectRefusal(form, /Not enough credit/);
   await expect(refusal.getByRole("link", { name: "Go to billing" })).toHaveAttribute("href", "/account#billing");
   await screenshots(page, testInfo, "prompt-refused-402");
 
-  for (const engine of ["ChatGPT", "Gemini"]) await form.getByLabel(engine).uncheck();
+  for (const engine of ["ChatGPT (API)", "Gemini (API)"]) await form.getByLabel(engine).uncheck();
   await form.getByTestId("start-prompt").click();
   await expectRefusal(form, /^Tick at least one engine/);
   await expect(form.getByLabel("Prompt")).toHaveValue("best crm for a tiny team");
@@ -171,14 +172,14 @@ test("the questions, audit and fanout forms keep what was typed when refused", a
   await page.getByTestId("start-fanout-panel").locator("summary").click();
   const fanout = page.getByTestId("fanout-form");
   await fanout.getByTestId("fanout-prompts").fill("best crm\ncrm for dentists");
-  await fanout.getByLabel("Gemini").uncheck();
+  await onlyEngines(fanout, ["chatgpt", "claude"]);
   await fanout.getByTestId("fanout-runs").fill("2");
   await fanout.getByLabel(/^Name/).fill("Dentist CRMs");
   await expect(fanout.getByTestId("fanout-estimate")).toHaveAttribute("data-state", "ready");
   await fanout.getByTestId("start-fanout").click();
   await expect(fanout.getByTestId("start-refusal")).toBeVisible();
   await expect(fanout.getByTestId("fanout-prompts")).toHaveValue("best crm\ncrm for dentists");
-  await expect(fanout.getByLabel("Gemini")).not.toBeChecked();
+  await expect(fanout.getByLabel("Gemini (API)")).not.toBeChecked();
   await expect(fanout.getByTestId("fanout-runs")).toHaveValue("2");
   await expect(fanout.getByLabel(/^Name/)).toHaveValue("Dentist CRMs");
   await expectRefusal(fanout.getByTestId("start-refusal"), /Not enough credit/);

@@ -10,7 +10,7 @@ test("GET /api/v1/pricing answers the rate card with decimal-string prices", asy
   const response = await request.get("/api/v1/pricing");
   expect(response.status()).toBe(200);
   const card = await response.json();
-  expect(card.version).toBe("2026-11-01");
+  expect(card.version).toBe("2026-11-29");
   expect(card.prices).toContainEqual({ product: "prompt", engine: "claude", unit: "prompt", unit_price_usd: "0.03" });
 });
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
+import { approveCliLogin, onlyEngines, runProcess, signIn } from "./cli-helpers";
 import { screenshots } from "./screens";
 import { E2E_PORT } from "./support";
 
@@ -59,6 +59,7 @@ test("the prompt form's market picker: the batch and its runs show the market, a
   const picker = form.getByTestId("market-picker");
   await expect(picker).toHaveAttribute("data-ready", "true");
   await form.getByLabel("Prompt").fill("best crm for a small team");
+  await onlyEngines(form, ["chatgpt", "claude", "gemini"]);
   await expect(picker.getByLabel("City")).toBeDisabled();
   await picker.getByLabel("Country").selectOption("DE");
   await picker.getByLabel("City").fill("Munich");
@@ -70,17 +71,17 @@ test("the prompt form's market picker: the batch and its runs show the market, a
   await expect(page.getByTestId("batch-run").and(page.locator('[data-status="completed"]'))).toHaveCount(3, { timeout: 60_000 });
   await screenshots(page, testInfo, "markets-batch");
 
-  const gemini = page.getByTestId("batch-run").filter({ hasText: "Gemini" });
+  const gemini = page.getByTestId("batch-run").filter({ hasText: "Gemini (API)" });
   await gemini.getByTestId("open-run").click();
   await page.waitForURL(/\/runs\/dr_/);
   await expect(page.getByTestId("market")).toContainText("Germany · Munich");
-  await expect(page.getByTestId("locale-applied")).toHaveText("Gemini was sent the location and language");
+  await expect(page.getByTestId("locale-applied")).toHaveText("Gemini (API) was sent the location and language");
   await screenshots(page, testInfo, "markets-run");
   await page.goBack();
-  const chatgpt = page.getByTestId("batch-run").filter({ hasText: "ChatGPT" });
+  const chatgpt = page.getByTestId("batch-run").filter({ hasText: "ChatGPT (API)" });
   await chatgpt.getByTestId("open-run").click();
   // The language was asked for too: ChatGPT's web search takes none, and the page says so.
-  await expect(page.getByTestId("locale-applied")).toHaveText("ChatGPT was sent the location, not the language");
+  await expect(page.getByTestId("locale-applied")).toHaveText("ChatGPT (API) was sent the location, not the language");
 });
 
 test("the fanout form's market picker: the estimate follows it, the fanout page shows each prompt's market", async ({}, testInfo) => {
@@ -90,6 +91,7 @@ test("the fanout form's market picker: the estimate follows it, the fanout page 
   const form = page.getByTestId("fanout-form");
   await expect(form.getByTestId("market-picker")).toHaveAttribute("data-ready", "true");
   await form.getByTestId("fanout-prompts").fill("best crm for a small team\ncrm pricing");
+  await onlyEngines(form, ["chatgpt", "claude", "gemini"]);
   await form.getByTestId("fanout-runs").fill("1");
   await form.getByTestId("market-picker").getByLabel("Country").selectOption("BR");
   await form.getByTestId("market-picker").getByLabel("Language").selectOption("pt-BR");
@@ -112,7 +114,7 @@ test("the CLI: --country/--city/--language and --location on prompt and fanouts,
   expect(login.code, login.stderr).toBe(0);
   token = JSON.parse((await import("node:fs")).readFileSync(path.join(CONFIG_DIR, "config.json"), "utf8")).token;
 
-  const prompt = await cli(["prompt", "best crm for a small team", "--project", projectId, "--country", "de", "--city", "Munich", "--language", "pt-br", "--wait", "--json"]);
+  const prompt = await cli(["prompt", "best crm for a small team", "--project", projectId, "--country", "de", "--city", "Munich", "--language", "pt-br", "--engines", "chatgpt,claude,gemini", "--wait", "--json"]);
   expect(prompt.code, prompt.stderr).toBe(0);
   const batch = JSON.parse(prompt.stdout);
   expect(batch.batch.input).toMatchObject({ location: { country: "DE", city: "Munich" }, language: "pt-BR" });
@@ -130,11 +132,11 @@ test("the CLI: --country/--city/--language and --location on prompt and fanouts,
   expect(mixed.code).toBe(2);
   expect(mixed.stderr).toContain("give --location, or --country and --city, not both");
 
-  const estimate = await cli(["fanout", "estimate", "best crm for a small team", "--project", projectId, "--country", "DE,US", "--runs", "2", "--json"]);
+  const estimate = await cli(["fanout", "estimate", "best crm for a small team", "--project", projectId, "--country", "DE,US", "--runs", "2", "--engines", "chatgpt,claude,gemini", "--json"]);
   expect(estimate.code, estimate.stderr).toBe(0);
   expect(JSON.parse(estimate.stdout)).toMatchObject({ prompts: 2, executions: 12, identical_prompts: 0 });
 
-  const created = await cli(["fanout", "create", "best crm for a small team", "--project", projectId, "--country", "DE,US", "--runs", "2", "--wait", "--json"]);
+  const created = await cli(["fanout", "create", "best crm for a small team", "--project", projectId, "--country", "DE,US", "--runs", "2", "--engines", "chatgpt,claude,gemini", "--wait", "--json"]);
   expect(created.code, created.stderr).toBe(0);
   const fanout = JSON.parse(created.stdout);
   expect(fanout.status).toBe("completed");
@@ -168,7 +170,7 @@ test("a citation analysis of the two-country fanout shows its answers by country
   // The same prompt's searches side by side per country, each engine in both markets.
   await expect(page.getByTestId("country-comparison")).toHaveCount(1);
   await expect(page.getByTestId("country-cell")).toHaveCount(6);
-  await expect(page.locator('[data-testid="country-cell"][data-engine="chatgpt"][data-country="DE"]')).toContainText("ChatGPT · Germany");
+  await expect(page.locator('[data-testid="country-cell"][data-engine="chatgpt"][data-country="DE"]')).toContainText("ChatGPT (API) · Germany");
   await screenshots(page, testInfo, "markets-fanout-by-country");
   await page.getByRole("button", { name: "Analyse citations of this fanout" }).click();
   await page.waitForURL(/\/analyses\/ca_/);

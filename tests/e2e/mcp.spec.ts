@@ -191,8 +191,9 @@ test("geoscope mcp takes the token from GEOSCOPE_TOKEN or --token, like the CLI,
   const refused = await call(anonymous, "whoami", {});
   expect(refused.isError).toBe(true);
   expect(JSON.parse(refused.content[0]!.text).error).toMatchObject({ code: "unauthenticated", message: expect.stringContaining("geoscope login") });
-  // GET /pricing needs no credential.
+  // GET /pricing and GET /engines need no credential.
   expect((await call(anonymous, "get_pricing", {})).content[0]!.text).toBe((await api("GET", "/pricing")).text);
+  expect((await call(anonymous, "list_engines", {})).content[0]!.text).toBe((await api("GET", "/engines")).text);
 });
 
 test("the standalone bundle (npm run build:cli) serves MCP with the SDK inside its one file", async () => {

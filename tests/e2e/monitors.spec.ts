@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
+import { approveCliLogin, onlyEngines, runProcess, signIn } from "./cli-helpers";
 import { screenshots } from "./screens";
 import { E2E_PORT } from "./support";
 
@@ -56,6 +56,7 @@ test("a fanout's prompts tracked: the new monitor's page before its first tick, 
   await page.getByTestId("start-fanout-panel").locator("summary").click();
   const form = page.getByTestId("fanout-form");
   await form.getByTestId("fanout-prompts").fill("best crm for a small agency\npipedrive vs hubspot");
+  await onlyEngines(form, ["chatgpt", "claude", "gemini"]);
   await form.getByTestId("fanout-runs").fill("1");
   await expect(form.getByTestId("fanout-estimate")).toHaveAttribute("data-state", "ready");
   await form.getByTestId("start-fanout").click();
@@ -70,7 +71,7 @@ test("a fanout's prompts tracked: the new monitor's page before its first tick, 
   await monitorForm.getByTestId("monitor-every").selectOption("week");
   await monitorForm.getByTestId("monitor-weekday").selectOption("3");
   await monitorForm.getByTestId("monitor-at").fill("07:30");
-  await monitorForm.getByLabel("Gemini").uncheck();
+  await monitorForm.getByLabel("Gemini (API)").uncheck();
   await screenshots(page, testInfo, "monitor-new");
 
   // A refusal in the form's words keeps what was typed.
@@ -91,7 +92,7 @@ test("a fanout's prompts tracked: the new monitor's page before its first tick, 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("CRM visibility");
   await expect(page.getByTestId("no-ticks")).toContainText("No tick yet.");
   await expect(page.getByTestId("no-ticks")).toContainText("every Wednesday at 07:30 UTC");
-  await expect(page.getByText("2 prompts × ChatGPT, Claude × 1 = 4 runs")).toBeVisible();
+  await expect(page.getByText("2 prompts × ChatGPT (API), Claude (API) × 1 = 4 runs")).toBeVisible();
   await expect(page.getByTestId("monitor-entities")).toContainText("Acme CRM");
   await screenshots(page, testInfo, "monitor-empty");
 

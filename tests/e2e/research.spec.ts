@@ -6,6 +6,7 @@
 // signed out; and someone else's pages are the 404 page. Screenshots of every page at 1280 and 390 px are kept in test-results/.
 import { createServer, type Server } from "node:http";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { onlyEngines } from "./cli-helpers";
 import { screenshots } from "./screens";
 import { E2E_PORT, latestLinkTo } from "./support";
 
@@ -81,7 +82,9 @@ test("starts a prompt on three engines and watches it finish without reloading",
   await page.goto(projectUrl);
   const form = page.getByTestId("prompt-form");
   await form.getByLabel("Prompt").fill(PROMPT);
-  for (const engine of ["ChatGPT", "Claude", "Gemini"]) await expect(form.getByLabel(engine)).toBeChecked();
+  // Every enabled engine is ticked; this prompt asks the three model APIs.
+  for (const engine of ["ChatGPT (API)", "ChatGPT (app)", "Perplexity (API)", "Google AI Overview (app)"]) await expect(form.getByLabel(engine)).toBeChecked();
+  await onlyEngines(form, ["chatgpt", "claude", "gemini"]);
   await form.getByTestId("start-prompt").click();
   await page.waitForURL(/\/batches\/rq_[0-9A-Z]{26}$/);
   const runs = page.getByTestId("batch-run");
@@ -99,7 +102,7 @@ test("starts a prompt on three engines and watches it finish without reloading",
 });
 
 test("opens a run, follows a citation link and downloads the raw envelope", async ({}, testInfo) => {
-  const chatgpt = page.getByTestId("batch-run").filter({ has: page.getByRole("heading", { name: "ChatGPT" }) });
+  const chatgpt = page.getByTestId("batch-run").filter({ has: page.getByRole("heading", { name: "ChatGPT (API)" }) });
   await chatgpt.getByTestId("open-run").click();
   await page.waitForURL(/\/runs\/dr_[0-9A-Z]{26}$/);
   runUrl = new URL(page.url()).pathname;
@@ -134,8 +137,8 @@ test("the project page shows the prompt with its runs at a glance, filtered by e
   // The context names hubspot.com and HubSpot: every run says whether they were cited or named.
   await expect(batch.getByTestId("glance")).toHaveCount(3);
   await expect(batch.getByTestId("glance").first()).toContainText(/your domain (not )?cited/);
-  await page.getByRole("navigation", { name: "Engine" }).getByRole("link", { name: "Claude" }).click();
-  await expect(page.getByTestId("batch-item").getByTestId("run-link")).toHaveText(["Claude"]);
+  await page.getByRole("navigation", { name: "Engine" }).getByRole("link", { name: "Claude (API)" }).click();
+  await expect(page.getByTestId("batch-item").getByTestId("run-link")).toHaveText(["Claude (API)"]);
   await screenshots(page, testInfo, "project");
 
   // Tick the prompt (all its runs) and analyse what they cited.
@@ -152,6 +155,7 @@ test("creates a fanout from its live estimate and reads its matrix", async ({}, 
   await page.getByTestId("start-fanout-panel").locator("summary").click();
   const panel = page.getByTestId("start-fanout-panel");
   await panel.getByLabel(/Prompts/).fill("best crm for startups\ncrm with email sync");
+  await onlyEngines(panel, ["chatgpt", "claude", "gemini"]);
   await panel.getByLabel(/Repeats|Runs/).fill("1");
   await expect(panel.getByTestId("fanout-estimate")).toContainText("6");
   await expect(panel.getByTestId("estimate-total")).toHaveText(/\d+\.\d+/);

@@ -187,8 +187,8 @@ test("the fanout's page, signed out: the matrix, each engine's queries with thei
   // The prompt run in Germany and in France: each engine's searches side by side per country.
   await expect(reader.getByTestId("country-comparison")).toHaveCount(1);
   await expect(reader.getByTestId("country-cell")).toHaveCount(4);
-  await expect(reader.locator('[data-testid="country-cell"][data-engine="chatgpt"][data-country="DE"]')).toContainText("ChatGPT · Germany");
-  await expect(reader.locator('[data-testid="country-cell"][data-engine="claude"][data-country="FR"]')).toContainText("Claude · France");
+  await expect(reader.locator('[data-testid="country-cell"][data-engine="chatgpt"][data-country="DE"]')).toContainText("ChatGPT (API) · Germany");
+  await expect(reader.locator('[data-testid="country-cell"][data-engine="claude"][data-country="FR"]')).toContainText("Claude (API) · France");
   await expect(reader.getByTestId("prompt-market").first()).toContainText("Germany");
 
   // Nothing that belongs to the signed-in page: links to runs or analyses, cost, CSV, live refresh, the control.
@@ -201,7 +201,7 @@ test("the fanout's page, signed out: the matrix, each engine's queries with thei
 });
 
 test("the prompt batch's page, signed out: each engine's card, then its answer in full with its sources and searches", async ({ browser }, testInfo) => {
-  const { context, page: reader } = await openShare(browser, links[batch.batch.id]!, `ChatGPT, Claude on: ${PROMPT}`);
+  const { context, page: reader } = await openShare(browser, links[batch.batch.id]!, `ChatGPT (API), Claude (API) on: ${PROMPT}`);
   await expect(reader.getByRole("heading", { level: 1 })).toHaveText(PROMPT);
   await expect(reader.getByTestId("batch-run")).toHaveCount(2);
   for (const run of batch.runs) {

@@ -84,7 +84,7 @@ test("a prompt run, a questions analysis and a citation analysis are made with a
 });
 
 test("the run's page, signed out: prompt, answer with citation links to cited pages, sources, searches, headers", async ({ browser }, testInfo) => {
-  const { context, page } = await openShare(browser, runShare, `ChatGPT on: ${PROMPT}`);
+  const { context, page } = await openShare(browser, runShare, `ChatGPT (API) on: ${PROMPT}`);
 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(PROMPT);
   await expect(page.getByText("Shared from geoscope · read-only")).toBeVisible();

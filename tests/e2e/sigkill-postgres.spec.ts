@@ -138,7 +138,7 @@ test("the server SIGKILLed during a fanout and an audit on PostgreSQL: after a r
     expect(Object.fromEntries(usage.map((u) => [u.run_id, u.micros]))).toEqual(Object.fromEntries(holds.map((h) => [h.run_id, h.captured_micros])));
     const [balance] = await database.query<{ held_micros: string }>(`SELECT held_micros FROM credit_balances`);
     expect(balance!.held_micros).toBe("0");
-    // 10 runs at chatgpt's 0.02 and 10 at claude's 0.03 (rate card 2026-11-01).
+    // 10 runs at chatgpt's 0.02 and 10 at claude's 0.03 (rate card 2026-11-29).
     expect([detail.charged_usd, detail.held_usd]).toEqual(["0.50", "0.00"]);
     expect((await api("GET", "/billing")).held_usd).toBe("0.00");
   } finally {

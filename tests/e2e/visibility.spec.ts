@@ -154,7 +154,7 @@ test("Analyse visibility from a prompt's page: the analysis page's figures, each
   // Visibility by engine, each rate with its n and its 95% band.
   const hubspot = page.getByTestId("rate-row").and(page.locator('[data-label="HubSpot"]'));
   await expect(hubspot).toContainText("100% (2 of 2; 95% 34–100%)");
-  await expect(page.getByTestId("rate-row").and(page.locator('[data-label="ChatGPT"]')).first()).toContainText("100% (1 of 1; 95% 20–100%)");
+  await expect(page.getByTestId("rate-row").and(page.locator('[data-label="ChatGPT (API)"]')).first()).toContainText("100% (1 of 1; 95% 20–100%)");
   await expect(page.getByTestId("positions")).toContainText("average place 1");
   // The means' intervals say how they were made.
   await expect(page.getByTestId("positions")).toContainText("with a 95% interval (Student's t, within places 1 to 3).");
@@ -219,7 +219,7 @@ test("Analyse visibility from a fanout's page", async () => {
   await page.locator("#citations").getByRole("button", { name: "Analyse visibility" }).click();
   await page.waitForURL(/\/analyses\/va_/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("How often 2 answers name HubSpot and 2 competitors");
-  await expect(page.getByTestId("rate-row").and(page.locator('[data-label="Gemini"]')).first()).toContainText("(2 of 2;");
+  await expect(page.getByTestId("rate-row").and(page.locator('[data-label="Gemini (API)"]')).first()).toContainText("(2 of 2;");
 });
 
 test("the CLI: visibility create, get and mentions as tables, --json, CSV and JSON lines; geoscope analyses lists it", async () => {

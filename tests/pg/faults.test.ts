@@ -230,7 +230,7 @@ describe("the database connection dropped while a request holds credit", () => {
     const after = await snapshot();
     expect(after.held).toBe(0);
     expect(after.balance.heldMicros).toBe(0n);
-    // 0.02 (chatgpt) + 0.015 (gemini), on the rate card of 2026-11-01.
+    // 0.02 (chatgpt) + 0.015 (gemini), on the rate card of 2026-11-29.
     expect(before.balance.purchasedMicros + before.balance.promoMicros - after.balance.purchasedMicros - after.balance.promoMicros).toBe(parseUsd("0.035"));
   });
 
@@ -322,7 +322,7 @@ describe("the database connection dropped while a request holds credit", () => {
     const storeRetries = warn.mock.calls.filter(([message, fields]) => message.includes("storing a run's outcome failed") && fields?.run_id === runId);
     expect(storeRetries.map(([, fields]) => fields?.attempt)).toEqual([1]);
 
-    // Charged once: 0.02 (chatgpt, on the rate card of 2026-11-01), nothing still held.
+    // Charged once: 0.02 (chatgpt, on the rate card of 2026-11-29), nothing still held.
     const after = await snapshot();
     // (After snapshot(), which waits for the job to record its end.)
     expect(await db().job.findUnique({ where: { id: runId }, select: { status: true, attempts: true } })).toEqual({ status: "completed", attempts: 1 });

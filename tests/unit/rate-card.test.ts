@@ -4,11 +4,16 @@ import { loadRateCard, parseRateCard, presentRateCard, priceOf } from "@/lib/bil
 describe("rate card", () => {
   const card = loadRateCard("config/rate-card.json");
 
-  it("is the 2026-11-01 card of decisions.md, read from the configuration file", () => {
-    expect(card.version).toBe("2026-11-01");
+  it("is the 2026-11-29 card of decisions.md (wave 4's engines priced), read from the configuration file", () => {
+    expect(card.version).toBe("2026-11-29");
     expect(priceOf(card, "prompt", "chatgpt")?.unitPriceMicros).toBe(20_000n);
     expect(priceOf(card, "prompt", "claude")?.unitPriceMicros).toBe(30_000n);
     expect(priceOf(card, "prompt", "gemini")?.unitPriceMicros).toBe(15_000n);
+    expect(priceOf(card, "prompt", "perplexity")?.unitPriceMicros).toBe(10_000n);
+    expect(priceOf(card, "prompt", "chatgpt_app")?.unitPriceMicros).toBe(30_000n);
+    expect(priceOf(card, "prompt", "gemini_app")?.unitPriceMicros).toBe(30_000n);
+    expect(priceOf(card, "prompt", "google_ai_overview")?.unitPriceMicros).toBe(10_000n);
+    expect(priceOf(card, "prompt", "google_ai_mode")?.unitPriceMicros).toBe(20_000n);
     expect(priceOf(card, "questions")?.unitPriceMicros).toBe(2_000n);
     expect(priceOf(card, "audit")?.unitPriceMicros).toBe(10_000n);
     expect(priceOf(card, "citations")?.unitPriceMicros).toBe(0n);

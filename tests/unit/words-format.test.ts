@@ -122,8 +122,10 @@ describe("counts and words", () => {
     expect(listed(["A"])).toBe("A");
     expect(listed(["A", "B"])).toBe("A and B");
     expect(listed(["A", "B", "C"])).toBe("A, B and C");
-    expect(engineName("chatgpt")).toBe("ChatGPT");
-    expect(engineName("perplexity")).toBe("perplexity");
+    expect(engineName("chatgpt")).toBe("ChatGPT (API)");
+    expect(engineName("perplexity")).toBe("Perplexity (API)");
+    expect(engineName("chatgpt_app")).toBe("ChatGPT (app)");
+    expect(engineName("no_such_engine")).toBe("no_such_engine");
   });
 
   it("say kappa with two decimals and its band", () => {

@@ -63,7 +63,7 @@ describe("engineSpread", () => {
         { engine: "claude", k: 2, n: 12 },
         { engine: "gemini", k: 6, n: 12 },
       ]),
-    ).toBe("Across engines, Claude names Pipedrive least (2 of 12) and ChatGPT most (10 of 12).");
+    ).toBe("Across engines, Claude (API) names Pipedrive least (2 of 12) and ChatGPT (API) most (10 of 12).");
   });
 
   it("names ties together (equal rates over different n too) in the plural", () => {
@@ -73,11 +73,11 @@ describe("engineSpread", () => {
         { engine: "claude", k: 2, n: 12 },
         { engine: "gemini", k: 4, n: 24 },
       ]),
-    ).toBe("Across engines, Claude and Gemini name Pipedrive least (2 of 12, 4 of 24) and ChatGPT most (10 of 12).");
+    ).toBe("Across engines, Claude (API) and Gemini (API) name Pipedrive least (2 of 12, 4 of 24) and ChatGPT (API) most (10 of 12).");
   });
 
   it("says when every engine names it equally often, and says nothing with one engine", () => {
-    expect(engineSpread("Pipedrive", [{ engine: "chatgpt", k: 4, n: 12 }, { engine: "claude", k: 4, n: 12 }])).toBe("ChatGPT and Claude name Pipedrive equally often (4 of 12 each).");
+    expect(engineSpread("Pipedrive", [{ engine: "chatgpt", k: 4, n: 12 }, { engine: "claude", k: 4, n: 12 }])).toBe("ChatGPT (API) and Claude (API) name Pipedrive equally often (4 of 12 each).");
     expect(engineSpread("Pipedrive", [{ engine: "chatgpt", k: 4, n: 12 }, { engine: "claude", k: 0, n: 0 }])).toBeNull();
   });
 });
@@ -166,7 +166,7 @@ describe("visibilitySummary", () => {
   it("leads with the brand, says its engines and how often it comes first", () => {
     expect(visibilitySummary({ status: "completed", run_count: 36, totals, rows, judge: null, discovered: null })).toEqual([
       "HubSpot is named in 33 of 36 answers (92%, 95% interval 78–98%); Pipedrive in 18 (about 50%, 34–66%).",
-      "Across engines, Claude names HubSpot least (10 of 12) and ChatGPT most (12 of 12).",
+      "Across engines, Claude (API) names HubSpot least (10 of 12) and ChatGPT (API) most (12 of 12).",
       "HubSpot is named first, before the other tracked names, in 20 of 36 answers (about 56%, 95% interval 39–71%).",
     ]);
   });
@@ -243,7 +243,7 @@ describe("tickSummary", () => {
     expect(tickSummary(facts)).toEqual([
       "Acme is named in 25 of 30 answers (about 83%, 95% interval 66–93%); HubSpot in 12 (about 40%, 24–58%).",
       "Since the previous tick, Acme's visibility rose 25 points, from about 58% (18 of 31 answers) to about 83% (25 of 30), more than chance explains.",
-      "Across engines, Claude names Acme least (2 of 12) and ChatGPT most (10 of 12).",
+      "Across engines, Claude (API) names Acme least (2 of 12) and ChatGPT (API) most (10 of 12).",
     ]);
   });
 

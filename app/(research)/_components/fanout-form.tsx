@@ -10,8 +10,8 @@ import { buttonClass, inputClass, Notice } from "../../_components/ui";
 import { estimateFanoutAction, startFanoutAction, type EstimateState } from "../actions";
 import { MarketPicker } from "./market-picker";
 import { CreditLine, EngineChoice, Refusal } from "./start-forms";
+import { engineLabel } from "@/lib/schemas/engines";
 
-const ENGINE_LABELS: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
 const ESTIMATE_DELAY_MS = 400;
 const RUNS = { min: 1, max: 20, fallback: 3 };
 /** The action reads one `source` per prompt line, in order; a line without a question sends "". */
@@ -83,7 +83,7 @@ function Estimate({ state, pending, empty, countries }: { state: EstimateState; 
               {e.lines.map((l) => (
                 <li key={l.engine} className="flex flex-wrap justify-between gap-x-3 tabular-nums">
                   <span>
-                    {ENGINE_LABELS[l.engine] ?? l.engine}: {l.executions} × ${l.unit_price_usd}
+                    {engineLabel(l.engine)}: {l.executions} × ${l.unit_price_usd}
                   </span>
                   <span>${l.amount_usd}</span>
                 </li>

@@ -145,7 +145,7 @@ export function MarketPicker({
       </div>
       <p className="mt-2 text-xs text-slate-500">
         {chosen.length > 1 ? `Each prompt runs once in each of the ${chosen.length} countries. ` : ""}
-        Sent in each engine&apos;s own location setting (Gemini also takes the language); the prompt text is not changed.
+        Sent in each engine&apos;s own location setting (Gemini and the apps also take the language); the prompt text is not changed.
       </p>
     </fieldset>
   );

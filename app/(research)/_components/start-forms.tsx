@@ -10,8 +10,7 @@ import { useFormAction } from "../../_components/form-action";
 import { buttonClass, inputClass, Notice, subtleButtonClass } from "../../_components/ui";
 import { startAuditAction, startCitationAnalysisAction, startPromptAction, startQuestionsAction, type StartState } from "../actions";
 import { MarketPicker } from "./market-picker";
-
-const ENGINE_LABELS: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
+import { engineLabel } from "@/lib/schemas/engines";
 
 const STARTED: StartState = { ok: true };
 
@@ -69,7 +68,7 @@ export function EngineChoice({ engines, legend = "Engines" }: { engines: string[
       {engines.map((e) => (
         <label key={e} className="flex items-center gap-1.5 text-sm">
           <input type="checkbox" name="engines" value={e} defaultChecked className="h-4 w-4 accent-indigo-600" />
-          {ENGINE_LABELS[e] ?? e}
+          {engineLabel(e)}
         </label>
       ))}
     </fieldset>
@@ -119,7 +118,7 @@ export function QuestionsForm({ project, engine }: { project: string; engine: st
         </label>
       </div>
       <p className="text-xs text-slate-500">
-        {engine ? `Asked of ${ENGINE_LABELS[engine] ?? engine}; ` : ""}paid only for the questions that come back.
+        {engine ? `Asked of ${engineLabel(engine)}; ` : ""}paid only for the questions that come back.
       </p>
       <Submit pending={pending} testId="start-questions">
         Generate questions

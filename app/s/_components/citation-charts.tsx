@@ -9,7 +9,17 @@ import { Num, ScrollTable } from "./bits";
 import { percent, percentRange } from "@/lib/words/format";
 
 /** Okabe–Ito colours: told apart with the common colour blindnesses. */
-const ENGINE_COLOURS: Record<string, string> = { chatgpt: "#0072B2", claude: "#E69F00", gemini: "#CC79A7" };
+// Okabe-Ito and Tol colours, told apart with colour blindness; an API and its app in related hues.
+const ENGINE_COLOURS: Record<string, string> = {
+  chatgpt: "#0072B2",
+  claude: "#E69F00",
+  gemini: "#CC79A7",
+  perplexity: "#009E73",
+  chatgpt_app: "#56B4E9",
+  gemini_app: "#882255",
+  google_ai_overview: "#332288",
+  google_ai_mode: "#D55E00",
+};
 const OTHER_COLOUR = "#94a3b8";
 const UNATTRIBUTED = "unattributed";
 const TOP = 10;

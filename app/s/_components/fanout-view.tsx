@@ -6,6 +6,7 @@
 import type { ReactNode } from "react";
 import type { z } from "zod";
 import { countryName } from "@/lib/locale/codes";
+import { ENGINE_FACTS } from "@/lib/schemas/engines";
 import type { Fanout, FanoutQueryCountryGroup, FanoutQueryGroup, FanoutQueryReport, FanoutQueryShare } from "@/lib/schemas/fanouts";
 import { Section } from "../../_components/ui";
 import { marketText } from "../../(research)/_components/market";
@@ -184,6 +185,11 @@ function RunLinks({ cell, runHref }: { cell: EngineCell; runHref?: (runId: strin
   );
 }
 
+/** An engine that keeps its searches' queries to itself (Gemini's app, Google's AI answers, Sonar): no query is not no search. */
+function silentEngine(engine: string): boolean {
+  return (ENGINE_FACTS as Record<string, { reports_queries: boolean } | undefined>)[engine]?.reports_queries === false;
+}
+
 function CellQueries({ cell, group, runHref }: { cell: EngineCell; group: QueryGroup | undefined; runHref?: (runId: string) => string }) {
   const p = cellProgress(cell);
   const queries = group?.queries ?? [];
@@ -204,7 +210,13 @@ function CellQueries({ cell, group, runHref }: { cell: EngineCell; group: QueryG
         </ul>
       ) : (
         <p className="mt-2 text-sm text-slate-500">
-          {completed ? "Its completed runs searched nothing." : p.finished < p.total ? "Waiting for its runs to finish." : "No run completed, so no queries."}
+          {completed
+            ? silentEngine(cell.engine)
+              ? `${engineName(cell.engine)} does not say which searches it ran.`
+              : "Its completed runs searched nothing."
+            : p.finished < p.total
+              ? "Waiting for its runs to finish."
+              : "No run completed, so no queries."}
         </p>
       )}
       <RunLinks cell={cell} runHref={runHref} />

@@ -79,7 +79,13 @@ function Answer({ run, numbers, at }: { run: Run; numbers?: SourceNumbers; at: P
   const cited = result.sources.filter((s) => s.cited === true).length;
   return (
     <Section id={at.id("answer")} title={at.title("Answer")}>
-      {paragraphs.length === 0 ? <p className="text-slate-500">The engine gave an empty answer.</p> : null}
+      {result.shown === false ? (
+        <p className="text-slate-500" data-testid="not-shown">
+          Google showed no AI Overview for this query: there is no answer to read, and analyses leave this run out.
+        </p>
+      ) : paragraphs.length === 0 ? (
+        <p className="text-slate-500">The engine gave an empty answer.</p>
+      ) : null}
       <div className="space-y-3 leading-relaxed" data-testid="answer">
         {paragraphs.map((pieces, i) => (
           <p key={i} className="break-words whitespace-pre-line">

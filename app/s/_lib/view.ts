@@ -15,6 +15,7 @@ import { sharedObject, type SharedObject } from "@/lib/shares/public";
 import type { PublicMonitor } from "@/lib/shares/kinds";
 import { excerpt, plainAnswer } from "./answer";
 import { auditResultOf, promptResultOf } from "@/lib/schemas/results";
+import { engineLabel } from "@/lib/schemas/engines";
 
 export type GenericSummary = { what: string; subject: string | null; status: string | null; createdAt: string | null; completedAt: string | null; error: string | null };
 

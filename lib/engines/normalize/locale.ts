@@ -7,6 +7,11 @@ export type LocaleApplied = { location: boolean; language: boolean };
 
 /** Whether the first request of a run carried a location and a language, in its provider's parameters. */
 export function localeAppliedOf(engine: EngineId, body: unknown): LocaleApplied {
+  // DataForSEO's body is a list of one task; its defaults (location_code 2840, language_name) are not the run's market.
+  if (Array.isArray(body)) {
+    const task = isObject(body[0]) ? body[0] : {};
+    return { location: typeof task.location_coordinate === "string" || typeof task.location_name === "string", language: typeof task.language_code === "string" };
+  }
   if (!isObject(body)) return { location: false, language: false };
   if (engine === "gemini") {
     const tool = isObject(body.toolConfig) ? body.toolConfig : null;
@@ -15,6 +20,11 @@ export function localeAppliedOf(engine: EngineId, body: unknown): LocaleApplied 
       location: retrieval !== null && isObject(retrieval.latLng),
       language: retrieval !== null && typeof retrieval.languageCode === "string" && retrieval.languageCode !== "",
     };
+  }
+  if (engine === "perplexity") {
+    const options = isObject(body.web_search_options) ? body.web_search_options : null;
+    const where = options && isObject(options.user_location) ? options.user_location : null;
+    return { location: where !== null && typeof where.country === "string", language: false };
   }
   const tools = Array.isArray(body.tools) ? body.tools : [];
   const located = tools.some((t) => isObject(t) && isObject(t.user_location) && typeof t.user_location.country === "string");

@@ -544,7 +544,8 @@ export function pickBrands(domain: DomainId, topic: string, country: string | nu
   }
 
   const wanted = rng.int(3, 6);
-  const pool = eligible.filter((brand) => brand !== absent && !inPrompt.includes(brand));
+  // By name: the same brand can sit in two catalogues of a topic area as two objects.
+  const pool = eligible.filter((brand) => brand.name !== absent?.name && !inPrompt.some((named) => named.name === brand.name));
   const listed: Brand[] = [];
   while (listed.length < wanted && pool.length > 0) {
     const total = pool.reduce((sum, brand) => sum + weightOf(brand), 0);

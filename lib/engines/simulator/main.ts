@@ -26,6 +26,7 @@ if (!Number.isInteger(latencyMs) || latencyMs < 0) {
 const simulator = await startSimulator({ port, host: values.host, seed: values.seed, latencyMs });
 console.log(`engine simulator listening on ${simulator.url}`);
 console.log(`  OPENAI_BASE_URL=${simulator.url}/v1 ANTHROPIC_BASE_URL=${simulator.url} GEMINI_BASE_URL=${simulator.url}`);
+console.log(`  PERPLEXITY_BASE_URL=${simulator.url} DATAFORSEO_BASE_URL=${simulator.url}`);
 
 const stop = () => {
   void simulator.close().then(() => process.exit(0));

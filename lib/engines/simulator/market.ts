@@ -6,6 +6,9 @@
 import { countryAt } from "../../locale/places";
 import { countryName } from "../../locale/codes";
 import { isObject } from "../normalize/common";
+import { likelyLanguage } from "../locale";
+
+export { likelyLanguage };
 import type { EngineId } from "../types";
 import type { Site, TopicWords } from "./topics";
 
@@ -23,22 +26,48 @@ export const NO_MARKET: Market = { country: null, city: null, language: "en", la
 
 const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
 
-/** The country's most likely language by CLDR's likely subtags (DE: de, BR: pt, CH: de), else English. */
-export function likelyLanguage(country: string | null): string {
-  if (!country) return "en";
-  try {
-    return new Intl.Locale(`und-${country}`).maximize().language;
-  } catch {
-    return "en";
+/** The country a DataForSEO `location_name` names ("Germany"), by its English name. */
+function countryNamed(name: string): string | null {
+  const names = new Intl.DisplayNames(["en"], { type: "region" });
+  for (let a = 65; a <= 90; a++) {
+    for (let b = 65; b <= 90; b++) {
+      const code = String.fromCharCode(a, b);
+      try {
+        // ICU also names withdrawn codes (DD: Germany): only a country of the kept list counts.
+        if (names.of(code) === name && countryName(code) !== null) return code;
+      } catch {
+        // Not a region code.
+      }
+    }
   }
+  return null;
 }
 
 /** The market a request carries, in its engine's wire format. */
-export function marketOf(engine: EngineId, body: Record<string, unknown>): Market {
+export function marketOf(engine: EngineId, request: unknown): Market {
+  const body = (isObject(request) || Array.isArray(request) ? request : {}) as Record<string, unknown>;
   let country: string | null = null;
   let city: string | null = null;
   let language: string | null = null;
-  if (engine === "gemini") {
+  if (engine === "perplexity") {
+    const options = isObject(body.web_search_options) ? body.web_search_options : null;
+    const where = options && isObject(options.user_location) ? options.user_location : null;
+    if (where) {
+      country = str(where.country)?.toUpperCase() ?? null;
+      city = str(where.city);
+    }
+  } else if (Array.isArray(body)) {
+    // DataForSEO posts a list of one task.
+    const task = (isObject(body[0]) ? body[0] : {}) as Record<string, unknown>;
+    const coordinate = typeof task.location_coordinate === "string" ? task.location_coordinate.split(",") : null;
+    if (coordinate && coordinate.length >= 2) {
+      const [latitude, longitude] = [Number(coordinate[0]), Number(coordinate[1])];
+      if (Number.isFinite(latitude) && Number.isFinite(longitude)) country = countryAt({ latitude, longitude });
+    }
+    const named = str(task.location_name);
+    if (named && country === null) country = countryNamed(named);
+    language = str(task.language_code);
+  } else if (engine === "gemini") {
     const tool = isObject(body.toolConfig) ? body.toolConfig : null;
     const retrieval = tool && isObject(tool.retrievalConfig) ? tool.retrievalConfig : null;
     const latLng = retrieval && isObject(retrieval.latLng) ? retrieval.latLng : null;

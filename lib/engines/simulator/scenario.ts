@@ -3,6 +3,7 @@
 // Provider modules render it in their wire format.
 import { brandSentences, brandTopic, pickBrands, vendorHost, type Brand } from "./brands";
 import { exactSentences } from "./directive";
+import { APP_SITES, appQueries } from "./app";
 import { NO_MARKET, localSites, marketQueries, type Market } from "./market";
 import { rngFrom, type Rng } from "./rng";
 import { capitalise, classify, domainById, hostOf, slugOf, titleCase, type Domain, type DomainId, type Site, type TopicWords } from "./topics";
@@ -60,6 +61,8 @@ export interface ScenarioFlags {
   engine?: string;
   /** [[sim:answer:TEXT]]: the answer, exactly. */
   answer?: string | null;
+  /** A consumer app rather than a model's API: other sources and more fan-out queries (app.ts). */
+  app?: boolean;
 }
 
 const PAGE_AGES = ["2 days ago", "3 weeks ago", "January 12, 2026", "March 3, 2025", null];
@@ -140,8 +143,16 @@ function brandSite(brand: Brand): Site {
  * for a searcher in a country, half or more of them the country's own; and now and then the page
  * of a brand the answer names.
  */
-function sitesFor(domain: Domain, words: TopicWords, unicode: boolean, rng: Rng, market: Market, brands: Brand[]): Site[] {
+function sitesFor(domain: Domain, words: TopicWords, unicode: boolean, rng: Rng, market: Market, brands: Brand[], app = false): Site[] {
   const vendors = brands.filter(() => rng.chance(0.3)).slice(0, 2).map(brandSite);
+  if (app && !unicode) {
+    // Half or more forums, video and review sites; the rest the country's, else the topic's.
+    const n = rng.int(5, 8);
+    const social = rng.shuffle(APP_SITES).slice(0, Math.max(3, Math.ceil(n / 2)));
+    const local = localSites(market, domain.id);
+    const rest = rng.shuffle(local.length > 0 ? local : domain.sites).slice(0, n - social.length);
+    return rng.shuffle([...social, ...rest, ...vendors]);
+  }
   const local = localSites(market, domain.id);
   if (!unicode && local.length > 0) {
     const n = rng.int(4, 8);
@@ -191,11 +202,22 @@ export function buildScenario(prompt: string, seed: string, repeat: number, flag
     return { ...base, pages: [], calls: [], sentences: sentences.map((s) => ({ ...s, cites: [] })), citationsOff: true, opened: [] };
   }
 
-  const pages: SimPage[] = sitesFor(domain, words, flags.unicode === true && !exact, rng, market, pick.listed).map((site, n) => {
+  const pages: SimPage[] = sitesFor(domain, words, flags.unicode === true && !exact, rng, market, pick.listed, flags.app === true).map((site, n) => {
     const host = hostOf(site, words);
     const url = `https://${host}${site.path(words, n + 1 + repeat)}`;
     return { url, title: site.title(words), site: host.replace(/^www\./, ""), pageAge: rng.pick(PAGE_AGES) };
   });
+
+  if (flags.app) {
+    // An app shows its fan-out queries, more of them than an API searches, as one list.
+    const fanOut = rng.shuffle([...new Set(appQueries(words, marketQueries(market, words)))]).slice(0, rng.int(4, 7));
+    const calls: SimSearchCall[] = [{ queries: fanOut, results: pages.map((_, i) => i) }];
+    const texts = exact ? exactSentences(flags.answer!) : answerTexts(domain, words, unicode, named, rng, false);
+    const citable = rng.shuffle(pages.map((_, i) => i)).slice(0, Math.max(2, Math.ceil((pages.length * 2) / 3)));
+    const canCite = (t: Text) => t.text.trim() !== "" && !t.text.endsWith(":");
+    const sentences: SimSentence[] = texts.map((t, i) => ({ ...t, cites: canCite(t) && i % 2 === 0 ? [citable[(i / 2) % citable.length]!] : [] }));
+    return { ...base, pages, calls, sentences, citationsOff: false, opened: [] };
+  }
 
   // Several calls; the first usually carries several queries, and sometimes a call shows no query.
   const queries = rng.shuffle([...new Set(marketQueries(market, words) ?? domain.queries.map((query) => query(words)))]);

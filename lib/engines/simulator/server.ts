@@ -1,11 +1,15 @@
 // The engine simulator: an HTTP server that answers the official SDKs at the paths they call
-// (/v1/responses, /v1/messages, /v1beta/models/{model}:generateContent) in each provider's
-// wire format, serves its own grounding redirects, and fails on demand.
+// (/v1/responses, /v1/messages, /v1beta/models/{model}:generateContent, Perplexity's
+// /chat/completions, DataForSEO's /v3/… live endpoints) in each provider's wire format, serves
+// its own grounding redirects, and fails on demand.
 //
 // Failures are injected by rules (options, or PUT /_simulator/failures) or by magic tokens in
 // the prompt: [[sim:KIND]], [[sim:KIND:RETRY_AFTER_SECONDS]], [[sim:KIND@ENGINE]],
 // [[sim:KIND*N]] (only the first N attempts of that prompt fail). KIND is one of
-// rate_limit, server_error, overloaded, timeout, malformed, auth_error, bad_request. Shape
+// rate_limit, server_error, overloaded, timeout, malformed, auth_error, bad_request, no_credit
+// (DataForSEO's account without funds; a bad request elsewhere). DataForSEO reports them as it
+// does, in an HTTP 200 body (rate_limit 40202 and overloaded 40209 at the request, server_error
+// 50000, bad_request 40501 and no_credit 40200 at the task); auth_error is its HTTP 401. Shape
 // tokens: [[sim:no_search]], [[sim:no_citations]], [[sim:pause_turn]] (Claude pauses after its
 // first search), [[sim:search_error]] (Claude search error inside a 200),
 // [[sim:redirect_fail]] (every Gemini redirect fails: 404, 500, or a 302 without Location;
@@ -14,7 +18,9 @@
 // a fragment, a YouTube query). Without tokens the answer, sources and searches fit the prompt's
 // topic (scenario.ts, topics.ts) and name brands of its catalogue (brands.ts); [[sim:answer:TEXT]]
 // (TEXT base64url of UTF-8) makes the answer exactly TEXT (directive.ts). Shape tokens take
-// @ENGINE and *N too. The searcher's market is read from the request in each provider's own
+// @ENGINE and *N too. The app engines answer as the consumer products do (app.ts: other sources,
+// more fan-out queries, their own brand order); Google shows an AI Overview for about 60% of
+// queries ([[sim:overview]], [[sim:no_overview]] decide it). The searcher's market is read from the request in each provider's own
 // parameter (market.ts): the country's sites and TLD, its local brands, searches in its language.
 //
 // A structured request (OpenAI text.format json_schema, Anthropic tool_choice type tool, Gemini
@@ -31,16 +37,19 @@ import type { AddressInfo } from "node:net";
 import { ENGINE_IDS, type EngineId } from "../types";
 import { isObject } from "../normalize/common";
 import { claudeContent, claudeError, claudeMessage, claudeToolUse, pauseIndex } from "./anthropic";
+import { overviewShown } from "./app";
+import { dataforseoResponse, dataforseoStatus, type DataforseoKind } from "./dataforseo";
 import { exactAnswerOf } from "./directive";
 import { geminiError, geminiResponse, geminiStructuredResponse, parseRedirectToken } from "./gemini";
 import { marketOf } from "./market";
 import { openaiError, openaiResponse, openaiStructuredResponse } from "./openai";
+import { perplexityError, perplexityResponse } from "./perplexity";
 import { isJudgeRequest, simulatedJudgement } from "./judge";
 import { simulatedQuestions } from "./questions";
 import { rngFrom } from "./rng";
 import { buildScenario } from "./scenario";
 
-export const FAILURE_KINDS = ["rate_limit", "server_error", "overloaded", "timeout", "malformed", "auth_error", "bad_request"] as const;
+export const FAILURE_KINDS = ["rate_limit", "server_error", "overloaded", "timeout", "malformed", "auth_error", "bad_request", "no_credit"] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 export interface FailureRule {
@@ -67,7 +76,7 @@ export interface SimulatorOptions {
    * Told of every engine call (not continuations) before it is answered, and the answer waits for
    * what it returns: tests count calls per prompt across server restarts and hold a call open.
    */
-  onCall?: (call: { engine: EngineId; prompt: string; body: Record<string, unknown> }) => void | Promise<void>;
+  onCall?: (call: { engine: EngineId; prompt: string; body: Record<string, unknown>; path: string; authorization: string | null }) => void | Promise<void>;
 }
 
 export interface RunningSimulator {
@@ -96,7 +105,13 @@ interface Flags {
   judgeUnusable: boolean;
 }
 
-const TOKEN = /\[\[sim:([a-z_]+)(?::(\d+))?(?:\*(\d+))?(?:@([a-z]+))?\]\]/g;
+const TOKEN = /\[\[sim:([a-z_]+)(?::(\d+))?(?:\*(\d+))?(?:@([a-z_]+))?\]\]/g;
+
+const APP_ENGINES: readonly EngineId[] = ["chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"];
+const isApp = (engine: EngineId): engine is DataforseoKind => APP_ENGINES.includes(engine);
+
+// The model names the simulated scrapers report, as DataForSEO's results name the app's model.
+const APP_MODELS: Partial<Record<EngineId, string>> = { chatgpt_app: "gpt-5-simulated", gemini_app: "gemini-2.5-flash-simulated" };
 
 function readTokens(prompt: string, engine: EngineId, attempt: number): { failure: Injected | null; flags: Flags } {
   const flags: Flags = { noSearch: false, noCitations: false, pauseTurn: false, searchError: false, redirectFail: false, unicode: false, invalidJson: false, judgeUnusable: false };
@@ -121,6 +136,7 @@ function readTokens(prompt: string, engine: EngineId, attempt: number): { failur
 
 /** Whether the request asks for structured output in its provider's own way. */
 function isStructured(engine: EngineId, body: Record<string, unknown>): boolean {
+  if (engine === "perplexity" || isApp(engine)) return false;
   if (engine === "chatgpt") return isObject(body.text) && isObject(body.text.format) && body.text.format.type === "json_schema";
   if (engine === "claude") return isObject(body.tool_choice) && body.tool_choice.type === "tool";
   return isObject(body.generationConfig) && body.generationConfig.responseMimeType === "application/json";
@@ -151,20 +167,32 @@ function textOf(content: unknown): string {
     .join("");
 }
 
-/** The user's prompt from any of the three request shapes. */
+/** The user's prompt from any of the request shapes. */
 function promptOf(engine: EngineId, body: Record<string, unknown>): string {
+  if (isApp(engine)) {
+    const task = Array.isArray(body) ? (body[0] as Record<string, unknown> | undefined) : undefined;
+    return task && typeof task.keyword === "string" ? task.keyword : "";
+  }
   if (engine === "chatgpt") {
     if (typeof body.input === "string") return body.input;
     const first = Array.isArray(body.input) ? (body.input as Array<Record<string, unknown>>).find((m) => m.role === "user") : undefined;
     return first ? textOf(first.content) : "";
   }
-  if (engine === "claude") {
+  if (engine === "claude" || engine === "perplexity") {
     const first = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>)[0] : undefined;
     return first ? textOf(first.content) : "";
   }
   const first = Array.isArray(body.contents) ? (body.contents as Array<Record<string, unknown>>)[0] : undefined;
   return first ? textOf(first.parts) : "";
 }
+
+/** DataForSEO's live endpoints the app engines call (dataforseo-client 2.1.7). */
+const DATAFORSEO_PATHS: Record<string, DataforseoKind> = {
+  "/v3/ai_optimization/chat_gpt/llm_scraper/live/advanced": "chatgpt_app",
+  "/v3/ai_optimization/gemini/llm_scraper/live/advanced": "gemini_app",
+  "/v3/serp/google/organic/live/advanced": "google_ai_overview",
+  "/v3/serp/google/ai_mode/live/advanced": "google_ai_mode",
+};
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const seed = options.seed ?? "geoscope";
@@ -184,31 +212,43 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     return null;
   }
 
-  function fail(engine: EngineId, res: ServerResponse, failure: Injected): void {
+  function fail(engine: EngineId, res: ServerResponse, failure: Injected, posted: Record<string, unknown> = {}): void {
     const retry = String(failure.retryAfterSeconds);
+    const rngFor = () => rngFrom(seed, engine, "failure", Date.now());
     const requestId = `req_${rngFrom(Date.now(), Math.random()).id(24)}`;
     switch (failure.kind) {
       case "timeout":
         // Never answer: the client's timeout has to fire. The socket closes with the server.
         return;
       case "malformed":
-        send(res, 200, engine === "gemini" ? '{"candidates": [{"content": {"parts": [{"text": "Trunc' : '{"id": "resp_trunc", "output": [{"type": "mess', {});
+        send(res, 200, engine === "gemini" ? '{"candidates": [{"content": {"parts": [{"text": "Trunc' : isApp(engine) ? '{"version": "0.1.20261120", "status_code": 20000, "tasks": [{"id": "1' : '{"id": "resp_trunc", "output": [{"type": "mess', {});
         return;
+      case "no_credit":
+        if (isApp(engine)) return send(res, 200, dataforseoStatus(engine, posted, rngFor(), 40200, "Payment Required. Your account balance is insufficient to set this task.", "task"));
+        return fail(engine, res, { kind: "bad_request", retryAfterSeconds: 1 }, posted);
       case "rate_limit":
+        if (isApp(engine)) return send(res, 200, dataforseoStatus(engine, posted, rngFor(), 40202, "Rate-limit per minute has been exceeded. Please wait and send the request again.", "request"));
+        if (engine === "perplexity") return send(res, 429, perplexityError("Rate limit exceeded. Please try again later.", "rate_limit_exceeded", 429), { "retry-after": retry });
         if (engine === "chatgpt") return send(res, 429, openaiError("Rate limit reached for requests. Please try again later.", "requests", "rate_limit_exceeded"), { "retry-after": retry, "x-request-id": requestId });
         if (engine === "claude") return send(res, 429, claudeError("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit.", requestId), { "retry-after": retry, "request-id": requestId });
         return send(res, 429, geminiError(429, "RESOURCE_EXHAUSTED", "You exceeded your current quota, please check your plan and billing details.", [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retry}s` }]));
       case "server_error":
+        if (isApp(engine)) return send(res, 200, dataforseoStatus(engine, posted, rngFor(), 50000, "Internal Error.", "task"));
+        if (engine === "perplexity") return send(res, 500, perplexityError("Internal server error", "internal_server_error", 500));
         if (engine === "chatgpt") return send(res, 500, openaiError("The server had an error while processing your request. Sorry about that!", "server_error", null), { "x-request-id": requestId });
         if (engine === "claude") return send(res, 500, claudeError("api_error", "Internal server error", requestId), { "request-id": requestId });
         return send(res, 500, geminiError(500, "INTERNAL", "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"));
       case "overloaded":
+        if (isApp(engine)) return send(res, 200, dataforseoStatus(engine, posted, rngFor(), 40209, "Too many simultaneous requests: the queue limit has been reached. Please try again later.", "request"));
+        if (engine === "perplexity") return send(res, 503, perplexityError("The service is temporarily overloaded.", "service_unavailable", 503), { "retry-after": retry });
         if (engine === "chatgpt") return send(res, 503, openaiError("The engine is currently overloaded, please try again later.", "server_error", null), { "retry-after": retry, "x-request-id": requestId });
         if (engine === "claude") return send(res, 529, claudeError("overloaded_error", "Overloaded", requestId), { "retry-after": retry, "request-id": requestId });
         return send(res, 503, geminiError(503, "UNAVAILABLE", "The model is overloaded. Please try again later."));
       case "auth_error":
         return authError(engine, res);
       case "bad_request":
+        if (isApp(engine)) return send(res, 200, dataforseoStatus(engine, posted, rngFor(), 40501, "Invalid Field: 'keyword'.", "task"));
+        if (engine === "perplexity") return send(res, 400, perplexityError("Invalid request: the prompt was rejected.", "invalid_request_error", 400));
         if (engine === "chatgpt") return send(res, 400, openaiError("Invalid value for 'input': the prompt was rejected.", "invalid_request_error", "invalid_value"), { "x-request-id": requestId });
         if (engine === "claude") return send(res, 400, claudeError("invalid_request_error", "messages: the prompt was rejected.", requestId), { "request-id": requestId });
         return send(res, 400, geminiError(400, "INVALID_ARGUMENT", "Request contains an invalid argument."));
@@ -216,6 +256,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   }
 
   function authError(engine: EngineId, res: ServerResponse): void {
+    // DataForSEO: one of the few cases it answers with an HTTP status.
+    if (isApp(engine)) return send(res, 401, { version: "0.1.20261120", status_code: 40100, status_message: "You are not authorized to access this resource.", time: "0 sec.", cost: 0, tasks_count: 0, tasks_error: 0, tasks: null });
+    if (engine === "perplexity") return send(res, 401, perplexityError("Invalid API key provided.", "invalid_api_key", 401));
     if (engine === "chatgpt") return send(res, 401, openaiError("Incorrect API key provided.", "invalid_request_error", "invalid_api_key"));
     if (engine === "claude") return send(res, 401, claudeError("authentication_error", "invalid x-api-key", "req_sim_auth"));
     // Gemini answers a bad key with 400 and the reason in the details.
@@ -223,7 +266,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   }
 
   function hasKey(engine: EngineId, req: IncomingMessage, url: URL): boolean {
-    if (engine === "chatgpt") return /^Bearer \S+/.test(req.headers.authorization ?? "");
+    if (engine === "chatgpt" || engine === "perplexity") return /^Bearer \S+/.test(req.headers.authorization ?? "");
+    if (isApp(engine)) {
+      // HTTP Basic with a login and a password, as DataForSEO's API access takes them.
+      const basic = /^Basic (\S+)$/.exec(req.headers.authorization ?? "");
+      const pair = basic ? Buffer.from(basic[1]!, "base64").toString("utf8") : "";
+      return /^[^:]+:.+$/.test(pair);
+    }
     // Anthropic's SDK sends the key as a bearer token; older clients use x-api-key.
     if (engine === "claude") return (typeof req.headers["x-api-key"] === "string" && req.headers["x-api-key"] !== "") || /^Bearer \S+/.test(req.headers.authorization ?? "");
     return (typeof req.headers["x-goog-api-key"] === "string" && req.headers["x-goog-api-key"] !== "") || url.searchParams.has("key");
@@ -252,13 +301,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     } catch {
       return fail(engine, res, { kind: "bad_request", retryAfterSeconds: 1 });
     }
+    // DataForSEO's body is a list of tasks; its first is what the task envelope echoes.
+    const posted = (Array.isArray(body) && body[0] && typeof body[0] === "object" ? body[0] : {}) as Record<string, unknown>;
     if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
     if (!hasKey(engine, req, url)) return authError(engine, res);
 
-    const model = simulatedModel(pathModel ?? (typeof body.model === "string" ? body.model : "model"));
+    const model = APP_MODELS[engine] ?? simulatedModel(pathModel ?? (typeof body.model === "string" ? body.model : "model"));
     const prompt = promptOf(engine, body);
     const isContinuation = engine === "claude" && Array.isArray(body.messages) && body.messages.length > 1;
-    if (options.onCall && !isContinuation) await options.onCall({ engine, prompt, body });
+    if (options.onCall && !isContinuation) await options.onCall({ engine, prompt, body, path: url.pathname, authorization: req.headers.authorization ?? null });
 
     // A Claude continuation carries the paused assistant turn; it is the same run, not a repeat.
     if (engine === "claude" && Array.isArray(body.messages) && body.messages.length > 1) {
@@ -278,14 +329,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     attempts.set(key, attempt + 1);
     const tokens = readTokens(prompt, engine, attempt);
     const failure = ruleFailure(engine, prompt) ?? tokens.failure;
-    if (failure) return fail(engine, res, failure);
+    if (failure) return fail(engine, res, failure, posted);
 
     if (isStructured(engine, body)) return answerStructured(engine, body, res, model, prompt, attempt, tokens.flags);
 
     const { noSearch, noCitations, unicode } = tokens.flags;
     const market = marketOf(engine, body);
-    const scenario = buildScenario(prompt, `${seed}:${engine}`, attempt, { noSearch, noCitations, unicode, market, engine, answer: exactAnswerOf(prompt) });
+    const scenario = buildScenario(prompt, `${seed}:${engine}`, attempt, { noSearch, noCitations, unicode, market, engine, answer: exactAnswerOf(prompt), app: isApp(engine) });
     const rng = rngFrom(seed, engine, prompt, attempt, "wire");
+    if (engine === "perplexity") return send(res, 200, perplexityResponse(scenario, model, prompt, rng));
+    if (isApp(engine)) {
+      // Google's AI Overview shows for some queries only; an exact answer is asked to be shown.
+      const shown = engine !== "google_ai_overview" || (exactAnswerOf(prompt) !== null && !/\[\[sim:no_overview/.test(prompt)) || overviewShown(seed, prompt, market);
+      return send(res, 200, dataforseoResponse(engine, scenario, posted, model, rng, shown));
+    }
     if (engine === "chatgpt") {
       return send(res, 200, openaiResponse(scenario, model, prompt, rng), { "x-request-id": `req_${rng.id(24)}`, "openai-processing-ms": String(latencyMs) });
     }
@@ -362,6 +419,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const route = async () => {
       if (req.method === "POST" && path === "/v1/responses") return handleEngine("chatgpt", req, res, url, null);
       if (req.method === "POST" && path === "/v1/messages") return handleEngine("claude", req, res, url, null);
+      if (req.method === "POST" && path === "/chat/completions") return handleEngine("perplexity", req, res, url, null);
+      const app = DATAFORSEO_PATHS[path];
+      if (req.method === "POST" && app) return handleEngine(app, req, res, url, null);
       const gemini = /^\/v1beta\/models\/([^/:]+):generateContent$/.exec(path);
       if (req.method === "POST" && gemini) return handleEngine("gemini", req, res, url, decodeURIComponent(gemini[1]!));
       const redirect = /^\/grounding-api-redirect\/([A-Za-z0-9_-]+)$/.exec(path);

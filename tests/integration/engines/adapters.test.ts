@@ -41,7 +41,11 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 beforeEach(() => sim.reset());
 
-describe.each(ENGINE_IDS)("%s through its official SDK", (engine) => {
+// The three model APIs these behaviours were written for; Perplexity and the apps, whose wire
+// formats and failures differ, have their own suite (vendors.test.ts).
+const MODEL_APIS = ["chatgpt", "claude", "gemini"] as const satisfies readonly (typeof ENGINE_IDS)[number][];
+
+describe.each(MODEL_APIS)("%s through its official SDK", (engine) => {
   it("records an answer with searches, sources and citations, from a model marked simulated", async () => {
     const run = ok(await runPrompt(engine, { prompt: "Which trail running shoes are best for wide feet?" }, { config }));
     expect(run.model).toMatch(/-simulated$/);

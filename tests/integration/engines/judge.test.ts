@@ -3,7 +3,7 @@
 // json_schema, Claude's forced tool, Gemini's responseSchema), the simulated judgement read back
 // and checked by the app's verification exactly as the job does.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ENGINE_IDS, engineConfigFromEnv, engineEnvSchema, runStructured, startSimulator, withSimulator, type EngineConfig, type RunningSimulator, type StructuredOutcome } from "@/lib/engines";
+import { STRUCTURED_ENGINE_IDS, engineConfigFromEnv, engineEnvSchema, runStructured, startSimulator, withSimulator, type EngineConfig, type RunningSimulator, type StructuredOutcome } from "@/lib/engines";
 import { INVENTED_NAME } from "@/lib/engines/simulator/judge";
 import { JUDGE_SCHEMA, UnusableJudgement, judgePrompt, verifyJudgement } from "@/lib/visibility/judge";
 import type { Entity } from "@/lib/visibility";
@@ -30,10 +30,10 @@ function valueOf(outcome: StructuredOutcome): unknown {
   return outcome.value;
 }
 
-const ask = (engine: (typeof ENGINE_IDS)[number], question: string) =>
+const ask = (engine: (typeof STRUCTURED_ENGINE_IDS)[number], question: string) =>
   runStructured(engine, { prompt: judgePrompt({ question, answer: ANSWER, entities: ENTITIES, discover: true }), schema: JUDGE_SCHEMA }, { config });
 
-describe.each(ENGINE_IDS)("%s judges through its official SDK", (engine) => {
+describe.each(STRUCTURED_ENGINE_IDS)("%s judges through its official SDK", (engine) => {
   it("names each tracked entity with a sentiment and a verbatim quote, and the other brands", async () => {
     const value = valueOf(await ask(engine, "best crm [[sim:answer:x]]"));
     const verdict = verifyJudgement(value, { answer: ANSWER, prompt: "best crm", entities: ENTITIES, sentiment: true, discover: true });

@@ -22,7 +22,7 @@ describe("engine simulator", () => {
         child.once("exit", (code) => reject(new Error(`simulator exited with ${code}: ${output}`)));
       });
       const health = await fetch(`${url}/_simulator/health`);
-      expect(await health.json()).toEqual({ ok: true, engines: ["chatgpt", "claude", "gemini"] });
+      expect(await health.json()).toEqual({ ok: true, engines: ["chatgpt", "claude", "gemini", "perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"] });
       const config = engineConfigFromEnv(engineEnvSchema.parse({ GEOSCOPE_SIMULATOR_URL: url }));
       const run = await runPrompt("gemini", { prompt: "Why is the sky blue?" }, { config });
       expect(run.ok).toBe(true);

@@ -2,7 +2,7 @@
 // JSON-schema mechanism on the wire, without web search, and the simulated questions it answers.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  ENGINE_IDS,
+  STRUCTURED_ENGINE_IDS,
   engineConfigFromEnv,
   engineEnvSchema,
   runStructured,
@@ -52,7 +52,7 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 beforeEach(() => sim.reset());
 
-describe.each(ENGINE_IDS)("%s structured output through its official SDK", (engine) => {
+describe.each(STRUCTURED_ENGINE_IDS)("%s structured output through its official SDK", (engine) => {
   it("answers the questions asked for, one of them repeated in other case and punctuation", async () => {
     const run = ok(await runStructured(engine, { prompt: promptFor("project management software for small teams", 30), schema: SCHEMA }, { config }));
     const questions = questionsOf(run);
@@ -149,7 +149,7 @@ describe("structured output, engine-specific", () => {
   it("gives somewhat different questions on different engines", async () => {
     const prompt = promptFor("project management software for small teams", 20);
     const sets = [];
-    for (const engine of ENGINE_IDS) sets.push(questionsOf(await runStructured(engine, { prompt, schema: SCHEMA }, { config })).map((q) => q.text));
+    for (const engine of STRUCTURED_ENGINE_IDS) sets.push(questionsOf(await runStructured(engine, { prompt, schema: SCHEMA }, { config })).map((q) => q.text));
     expect(new Set(sets.map((s) => JSON.stringify(s))).size).toBe(3);
   });
 

@@ -57,7 +57,7 @@ describe("geoscope completion bash", () => {
 
   it("completes option values and argument values the table names, after other options", () => {
     expect(complete("runs", "list", "--status", "")).toEqual(["completed", "failed", "queued", "running"]);
-    expect(complete("runs", "list", "--limit", "5", "--engine", "c")).toEqual(["chatgpt", "claude"]);
+    expect(complete("runs", "list", "--limit", "5", "--engine", "c")).toEqual(["chatgpt", "chatgpt_app", "claude"]);
     expect(complete("--base-url", "http://x", "invitations", "create", "--role", "")).toEqual(["admin", "member"]);
     expect(complete("completion", "")).toEqual(["bash", "fish", "zsh"]);
   });

@@ -34,7 +34,7 @@ describe("the tool table", () => {
     expect(new Set(TOOLS.map((t) => t.name)).size).toBe(TOOLS.length);
     const registered = new Set(endpoints.map((e) => `${e.method} ${e.path}`));
     expect(tools.map((t) => t.name)).toEqual(TOOLS.filter((t) => registered.has(t.endpoint)).map((t) => t.name));
-    for (const name of ["whoami", "get_pricing", "get_billing", "list_projects", "create_project", "run_prompt", "wait_for_batch", "get_batch", "get_run", "list_runs", "estimate_fanout", "create_fanout", "wait_for_fanout", "get_fanout", "get_fanout_queries", "generate_questions", "wait_for_analysis", "share_run", "get_run_share", "rotate_run_share", "unshare_run", "share_analysis", "get_analysis_share", "rotate_analysis_share", "unshare_analysis", "share_fanout", "get_fanout_share", "rotate_fanout_share", "unshare_fanout", "share_batch", "get_batch_share", "rotate_batch_share", "unshare_batch", "share_monitor", "get_monitor_share", "rotate_monitor_share", "unshare_monitor"]) {
+    for (const name of ["whoami", "list_engines", "get_pricing", "get_billing", "list_projects", "create_project", "run_prompt", "wait_for_batch", "get_batch", "get_run", "list_runs", "estimate_fanout", "create_fanout", "wait_for_fanout", "get_fanout", "get_fanout_queries", "generate_questions", "wait_for_analysis", "share_run", "get_run_share", "rotate_run_share", "unshare_run", "share_analysis", "get_analysis_share", "rotate_analysis_share", "unshare_analysis", "share_fanout", "get_fanout_share", "rotate_fanout_share", "unshare_fanout", "share_batch", "get_batch_share", "rotate_batch_share", "unshare_batch", "share_monitor", "get_monitor_share", "rotate_monitor_share", "unshare_monitor"]) {
       expect(tools.map((t) => t.name)).toContain(name);
     }
   });

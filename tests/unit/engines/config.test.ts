@@ -7,7 +7,7 @@ describe("engine configuration", () => {
   it("runs simulated, with every engine, when no provider key is set", () => {
     const config = configOf({});
     expect(config.mode).toBe("simulated");
-    expect(enabledEngines(config)).toEqual(["chatgpt", "claude", "gemini"]);
+    expect(enabledEngines(config)).toEqual(["chatgpt", "claude", "gemini", "perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"]);
     expect(config.redirects.allowLoopback).toBe(false);
   });
 
@@ -24,6 +24,18 @@ describe("engine configuration", () => {
   it("never runs simulated once a key is set, and says which variable is in the way", () => {
     expect(() => configOf({ GEOSCOPE_ENGINES: "simulated", OPENAI_API_KEY: "sk-test" })).toThrow(EngineConfigError);
     expect(() => configOf({ GEOSCOPE_ENGINES: "simulated", OPENAI_API_KEY: "sk-test" })).toThrow(/OPENAI_API_KEY/);
+  });
+
+  it("enables Perplexity with its key, and the four apps with DataForSEO's login and password together", () => {
+    const config = configOf({ PERPLEXITY_API_KEY: "pplx-test", DATAFORSEO_LOGIN: "me@example.com", DATAFORSEO_PASSWORD: "secret" });
+    expect(config.mode).toBe("live");
+    expect(enabledEngines(config)).toEqual(["perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"]);
+    expect(config.perplexity).toEqual({ apiKey: "pplx-test", baseUrl: "https://api.perplexity.ai", model: "sonar" });
+    expect(config.dataforseo).toEqual({ login: "me@example.com", password: "secret", baseUrl: "https://api.dataforseo.com" });
+    // No model API is enabled: nothing can write questions, and a judge must be asked for by name.
+    expect(config.questionsEngine).toBeNull();
+    expect(() => configOf({ DATAFORSEO_LOGIN: "me@example.com" })).toThrow(/DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD/);
+    expect(() => configOf({ GEOSCOPE_ENGINES: "simulated", DATAFORSEO_LOGIN: "a", DATAFORSEO_PASSWORD: "b" })).toThrow(/DATAFORSEO_LOGIN and DATAFORSEO_PASSWORD/);
   });
 
   it("allows live mode with no key: no engine is enabled", () => {
@@ -63,6 +75,8 @@ describe("engine configuration", () => {
     expect(config.chatgpt.baseUrl).toBe("http://127.0.0.1:4010/v1");
     expect(config.claude.baseUrl).toBe("http://127.0.0.1:4010");
     expect(config.gemini.baseUrl).toBe("http://127.0.0.1:4010");
+    expect(config.perplexity.baseUrl).toBe("http://127.0.0.1:4010");
+    expect(config.dataforseo.baseUrl).toBe("http://127.0.0.1:4010");
     expect(config.redirects.hosts).toContain("127.0.0.1:4010");
     expect(config.redirects.allowLoopback).toBe(true);
     expect(configOf({ GEOSCOPE_SIMULATOR_URL: "http://127.0.0.1:4010" }).claude.baseUrl).toBe("http://127.0.0.1:4010");

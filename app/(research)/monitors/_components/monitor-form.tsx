@@ -8,8 +8,8 @@ import { useFormAction } from "../../../_components/form-action";
 import { SecretOnce } from "../../../_components/secret-once";
 import { buttonClass, inputClass, Notice } from "../../../_components/ui";
 import { createMonitorAction, type MonitorFormState } from "../actions";
+import { engineLabel } from "@/lib/schemas/engines";
 
-const ENGINE_LABELS: Record<string, string> = { chatgpt: "ChatGPT", claude: "Claude", gemini: "Gemini" };
 const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 const INITIAL: MonitorFormState = { ok: true };
 
@@ -72,7 +72,7 @@ export function MonitorForm({
         {engines.map((e) => (
           <label key={e} className="flex items-center gap-1.5 text-sm">
             <input type="checkbox" name="engines" value={e} defaultChecked={chosen.includes(e)} className="h-4 w-4 accent-indigo-600" />
-            {ENGINE_LABELS[e] ?? e}
+            {engineLabel(e)}
           </label>
         ))}
       </fieldset>

@@ -1,0 +1,104 @@
+// GET /engines: every engine with what a reader needs to know of it (API or app, vendor, what a
+// market reaches), and which this server runs; a request naming one it does not run is 400.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { GET as listEnginesRoute, POST as postEngines } from "@/app/api/v1/engines/route";
+import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
+import { POST as postPrompts } from "@/app/api/v1/prompts/route";
+import { POST as postVisibility } from "@/app/api/v1/visibility-analyses/route";
+import { answerDirective } from "@/lib/engines/simulator/directive";
+import { localDriver } from "@/lib/work/local-driver";
+import { resetConfig } from "@/lib/config/env";
+import { createProject } from "@/lib/projects/projects";
+import { EngineList } from "@/lib/schemas/engines";
+import { useTestDatabase } from "../helpers/app";
+import { useSimulatedEngines } from "../helpers/engines";
+import { call } from "../helpers/http";
+import { person, principalOf, type Person } from "../helpers/people";
+
+useSimulatedEngines({ billing: false });
+useTestDatabase();
+
+let alice: Person;
+let project: string;
+
+beforeAll(async () => {
+  alice = await person("engines@example.com");
+  project = (await createProject(principalOf(alice), { name: "Engines", workspace_id: alice.workspaceId, context: null })).id;
+});
+
+afterEach(async () => {
+  await localDriver().drained();
+  vi.unstubAllEnvs();
+  resetConfig();
+});
+afterAll(() => resetConfig());
+
+const list = () => call(listEnginesRoute, "GET", "/engines");
+
+describe("GET /engines", () => {
+  it("needs no credential and lists every engine, APIs then apps, each saying which it is; simulated, all are enabled", async () => {
+    const res = await list();
+    expect(res.status).toBe(200);
+    expect(EngineList.parse(res.body)).toEqual(res.body);
+    expect(res.body.items.map((e: any) => [e.id, e.label, e.surface, e.vendor, e.enabled])).toEqual([
+      ["chatgpt", "ChatGPT (API)", "api", "openai", true],
+      ["claude", "Claude (API)", "api", "anthropic", true],
+      ["gemini", "Gemini (API)", "api", "google", true],
+      ["perplexity", "Perplexity (API)", "api", "perplexity", true],
+      ["chatgpt_app", "ChatGPT (app)", "app", "dataforseo", true],
+      ["gemini_app", "Gemini (app)", "app", "dataforseo", true],
+      ["google_ai_overview", "Google AI Overview (app)", "app", "dataforseo", true],
+      ["google_ai_mode", "Google AI Mode (app)", "app", "dataforseo", true],
+    ]);
+    const byId = Object.fromEntries(res.body.items.map((e: any) => [e.id, e]));
+    expect(byId.chatgpt).toMatchObject({ model: "gpt-5.4", locale: { location: true, language: false }, reports_queries: true });
+    expect(byId.perplexity).toMatchObject({ model: "sonar", locale: { location: true, language: false }, reports_queries: false });
+    expect(byId.chatgpt_app).toMatchObject({ model: "ai_optimization/chat_gpt/llm_scraper/live/advanced", locale: { location: true, language: true }, reports_queries: true });
+    expect(byId.google_ai_overview).toMatchObject({ model: "serp/google/organic/live/advanced", reports_queries: false });
+    const post = postEngines(new Request("http://localhost/api/v1/engines", { method: "POST" }));
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET");
+  });
+
+  it("live, enables exactly the engines whose vendor credentials are set; asking for another is 400 naming it", async () => {
+    vi.stubEnv("GEOSCOPE_ENGINES", "live");
+    vi.stubEnv("DATAFORSEO_LOGIN", "me@example.com");
+    vi.stubEnv("DATAFORSEO_PASSWORD", "secret");
+    vi.stubEnv("PERPLEXITY_API_KEY", "pplx-test");
+    vi.stubEnv("PERPLEXITY_MODEL", "sonar-pro");
+    resetConfig();
+    const res = await list();
+    expect(res.body.items.filter((e: any) => e.enabled).map((e: any) => e.id)).toEqual(["perplexity", "chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"]);
+    // Pro Search shows its queries.
+    expect(res.body.items.find((e: any) => e.id === "perplexity")).toMatchObject({ model: "sonar-pro", reports_queries: true });
+
+    const refused = await call(postPrompts, "POST", "/prompts", { token: alice.apiKey, body: { prompt: "best crm", project, engines: ["chatgpt_app", "claude"] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "invalid_request", engine: null });
+    expect(refused.body.error.message).toBe('engines: "claude" is not an enabled engine; enabled: perplexity, chatgpt_app, gemini_app, google_ai_overview, google_ai_mode');
+  });
+});
+
+describe("a query Google shows no AI Overview for", () => {
+  it("completes with shown false and an empty answer, and a visibility analysis leaves it out as no_answer", async () => {
+    const prompt = `which crm for a dental practice ${answerDirective("Pipedrive suits a small practice.")} [[sim:no_overview]]`;
+    const queued = await call(postPrompts, "POST", "/prompts", { token: alice.apiKey, body: { prompt, project, engines: ["chatgpt_app", "google_ai_overview"] } });
+    expect(queued.status).toBe(202);
+    const done = await call(getBatchRoute, "GET", `/batches/${queued.body.batch.id}`, { token: alice.apiKey, params: { batch_id: queued.body.batch.id }, query: { wait: 30 } });
+    expect(done.body.batch.status).toBe("completed");
+    const overview = done.body.runs.find((r: any) => r.engine === "google_ai_overview");
+    const app = done.body.runs.find((r: any) => r.engine === "chatgpt_app");
+    expect(overview).toMatchObject({ status: "completed", error: null });
+    expect(overview.result).toMatchObject({ shown: false, answer: "", sources: [], searches: [] });
+    expect(app.result).toMatchObject({ shown: true, answer: "Pipedrive suits a small practice." });
+
+    const analysis = await call(postVisibility, "POST", "/visibility-analyses", {
+      token: alice.apiKey,
+      body: { ids: [queued.body.batch.id], entities: [{ name: "Pipedrive", role: "competitor" }] },
+    });
+    expect(analysis.status).toBe(201);
+    expect(analysis.body.excluded_runs).toEqual([{ run_id: overview.id, reason: "no_answer" }]);
+    expect(analysis.body.totals.runs).toBe(1);
+    expect(analysis.body.rows[0].by_engine.map((e: any) => [e.engine, e.runs, e.runs_mentioning])).toEqual([["chatgpt_app", 1, 1]]);
+  });
+});
