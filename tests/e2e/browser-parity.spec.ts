@@ -77,7 +77,7 @@ test("a visibility analysis's page: its figures as the CLI's CSV, every figure i
   // Acme named first in both runs: top 1 in 2 of 2, its interval beside it.
   const header = lines[0]!.split(",");
   const acme = lines[1]!.split(",");
-  expect([acme[0], acme[header.indexOf("top1_rate")], acme[header.indexOf("top1_rate_low")], acme[header.indexOf("top1_rate_high")]]).toEqual(["Acme CRM", "1", "0.3424", "1"]);
+  expect([acme[0], acme[header.indexOf("top1_rate")], acme[header.indexOf("top1_rate_low")], acme[header.indexOf("top1_rate_high")]]).toEqual(["Acme CRM", "100%", "34%", "100%"]);
   // One definition: the CLI writes the same bytes.
   const fromCli = await cli(["visibility", "get", analysisId, "--format", "csv"]);
   expect(fromCli.code, fromCli.stderr).toBe(0);

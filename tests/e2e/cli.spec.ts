@@ -251,7 +251,7 @@ test("citations: an analysis of a batch as tables, its --json the stored analysi
   expect(human.stdout).toMatch(/^citation analysis ca_\w+: completed · best crm for a startup/);
   expect(human.stdout).toContain(`${done.batch.run_ids.length} runs, 1 prompts`);
   expect(human.stdout).toContain("top domains");
-  expect(human.stdout).toMatch(new RegExp(`${domain.replace(/\./g, "\\.")} +all +\\d+/${done.batch.run_ids.length} +[\\d.]+% +[\\d.]+%–[\\d.]+%`));
+  expect(human.stdout).toMatch(new RegExp(`${domain.replace(/\./g, "\\.")} +all +\\d+/${done.batch.run_ids.length} +[\\d.]+% +[\\d.]+–[\\d.]+%`));
   expect(human.stdout).toMatch(/HubSpot +\d+\/\d+/);
 
   const json = await cli(["citations", batch.batch.id, done.batch.run_ids[0]!, "--domain", domain, "--json"]);
