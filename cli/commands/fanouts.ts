@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { ENGINE_IDS } from "../../lib/schemas/common";
 import { createFanout, estimateFanout, getFanout, getFanoutQueries, listFanouts, type Fanout, type FanoutEstimate, type FanoutQueryReport, type FanoutRequest } from "../../lib/schemas/fanouts";
+import { shownSentences, shownShort } from "../../lib/words/fanouts";
 import { percent, percentRange } from "../../lib/words/format";
 import { EXIT } from "../client";
 import {
@@ -94,6 +95,8 @@ export function formatEstimate(
     table(inEngineOrder(e.lines, (l) => l.engine).map((l) => ({ ...l, amount: `$${l.amount_usd}`, price: `$${l.unit_price_usd}` })), ["engine", "executions", "price", "amount"]),
     `total $${e.total_usd} at prices ${e.pricing_version}` +
       (e.billing_enabled ? `; available $${e.available_usd}: ${e.sufficient ? "enough" : "NOT enough"}` : " (billing is off: nothing is charged)"),
+
+    ...(e.margin?.summary ?? []),
   ];
   if (e.executions > e.max_executions) lines.push(`over this server's limit of ${e.max_executions} executions per fanout: creating it would be refused`);
   return lines.join("\n");
@@ -111,6 +114,7 @@ export function formatFanout(f: FanoutBody): string {
     `${f.prompt_count} prompts × ${enginesInOrder(f.engines).join(", ")} × ${f.runs} runs; ${f.counts.completed} completed, ${f.counts.failed} failed, ` +
       `${f.counts.queued + f.counts.running} unfinished · ${f.query_count} queries` +
       (f.charged_usd !== null ? ` · charged $${f.charged_usd}, held $${f.held_usd}` : ""),
+    ...shownSentences(f.shown ?? []),
   ];
   for (const prompt of f.prompts) {
     const market = marketLabel(prompt.location, prompt.language);
@@ -120,7 +124,8 @@ export function formatFanout(f: FanoutBody): string {
       const counts = new Map<string, number>();
       for (const run of engine.runs) for (const q of new Set(run.queries.map((x) => x.text))) counts.set(q, (counts.get(q) ?? 0) + 1);
       const ranked = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-      lines.push(`   ${engine.engine} (${finished}/${engine.runs.length} runs completed, ${engine.query_count} queries)`);
+      const shown = engine.shown && engine.shown.runs_shown < engine.shown.completed_runs ? `, ${shownShort(engine.shown)}` : "";
+      lines.push(`   ${engine.engine} (${finished}/${engine.runs.length} runs completed, ${engine.query_count} queries${shown})`);
       if (ranked.length === 0) lines.push("      (no queries)");
       for (const [query, runs] of ranked) lines.push(`      ${runs}/${finished || engine.runs.length}  ${query}`);
     }

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import type { EntityInput } from "../../lib/schemas/visibility";
 import {
-  createMonitor, deleteMonitor, getMonitor, listMonitors, listMonitorTicks, runMonitor, scheduleInWords, updateMonitor,
+  createMonitor, deleteMonitor, estimateMonitor, type MonitorEstimate, getMonitor, listMonitors, listMonitorTicks, runMonitor, scheduleInWords, updateMonitor,
   type Monitor, type MonitorCreated, type MonitorRequest, type MonitorSummary, type Tick,
 } from "../../lib/schemas/monitors";
 import { EXIT } from "../client";
@@ -104,6 +104,19 @@ function createBody(ctx: Ctx): RequestBody {
   };
 }
 
+/** POST /monitors/estimate as `monitor estimate` prints it: the size, the price per tick and month, then how precise. */
+export function formatMonitorEstimate(e: z.output<typeof MonitorEstimate>): string {
+  const lines = [
+    `${e.prompts} prompts × ${e.engines.length} engines (${enginesInOrder(e.engines).join(", ")}) × ${e.runs} runs = ${e.executions_per_tick} executions per tick`,
+    `$${e.per_tick_usd} per tick; at most ${e.ticks_per_month} ticks a month: $${e.per_month_usd} a month at prices ${e.pricing_version}` +
+      (e.billing_enabled ? "" : " (billing is off: nothing is charged)"),
+  ];
+  if (e.monthly_budget_usd !== null) lines.push(`a $${e.monthly_budget_usd} monthly budget pays for ${e.ticks_within_budget} of them; the rest are skipped`);
+  if (e.executions_per_tick > e.max_executions) lines.push(`over this server's limit of ${e.max_executions} executions per tick: creating it would be refused`);
+  lines.push(...e.margin.summary, ...e.detectable_change.summary);
+  return lines.join("\n");
+}
+
 /** A tick's status with its skip reason: "skipped (budget_exhausted)". */
 export function tickStatusText(t: { status: string; skip_reason: string | null }): string {
   return t.skip_reason ? `${t.status} (${t.skip_reason})` : t.status;
@@ -180,6 +193,16 @@ export const monitors: Section = {
         note(`Created. The first tick is due ${date(m.next_run_at)}; run one now with: geoscope monitor run ${m.id}`);
         note("Its webhook secret is shown once, below; store it now to check its webhooks' signatures.");
         out(`webhook secret: ${m.webhook_secret}`);
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["monitor", "estimate"],
+      args: '["PROMPT" …]',
+      summary: "what a monitor would run and cost per tick and per month, and how precise its figures would be (creates nothing)",
+      options: createOptions,
+      async run(ctx) {
+        show(ctx, await request(ctx, estimateMonitor, { body: createBody(ctx) }), formatMonitorEstimate);
         return EXIT.ok;
       },
     },

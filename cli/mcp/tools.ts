@@ -55,6 +55,7 @@ export const TOOLS: readonly ToolSpec[] = [
     endpoint: "POST /monitors",
     hint: "Starts nothing now: each tick (at next_run_at, then every day or week) is a fanout charged like create_fanout; monthly_budget_usd caps what its ticks spend in a month. The answer's webhook_secret is shown only here.",
   },
+  { name: "estimate_monitor", endpoint: "POST /monitors/estimate", hint: "Free: creates and holds nothing. Says a tick's and a month's price, how precise each tick's rates will be, and how large a change its alerts catch.", readOnly: true },
   { name: "list_monitors", endpoint: "GET /monitors" },
   { name: "get_monitor", endpoint: "GET /monitors/{monitor_id}" },
   { name: "update_monitor", endpoint: "PATCH /monitors/{monitor_id}", hint: "Pause with status paused, resume with status active." },

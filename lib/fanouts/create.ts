@@ -15,6 +15,10 @@ import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/projects";
 import { checkRunsInFlight, resolveEngines } from "../runs/create";
 import { FANOUT_RUNS, type FanoutEstimate, type FanoutRequest } from "../schemas/fanouts";
+import type { PlanMargin } from "../schemas/plan";
+import { round4, runsForMargin, wilsonHalfWidth } from "../stats";
+import { lastBrandRate } from "../visibility/last-rate";
+import { marginSummary } from "../words/plan";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, runQueued } from "../work/events";
 import { presentNewFanout } from "./read";
@@ -115,7 +119,22 @@ export async function estimateFanout(principal: Principal, input: Request): Prom
     billing_enabled: settings.enabled,
     available_usd: available === null ? null : formatUsd(available < 0n ? 0n : available),
     sufficient: available === null ? null : available >= totalMicros,
+    margin: await marginOf(project.id, input.prompts.length * plan.runs),
   };
+}
+
+/** How precise each engine's visibility rates will be over `runsPerEngine` answers (lib/stats/plan.ts). */
+export async function marginOf(projectId: string, runsPerEngine: number): Promise<z.input<typeof PlanMargin>> {
+  const last = await lastBrandRate(projectId);
+  const n = Math.max(1, runsPerEngine);
+  const margin = {
+    runs_per_engine: runsPerEngine,
+    at_half: round4(wilsonHalfWidth(0.5, n)),
+    at_last_rate: last ? round4(wilsonHalfWidth(last.visibility, n)) : null,
+    last_rate: last ? { analysis_id: last.analysisId, entity: last.entity, runs: last.runs, runs_mentioning: last.runsMentioning, visibility: last.visibility } : null,
+    runs_for_5_points: runsForMargin(0.05),
+  };
+  return { ...margin, summary: marginSummary(margin) };
 }
 
 type NewRun = { id: string; prompt: string; promptIndex: number; engine: string; runIndex: number; location: string | null; language: string | null };

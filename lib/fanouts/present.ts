@@ -5,7 +5,7 @@ import { presentRunCharge } from "../billing/present";
 import { formatUsd } from "../billing/money";
 import { billingSettings } from "../billing/settings";
 import { deriveBatchStatus, isFinished, type RunCounts } from "../runs/status";
-import type { Fanout, FanoutPromptSource, FanoutQueryReport, FanoutSummary } from "../schemas/fanouts";
+import type { Fanout, FanoutPromptSource, FanoutQueryReport, FanoutSummary, ShownRate } from "../schemas/fanouts";
 import type { Location } from "../schemas/locale";
 import type { PromptResult } from "../schemas/results";
 import type { RunStatus } from "../schemas/runs";
@@ -63,6 +63,20 @@ function queriesOf(run: ObservedRun) {
   }));
 }
 
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/** Whether a completed run showed an answer: false only where the engine said so (runs before the apps all did). */
+const showed = (run: ObservedRun) => (run.result as { shown?: boolean } | null)?.shown !== false;
+
+/** How often these runs' engine showed an answer, over the completed ones, with the rate's Wilson interval. */
+export function shownRateOf(runs: readonly ObservedRun[]): z.input<typeof ShownRate> {
+  const completed = runs.filter((r) => r.status === "completed");
+  const shown = completed.filter(showed).length;
+  if (completed.length === 0) return { completed_runs: 0, runs_shown: 0, rate: null, interval: null };
+  const [low, high] = wilsonInterval(shown, completed.length);
+  return { completed_runs: completed.length, runs_shown: shown, rate: round4(shown / completed.length), interval: [round4(low), round4(high)] };
+}
+
 export function presentFanout(row: FanoutRow, runs: readonly ObservedRun[], billingEnabled = billingSettings().enabled): z.input<typeof Fanout> {
   const tally = tallyOf(runs);
   const prompts = row.prompts as StoredPrompt[];
@@ -85,6 +99,7 @@ export function presentFanout(row: FanoutRow, runs: readonly ObservedRun[], bill
         return {
           engine: engine as z.input<typeof Fanout>["engines"][number],
           query_count: engineRuns.reduce((n, r) => n + (r.status === "completed" ? (r.queryCount ?? 0) : 0), 0),
+          shown: shownRateOf(engineRuns),
           runs: engineRuns.map((run) => {
             const result = run.status === "completed" ? (run.result as z.output<typeof PromptResult> | null) : null;
             return {
@@ -94,6 +109,7 @@ export function presentFanout(row: FanoutRow, runs: readonly ObservedRun[], bill
               created_at: run.createdAt.toISOString(),
               model: run.model,
               searched: result?.searched ?? null,
+              shown: run.status === "completed" ? showed(run) : null,
               search_calls: result?.search_calls ?? null,
               queries: queriesOf(run),
               error: (run.error ?? null) as z.input<typeof Fanout>["prompts"][number]["engines"][number]["runs"][number]["error"],
@@ -114,6 +130,10 @@ export function presentFanout(row: FanoutRow, runs: readonly ObservedRun[], bill
         engines,
       };
     }),
+    shown: row.engines.map((engine) => ({
+      engine: engine as z.input<typeof Fanout>["engines"][number],
+      ...shownRateOf(runs.filter((r) => r.engine === engine)),
+    })),
     held_usd: billingEnabled ? formatUsd(held) : null,
     charged_usd: billingEnabled ? formatUsd(charged) : null,
   };
@@ -123,9 +143,6 @@ export function presentFanout(row: FanoutRow, runs: readonly ObservedRun[], bill
 export function foldQuery(text: string): string {
   return text.trim().replace(/\s+/g, " ").toLowerCase();
 }
-
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
-
 
 type ReportRun = z.input<typeof Fanout>["prompts"][number]["engines"][number]["runs"][number];
 

@@ -21,7 +21,7 @@ export type FanoutRow = RowOf<typeof fanoutColumns>;
 
 /**
  * What the presenters read of a fanout's run (alias r, its hold h): of its `result` only
- * `searched`, `search_calls` and `searches`, extracted in the database.
+ * `searched`, `shown`, `search_calls` and `searches`, extracted in the database.
  */
 export const observedRunColumns = {
   id: text("r.id"),
@@ -32,7 +32,7 @@ export const observedRunColumns = {
   runIndex: int("r.run_index").nullable,
   queryCount: int("r.query_count").nullable,
   result: json(
-    "CASE WHEN r.status = 'completed' THEN jsonb_build_object('searched', r.result->'searched', 'search_calls', r.result->'search_calls', 'searches', r.result->'searches') END",
+    "CASE WHEN r.status = 'completed' THEN jsonb_build_object('searched', r.result->'searched', 'shown', r.result->'shown', 'search_calls', r.result->'search_calls', 'searches', r.result->'searches') END",
   ).nullable,
   error: json("r.error").nullable,
   createdAt: date("r.created_at"),

@@ -42,6 +42,15 @@ export function engineLabel(engine: string): string {
   return facts ? `${facts.name} (${facts.surface === "api" ? "API" : "app"})` : engine;
 }
 
+/**
+ * Whether the engine may show nothing at all for a query: Google shows an AI Overview (or an AI
+ * Mode answer) for some searches only; every other engine answers every time. Fanouts give these
+ * engines' `shown` rate (decisions.md "Engines, wave 4").
+ */
+export function mayShowNothing(engine: string): boolean {
+  return engine === "google_ai_overview" || engine === "google_ai_mode";
+}
+
 export const EngineSurface = z.enum(ENGINE_SURFACES).meta({
   id: "EngineSurface",
   description: "`api`: a model's API with its web search, as a developer calls it. `app`: what a signed-out person sees in the consumer product (ChatGPT, Gemini, Google Search), captured by a vendor.",

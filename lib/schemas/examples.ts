@@ -429,6 +429,14 @@ export const exampleFanoutEstimate = {
   billing_enabled: true,
   available_usd: "24.33",
   sufficient: true,
+  margin: {
+    runs_per_engine: 2,
+    at_half: 0.4055,
+    at_last_rate: 0.3977,
+    last_rate: { analysis_id: "va_01M8A2S4T6V8W0X2Y4Z6A8B0C2", entity: "Acme CRM", runs: 36, runs_mentioning: 12, visibility: 0.3333 },
+    runs_for_5_points: 385,
+    summary: ["About ±41 points per engine (2 runs each); to reach ±5, 385 runs per engine.", "At Acme CRM's last visibility (33%), about ±40 points."],
+  },
 };
 
 const observedRun = (runId: string, runIndex: number, engine: "chatgpt" | "claude", done: boolean, queries: string[]) => ({
@@ -438,6 +446,7 @@ const observedRun = (runId: string, runIndex: number, engine: "chatgpt" | "claud
   created_at: "2026-11-21T10:15:00.412Z",
   model: done ? (engine === "chatgpt" ? "gpt-5-2025-08-07" : "claude-sonnet-4-5-20250929") : null,
   searched: done ? true : null,
+  shown: done ? true : null,
   search_calls: done ? queries.length : null,
   queries: queries.map((text, i) => ({ text, position: i + 1, search_call: i + 1, provider_search_id: null })),
   error: null,
@@ -480,6 +489,7 @@ export const exampleFanout = {
         {
           engine: "chatgpt",
           query_count: 4,
+          shown: { completed_runs: 2, runs_shown: 2, rate: 1, interval: [0.3424, 1] },
           runs: [
             observedRun(fanoutIds.chatgpt1, 1, "chatgpt", true, ["best CRM for small B2B startup 2026", "HubSpot vs Pipedrive pricing"]),
             observedRun(fanoutIds.chatgpt2, 2, "chatgpt", true, ["best CRM for small B2B startup 2026", "Pipedrive reviews 2026"]),
@@ -488,6 +498,7 @@ export const exampleFanout = {
         {
           engine: "claude",
           query_count: 1,
+          shown: { completed_runs: 1, runs_shown: 1, rate: 1, interval: [0.2065, 1] },
           runs: [
             observedRun(fanoutIds.claude1, 1, "claude", true, ["CRM for 10 person B2B startup"]),
             observedRun(fanoutIds.claude2, 2, "claude", false, []),
@@ -495,6 +506,10 @@ export const exampleFanout = {
         },
       ],
     },
+  ],
+  shown: [
+    { engine: "chatgpt", completed_runs: 2, runs_shown: 2, rate: 1, interval: [0.3424, 1] },
+    { engine: "claude", completed_runs: 1, runs_shown: 1, rate: 1, interval: [0.2065, 1] },
   ],
   held_usd: "0.03",
   charged_usd: "0.07",
@@ -1470,4 +1485,38 @@ export const exampleMention = {
   "list_rank": 1,
   "counted": true,
   "reason": null
+};
+
+export const exampleMonitorEstimate = {
+  prompts: 10,
+  engines: ["chatgpt", "claude"],
+  runs: 3,
+  executions_per_tick: 60,
+  max_executions: 1000,
+  ticks_per_month: 5,
+  lines: [
+    { engine: "chatgpt", executions: 30, unit_price_usd: "0.02", amount_usd: "0.60" },
+    { engine: "claude", executions: 30, unit_price_usd: "0.03", amount_usd: "0.90" },
+  ],
+  per_tick_usd: "1.50",
+  per_month_usd: "7.50",
+  monthly_budget_usd: "25.00",
+  ticks_within_budget: 5,
+  pricing_version: "2026-11-29",
+  billing_enabled: true,
+  margin: {
+    runs_per_engine: 30,
+    at_half: 0.1685,
+    at_last_rate: null,
+    last_rate: null,
+    runs_for_5_points: 385,
+    summary: ["About ±17 points per engine (30 runs each); to reach ±5, 385 runs per engine."],
+  },
+  detectable_change: {
+    entities: 2,
+    min_change: 10,
+    at_half: 0.347,
+    at_last_rate: null,
+    summary: ["A change between two ticks is alerted 8 times in 10 when it is at least 35 points (from 50%)."],
+  },
 };

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { RunCharge } from "./billing";
 import { DateTime, EngineId, Usd, cursorParam, idOf, limitParam, listOf, name, trimmedText, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
+import { PlanMargin } from "./plan";
 import { exampleFanout, exampleFanoutEstimate, exampleFanoutQueryReport, exampleFanoutRequest, exampleFanoutSummary } from "./examples";
 import { Language, Location, marketFields } from "./locale";
 import { ProjectId } from "./projects";
@@ -86,6 +87,7 @@ export const FanoutEstimate = z
     billing_enabled: z.boolean(),
     available_usd: Usd.nullable().describe("Null while billing is off."),
     sufficient: z.boolean().nullable().describe("Whether available credit covers total_usd; null while billing is off."),
+    margin: PlanMargin,
   })
   .meta({ id: "FanoutEstimate", description: "Informational: starts nothing, holds nothing, and is not a quote.", examples: [exampleFanoutEstimate] });
 
@@ -98,6 +100,23 @@ export const ObservedQuery = z
   })
   .meta({ id: "ObservedQuery" });
 
+export const ShownRate = z
+  .object({
+    completed_runs: z.int(),
+    runs_shown: z.int().describe("Completed runs where the engine showed an answer (`result.shown` not false)."),
+    rate: z.number().nullable().describe("runs_shown / completed_runs, rounded to 4 places; null before any run completed."),
+    interval: z.tuple([z.number(), z.number()]).nullable().describe("95% Wilson score interval of rate, rounded to 4 places; null with rate."),
+  })
+  .meta({
+    id: "ShownRate",
+    description:
+      "How often the engine showed an answer at all. Google shows an AI Overview (or an AI Mode answer) for some searches only; a run without one completes with `result.shown` false. Every other engine shows one every time.",
+  });
+
+export const FanoutEngineShown = z
+  .object({ engine: EngineId, ...ShownRate.shape })
+  .meta({ id: "FanoutEngineShown", description: "An engine's shown rate over all of a fanout's prompts." });
+
 export const FanoutRunObservation = z
   .object({
     run_id: RunId,
@@ -106,6 +125,7 @@ export const FanoutRunObservation = z
     created_at: DateTime,
     model: z.string().nullable(),
     searched: z.boolean().nullable().describe("Null if not recorded or not done."),
+    shown: z.boolean().nullable().describe("Whether the engine showed an answer (false where Google showed no AI Overview); null unless completed."),
     search_calls: z.int().nullable().describe("May exceed the calls with a query if one showed no query text."),
     queries: z.array(ObservedQuery),
     error: RunError.nullable(),
@@ -119,6 +139,7 @@ export const FanoutEngineObservations = z
   .object({
     engine: EngineId,
     query_count: z.int().describe("Across this engine's completed runs of the prompt, nothing deduplicated."),
+    shown: ShownRate.describe("How often this engine showed an answer for this prompt."),
     runs: z.array(FanoutRunObservation).describe("Ordered by run_index."),
   })
   .meta({ id: "FanoutEngineObservations" });
@@ -159,6 +180,9 @@ export const Fanout = z
   .object({
     ...summaryFields,
     prompts: z.array(FanoutPromptObservations),
+    shown: z
+      .array(FanoutEngineShown)
+      .describe("Per engine over all prompts, in the fanout's engine order: how often it showed an answer (the `shown_rate` of decisions.md: for Google's AI Overview, how often Google showed one)."),
     held_usd: Usd.nullable().describe("Credit still held for its unfinished runs; null while billing is off, and on a shared page."),
     charged_usd: Usd.nullable().describe("Paid for its completed runs so far; null while billing is off, and on a shared page."),
   })

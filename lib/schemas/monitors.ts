@@ -3,9 +3,10 @@
 import { z } from "zod";
 import { DateTime, ENGINE_IDS, EngineId, Usd, cursorParam, idOf, limitParam, listOf, name, readDecimal } from "./common";
 import { defineEndpoint } from "./endpoint";
-import { ids as exampleIds } from "./examples";
+import { exampleMonitorEstimate, ids as exampleIds } from "./examples";
 import { FanoutPromptInput, FanoutPromptSource } from "./fanouts";
 import { Language, Location, marketFields } from "./locale";
+import { DetectableChange, PlanMargin } from "./plan";
 import { ProjectId } from "./projects";
 import { RunError } from "./results";
 import { FanoutId } from "./runs";
@@ -470,6 +471,35 @@ export const MonitorsQuery = z.object({
 });
 
 const monitorParams = z.object({ monitor_id: MonitorId });
+
+export const MonitorEstimate = z
+  .object({
+    prompts: z.int(),
+    engines: z.array(EngineId),
+    runs: z.int(),
+    executions_per_tick: z.int().describe("prompts × engines × runs."),
+    max_executions: z.int().describe("The most one tick may run on this server; creating a larger monitor is refused."),
+    ticks_per_month: z.int().describe("The most ticks a month can have on its schedule: 31 every day, 5 every week."),
+    lines: z
+      .array(z.object({ engine: EngineId, executions: z.int(), unit_price_usd: Usd, amount_usd: Usd }))
+      .describe("One tick's price per engine, at the current rate card."),
+    per_tick_usd: Usd,
+    per_month_usd: Usd.describe("per_tick_usd × ticks_per_month: the most a month can cost without a budget."),
+    monthly_budget_usd: Usd.nullable().describe("The budget asked for, or null for none."),
+    ticks_within_budget: z.int().nullable().describe("How many ticks a month the budget pays for (the rest are skipped); null without a budget."),
+    pricing_version: z.string(),
+    billing_enabled: z.boolean(),
+    margin: PlanMargin.describe("How precise each tick's visibility rates will be per engine."),
+    detectable_change: DetectableChange,
+  })
+  .meta({ id: "MonitorEstimate", description: "Informational: creates, starts and holds nothing, and is not a quote.", examples: [exampleMonitorEstimate] });
+
+export const estimateMonitor = defineEndpoint({
+  method: "POST", path: "/monitors/estimate", operationId: "estimateMonitor", summary: "What a monitor would run, cost and be able to see; creates nothing",
+  description:
+    "The body POST /monitors takes; nothing is created, held or checked against credit, and the webhook URL is not resolved. Each tick is priced at the current rate card; `margin` says how precise each tick's rates will be, `detectable_change` how large a change between two ticks its alerts catch 8 times in 10. 400 for what POST /monitors refuses in its body (sources, no entity); over max_executions it answers 200 with the limit, as the fanout estimate does.",
+  tags: ["Monitors"], auth: "bearer", body: MonitorRequest, response: MonitorEstimate, status: 200,
+});
 
 export const createMonitor = defineEndpoint({
   method: "POST", path: "/monitors", operationId: "createMonitor", summary: "Re-run a set of prompts every day or week",

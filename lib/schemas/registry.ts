@@ -12,6 +12,7 @@ import * as engines from "./engines";
 import * as fanouts from "./fanouts";
 import * as locale from "./locale";
 import * as monitors from "./monitors";
+import * as plan from "./plan";
 import * as projects from "./projects";
 import * as questions from "./questions";
 import * as results from "./results";
@@ -39,6 +40,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   fanouts,
   locale,
   monitors,
+  plan,
   projects,
   questions,
   results,
@@ -80,6 +82,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   fanouts.listFanouts,
   fanouts.getFanout,
   fanouts.getFanoutQueries,
+  monitors.estimateMonitor,
   monitors.createMonitor,
   monitors.listMonitors,
   monitors.getMonitor,

@@ -10,3 +10,4 @@ export { studentTCdf, studentTQuantile, tFor } from "./student";
 export { sampleVariance, tMeanInterval } from "./mean";
 export { SeededRandom } from "./random";
 export { cohensKappa, type Agreement2x2 } from "./kappa";
+export { detectableChange, runsForMargin, wilsonHalfWidth } from "./plan";

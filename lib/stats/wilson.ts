@@ -3,7 +3,7 @@
 // where the normal approximation does not.
 
 /** z for a two-sided 95% interval. */
-const Z95 = 1.959963984540054;
+export const Z95 = 1.959963984540054;
 
 /** [low, high] of the 95% Wilson score interval; [0, 1] when there were no trials. */
 export function wilsonInterval(successes: number, trials: number, z = Z95): [number, number] {

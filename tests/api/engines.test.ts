@@ -5,6 +5,9 @@ import { GET as listEnginesRoute, POST as postEngines } from "@/app/api/v1/engin
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { POST as postPrompts } from "@/app/api/v1/prompts/route";
 import { POST as postVisibility } from "@/app/api/v1/visibility-analyses/route";
+import { POST as postFanouts } from "@/app/api/v1/fanouts/route";
+import { GET as getFanoutRoute } from "@/app/api/v1/fanouts/[fanout_id]/route";
+import { shownSentences } from "@/lib/words/fanouts";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { localDriver } from "@/lib/work/local-driver";
 import { resetConfig } from "@/lib/config/env";
@@ -100,5 +103,32 @@ describe("a query Google shows no AI Overview for", () => {
     expect(analysis.body.excluded_runs).toEqual([{ run_id: overview.id, reason: "no_answer" }]);
     expect(analysis.body.totals.runs).toBe(1);
     expect(analysis.body.rows[0].by_engine.map((e: any) => [e.engine, e.runs, e.runs_mentioning])).toEqual([["chatgpt_app", 1, 1]]);
+  });
+});
+
+describe("a fanout's shown rate", () => {
+  it("says per engine and per prompt how often Google showed an AI Overview, with the rate's Wilson interval, and in words", async () => {
+    const prompts = [
+      { text: `best crm for a florist ${answerDirective("Pipedrive suits a florist.")}` },
+      { text: `which crm for a bakery ${answerDirective("Pipedrive suits a bakery.")} [[sim:no_overview]]` },
+      { text: `which crm for a barber ${answerDirective("Pipedrive suits a barber.")} [[sim:no_overview]]` },
+    ];
+    const created = await call(postFanouts, "POST", "/fanouts", { token: alice.apiKey, body: { prompts, project, engines: ["chatgpt_app", "google_ai_overview"], runs: 1 } });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const id = created.body.id as string;
+    const done = await call(getFanoutRoute, "GET", `/fanouts/${id}`, { token: alice.apiKey, params: { fanout_id: id }, query: { wait: 30 } });
+    expect(done.body.status).toBe("completed");
+    // Wilson 95% intervals as published (Newcombe 1998, table I method 3): 1/3 = 0.0615-0.7923, 3/3 = 0.4385-1, 0/1 = 0-0.7935.
+    expect(done.body.shown).toEqual([
+      { engine: "chatgpt_app", completed_runs: 3, runs_shown: 3, rate: 1, interval: [0.4385, 1] },
+      { engine: "google_ai_overview", completed_runs: 3, runs_shown: 1, rate: 0.3333, interval: [0.0615, 0.7923] },
+    ]);
+    const overviewOf = (p: number) => done.body.prompts[p].engines.find((e: any) => e.engine === "google_ai_overview");
+    expect(overviewOf(0).shown).toEqual({ completed_runs: 1, runs_shown: 1, rate: 1, interval: [0.2065, 1] });
+    expect(overviewOf(1).shown).toEqual({ completed_runs: 1, runs_shown: 0, rate: 0, interval: [0, 0.7935] });
+    expect(overviewOf(1).runs[0].shown).toBe(false);
+    expect(overviewOf(0).runs[0].shown).toBe(true);
+    // Only the engine that may show nothing gets a sentence: the app answered every time.
+    expect(shownSentences(done.body.shown)).toEqual(["Google AI Overview (app) showed an answer in 1 of 3 completed runs (about 33%, 95% interval 6.1–80%)."]);
   });
 });

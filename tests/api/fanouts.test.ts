@@ -10,6 +10,8 @@ import { GET as getQueriesRoute } from "@/app/api/v1/fanouts/[fanout_id]/queries
 import { GET as getPricing } from "@/app/api/v1/pricing/route";
 import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
 import { GET as listRunsRoute } from "@/app/api/v1/runs/route";
+import { POST as postVisibility } from "@/app/api/v1/visibility-analyses/route";
+import { answerDirective } from "@/lib/engines/simulator/directive";
 import { parseUsd, formatUsd } from "@/lib/billing/money";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
@@ -213,7 +215,7 @@ describe("POST /fanouts", () => {
     // The summary carries the same totals, without observations or money.
     const list = await call(listFanoutsRoute, "GET", "/fanouts", { token: alice.apiKey, query: { project: aliceProject } });
     const summary = list.body.items.find((f: any) => f.id === done.id);
-    const { prompts: _p, held_usd: _h, charged_usd: _c, ...expected } = done;
+    const { prompts: _p, held_usd: _h, charged_usd: _c, shown: _s, ...expected } = done;
     expect(summary).toEqual(expected);
   });
 
@@ -382,5 +384,49 @@ describe("billing off", () => {
       process.env.BILLING_ENABLED = "true";
       resetConfig();
     }
+  });
+});
+
+describe("the estimate's margin", () => {
+  it("says how precise each engine's visibility rates will be, and at the brand's last rate once a visibility analysis exists", async () => {
+    const planner = await person("planner@example.com");
+    const project = (await createProject(principalOf(planner), { name: "Margins", workspace_id: planner.workspaceId, context: { brands: ["Acme"], competitors: ["HubSpot"] } })).id;
+    const estimate = (runs: number) =>
+      call(postEstimate, "POST", "/fanouts/estimate", { token: planner.cliToken, body: { prompts: prompts("a", "b", "c"), engines: ["chatgpt", "claude"], runs, project } });
+    // 3 prompts × 10 runs: 30 answers per engine; Wilson's 95% half-width at 50% over 30 is 1.96 / (2 √(30 + 1.96²)) = 0.1685.
+    const before = (await estimate(10)).body;
+    expect(before.margin).toEqual({
+      runs_per_engine: 30,
+      at_half: 0.1685,
+      at_last_rate: null,
+      last_rate: null,
+      runs_for_5_points: 385,
+      summary: ["About ±17 points per engine (30 runs each); to reach ±5, 385 runs per engine."],
+    });
+
+    // Acme named in 1 of 4 prompts on both engines: visibility 2 of 8 (25%).
+    const texts = ["Acme is a fine CRM.", "HubSpot is a fine CRM.", "HubSpot again.", "Nothing to name."].map((t, i) => ({ text: `crm question ${i} ${answerDirective(t)}` }));
+    const fanout = await create(planner.cliToken, { prompts: texts, engines: ["chatgpt", "claude"], runs: 1, project });
+    expect(fanout.status).toBe(202);
+    await finished(planner.cliToken, fanout.body.id);
+    const analysis = await call(postVisibility, "POST", "/visibility-analyses", { token: planner.cliToken, body: { ids: [fanout.body.id] } });
+    expect(analysis.status).toBe(201);
+
+    const after = (await estimate(10)).body;
+    // Wilson's 95% half-width at 25% over 30: 0.1486.
+    expect(after.margin).toEqual({
+      runs_per_engine: 30,
+      at_half: 0.1685,
+      at_last_rate: 0.1486,
+      last_rate: { analysis_id: analysis.body.id, entity: "Acme", runs: 8, runs_mentioning: 2, visibility: 0.25 },
+      runs_for_5_points: 385,
+      summary: ["About ±17 points per engine (30 runs each); to reach ±5, 385 runs per engine.", "At Acme's last visibility (25%), about ±15 points."],
+    });
+    // Enough runs (20 prompts × 20): no advice to add more.
+    const many = await call(postEstimate, "POST", "/fanouts/estimate", {
+      token: planner.cliToken,
+      body: { prompts: prompts(...Array.from({ length: 20 }, (_, i) => `p${i}`)), engines: ["chatgpt"], runs: 20, project },
+    });
+    expect(many.body.margin.summary[0]).toBe("About ±5 points per engine (400 runs each).");
   });
 });

@@ -170,7 +170,8 @@ test("the market picker: regional languages by name, and a fanout in several cou
   expect(options.filter((o) => /^(\S+) (\(\1\)|· \1)$/.test(o))).toEqual([]);
 
   await form.getByTestId("fanout-prompts").fill("best crm for a small agency\ncrm with email tracking");
-  for (const engine of ["ChatGPT", "Claude"]) await form.getByLabel(engine).uncheck();
+  // Gemini's API alone: every other engine unchecked.
+  for (const box of await form.locator('input[name="engines"]').all()) if ((await box.getAttribute("value")) !== "gemini") await box.uncheck();
   await form.getByTestId("fanout-runs").fill("1");
   await picker.getByTestId("market-country").first().selectOption("DE");
   await expect(language.locator('optgroup[label="Spoken in this country"] option')).toHaveText(["German (Germany) · de-DE"]);
@@ -180,6 +181,10 @@ test("the market picker: regional languages by name, and a fanout in several cou
   await language.selectOption("de-AT");
   await expect(form.getByTestId("estimate-executions")).toHaveAttribute("data-executions", "4");
   await expect(form.getByTestId("estimate-executions")).toContainText("4 prompts (2 × 2 countries)");
+  // How precise: 4 answers per engine (Wilson's half-width at 50%: 0.35), and at Acme CRM's last visibility (2 of 2): 0.245.
+  await expect(form.getByTestId("estimate-margin")).toHaveText(
+    "About ±35 points per engine (4 runs each); to reach ±5, 385 runs per engine. At Acme CRM's last visibility (100%), about ±24 points.",
+  );
   await screenshots(page, testInfo, "parity-fanout-countries");
   await form.getByTestId("start-fanout").click();
   await page.waitForURL(/\/fanouts\/fo_/);
@@ -327,9 +332,9 @@ test("a run page says what of the market reached the engine and what did not; Ge
   const chatgpt = runs.find((r) => r.engine === "chatgpt")!;
   const gemini = runs.find((r) => r.engine === "gemini")!;
   await page.goto(`/runs/${chatgpt.id}`);
-  await expect(page.getByTestId("locale-applied")).toHaveText("ChatGPT was sent the location, not the language");
+  await expect(page.getByTestId("locale-applied")).toHaveText("ChatGPT (API) was sent the location, not the language");
   await page.goto(`/runs/${gemini.id}`);
-  await expect(page.getByTestId("locale-applied")).toHaveText("Gemini was sent the location and language");
+  await expect(page.getByTestId("locale-applied")).toHaveText("Gemini (API) was sent the location and language");
   const searches = (await api<{ result: { searches: unknown[] }; usage: { web_searches: number | null } }>(request, "GET", `/runs/${gemini.id}`));
   expect(searches.usage.web_searches).toBeNull();
   const n = searches.result.searches.length;

@@ -79,6 +79,10 @@ test("the CLI: engines listed with their surface, a fanout on an API, an app and
   expect(estimate.code, estimate.stderr).toBe(0);
   // 2 prompts × 2 runs on each: 4 × (0.02 + 0.03 + 0.01).
   expect(JSON.parse(estimate.stdout)).toMatchObject({ executions: 12, total_usd: "0.24" });
+  // And how precise: 4 answers per engine, Wilson's 95% half-width at 50% is 0.35; said in words by the CLI.
+  expect(JSON.parse(estimate.stdout).margin).toMatchObject({ runs_per_engine: 4, at_half: 0.35, at_last_rate: null });
+  const said = await cli(["fanout", "estimate", shown, hidden, "--project", projectId, "--engines", engineList, "--runs", "2"]);
+  expect(said.stdout).toContain("About ±35 points per engine (4 runs each); to reach ±5, 385 runs per engine.");
 
   const created = await cli(["fanout", "create", shown, hidden, "--project", projectId, "--engines", engineList, "--runs", "2", "--wait", "--json"]);
   expect(created.code, created.stderr).toBe(0);
@@ -86,6 +90,15 @@ test("the CLI: engines listed with their surface, a fanout on an API, an app and
   fanoutId = fanout.id;
   expect(fanout.status).toBe("completed");
   expect(fanout.engines).toEqual(["chatgpt", "chatgpt_app", "google_ai_overview"]);
+  // How often Google showed an AI Overview at all: 2 of 4 runs, with Wilson's interval (2/4: 0.15-0.85).
+  expect(fanout.shown).toEqual([
+    { engine: "chatgpt", completed_runs: 4, runs_shown: 4, rate: 1, interval: [0.5101, 1] },
+    { engine: "chatgpt_app", completed_runs: 4, runs_shown: 4, rate: 1, interval: [0.5101, 1] },
+    { engine: "google_ai_overview", completed_runs: 4, runs_shown: 2, rate: 0.5, interval: [0.15, 0.85] },
+  ]);
+  const described = await cli(["fanout", "get", fanoutId]);
+  expect(described.stdout).toContain("Google AI Overview (app) showed an answer in 2 of 4 completed runs (about 50%, 95% interval 15–85%).");
+  expect(described.stdout).toMatch(/google_ai_overview \(2\/2 runs completed, 0 queries, shown in 0 of 2 runs\)/);
 
   const runs = JSON.parse((await cli(["runs", "list", "--fanout", fanoutId, "--limit", "50", "--json"])).stdout).items as Array<{ id: string; engine: string; subject: string; status: string }>;
   expect(runs).toHaveLength(12);
@@ -135,6 +148,7 @@ test("the fanout page names each engine with its surface, so an API's figures ar
   await expect(page.getByTestId("matrix-cell").and(page.locator('[data-status="completed"]'))).toHaveCount(6);
   // No query shown is not no search: Google does not say which it ran.
   await expect(page.locator('[data-testid="cell-queries"][data-engine="google_ai_overview"]').first()).toContainText("Google AI Overview (app) does not say which searches it ran.");
+  await expect(page.getByTestId("fanout-shown")).toHaveText("Google AI Overview (app) showed an answer in 2 of 4 completed runs (about 50%, 95% interval 15–85%).");
   await screenshots(page, testInfo, "engines-fanout");
 
   await page.goto(`/runs/${hiddenRun}`);

@@ -5,8 +5,15 @@ import { expect, type Page, type TestInfo } from "@playwright/test";
 export async function screenshots(page: Page, testInfo: TestInfo, name: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
-    expect(scrollWidth, `${name} is ${scrollWidth}px wide in a ${clientWidth}px window`).toBeLessThanOrEqual(clientWidth);
+    const { scrollWidth, clientWidth, wide } = await page.evaluate(() => {
+      const clientWidth = document.documentElement.clientWidth;
+      // The innermost elements reaching past the window's right edge: what to fix when it fails.
+      const past = [...document.body.querySelectorAll("*")].filter((e) => e.getBoundingClientRect().right > clientWidth + 0.5 && !e.parentElement?.closest(".scroll-table"));
+      const innermost = past.filter((e) => !past.some((o) => o !== e && e.contains(o)));
+      const wide = innermost.slice(0, 3).map((e) => `<${e.tagName.toLowerCase()} class="${e.getAttribute("class") ?? ""}"${e.getAttribute("data-testid") ? ` data-testid="${e.getAttribute("data-testid")}"` : ""}> "${(e.textContent ?? "").trim().slice(0, 60)}"`);
+      return { scrollWidth: document.documentElement.scrollWidth, clientWidth, wide };
+    });
+    expect(scrollWidth, `${name} is ${scrollWidth}px wide in a ${clientWidth}px window; past its edge: ${wide.join("; ")}`).toBeLessThanOrEqual(clientWidth);
     const path = testInfo.outputPath(`${name}-${width}.png`);
     await page.screenshot({ path, fullPage: true });
     await testInfo.attach(`${name}-${width}`, { path, contentType: "image/png" });

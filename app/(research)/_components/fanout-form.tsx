@@ -97,6 +97,11 @@ function Estimate({ state, pending, empty, countries }: { state: EstimateState; 
             </span>
           </p>
           <CreditLine billing={e.billing_enabled} available={e.available_usd} sufficient={e.sufficient} testId="estimate-credit" />
+          {e.margin ? (
+            <p className="mt-2 text-slate-700" data-testid="estimate-margin" title="Half the width of each engine's 95% interval of a visibility rate over the runs planned">
+              {e.margin.summary.join(" ")}
+            </p>
+          ) : null}
           <p className="mt-1 text-xs text-slate-500">Not a quote: a run that fails is not charged. Prices {e.pricing_version}.</p>
         </>
       )}

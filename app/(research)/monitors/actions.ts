@@ -8,13 +8,21 @@ import { ApiError } from "@/lib/http/errors";
 import { parseInput } from "@/lib/http/input";
 import { reachableMonitorRow } from "@/lib/monitors/read";
 import { createMonitor, deleteMonitor, runMonitor, updateMonitor } from "@/lib/monitors/create";
-import { MonitorRequest, MonitorUpdateRequest } from "@/lib/schemas/monitors";
+import { estimateMonitor } from "@/lib/monitors/estimate";
+import { MonitorRequest, MonitorUpdateRequest, type MonitorEstimate } from "@/lib/schemas/monitors";
+import type { z } from "zod";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../../_lib/form-words";
 import { acting, field, monitorOf, type MonitorActionState } from "./_lib/acting";
 import { trackedSource } from "./_lib/source";
 
 /** `created`: the new monitor and its webhook secret, which is shown this once (as the 201 of POST /monitors has it). */
-export type MonitorFormState = { ok: boolean; message?: string; created?: { id: string; name: string; secret: string } };
+export type MonitorFormState = {
+  ok: boolean;
+  message?: string;
+  created?: { id: string; name: string; secret: string };
+  /** "What it costs and can see" (intent=estimate): POST /monitors/estimate of the same fields; nothing is created. */
+  estimate?: z.input<typeof MonitorEstimate>;
+};
 export type { MonitorActionState };
 
 // The form's labels by the request paths its fields fill: refusals are shown in these words.
@@ -67,6 +75,7 @@ export async function createMonitorAction(_prev: MonitorFormState, form: FormDat
       },
       "form",
     );
+    if (field(form, "intent") === "estimate") return { ok: true, estimate: await estimateMonitor(principal, body) };
     const monitor = await createMonitor(principal, body);
     revalidatePath(`/projects/${monitor.project}`);
     return { ok: true, created: { id: monitor.id, name: monitor.name, secret: monitor.webhook_secret } };

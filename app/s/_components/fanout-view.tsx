@@ -13,6 +13,7 @@ import { marketText } from "../../(research)/_components/market";
 import { engineName, when } from "../_lib/view";
 import { Facts, ScrollTable, ShareHeading, Tag, statusTone } from "./bits";
 import { plural } from "@/lib/text";
+import { shownSentences } from "@/lib/words/fanouts";
 import { percent, percentRange } from "@/lib/words/format";
 
 export type FanoutBody = z.input<typeof Fanout>;
@@ -265,6 +266,11 @@ export function FanoutView({
             </span>
           ))}
         </p>
+        {shownSentences(fanout.shown ?? []).map((sentence) => (
+          <p key={sentence} className="mt-2 text-sm text-slate-700" data-testid="fanout-shown">
+            {sentence}
+          </p>
+        ))}
         {heading}
       </ShareHeading>
       {lead}

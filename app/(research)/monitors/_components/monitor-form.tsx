@@ -6,7 +6,7 @@
 import { useState } from "react";
 import { useFormAction } from "../../../_components/form-action";
 import { SecretOnce } from "../../../_components/secret-once";
-import { buttonClass, inputClass, Notice } from "../../../_components/ui";
+import { buttonClass, inputClass, Notice, subtleButtonClass } from "../../../_components/ui";
 import { createMonitorAction, type MonitorFormState } from "../actions";
 import { engineLabel } from "@/lib/schemas/engines";
 
@@ -95,10 +95,32 @@ export function MonitorForm({
           <Notice tone="error">{state.message}</Notice>
         </div>
       ) : null}
-      <button type="submit" className={buttonClass} disabled={pending || disabled} data-testid="create-monitor">
-        {pending ? "Creating…" : "Create monitor"}
-      </button>
+      {state.ok && state.estimate ? <EstimateLines e={state.estimate} /> : null}
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" className={buttonClass} disabled={pending || disabled} data-testid="create-monitor">
+          {pending ? "Working…" : "Create monitor"}
+        </button>
+        <button type="submit" name="intent" value="estimate" className={subtleButtonClass} disabled={pending} data-testid="estimate-monitor">
+          What it costs and can see
+        </button>
+      </div>
     </form>
+  );
+}
+
+/** The estimate of the fields as they are: a tick's and a month's price, and how precise its figures will be, in words. */
+function EstimateLines({ e }: { e: NonNullable<MonitorFormState["estimate"]> }) {
+  return (
+    <div className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700" data-testid="monitor-estimate">
+      <p>
+        {e.executions_per_tick} runs per tick: ${e.per_tick_usd} a tick, at most ${e.per_month_usd} a month ({e.ticks_per_month} ticks)
+        {e.monthly_budget_usd !== null ? `; the $${e.monthly_budget_usd} budget pays for ${e.ticks_within_budget} of them` : ""}
+        {e.billing_enabled ? "." : " (billing is off: nothing is charged)."}
+      </p>
+      <p className="mt-1" data-testid="monitor-estimate-precision">
+        {[...e.margin.summary, ...e.detectable_change.summary].join(" ")}
+      </p>
+    </div>
   );
 }
 
