@@ -81,6 +81,13 @@ test("a fanout's prompts tracked: the new monitor's page before its first tick, 
   await expect(monitorForm.getByTestId("monitor-refusal")).toHaveText(/^Monthly budget: must be an amount in USD [^;]*$/);
   await expect(monitorForm.getByLabel("Name", { exact: true })).toHaveValue("CRM visibility");
   await monitorForm.getByLabel("Monthly budget (USD, optional)").fill("5.00");
+  // What it would cost and could see, before anything is made: 2 prompts × 1 run on two engines, weekly.
+  await monitorForm.getByTestId("estimate-monitor").click();
+  await expect(monitorForm.getByTestId("monitor-estimate")).toContainText("4 runs per tick: $0.10 a tick, at most $0.50 a month (5 ticks); the $5.00 budget pays for 5 of them.");
+  await expect(monitorForm.getByTestId("monitor-estimate-precision")).toHaveText(
+    "About ±41 points per engine (2 runs each); to reach ±5, 385 runs per engine. With so few runs per tick, no change between two ticks is alerted 8 times in 10; add prompts or runs.",
+  );
+  await expect(monitorForm.getByLabel("Name", { exact: true })).toHaveValue("CRM visibility");
   await monitorForm.getByTestId("create-monitor").click();
   // Made: its webhook secret is shown this once, then its page.
   await expect(page.getByTestId("monitor-created").getByTestId("webhook-secret")).toHaveText(/^whsec_[0-9A-Za-z]{40}$/);

@@ -8,7 +8,12 @@ export async function screenshots(page: Page, testInfo: TestInfo, name: string) 
     const { scrollWidth, clientWidth, wide } = await page.evaluate(() => {
       const clientWidth = document.documentElement.clientWidth;
       // The innermost elements reaching past the window's right edge: what to fix when it fails.
-      const past = [...document.body.querySelectorAll("*")].filter((e) => e.getBoundingClientRect().right > clientWidth + 0.5 && !e.parentElement?.closest(".scroll-table"));
+      // Not those an ancestor clips or scrolls (a hidden table header, a wide table in its box): they widen nothing.
+      const clipped = (e: Element) => {
+        for (let x = e.parentElement; x && x !== document.body; x = x.parentElement) if (getComputedStyle(x).overflowX !== "visible") return true;
+        return false;
+      };
+      const past = [...document.body.querySelectorAll("*")].filter((e) => e.getBoundingClientRect().right > clientWidth + 0.5 && !clipped(e));
       const innermost = past.filter((e) => !past.some((o) => o !== e && e.contains(o)));
       const wide = innermost.slice(0, 3).map((e) => `<${e.tagName.toLowerCase()} class="${e.getAttribute("class") ?? ""}"${e.getAttribute("data-testid") ? ` data-testid="${e.getAttribute("data-testid")}"` : ""}> "${(e.textContent ?? "").trim().slice(0, 60)}"`);
       return { scrollWidth: document.documentElement.scrollWidth, clientWidth, wide };

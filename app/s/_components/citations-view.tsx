@@ -226,9 +226,9 @@ export async function CitationsView({ analysis, coverageEmpty }: { analysis: Cit
                 </Num>
                 <td className="text-slate-600">
                   {c.by_engine.map((e) => (
-                    <div key={e.engine} className="whitespace-nowrap">
-                      {engineName(e.engine)} {e.cited_runs}/{e.runs} · {percent(e.cited_rate)}{" "}
-                      <span className="text-slate-400">({interval(e.cited_rate_interval)})</span>
+                    <div key={e.engine}>
+                      {engineName(e.engine)} <span className="whitespace-nowrap">{e.cited_runs}/{e.runs} · {percent(e.cited_rate)}</span>{" "}
+                      <span className="whitespace-nowrap text-slate-400">({interval(e.cited_rate_interval)})</span>
                     </div>
                   ))}
                 </td>
