@@ -156,6 +156,7 @@ const MATRIX: Record<string, Slot[]> = {
   estimateFanout: fanoutSlots,
   createFanout: fanoutSlots,
   createCitationAnalysis: [body("ids[]", ["run", "batch"], (id) => ({ body: { ids: [id] } }))],
+  estimateMonitor: monitorSlots,
   createMonitor: monitorSlots,
   listMonitors: [query("project", ["project"]), query("workspace", ["workspace"])],
   getMonitor: byMonitor,
