@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { ENGINE_IDS } from "../../lib/schemas/common";
 import { createFanout, estimateFanout, getFanout, getFanoutQueries, listFanouts, type Fanout, type FanoutEstimate, type FanoutQueryReport, type FanoutRequest } from "../../lib/schemas/fanouts";
+import { reportsQueries } from "../../lib/schemas/engines";
 import { shownSentences, shownShort } from "../../lib/words/fanouts";
 import { percent, percentRange } from "../../lib/words/format";
 import { EXIT } from "../client";
@@ -126,7 +127,7 @@ export function formatFanout(f: FanoutBody): string {
       const ranked = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
       const shown = engine.shown && engine.shown.runs_shown < engine.shown.completed_runs ? `, ${shownShort(engine.shown)}` : "";
       lines.push(`   ${engine.engine} (${finished}/${engine.runs.length} runs completed, ${engine.query_count} queries${shown})`);
-      if (ranked.length === 0) lines.push("      (no queries)");
+      if (ranked.length === 0) lines.push(finished && !reportsQueries(engine.engine) ? "      (it does not say which searches it ran)" : "      (no queries)");
       for (const [query, runs] of ranked) lines.push(`      ${runs}/${finished || engine.runs.length}  ${query}`);
     }
   }

@@ -42,6 +42,11 @@ export function engineLabel(engine: string): string {
   return facts ? `${facts.name} (${facts.surface === "api" ? "API" : "app"})` : engine;
 }
 
+/** Whether the engine tells which searches it ran; where it does not, no query shown is no sign of no search. */
+export function reportsQueries(engine: string): boolean {
+  return (ENGINE_FACTS as Record<string, EngineFacts | undefined>)[engine]?.reports_queries !== false;
+}
+
 /**
  * Whether the engine may show nothing at all for a query: Google shows an AI Overview (or an AI
  * Mode answer) for some searches only; every other engine answers every time. Fanouts give these

@@ -6,7 +6,7 @@
 import type { ReactNode } from "react";
 import type { z } from "zod";
 import { countryName } from "@/lib/locale/codes";
-import { ENGINE_FACTS } from "@/lib/schemas/engines";
+import { ENGINE_FACTS, reportsQueries } from "@/lib/schemas/engines";
 import type { Fanout, FanoutQueryCountryGroup, FanoutQueryGroup, FanoutQueryReport, FanoutQueryShare } from "@/lib/schemas/fanouts";
 import { Section } from "../../_components/ui";
 import { marketText } from "../../(research)/_components/market";
@@ -187,9 +187,7 @@ function RunLinks({ cell, runHref }: { cell: EngineCell; runHref?: (runId: strin
 }
 
 /** An engine that keeps its searches' queries to itself (Gemini's app, Google's AI answers, Sonar): no query is not no search. */
-function silentEngine(engine: string): boolean {
-  return (ENGINE_FACTS as Record<string, { reports_queries: boolean } | undefined>)[engine]?.reports_queries === false;
-}
+const silentEngine = (engine: string) => !reportsQueries(engine);
 
 function CellQueries({ cell, group, runHref }: { cell: EngineCell; group: QueryGroup | undefined; runHref?: (runId: string) => string }) {
   const p = cellProgress(cell);
