@@ -3,6 +3,7 @@
 // zod and data only: no server code may be imported here.
 import { z } from "zod";
 import { canonicalLanguage, canonicalTimeZone, countryName } from "../locale/codes";
+import { cityElsewhere } from "../locale/places";
 import { chars } from "./common";
 
 export const CountryCode = z
@@ -49,10 +50,22 @@ export const Location = z
     city: chars(1, 100).optional().describe("Free text, 1 to 100 characters (`Munich`)."),
     timezone: TimeZone.optional(),
   })
+  .superRefine((location, ctx) => {
+    // decisions.md "A city belongs to its country": a city the place data knows only elsewhere.
+    if (location.city === undefined || location.region !== undefined || countryName(location.country) === null) return;
+    const elsewhere = cityElsewhere(location.country, location.city);
+    if (elsewhere.length === 0) return;
+    const named = (code: string) => `${countryName(code)} (${code})`;
+    ctx.addIssue({
+      code: "custom",
+      path: ["city"],
+      message: `${JSON.stringify(location.city.trim())} is not a city of ${named(location.country)} in the place data: it is in ${elsewhere.slice(0, 3).map(named).join(", ")}${elsewhere.length > 3 ? " and others" : ""}. Give a city of ${countryName(location.country)}, or name its region too for a smaller place of that name`,
+    });
+  })
   .meta({
     id: "Location",
     description:
-      "Where the searcher is. Sent to each engine in its provider's own parameter (OpenAI and Anthropic web search: `user_location`; Gemini: `toolConfig.retrievalConfig.latLng`, the city's coordinates when known, else the country's); never added to the prompt text. What reached each provider is the run's `result.locale_applied`.",
+      "Where the searcher is. A `city` given without a `region` must be a city of the `country` where the place data (Natural Earth's populated places) knows that name in another country and not in this one (`{\"country\":\"DE\",\"city\":\"Tokyo\"}` is refused with 400 naming both); a name the data does not know at all is accepted, and the run's `result.locale_applied.city` says which city reached each provider. Sent to each engine in its provider's own parameter (OpenAI and Anthropic web search: `user_location`; Gemini: `toolConfig.retrievalConfig.latLng`, the city's coordinates when known, else the country's); never added to the prompt text. What reached each provider is the run's `result.locale_applied`.",
     examples: [{ country: "DE", region: "Bavaria", city: "Munich", timezone: "Europe/Berlin" }],
   });
 

@@ -70,14 +70,15 @@ describe("POST /prompts in a market", () => {
     // OpenAI's, Anthropic's and Perplexity's web search take a location and no language; Gemini
     // takes both, and so does DataForSEO for the apps.
     expect(applied).toEqual({
-      chatgpt: { location: true, language: false },
-      claude: { location: true, language: false },
-      gemini: { location: true, language: true },
-      perplexity: { location: true, language: false },
-      chatgpt_app: { location: true, language: true },
-      gemini_app: { location: true, language: true },
-      google_ai_overview: { location: true, language: true },
-      google_ai_mode: { location: true, language: true },
+      chatgpt: { location: true, language: false, city: "Munich" },
+      claude: { location: true, language: false, city: "Munich" },
+      gemini: { location: true, language: true, city: "Munich" },
+      perplexity: { location: true, language: false, city: "Munich" },
+      // The ChatGPT scraper takes the country by name only.
+      chatgpt_app: { location: true, language: true, city: null },
+      gemini_app: { location: true, language: true, city: "Munich" },
+      google_ai_overview: { location: true, language: true, city: "Munich" },
+      google_ai_mode: { location: true, language: true, city: "Munich" },
     });
     // Nothing was added to the prompt the engines were asked.
     const raw = await call(getRunRoute, "GET", "", { token: alice.apiKey, params: { run_id: done.runs[0].id }, query: { include: "raw_envelope" } });
@@ -92,7 +93,7 @@ describe("POST /prompts in a market", () => {
     const done = await finishedBatch(res.body.batch.id);
     for (const run of done.runs) {
       expect(run.input).toMatchObject({ location: null, language: null });
-      expect(run.result.locale_applied).toEqual({ location: false, language: false });
+      expect(run.result.locale_applied).toEqual({ location: false, language: false, city: null });
     }
   });
 
@@ -103,6 +104,8 @@ describe("POST /prompts in a market", () => {
     [{ location: { country: "DE", city: "" } }, /^location\.city: must be 1 to 100 characters/],
     [{ location: { city: "Munich" } }, /^location\.country: is required/],
     [{ location: { country: "DE", postcode: "80331" } }, /^location: unknown field "postcode"/],
+    [{ location: { country: "DE", city: "Tokyo" } }, /^location\.city: "Tokyo" is not a city of Germany \(DE\) in the place data: it is in Japan \(JP\)/],
+    [{ location: { country: "de", city: "  tokyo " } }, /^location\.city: "tokyo" is not a city of Germany \(DE\).*Japan \(JP\)/],
     [{ language: "xx" }, /^language: unknown language tag "xx"/],
     [{ language: "en-XX" }, /^language: unknown language tag "en-XX"/],
     [{ language: "not a tag" }, /^language: unknown language tag "not a tag"/],
