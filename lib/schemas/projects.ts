@@ -71,48 +71,67 @@ const namesOf = (list: readonly string[] | undefined) => new Set((list ?? []).ma
  * fields; each brand and competitor a name of 1 to 100 characters after trimming, stored trimmed;
  * `aliases` and `competitor_domains` keyed by those names (a key naming none is refused).
  */
-const ProjectContextInput = z
-  .strictObject({
-    ...projectContextFields,
-    brands: z
-      .array(name(100))
-      .optional()
-      .describe("Your brand and product names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
-    competitors: z
-      .array(name(100))
-      .optional()
-      .describe("Competitors' names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
-    aliases: z
-      .record(
-        name(100),
-        z
-          .array(name(100))
-          .max(CONTEXT_LIMITS.aliases, { error: `must have at most ${CONTEXT_LIMITS.aliases} aliases` })
-          .describe(`0 to ${CONTEXT_LIMITS.aliases} names, each 1 to 100 characters after trimming (a blank one is refused).`),
-      )
-      .optional()
-      .describe(ALIASES_DESCRIPTION),
-    competitor_domains: z
-      .record(
-        name(100),
-        z
-          .array(DomainName)
-          .max(CONTEXT_LIMITS.domains, { error: `must have at most ${CONTEXT_LIMITS.domains} domains` })
-          .describe(`0 to ${CONTEXT_LIMITS.domains} domain names, each stored as its host.`),
-      )
-      .optional()
-      .describe(`${COMPETITOR_DOMAINS_DESCRIPTION} Each domain is stored as its host.`),
-  })
-  .superRefine((context, ctx) => {
-    const entities = new Set([...namesOf(context.brands), ...namesOf(context.competitors)]);
-    const competitors = namesOf(context.competitors);
-    for (const key of Object.keys(context.aliases ?? {})) {
-      if (!entities.has(key)) ctx.addIssue({ code: "custom", path: ["aliases", key], message: `names no brand or competitor of the context (${JSON.stringify(key)})` });
-    }
-    for (const key of Object.keys(context.competitor_domains ?? {})) {
-      if (!competitors.has(key)) ctx.addIssue({ code: "custom", path: ["competitor_domains", key], message: `names no competitor of the context (${JSON.stringify(key)})` });
-    }
-  });
+const contextInputShape = {
+  ...projectContextFields,
+  brands: z
+    .array(name(100))
+    .optional()
+    .describe("Your brand and product names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
+  competitors: z
+    .array(name(100))
+    .optional()
+    .describe("Competitors' names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
+  aliases: z
+    .record(
+      name(100),
+      z
+        .array(name(100))
+        .max(CONTEXT_LIMITS.aliases, { error: `must have at most ${CONTEXT_LIMITS.aliases} aliases` })
+        .describe(`0 to ${CONTEXT_LIMITS.aliases} names, each 1 to 100 characters after trimming (a blank one is refused).`),
+    )
+    .optional()
+    .describe(ALIASES_DESCRIPTION),
+  competitor_domains: z
+    .record(
+      name(100),
+      z
+        .array(DomainName)
+        .max(CONTEXT_LIMITS.domains, { error: `must have at most ${CONTEXT_LIMITS.domains} domains` })
+        .describe(`0 to ${CONTEXT_LIMITS.domains} domain names, each stored as its host.`),
+    )
+    .optional()
+    .describe(`${COMPETITOR_DOMAINS_DESCRIPTION} Each domain is stored as its host.`),
+};
+
+/**
+ * Where `aliases` and `competitor_domains` name no brand or competitor of the context: one
+ * refusal a key, its path inside the context and its message. The request schemas use it on a
+ * new context; PATCH /projects uses it on the context the update leaves (lib/projects/projects.ts).
+ */
+export function contextRefusals(context: { brands?: readonly string[]; competitors?: readonly string[]; aliases?: Record<string, unknown>; competitor_domains?: Record<string, unknown> }): { path: string[]; message: string }[] {
+  const entities = new Set([...namesOf(context.brands), ...namesOf(context.competitors)]);
+  const competitors = namesOf(context.competitors);
+  const listed = (names: Set<string>) => (names.size ? [...names].map((n) => JSON.stringify(n)).join(", ") : "none");
+  const refusals: { path: string[]; message: string }[] = [];
+  for (const key of Object.keys(context.aliases ?? {})) {
+    if (!entities.has(key)) refusals.push({ path: ["aliases", key], message: `names no brand or competitor of the context (${JSON.stringify(key)}; its brands and competitors: ${listed(entities)})` });
+  }
+  for (const key of Object.keys(context.competitor_domains ?? {})) {
+    if (!competitors.has(key)) refusals.push({ path: ["competitor_domains", key], message: `names no competitor of the context (${JSON.stringify(key)}; its competitors: ${listed(competitors)})` });
+  }
+  return refusals;
+}
+
+const ProjectContextInput = z.strictObject(contextInputShape).superRefine((context, ctx) => {
+  for (const refusal of contextRefusals(context)) ctx.addIssue({ code: "custom", path: refusal.path, message: refusal.message });
+});
+
+/** What PATCH /projects takes as `context`: the fields to change; the keys are checked against the context the update leaves. */
+const ProjectContextPatch = z.strictObject(contextInputShape);
+
+/** How PATCH /projects/{id} treats `context` (docs/decisions.md "Updating a project's context"). */
+export const CONTEXT_PATCH_RULE =
+  "Merged into the stored context field by field: each field given replaces that field whole (`competitors` the whole list, `competitor_domains` the whole map), a field not given is kept, `primary_domain: null` removes it, and `context: null` removes the whole context. So `{\"context\":{\"competitor_domains\":{\"HubSpot\":[\"hubspot.com\"]}}}` keeps the stored brands and competitors. Every key of `aliases` and `competitor_domains` must name a brand or competitor (for `competitor_domains`, a competitor) of the context as it is after the update; otherwise 400 naming the key and the names the context has.";
 
 export const Project = z
   .object({
@@ -140,7 +159,7 @@ export const ProjectCreateRequest = z
 export const ProjectUpdateRequest = z
   .strictObject({
     name: name(100).nullable().optional(),
-    context: ProjectContextInput.nullable().optional().describe("Replaces the old context whole."),
+    context: ProjectContextPatch.nullable().optional().describe(CONTEXT_PATCH_RULE),
   })
   .meta({ id: "ProjectUpdateRequest", examples: [{ name: "Acme CRM (EU)" }] });
 
@@ -166,9 +185,9 @@ export const getProject = defineEndpoint({
   tags: ["Projects"], auth: "bearer", params: z.object({ project_id: ProjectId }), response: Project, status: 200,
 });
 export const updateProject = defineEndpoint({
-  method: "PATCH", path: "/projects/{project_id}", operationId: "updateProject", summary: "Rename a project or replace its context (any member)",
+  method: "PATCH", path: "/projects/{project_id}", operationId: "updateProject", summary: "Rename a project or change its context (any member)",
   description:
-    "`name` renames it (the slug stays); `context` replaces the old context whole (send every field you want kept). Any member may update.",
+    `\`name\` renames it (the slug stays). \`context\`: ${CONTEXT_PATCH_RULE} Any member may update.`,
   tags: ["Projects"], auth: "bearer", params: z.object({ project_id: ProjectId }), body: ProjectUpdateRequest, response: Project,
   status: 200,
 });
