@@ -3,7 +3,7 @@
 // analysis as a union discriminated by `kind`. zod only.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, cursorParam, idOf, limitParam, listOf, trimmedText, waitParam } from "./common";
+import { DateTime, cursorParam, idOf, idWithRule, limitParam, listOf, trimmedText, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleAnalysisSummary, exampleCitationAnalysis, exampleCitationAnalysisRequest, exampleQuestionsAnalysis } from "./examples";
 import { DomainName, ProjectId } from "./projects";
@@ -285,8 +285,8 @@ export const listMentions = defineEndpoint({
   method: "GET", path: "/analyses/{analysis_id}/mentions", operationId: "listMentions",
   summary: "The mentions behind a visibility analysis's figures, with offsets and sentences",
   description:
-    "Every mention the analysis found, counted or not (with its reason), by run in the analysis's order then by offset; `entity`, `engine`, `run_id` and `counted` narrow them. Paged with `limit` and `cursor`, or with `format=csv` every matching mention at once as text/csv. Only a visibility analysis has mentions: another kind answers 400.",
-  tags: ["Analyses"], auth: "bearer", params: z.object({ analysis_id: AnalysisId }), query: MentionsQuery, response: MentionPage, status: 200,
+    "Every mention the analysis found, counted or not (with its reason), by run in the analysis's order then by offset; `entity`, `engine`, `run_id` and `counted` narrow them. Paged with `limit` and `cursor`, or with `format=csv` every matching mention at once as text/csv. Only a visibility analysis has mentions: the path takes a `va_` id, and a `fa_` or `ca_` id is refused with 400 naming `analysis_id`.",
+  tags: ["Analyses"], auth: "bearer", params: z.object({ analysis_id: idWithRule(["va"], "must be a visibility analysis id like va_01J...: only a visibility analysis (va_…) has mentions") }), query: MentionsQuery, response: MentionPage, status: 200,
   alternative: { mediaType: "text/csv", description: `With format=csv: a header line (${MENTION_CSV_COLUMNS.join(",")}), then one line per mention (RFC 4180).` },
 });
 

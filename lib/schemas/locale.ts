@@ -2,7 +2,7 @@
 // prompts, fanouts, estimates and monitors, checked and canonicalised by lib/locale/codes.ts.
 // zod and data only: no server code may be imported here.
 import { z } from "zod";
-import { canonicalLanguage, canonicalTimeZone, countryName } from "../locale/codes";
+import { canonicalLanguage, canonicalTimeZone, countryList, countryName } from "../locale/codes";
 import { cityElsewhere } from "../locale/places";
 import { chars } from "./common";
 
@@ -14,7 +14,12 @@ export const CountryCode = z
   })
   .meta({
     id: "CountryCode",
-    description: "An ISO 3166-1 alpha-2 country code, any case; stored and echoed upper-cased (`de` -> `DE`).",
+    description:
+      "An ISO 3166-1 alpha-2 country code, one of the enum; the server also takes it in lower case and with surrounding spaces (`de` -> `DE`), and stores and echoes it upper-cased. Any other code is refused with 400 naming the field.",
+    // The codes the server knows (countries-and-timezones' ISO 3166-1 list), so a client offers exactly them.
+    enum: countryList()
+      .map(([code]) => code)
+      .sort(),
     examples: ["DE"],
   });
 
@@ -31,6 +36,9 @@ export const TimeZone = z
     examples: ["Europe/Berlin"],
   });
 
+/** BCP 47 language["-"script]["-"region], as the Language schema's OpenAPI pattern states it. */
+export const LANGUAGE_TAG_PATTERN = "^[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?$";
+
 export const Language = z
   .string()
   .overwrite((tag) => canonicalLanguage(tag) ?? tag)
@@ -39,8 +47,12 @@ export const Language = z
   })
   .meta({
     id: "Language",
-    description: "The searcher's language, a BCP 47 tag, any case; stored and echoed canonicalised (`pt-br` -> `pt-BR`).",
-    examples: ["de"],
+    description:
+      "The searcher's language, a BCP 47 tag: a language, then optionally a script and a region (`de`, `pt-BR`, `zh-Hant-TW`), any case; stored and echoed canonicalised (`pt-br` -> `pt-BR`). A tag of that shape whose language, script or region CLDR does not know (`xx`, `en-XX`) is refused with 400 `unknown language tag`.",
+    // BCP 47's language["-"script]["-"region] (RFC 5646 2.1), the part the server uses; a tag
+    // with variants or extensions is accepted too but not generated.
+    pattern: LANGUAGE_TAG_PATTERN,
+    examples: ["de", "pt-BR", "en-GB"],
   });
 
 export const Location = z

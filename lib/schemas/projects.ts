@@ -33,14 +33,23 @@ export function domainNameOf(text: string): string | null {
   return host;
 }
 
+const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
+const PORT = "(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
+/**
+ * What DomainName accepts, as a pattern for OpenAPI (every string it matches domainNameOf takes):
+ * optional http(s) scheme, labels of letters, digits and inner hyphens, a last label of 2 to 63
+ * letters, an optional trailing dot, port and path.
+ */
+export const DOMAIN_NAME_PATTERN = `^\\s*(?:[Hh][Tt][Tt][Pp][Ss]?://)?(?:${LABEL}\\.){1,3}[A-Za-z]{2,24}\\.?(?::${PORT})?(?:[/?#][^\\s\\u0000]*)?\\s*$`;
+
 /** A domain name, or a URL whose host is kept (domainNameOf); the service stores the host. */
 export const DomainName = z
   .string()
   .refine((text) => domainNameOf(text) !== null, { error: "must be a domain name like acme.com (a URL is cut to its host)" })
   .meta({
-    pattern: "^\\s*(?:[Hh][Tt][Tt][Pp][Ss]?://)?[^\\s/?#@:]+\\.[^\\s/?#@:]+(?::[0-9]+)?(?:[/?#]\\S*)?\\s*$",
+    pattern: DOMAIN_NAME_PATTERN,
     description:
-      "A domain name of at least two labels (`acme.com`, `docs.acme.co.uk`; an IDN in Unicode or `xn--` form). An `http://` or `https://` URL is accepted and stored as its host, lower-cased, without a trailing dot: `https://www.acme.com/pricing` is `www.acme.com`. Refused with 400: spaces, a single label (`localhost`), an IP address, another scheme, user info.",
+      "A domain name of at least two labels (`acme.com`, `docs.acme.co.uk`), its last label letters (so no IP address: `0.0` and `10.0.0.1` are refused). The pattern states the ASCII form; an IDN in Unicode (`bücher.de`) or `xn--` form is accepted too. An `http://` or `https://` URL is accepted and stored as its host, lower-cased, without a trailing dot: `https://www.acme.com/pricing` is `www.acme.com`. Refused with 400: spaces, a single label (`localhost`), an IP address, another scheme, user info.",
   });
 
 /** Bounds of a context's other names and competitor domains, as a visibility analysis takes them (lib/schemas/visibility.ts). */
@@ -175,7 +184,7 @@ export const listProjects = defineEndpoint({
 export const createProject = defineEndpoint({
   method: "POST", path: "/projects", operationId: "createProject", summary: "Create a project (any member)",
   description:
-    "In `workspace_id` (default: the caller's own, or the API key's). The slug is made from the name and kept on rename. `context` gives the domains, brands and competitors analyses can use.",
+    "In `workspace_id` (default: the caller's own, or the API key's). The slug is made from the name and kept on rename. `context` gives the domains, brands and competitors analyses can use. Refused with 400 naming the key: a key of `context.aliases` that names no brand or competitor of the context, and a key of `context.competitor_domains` that names no competitor of it (a brand's own domains go in `domains`).",
   tags: ["Projects"], auth: "bearer", body: ProjectCreateRequest, response: Project, status: 201,
 });
 export const getProject = defineEndpoint({
