@@ -45,6 +45,11 @@ export function canonicalTimeZone(name: string): string | null {
   return zonesByFoldedName.get(name.trim().toLowerCase()) ?? null;
 }
 
+/** Every IANA time zone name the data knows, old and alternative names (links) included, sorted. */
+export function timeZoneNames(): string[] {
+  return Object.keys(ct.getAllTimezones({ deprecated: true })).sort();
+}
+
 const languageNames = () => new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
 const regionNames = () => new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
 const scriptNames = () => new Intl.DisplayNames(["en"], { type: "script", fallback: "none" });

@@ -3,7 +3,7 @@
 // analysis as a union discriminated by `kind`. zod only.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, cursorParam, idOf, idWithRule, limitParam, listOf, trimmedText, waitParam } from "./common";
+import { DateTime, ULID_PATTERN, cursorParam, idOf, idWithRule, limitParam, listOf, trimmedText, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleAnalysisSummary, exampleCitationAnalysis, exampleCitationAnalysisRequest, exampleQuestionsAnalysis } from "./examples";
 import { DomainName, ProjectId } from "./projects";
@@ -33,7 +33,7 @@ const Interval = z
 export const CitationAnalysisRequest = z
   .strictObject({
     ids: z
-      .array(z.string())
+      .array(z.string().meta({ pattern: `^(dr|rq|fo)_${ULID_PATTERN}$` }))
       .min(1, { error: "must have at least 1 id" })
       .max(CITATION_LIMITS.ids, { error: `must have at most ${CITATION_LIMITS.ids} ids` })
       .describe(

@@ -2,7 +2,7 @@
 // prompts, fanouts, estimates and monitors, checked and canonicalised by lib/locale/codes.ts.
 // zod and data only: no server code may be imported here.
 import { z } from "zod";
-import { canonicalLanguage, canonicalTimeZone, countryList, countryName } from "../locale/codes";
+import { canonicalLanguage, canonicalTimeZone, countryList, countryName, timeZoneNames } from "../locale/codes";
 import { cityElsewhere } from "../locale/places";
 import { chars } from "./common";
 
@@ -32,7 +32,8 @@ export const TimeZone = z
   .meta({
     id: "TimeZone",
     description:
-      "An IANA time zone name, any case; an old or alternative name is replaced by the zone it points to (`Asia/Calcutta` -> `Asia/Kolkata`, `UTC` -> `Etc/UTC`).",
+      "An IANA time zone name, one of the enum (the server takes it in any case too); an old or alternative name is replaced by the zone it points to (`Asia/Calcutta` -> `Asia/Kolkata`, `UTC` -> `Etc/UTC`). Any other name is refused with 400 naming the field.",
+    enum: timeZoneNames(),
     examples: ["Europe/Berlin"],
   });
 
