@@ -3,14 +3,14 @@
 // analysis as a union discriminated by `kind`. zod only.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, ULID_PATTERN, cursorParam, idOf, idWithRule, limitParam, listOf, trimmedText, waitParam } from "./common";
+import { DateTime, cursorParam, idOf, limitParam, listOf, trimmedText, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleAnalysisSummary, exampleCitationAnalysis, exampleCitationAnalysisRequest, exampleQuestionsAnalysis } from "./examples";
 import { DomainName, ProjectId } from "./projects";
 import { RunError } from "./results";
 import { QuestionsAnalysis } from "./questions";
 import { RunId, RunStatus } from "./runs";
-import { MENTION_CSV_COLUMNS, MentionPage, MentionsQuery, VisibilityAnalysis } from "./visibility";
+import { MENTION_CSV_COLUMNS, MentionPage, MentionsQuery, VisibilityAnalysis, VisibilityAnalysisId } from "./visibility";
 import { WorkspaceId } from "./workspaces";
 
 /** Bounds of a citation analysis request (docs/decisions.md "Citation analyses"). */
@@ -33,7 +33,7 @@ const Interval = z
 export const CitationAnalysisRequest = z
   .strictObject({
     ids: z
-      .array(z.string().meta({ pattern: `^(dr|rq|fo)_${ULID_PATTERN}$` }))
+      .array(z.string())
       .min(1, { error: "must have at least 1 id" })
       .max(CITATION_LIMITS.ids, { error: `must have at most ${CITATION_LIMITS.ids} ids` })
       .describe(
@@ -285,8 +285,8 @@ export const listMentions = defineEndpoint({
   method: "GET", path: "/analyses/{analysis_id}/mentions", operationId: "listMentions",
   summary: "The mentions behind a visibility analysis's figures, with offsets and sentences",
   description:
-    "Every mention the analysis found, counted or not (with its reason), by run in the analysis's order then by offset; `entity`, `engine`, `run_id` and `counted` narrow them. Paged with `limit` and `cursor`, or with `format=csv` every matching mention at once as text/csv. Only a visibility analysis has mentions: the path takes a `va_` id, and a `fa_` or `ca_` id is refused with 400 naming `analysis_id`.",
-  tags: ["Analyses"], auth: "bearer", params: z.object({ analysis_id: idWithRule(["va"], "must be a visibility analysis id like va_01J...: only a visibility analysis (va_…) has mentions") }), query: MentionsQuery, response: MentionPage, status: 200,
+    "Every mention the analysis found, counted or not (with its reason), by run in the analysis's order then by offset; `entity`, `engine`, `run_id` and `counted` narrow them. Paged with `limit` and `cursor`, or with `format=csv` every matching mention at once as text/csv. Only a visibility analysis has mentions: the path takes a `va_` id, and a `fa_` or `ca_` id answers 404 (`No such visibility analysis`), as any id in a path that names no object of the path's kind does.",
+  tags: ["Analyses"], auth: "bearer", params: z.object({ analysis_id: VisibilityAnalysisId }), query: MentionsQuery, response: MentionPage, status: 200,
   alternative: { mediaType: "text/csv", description: `With format=csv: a header line (${MENTION_CSV_COLUMNS.join(",")}), then one line per mention (RFC 4180).` },
 });
 

@@ -30,13 +30,8 @@ export const idSchemas = z.registry<{ prefixes: readonly string[] }>();
 
 /** `<prefix>_<ULID>` for one of `prefixes`; requests and responses alike (OpenAPI shows the pattern). */
 export function idOf(...prefixes: string[]) {
-  return idWithRule(prefixes, `must be an id like ${prefixes[0]}_01J...`);
-}
-
-/** As idOf, with the refusal's own words (`only a visibility analysis (va_…) has mentions`). */
-export function idWithRule(prefixes: readonly string[], rule: string) {
   const re = new RegExp(`^(${prefixes.join("|")})_${ULID_PATTERN}$`);
-  const schema = z.string().regex(re, { error: rule });
+  const schema = z.string().regex(re, { error: `must be an id like ${prefixes[0]}_01J...` });
   idSchemas.add(schema, { prefixes });
   return schema;
 }

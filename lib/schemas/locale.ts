@@ -2,8 +2,7 @@
 // prompts, fanouts, estimates and monitors, checked and canonicalised by lib/locale/codes.ts.
 // zod and data only: no server code may be imported here.
 import { z } from "zod";
-import { canonicalLanguage, canonicalTimeZone, countryList, countryName, timeZoneNames } from "../locale/codes";
-import { cityElsewhere } from "../locale/places";
+import { canonicalLanguage, canonicalTimeZone, countryCodePattern, countryName, timeZoneNames } from "../locale/codes";
 import { chars } from "./common";
 
 export const CountryCode = z
@@ -15,11 +14,9 @@ export const CountryCode = z
   .meta({
     id: "CountryCode",
     description:
-      "An ISO 3166-1 alpha-2 country code, one of the enum; the server also takes it in lower case and with surrounding spaces (`de` -> `DE`), and stores and echoes it upper-cased. Any other code is refused with 400 naming the field.",
-    // The codes the server knows (countries-and-timezones' ISO 3166-1 list), so a client offers exactly them.
-    enum: countryList()
-      .map(([code]) => code)
-      .sort(),
+      "An ISO 3166-1 alpha-2 country code (the pattern lists every code the server knows), any case, surrounding spaces ignored; stored and echoed upper-cased (`de` -> `DE`). Any other code (`UK`, `XX`) is refused with 400 naming the field.",
+    // Exactly the codes the server knows (countries-and-timezones' ISO 3166-1 list), in any case.
+    pattern: countryCodePattern(),
     examples: ["DE"],
   });
 
@@ -55,6 +52,19 @@ export const Language = z
     pattern: LANGUAGE_TAG_PATTERN,
     examples: ["de", "pt-BR", "en-GB"],
   });
+
+/** Where a city named alone belongs when the place data says it is not in the country (lib/locale/places.ts cityElsewhere). */
+type CityCheck = (country: string, city: string) => string[];
+let cityElsewhere: CityCheck = () => [];
+
+/**
+ * Installs the place data's check of a location's city. lib/http/input.ts does, for every request
+ * the server parses (API routes and the browser's actions): the schemas stay free of the place
+ * data, which the CLI (it bundles lib/schemas) and the browser must not carry.
+ */
+export function useCityCheck(check: CityCheck): void {
+  cityElsewhere = check;
+}
 
 export const Location = z
   .strictObject({

@@ -62,7 +62,7 @@ export const ScheduleInput = z
   .strictObject({
     every: z.enum(["day", "week"]).describe("`day`: every day at `at`. `week`: every week on `weekday` at `at`."),
     at: atField,
-    weekday: weekdayField.optional().describe("Weeks only: the ISO weekday, 1 (Monday) to 7 (Sunday); default 1."),
+    weekday: weekdayField.optional().describe('Weeks only, refused with 400 with `every: "day"`: the ISO weekday, 1 (Monday) to 7 (Sunday); default 1.'),
   })
   .superRefine((schedule, ctx) => {
     if (schedule.every === "day" && schedule.weekday !== undefined) {
@@ -409,7 +409,7 @@ export const SeriesQuery = z.object({
     .min(1, { error: "must name one of the monitor's entities" })
     .optional()
     .describe("An entity's name as the monitor's entities write it (matched exactly, else ignoring case); default the first (its brand). Another name is 400 listing them."),
-  engine: seriesEngine.optional().describe("An engine id of the version's engines, or `all` (the default): every engine's runs together."),
+  engine: seriesEngine.optional().describe("An engine id of the version's engines, or `all` (the default): every engine's runs together. An engine the version does not run is 400 naming those it runs."),
   version: z
     .preprocess(readDecimal, z.int({ error: rule }).min(1, { error: rule }).max(2147483647, { error: rule }))
     .optional()

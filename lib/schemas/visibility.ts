@@ -5,10 +5,10 @@
 // GET /analyses and GET /analyses/{id} answer the analysis through the union in ./analyses.ts.
 import { z } from "zod";
 import { RunCharge } from "./billing";
-import { DateTime, EngineId, StructuredEngineId, ULID_PATTERN, chars, cursorParam, idOf, limitParam, listOf, name } from "./common";
+import { DateTime, EngineId, StructuredEngineId, chars, cursorParam, idOf, limitParam, listOf, name } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleMention, exampleVisibilityAnalysis } from "./examples";
-import { countryList, countryName } from "../locale/codes";
+import { countryCodePattern, countryName } from "../locale/codes";
 import { DomainName, ProjectId } from "./projects";
 import { RunError } from "./results";
 import { RunId, RunStatus } from "./runs";
@@ -76,7 +76,7 @@ export const JudgeRequest = z
 export const VisibilityAnalysisRequest = z
   .strictObject({
     ids: z
-      .array(z.string().meta({ pattern: `^(dr|rq|fo)_${ULID_PATTERN}$` }))
+      .array(z.string())
       .min(1, { error: "must have at least 1 id" })
       .max(VISIBILITY_LIMITS.ids, { error: `must have at most ${VISIBILITY_LIMITS.ids} ids` })
       .describe(
@@ -383,7 +383,7 @@ export const MentionsQuery = z.object({
     .refine((code) => code === "none" || countryName(code) !== null, {
       error: (issue) => `unknown country ${JSON.stringify(issue.input)}: give an ISO 3166-1 alpha-2 code such as US, DE or BR, or none`,
     })
-    .meta({ enum: [...countryList().map(([code]) => code).sort(), "none"], examples: ["DE", "none"] })
+    .meta({ pattern: countryCodePattern(["none"]), examples: ["DE", "none"] })
     .optional()
     .describe("Only the mentions in runs made for this country (ISO 3166-1 alpha-2), or `none` for runs without a location: the evidence of a `by_country` row. An addition to decisions.md."),
   format: z

@@ -537,9 +537,11 @@ describe("GET /analyses/{id}/mentions", () => {
     const badEngine = await mentions(alice.cliToken, analysis.id, { engine: "bing" });
     expect(badEngine.status).toBe(400);
     const citations = await call(postCitationAnalyses, "POST", "/citation-analyses", { token: alice.cliToken, body: { ids: [ids.a] } });
+    // Only a visibility analysis has mentions: the path takes va_ ids (OpenAPI says so), and
+    // another kind's id names no visibility analysis.
     const other = await mentions(alice.cliToken, citations.body.id);
-    expect(other.status).toBe(400);
-    expect(other.body.error.message).toContain("only a visibility analysis");
+    expect(other.status).toBe(404);
+    expect(other.body.error.message).toBe(`No such visibility analysis "${citations.body.id}".`);
 
     const foreign = await mentions(bob.cliToken, analysis.id);
     const missingId = newId("visibilityAnalysis");
