@@ -115,6 +115,19 @@ describe("POST /prompts in a market", () => {
     expect(res.body.error.code).toBe("invalid_request");
     expect(res.body.error.message).toMatch(message);
   });
+
+  it("takes a city the place data does not know, and a same-named smaller place once its region is given; refuses a city of another country in a fanout's prompt too", async () => {
+    for (const location of [{ country: "DE", city: "Kleinkleckersdorf" }, { country: "US", region: "Texas", city: "Paris" }, { country: "US", city: "Portland" }]) {
+      const res = await call(postPrompts, "POST", "/prompts", { token: alice.apiKey, body: { prompt: "best crm", project, engines: ["chatgpt"], location } });
+      expect(res.status, JSON.stringify(location)).toBe(202);
+    }
+    const paris = await call(postPrompts, "POST", "/prompts", { token: alice.apiKey, body: { prompt: "best crm", project, location: { country: "US", city: "Paris" } } });
+    expect(paris.status).toBe(400);
+    expect(paris.body.error.message).toMatch(/^location\.city: "Paris" is not a city of United States of America \(US\) in the place data: it is in France \(FR\)\. Give a city of United States of America, or name its region too/);
+    const fanout = await call(postFanouts, "POST", "/fanouts", { token: alice.apiKey, body: { prompts: [{ text: "crm", location: { country: "FR", city: "Berlin" } }], project } });
+    expect(fanout.status).toBe(400);
+    expect(fanout.body.error.message).toMatch(/^prompts\[0\]\.location\.city: "Berlin" is not a city of France \(FR\)/);
+  });
 });
 
 describe("fanouts in markets", () => {
