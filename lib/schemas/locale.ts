@@ -74,7 +74,7 @@ export const Location = z
     timezone: TimeZone.optional(),
   })
   .superRefine((location, ctx) => {
-    // decisions.md "A city belongs to its country": a city the place data knows only elsewhere.
+    // decisions.md "The contract and operating it": a city the place data knows only elsewhere.
     if (location.city === undefined || location.region !== undefined || countryName(location.country) === null) return;
     const elsewhere = cityElsewhere(location.country, location.city);
     if (elsewhere.length === 0) return;
@@ -88,7 +88,7 @@ export const Location = z
   .meta({
     id: "Location",
     description:
-      "Where the searcher is. A `city` given without a `region` must be a city of the `country` where the place data (Natural Earth's populated places) knows that name in another country and not in this one (`{\"country\":\"DE\",\"city\":\"Tokyo\"}` is refused with 400 naming both); a name the data does not know at all is accepted, and the run's `result.locale_applied.city` says which city reached each provider. Sent to each engine in its provider's own parameter (OpenAI and Anthropic web search: `user_location`; Gemini: `toolConfig.retrievalConfig.latLng`, the city's coordinates when known, else the country's); never added to the prompt text. What reached each provider is the run's `result.locale_applied`.",
+      "Where the searcher is. A `city` given without a `region` that the place data (Natural Earth's populated places) knows only in other countries than `country` is refused: `{\"country\":\"DE\",\"city\":\"Tokyo\"}` is refused with 400 naming both the city and the country (with a `region`, a smaller place of a big foreign city's name is taken). A name the data does not know at all is accepted, and the run's `result.locale_applied.city` says which city reached each provider. Sent to each engine in its provider's own parameter (OpenAI and Anthropic web search: `user_location`; Gemini: `toolConfig.retrievalConfig.latLng`, the city's coordinates when known, else the country's); never added to the prompt text. What reached each provider is the run's `result.locale_applied`.",
     examples: [{ country: "DE", region: "Bavaria", city: "Munich", timezone: "Europe/Berlin" }],
   });
 
