@@ -23,8 +23,8 @@ const SEEDS = [1, 2, 3, 4, 5];
  * The only 400s a generated request may get: each a message pattern and the words of the
  * document (the operation's description, or a description of a schema or parameter the operation
  * uses) that state the rule. The test checks the words are there for that operation, so a rule
- * the document stops stating fails here. Everything else must be 2xx, or a documented 402, 404 or
- * 409 of the operation's own responses.
+ * the document stops stating fails here. Everything else must be 2xx, or a documented 402, 403,
+ * 404 or 409 of the operation's own responses.
  */
 const REFUSALS: { message: RegExp; says: string | string[] }[] = [
   // A well-formed tag whose language or region CLDR does not know: a pattern cannot list them.
@@ -38,7 +38,7 @@ const REFUSALS: { message: RegExp; says: string | string[] }[] = [
   { message: /entities: (are required|the project's context names no brand)/, says: "names no brand or competitor" },
   { message: /context\.(aliases|competitor_domains)\.[^:]*: names no (brand or )?competitor/, says: "names no competitor" },
   { message: /schedule\.weekday: is only for every: "week"/, says: ['a weekday is only for `every: "week"`', 'Weeks only, refused with 400 with `every: "day"`'] },
-  { message: /engines?(\[\d+\])?: .*not enabled|judge\.engine: .*not enabled/, says: "not enabled on this server" },
+  { message: /^(engines|judge\.engine): .*(not enabled|not an enabled engine|are not enabled engines)/, says: "not enabled on this server" },
   { message: /max_executions/, says: "max_executions" },
   { message: /prompts\[\d+\]\.source: (no questions analysis|questions analysis \S+ has no question)/, says: "or a `question_id` it does not have, is refused with 400" },
   // What no schema can know: a webhook URL's host must resolve to a public address.
