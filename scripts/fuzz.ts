@@ -61,8 +61,10 @@ useSimulatedEngines({ billing: true });
 const { freshPglite } = await import("../tests/helpers/db");
 const { openDb, setCurrentDb } = await import("../lib/db/client");
 const fuzz = await import("../tests/helpers/fuzz");
-// The seeded world's work runs in this process, so its jobs are installed here as the server does at start.
-(await import("../lib/work/local-driver")).installJobs((await import("../lib/work/registry")).registeredJobs());
+// The jobs the server installs at start (lib/work/start.ts), as the API tests' setup does: the
+// seeded world's runs, fanouts and analyses finish in this process (since #43 nothing else installs them here).
+const { installJobs } = await import("../lib/work/local-driver");
+installJobs((await import("../lib/work/registry")).registeredJobs());
 
 const targets = fuzz.fuzzedEndpoints().filter((e) => wanted.size === 0 || wanted.has(e.operationId));
 const unknown = [...wanted].filter((w) => !targets.some((t) => t.operationId === w));

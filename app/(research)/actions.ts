@@ -313,7 +313,7 @@ function rowRefusals({ row, entity }: { row: number; entity: EntityRow }, earlie
 
 /**
  * The project page's brands and competitors, with their other names (aliases) and competitors'
- * domains: PATCH replaces the whole context, so the stored one is sent with only these four
+ * domains: the stored context is sent with only these four
  * fields replaced, and only when the form's rows differ from those it showed (`was.…`).
  */
 export async function saveEntitiesAction(_prev: EntitiesState, form: FormData): Promise<EntitiesState> {

@@ -191,7 +191,7 @@ function withoutOrphanNames<C extends { brands?: string[]; competitors?: string[
 }
 
 /**
- * PATCH replaces the whole context, so the edit sends a whole one: the project's context as
+ * The edit sends a whole context (PATCH would merge fields given alone, but a form sends all it shows): the project's context as
  * stored now, with only the fields changed in the form (each form field carries, in `was.…`,
  * what it showed). A field left as shown keeps what is stored, even when it changed elsewhere
  * since the page was shown (the CLI, a colleague), and fields the form does not show are kept.

@@ -72,10 +72,10 @@ export const projects: Section = {
     {
       words: ["projects", "update"],
       args: "pr_…",
-      summary: "rename a project or replace its context (any member)",
+      summary: "rename a project or change its context (any member)",
       options: {
         name: { type: "string", arg: "NAME", help: "the new name" },
-        "context-json": { type: "string", arg: "JSON", help: `the whole new context, e.g. '{"primary_domain":"acme.com","brands":["Acme"]}'` },
+        "context-json": { type: "string", arg: "JSON", help: `context fields to change, each replacing its stored field (the others are kept; null clears the context), e.g. '{"competitor_domains":{"HubSpot":["hubspot.com"]}}'` },
       },
       async run(ctx) {
         const id = arg(ctx, 0, "project id (pr_…)");

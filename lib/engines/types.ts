@@ -20,7 +20,7 @@ export function isStructuredEngineId(value: unknown): value is StructuredEngineI
  * Bumped whenever normalising the same envelope would give a different PromptResult, so
  * stored runs can be found and normalised again.
  */
-export const NORMALIZER_VERSION = "3";
+export const NORMALIZER_VERSION = "4";
 
 /** One HTTP exchange with a provider, as it went over the wire, with every secret removed. */
 export interface CapturedExchange {

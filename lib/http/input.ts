@@ -2,7 +2,13 @@
 // one 400 message that names each field and its rule ("prompt: must be 1 to 4000 characters").
 import type { z } from "zod";
 import type { core } from "zod";
+import { cityElsewhere } from "../locale/places";
+import { useCityCheck } from "../schemas/locale";
 import { ApiError, notFound } from "./errors";
+
+// Every request the server parses checks a location's city against the place data (decisions.md
+// "The contract and operating it"); the schemas themselves carry no data.
+useCityCheck(cityElsewhere);
 
 const TYPE_NAMES: Record<string, string> = {
   string: "a string",
@@ -137,6 +143,8 @@ const PARAM_KINDS: Record<string, string> = {
 /** What a path parameter names, for the 404 message (`object_id` is a run or an analysis by its path). */
 export function kindOfParam(param: string, path = ""): string {
   if (param === "object_id") return path.startsWith("/analyses") ? "analysis" : "run";
+  // Only a visibility analysis has mentions: another kind's id names no object of the path's kind.
+  if (param === "analysis_id" && path.endsWith("/mentions")) return "visibility analysis";
   return PARAM_KINDS[param] ?? "object";
 }
 

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the endpoint registry and the zod schemas, so the
 // description cannot drift from what the server enforces.
 import { z } from "zod";
-import { ErrorBody, idSchemas } from "../schemas/common";
+import { ErrorBody, NO_NUL_PATTERN, idSchemas } from "../schemas/common";
 import type { EndpointDefinition } from "../schemas/endpoint";
 import { endpoints as registeredEndpoints, schemaModules } from "../schemas/registry";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
@@ -70,6 +70,22 @@ function errorCodesOf(endpoint: EndpointDefinition): ErrorCode[] {
   codes.add("invalid_request");
   for (const code of endpoint.errors ?? []) codes.add(code);
   return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b]);
+}
+
+/**
+ * Every string schema that states no pattern, enum, const or format gets NO_NUL_PATTERN, in
+ * place: the server refuses NUL in any request string (info.description, "Text in requests"), and
+ * a client generating requests from the document must not send one. Responses never hold one
+ * (PostgreSQL stores none), so a schema both sides share says it truly for both.
+ */
+function refuseNul(schema: unknown): void {
+  if (Array.isArray(schema)) for (const item of schema) refuseNul(item);
+  else if (schema && typeof schema === "object") {
+    const object = schema as Record<string, unknown>;
+    const types = Array.isArray(object.type) ? object.type : [object.type];
+    if (types.includes("string") && !("pattern" in object) && !("enum" in object) && !("const" in object) && !("format" in object)) object.pattern = NO_NUL_PATTERN;
+    for (const [key, value] of Object.entries(object)) if (key !== "examples" && key !== "example" && key !== "default") refuseNul(value);
+  }
 }
 
 function stripDialect(schema: JsonSchema): JsonSchema {
@@ -262,6 +278,8 @@ export function buildOpenApiDocument(options: { serverUrl: string; endpoints?: r
     components[renamed.get(id) ?? id] = schema;
   }
   renameRefs(requestSide, renamed);
+  for (const id of requestIds) refuseNul(components[renamed.get(id) ?? id]);
+  refuseNul(requestSide);
 
   const tags = [...new Set(endpoints.flatMap((e) => e.tags))];
   return {

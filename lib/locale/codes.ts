@@ -45,6 +45,27 @@ export function canonicalTimeZone(name: string): string | null {
   return zonesByFoldedName.get(name.trim().toLowerCase()) ?? null;
 }
 
+const anyCase = (text: string) => [...text].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c)).join("");
+
+/**
+ * A pattern matching exactly the country codes the data knows, in any case, with surrounding
+ * whitespace (what the CountryCode schema accepts; `words` adds others, such as `none`): for
+ * OpenAPI, where an enum would say upper case only. Grouped by first letter to stay short.
+ */
+export function countryCodePattern(words: readonly string[] = []): string {
+  const byFirst = new Map<string, string[]>();
+  for (const [code] of countryList()) byFirst.set(code[0]!, [...(byFirst.get(code[0]!) ?? []), code[1]!]);
+  const groups = [...byFirst.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([first, seconds]) => `${anyCase(first)}[${seconds.sort().map((c) => `${c}${c.toLowerCase()}`).join("")}]`);
+  return `^\\s*(?:${[...groups, ...words.map(anyCase)].join("|")})\\s*$`;
+}
+
+/** Every IANA time zone name the data knows, old and alternative names (links) included, sorted. */
+export function timeZoneNames(): string[] {
+  return Object.keys(ct.getAllTimezones({ deprecated: true })).sort();
+}
+
 const languageNames = () => new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
 const regionNames = () => new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
 const scriptNames = () => new Intl.DisplayNames(["en"], { type: "script", fallback: "none" });

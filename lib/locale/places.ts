@@ -80,3 +80,38 @@ export function countryAt(point: Coordinates): string | null {
 export function citiesOf(country: string, limit: number): string[] {
   return (places().get(country.toUpperCase()) ?? []).slice(0, limit).map((p) => p.city);
 }
+
+/**
+ * Where a city named alone (no region) belongs, when the place data says it is not in the country
+ * given: the countries (ISO alpha-2) that have a city of that name while this country has none.
+ * Empty when the country has a city of that name, when the data knows no city of that name
+ * anywhere (a small place it lacks: accepted, and the run's `locale_applied.city` says what was
+ * used), or when the country has no cities in the data.
+ */
+export function cityElsewhere(country: string, city: string): string[] {
+  const all = places();
+  const here = all.get(country.toUpperCase());
+  if (!here || here.length === 0) return [];
+  const folded = foldPlaceName(city);
+  if (here.some((p) => p.folded.includes(folded))) return [];
+  const found: string[] = [];
+  for (const [iso2, list] of all) if (list.some((p) => p.folded.includes(folded))) found.push(iso2);
+  return found.sort();
+}
+
+let byPoint: Map<string, string> | null = null;
+const pointKey = (latitude: number, longitude: number) => `${round(latitude)},${round(longitude)}`;
+
+/**
+ * The city of the place data at exactly these coordinates (as coordinatesOf gives them, to five
+ * decimals), or null: which city's point a provider was given (Gemini's latLng, DataForSEO's
+ * location_coordinate), named for the run's `locale_applied.city`.
+ */
+export function cityAt(latitude: number, longitude: number): string | null {
+  if (!byPoint) {
+    byPoint = new Map();
+    // Most populous first within each country: a shared point names the larger place.
+    for (const list of places().values()) for (const p of list) if (!byPoint.has(pointKey(p.lat, p.lng))) byPoint.set(pointKey(p.lat, p.lng), p.city);
+  }
+  return byPoint.get(pointKey(latitude, longitude)) ?? null;
+}

@@ -4,8 +4,8 @@ import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { newId } from "../db/ids";
-import { notFound } from "../http/errors";
-import { domainNameOf, type Project, type ProjectContext, type ProjectCreateRequest, type ProjectUpdateRequest } from "../schemas/projects";
+import { ApiError, notFound } from "../http/errors";
+import { contextRefusals, domainNameOf, type Project, type ProjectContext, type ProjectCreateRequest, type ProjectUpdateRequest } from "../schemas/projects";
 import { defaultWorkspaceId, reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
 
 type ProjectRow = {
@@ -126,11 +126,26 @@ export async function createProject(principal: Principal, input: z.output<typeof
   }
 }
 
+/**
+ * The context an update leaves (docs/decisions.md "Updating a project's context"): the stored one
+ * with each field the update gives replaced whole, the others kept; `primary_domain: null` removes
+ * it. Refused with 400 when a key of `aliases` or `competitor_domains` then names no entity.
+ */
+function mergedContext(stored: unknown, given: NonNullable<z.output<typeof ProjectUpdateRequest>["context"]>): z.output<typeof ProjectContext> {
+  const base = (stored && typeof stored === "object" ? stored : {}) as z.output<typeof ProjectContext>;
+  const changes = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+  const merged = { ...base, ...changes } as z.output<typeof ProjectContext>;
+  const refusals = contextRefusals(merged);
+  if (refusals.length) throw new ApiError("invalid_request", refusals.map((r) => `context.${r.path.join(".")}: ${r.message}`).join("; "));
+  return merged;
+}
+
 export async function updateProject(principal: Principal, projectId: string, input: z.output<typeof ProjectUpdateRequest>) {
-  await getProjectOrThrow(principal, projectId);
+  const project = await getProjectOrThrow(principal, projectId);
   const data: Prisma.ProjectUpdateInput = {};
   if (input.name) data.name = input.name;
-  if (input.context !== undefined) data.context = cleanContext(input.context) ?? Prisma.DbNull;
+  if (input.context === null) data.context = Prisma.DbNull;
+  else if (input.context !== undefined) data.context = cleanContext(mergedContext(project.context, input.context)) ?? Prisma.DbNull;
   const row = await db().project.update({ where: { id: projectId }, data, include: withNames });
   return presentProject(row);
 }

@@ -10,7 +10,7 @@ import { DomainName, ProjectId } from "./projects";
 import { RunError } from "./results";
 import { QuestionsAnalysis } from "./questions";
 import { RunId, RunStatus } from "./runs";
-import { MENTION_CSV_COLUMNS, MentionPage, MentionsQuery, VisibilityAnalysis } from "./visibility";
+import { MENTION_CSV_COLUMNS, MentionPage, MentionsQuery, VisibilityAnalysis, VisibilityAnalysisId } from "./visibility";
 import { WorkspaceId } from "./workspaces";
 
 /** Bounds of a citation analysis request (docs/decisions.md "Citation analyses"). */
@@ -285,8 +285,8 @@ export const listMentions = defineEndpoint({
   method: "GET", path: "/analyses/{analysis_id}/mentions", operationId: "listMentions",
   summary: "The mentions behind a visibility analysis's figures, with offsets and sentences",
   description:
-    "Every mention the analysis found, counted or not (with its reason), by run in the analysis's order then by offset; `entity`, `engine`, `run_id` and `counted` narrow them. Paged with `limit` and `cursor`, or with `format=csv` every matching mention at once as text/csv. Only a visibility analysis has mentions: another kind answers 400.",
-  tags: ["Analyses"], auth: "bearer", params: z.object({ analysis_id: AnalysisId }), query: MentionsQuery, response: MentionPage, status: 200,
+    "Every mention the analysis found, counted or not (with its reason), by run in the analysis's order then by offset; `entity`, `engine`, `run_id` and `counted` narrow them. Paged with `limit` and `cursor`, or with `format=csv` every matching mention at once as text/csv. Only a visibility analysis has mentions: the path takes a `va_` id, and a `fa_` or `ca_` id answers 404 (`No such visibility analysis`), as any id in a path that names no object of the path's kind does.",
+  tags: ["Analyses"], auth: "bearer", params: z.object({ analysis_id: VisibilityAnalysisId }), query: MentionsQuery, response: MentionPage, status: 200,
   alternative: { mediaType: "text/csv", description: `With format=csv: a header line (${MENTION_CSV_COLUMNS.join(",")}), then one line per mention (RFC 4180).` },
 });
 

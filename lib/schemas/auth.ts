@@ -106,7 +106,7 @@ export const startCliAuth = defineEndpoint({
 export const pollCliAuth = defineEndpoint({
   method: "POST", path: "/cli/auth/poll", operationId: "pollCliAuth", summary: "Poll a CLI device login",
   description:
-    "Poll at most every `interval` seconds (faster answers `slow_down` and adds 5 seconds). `status` is `pending`, `slow_down`, `approved` (with the `gsc_…` token, shown once), `denied` or `expired`; after `approved` the device code is spent. Needs no credential.",
+    "Poll at most every `interval` seconds (faster answers `slow_down` and adds 5 seconds). `status` is `pending`, `slow_down`, `approved` (with the `gsc_…` token, shown once), `denied` or `expired`; after `approved` the device code is spent. A `device_code` no login was started with (or one already spent) is refused with 400: start again with POST /cli/auth/start. Needs no credential.",
   tags: ["CLI login"], auth: "none", body: CLIAuthPollRequest, response: CLIAuthPoll, status: 200,
 });
 export const revokeCliToken = defineEndpoint({

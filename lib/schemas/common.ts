@@ -47,6 +47,13 @@ export function charCount(text: string): number {
 }
 
 /**
+ * What every request string's OpenAPI schema says when it states no stricter pattern: the server
+ * refuses NUL (U+0000) anywhere in a request (lib/http/input.ts), so the document does too
+ * (lib/http/openapi.ts adds it to every string schema without a pattern, enum or format).
+ */
+export const NO_NUL_PATTERN = "^[^\\u0000]*$";
+
+/**
  * A string of `min` to `max` characters counted as code points (charCount), so a prompt of
  * 4000 emoji fits 4000. OpenAPI shows the bounds as minLength and maxLength.
  */
@@ -57,7 +64,12 @@ export function chars(min: number, max: number, rule = `must be ${min} to ${max}
       const n = charCount(text);
       return n >= min && n <= max;
     }, { error: rule })
-    .meta({ minLength: min, maxLength: max, description: `${min} to ${max} characters (Unicode code points), kept exactly as given. NUL (U+0000) and unpaired surrogates are refused, as in every string.` });
+    .meta({
+      minLength: min,
+      maxLength: max,
+      pattern: NO_NUL_PATTERN,
+      description: `${min} to ${max} characters (Unicode code points), kept exactly as given. NUL (U+0000) and unpaired surrogates are refused, as in every string.`,
+    });
 }
 
 /**
@@ -65,7 +77,7 @@ export function chars(min: number, max: number, rule = `must be ${min} to ${max}
  * whitespace is trimmed and nothing else is changed (inner spaces, line breaks, case, accents kept
  * as given); then `min` to `max` characters (code points) of what is left, so whitespace only is
  * refused with the same rule, naming the field. Stored trimmed (docs/decisions.md, "Required
- * text"). `pattern` tells client generators that at least one non-space is needed.
+ * text"). `pattern` tells client generators that at least one non-space is needed, and no NUL.
  */
 export function trimmedText(min: number, max: number) {
   const rule = `must be ${min} to ${max} characters after trimming spaces`;
@@ -79,7 +91,8 @@ export function trimmedText(min: number, max: number) {
     .meta({
       minLength: min,
       maxLength: max,
-      pattern: "\\S",
+      // At least one character that is neither whitespace nor NUL, and no NUL anywhere.
+      pattern: "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$",
       description: `${min} to ${max} characters (Unicode code points), counted after leading and trailing whitespace is trimmed (whitespace only is refused). Stored trimmed, otherwise exactly as given. NUL (U+0000) and unpaired surrogates are refused, as in every string.`,
     });
 }

@@ -63,7 +63,7 @@ export const ScheduleInput = z
   .strictObject({
     every: z.enum(["day", "week"]).describe("`day`: every day at `at`. `week`: every week on `weekday` at `at`."),
     at: atField,
-    weekday: weekdayField.optional().describe("Weeks only: the ISO weekday, 1 (Monday) to 7 (Sunday); default 1."),
+    weekday: weekdayField.optional().describe('Weeks only, refused with 400 with `every: "day"`: the ISO weekday, 1 (Monday) to 7 (Sunday); default 1.'),
   })
   .superRefine((schedule, ctx) => {
     if (schedule.every === "day" && schedule.weekday !== undefined) {
@@ -118,10 +118,21 @@ export const Alerts = z
   .meta({ id: "Alerts", description: "Where and when the monitor's alerts go.", examples: [{ webhook_url: null, email: false, min_change: 10 }] });
 
 const budgetRule = `must be an amount in USD above 0 and at most ${MONITOR_LIMITS.budgetUsd}, as a decimal string with at most 6 decimals ("25.00")`;
+/**
+ * Above 0 and at most 1,000,000 with at most 6 decimals, as a pattern (OpenAPI: a client cannot
+ * generate "0" or "1000000.01"); the server also takes leading zeros ("025.00"), the pattern not.
+ */
+const BUDGET_PATTERN =
+  "^(?:[1-9][0-9]{0,5}(?:\\.[0-9]{1,6})?|0\\.(?:[1-9][0-9]{0,5}|0[1-9][0-9]{0,4}|00[1-9][0-9]{0,3}|000[1-9][0-9]{0,2}|0000[1-9][0-9]?|00000[1-9])|1000000(?:\\.0{1,6})?)$";
 export const BudgetInput = z
   .string({ error: budgetRule })
   .regex(/^\d{1,7}(\.\d{1,6})?$/, { error: budgetRule })
-  .refine((v) => Number(v) > 0 && Number(v) <= MONITOR_LIMITS.budgetUsd, { error: budgetRule });
+  .refine((v) => Number(v) > 0 && Number(v) <= MONITOR_LIMITS.budgetUsd, { error: budgetRule })
+  .meta({
+    pattern: BUDGET_PATTERN,
+    description: `An amount in USD above 0 and at most ${MONITOR_LIMITS.budgetUsd}, as a decimal string with at most 6 decimals ("25.00"); "0" is refused with 400.`,
+    examples: ["25.00"],
+  });
 
 const runsRule = `must be a whole number from ${MONITOR_LIMITS.runs.min} to ${MONITOR_LIMITS.runs.max}`;
 
@@ -399,7 +410,7 @@ export const SeriesQuery = z.object({
     .min(1, { error: "must name one of the monitor's entities" })
     .optional()
     .describe("An entity's name as the monitor's entities write it (matched exactly, else ignoring case); default the first (its brand). Another name is 400 listing them."),
-  engine: seriesEngine.optional().describe("An engine id of the version's engines, or `all` (the default): every engine's runs together."),
+  engine: seriesEngine.optional().describe("An engine id of the version's engines, or `all` (the default): every engine's runs together. An engine the version does not run is 400 naming those it runs."),
   version: z
     .preprocess(readDecimal, z.int({ error: rule }).min(1, { error: rule }).max(2147483647, { error: rule }))
     .optional()
@@ -504,7 +515,7 @@ export const estimateMonitor = defineEndpoint({
 export const createMonitor = defineEndpoint({
   method: "POST", path: "/monitors", operationId: "createMonitor", summary: "Re-run a set of prompts every day or week",
   description:
-    "Creates the monitor (nothing runs now: the first tick is due at next_run_at; POST /monitors/{id}/run runs one at once). Its webhook secret is in this answer only. 400 over max_executions (prompts × engines × runs), for sources as POST /fanouts, or when no entity is given and the project context names no brand or competitor.",
+    "Creates the monitor (nothing runs now: the first tick is due at next_run_at; POST /monitors/{id}/run runs one at once). Its webhook secret is in this answer only. 400 over max_executions (prompts × engines × runs), for sources as POST /fanouts, or when no entity is given and the project context names no brand or competitor. Also refused with 400 naming the field: `schedule.weekday` with `every: \"day\"` (a weekday is only for `every: \"week\"`); two entities whose names differ only in case or spaces; an engine not enabled on this server; a location whose city the place data knows only in another country (see Location).",
   tags: ["Monitors"], auth: "bearer", body: MonitorRequest, response: MonitorCreated, status: 201,
 });
 export const listMonitors = defineEndpoint({

@@ -33,14 +33,23 @@ export function domainNameOf(text: string): string | null {
   return host;
 }
 
+const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
+const PORT = "(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])";
+/**
+ * What DomainName accepts, as a pattern for OpenAPI (every string it matches domainNameOf takes):
+ * optional http(s) scheme, labels of letters, digits and inner hyphens, a last label of 2 to 63
+ * letters, an optional trailing dot, port and path.
+ */
+export const DOMAIN_NAME_PATTERN = `^\\s*(?:[Hh][Tt][Tt][Pp][Ss]?://)?(?:${LABEL}\\.){1,3}[A-Za-z]{2,24}\\.?(?::${PORT})?(?:[/?#][^\\s\\u0000]*)?\\s*$`;
+
 /** A domain name, or a URL whose host is kept (domainNameOf); the service stores the host. */
 export const DomainName = z
   .string()
   .refine((text) => domainNameOf(text) !== null, { error: "must be a domain name like acme.com (a URL is cut to its host)" })
   .meta({
-    pattern: "^\\s*(?:[Hh][Tt][Tt][Pp][Ss]?://)?[^\\s/?#@:]+\\.[^\\s/?#@:]+(?::[0-9]+)?(?:[/?#]\\S*)?\\s*$",
+    pattern: DOMAIN_NAME_PATTERN,
     description:
-      "A domain name of at least two labels (`acme.com`, `docs.acme.co.uk`; an IDN in Unicode or `xn--` form). An `http://` or `https://` URL is accepted and stored as its host, lower-cased, without a trailing dot: `https://www.acme.com/pricing` is `www.acme.com`. Refused with 400: spaces, a single label (`localhost`), an IP address, another scheme, user info.",
+      "A domain name of at least two labels (`acme.com`, `docs.acme.co.uk`), its last label letters (so no IP address: `0.0` and `10.0.0.1` are refused). The pattern states the ASCII form; an IDN in Unicode (`bücher.de`) or `xn--` form is accepted too. An `http://` or `https://` URL is accepted and stored as its host, lower-cased, without a trailing dot: `https://www.acme.com/pricing` is `www.acme.com`. Refused with 400: spaces, a single label (`localhost`), an IP address, another scheme, user info.",
   });
 
 /** Bounds of a context's other names and competitor domains, as a visibility analysis takes them (lib/schemas/visibility.ts). */
@@ -71,48 +80,67 @@ const namesOf = (list: readonly string[] | undefined) => new Set((list ?? []).ma
  * fields; each brand and competitor a name of 1 to 100 characters after trimming, stored trimmed;
  * `aliases` and `competitor_domains` keyed by those names (a key naming none is refused).
  */
-const ProjectContextInput = z
-  .strictObject({
-    ...projectContextFields,
-    brands: z
-      .array(name(100))
-      .optional()
-      .describe("Your brand and product names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
-    competitors: z
-      .array(name(100))
-      .optional()
-      .describe("Competitors' names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
-    aliases: z
-      .record(
-        name(100),
-        z
-          .array(name(100))
-          .max(CONTEXT_LIMITS.aliases, { error: `must have at most ${CONTEXT_LIMITS.aliases} aliases` })
-          .describe(`0 to ${CONTEXT_LIMITS.aliases} names, each 1 to 100 characters after trimming (a blank one is refused).`),
-      )
-      .optional()
-      .describe(ALIASES_DESCRIPTION),
-    competitor_domains: z
-      .record(
-        name(100),
-        z
-          .array(DomainName)
-          .max(CONTEXT_LIMITS.domains, { error: `must have at most ${CONTEXT_LIMITS.domains} domains` })
-          .describe(`0 to ${CONTEXT_LIMITS.domains} domain names, each stored as its host.`),
-      )
-      .optional()
-      .describe(`${COMPETITOR_DOMAINS_DESCRIPTION} Each domain is stored as its host.`),
-  })
-  .superRefine((context, ctx) => {
-    const entities = new Set([...namesOf(context.brands), ...namesOf(context.competitors)]);
-    const competitors = namesOf(context.competitors);
-    for (const key of Object.keys(context.aliases ?? {})) {
-      if (!entities.has(key)) ctx.addIssue({ code: "custom", path: ["aliases", key], message: `names no brand or competitor of the context (${JSON.stringify(key)})` });
-    }
-    for (const key of Object.keys(context.competitor_domains ?? {})) {
-      if (!competitors.has(key)) ctx.addIssue({ code: "custom", path: ["competitor_domains", key], message: `names no competitor of the context (${JSON.stringify(key)})` });
-    }
-  });
+const contextInputShape = {
+  ...projectContextFields,
+  brands: z
+    .array(name(100))
+    .optional()
+    .describe("Your brand and product names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
+  competitors: z
+    .array(name(100))
+    .optional()
+    .describe("Competitors' names, each 1 to 100 characters after trimming (a blank name is refused); counted in answers as terms."),
+  aliases: z
+    .record(
+      name(100),
+      z
+        .array(name(100))
+        .max(CONTEXT_LIMITS.aliases, { error: `must have at most ${CONTEXT_LIMITS.aliases} aliases` })
+        .describe(`0 to ${CONTEXT_LIMITS.aliases} names, each 1 to 100 characters after trimming (a blank one is refused).`),
+    )
+    .optional()
+    .describe(ALIASES_DESCRIPTION),
+  competitor_domains: z
+    .record(
+      name(100),
+      z
+        .array(DomainName)
+        .max(CONTEXT_LIMITS.domains, { error: `must have at most ${CONTEXT_LIMITS.domains} domains` })
+        .describe(`0 to ${CONTEXT_LIMITS.domains} domain names, each stored as its host.`),
+    )
+    .optional()
+    .describe(`${COMPETITOR_DOMAINS_DESCRIPTION} Each domain is stored as its host.`),
+};
+
+/**
+ * Where `aliases` and `competitor_domains` name no brand or competitor of the context: one
+ * refusal a key, its path inside the context and its message. The request schemas use it on a
+ * new context; PATCH /projects uses it on the context the update leaves (lib/projects/projects.ts).
+ */
+export function contextRefusals(context: { brands?: readonly string[]; competitors?: readonly string[]; aliases?: Record<string, unknown>; competitor_domains?: Record<string, unknown> }): { path: string[]; message: string }[] {
+  const entities = new Set([...namesOf(context.brands), ...namesOf(context.competitors)]);
+  const competitors = namesOf(context.competitors);
+  const listed = (names: Set<string>) => (names.size ? [...names].map((n) => JSON.stringify(n)).join(", ") : "none");
+  const refusals: { path: string[]; message: string }[] = [];
+  for (const key of Object.keys(context.aliases ?? {})) {
+    if (!entities.has(key)) refusals.push({ path: ["aliases", key], message: `names no brand or competitor of the context (${JSON.stringify(key)}; its brands and competitors: ${listed(entities)})` });
+  }
+  for (const key of Object.keys(context.competitor_domains ?? {})) {
+    if (!competitors.has(key)) refusals.push({ path: ["competitor_domains", key], message: `names no competitor of the context (${JSON.stringify(key)}; its competitors: ${listed(competitors)})` });
+  }
+  return refusals;
+}
+
+const ProjectContextInput = z.strictObject(contextInputShape).superRefine((context, ctx) => {
+  for (const refusal of contextRefusals(context)) ctx.addIssue({ code: "custom", path: refusal.path, message: refusal.message });
+});
+
+/** What PATCH /projects takes as `context`: the fields to change; the keys are checked against the context the update leaves. */
+const ProjectContextPatch = z.strictObject(contextInputShape);
+
+/** How PATCH /projects/{id} treats `context` (docs/decisions.md "Updating a project's context"). */
+export const CONTEXT_PATCH_RULE =
+  "Merged into the stored context field by field: each field given replaces that field whole (`competitors` the whole list, `competitor_domains` the whole map), a field not given is kept, `primary_domain: null` removes it, and `context: null` removes the whole context. So `{\"context\":{\"competitor_domains\":{\"HubSpot\":[\"hubspot.com\"]}}}` keeps the stored brands and competitors. Every key of `aliases` and `competitor_domains` must name a brand or competitor (for `competitor_domains`, a competitor) of the context as it is after the update; otherwise 400 naming the key and the names the context has.";
 
 export const Project = z
   .object({
@@ -140,7 +168,7 @@ export const ProjectCreateRequest = z
 export const ProjectUpdateRequest = z
   .strictObject({
     name: name(100).nullable().optional(),
-    context: ProjectContextInput.nullable().optional().describe("Replaces the old context whole."),
+    context: ProjectContextPatch.nullable().optional().describe(CONTEXT_PATCH_RULE),
   })
   .meta({ id: "ProjectUpdateRequest", examples: [{ name: "Acme CRM (EU)" }] });
 
@@ -156,7 +184,7 @@ export const listProjects = defineEndpoint({
 export const createProject = defineEndpoint({
   method: "POST", path: "/projects", operationId: "createProject", summary: "Create a project (any member)",
   description:
-    "In `workspace_id` (default: the caller's own, or the API key's). The slug is made from the name and kept on rename. `context` gives the domains, brands and competitors analyses can use.",
+    "In `workspace_id` (default: the caller's own, or the API key's). The slug is made from the name and kept on rename. `context` gives the domains, brands and competitors analyses can use. Refused with 400 naming the key: a key of `context.aliases` that names no brand or competitor of the context, and a key of `context.competitor_domains` that names no competitor of it (a brand's own domains go in `domains`).",
   tags: ["Projects"], auth: "bearer", body: ProjectCreateRequest, response: Project, status: 201,
 });
 export const getProject = defineEndpoint({
@@ -166,9 +194,9 @@ export const getProject = defineEndpoint({
   tags: ["Projects"], auth: "bearer", params: z.object({ project_id: ProjectId }), response: Project, status: 200,
 });
 export const updateProject = defineEndpoint({
-  method: "PATCH", path: "/projects/{project_id}", operationId: "updateProject", summary: "Rename a project or replace its context (any member)",
+  method: "PATCH", path: "/projects/{project_id}", operationId: "updateProject", summary: "Rename a project or change its context (any member)",
   description:
-    "`name` renames it (the slug stays); `context` replaces the old context whole (send every field you want kept). Any member may update.",
+    `\`name\` renames it (the slug stays). \`context\`: ${CONTEXT_PATCH_RULE} Any member may update.`,
   tags: ["Projects"], auth: "bearer", params: z.object({ project_id: ProjectId }), body: ProjectUpdateRequest, response: Project,
   status: 200,
 });

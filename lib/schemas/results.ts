@@ -54,6 +54,13 @@ export const LocaleApplied = z
   .object({
     location: z.boolean().describe("The request carried the searcher's location in the provider's own parameter."),
     language: z.boolean().describe("The request carried the searcher's language in the provider's own parameter (Gemini's API and the apps through DataForSEO take one)."),
+    city: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "The city that reached the provider: by name where it takes one (OpenAI's and Anthropic's `user_location.city`, Perplexity's), else the city of the place data whose coordinates it was given (Gemini's `latLng`, DataForSEO's `location_coordinate`). Where the location's city is one the place data does not know, or none was given, the coordinates are the country's most populous city's, and this names that city (`Berlin` for a run asking for a small German town). Null where no city reached it (no location, or the country by name only). Absent on runs normalised before it existed.",
+      ),
   })
   .meta({
     id: "LocaleApplied",

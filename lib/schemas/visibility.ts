@@ -8,7 +8,7 @@ import { RunCharge } from "./billing";
 import { DateTime, EngineId, StructuredEngineId, chars, cursorParam, idOf, limitParam, listOf, name } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleMention, exampleVisibilityAnalysis } from "./examples";
-import { countryName } from "../locale/codes";
+import { countryCodePattern, countryName } from "../locale/codes";
 import { DomainName, ProjectId } from "./projects";
 import { RunError } from "./results";
 import { RunId, RunStatus } from "./runs";
@@ -383,7 +383,7 @@ export const MentionsQuery = z.object({
     .refine((code) => code === "none" || countryName(code) !== null, {
       error: (issue) => `unknown country ${JSON.stringify(issue.input)}: give an ISO 3166-1 alpha-2 code such as US, DE or BR, or none`,
     })
-    .meta({ examples: ["DE", "none"] })
+    .meta({ pattern: countryCodePattern(["none"]), examples: ["DE", "none"] })
     .optional()
     .describe("Only the mentions in runs made for this country (ISO 3166-1 alpha-2), or `none` for runs without a location: the evidence of a `by_country` row. An addition to decisions.md."),
   format: z
@@ -400,7 +400,7 @@ export const createVisibilityAnalysis = defineEndpoint({
   method: "POST", path: "/visibility-analyses", operationId: "createVisibilityAnalysis",
   summary: "How often answers name each brand and competitor, in what place, with n and 95% intervals; finished at once",
   description:
-    "The runs are named by run, batch (`rq_…`) or fanout (`fo_…`) ids; a batch or fanout contributes all its runs. Without `judge`: 201, computed from stored answers (no model is called, nothing is charged) and stored, so GET /analyses/{id} answers it unchanged and GET /analyses/{id}/mentions pages its evidence. A mention inside a quotation of the prompt or of the run's own search queries, or in a sentence saying nothing was found about it, is kept as evidence but not counted. Runs that cannot count are listed in excluded_runs. With `judge`: 202, the rule-based figures at once and the analysis `queued`; a job asks the judge engine once per counted run (structured output), keeps only quotes and names that occur in the answer, and completes the analysis with sentiment, discovered entities and the judge's agreement with the rules (GET /analyses/{analysis_id}?wait=30 follows it). Credit for every counted run is held at once (402 `insufficient_credit`, nothing created, when it does not cover them) and captured for the runs judged.",
+    "The runs are named by run, batch (`rq_…`) or fanout (`fo_…`) ids; a batch or fanout contributes all its runs. Without `judge`: 201, computed from stored answers (no model is called, nothing is charged) and stored, so GET /analyses/{id} answers it unchanged and GET /analyses/{id}/mentions pages its evidence. A mention inside a quotation of the prompt or of the run's own search queries, or in a sentence saying nothing was found about it, is kept as evidence but not counted. Runs that cannot count are listed in excluded_runs. With `judge`: 202, the rule-based figures at once and the analysis `queued`; a job asks the judge engine once per counted run (structured output), keeps only quotes and names that occur in the answer, and completes the analysis with sentiment, discovered entities and the judge's agreement with the rules (GET /analyses/{analysis_id}?wait=30 follows it). Credit for every counted run is held at once (402 `insufficient_credit`, nothing created, when it does not cover them) and captured for the runs judged. Refused with 400 naming the field, besides what the schema states: a `judge` that asks for nothing (`sentiment: false` without `discover: true`); `use_project_context: false` without `entities`; two entities whose names differ only in case or spaces (`repeats entities[i].name`); no `entities` while the project's context names no brand or competitor; runs of more than one project, or more than the runs limit once batches and fanouts are expanded; a judge engine not enabled on this server.",
   tags: ["Analyses"], auth: "bearer", body: VisibilityAnalysisRequest, response: VisibilityAnalysis, status: 201,
   otherStatus: { status: 202, description: "Accepted (with `judge`): the analysis is queued, its rule-based figures already there; its judge finishes it." },
   errors: ["not_found", "insufficient_credit"],

@@ -5,12 +5,27 @@ export function say(message) {
   process.stdout.write(`\x1b[36m[geoscope]\x1b[0m ${message}\n`);
 }
 
-/** Runs a command with inherited output; resolves to its exit code. */
+const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Runs a command with inherited output; resolves to its exit code. While it runs, SIGINT, SIGTERM
+ * and SIGHUP sent to this process are passed on to it (and no longer end this process by
+ * themselves): `kill -TERM <npm start's pid>` stops the app server too, and this process ends once
+ * its child has (decisions.md "Stopping the server").
+ */
 export function run(command, args, options = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: "inherit", ...options });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-    child.on("error", () => resolve(127));
+    const forward = (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    };
+    for (const signal of FORWARDED) process.on(signal, forward);
+    const done = (code) => {
+      for (const signal of FORWARDED) process.off(signal, forward);
+      resolve(code);
+    };
+    child.on("exit", (code, signal) => done(code ?? (signal ? 1 : 0)));
+    child.on("error", () => done(127));
   });
 }
 

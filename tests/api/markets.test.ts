@@ -70,14 +70,15 @@ describe("POST /prompts in a market", () => {
     // OpenAI's, Anthropic's and Perplexity's web search take a location and no language; Gemini
     // takes both, and so does DataForSEO for the apps.
     expect(applied).toEqual({
-      chatgpt: { location: true, language: false },
-      claude: { location: true, language: false },
-      gemini: { location: true, language: true },
-      perplexity: { location: true, language: false },
-      chatgpt_app: { location: true, language: true },
-      gemini_app: { location: true, language: true },
-      google_ai_overview: { location: true, language: true },
-      google_ai_mode: { location: true, language: true },
+      chatgpt: { location: true, language: false, city: "Munich" },
+      claude: { location: true, language: false, city: "Munich" },
+      gemini: { location: true, language: true, city: "Munich" },
+      perplexity: { location: true, language: false, city: "Munich" },
+      // The ChatGPT scraper takes the country by name only.
+      chatgpt_app: { location: true, language: true, city: null },
+      gemini_app: { location: true, language: true, city: "Munich" },
+      google_ai_overview: { location: true, language: true, city: "Munich" },
+      google_ai_mode: { location: true, language: true, city: "Munich" },
     });
     // Nothing was added to the prompt the engines were asked.
     const raw = await call(getRunRoute, "GET", "", { token: alice.apiKey, params: { run_id: done.runs[0].id }, query: { include: "raw_envelope" } });
@@ -92,7 +93,7 @@ describe("POST /prompts in a market", () => {
     const done = await finishedBatch(res.body.batch.id);
     for (const run of done.runs) {
       expect(run.input).toMatchObject({ location: null, language: null });
-      expect(run.result.locale_applied).toEqual({ location: false, language: false });
+      expect(run.result.locale_applied).toEqual({ location: false, language: false, city: null });
     }
   });
 
@@ -103,6 +104,8 @@ describe("POST /prompts in a market", () => {
     [{ location: { country: "DE", city: "" } }, /^location\.city: must be 1 to 100 characters/],
     [{ location: { city: "Munich" } }, /^location\.country: is required/],
     [{ location: { country: "DE", postcode: "80331" } }, /^location: unknown field "postcode"/],
+    [{ location: { country: "DE", city: "Tokyo" } }, /^location\.city: "Tokyo" is not a city of Germany \(DE\) in the place data: it is in Japan \(JP\)/],
+    [{ location: { country: "de", city: "  tokyo " } }, /^location\.city: "tokyo" is not a city of Germany \(DE\).*Japan \(JP\)/],
     [{ language: "xx" }, /^language: unknown language tag "xx"/],
     [{ language: "en-XX" }, /^language: unknown language tag "en-XX"/],
     [{ language: "not a tag" }, /^language: unknown language tag "not a tag"/],
@@ -111,6 +114,19 @@ describe("POST /prompts in a market", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_request");
     expect(res.body.error.message).toMatch(message);
+  });
+
+  it("takes a city the place data does not know, and a same-named smaller place once its region is given; refuses a city of another country in a fanout's prompt too", async () => {
+    for (const location of [{ country: "DE", city: "Kleinkleckersdorf" }, { country: "US", region: "Texas", city: "Paris" }, { country: "US", city: "Portland" }]) {
+      const res = await call(postPrompts, "POST", "/prompts", { token: alice.apiKey, body: { prompt: "best crm", project, engines: ["chatgpt"], location } });
+      expect(res.status, JSON.stringify(location)).toBe(202);
+    }
+    const paris = await call(postPrompts, "POST", "/prompts", { token: alice.apiKey, body: { prompt: "best crm", project, location: { country: "US", city: "Paris" } } });
+    expect(paris.status).toBe(400);
+    expect(paris.body.error.message).toMatch(/^location\.city: "Paris" is not a city of United States of America \(US\) in the place data: it is in France \(FR\)\. Give a city of United States of America, or name its region too/);
+    const fanout = await call(postFanouts, "POST", "/fanouts", { token: alice.apiKey, body: { prompts: [{ text: "crm", location: { country: "FR", city: "Berlin" } }], project } });
+    expect(fanout.status).toBe(400);
+    expect(fanout.body.error.message).toMatch(/^prompts\[0\]\.location\.city: "Berlin" is not a city of France \(FR\)/);
   });
 });
 

@@ -188,8 +188,8 @@ describe("what a client generator reads from the document", () => {
     }
     // And no response field anywhere is nullable yet optional, except where being absent means
     // something: ProjectContext's (all optional in the spec), what a run sends only on request, and
-    // what runs recorded before a field existed lack (a vendor's cost and search count, #45).
-    const optional: Record<string, string[] | "all"> = { ProjectContext: "all", Run: ["raw_envelope"], PromptResult: ["provider_cost_usd", "search_count"] };
+    // what runs recorded before a field existed lack (a vendor's cost and search count, #45; the city that reached the provider, #42).
+    const optional: Record<string, string[] | "all"> = { ProjectContext: "all", Run: ["raw_envelope"], PromptResult: ["provider_cost_usd", "search_count"], LocaleApplied: ["city"] };
     for (const id of responseComponents(doc)) {
       const schema = doc.components.schemas[id] as Schema;
       for (const [field, prop] of Object.entries<Schema>(schema.properties ?? {})) {
@@ -277,7 +277,7 @@ describe("what a client generator reads from the document", () => {
     ];
     for (const [component, field, max] of fields) {
       const [schema] = alternatives(doc, property(doc, component, field)).schemas;
-      expect(schema, `${component}.${field}`).toMatchObject({ type: "string", minLength: 1, maxLength: max, pattern: "\\S" });
+      expect(schema, `${component}.${field}`).toMatchObject({ type: "string", minLength: 1, maxLength: max, pattern: "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$" });
       expect(schema!.description, `${component}.${field}`).toContain("trimmed");
     }
     expect(property(doc, "PromptRequest", "prompt")).toMatchObject({ type: "string", minLength: 1, maxLength: 4000 });
@@ -356,5 +356,69 @@ describe("examples the API explorer shows", () => {
     expect(run.result.sources).toHaveLength(2);
     expect(run.result.searches).toHaveLength(2);
     expect(run.charge.amount_usd).toBe("0.02");
+  });
+});
+
+// Issue #42, "The contract says what the server accepts": where the document allowed what the
+// server refuses, the schema now says the rule, and each rule's examples go both ways through the
+// server's own schema as through the document's pattern.
+describe("the document refuses what the server refuses", () => {
+  const schemaOf = (doc: any, id: string) => doc.components.schemas[id] ?? doc.components.schemas[`${id}Input`];
+
+  it("CountryCode's pattern is exactly the ISO alpha-2 codes the server knows, any case; Language a BCP 47 pattern", async () => {
+    const doc: any = await fetchDocument();
+    const country = new RegExp(schemaOf(doc, "CountryCode").pattern);
+    for (const code of ["DE", "BR", "de", " us ", "Gb"]) expect(country.test(code), code).toBe(true);
+    for (const refused of ["XX", "UK", "ZZ", "DEU", "D", ""]) expect(country.test(refused), refused).toBe(false);
+    // The same rule as the server's schema, code by code.
+    const { CountryCode } = await import("@/lib/schemas/locale");
+    for (const a of "ABCDEFGHIJKLMNOPQRSTUVWXYZ") for (const b of "ABCDEFGHIJKLMNOPQRSTUVWXYZ") expect(country.test(a + b), a + b).toBe(CountryCode.safeParse(a + b).success);
+    const language = new RegExp(schemaOf(doc, "Language").pattern);
+    for (const tag of ["de", "pt-BR", "en-GB", "zh-Hant-TW", "es-419"]) expect(language.test(tag), tag).toBe(true);
+    for (const tag of ["not a tag", "", "english", "de_DE", "d"]) expect(language.test(tag), tag).toBe(false);
+  });
+
+  it("the domain pattern refuses 0.0 and IP addresses, the budget pattern 0 and more than 1,000,000", async () => {
+    const doc: any = await fetchDocument();
+    const domainSchema = doc.components.schemas.ProjectCreateRequest.properties.context.anyOf?.[0] ?? doc.components.schemas.ProjectCreateRequest.properties.context;
+    const domain = new RegExp(domainSchema.properties.domains.items.pattern);
+    for (const refused of ["0.0", "10.0.0.1", "localhost", "acme .com", "ftp://acme.com"]) expect(domain.test(refused), refused).toBe(false);
+    for (const accepted of ["acme.com", "https://www.acme.com/pricing", "docs.acme.co.uk", "acme.com."]) expect(domain.test(accepted), accepted).toBe(true);
+    const budgetProperty = schemaOf(doc, "MonitorRequest").properties.monthly_budget_usd;
+    const budget = new RegExp((budgetProperty.anyOf ?? [budgetProperty]).find((s: any) => s.type === "string").pattern);
+    for (const refused of ["0", "0.00", "1000000.01", "2000000", "-1", ".5"]) expect(budget.test(refused), refused).toBe(false);
+    for (const accepted of ["25.00", "0.01", "1000000", "999999.999999"]) expect(budget.test(accepted), accepted).toBe(true);
+  });
+
+  it("GET /analyses/{analysis_id}/mentions takes only va_ ids; every request string refuses NUL", async () => {
+    const doc: any = await fetchDocument();
+    const param = doc.paths["/analyses/{analysis_id}/mentions"].get.parameters.find((p: any) => p.name === "analysis_id");
+    const va = new RegExp(param.schema.pattern);
+    expect(va.test("va_01JAAAAAAAAAAAAAAAAAAAAAAA")).toBe(true);
+    expect(va.test("ca_01JAAAAAAAAAAAAAAAAAAAAAAA")).toBe(false);
+    expect(va.test("fa_01JAAAAAAAAAAAAAAAAAAAAAAA")).toBe(false);
+    // Every string in a request body or parameter says something that refuses NUL.
+    const strings: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}[${i}]`));
+      if (!node || typeof node !== "object") return;
+      const o = node as Record<string, unknown>;
+      if (o.type === "string" && !o.enum && !o.const && !o.format) {
+        const pattern = typeof o.pattern === "string" ? new RegExp(o.pattern) : null;
+        if (!pattern || pattern.test("a\u0000b") || pattern.test("\u0000")) strings.push(at);
+      }
+      for (const [k, v] of Object.entries(o)) if (k !== "examples" && k !== "responses") walk(v, `${at}.${k}`);
+    };
+    for (const [path, item] of Object.entries<any>(doc.paths)) for (const [method, op] of Object.entries<any>(item)) walk({ parameters: op.parameters, body: op.requestBody }, `${method} ${path}`);
+    for (const id of ["ProjectCreateRequest", "MonitorRequest", "VisibilityAnalysisRequest", "PromptRequest", "FanoutRequest"]) walk(schemaOf(doc, id), id);
+    expect(strings).toEqual([]);
+  });
+
+  it("the operations state their cross-field rules", async () => {
+    const doc: any = await fetchDocument();
+    expect(doc.paths["/visibility-analyses"].post.description).toContain("a `judge` that asks for nothing");
+    expect(doc.paths["/projects"].post.description).toContain("a key of `context.competitor_domains` that names no competitor");
+    expect(doc.paths["/projects/{project_id}"].patch.description).toContain("Merged into the stored context field by field");
+    expect(schemaOf(doc, "Location").description).toContain('`{"country":"DE","city":"Tokyo"}` is refused');
   });
 });

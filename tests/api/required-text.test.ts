@@ -128,7 +128,8 @@ describe("brand and competitor names are never blank", () => {
       body: { context: { brands: ["  Acme CRM "], competitors: ["\tGlobex"] } },
     });
     expect(res.status).toBe(200);
-    expect(res.body.context).toEqual({ brands: ["Acme CRM"], competitors: ["Globex"] });
+    // The fields given replace theirs; the stored primary_domain is kept (decisions.md "Updating a project's context").
+    expect(res.body.context).toEqual({ primary_domain: "acme.com", brands: ["Acme CRM"], competitors: ["Globex"] });
     const long = await call(updateProject, "PATCH", `/projects/${project}`, { token: alice.apiKey, params: { project_id: project }, body: { context: { brands: ["x".repeat(101)] } } });
     expect(long.status).toBe(400);
   });

@@ -537,9 +537,11 @@ describe("GET /analyses/{id}/mentions", () => {
     const badEngine = await mentions(alice.cliToken, analysis.id, { engine: "bing" });
     expect(badEngine.status).toBe(400);
     const citations = await call(postCitationAnalyses, "POST", "/citation-analyses", { token: alice.cliToken, body: { ids: [ids.a] } });
+    // Only a visibility analysis has mentions: the path takes va_ ids (OpenAPI says so), and
+    // another kind's id names no visibility analysis.
     const other = await mentions(alice.cliToken, citations.body.id);
-    expect(other.status).toBe(400);
-    expect(other.body.error.message).toContain("only a visibility analysis");
+    expect(other.status).toBe(404);
+    expect(other.body.error.message).toBe(`No such visibility analysis "${citations.body.id}".`);
 
     const foreign = await mentions(bob.cliToken, analysis.id);
     const missingId = newId("visibilityAnalysis");
@@ -666,8 +668,10 @@ describe("the project context's aliases and competitor domains", () => {
   it("refuses keys that name no brand or competitor, blank names and a brand given competitor domains, changing nothing", async () => {
     const before = (await call(getProjectRoute, "GET", `/projects/${project}`, { token: alice.cliToken, params: { project_id: project } })).body.context;
     const cases: [unknown, string][] = [
-      [{ brands: ["HubSpot"], aliases: { Salesforce: ["SFDC"] } }, 'context.aliases.Salesforce: names no brand or competitor of the context ("Salesforce")'],
-      [{ brands: ["HubSpot"], competitor_domains: { HubSpot: ["hubspot.com"] } }, 'context.competitor_domains.HubSpot: names no competitor of the context ("HubSpot")'],
+      // The keys are checked against the context the update leaves: the stored competitors are kept.
+      [{ brands: ["HubSpot"], aliases: { Salesforce: ["SFDC"] } }, 'context.aliases.Salesforce: names no brand or competitor of the context ("Salesforce"; its brands and competitors: "HubSpot", "Pipedrive", "Zoho CRM")'],
+      [{ brands: ["HubSpot"], competitor_domains: { HubSpot: ["hubspot.com"] } }, 'context.competitor_domains.HubSpot: names no competitor of the context ("HubSpot"; its competitors: "Pipedrive", "Zoho CRM")'],
+      [{ competitors: [], competitor_domains: { Pipedrive: ["pipedrive.com"] } }, 'context.competitor_domains.Pipedrive: names no competitor of the context ("Pipedrive"; its competitors: none)'],
       [{ brands: ["  "] }, "context.brands[0]: must be 1 to 100 characters after trimming spaces"],
       [{ brands: ["HubSpot"], aliases: { HubSpot: [" "] } }, "context.aliases.HubSpot[0]: must be 1 to 100 characters after trimming spaces"],
       [{ competitors: ["Zoho"], competitor_domains: { Zoho: ["not a domain"] } }, "context.competitor_domains.Zoho[0]: must be a domain name like acme.com (a URL is cut to its host)"],
@@ -679,5 +683,20 @@ describe("the project context's aliases and competitor domains", () => {
     }
     const after = (await call(getProjectRoute, "GET", `/projects/${project}`, { token: alice.cliToken, params: { project_id: project } })).body.context;
     expect(after).toEqual(before);
+  });
+
+  it("merges a context field given alone into the stored context: competitor_domains alone keeps the competitors it names", async () => {
+    const before = (await call(getProjectRoute, "GET", `/projects/${project}`, { token: alice.cliToken, params: { project_id: project } })).body.context;
+    expect(before.competitors).toContain("Pipedrive");
+    const res = await patch({ context: { competitor_domains: { Pipedrive: ["https://www.pipedrive.com/en"] } } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.context).toEqual({ ...before, competitor_domains: { Pipedrive: ["www.pipedrive.com"] } });
+    // primary_domain: null removes that field alone; context: null the whole context.
+    const cleared = await patch({ context: { primary_domain: null } });
+    expect(cleared.body.context).toEqual({ ...res.body.context, primary_domain: undefined });
+    expect(cleared.body.context).not.toHaveProperty("primary_domain");
+    const gone = await patch({ context: null });
+    expect(gone.status).toBe(200);
+    expect(gone.body).not.toHaveProperty("context");
   });
 });

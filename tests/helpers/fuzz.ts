@@ -100,7 +100,8 @@ function paramsFor(endpoint: EndpointDefinition, world: FuzzWorld): Record<strin
     run_id: t.promptRunId,
     batch_id: t.batchId,
     fanout_id: t.fanoutId,
-    analysis_id: t.questionsAnalysisId,
+    // Only a visibility analysis has mentions (another kind's id is 404 there, as a missing one).
+    analysis_id: endpoint.path.endsWith("/mentions") ? t.visibilityAnalysisId : t.questionsAnalysisId,
     workspace_id: t.workspaceId,
     member_id: t.memberId === undefined ? undefined : String(t.memberId),
     project_id: t.projectId,

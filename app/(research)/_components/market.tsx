@@ -28,7 +28,15 @@ export function MarketLine({ input, className = "" }: { input: { location?: unkn
  * What of the market reached the engine, for a run made in one, and what did not: "ChatGPT was
  * sent the location, not the language" (OpenAI's and Anthropic's web search take no language).
  */
-export function LocaleApplied({ applied, asked, engine }: { applied: { location: boolean; language: boolean } | undefined; asked: { location: boolean; language: boolean }; engine: string }) {
+export function LocaleApplied({
+  applied,
+  asked,
+  engine,
+}: {
+  applied: { location: boolean; language: boolean; city?: string | null } | undefined;
+  asked: { location: boolean; language: boolean; city?: string };
+  engine: string;
+}) {
   if (!applied) return null;
   const fields = ["location", "language"] as const;
   const sent = fields.filter((f) => applied[f]);
@@ -36,5 +44,10 @@ export function LocaleApplied({ applied, asked, engine }: { applied: { location:
   const text = sent.length
     ? `${engine} was sent the ${sent.join(" and ")}${withheld.length ? `, not the ${withheld.join(" or ")}` : ""}`
     : `${engine} was sent neither the location nor the language`;
-  return <span data-testid="locale-applied">{text}</span>;
+  // The place data did not know the city asked for: the provider was given another city's point.
+  const city =
+    applied.location && applied.city && asked.city && applied.city.toLowerCase() !== asked.city.trim().toLowerCase()
+      ? ` (at ${applied.city}: the place data has no ${asked.city.trim()})`
+      : "";
+  return <span data-testid="locale-applied">{text}{city}</span>;
 }

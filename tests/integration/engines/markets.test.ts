@@ -41,7 +41,7 @@ describe("each adapter sends the market in its provider's shape", () => {
     expect(body.tools).toEqual([{ type: "web_search", user_location: { type: "approximate", country: "DE", region: "Bavaria", city: "Munich", timezone: "Europe/Berlin" } }]);
     expect(body.input).toBe(PROMPT);
     expect(JSON.stringify(body)).not.toContain('"de"');
-    expect(run.result.locale_applied).toEqual({ location: true, language: false });
+    expect(run.result.locale_applied).toEqual({ location: true, language: false, city: "Munich" });
   });
 
   it("claude: the server web search tool's user_location {type: approximate, …}; no language; the prompt unchanged", async () => {
@@ -51,7 +51,7 @@ describe("each adapter sends the market in its provider's shape", () => {
     expect(body.tools[0]).toMatchObject({ type: "web_search_20250305", name: "web_search", user_location: { type: "approximate", country: "BR", city: "São Paulo" } });
     expect(Object.keys(body.tools[0]!.user_location as object).sort()).toEqual(["city", "country", "type"]);
     expect(body.messages[0]!.content).toBe(PROMPT);
-    expect(run.result.locale_applied).toEqual({ location: true, language: false });
+    expect(run.result.locale_applied).toEqual({ location: true, language: false, city: "São Paulo" });
   });
 
   it("gemini: toolConfig.retrievalConfig {latLng: the city's coordinates, languageCode}; the prompt unchanged", async () => {
@@ -63,17 +63,19 @@ describe("each adapter sends the market in its provider's shape", () => {
     expect(munich.longitude).toBeCloseTo(11.57, 1);
     expect(body.toolConfig).toEqual({ retrievalConfig: { latLng: { latitude: munich.latitude, longitude: munich.longitude }, languageCode: "de" } });
     expect(body.contents[0]!.parts).toEqual([{ text: PROMPT }]);
-    expect(run.result.locale_applied).toEqual({ location: true, language: true });
+    expect(run.result.locale_applied).toEqual({ location: true, language: true, city: "Munich" });
   });
 
   it("gemini: the country's coordinates when the city is not known; a language alone without coordinates", async () => {
-    ok(await runPrompt("gemini", { prompt: PROMPT, location: { country: "FR", city: "Nowhere-sur-Rien" } }, { config }));
+    const nowhere = ok(await runPrompt("gemini", { prompt: PROMPT, location: { country: "FR", city: "Nowhere-sur-Rien" } }, { config }));
+    // The run says which city's point Gemini was given: the country's most populous, not the one asked for.
+    expect(nowhere.result.locale_applied).toEqual({ location: true, language: false, city: "Paris" });
     const paris = coordinatesOf({ country: "FR" })!;
     expect(paris.precision).toBe("country");
     expect((wire[0]!.body.toolConfig as any).retrievalConfig).toEqual({ latLng: { latitude: paris.latitude, longitude: paris.longitude } });
     const spoken = ok(await runPrompt("gemini", { prompt: PROMPT, language: "fr" }, { config }));
     expect((wire[1]!.body.toolConfig as any).retrievalConfig).toEqual({ languageCode: "fr" });
-    expect(spoken.result.locale_applied).toEqual({ location: false, language: true });
+    expect(spoken.result.locale_applied).toEqual({ location: false, language: true, city: null });
   });
 
   it("perplexity: POST /chat/completions with the key as a bearer token; web_search_options.user_location {country, region, city, latitude, longitude}; no language", async () => {
@@ -89,7 +91,7 @@ describe("each adapter sends the market in its provider's shape", () => {
       stream: false,
       web_search_options: { user_location: { country: "DE", region: "Bavaria", city: "Munich", latitude: munich.latitude, longitude: munich.longitude } },
     });
-    expect(run.result.locale_applied).toEqual({ location: true, language: false });
+    expect(run.result.locale_applied).toEqual({ location: true, language: false, city: "Munich" });
   });
 
   const basic = `Basic ${Buffer.from("geoscope-simulated:sk-geoscope-simulated").toString("base64")}`;
@@ -100,7 +102,7 @@ describe("each adapter sends the market in its provider's shape", () => {
     expect(app("chatgpt_app").path).toBe("/v3/ai_optimization/chat_gpt/llm_scraper/live/advanced");
     expect(app("chatgpt_app").authorization).toBe(basic);
     expect(app("chatgpt_app").body).toEqual([{ keyword: PROMPT, location_name: "Germany", language_code: "de" }]);
-    expect(run.result.locale_applied).toEqual({ location: true, language: true });
+    expect(run.result.locale_applied).toEqual({ location: true, language: true, city: null });
   });
 
   it("gemini_app: the Gemini LLM scraper with location_coordinate 'latitude,longitude,radius' from the city's coordinates", async () => {
@@ -119,7 +121,7 @@ describe("each adapter sends the market in its provider's shape", () => {
       // The official client writes every list field of the request, null when unset.
       { keyword: PROMPT, location_coordinate: `${Number(paris.latitude.toFixed(7))},${Number(paris.longitude.toFixed(7))},199999`, language_code: "fr", device: "desktop", depth: 10, load_async_ai_overview: true, stop_crawl_on_match: null },
     ]);
-    expect(run.result.locale_applied).toEqual({ location: true, language: true });
+    expect(run.result.locale_applied).toEqual({ location: true, language: true, city: "Paris" });
   });
 
   it("google_ai_mode: AI Mode with location_coordinate 'latitude,longitude,zoom'", async () => {
@@ -133,7 +135,7 @@ describe("each adapter sends the market in its provider's shape", () => {
   it.each(["chatgpt_app", "gemini_app", "google_ai_overview", "google_ai_mode"] as const)("%s: no market, DataForSEO's required defaults (United States, English), which locale_applied does not count", async (engine) => {
     const run = ok(await runPrompt(engine, { prompt: PROMPT }, { config }));
     expect((app(engine).body as unknown as Array<Record<string, unknown>>)[0]).toMatchObject({ keyword: PROMPT, location_code: 2840, language_name: "English" });
-    expect(run.result.locale_applied).toEqual({ location: false, language: false });
+    expect(run.result.locale_applied).toEqual({ location: false, language: false, city: null });
   });
 
   it.each(ENGINE_IDS)("%s: no market, no location parameter at all", async (engine) => {
@@ -141,7 +143,7 @@ describe("each adapter sends the market in its provider's shape", () => {
     const text = JSON.stringify(wire[0]!.body);
     expect(text).not.toContain("user_location");
     expect(text).not.toContain("retrievalConfig");
-    expect(run.result.locale_applied).toEqual({ location: false, language: false });
+    expect(run.result.locale_applied).toEqual({ location: false, language: false, city: null });
   });
 });
 

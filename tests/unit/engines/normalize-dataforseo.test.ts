@@ -57,7 +57,7 @@ describe("dataforseo normaliser", () => {
       citations_exposed: false,
       searched: true,
       search_calls: null,
-      locale_applied: { location: false, language: false },
+      locale_applied: { location: false, language: false, city: null },
       shown: false,
       provider_cost_usd: "0.002",
       search_count: null,
@@ -77,9 +77,9 @@ describe("dataforseo normaliser", () => {
       envelope.exchanges[0]!.request.body = [task];
       return envelope;
     };
-    expect(normalizeEnvelope(withRequest({ keyword: "x", location_coordinate: "52.52,13.405,20000", language_code: "de" })).result.locale_applied).toEqual({ location: true, language: true });
-    expect(normalizeEnvelope(withRequest({ keyword: "x", location_name: "Germany", language_name: "German" })).result.locale_applied).toEqual({ location: true, language: false });
-    expect(normalizeEnvelope(withRequest({ keyword: "x", location_code: 2840, language_name: "English" })).result.locale_applied).toEqual({ location: false, language: false });
+    expect(normalizeEnvelope(withRequest({ keyword: "x", location_coordinate: "52.52,13.405,20000", language_code: "de" })).result.locale_applied).toEqual({ location: true, language: true, city: null });
+    expect(normalizeEnvelope(withRequest({ keyword: "x", location_name: "Germany", language_name: "German" })).result.locale_applied).toEqual({ location: true, language: false, city: null });
+    expect(normalizeEnvelope(withRequest({ keyword: "x", location_code: 2840, language_name: "English" })).result.locale_applied).toEqual({ location: false, language: false, city: null });
   });
 
   it("rejects a task without a result", () => {

@@ -119,7 +119,7 @@ describe("gemini normaliser", () => {
     const run = normalizeEnvelope(envelopeOf("gemini", [fixture("gemini/no-search.json")]));
     expect(run.result).toEqual({
       answer: "2 + 2 = 4.", sources: [], searches: [], citations_exposed: false, searched: false, search_calls: null,
-      locale_applied: { location: false, language: false }, shown: true, provider_cost_usd: null, search_count: null,
+      locale_applied: { location: false, language: false, city: null }, shown: true, provider_cost_usd: null, search_count: null,
     });
   });
 

@@ -147,7 +147,7 @@ export default async function RunPage({ params }: Props) {
   const market = marketText(run.input.location as Parameters<typeof marketText>[0], typeof run.input.language === "string" ? run.input.language : null);
   const facts: Array<[string, ReactNode]> = [
     ...(market
-      ? ([["Market", <span key="m" data-testid="market">{market}{result ? <> · <LocaleApplied applied={result.locale_applied} asked={{ location: Boolean(run.input.location), language: typeof run.input.language === "string" }} engine={engine} /></> : null}</span>]] as Array<[string, ReactNode]>)
+      ? ([["Market", <span key="m" data-testid="market">{market}{result ? <> · <LocaleApplied applied={result.locale_applied} asked={{ location: Boolean(run.input.location), language: typeof run.input.language === "string", city: (run.input.location as { city?: string } | null | undefined)?.city }} engine={engine} /></> : null}</span>]] as Array<[string, ReactNode]>)
       : []),
     ["Duration", run.duration_ms !== null ? `${(run.duration_ms / 1000).toFixed(1)} s` : "—"],
     ["Usage", usageLine(run, result ? result.searches.length : null)],
