@@ -104,10 +104,11 @@ function citedEntities(url: string, ctx: ObserveContext): readonly number[] {
   let found = ctx.citedBy.get(url);
   if (found === undefined) {
     const host = hostOf(url);
-    found = [];
+    const covering: number[] = [];
     ctx.entities.forEach((entity, e) => {
-      if (entity.domains.some((d) => coveredBy(host, d))) found!.push(e);
+      if (entity.domains.some((d) => coveredBy(host, d))) covering.push(e);
     });
+    found = covering;
     if (ctx.citedBy.size > 50_000) ctx.citedBy.clear();
     ctx.citedBy.set(url, found);
   }
