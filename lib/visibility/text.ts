@@ -54,6 +54,8 @@ const ABBREVIATIONS = new Set([
   "approx", "est", "jr", "sr", "u.s", "u.k", "e.u", "a.m", "p.m", "fig", "cf", "al", "ca",
 ]);
 
+const MAX_ABBREVIATION = Math.max(...[...ABBREVIATIONS].map((a) => a.length));
+
 /** A list item's marker at the start of a line: "1." "2)" or a bullet, then a space. */
 const LIST_MARKER = /[ \t]*(?:(\d{1,3})[.)]|[-*+•·▪◦‣–])[ \t]+/y;
 
@@ -281,6 +283,8 @@ function inWordBefore(text: string, dot: number, wordStart: number, inWord: bool
     s -= 2;
     while (s > 0 && classOf(text.charCodeAt(s - 1)) === WORD) s--;
   }
+  // No abbreviation is longer than six characters: a longer word ends its sentence without a look.
+  if (dot - s > MAX_ABBREVIATION) return false;
   const token = text.slice(s, dot).toLowerCase();
   if (token.length === 1 && /\p{L}/u.test(token)) return true;
   return ABBREVIATIONS.has(token);
