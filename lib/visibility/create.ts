@@ -132,6 +132,9 @@ function entitiesFor(body: Request, context: EntityContext | null): Entity[] {
 
 type RunText = { answer: string | null; queries: string[]; cited: string[] };
 
+/** Parts of the texts asked for ahead of the one being matched. */
+const AHEAD = 2;
+
 /**
  * The counted runs' answers, queries and cited pages, asked for in parts at once (the database
  * builds the next while the last is read), each part handed to `read` as it arrives, in order:
@@ -142,15 +145,24 @@ async function readRunTexts(named: readonly NamedRun[], ready: Promise<unknown>,
   const seen = new Set<string>();
   const counted = named.filter((r) => r.kind === "prompt" && r.status === "completed" && !seen.has(r.id) && seen.add(r.id));
   const texts = new Map<string, RunText>();
-  // The first parts small, so the matching starts early; at most 8 statements at once.
+  // Parts of at least 500 runs, at most 8; AHEAD of them asked for at a time, so the first arrives
+  // soon (statements all asked at once share the database's CPU and arrive together at the end).
   const n = Math.min(8, Math.ceil(counted.length / 500));
   const parts = Array.from({ length: n }, (_, i) => counted.slice(Math.floor((i * counted.length) / n), Math.floor(((i + 1) * counted.length) / n)));
-  const queries = parts.map((part) => RUN_TEXTS.query(standalone(), { runs: arrayParam(part.map((r) => r.id)) }));
-  // Each is awaited below in turn; one failing before its turn is not an unhandled rejection.
-  for (const q of queries) q.catch(() => undefined);
+  const queries: ReturnType<typeof RUN_TEXTS.query>[] = [];
+  const ask = (k: number) => {
+    if (k >= n) return;
+    const q = RUN_TEXTS.query(standalone(), { runs: arrayParam(parts[k]!.map((r) => r.id)) });
+    // Each is awaited below in turn; one failing before its turn is not an unhandled rejection.
+    q.catch(() => undefined);
+    queries.push(q);
+  };
+  for (let k = 0; k < AHEAD; k++) ask(k);
   await ready;
   for (let k = 0; k < n; k++) {
-    for (const row of await queries[k]!) {
+    const rows = await queries[k]!;
+    ask(k + AHEAD);
+    for (const row of rows) {
       texts.set(row.id, { answer: row.answer, queries: (row.queries ?? []).filter((q): q is string => typeof q === "string"), cited: (row.cited ?? []).filter((u): u is string => typeof u === "string") });
     }
     read(parts[k]!, texts);
