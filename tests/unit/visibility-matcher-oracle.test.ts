@@ -127,7 +127,7 @@ describe("the matcher against the per-name matcher", () => {
       }),
       { numRuns: 250 },
     );
-  });
+  }, 60_000);
 
   it("agrees on hand-picked overlaps, and the comparison can tell matchers apart", () => {
     const entities = [
