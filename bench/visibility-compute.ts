@@ -7,8 +7,14 @@
 // (bench:visibility measures the whole against #44's targets). Prints the workload, each round, the
 // median of the rounds with their spread, the cores, and one line per #44 target this part can
 // miss alone: `target: ... met` when the computation fits in the target's time, `NOT met` when it
-// alone exceeds it. Run: npm run bench:visibility-compute [-- --runs N] [--rounds N]
-import { computeVisibilityAnalysis } from "@/lib/visibility";
+// alone exceeds it. Then whether both cores help (#44: only if it measurably does): the reading of
+// the runs (matching, guards, sentences, prominence) in this thread against the same runs split
+// between two worker threads started beforehand, their inputs copied to them and their mentions
+// sent back, with what starting the two threads cost. --no-threads skips it.
+// Run: npm run bench:visibility-compute [-- --runs N] [--rounds N] [--no-threads]
+import { Worker } from "node:worker_threads";
+import { computeVisibilityAnalysis, normalizeEntity } from "@/lib/visibility";
+import { observeRange } from "@/lib/visibility/analysis";
 import { loadAverage, machine, median, spread } from "./lib/rounds";
 import { benchPrompts, buildRuns, entities } from "./lib/visibility-answers";
 
@@ -65,3 +71,37 @@ if (RUNS === 10_000) {
   console.log(`target: POST /visibility-analyses of 10,000 runs × 5 entities < 500 ms: its computation alone ${median(times).toFixed(0)} ms, within it (the whole: bench:visibility): ${verdict(median(times) < 500)}`);
 }
 console.log(`target: a monitor tick's analysis of ${TICK.prompts} × ${TICK.engines} × ${TICK.runs} runs < 100 ms: its computation alone ${median(tickTimes).toFixed(0)} ms, within it (the whole: bench:visibility): ${verdict(median(tickTimes) < 100)}`);
+
+if (!args.includes("--no-threads")) {
+  // Both cores: the runs read in this thread, or half in each of two worker threads.
+  const normalized = entities.map(normalizeEntity);
+  let t = performance.now();
+  const workers = [0, 1].map(() => new Worker(new URL("./lib/observe-worker.mjs", import.meta.url)));
+  const ask = (w: Worker, part: typeof runs) =>
+    new Promise<{ mentions: number }>((resolve, reject) => {
+      w.once("message", resolve);
+      w.once("error", reject);
+      w.postMessage({ runs: part, entities: normalized });
+    });
+  await Promise.all(workers.map((w) => ask(w, runs.slice(0, 100))));
+  const startMs = performance.now() - t;
+  // A warm-up of each thread on its whole share (its compiler's, as this thread's rounds above were).
+  const half = Math.floor(runs.length / 2);
+  await Promise.all([ask(workers[0]!, runs.slice(0, half)), ask(workers[1]!, runs.slice(half))]);
+  const one: number[] = [];
+  const two: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    t = performance.now();
+    const alone = observeRange(runs, normalized).store.length;
+    one.push(performance.now() - t);
+    t = performance.now();
+    const parts = await Promise.all([ask(workers[0]!, runs.slice(0, half)), ask(workers[1]!, runs.slice(half))]);
+    two.push(performance.now() - t);
+    if (parts[0]!.mentions + parts[1]!.mentions !== alone) throw new Error("the two threads found other mentions than one");
+  }
+  await Promise.all(workers.map((w) => w.terminate()));
+  console.log(
+    `both cores? reading ${RUNS} runs: in this thread median ${spread(one)} ms; split between two worker threads median ${spread(two)} ms (their inputs copied over included), ` +
+      `after ${startMs.toFixed(0)} ms to start them; load ${loadAverage()}`,
+  );
+}

@@ -15,8 +15,11 @@
 //      the tick's 500-prompt × 3-engine × 3-run fanout with the monitor's 5 entities, and the
 //      tick's series figures, in one transaction), its 4,500 runs answered like the others.
 //      Target: under 100 ms.
-// Also a page of the analysis's mentions. Prints each round, the cores and the load.
+// Also a page of the analysis's mentions. Prints each round, the cores and the load, and a digest
+// of the analysis's figures and of its first 200 mentions (the same workload gives the same
+// digest on every commit that computes the same analysis: a check that a speed-up changed nothing).
 // Run: npm run bench:visibility [-- --pglite] [--rounds N] [--runs-per-batch N]
+import { createHash } from "node:crypto";
 import { arrayParam, defineStatement, text } from "@/lib/db/statement";
 import { standalone } from "@/lib/db/sql";
 import { loadAverage, machine, median, spread } from "./lib/rounds";
@@ -218,12 +221,20 @@ const reads = { visibility: [] as number[], citation: [] as number[], visibility
 const pages: number[] = [];
 const ticks: number[] = [];
 let size = "";
+let digest = "";
 for (let round = 1; round <= ROUNDS; round++) {
   const floor = await floorOnce();
   floors.push(floor);
   const { ms, cpuMs, text, analysis } = await post();
   times.push(ms);
   cpus.push(cpuMs);
+  if (round === 1) {
+    const { totals, rows, entities: used } = JSON.parse(text) as { totals: unknown; rows: unknown; entities: unknown };
+    const first = await mentionsRoute.GET(new Request(`http://localhost/api/v1/analyses/${analysis.id}/mentions?limit=200`, { headers }), { params: Promise.resolve({ analysis_id: analysis.id }) });
+    // Without the run ids, new on every seeding.
+    const page = (JSON.parse(await first.text()) as { items: { run_id?: string }[] }).items.map(({ run_id: _, ...m }) => m);
+    digest = createHash("sha256").update(JSON.stringify({ totals, rows, used, page })).digest("hex").slice(0, 16);
+  }
   size = `${analysis.totals.runs} runs, ${analysis.totals.mentions} mentions, ${(text.length / 1024).toFixed(0)} KiB against the citation analysis's ${(citedText.length / 1024).toFixed(0)} KiB`;
   reads.visibility.push(await getAnalysis(analysis.id, text.length, true));
   reads.visibilityAgain.push(await getAnalysis(analysis.id, text.length, false));
@@ -250,6 +261,7 @@ console.log(`floor (one SELECT of the same ${runs.length} answer texts), ms: med
 console.log(`GET /analyses/{id} from the row, ms: visibility ${spread(reads.visibility, 1)}, citation analysis of the same runs ${spread(reads.citation, 1)}; served again: ${spread(reads.visibilityAgain, 1)} and ${spread(reads.citationAgain, 1)}`);
 console.log(`a page of 50 mentions, ms: median ${spread(pages, 1)}`);
 console.log(`a monitor tick's analysis (${TICK.prompts} prompts × ${TICK.engines.length} engines × ${TICK.runs} runs, ${entities.length} entities), ms: median ${spread(ticks, 0)}`);
+console.log(`digest of the figures and the first 200 mentions: ${digest}`);
 console.log(`machine: ${machine()}; load ${loadAverage()}`);
 // The targets are PostgreSQL's: on PGlite the same lines say so instead of "target:".
 const target = onPostgres ? "target: PostgreSQL" : "(not a target: PGlite)";

@@ -108,7 +108,7 @@ const NEGATION = /n['’‘`´]t|not|no\s|unable|failed|little|hardly|scant/iu;
  * isAbsence checks first, and what the analysis asks once per sentence rather than per mention.
  */
 export function mayStateAbsence(sentence: string): boolean {
-  return CUES.test(sentence) && NEGATION.test(sentence);
+  return NEGATION.test(sentence) && CUES.test(sentence);
 }
 
 /** Whether the sentence says the engine found or knows nothing about the mention at [start, end) (offsets into `sentence`). */

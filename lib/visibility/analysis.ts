@@ -100,10 +100,13 @@ export function observeVisibility(named: readonly VisibilityRunInput[], options:
   return combineVisibility(prepared, [observeRange(prepared.runs, prepared.entities)]);
 }
 
+/** Whether a completed prompt run has an answer to read (one without is excluded as `no_answer`). */
+export const hasAnswer = (run: Pick<VisibilityRunInput, "answer">) => !(run.answer === null || run.answer.trim() === "");
+
 /** The runs an analysis counts (in order) and those it leaves out, and the entities as used. */
 export function prepareVisibility(named: readonly VisibilityRunInput[], options: Pick<ComputeOptions, "entities">) {
   const entities = options.entities.map(normalizeEntity);
-  const { runIds, runs, excluded } = sortRuns(named, (run) => (run.answer === null || run.answer.trim() === "" ? ("no_answer" as const) : null));
+  const { runIds, runs, excluded } = sortRuns(named, (run) => (hasAnswer(run) ? null : ("no_answer" as const)));
   return { entities, runIds, runs, excluded };
 }
 
@@ -114,16 +117,31 @@ export type ObservedRange = { obs: Observations; store: MentionStore };
 
 /** Reads `runs` for the (normalised) entities: what a thread does with its share of the runs. */
 export function observeRange(runs: readonly VisibilityRunInput[], entities: readonly Entity[]): ObservedRange {
-  const obs = new Observations(runs.length, entities.length);
-  const store = new MentionStore(runs.length);
+  return visibilityReader(entities).read(runs);
+}
+
+/**
+ * One reader of an analysis's runs as their texts arrive: its matcher built once, `read` called
+ * on consecutive ranges of the counted runs (each with an answer, in order), the ranges then
+ * joined by combineVisibility. What the service does while the database sends the next part.
+ */
+export function visibilityReader(entities: readonly Entity[]) {
   const ctx = observeContext(entities, buildMatcher(entities));
-  for (let r = 0; r < runs.length; r++) observeRun(runs[r]!, r, ctx, obs, store);
-  return { obs, store };
+  return {
+    read(runs: readonly VisibilityRunInput[]): ObservedRange {
+      const obs = new Observations(runs.length, entities.length);
+      const store = new MentionStore(runs.length);
+      for (let r = 0; r < runs.length; r++) observeRun(runs[r]!, r, ctx, obs, store);
+      return { obs, store };
+    },
+  };
 }
 
 /** The observations of consecutive ranges of the counted runs joined, and the partitions. */
 export function combineVisibility(prepared: PreparedVisibility, ranges: readonly ObservedRange[]) {
   const { entities, runIds, runs, excluded } = prepared;
+  const read = ranges.reduce((n, r) => n + r.obs.runs, 0);
+  if (read !== runs.length) throw new Error(`visibility: ${read} runs read for ${runs.length} counted`);
   const obs = ranges.length === 1 ? ranges[0]!.obs : Observations.join(ranges.map((r) => r.obs));
   const store = ranges.length === 1 ? ranges[0]!.store : MentionStore.join(ranges.map((r) => r.store));
   const R = runs.length;

@@ -22,8 +22,8 @@ import { parseBody } from "../http/input";
 import { JsonText } from "../http/respond";
 import { domainNameOf } from "../schemas/projects";
 import { VISIBILITY_LIMITS, VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
-import { assembleVisibility, observeVisibility, type StoredVisibilityFigures } from "./analysis";
-import { entitiesFromContext, type Entity, type EntityContext } from "./entities";
+import { assembleVisibility, combineVisibility, hasAnswer, prepareVisibility, visibilityReader, type ObservedRange, type ObservedVisibility, type StoredVisibilityFigures } from "./analysis";
+import { entitiesFromContext, normalizeEntity, type Entity, type EntityContext } from "./entities";
 import { MENTION_WIDTH, REASON_CODES, type MentionStore, type VisibilityRunInput } from "./observe";
 import { presentVisibilityAnalysis } from "./present";
 
@@ -130,21 +130,47 @@ function entitiesFor(body: Request, context: EntityContext | null): Entity[] {
   return entities;
 }
 
-/** The counted runs' answers, queries and cited pages, read in parts at once (the database builds one while the last is read). */
-async function runTexts(named: readonly NamedRun[]) {
-  const counted = [...new Set(named.filter((r) => r.kind === "prompt" && r.status === "completed").map((r) => r.id))];
-  const texts = new Map<string, { answer: string | null; queries: string[]; cited: string[] }>();
-  if (counted.length === 0) return texts;
-  const n = Math.min(4, Math.ceil(counted.length / 1000));
+type RunText = { answer: string | null; queries: string[]; cited: string[] };
+
+/** Parts of the texts asked for ahead of the one being matched. */
+const AHEAD = 2;
+
+/**
+ * The counted runs' answers, queries and cited pages, asked for in parts at once (the database
+ * builds the next while the last is read), each part handed to `read` as it arrives, in order:
+ * the runs are matched while the database still sends the rest, not after all of it is loaded.
+ * `read` gets the part's runs (consecutive among the counted ones); answers every text read.
+ */
+async function readRunTexts(named: readonly NamedRun[], ready: Promise<unknown>, read: (part: readonly NamedRun[], texts: ReadonlyMap<string, RunText>) => void) {
+  const seen = new Set<string>();
+  const counted = named.filter((r) => r.kind === "prompt" && r.status === "completed" && !seen.has(r.id) && seen.add(r.id));
+  const texts = new Map<string, RunText>();
+  // Parts of at least 500 runs, at most 8; AHEAD of them asked for at a time, so the first arrives
+  // soon (statements all asked at once share the database's CPU and arrive together at the end).
+  const n = Math.min(8, Math.ceil(counted.length / 500));
   const parts = Array.from({ length: n }, (_, i) => counted.slice(Math.floor((i * counted.length) / n), Math.floor(((i + 1) * counted.length) / n)));
-  const rows = await Promise.all(parts.map((part) => RUN_TEXTS.query(standalone(), { runs: arrayParam(part) })));
-  for (const row of rows.flat()) {
-    texts.set(row.id, { answer: row.answer, queries: (row.queries ?? []).filter((q): q is string => typeof q === "string"), cited: (row.cited ?? []).filter((u): u is string => typeof u === "string") });
+  const queries: ReturnType<typeof RUN_TEXTS.query>[] = [];
+  const ask = (k: number) => {
+    if (k >= n) return;
+    const q = RUN_TEXTS.query(standalone(), { runs: arrayParam(parts[k]!.map((r) => r.id)) });
+    // Each is awaited below in turn; one failing before its turn is not an unhandled rejection.
+    q.catch(() => undefined);
+    queries.push(q);
+  };
+  for (let k = 0; k < AHEAD; k++) ask(k);
+  await ready;
+  for (let k = 0; k < n; k++) {
+    const rows = await queries[k]!;
+    ask(k + AHEAD);
+    for (const row of rows) {
+      texts.set(row.id, { answer: row.answer, queries: (row.queries ?? []).filter((q): q is string => typeof q === "string"), cited: (row.cited ?? []).filter((u): u is string => typeof u === "string") });
+    }
+    read(parts[k]!, texts);
   }
   return texts;
 }
 
-function inputsOf(named: readonly NamedRun[], texts: Map<string, { answer: string | null; queries: string[]; cited: string[] }>): VisibilityRunInput[] {
+function inputsOf(named: readonly NamedRun[], texts: ReadonlyMap<string, RunText>): VisibilityRunInput[] {
   return named.map((r) => {
     const t = texts.get(r.id);
     return {
@@ -224,7 +250,7 @@ function judgeEngineOf(judge: NonNullable<Request["judge"]>): string {
 async function storeJudgedAnalysis(
   principal: Principal,
   body: Request & { judge: NonNullable<Request["judge"]> },
-  prepared: { id: string; named: NamedRun[]; projectId: string; workspaceId: string; observed: ReturnType<typeof observeVisibility> },
+  prepared: { id: string; named: NamedRun[]; projectId: string; workspaceId: string; observed: ObservedVisibility },
 ): Promise<{ id: string; text: string }> {
   const { id, named, projectId, workspaceId, observed } = prepared;
   const engine = judgeEngineOf(body.judge);
@@ -306,13 +332,25 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request): Pro
 async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks): Promise<{ id: string; text: string; queued: boolean } | null>;
 async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks = {}): Promise<{ id: string; text: string; queued: boolean } | null> {
   const { named, projectId } = await runsOfOneProject(principal, body.ids);
-  const [project, texts] = await Promise.all([PROJECT_CONTEXT.first(standalone(), { project: projectId }), runTexts(named)]);
-  if (!project) throw notFound("project", projectId);
-  const entities = entitiesFor(body, project.context);
-  if (body.judge) judgeEngineOf(body.judge);
+  // The project (its context may give the entities) and the texts asked for at once; each part of
+  // the texts read as it arrives. Read here: handing half the runs to a worker cost more CPU than
+  // it saved on 2 shared cores.
+  const projectRead = PROJECT_CONTEXT.first(standalone(), { project: projectId });
+  projectRead.catch(() => undefined);
+  let reader: ReturnType<typeof visibilityReader> | null = null;
+  let entities: Entity[] = [];
+  const ranges: ObservedRange[] = [];
+  const ready = projectRead.then((project) => {
+    if (!project) throw notFound("project", projectId);
+    entities = entitiesFor(body, project.context);
+    if (body.judge) judgeEngineOf(body.judge);
+    reader = visibilityReader(entities.map(normalizeEntity));
+  });
+  const texts = await readRunTexts(named, ready, (part, texts) => ranges.push(reader!.read(inputsOf(part, texts).filter(hasAnswer))));
+  const project = (await projectRead)!;
   const id = newId("visibilityAnalysis");
-  // Read here: handing half the runs to a worker cost more CPU than it saved on 2 shared cores.
-  const observed = observeVisibility(inputsOf(named, texts), { entities });
+  if (ranges.length === 0) ranges.push(reader!.read([]));
+  const observed = combineVisibility(prepareVisibility(inputsOf(named, texts), { entities }), ranges);
   if (body.judge) {
     const judgedBody = { ...body, judge: body.judge };
     return { ...(await storeJudgedAnalysis(principal, judgedBody, { id, named, projectId, workspaceId: project.workspaceId, observed })), queued: true };

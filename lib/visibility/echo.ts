@@ -34,6 +34,9 @@ function occurrencePattern(q: Quotable): RegExp {
 /** Quotation marks: an opening mark and the marks that close it. */
 const PAIRS: Record<string, string> = { '"': '"', "“": "”", "„": "“”", "‘": "’", "«": "»", "‹": "›", "「": "」", "『": "』", "`": "`", "'": "'" };
 
+/** Any opening mark of PAIRS. */
+const OPENER = /["“„‘«‹「『`']/g;
+
 /** The quotation (between quotation marks, on one line) holding [start, end), as [contentStart, contentEnd], or null. */
 function enclosingQuote(text: string, start: number, end: number): [number, number] | null {
   let lineStart = text.lastIndexOf("\n", start - 1) + 1;
@@ -42,6 +45,10 @@ function enclosingQuote(text: string, start: number, end: number): [number, numb
   // Long lines: look no further than 500 characters either way.
   lineStart = Math.max(lineStart, start - 500);
   lineEnd = Math.min(lineEnd, end + 500);
+  // No opening mark before the mention: nothing can hold it (the walk below would find none either).
+  OPENER.lastIndex = lineStart;
+  const first = OPENER.exec(text);
+  if (first === null || first.index >= start) return null;
   let open = -1;
   let closers = "";
   for (let i = lineStart; i < lineEnd; i++) {

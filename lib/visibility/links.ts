@@ -214,6 +214,13 @@ function emailAround(text: string, at: number): [number, number] | null {
 const AUTOLINK = /<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
 const SCHEME = /https?:\/\/(?=[^\s<>])/iy;
 
+/**
+ * Where readLinks's pass may do something: `[`, `<`, `@`, an `h` or `H` starting "http", a dot
+ * before an ASCII word character. Every position it skips is one the pass would step over; each
+ * match is one character long, so lastIndex - 1 is where it starts.
+ */
+const CANDIDATE = /[[<@]|[hH](?=[tT][tT][pP])|\.(?=[A-Za-z0-9_])/g;
+
 /** A quick look for anything a link span or a domain needs: most answers without one skip the pass. */
 const MAY_LINK = /[[<@.]|https?:/i;
 
@@ -231,6 +238,10 @@ export function readLinks(text: string): LinkReading {
   const n = text.length;
   let i = 0;
   while (i < n) {
+    // Straight to the next character where a span or a domain may start (every other one is passed by).
+    CANDIDATE.lastIndex = i;
+    if (!CANDIDATE.test(text)) break;
+    i = CANDIDATE.lastIndex - 1;
     const c = text.charCodeAt(i);
     if (c === 0x5b) {
       // [label](url), ![alt](url), [label][ref], [ref]: url

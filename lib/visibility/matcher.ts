@@ -49,7 +49,19 @@ class TermScan {
     return this.caseSensitive ? collapse(text) : collapse(text).toLowerCase();
   }
 
+  /** Matched texts seen, and their terms (an analysis matches the same few spellings thousands of times). */
+  private readonly seen = new Map<string, Term>();
+
   private termOf(matched: string): Term {
+    let term = this.seen.get(matched);
+    if (term === undefined) {
+      term = this.lookUp(matched);
+      if (this.seen.size < 10_000) this.seen.set(matched, term);
+    }
+    return term;
+  }
+
+  private lookUp(matched: string): Term {
     const hit = this.byKey.get(this.key(matched));
     if (hit !== undefined) return hit;
     // Case folding the regex knows but toLowerCase does not (the long s, the Kelvin sign).
@@ -93,11 +105,17 @@ class TermScan {
   }
 }
 
+const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
+/** ASCII letters, digits and underscore: the word characters a name's neighbours mostly are. */
+const isAsciiWord = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+
 /** Whether a term could start at `i`: not after a word character. */
 function startsWord(text: string, i: number): boolean {
+  const unit = text.charCodeAt(i - 1);
+  if (unit < 0x80) return !isAsciiWord(unit);
   const before = text.codePointAt(i - 1) ?? 0;
   const prev = before >= 0xdc00 && before <= 0xdfff && i >= 2 ? (text.codePointAt(i - 2) ?? 0) : before;
-  return !/[\p{L}\p{N}\p{M}_]/u.test(String.fromCodePoint(prev));
+  return !WORD_CHAR.test(String.fromCodePoint(prev));
 }
 
 /** Overlapping matches resolved: the longest first (then the earliest), keeping those that do not overlap a kept one. */

@@ -95,14 +95,32 @@ export type ObserveContext = {
   sentences: SentenceBuffer;
   /** Every entity's domains, the most specific first: whose a bare domain of the prose is. */
   domainOwners: { domain: string; entity: number; index: number }[];
+  /** citedEntities's answers so far, by URL. */
+  citedBy: Map<string, readonly number[]>;
 };
+
+/** The entities one of whose domains covers the host of a cited `url` (remembered per URL: runs cite the same pages). */
+function citedEntities(url: string, ctx: ObserveContext): readonly number[] {
+  let found = ctx.citedBy.get(url);
+  if (found === undefined) {
+    const host = hostOf(url);
+    const covering: number[] = [];
+    ctx.entities.forEach((entity, e) => {
+      if (entity.domains.some((d) => coveredBy(host, d))) covering.push(e);
+    });
+    found = covering;
+    if (ctx.citedBy.size > 50_000) ctx.citedBy.clear();
+    ctx.citedBy.set(url, found);
+  }
+  return found;
+}
 
 /** A fresh context for one analysis. */
 export function observeContext(entities: readonly Entity[], matcher: Matcher): ObserveContext {
   const domainOwners = entities
     .flatMap((e, entity) => e.domains.map((domain, index) => ({ domain, entity, index })))
     .sort((a, b) => b.domain.length - a.domain.length || a.entity - b.entity);
-  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer(), domainOwners };
+  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer(), domainOwners, citedBy: new Map() };
 }
 
 const SENTENCE_LIMIT = 300;
@@ -270,11 +288,8 @@ export function observeRun(run: VisibilityRunInput, r: number, ctx: ObserveConte
 
 function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext, out: Observations, store: MentionStore): void {
   // cited: a cited page on one of the entity's domains or their subdomains.
-  if (run.cited_urls.length > 0) {
-    const hosts = run.cited_urls.map(hostOf);
-    ctx.entities.forEach((entity, e) => {
-      if (entity.domains.some((d) => hosts.some((h) => coveredBy(h, d)))) out.cited[base + e] = 1;
-    });
+  for (const url of run.cited_urls) {
+    for (const e of citedEntities(url, ctx)) out.cited[base + e] = 1;
   }
 
   const nfc = toNfc(run.answer ?? "");

@@ -54,6 +54,8 @@ const ABBREVIATIONS = new Set([
   "approx", "est", "jr", "sr", "u.s", "u.k", "e.u", "a.m", "p.m", "fig", "cf", "al", "ca",
 ]);
 
+const MAX_ABBREVIATION = Math.max(...[...ABBREVIATIONS].map((a) => a.length));
+
 /** A list item's marker at the start of a line: "1." "2)" or a bullet, then a space. */
 const LIST_MARKER = /[ \t]*(?:(\d{1,3})[.)]|[-*+•·▪◦‣–])[ \t]+/y;
 
@@ -62,6 +64,8 @@ const isWideTerminator = (c: number) => c === 0x3002 || c === 0xff01 || c === 0x
 /** Closing marks a sentence may end with after its terminator: quotes, brackets, emphasis. */
 const isCloser = (c: number) =>
   c === 0x22 || c === 0x27 || c === 0x29 || c === 0x5d || c === 0x2a || c === 0x5f || c === 0x2019 || c === 0x201d || c === 0xbb || c === 0x300d || c === 0x300f;
+/** Past any offset of a text (a small integer, unlike Infinity, keeps the comparisons on integers). */
+const NO_SPAN = 0x3fffffff;
 const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0xa0 || c === 0x0d;
 
 /**
@@ -114,7 +118,7 @@ export function analyseTextInto(text: string, buffer: SentenceBuffer, spans: Lin
   buffer.totalWords = 0;
   // The next link span not yet passed (spans lie within one line).
   let span = 0;
-  let spanStart = spans.count > 0 ? spans.start[0]! : Infinity;
+  let spanStart = spans.count > 0 ? spans.start[0]! : NO_SPAN;
 
   // The open list: its kind, its items' indentation, its items so far.
   let listKind = 0; // 0 none, 1 numbered, 2 bulleted
@@ -178,7 +182,7 @@ export function analyseTextInto(text: string, buffer: SentenceBuffer, spans: Lin
             i = end;
           }
           span++;
-          spanStart = span < spans.count ? spans.start[span]! : Infinity;
+          spanStart = span < spans.count ? spans.start[span]! : NO_SPAN;
           continue;
         }
         let c = text.charCodeAt(i);
@@ -192,7 +196,14 @@ export function analyseTextInto(text: string, buffer: SentenceBuffer, spans: Lin
               inWord = true;
               wordStart = i;
             }
+            // The rest of an ASCII word in a tight loop: each of its characters would only step on.
+            const stop = lineEnd < spanStart ? lineEnd : spanStart;
             i++;
+            while (i < stop) {
+              const d = text.charCodeAt(i);
+              if (d >= 128 || ASCII_CLASS[d] !== WORD) break;
+              i++;
+            }
             continue;
           }
           if (c === 0x20) {
@@ -272,6 +283,8 @@ function inWordBefore(text: string, dot: number, wordStart: number, inWord: bool
     s -= 2;
     while (s > 0 && classOf(text.charCodeAt(s - 1)) === WORD) s--;
   }
+  // No abbreviation is longer than six characters: a longer word ends its sentence without a look.
+  if (dot - s > MAX_ABBREVIATION) return false;
   const token = text.slice(s, dot).toLowerCase();
   if (token.length === 1 && /\p{L}/u.test(token)) return true;
   return ABBREVIATIONS.has(token);
