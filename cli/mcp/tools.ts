@@ -90,7 +90,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: "compare_engines",
     endpoint: "POST /comparison-analyses",
     hint:
-      "Free: computed from stored answers. Give the fanout (or batch, run) ids and the two engines a and b (e.g. chatgpt and chatgpt_app: the API against the app people use). Answers summary first, then per entity each engine's visibility with n and 95% interval and the difference b - a with its interval and significant; cited-domain overlap (Jaccard) and the domains only one engine cites; the share of a's searches b also ran; the order of brands (rank-biased overlap); by_prompt. Prompts only one engine answered are listed in excluded_prompts. get_analysis reads it again.",
+      "Free: computed from stored answers. Give the fanout (or batch, run) ids and the two engines, `a` (the baseline) and `b` (e.g. chatgpt and chatgpt_app: the API against the app people use). Answers summary first, then per entity each engine's visibility with n and 95% interval and the difference b - a with its interval and significant; cited-domain overlap (Jaccard) and the domains only one engine cites; the share of a's searches b also ran; the order of brands (rank-biased overlap); by_prompt. Prompts only one engine answered are listed in excluded_prompts. get_analysis reads it again.",
   },
   { name: "list_mentions", endpoint: "GET /analyses/{analysis_id}/mentions", hint: "format=csv answers every matching mention as CSV text instead of a page." },
   { name: "wait_for_analysis", endpoint: "GET /analyses/{analysis_id}", waitsOn: "status" },

@@ -103,18 +103,17 @@ export function computeComparison(named: readonly ComparisonRunInput[], options:
   const { a, b } = options;
   const entities = options.entities.map(normalizeEntity);
   const E = entities.length;
-  const sorted = sortRuns(named, (run) => (run.shown === false || run.answer === null || run.answer.trim() === "" ? ("no_answer" as const) : null));
+  // A run of neither engine is left out as such, whatever its answer (its answer is not read).
+  const sorted = sortRuns(named, (run): ComparisonExclusionReason | null =>
+    run.engine !== a && run.engine !== b ? "other_engine" : run.shown === false || run.answer === null || run.answer.trim() === "" ? "no_answer" : null,
+  );
   const excluded: { run_id: string; reason: ComparisonExclusionReason }[] = [...sorted.excluded];
 
   // The answered runs of a and b by prompt, prompts in the order first named.
   type Prompt = { text: string; a: ComparisonRunInput[]; b: ComparisonRunInput[] };
   const prompts = new Map<string, Prompt>();
   for (const run of sorted.runs) {
-    const side = run.engine === a ? "a" : run.engine === b ? "b" : null;
-    if (side === null) {
-      excluded.push({ run_id: run.run_id, reason: "other_engine" });
-      continue;
-    }
+    const side = run.engine === a ? "a" : "b";
     const text = comparedPrompt(run.prompt);
     let p = prompts.get(text);
     if (p === undefined) prompts.set(text, (p = { text, a: [], b: [] }));

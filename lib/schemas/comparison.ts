@@ -170,6 +170,61 @@ export const PromptComparison = z
   })
   .meta({ id: "PromptComparison" });
 
+const side = (runs: number, k: number, interval: [number, number]) => ({ runs, runs_mentioning: k, visibility: Math.round((k / runs) * 10_000) / 10_000, visibility_interval: interval });
+const comparisonFigures = {
+  id: "cm_01M8C4T2Q9W3E5R7T9Y1V3K5N7",
+  kind: "comparison" as const,
+  status: "completed" as const,
+  subject: "best crm for a small agency (+11 more prompts)",
+  run_count: 74,
+  created_at: "2026-11-20T10:02:41.318Z",
+  completed_at: "2026-11-20T10:02:41.318Z",
+  project_id: "pr_01M6GDXDT8KGYAFXTZVXZHNXKE",
+  created_by: "dana@example.com",
+  error: null,
+  method: "comparison-v1" as const,
+  a: "chatgpt" as const,
+  b: "chatgpt_app" as const,
+  confidence: 0.975,
+  entities: [
+    { name: "Acme CRM", role: "brand" as const, aliases: ["Acme"], domains: ["acme.example"], case_sensitive: false },
+    { name: "HubSpot", role: "competitor" as const, aliases: ["HubSpot CRM"], domains: ["hubspot.com"], case_sensitive: false },
+  ],
+  run_ids: ["dr_01M8A2R1B7C3D4E5F6G7H8J9K0", "dr_01M8A2R1B7C3D4E5F6G7H8J9K1"],
+  excluded_runs: [{ run_id: "dr_01M8A2R1B7C3D4E5F6G7H8J9K1", reason: "one_engine_only" as const }],
+  excluded_prompts: [{ prompt: "acme crm reviews", engine: "chatgpt" as const, runs: 3 }],
+  prompts_compared: 12,
+  rows: [
+    { name: "Acme CRM", role: "brand" as const, a: side(36, 12, [0.2019, 0.4901]), b: side(35, 4, [0.0454, 0.2597]), diff: -0.2190, diff_interval: [-0.4189, -0.0037] as [number, number], significant: true },
+    { name: "HubSpot", role: "competitor" as const, a: side(36, 30, [0.6814, 0.9196]), b: side(35, 31, [0.7400, 0.9547]), diff: 0.0524, diff_interval: [-0.1378, 0.2414] as [number, number], significant: false },
+  ],
+  sources: {
+    jaccard: 0.2143,
+    jaccard_interval: [0.1322, 0.2964] as [number, number],
+    prompts: 12,
+    only_a: [{ domain: "techcrunch.com", runs_citing: 9 }, { domain: "forbes.com", runs_citing: 5 }],
+    only_b: [{ domain: "reddit.com", runs_citing: 14 }, { domain: "youtube.com", runs_citing: 6 }],
+  },
+  searches: { overlap: 0.0417, overlap_interval: [0, 0.1334] as [number, number], prompts: 12 },
+  order: { rbo: 0.6125, rbo_interval: [0.4871, 0.7379] as [number, number], prompts: 11, pairs: 96 },
+  by_prompt: [
+    {
+      prompt: "best crm for a small agency",
+      runs_a: 3,
+      runs_b: 3,
+      jaccard: 0.25,
+      query_overlap: 0,
+      rbo: 0.55,
+      entities: [
+        { name: "Acme CRM", a: 0.6667, b: 0, diff: -0.6667 },
+        { name: "HubSpot", a: 1, b: 1, diff: 0 },
+      ],
+    },
+  ],
+  charge: null,
+};
+const exampleComparisonAnalysis = { ...comparisonFigures, summary: comparisonSummary(comparisonFigures) };
+
 export const ComparisonAnalysis = z
   .object({
     id: ComparisonAnalysisId,
@@ -201,7 +256,7 @@ export const ComparisonAnalysis = z
     by_prompt: z.array(PromptComparison).describe("One per prompt compared, in the order first named."),
     charge: z.null().describe("Always null: comparisons are computed from stored runs for free."),
   })
-  .meta({ id: "ComparisonAnalysis" });
+  .meta({ id: "ComparisonAnalysis", examples: [exampleComparisonAnalysis] });
 
 export const createComparisonAnalysis = defineEndpoint({
   method: "POST", path: "/comparison-analyses", operationId: "createComparisonAnalysis",

@@ -23,10 +23,10 @@ export type ComparisonFacts = {
 
 const answers = (n: number) => (n === 1 ? "answer" : "answers");
 
-/** A mean of 0..1 over prompts, as a percent with its interval: "34%, 95% interval 22–46%, over 12 prompts"; "about" when wide. */
-function meanFigure(m: Mean): string {
+/** A mean of 0..1 over prompts, as a percent with its n and interval: "34% on average (12 prompts, 95% interval 22–46%"; "about" when wide. `note` ends the brackets. */
+function meanFigure(m: Mean, note = ""): string {
   const wide = m.interval !== null && isWide(m.interval);
-  return `${wide ? "about " : ""}${percent(m.value ?? 0)} on average over ${counted(m.prompts, "prompt")}${m.interval ? `, 95% interval ${percentRange(m.interval)}` : ""}`;
+  return `${wide ? "about " : ""}${percent(m.value ?? 0)} on average (${counted(m.prompts, "prompt")}${m.interval ? `, 95% interval ${percentRange(m.interval)}` : ""}${note})`;
 }
 
 export function comparisonSummary(c: ComparisonFacts): Summary {
@@ -73,7 +73,7 @@ export function comparisonSummary(c: ComparisonFacts): Summary {
     const onlyB = s.only_b[0];
     const onlyA = s.only_a[0];
     const alone = [onlyB && `only ${B} cites ${onlyB.domain} (in ${counted(onlyB.runs_citing, "answer")})`, onlyA && `only ${A} cites ${onlyA.domain} (in ${onlyA.runs_citing})`].filter(Boolean);
-    sources = `The domains the two cite for a prompt overlap by ${meanFigure({ value: s.jaccard, interval: s.jaccard_interval, prompts: s.prompts })} (Jaccard index)${alone.length ? `; ${alone.join(", and ")}` : ""}.`;
+    sources = `The domains the two cite for a prompt overlap by ${meanFigure({ value: s.jaccard, interval: s.jaccard_interval, prompts: s.prompts }, "; Jaccard index")}${alone.length ? `; ${alone.join(", and ")}` : ""}.`;
   } else {
     sources = `Neither engine cited a page for any prompt compared.`;
   }
@@ -81,13 +81,14 @@ export function comparisonSummary(c: ComparisonFacts): Summary {
   let searches: string | null = null;
   if (c.searches === null) searches = null;
   else if (c.searches.overlap === null) searches = `${A} reported no search for the prompts compared, so the searches are not compared.`;
-  else searches = `${B} also ran ${meanFigure({ value: c.searches.overlap, interval: c.searches.overlap_interval, prompts: c.searches.prompts })} of ${A}'s searches.`;
+  else if (c.searches.overlap === 0 && (c.searches.overlap_interval?.[1] ?? 0) === 0) searches = `${B} ran none of ${A}'s searches (${counted(c.searches.prompts, "prompt")} where ${A} searched).`;
+  else searches = `Of ${A}'s searches, ${B} also ran ${meanFigure({ value: c.searches.overlap, interval: c.searches.overlap_interval, prompts: c.searches.prompts })}.`;
 
   const o = c.order;
   const order =
     o.rbo === null
       ? null
-      : `Where both name tracked names, the order they name them in agrees by ${meanFigure({ value: o.rbo, interval: o.rbo_interval, prompts: o.prompts })} (rank-biased overlap: 100% is the same order, 0% none in common).`;
+      : `Where both name tracked names, the order they name them in agrees by ${meanFigure({ value: o.rbo, interval: o.rbo_interval, prompts: o.prompts }, "; rank-biased overlap: 100% is the same order, 0% none in common")}.`;
 
   return summaryOf(opening, visibility, sources, searches, order);
 }
