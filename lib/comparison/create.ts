@@ -12,7 +12,8 @@ import { arrayParam, bool, defineStatement, json, text } from "../db/statement";
 import { standalone, textTransaction } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
-import type { ComparisonAnalysis, ComparisonAnalysisRequest } from "../schemas/comparison";
+import { parseBody } from "../http/input";
+import { ComparisonAnalysisRequest as ComparisonAnalysisRequestSchema, type ComparisonAnalysis, type ComparisonAnalysisRequest } from "../schemas/comparison";
 import { entitiesFor, PROJECT_CONTEXT } from "../visibility/create";
 import { computeComparison, type ComparisonRunInput } from "./compute";
 import { presentComparisonAnalysis } from "./present";
@@ -128,6 +129,15 @@ async function storeComparison(principal: Principal, body: Request): Promise<{ i
   const text = JSON.stringify(analysis);
   rememberAnalysisBody(id, `${version}:${principal.user.email}`, analysis.status, text);
   return { id, text };
+}
+
+/**
+ * A comparison of the runs `ids` name for `actor`, checked as POST /comparison-analyses checks its
+ * body (ApiError 400/404 alike); answers the stored comparison's id (`cm_…`). For the pages'
+ * "Compare engines".
+ */
+export async function analyseComparison(actor: Principal, input: z.input<typeof ComparisonAnalysisRequest>): Promise<string> {
+  return (await storeComparison(actor, parseBody(ComparisonAnalysisRequestSchema, input))).id;
 }
 
 /** POST /comparison-analyses as the API sends it: the body serialised once (and remembered for GET /analyses/{id}). */

@@ -76,7 +76,17 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
       ) : analysis.kind === "citations" ? (
         <Citations analysis={analysis} />
       ) : analysis.kind === "comparison" ? (
-        <ComparisonView analysis={analysis} runLink={(id) => `/runs/${id}`} />
+        <ComparisonView
+          analysis={analysis}
+          runLink={(id) => `/runs/${id}`}
+          lead={
+            <p className="-mt-4 mb-6">
+              <a href={`/analyses/${analysis.id}/figures.csv`} download className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100" data-testid="comparison-csv">
+                Download per-prompt figures (CSV)
+              </a>
+            </p>
+          }
+        />
       ) : (
         <>
           <VisibilityView
