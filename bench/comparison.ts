@@ -37,10 +37,12 @@ const ENGINES = ["chatgpt", "chatgpt_app"] as const;
 
 const bench = await openBenchDatabase(onPostgres);
 const db = bench.database.prisma;
-// Run r on ENGINES[r % 2], answering prompt r % 200 (its answer, names and order drawn anew for
-// each run); the app's searches differ from the API's but for the prompt itself.
+// Run r answers prompt r % 200 (its answer, names and order drawn anew for each run), on
+// chatgpt for r in 0-199, 400-599, … and chatgpt_app for r in 200-399, …: every prompt on both
+// engines (r % 2 would put the even prompts on one engine and the odd on the other). The app's
+// searches differ from the API's but for the prompt itself.
 const runs = buildRuns(BATCHES * RUNS_PER_BATCH).map((r, i) => {
-  const engine = ENGINES[i % 2]!;
+  const engine = ENGINES[Math.floor(i / 200) % 2]!;
   return { ...r, engine, search_queries: engine === "chatgpt" ? r.search_queries : [r.search_queries[0]!, `${r.search_queries[0]} reddit`, `${r.search_queries[0]} 2026`] };
 });
 const bytes = runs.reduce((s, r) => s + Buffer.byteLength(r.answer ?? ""), 0);
@@ -117,7 +119,9 @@ const post = async () => {
   const ms = performance.now() - start;
   const cpuMs = cpuSince(cpu);
   if (response.status !== 201) throw new Error(`POST /comparison-analyses answered ${response.status}: ${text.slice(0, 300)}`);
-  return { ms, cpuMs, text, analysis: JSON.parse(text) as Made };
+  const analysis = JSON.parse(text) as Made;
+  if (analysis.prompts_compared !== 200) throw new Error(`the comparison compared ${analysis.prompts_compared} prompts, not the 200 both engines answered`);
+  return { ms, cpuMs, text, analysis };
 };
 
 // A warm-up of each (plans, JIT), then the rounds: the floor and the comparison alternate.
