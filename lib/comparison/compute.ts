@@ -153,6 +153,9 @@ export function computeComparison(named: readonly ComparisonRunInput[], options:
     return named.sort((x, y) => obs.position[r * E + x]! - obs.position[r * E + y]!);
   };
   const rboCache = new Map<string, number>();
+  // Answers cite the same pages and repeat the same searches: each spelling read once.
+  const domainOf = new Map<string, string | null>();
+  const queryOf = new Map<string, string>();
 
   const totalA = new Int32Array(E);
   const totalB = new Int32Array(E);
@@ -182,7 +185,8 @@ export function computeComparison(named: readonly ComparisonRunInput[], options:
       for (let e = 0; e < E; e++) if (obs.mentioned[r * E + e] === 1) mentioning[e]!++;
       const runDomains = new Set<string>();
       for (const url of runs[r]!.cited_urls) {
-        const domain = registrableDomainOf(url);
+        let domain = domainOf.get(url);
+        if (domain === undefined) domainOf.set(url, (domain = registrableDomainOf(url)));
         if (domain !== null) runDomains.add(domain);
       }
       const domains = onA ? domainsA : domainsB;
@@ -191,7 +195,13 @@ export function computeComparison(named: readonly ComparisonRunInput[], options:
         domains.add(d);
         citedBy.set(d, (citedBy.get(d) ?? 0) + 1);
       }
-      if (searchesCompared) for (const q of runs[r]!.search_queries) (onA ? queriesA : queriesB).add(comparedQuery(q));
+      if (searchesCompared) {
+        for (const q of runs[r]!.search_queries) {
+          let compared = queryOf.get(q);
+          if (compared === undefined) queryOf.set(q, (compared = comparedQuery(q)));
+          (onA ? queriesA : queriesB).add(compared);
+        }
+      }
       const order = orderOf(r);
       if (order.length > 0) {
         const orders = onA ? ordersA : ordersB;
