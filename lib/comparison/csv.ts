@@ -29,9 +29,16 @@ export function comparisonLines(a: Analysis, as: "read" | "stated" = "stated"): 
   );
 }
 
-/** The lines as people read them, as CSV (RFC 4180, CRLF, a header line; text a spreadsheet would run as a formula guarded). */
+/** The columns holding text from people and engines; the others hold figures this module wrote. */
+const TEXT_COLUMNS = new Set<string>(["prompt", "engine_a", "engine_b", "entity"]);
+
+/**
+ * The lines as people read them, as CSV (RFC 4180, CRLF, a header line). Text a spreadsheet would
+ * run as a formula is guarded; a figure is not, so a difference "-33%" stays a number to it.
+ */
 export function comparisonCsv(a: Analysis): string {
-  return [COMPARISON_COLUMNS, ...comparisonLines(a, "read").map((l) => COMPARISON_COLUMNS.map((c) => l[c]))]
-    .map((cells) => `${cells.map(csvCell).join(",")}\r\n`)
+  const cell = (column: string, value: string | number | null) => (TEXT_COLUMNS.has(column) || value === null ? csvCell(value) : String(value));
+  return [COMPARISON_COLUMNS.join(","), ...comparisonLines(a, "read").map((l) => COMPARISON_COLUMNS.map((c) => cell(c, l[c])).join(","))]
+    .map((line) => `${line}\r\n`)
     .join("");
 }

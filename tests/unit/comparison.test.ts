@@ -3,6 +3,9 @@
 // API test reads the simulator's, whose app and API searches never coincide).
 import { describe, expect, it } from "vitest";
 import { comparedPrompt, computeComparison, type ComparisonRunInput } from "@/lib/comparison/compute";
+import { comparisonCsv, comparisonLines } from "@/lib/comparison/csv";
+import { presentComparisonAnalysis } from "@/lib/comparison/present";
+import { ComparisonAnalysis } from "@/lib/schemas/comparison";
 
 let n = 0;
 function run(engine: string, prompt: string, answer: string, queries: string[] = [], cited: string[] = [], extra: Partial<ComparisonRunInput> = {}): ComparisonRunInput {
@@ -70,5 +73,33 @@ describe("computeComparison", () => {
     expect(c.by_prompt[0]!.rbo).toBe(0.95);
     // chatgpt and gemini both report queries; none were run.
     expect(c.searches).toEqual({ overlap: null, overlap_interval: null, prompts: 0 });
+  });
+
+  it("writes one CSV line per prompt and entity, as the pages read figures, and JSON lines as the API states them", () => {
+    const runs = [
+      run("chatgpt", "=cmd|' /C calc'!A0", "HubSpot, then Pipedrive.", ["crm"], ["https://g2.com/a"]),
+      run("chatgpt", "=cmd|' /C calc'!A0", "Pipedrive.", ["crm"], []),
+      run("chatgpt", "=cmd|' /C calc'!A0", "Nothing.", [], []),
+      run("chatgpt_app", "=cmd|' /C calc'!A0", "Pipedrive.", ["crm", "crm reviews"], ["https://g2.com/b", "https://reddit.com/c"]),
+    ];
+    const figures = computeComparison(runs, { a: "chatgpt", b: "chatgpt_app", entities: ENTITIES });
+    const at = new Date("2026-11-29T08:00:00.000Z");
+    const body = ComparisonAnalysis.parse(
+      presentComparisonAnalysis({ id: "cm_01M8C4T2Q9W3E5R7T9Y1V3K5N7", status: "completed", subject: "s", createdAt: at, completedAt: at, projectId: "pr_01M6GDXDT8KGYAFXTZVXZHNXKE", createdBy: null, result: figures, error: null }),
+    );
+    // The prompt, text from a person, is guarded against formulas; the difference, a figure, is not.
+    // HubSpot: 1 of 3 on chatgpt (33%), 0 of 1 on the app (0%): −33 points. Pipedrive: 2 of 3 (67%), 1 of 1 (100%).
+    // Jaccard {g2.com} against {g2.com, reddit.com}: 50%; chatgpt's one query, also run: 100%. Order: (H, P) against (P)
+    // is eq. 32 with S = (P), L = (H, P): X = 0, 1; (1/9)(1/2·0.81) + ((1 − 0)/2 + 0)·0.81 = 0.045 + 0.405 = 0.45; (P)
+    // against (P) is 1; the mean of the two pairs 0.725, "73%".
+    expect(comparisonCsv(body)).toBe(
+      "prompt,engine_a,engine_b,runs_a,runs_b,jaccard,query_overlap,rbo,entity,visibility_a,visibility_b,diff\r\n" +
+        `'=cmd|' /C calc'!A0,chatgpt,chatgpt_app,3,1,50%,100%,73%,HubSpot,33%,0%,-33%\r\n` +
+        `'=cmd|' /C calc'!A0,chatgpt,chatgpt_app,3,1,50%,100%,73%,Pipedrive,67%,100%,33%\r\n`,
+    );
+    expect(comparisonLines(body)[0]).toEqual({
+      prompt: "=cmd|' /C calc'!A0", engine_a: "chatgpt", engine_b: "chatgpt_app", runs_a: 3, runs_b: 1, jaccard: 0.5, query_overlap: 1, rbo: 0.725,
+      entity: "HubSpot", visibility_a: 0.3333, visibility_b: 0, diff: -0.3333,
+    });
   });
 });
