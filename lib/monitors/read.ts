@@ -1,6 +1,8 @@
 // Reading monitors and their ticks: typed statements (lib/db/statement.ts) and the one presenter
 // of each. A tick's status and charge are stored once it closes; while its fanout runs they are
 // read from the fanout's runs and their holds, so a tick always says what its fanout says.
+import type { ENGINE_IDS } from "../schemas/common";
+import type { TickComparison } from "./analysis";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { formatUsd } from "../billing/money";
@@ -44,6 +46,7 @@ export const tickColumns = (t: string, a: string) => ({
   skipReason: text<"insufficient_credit" | "budget_exhausted">(`${t}.skip_reason`).nullable,
   fanoutId: text(`${t}.fanout_id`).nullable,
   analysisId: text(`${t}.analysis_id`).nullable,
+  comparisons: json<TickComparison[]>(`${t}.comparisons`),
   chargedMicros: micros(`${t}.charged_micros`).nullable,
   error: json(`${t}.error`).nullable,
   createdAt: date(`${t}.created_at`),
@@ -154,6 +157,8 @@ function tickStatus(row: TickRow): z.input<typeof Tick>["status"] {
 }
 
 /** `figures`: what tickFiguresOf read for the tick's summary (a tick not in it has no figures yet). */
+type EngineIdValue = (typeof ENGINE_IDS)[number];
+
 export function presentTickSummary(row: TickRow, figures: TickFigures, billingEnabled = billingSettings().enabled): z.input<typeof TickSummary> {
   const charged = row.completedAt ? (row.chargedMicros ?? 0n) : row.live.captured;
   const status = tickStatus(row);
@@ -167,6 +172,7 @@ export function presentTickSummary(row: TickRow, figures: TickFigures, billingEn
     summary: tickSummary({ status, figures: figures.get(row.id) ?? null }),
     fanout_id: row.fanoutId,
     analysis_id: row.analysisId,
+    comparisons: row.comparisons.map((c) => ({ a: c.a as EngineIdValue, b: c.b as EngineIdValue, analysis_id: c.analysis_id })),
     charged_usd: billingEnabled ? formatUsd(charged) : null,
     error: (row.error ?? null) as z.input<typeof Tick>["error"],
     created_at: row.createdAt.toISOString(),

@@ -153,7 +153,7 @@ test("a shared comparison's page shows the same figures signed out, without who 
   await visitor.close();
 });
 
-test("Compare engines on a monitor's page compares its last tick", async ({}, testInfo) => {
+test("a monitor of an API and its app links each tick to their comparison; Compare engines on its page compares its last tick", async ({}, testInfo) => {
   test.setTimeout(240_000);
   const monitor = await api("POST", "/monitors", { project: projectId, name: "Both surfaces", prompts: [{ text: PROMPTS[0] }], engines: ["gemini", "google_ai_mode"], runs: 2 });
   expect(monitor.status, monitor.text).toBe(201);
@@ -163,6 +163,11 @@ test("Compare engines on a monitor's page compares its last tick", async ({}, te
     .poll(async () => (await api("GET", `/monitors/${monitor.body.id}/ticks`)).body.items.find((t: { id: string }) => t.id === tick.body.id)?.status, { timeout: 120_000, intervals: [1000] })
     .toBe("completed");
   await page.goto(`/monitors/${monitor.body.id}`);
+  // The tick's own comparison, made when its fanout finished, linked from its row.
+  const [linked] = (await api("GET", `/monitors/${monitor.body.id}/ticks`)).body.items[0].comparisons;
+  expect(linked).toMatchObject({ a: "gemini", b: "google_ai_mode", analysis_id: expect.stringMatching(/^cm_/) });
+  await expect(page.getByTestId("tick-comparison")).toHaveText("Gemini (API) vs Google AI Mode (app)");
+  await expect(page.getByTestId("tick-comparison")).toHaveAttribute("href", `/analyses/${linked.analysis_id}`);
   const form = page.getByTestId("compare-engines");
   await expect(form.getByTestId("compare-a")).toHaveValue("gemini");
   await expect(form.getByTestId("compare-b")).toHaveValue("google_ai_mode");

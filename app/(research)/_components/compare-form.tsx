@@ -5,25 +5,13 @@
 // refusal is said in place, in the form's words.
 import { useFormAction } from "../../_components/form-action";
 import { buttonClass, inputClass } from "../../_components/ui";
+import { defaultPair } from "@/lib/comparison/pairs";
 import { engineLabel } from "@/lib/schemas/engines";
 import { compareEnginesAction, type StartState } from "../actions";
 import { Refusal } from "./start-forms";
 
 const STARTED: StartState = { ok: true };
 
-/** The pairs people ask about first: a model's API and what its app shows. */
-const PAIRS: [string, string][] = [
-  ["chatgpt", "chatgpt_app"],
-  ["gemini", "google_ai_mode"],
-  ["gemini", "gemini_app"],
-  ["gemini", "google_ai_overview"],
-];
-
-/** The pair the form starts with: an API and its app when both were run, else the first two engines. */
-export function defaultPair(engines: readonly string[]): [string, string] {
-  const pair = PAIRS.find(([a, b]) => engines.includes(a) && engines.includes(b));
-  return pair ?? [engines[0] ?? "", engines[1] ?? ""];
-}
 
 export function CompareEnginesForm({ project, ids, engines, note }: { project: string; ids: readonly string[]; engines: readonly string[]; note: string }) {
   const { state, pending, form } = useFormAction(compareEnginesAction, STARTED);

@@ -77,9 +77,16 @@ function TickRow({ tick }: { tick: TickBody }) {
       </td>
       <td className={`${tableCellClass} order-5 whitespace-nowrap`}>
         {tick.fanout_id ? (
-          <a href={`/fanouts/${tick.fanout_id}`} className="text-indigo-700 hover:underline" data-testid="tick-fanout">
-            its fanout
-          </a>
+          <>
+            <a href={`/fanouts/${tick.fanout_id}`} className="text-indigo-700 hover:underline" data-testid="tick-fanout">
+              its fanout
+            </a>
+            {tick.comparisons.map((c) => (
+              <a key={c.analysis_id} href={`/analyses/${c.analysis_id}`} className="block whitespace-normal text-indigo-700 hover:underline" data-testid="tick-comparison">
+                {engineName(c.a)} vs {engineName(c.b)}
+              </a>
+            ))}
+          </>
         ) : (
           <span className="text-slate-400 sm:inline hidden">—</span>
         )}

@@ -1,2 +1,0 @@
--- AlterEnum
-ALTER TYPE "AnalysisKind" ADD VALUE 'comparison';
