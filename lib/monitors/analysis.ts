@@ -16,7 +16,7 @@ import type { StoredVisibilityFigures } from "../visibility/analysis";
 import { analyseVisibility } from "../visibility/create";
 import { analyseComparison } from "../comparison/create";
 import { trackedPairs } from "../comparison/pairs";
-import { monitorRow, tickRow, type MonitorRow, type TickRow } from "./read";
+import { monitorRow, tickRow, type MonitorRow, type TickComparison, type TickRow } from "./read";
 import { tickChanges } from "./series";
 
 const LOCK_TICK = defineStatement({
@@ -161,9 +161,6 @@ export async function analyseTick(tickId: string): Promise<string | null> {
     throw error;
   }
 }
-
-/** One comparison of a tick's fanout: the pair of engines (an API and its app) and the comparison's id. */
-export type TickComparison = { a: string; b: string; analysis_id: string };
 
 /**
  * The tick's comparisons (decisions.md "Comparison analyses": a monitor that tracks both engines of

@@ -1,8 +1,6 @@
 // Reading monitors and their ticks: typed statements (lib/db/statement.ts) and the one presenter
 // of each. A tick's status and charge are stored once it closes; while its fanout runs they are
 // read from the fanout's runs and their holds, so a tick always says what its fanout says.
-import type { ENGINE_IDS } from "../schemas/common";
-import type { TickComparison } from "./analysis";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { formatUsd } from "../billing/money";
@@ -15,6 +13,7 @@ import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/projects";
 import { statusOfCounts } from "../runs/status";
 import type { Monitor, MonitorList, MonitorPrompt, MonitorsQuery, MonitorSummary, Tick, TickList, TickSummary } from "../schemas/monitors";
+import type { ENGINE_IDS } from "../schemas/common";
 import type { Entity } from "../schemas/visibility";
 import { readableSql, readerOf, type Reader } from "../shares/reader";
 import { inReachableWorkspaceSql, reachOf, requireWorkspace } from "../workspaces/access";
@@ -34,6 +33,9 @@ const liveJoin = (t: string, a: string) =>
   `count(*) FILTER (WHERE r.status = 'completed') AS completed, count(*) FILTER (WHERE r.status = 'failed') AS failed, ` +
   `COALESCE(bool_or(r.status <> 'queued' OR r.started_at IS NOT NULL), false) AS started, ${holdSumsSql("h", "now()").captured} AS captured ` +
   `FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = ${t}.fanout_id AND ${t}.completed_at IS NULL) ${a} ON true`;
+
+/** One comparison of a tick's fanout, as stored (monitor_ticks.comparisons): the pair of engines (an API and its app) and the comparison's id. */
+export type TickComparison = { a: string; b: string; analysis_id: string };
 
 /** A tick's columns (alias t) and its live figures (alias a, from liveJoin). */
 export const tickColumns = (t: string, a: string) => ({
@@ -156,9 +158,9 @@ function tickStatus(row: TickRow): z.input<typeof Tick>["status"] {
   return statusOfCounts(row.live, row.live.started) === "queued" ? "queued" : "running";
 }
 
-/** `figures`: what tickFiguresOf read for the tick's summary (a tick not in it has no figures yet). */
 type EngineIdValue = (typeof ENGINE_IDS)[number];
 
+/** `figures`: what tickFiguresOf read for the tick's summary (a tick not in it has no figures yet). */
 export function presentTickSummary(row: TickRow, figures: TickFigures, billingEnabled = billingSettings().enabled): z.input<typeof TickSummary> {
   const charged = row.completedAt ? (row.chargedMicros ?? 0n) : row.live.captured;
   const status = tickStatus(row);

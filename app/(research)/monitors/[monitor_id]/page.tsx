@@ -1,5 +1,6 @@
 // A monitor: what it measures and when, its budget and spend, its controls (run now, pause or
-// resume, delete), its share link, its trend charts (the share page's too), its ticks newest first with a link to each tick's fanout, and its prompts.
+// resume, delete), its share link, its trend charts (the share page's too), its ticks newest first with a link to each tick's fanout and comparisons, Compare engines
+// (its last tick's), and its prompts.
 // Before the first tick it says when that will be. Updates while a tick's fanout runs.
 import { CompareEnginesForm } from "../../_components/compare-form";
 import type { Metadata } from "next";
