@@ -26,6 +26,8 @@ import { getProject, updateProject } from "@/lib/projects/projects";
 import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
 import { JudgeRequest, VisibilityAnalysisRequest } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
+import { analyseComparison } from "@/lib/comparison/create";
+import { ComparisonAnalysisRequest } from "@/lib/schemas/comparison";
 import { judgeAgain } from "@/lib/visibility/judge-again";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../_lib/form-words";
 import { marketOf, marketsOf } from "./_lib/market";
@@ -92,6 +94,7 @@ const FANOUT_LABELS: FieldLabels = {
   ...MARKET_LABELS,
 };
 const CITATION_LABELS: FieldLabels = { ids: "Ticked runs and batches", entities: "Brands and competitors" };
+const COMPARE_LABELS: FieldLabels = { a: "First engine", b: "Second engine", ids: "The runs compared", entities: "Brands and competitors" };
 const JUDGE_LABELS: FieldLabels = { engine: "Judge engine", "judge.engine": "Judge engine", ids: "The analysis's runs", entities: "Brands and competitors" };
 
 /** A refusal as the form shows it: in its labels; a 402 without the address the page links to. */
@@ -204,6 +207,22 @@ export async function startCitationAnalysisAction(_prev: StartState, form: FormD
     const body = parseInput(CitationAnalysisRequest, { ids, use_project_context: true }, "form");
     const analysis = await createCitationAnalysis(principal, body);
     return `/analyses/${analysis.id}`;
+  });
+}
+
+/**
+ * "Compare engines" on a fanout's or a monitor's page: a comparison of the page's runs (the
+ * fanout's, or the monitor's last tick's) on the two engines chosen, tracking the project's brands
+ * and competitors (POST /comparison-analyses); its page next.
+ */
+export async function compareEnginesAction(_prev: StartState, form: FormData): Promise<StartState> {
+  const principal = await requireSessionPrincipal("/account");
+  const project = projectOf(form);
+  return start(project, COMPARE_LABELS, async () => {
+    const ids = all(form, "ids");
+    if (ids.length === 0) throw new ApiError("invalid_request", "There are no runs to compare yet.");
+    const id = await analyseComparison(principal, parseInput(ComparisonAnalysisRequest, { ids, a: field(form, "a"), b: field(form, "b") }, "form"));
+    return `/analyses/${id}`;
   });
 }
 

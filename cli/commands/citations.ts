@@ -1,5 +1,6 @@
 // Citation analyses: what a set of runs, batches and fanouts cited, by engine, domain and page, with the
 // coverage of chosen domains (95% intervals) and brand mentions; as tables or one table as CSV.
+import { printComparison } from "./compare";
 import type { z } from "zod";
 import { createCitationAnalysis, getAnalysis, listAnalyses, type CitationAnalysis } from "../../lib/schemas/analyses";
 import { EXIT } from "../client";
@@ -160,17 +161,22 @@ export const citations: Section = {
     },
     {
       words: ["analysis", "get"],
-      args: "ca_…|fa_…|va_…",
+      args: "ca_…|fa_…|va_…|cm_…",
       summary: "a stored analysis, as `geoscope citations`, `geoscope questions` or `geoscope visibility create` printed it",
       options: { wait: opt.wait, ...outputOptions },
       async run(ctx) {
-        const id = arg(ctx, 0, "analysis id (ca_…, fa_… or va_…)");
+        const id = arg(ctx, 0, "analysis id (ca_…, fa_…, va_… or cm_…)");
         noExtraArgs(ctx, 1);
         const csvTable = csvTableOf(ctx);
         const result = await request(ctx, getAnalysis, { params: { analysis_id: id }, query: { wait: waitOption(ctx) } });
         if (result.body.kind === "questions") {
           if (csvTable) throw new UsageError(`--format csv is for citation analyses; ${id} is a questions analysis`);
           return printQuestionsAnalysis(ctx, { text: result.text, body: result.body });
+        }
+        if (result.body.kind === "comparison") {
+          if (csvTable) throw new UsageError(`--table is for citation analyses; ${id} is a comparison: \`geoscope compare get ${id} --format csv\` exports it`);
+          printComparison(ctx, null, { text: result.text, body: result.body });
+          return EXIT.ok;
         }
         if (result.body.kind === "visibility") {
           if (csvTable) throw new UsageError(`--table is for citation analyses; ${id} is a visibility analysis: \`geoscope visibility get ${id} --format csv\` exports it`);
@@ -185,9 +191,9 @@ export const citations: Section = {
     {
       words: ["analysis", "list"],
       aliases: [["analyses", "list"], ["analyses"]],
-      summary: "analyses of every kind (questions, citations, visibility), newest first",
+      summary: "analyses of every kind (questions, citations, visibility, comparison), newest first",
       options: {
-        kind: { type: "string", arg: "questions|citations|visibility", values: ["questions", "citations", "visibility"], help: "only analyses of this kind" },
+        kind: { type: "string", arg: "questions|citations|visibility|comparison", values: ["questions", "citations", "visibility", "comparison"], help: "only analyses of this kind" },
         project: { type: "string", arg: "pr_…", help: "only this project's analyses" },
         workspace: opt.workspace,
         limit: opt.limit,

@@ -5,6 +5,7 @@ import { account } from "./account";
 import { audits } from "./audits";
 import { billing } from "./billing";
 import { citations } from "./citations";
+import { compare } from "./compare";
 import { fanouts } from "./fanouts";
 import { keys } from "./keys";
 import { monitorAlerts } from "./monitor-alerts";
@@ -18,4 +19,4 @@ import { shares } from "./shares";
 import { visibility } from "./visibility";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, monitorSeries, monitorAlerts, questions, citations, visibility, shares, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, monitorSeries, monitorAlerts, questions, citations, visibility, compare, shares, keys, workspaces, projects, billing, service];

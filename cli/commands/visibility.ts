@@ -139,7 +139,7 @@ function pairs(ctx: Ctx, option: string): [string, string][] {
 }
 
 /** The entities the options give (--entities FILE, or --brand/--competitor with --alias, --domain and --case-sensitive), or none. */
-function entitiesOf(ctx: Ctx): z.input<typeof EntityInput>[] | undefined {
+export function entitiesOf(ctx: Ctx): z.input<typeof EntityInput>[] | undefined {
   const file = str(ctx, "entities");
   const brands = strs(ctx, "brand");
   const competitors = strs(ctx, "competitor");

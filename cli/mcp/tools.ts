@@ -87,6 +87,12 @@ export const TOOLS: readonly ToolSpec[] = [
     endpoint: "GET /analyses/{analysis_id}",
     hint: "For a va_… id: summary (plain-words sentences to read first), then per entity visibility, share of voice, average position, top-1/top-3 rates, prominence and cited rate, each with its n and 95% interval, overall and by engine, prompt and country.",
   },
+  {
+    name: "compare_engines",
+    endpoint: "POST /comparison-analyses",
+    hint:
+      "Free: computed from stored answers. Give the fanout (or batch, run) ids and the two engines, `a` (the baseline) and `b` (e.g. chatgpt and chatgpt_app: the API against the app people use). Answers summary first, then per entity each engine's visibility with n and 95% interval and the difference b - a with its interval and significant; cited-domain overlap (Jaccard) and the domains only one engine cites; the share of a's searches b also ran; the order of brands (rank-biased overlap); by_prompt. Prompts only one engine answered are listed in excluded_prompts. get_analysis reads it again.",
+  },
   { name: "list_mentions", endpoint: "GET /analyses/{analysis_id}/mentions", hint: "format=csv answers every matching mention as CSV text instead of a page." },
   { name: "wait_for_analysis", endpoint: "GET /analyses/{analysis_id}", waitsOn: "status" },
   { name: "get_analysis", endpoint: "GET /analyses/{analysis_id}" },

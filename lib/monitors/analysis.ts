@@ -14,7 +14,9 @@ import { log } from "../log";
 import type { Entity, EntityVisibility } from "../schemas/visibility";
 import type { StoredVisibilityFigures } from "../visibility/analysis";
 import { analyseVisibility } from "../visibility/create";
-import { monitorRow, tickRow, type MonitorRow, type TickRow } from "./read";
+import { analyseComparison } from "../comparison/create";
+import { trackedPairs } from "../comparison/pairs";
+import { monitorRow, tickRow, type MonitorRow, type TickComparison, type TickRow } from "./read";
 import { tickChanges } from "./series";
 
 const LOCK_TICK = defineStatement({
@@ -22,6 +24,13 @@ const LOCK_TICK = defineStatement({
   params: ["tick"],
   columns: { analysisId: text("t.analysis_id").nullable },
   sql: ({ select, p }) => `SELECT ${select} FROM monitor_ticks t WHERE t.id = ${p.tick} FOR UPDATE`,
+});
+
+/** A tick's comparisons, written once: a tick that has some keeps them. */
+const SET_COMPARISONS = defineStatement({
+  label: "monitor_tick_comparisons_set",
+  params: ["tick", "comparisons"],
+  sql: ({ p }) => `UPDATE monitor_ticks SET comparisons = ${p.comparisons}::jsonb WHERE id = ${p.tick} AND comparisons = '[]'::jsonb`,
 });
 
 const SET_ANALYSIS = defineStatement({
@@ -151,6 +160,43 @@ export async function analyseTick(tickId: string): Promise<string | null> {
     }
     throw error;
   }
+}
+
+/**
+ * The tick's comparisons (decisions.md "Comparison analyses": a monitor that tracks both engines of
+ * a pair links each tick to its comparison): one comparison analysis of its fanout for each API and
+ * app pair among the monitor's engines (lib/comparison/pairs.ts), with the monitor's entities, made
+ * as its creator; stored on the tick at once, only when it has none. A refused comparison (no
+ * prompt both engines answered still makes one; an engine with no run at all is 400) is logged and
+ * left out. A step that failed after making some and before storing them makes them again when
+ * retried; only one set is linked. A tick of an earlier version (its engines no longer known) gets none.
+ */
+export async function compareTick(tickId: string): Promise<TickComparison[]> {
+  const tick = await tickRow(standalone(), tickId);
+  if (!tick || !tick.fanoutId) return [];
+  if (tick.comparisons.length) return tick.comparisons;
+  const monitor = await monitorRow(standalone(), tick.monitorId);
+  if (!monitor || monitor.version !== tick.version) return [];
+  const pairs = trackedPairs(monitor.engines);
+  if (pairs.length === 0) return [];
+  const actor = creatorOf(monitor);
+  if (!actor || monitor.entities.length === 0) return [];
+  const entities = monitor.entities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive }));
+  const made: TickComparison[] = [];
+  for (const [a, b] of pairs) {
+    try {
+      const id = await analyseComparison(actor, { ids: [tick.fanoutId], a: a as never, b: b as never, entities });
+      made.push({ a, b, analysis_id: id });
+    } catch (error) {
+      if (error instanceof ApiError && (error.code === "invalid_request" || error.code === "not_found")) {
+        log.warn("a tick's comparison was refused", { tick_id: tickId, a, b, error: error.message });
+        continue;
+      }
+      throw error;
+    }
+  }
+  if (made.length) await SET_COMPARISONS.query(standalone(), { tick: tickId, comparisons: JSON.stringify(made) });
+  return made;
 }
 
 /**

@@ -13,6 +13,7 @@ import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/projects";
 import { statusOfCounts } from "../runs/status";
 import type { Monitor, MonitorList, MonitorPrompt, MonitorsQuery, MonitorSummary, Tick, TickList, TickSummary } from "../schemas/monitors";
+import type { ENGINE_IDS } from "../schemas/common";
 import type { Entity } from "../schemas/visibility";
 import { readableSql, readerOf, type Reader } from "../shares/reader";
 import { inReachableWorkspaceSql, reachOf, requireWorkspace } from "../workspaces/access";
@@ -33,6 +34,9 @@ const liveJoin = (t: string, a: string) =>
   `COALESCE(bool_or(r.status <> 'queued' OR r.started_at IS NOT NULL), false) AS started, ${holdSumsSql("h", "now()").captured} AS captured ` +
   `FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = ${t}.fanout_id AND ${t}.completed_at IS NULL) ${a} ON true`;
 
+/** One comparison of a tick's fanout, as stored (monitor_ticks.comparisons): the pair of engines (an API and its app) and the comparison's id. */
+export type TickComparison = { a: string; b: string; analysis_id: string };
+
 /** A tick's columns (alias t) and its live figures (alias a, from liveJoin). */
 export const tickColumns = (t: string, a: string) => ({
   id: text(`${t}.id`),
@@ -44,6 +48,7 @@ export const tickColumns = (t: string, a: string) => ({
   skipReason: text<"insufficient_credit" | "budget_exhausted">(`${t}.skip_reason`).nullable,
   fanoutId: text(`${t}.fanout_id`).nullable,
   analysisId: text(`${t}.analysis_id`).nullable,
+  comparisons: json<TickComparison[]>(`${t}.comparisons`),
   chargedMicros: micros(`${t}.charged_micros`).nullable,
   error: json(`${t}.error`).nullable,
   createdAt: date(`${t}.created_at`),
@@ -153,6 +158,8 @@ function tickStatus(row: TickRow): z.input<typeof Tick>["status"] {
   return statusOfCounts(row.live, row.live.started) === "queued" ? "queued" : "running";
 }
 
+type EngineIdValue = (typeof ENGINE_IDS)[number];
+
 /** `figures`: what tickFiguresOf read for the tick's summary (a tick not in it has no figures yet). */
 export function presentTickSummary(row: TickRow, figures: TickFigures, billingEnabled = billingSettings().enabled): z.input<typeof TickSummary> {
   const charged = row.completedAt ? (row.chargedMicros ?? 0n) : row.live.captured;
@@ -167,6 +174,7 @@ export function presentTickSummary(row: TickRow, figures: TickFigures, billingEn
     summary: tickSummary({ status, figures: figures.get(row.id) ?? null }),
     fanout_id: row.fanoutId,
     analysis_id: row.analysisId,
+    comparisons: row.comparisons.map((c) => ({ a: c.a as EngineIdValue, b: c.b as EngineIdValue, analysis_id: c.analysis_id })),
     charged_usd: billingEnabled ? formatUsd(charged) : null,
     error: (row.error ?? null) as z.input<typeof Tick>["error"],
     created_at: row.createdAt.toISOString(),

@@ -9,6 +9,7 @@ import { exampleAnalysisSummary, exampleCitationAnalysis, exampleCitationAnalysi
 import { DomainName, ProjectId } from "./projects";
 import { RunError } from "./results";
 import { QuestionsAnalysis } from "./questions";
+import { ComparisonAnalysis } from "./comparison";
 import { RunId, RunStatus } from "./runs";
 import { MENTION_CSV_COLUMNS, MentionPage, MentionsQuery, VisibilityAnalysis, VisibilityAnalysisId } from "./visibility";
 import { WorkspaceId } from "./workspaces";
@@ -16,13 +17,13 @@ import { WorkspaceId } from "./workspaces";
 /** Bounds of a citation analysis request (docs/decisions.md "Citation analyses"). */
 export const CITATION_LIMITS = { ids: 10_000, runs: 20_000, terms: 50, domains: 50 } as const;
 
-export const AnalysisKind = z.enum(["questions", "citations", "visibility"]).meta({
+export const AnalysisKind = z.enum(["questions", "citations", "visibility", "comparison"]).meta({
   id: "AnalysisKind",
   description:
-    "`questions`: questions generated for a topic. `citations`: what a set of runs cited. `visibility`: how often a set of runs named each brand and competitor, in what place.",
+    "`questions`: questions generated for a topic. `citations`: what a set of runs cited. `visibility`: how often a set of runs named each brand and competitor, in what place. `comparison`: how far two engines' answers to the same prompts are apart.",
 });
 
-export const AnalysisId = idOf("fa", "ca", "va");
+export const AnalysisId = idOf("fa", "ca", "va", "cm");
 export const CitationAnalysisId = idOf("ca");
 
 const count = z.int().min(0);
@@ -232,10 +233,10 @@ export const CitationAnalysis = z
   .meta({ id: "CitationAnalysis", examples: [exampleCitationAnalysis] });
 
 /** Every kind of analysis GET /analyses/{id} answers, discriminated by `kind`. */
-const analysisMembers = [QuestionsAnalysis, CitationAnalysis, VisibilityAnalysis] as const;
+const analysisMembers = [QuestionsAnalysis, CitationAnalysis, VisibilityAnalysis, ComparisonAnalysis] as const;
 export const Analysis = z
   .discriminatedUnion("kind", analysisMembers)
-  .meta({ id: "Analysis", description: "A questions, citation or visibility analysis, discriminated by `kind`.", examples: [exampleQuestionsAnalysis, exampleCitationAnalysis] });
+  .meta({ id: "Analysis", description: "A questions, citation, visibility or comparison analysis, discriminated by `kind`.", examples: [exampleQuestionsAnalysis, exampleCitationAnalysis] });
 
 export const AnalysisSummary = z
   .object({
@@ -271,13 +272,13 @@ export const createCitationAnalysis = defineEndpoint({
 export const listAnalyses = defineEndpoint({
   method: "GET", path: "/analyses", operationId: "listAnalyses", summary: "Analyses, newest first",
   description:
-    "Questions, citation and visibility analyses across the workspaces the credential can act in, newest first, paginated with `cursor`; `kind`, `project` and `workspace` narrow the list.",
+    "Questions, citation, visibility and comparison analyses across the workspaces the credential can act in, newest first, paginated with `cursor`; `kind`, `project` and `workspace` narrow the list.",
   tags: ["Analyses"], auth: "bearer", query: AnalysesQuery, response: AnalysisList, status: 200,
 });
 export const getAnalysis = defineEndpoint({
   method: "GET", path: "/analyses/{analysis_id}", operationId: "getAnalysis", summary: "One analysis, of any kind",
   description:
-    "`wait` holds until the analysis has finished (a questions analysis while its run generates); a citation or visibility analysis is finished when made, so it answers at once.",
+    "`wait` holds until the analysis has finished (a questions analysis while its run generates); a citation, visibility or comparison analysis is finished when made, so it answers at once.",
   tags: ["Analyses"], auth: "bearer", params: z.object({ analysis_id: AnalysisId }), query: z.object({ wait: waitParam }), response: Analysis, status: 200,
 });
 

@@ -225,6 +225,10 @@ export const MonitorUpdateRequest = z
     examples: [{ status: "paused" }, { runs: 5, schedule: { every: "week", at: "07:30", weekday: 1 } }],
   });
 
+export const TickComparison = z
+  .object({ a: EngineId, b: EngineId, analysis_id: idOf("cm") })
+  .meta({ id: "TickComparison", description: "A tick's comparison of two engines: a (the API) and b (its app), and the comparison analysis." });
+
 const tickFields = {
   id: TickId,
   version: z.int().describe("The monitor's version when the tick was made: its series."),
@@ -237,6 +241,11 @@ const tickFields = {
   ),
   fanout_id: FanoutId.nullable().describe("The fanout the tick ran (GET /fanouts/{id}); null when skipped, failed before it started, or not made yet."),
   analysis_id: idOf("va").nullable().describe("The visibility analysis of its fanout, made when the fanout finished; null until then."),
+  comparisons: z
+    .array(TickComparison)
+    .describe(
+      "The comparison analyses of its fanout (GET /analyses/{id}), one for each API and app pair among the monitor's engines (chatgpt and chatgpt_app, gemini and google_ai_mode, gemini_app or google_ai_overview), made when the fanout finished; empty until then, and for a monitor that tracks no such pair.",
+    ),
   charged_usd: Usd.nullable().describe("What its fanout's runs paid so far (all of it once finished); null while billing is off."),
   error: RunError.nullable().describe("Why a failed tick could not start its fanout; null otherwise."),
   created_at: DateTime,
@@ -271,6 +280,7 @@ const exampleTickSummary = {
   }),
   fanout_id: "fo_01M7VRMMR088ASXAB0JMYCMVPV",
   analysis_id: "va_01M7VRMMR088ASXAB0JMYCMVPW",
+  comparisons: [],
   charged_usd: "0.39",
   error: null,
   created_at: "2026-11-21T06:00:04.512Z",

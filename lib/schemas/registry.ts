@@ -8,6 +8,7 @@ import * as audits from "./audits";
 import * as auth from "./auth";
 import * as billing from "./billing";
 import * as common from "./common";
+import * as comparison from "./comparison";
 import * as engines from "./engines";
 import * as fanouts from "./fanouts";
 import * as locale from "./locale";
@@ -36,6 +37,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   auth,
   billing,
   common,
+  comparison,
   engines,
   fanouts,
   locale,
@@ -74,6 +76,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   questions.createQuestions,
   analyses.createCitationAnalysis,
   visibility.createVisibilityAnalysis,
+  comparison.createComparisonAnalysis,
   analyses.listAnalyses,
   analyses.getAnalysis,
   analyses.listMentions,

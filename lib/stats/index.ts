@@ -1,6 +1,6 @@
 // The statistics every figure of the API uses (decisions.md "Statistics"), in one module: rates
 // with Wilson intervals, changes with Newcombe's interval, means with Student's t interval from
-// their sums, and agreement with Cohen's kappa.
+// their sums, and agreement with Cohen's kappa; rank-biased overlap of two orderings.
 export { wilsonInterval } from "./wilson";
 export { normalQuantile, zFor } from "./normal";
 export { round4, rateOf } from "./rate";
@@ -11,3 +11,4 @@ export { sampleVariance, tMeanInterval } from "./mean";
 export { SeededRandom } from "./random";
 export { cohensKappa, type Agreement2x2 } from "./kappa";
 export { detectableChange, runsForMargin, wilsonHalfWidth } from "./plan";
+export { rankBiasedOverlap } from "./rbo";

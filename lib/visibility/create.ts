@@ -29,7 +29,7 @@ import { presentVisibilityAnalysis } from "./present";
 
 type Request = z.output<typeof VisibilityAnalysisRequest>;
 
-const PROJECT_CONTEXT = defineStatement({
+export const PROJECT_CONTEXT = defineStatement({
   label: "visibility_project",
   params: ["project"],
   columns: { workspaceId: text("p.workspace_id"), context: json<EntityContext>("p.context").nullable },
@@ -104,7 +104,7 @@ const INSERT_MENTIONS = defineStatement({
 });
 
 /** An entity as a request gives it, with its defaults and its domains as hosts. */
-function entityOf(input: Request["entities"] extends (infer E)[] | undefined ? E : never): Entity {
+export function entityOf(input: Request["entities"] extends (infer E)[] | undefined ? E : never): Entity {
   return {
     name: input.name,
     role: input.role,
@@ -115,7 +115,7 @@ function entityOf(input: Request["entities"] extends (infer E)[] | undefined ? E
 }
 
 /** The entities tracked: as given, else the project context's (400 when it has none, or too many). */
-function entitiesFor(body: Request, context: EntityContext | null): Entity[] {
+export function entitiesFor(body: Pick<Request, "entities">, context: EntityContext | null): Entity[] {
   if (body.entities) return body.entities.map(entityOf);
   const entities = entitiesFromContext(context ?? {});
   if (entities.length === 0) {

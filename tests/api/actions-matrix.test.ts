@@ -10,6 +10,7 @@ import { db } from "@/lib/db/client";
 import * as authApi from "@/lib/schemas/auth";
 import * as projectsApi from "@/lib/schemas/projects";
 import * as analysesApi from "@/lib/schemas/analyses";
+import * as comparisonApi from "@/lib/schemas/comparison";
 import * as auditsApi from "@/lib/schemas/runs";
 import * as fanoutsApi from "@/lib/schemas/fanouts";
 import * as alertsApi from "@/lib/schemas/alerts";
@@ -353,6 +354,15 @@ const matrix: Record<string, Record<string, Row>> = {
         const data = form({ project: seeded.projectId });
         for (const id of body.ids) data.append("ids", id);
         expect(await unchangedAfter(b, () => research.startCitationAnalysisAction(idle, data))).toEqual({ ok: false, message: expected, needsCredit: false });
+      },
+    },
+    compareEnginesAction: {
+      async foreign() {
+        // Compare engines on A's fanout: the API names the fanout B cannot see, and nothing is made.
+        const body = { ids: [seeded.fanoutId], a: "chatgpt" as const, b: "claude" as const };
+        const expected = await apiMessage(b, 404, comparisonApi.createComparisonAnalysis, { body });
+        const data = form({ project: seeded.projectId, a: "chatgpt", b: "claude", ids: seeded.fanoutId });
+        expect(await unchangedAfter(b, () => research.compareEnginesAction(idle, data))).toEqual({ ok: false, message: expected, needsCredit: false });
       },
     },
     shareAction: {

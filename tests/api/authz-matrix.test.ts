@@ -32,7 +32,7 @@ useSimulatedEngines({ billing: true });
 useTestDatabase();
 
 /** Kinds of object a request can name. */
-type Kind = "workspace" | "project" | "apiKey" | "invitation" | "member" | "run" | "batch" | "fanout" | "questionsAnalysis" | "citationAnalysis" | "visibilityAnalysis" | "monitor";
+type Kind = "workspace" | "project" | "apiKey" | "invitation" | "member" | "run" | "batch" | "fanout" | "questionsAnalysis" | "citationAnalysis" | "visibilityAnalysis" | "comparisonAnalysis" | "monitor";
 
 /** The caller's own things, for the parts of a request that are not under test. */
 type Own = { workspaceId: string; projectId: string; membershipId: number; monitorId: string; visibilityAnalysisId: string };
@@ -63,7 +63,7 @@ const body = (field: string, kinds: Kind[], build: Slot["build"], status?: Slot[
 });
 
 const byRun = [path("run_id", ["run"])];
-const byAnalysis = [path("analysis_id", ["questionsAnalysis", "citationAnalysis", "visibilityAnalysis"])];
+const byAnalysis = [path("analysis_id", ["questionsAnalysis", "citationAnalysis", "visibilityAnalysis", "comparisonAnalysis"])];
 const byWorkspace = (extra?: (own: Own) => Req) => [path("workspace_id", ["workspace"], extra)];
 const fanoutBody = (project: string, analysisId?: string) => ({
   body: {
@@ -175,6 +175,7 @@ const MATRIX: Record<string, Slot[]> = {
   getMonitorSeries: byMonitor,
   rotateMonitorWebhookSecret: byMonitor,
   createVisibilityAnalysis: [body("ids[]", ["run", "batch", "fanout"], (id) => ({ body: { ids: [id], entities: [{ name: "HubSpot", role: "brand" }] } }))],
+  createComparisonAnalysis: [body("ids[]", ["run", "batch", "fanout"], (id) => ({ body: { ids: [id], a: "chatgpt", b: "chatgpt_app", entities: [{ name: "HubSpot", role: "brand" }] } }))],
   listMonitorAlerts: byMonitor,
   testMonitorWebhook: byMonitor,
 };
@@ -183,7 +184,7 @@ const MATRIX: Record<string, Slot[]> = {
  * Id fields typed as plain strings, which the registry cannot see as ids: `ids` takes runs and
  * batches alike (a malformed one is 404 naming it, like a missing one).
  */
-const PLAIN_STRING_IDS: Record<string, string[]> = { createCitationAnalysis: ["body.ids[]"], createVisibilityAnalysis: ["body.ids[]"] };
+const PLAIN_STRING_IDS: Record<string, string[]> = { createCitationAnalysis: ["body.ids[]"], createVisibilityAnalysis: ["body.ids[]"], createComparisonAnalysis: ["body.ids[]"] };
 
 /** Admin-only operations (spec 4.4.9), each aimed at the team workspace by a plain member of it. */
 const ADMIN_ONLY: Record<string, () => Req> = {
@@ -195,7 +196,7 @@ const ADMIN_ONLY: Record<string, () => Req> = {
   revokeInvitation: () => ({ params: { workspace_id: team.workspaceId, invitation_id: team.invitationId! } }),
 };
 
-const WORK_STARTING = ["createPrompt", "createFanout", "createQuestions", "createAudit", "createCitationAnalysis", "createVisibilityAnalysis", "createMonitor", "runMonitor"];
+const WORK_STARTING = ["createPrompt", "createFanout", "createQuestions", "createAudit", "createCitationAnalysis", "createVisibilityAnalysis", "createComparisonAnalysis", "createMonitor", "runMonitor"];
 
 let alice: Person; // owns everything under test, in her team workspace
 let bob: Person; // an outsider
@@ -247,6 +248,7 @@ beforeAll(async () => {
     citationAnalysis: [team.citationAnalysisId],
     monitor: [team.monitorId],
     visibilityAnalysis: [team.visibilityAnalysisId],
+    comparisonAnalysis: [team.comparisonAnalysisId],
   };
   // To Bob, Alice's personal workspace, its project and its key are as foreign as her team's.
   const toBob = {

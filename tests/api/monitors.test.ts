@@ -4,6 +4,7 @@
 // a version bump a new series), each a fanout made by the same code as POST /fanouts, skipped for
 // credit or budget with nothing started, and closed once its fanout finished.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
 import { GET as getBilling } from "@/app/api/v1/billing/route";
 import { GET as getFanoutRoute } from "@/app/api/v1/fanouts/[fanout_id]/route";
 import { GET as listFanoutsRoute } from "@/app/api/v1/fanouts/route";
@@ -414,9 +415,30 @@ describe("ticks", () => {
     expect(closed).toMatchObject({ id: res.body.id, status: done.status, charged_usd: done.charged_usd, fanout_id: done.id });
     expect(closed.charged_usd).toBe("0.14");
     expect(closed.completed_at).not.toBeNull();
+    // Gemini's API and ChatGPT's: no API and app pair, so no comparison.
+    expect(closed.comparisons).toEqual([]);
     const monitor = (await get(alice.cliToken, m.id)).body;
     expect(monitor.last_tick).toEqual((({ monitor_id: _, ...rest }) => rest)(closed));
     expect(monitor.spend_month_to_date_usd).toBe("0.14");
+  });
+
+  it("a monitor of an API and its app links each tick to their comparison (decisions.md \"Comparison analyses\")", async () => {
+    const m = await small(alice.cliToken, { prompts: prompts("crm for agencies", "crm pricing"), engines: ["chatgpt", "chatgpt_app", "claude"], runs: 2 });
+    const res = await runNow(alice.cliToken, m.id);
+    expect(res.body.comparisons).toEqual([]);
+    await settle();
+    const closed = (await ticks(alice.cliToken, m.id)).body.items[0];
+    expect(closed.status).toBe("completed");
+    expect(closed.comparisons).toEqual([{ a: "chatgpt", b: "chatgpt_app", analysis_id: expect.stringMatching(/^cm_/) }]);
+    const id = closed.comparisons[0].analysis_id as string;
+    const comparison = (await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } })).body;
+    // The tick's fanout, the monitor's entities (the project context's, frozen), both prompts on both engines; claude's runs left out.
+    expect(comparison).toMatchObject({ kind: "comparison", a: "chatgpt", b: "chatgpt_app", prompts_compared: 2, run_count: 12 });
+    expect(comparison.entities.map((e: { name: string }) => e.name)).toEqual(m.entities.map((e: { name: string }) => e.name));
+    expect(comparison.excluded_runs.map((x: { reason: string }) => x.reason)).toEqual(Array(4).fill("other_engine"));
+    expect((await get(alice.cliToken, m.id)).body.last_tick.comparisons).toEqual(closed.comparisons);
+    // Another person's token reads neither.
+    expect((await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: bob.cliToken, params: { analysis_id: id } })).status).toBe(404);
   });
 
   it("a tick the workspace's credit cannot pay is skipped (insufficient_credit) and starts nothing", async () => {

@@ -76,6 +76,7 @@ export async function prepareFuzzWorld(): Promise<FuzzWorld> {
     fa: [team.questionsAnalysisId],
     ca: [team.citationAnalysisId],
     va: [team.visibilityAnalysisId],
+    cm: [team.comparisonAnalysisId],
     ak: [team.apiKeyId],
     iv: [team.invitationId!],
     mo: [team.monitorId],

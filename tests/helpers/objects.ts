@@ -10,6 +10,7 @@ import { createQuestions } from "@/lib/schemas/questions";
 import { createAudit, createPrompt, getBatch, getRun } from "@/lib/schemas/runs";
 import { shareAnalysis, shareBatch, shareFanout, shareMonitor, shareRun } from "@/lib/schemas/shares";
 import { createVisibilityAnalysis } from "@/lib/schemas/visibility";
+import { createComparisonAnalysis } from "@/lib/schemas/comparison";
 import { createInvitation } from "@/lib/schemas/workspaces";
 import { localDriver } from "@/lib/work/local-driver";
 import { addMember, type Person } from "./people";
@@ -33,6 +34,8 @@ export type WorkspaceObjects = {
   citationAnalysisId: string;
   /** A visibility analysis of the batch and the fanout, tracking two names. */
   visibilityAnalysisId: string;
+  /** A comparison of the batch's chatgpt run with the fanout's claude run (their prompts differ: none compared). */
+  comparisonAnalysisId: string;
   /** Shared. */
   fanoutId: string;
   fanoutRunId: string;
@@ -72,6 +75,7 @@ export async function seedObjects(owner: Person, workspaceId: string, options: {
 
   const citations = await post(createCitationAnalysis, { ids: [batchId] }, 201);
   const visibility = await post(createVisibilityAnalysis, { ids: [batchId, fanout.id], entities: [{ name: "HubSpot", role: "brand" }, { name: "Pipedrive", role: "competitor" }] }, 201);
+  const comparison = await post(createComparisonAnalysis, { ids: [batchId, fanout.id], a: "chatgpt", b: "claude", entities: [{ name: "HubSpot", role: "brand" }] }, 201);
   const promptRunId = batch.batch.run_ids[0] as string;
   const monitorBody = { project: projectId, prompts: [{ text: "which crm" }], engines: ["claude"], runs: 1, entities: [{ name: "Acme", role: "brand" }] };
   const monitorId = (await post(createMonitor, monitorBody, 201)).id as string;
@@ -93,6 +97,7 @@ export async function seedObjects(owner: Person, workspaceId: string, options: {
     questionIds: analysis.questions.map((q: { id: string }) => q.id),
     citationAnalysisId: citations.id,
     visibilityAnalysisId: visibility.id,
+    comparisonAnalysisId: comparison.id,
     fanoutId: fanout.id,
     fanoutRunId: fanoutDone.prompts[0].engines[0].runs[0].run_id,
     monitorId,

@@ -139,6 +139,8 @@ const EXCLUSIONS: Record<string, string> = {
   not_a_prompt_run: "not a prompt run",
   duplicate: "named twice",
   no_answer: "an empty answer",
+  other_engine: "an engine not compared",
+  one_engine_only: "its prompt answered by one engine only",
 };
 
 /** An analysis's runs left out, each with why (and a link to it where the reader may open runs). */

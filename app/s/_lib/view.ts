@@ -11,6 +11,7 @@ import { Fanout, type FanoutQueryReport } from "@/lib/schemas/fanouts";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { PromptBatch, Run, type Batch } from "@/lib/schemas/runs";
 import type { VisibilityAnalysis } from "@/lib/schemas/visibility";
+import type { ComparisonAnalysis } from "@/lib/schemas/comparison";
 import { sharedObject, type SharedObject } from "@/lib/shares/public";
 import type { PublicMonitor } from "@/lib/shares/kinds";
 import { excerpt, plainAnswer } from "./answer";
@@ -27,6 +28,7 @@ export type ShareView =
   | { kind: "fanout"; fanout: z.input<typeof Fanout>; report: z.input<typeof FanoutQueryReport> }
   | { kind: "batch"; batch: Batch; runs: Run[] }
   | { kind: "visibility"; analysis: VisibilityAnalysis }
+  | { kind: "comparison"; analysis: ComparisonAnalysis }
   | { kind: "monitor"; monitor: PublicMonitor }
   | { kind: "generic"; summary: GenericSummary };
 
@@ -71,6 +73,7 @@ export function viewOf(shared: SharedObject): ShareView {
       if (analysis.success) {
         if (analysis.data.kind === "questions") return { kind: "questions", analysis: analysis.data };
         if (analysis.data.kind === "citations") return { kind: "citations", analysis: analysis.data };
+        if (analysis.data.kind === "comparison") return { kind: "comparison", analysis: analysis.data };
         return { kind: "visibility", analysis: analysis.data };
       }
       break;
@@ -188,6 +191,11 @@ export function previewOf(view: ShareView): { title: string; description: string
       // Its summary first: the preview says in words what the page leads with.
       const body = `${analysis.summary.join(" ")} ${analysis.subject}.`;
       return { title, description: excerpt(body) };
+    }
+    case "comparison": {
+      const { analysis } = view;
+      const title = `${engineName(analysis.a)} and ${engineName(analysis.b)} compared on ${analysis.prompts_compared} ${analysis.prompts_compared === 1 ? "prompt" : "prompts"}`;
+      return { title, description: excerpt(`${analysis.summary.join(" ")} ${analysis.subject}.`) };
     }
     case "monitor": {
       const { monitor } = view;

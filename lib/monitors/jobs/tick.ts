@@ -8,7 +8,7 @@ import { alertTickOutcome } from "../../alerts/raise";
 import { log } from "../../log";
 import { monitorTickDue, monitorTickFinished } from "../../work/events";
 import { defineJob } from "../../work/job";
-import { alertTickChanges, analyseTick } from "../analysis";
+import { alertTickChanges, analyseTick, compareTick } from "../analysis";
 import { closeTick, failUnstartedTick, startTick } from "../ticks";
 
 /** Executions after the first of a start that threw (429, the database): about five minutes of backoff on the local driver. */
@@ -39,6 +39,8 @@ export const finishTickJob = defineJob({
     // The tick's visibility analysis and the figures its series reads, made once (the tick's row
     // locked in the analysis's transaction, nothing stored when it has one), before the close.
     await step.run("analysis", () => analyseTick(tick_id));
+    // One comparison of its fanout per API and app pair the monitor tracks (chatgpt and chatgpt_app, …).
+    await step.run("comparisons", () => compareTick(tick_id));
     const closed = await step.run("close", () => closeTick(tick_id));
     // A failed tick's alert (a completed or partial one ends the failures' and skips' silence).
     await step.run("outcome-alerts", () => alertTickOutcome(tick_id));

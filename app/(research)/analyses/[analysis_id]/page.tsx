@@ -3,7 +3,8 @@
 // Citations: the shared view's charts and figures (domains by engine, coverage, totals, engines,
 // domains, pages, mentions, the overlap between engines), and the runs left out.
 // Visibility: the shared view's charts, figures and matrix, and the mentions behind them (a page of
-// them, and an answer with its mentions marked, as the address asks). Each has its share control.
+// them, and an answer with its mentions marked, as the address asks). Comparison: the two engines
+// side by side (lib/comparison). Each has its share control.
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { cache } from "react";
@@ -29,6 +30,7 @@ import { ShareControl } from "../../_components/share-control";
 import { orNotFound } from "../../_lib/load";
 import { QuestionPicker } from "./question-picker";
 import { VisibilityView } from "../../../s/_components/visibility-view";
+import { ComparisonView } from "../../../s/_components/comparison-view";
 import { JudgedSections } from "../../../s/_components/judged-view";
 import { addCompetitorAction } from "../../actions";
 import { judgeQuote } from "@/lib/visibility/judge-again";
@@ -47,7 +49,7 @@ const load = cache(async (analysisId: string) => {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { analysis } = await load((await params).analysis_id);
-  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : "Visibility"}: ${analysis.subject}`;
+  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : analysis.kind === "comparison" ? "Comparison" : "Visibility"}: ${analysis.subject}`;
   return { title: `${what.length > 80 ? `${what.slice(0, 79)}…` : what} · geoscope` };
 }
 
@@ -62,7 +64,7 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
     getShareStatus(principal, "analysis", analysis.id),
     finished ? null : progressOfAll(principal, [analysis.id]),
   ]);
-  const label = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : "Visibility"}: ${analysis.subject}`;
+  const label = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : analysis.kind === "comparison" ? "Comparison" : "Visibility"}: ${analysis.subject}`;
   const crumbs: Crumb[] = [...(project ? [{ href: `/projects/${project.id}`, label: project.name }] : []), { href: `/analyses/${analysis.id}`, label: cutLabel(label) }];
   const shareControl = <ShareControl kind="analysis" id={analysis.id} finished={finished} initial={{ shared: share.shared, url: share.share?.url ?? null }} />;
   const live = progress ? <LiveRefresh ids={[analysis.id]} since={progress.signature} /> : null;
@@ -73,6 +75,18 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
         <Questions analysis={analysis} project={project?.id ?? null} live={live} selected={selectedOf((await searchParams).q)} />
       ) : analysis.kind === "citations" ? (
         <Citations analysis={analysis} />
+      ) : analysis.kind === "comparison" ? (
+        <ComparisonView
+          analysis={analysis}
+          runLink={(id) => `/runs/${id}`}
+          lead={
+            <p className="-mt-4 mb-6">
+              <a href={`/analyses/${analysis.id}/figures.csv`} download className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100" data-testid="comparison-csv">
+                Download per-prompt figures (CSV)
+              </a>
+            </p>
+          }
+        />
       ) : (
         <>
           <VisibilityView

@@ -14,6 +14,7 @@ import { Section } from "../../../_components/ui";
 import { FANOUT_FINISHED, FanoutView } from "../../../s/_components/fanout-view";
 import { ResearchPage, type Crumb } from "../../_components/frame";
 import { CitationSelection } from "../../_components/start-forms";
+import { CompareEnginesForm } from "../../_components/compare-form";
 import { LiveRefresh } from "../../_components/live";
 import { ShareControl } from "../../_components/share-control";
 import { orNotFound } from "../../_lib/load";
@@ -100,6 +101,11 @@ export default async function FanoutPage({ params }: Props) {
               <input key={id} type="hidden" name="ids" value={id} />
             ))}
           </CitationSelection>
+        </Section>
+      ) : null}
+      {completedRuns.length > 0 && fanout.project_id && fanout.engines.length > 1 ? (
+        <Section id="compare" title="How far apart the engines are" description="The same prompts on two engines: the brands each names, the pages each cites, the searches, the order.">
+          <CompareEnginesForm project={fanout.project_id} ids={[fanout.id]} engines={fanout.engines} note="Free, from stored answers; tracks the project's brands and competitors. Prompts only one engine answered are left out and listed." />
         </Section>
       ) : null}
     </ResearchPage>

@@ -1,6 +1,8 @@
 // A monitor: what it measures and when, its budget and spend, its controls (run now, pause or
-// resume, delete), its share link, its trend charts (the share page's too), its ticks newest first with a link to each tick's fanout, and its prompts.
+// resume, delete), its share link, its trend charts (the share page's too), its ticks newest first with a link to each tick's fanout and comparisons, Compare engines
+// (its last tick's), and its prompts.
 // Before the first tick it says when that will be. Updates while a tick's fanout runs.
+import { CompareEnginesForm } from "../../_components/compare-form";
 import type { Metadata } from "next";
 import { cache } from "react";
 import type { z } from "zod";
@@ -76,9 +78,16 @@ function TickRow({ tick }: { tick: TickBody }) {
       </td>
       <td className={`${tableCellClass} order-5 whitespace-nowrap`}>
         {tick.fanout_id ? (
-          <a href={`/fanouts/${tick.fanout_id}`} className="text-indigo-700 hover:underline" data-testid="tick-fanout">
-            its fanout
-          </a>
+          <>
+            <a href={`/fanouts/${tick.fanout_id}`} className="text-indigo-700 hover:underline" data-testid="tick-fanout">
+              its fanout
+            </a>
+            {tick.comparisons.map((c) => (
+              <a key={c.analysis_id} href={`/analyses/${c.analysis_id}`} className="block whitespace-normal text-indigo-700 hover:underline" data-testid="tick-comparison">
+                {engineName(c.a)} vs {engineName(c.b)}
+              </a>
+            ))}
+          </>
         ) : (
           <span className="text-slate-400 sm:inline hidden">—</span>
         )}
@@ -142,6 +151,8 @@ export default async function MonitorPage({ params, searchParams }: Props) {
     chartAlerts(monitor.id),
   ]);
   const open = page.items.filter((t) => !t.completed_at && t.fanout_id).map((t) => t.fanout_id!);
+  // "Compare engines" compares the newest tick that ran, of those on this page.
+  const lastRun = page.items.find((t) => (t.status === "completed" || t.status === "partial") && t.fanout_id);
   const since = open.length ? (await progressOfAll(principal, open)).signature : "";
   const schedule = scheduleInWords(monitor.schedule);
   const executions = monitor.prompts.length * monitor.engines.length * monitor.runs;
@@ -210,6 +221,17 @@ export default async function MonitorPage({ params, searchParams }: Props) {
           </nav>
         ) : null}
       </Section>
+
+      {lastRun && monitor.engines.length > 1 ? (
+        <Section id="compare" title="How far apart the engines are" description="The last completed tick's prompts on two engines: the brands each names, the pages each cites, the searches, the order.">
+          <CompareEnginesForm
+            project={monitor.project}
+            ids={[lastRun.fanout_id!]}
+            engines={monitor.engines}
+            note={`Compares the tick of ${when(lastRun.scheduled_for)}; free, from stored answers. Prompts only one engine answered are left out and listed.`}
+          />
+        </Section>
+      ) : null}
 
       <MonitorAlerts
         id={monitor.id}

@@ -1,0 +1,147 @@
+// POST /comparison-analyses: the runs the ids name (a batch's or a fanout's all of them), the
+// entities (given, or the project context's), the two engines' answers, searches and cited pages
+// read in the database, the figures computed (./compute.ts) and the analysis and its runs stored in
+// one transaction. Free: no hold, `charge` null.
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { rememberAnalysisBody } from "../analyses/read";
+import { runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
+import { currentDb } from "../db/client";
+import { newId } from "../db/ids";
+import { arrayParam, bool, defineStatement, json, text } from "../db/statement";
+import { standalone, textTransaction } from "../db/sql";
+import { ApiError, notFound } from "../http/errors";
+import { JsonText } from "../http/respond";
+import { parseBody } from "../http/input";
+import { ComparisonAnalysisRequest as ComparisonAnalysisRequestSchema, type ComparisonAnalysis, type ComparisonAnalysisRequest } from "../schemas/comparison";
+import { entitiesFor, PROJECT_CONTEXT } from "../visibility/create";
+import { computeComparison, type ComparisonRunInput } from "./compute";
+import { presentComparisonAnalysis } from "./present";
+
+type Request = z.output<typeof ComparisonAnalysisRequest>;
+
+/**
+ * What the comparison reads of each counted run of its two engines: the answer, whether the
+ * surface showed one, the queries of its searches and the URLs of the pages it cited (as the
+ * visibility analysis reads them: the result detoasted once).
+ */
+const RUN_TEXTS = defineStatement({
+  label: "comparison_run_texts",
+  params: ["runs"],
+  columns: {
+    id: text("r.id"),
+    answer: text("x.res->>'answer'").nullable,
+    shown: bool("CASE WHEN jsonb_typeof(x.res->'shown') = 'boolean' THEN (x.res->'shown')::boolean END").nullable,
+    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
+    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
+  },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`,
+});
+
+const INSERT_ANALYSIS = defineStatement({
+  label: "comparison_insert",
+  params: ["id", "workspace", "project", "subject", "input", "result", "user", "key", "at"],
+  columns: { version: text("xmin") },
+  sql: ({ select, p }) =>
+    `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, created_by_user_id, api_key_id, created_at, completed_at) ` +
+    `VALUES (${p.id}, 'comparison', 'completed', ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.user}, ${p.key}, ` +
+    `(${p.at}::timestamptz AT TIME ZONE 'UTC'), (${p.at}::timestamptz AT TIME ZONE 'UTC')) RETURNING ${select}`,
+});
+
+const INSERT_RUNS = defineStatement({
+  label: "comparison_insert_runs",
+  params: ["analysis", "runs"],
+  sql: ({ p }) =>
+    `INSERT INTO analysis_runs (analysis_id, run_id, position) ` +
+    `SELECT ${p.analysis}, r.id, (r.ord - 1)::integer FROM unnest(${p.runs}::text[]) WITH ORDINALITY AS r(id, ord)`,
+});
+
+/** `a` and `b` each have a run among those named, or 400 naming the one that has none. */
+function checkEngines(body: Request, named: readonly NamedRun[]): void {
+  const present = [...new Set(named.map((r) => r.engine).filter((e): e is string => e !== null))].sort();
+  for (const key of ["a", "b"] as const) {
+    if (!present.includes(body[key])) {
+      throw new ApiError(
+        "invalid_request",
+        `${key}: ${body[key]} has no runs among those the ids name (their engines: ${present.join(", ") || "none"}); compare two engines that answered the same prompts`,
+      );
+    }
+  }
+}
+
+/** The runs of a and b that can count: their answers, whether shown, queries and cited pages, read in parts at once. */
+async function runInputs(named: readonly NamedRun[], engines: readonly string[]): Promise<ComparisonRunInput[]> {
+  const wanted = [...new Set(named.filter((r) => r.kind === "prompt" && r.status === "completed" && engines.includes(r.engine ?? "")).map((r) => r.id))];
+  const texts = new Map<string, { answer: string | null; shown: boolean | null; queries: string[]; cited: string[] }>();
+  if (wanted.length) {
+    const n = Math.min(4, Math.ceil(wanted.length / 1000));
+    const parts = Array.from({ length: n }, (_, i) => wanted.slice(Math.floor((i * wanted.length) / n), Math.floor(((i + 1) * wanted.length) / n)));
+    const rows = await Promise.all(parts.map((part) => RUN_TEXTS.query(standalone(), { runs: arrayParam(part) })));
+    for (const row of rows.flat()) {
+      texts.set(row.id, {
+        answer: row.answer,
+        shown: row.shown,
+        queries: (row.queries ?? []).filter((q): q is string => typeof q === "string"),
+        cited: (row.cited ?? []).filter((u): u is string => typeof u === "string"),
+      });
+    }
+  }
+  return named.map((r) => {
+    const t = texts.get(r.id);
+    return {
+      run_id: r.id,
+      engine: r.engine,
+      country: r.country,
+      prompt: r.prompt,
+      status: r.status,
+      kind: r.kind,
+      answer: t?.answer ?? null,
+      shown: t?.shown ?? null,
+      search_queries: t?.queries ?? [],
+      cited_urls: t?.cited ?? [],
+    };
+  });
+}
+
+/** Computes and stores the comparison; answers its body, presented and serialised once, and files it for GET. */
+async function storeComparison(principal: Principal, body: Request): Promise<{ id: string; text: string }> {
+  const { named, projectId } = await runsOfOneProject(principal, body.ids);
+  checkEngines(body, named);
+  const [project, inputs] = await Promise.all([PROJECT_CONTEXT.first(standalone(), { project: projectId }), runInputs(named, [body.a, body.b])]);
+  if (!project) throw notFound("project", projectId);
+  const entities = entitiesFor(body, project.context);
+  const figures = computeComparison(inputs, { a: body.a, b: body.b, entities });
+  const id = newId("comparisonAnalysis");
+  const subject = subjectOf(named, "Comparison");
+  const now = new Date();
+  const { version } = await textTransaction(currentDb(), async (sql) => {
+    const [created] = await INSERT_ANALYSIS.query(sql, {
+      id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
+      user: principal.user.id, key: principal.apiKeyId, at: now,
+    });
+    await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(figures.run_ids) });
+    return { version: created!.version };
+  });
+  const analysis = presentComparisonAnalysis({
+    id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
+  });
+  const text = JSON.stringify(analysis);
+  rememberAnalysisBody(id, `${version}:${principal.user.email}`, analysis.status, text);
+  return { id, text };
+}
+
+/**
+ * A comparison of the runs `ids` name for `actor`, checked as POST /comparison-analyses checks its
+ * body (ApiError 400/404 alike); answers the stored comparison's id (`cm_…`). For the pages'
+ * "Compare engines".
+ */
+export async function analyseComparison(actor: Principal, input: z.input<typeof ComparisonAnalysisRequest>): Promise<string> {
+  return (await storeComparison(actor, parseBody(ComparisonAnalysisRequestSchema, input))).id;
+}
+
+/** POST /comparison-analyses as the API sends it: the body serialised once (and remembered for GET /analyses/{id}). */
+export async function createComparisonAnalysisBody(principal: Principal, body: Request) {
+  const stored = await storeComparison(principal, body);
+  return new JsonText<z.input<typeof ComparisonAnalysis>>(stored.text);
+}
