@@ -147,6 +147,7 @@ test("the fanout page names each engine with its surface, so an API's figures ar
   for (const label of ["ChatGPT (API)", "ChatGPT (app)", "Google AI Overview (app)"]) await expect(matrix.getByRole("columnheader", { name: label })).toBeVisible();
   await expect(page.getByTestId("matrix-cell").and(page.locator('[data-status="completed"]'))).toHaveCount(6);
   // No query shown is not no search: Google does not say which it ran.
+  await expect(page.locator('[data-testid="matrix-cell"][data-engine="google_ai_overview"]').first().getByTestId("cell-query-count")).toHaveText("queries not shown");
   await expect(page.locator('[data-testid="cell-queries"][data-engine="google_ai_overview"]').first()).toContainText("Google AI Overview (app) does not say which searches it ran.");
   await expect(page.getByTestId("fanout-shown")).toHaveText("Google AI Overview (app) showed an answer in 2 of 4 completed runs (about 50%, 95% interval 15–85%).");
   await screenshots(page, testInfo, "engines-fanout");

@@ -53,8 +53,14 @@ function MatrixCell({ cell, group, promptIndex }: { cell: EngineCell; group: Que
         {p.failed ? <span className="text-xs text-rose-700">{p.failed} failed</span> : null}
       </div>
       <a href={`#prompt-${promptIndex}`} className="mt-1 block text-xs text-indigo-700 hover:underline" data-testid="cell-query-count">
-        {plural(cell.query_count, "query", "queries")}
-        {cell.query_count ? `, ${distinct} distinct` : ""}
+        {cell.query_count === 0 && silentEngine(cell.engine) ? (
+          "queries not shown"
+        ) : (
+          <>
+            {plural(cell.query_count, "query", "queries")}
+            {cell.query_count ? `, ${distinct} distinct` : ""}
+          </>
+        )}
       </a>
     </td>
   );
