@@ -1,5 +1,6 @@
 // Citation analyses: what a set of runs, batches and fanouts cited, by engine, domain and page, with the
 // coverage of chosen domains (95% intervals) and brand mentions; as tables or one table as CSV.
+import { formatOpportunities } from "./opportunities";
 import type { z } from "zod";
 import { createCitationAnalysis, getAnalysis, listAnalyses, type CitationAnalysis } from "../../lib/schemas/analyses";
 import { EXIT } from "../client";
@@ -171,6 +172,12 @@ export const citations: Section = {
         if (result.body.kind === "questions") {
           if (csvTable) throw new UsageError(`--format csv is for citation analyses; ${id} is a questions analysis`);
           return printQuestionsAnalysis(ctx, { text: result.text, body: result.body });
+        }
+        if (result.body.kind === "opportunities") {
+          if (csvTable) throw new UsageError(`--table is for citation analyses; ${id} is an opportunity list: \`geoscope opportunities get ${id} --format csv --section lost_prompts\` exports it`);
+          if (ctx.json) printJson(result.text, ctx.pretty);
+          else out(formatOpportunities(result.body));
+          return EXIT.ok;
         }
         if (result.body.kind === "visibility") {
           if (csvTable) throw new UsageError(`--table is for citation analyses; ${id} is a visibility analysis: \`geoscope visibility get ${id} --format csv\` exports it`);

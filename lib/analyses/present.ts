@@ -4,6 +4,7 @@ import { date, json, optional, text, type RowOf } from "../db/statement";
 import { loadQuestionsAnalysis } from "../questions/present";
 import { type Analysis, type AnalysisSummary, type CitationAnalysis } from "../schemas/analyses";
 import { presentVisibilityAnalysis } from "../visibility/present";
+import { presentOpportunityAnalysis } from "../opportunities/present";
 import { type CitationFigures } from "./citations";
 
 export const CITATION_METHOD = "stored_results_v1";
@@ -11,7 +12,7 @@ export const CITATION_METHOD = "stored_results_v1";
 /** An analysis's columns (alias a, its creator u): what the presenters read of it. */
 export const analysisColumns = {
   id: text("a.id"),
-  kind: text<"citations" | "questions" | "visibility">("a.kind"),
+  kind: text<"citations" | "questions" | "visibility" | "opportunities">("a.kind"),
   status: text<z.input<typeof AnalysisSummary>["status"]>("a.status"),
   subject: text("a.subject"),
   createdAt: date("a.created_at"),
@@ -61,6 +62,7 @@ const presenters: Record<AnalysisRow["kind"], (row: AnalysisRow) => Promise<z.in
   questions: loadQuestionsAnalysis,
   citations: presentCitationAnalysis,
   visibility: presentVisibilityAnalysis,
+  opportunities: presentOpportunityAnalysis,
 };
 
 export function presentAnalysis(row: AnalysisRow): Promise<z.input<typeof Analysis>> | z.input<typeof Analysis> {

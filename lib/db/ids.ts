@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   questionsAnalysis: "fa",
   citationAnalysis: "ca",
   visibilityAnalysis: "va",
+  opportunityAnalysis: "op",
   share: "sh",
   apiKey: "ak",
   cliToken: "ct",

@@ -11,18 +11,19 @@ import { RunError } from "./results";
 import { QuestionsAnalysis } from "./questions";
 import { RunId, RunStatus } from "./runs";
 import { MENTION_CSV_COLUMNS, MentionPage, MentionsQuery, VisibilityAnalysis } from "./visibility";
+import { OpportunityAnalysis } from "./opportunities";
 import { WorkspaceId } from "./workspaces";
 
 /** Bounds of a citation analysis request (docs/decisions.md "Citation analyses"). */
 export const CITATION_LIMITS = { ids: 10_000, runs: 20_000, terms: 50, domains: 50 } as const;
 
-export const AnalysisKind = z.enum(["questions", "citations", "visibility"]).meta({
+export const AnalysisKind = z.enum(["questions", "citations", "visibility", "opportunities"]).meta({
   id: "AnalysisKind",
   description:
-    "`questions`: questions generated for a topic. `citations`: what a set of runs cited. `visibility`: how often a set of runs named each brand and competitor, in what place.",
+    "`questions`: questions generated for a topic. `citations`: what a set of runs cited. `visibility`: how often a set of runs named each brand and competitor, in what place. `opportunities`: what a visibility analysis says to do next.",
 });
 
-export const AnalysisId = idOf("fa", "ca", "va");
+export const AnalysisId = idOf("fa", "ca", "va", "op");
 export const CitationAnalysisId = idOf("ca");
 
 const count = z.int().min(0);
@@ -232,10 +233,10 @@ export const CitationAnalysis = z
   .meta({ id: "CitationAnalysis", examples: [exampleCitationAnalysis] });
 
 /** Every kind of analysis GET /analyses/{id} answers, discriminated by `kind`. */
-const analysisMembers = [QuestionsAnalysis, CitationAnalysis, VisibilityAnalysis] as const;
+const analysisMembers = [QuestionsAnalysis, CitationAnalysis, VisibilityAnalysis, OpportunityAnalysis] as const;
 export const Analysis = z
   .discriminatedUnion("kind", analysisMembers)
-  .meta({ id: "Analysis", description: "A questions, citation or visibility analysis, discriminated by `kind`.", examples: [exampleQuestionsAnalysis, exampleCitationAnalysis] });
+  .meta({ id: "Analysis", description: "A questions, citation, visibility or opportunities analysis, discriminated by `kind`.", examples: [exampleQuestionsAnalysis, exampleCitationAnalysis] });
 
 export const AnalysisSummary = z
   .object({

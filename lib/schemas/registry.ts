@@ -12,6 +12,7 @@ import * as engines from "./engines";
 import * as fanouts from "./fanouts";
 import * as locale from "./locale";
 import * as monitors from "./monitors";
+import * as opportunities from "./opportunities";
 import * as plan from "./plan";
 import * as projects from "./projects";
 import * as questions from "./questions";
@@ -40,6 +41,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   fanouts,
   locale,
   monitors,
+  opportunities,
   plan,
   projects,
   questions,
@@ -74,6 +76,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   questions.createQuestions,
   analyses.createCitationAnalysis,
   visibility.createVisibilityAnalysis,
+  opportunities.createOpportunityAnalysis,
   analyses.listAnalyses,
   analyses.getAnalysis,
   analyses.listMentions,

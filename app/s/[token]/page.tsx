@@ -1,6 +1,7 @@
 // A shared run, analysis, fanout, prompt batch or monitor (a live dashboard of its series), read-only and without an account (decisions.md
 // "Sharing"), with the same views as the signed-in pages. Server rendered with no client
 // components, so it reads with JavaScript off.
+import { OpportunitiesView } from "../_components/opportunities-view";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AuditView } from "../_components/audit-view";
@@ -70,6 +71,8 @@ export default async function SharePage({ params, searchParams }: Props) {
           links={linksAt(`/s/${token}`)}
           lead={view.analysis.judge ? <JudgedSections analysis={view.analysis} tracked={null} /> : null}
         />
+      ) : view.kind === "opportunities" ? (
+        <OpportunitiesView analysis={view.analysis} />
       ) : view.kind === "monitor" ? (
         <MonitorView monitor={view.monitor} dashboard={trends![0]!} alerts={trends![1]} base={`/s/${token}`} />
       ) : (

@@ -11,6 +11,7 @@ import { Fanout, type FanoutQueryReport } from "@/lib/schemas/fanouts";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { PromptBatch, Run, type Batch } from "@/lib/schemas/runs";
 import type { VisibilityAnalysis } from "@/lib/schemas/visibility";
+import type { OpportunityAnalysis } from "@/lib/schemas/opportunities";
 import { sharedObject, type SharedObject } from "@/lib/shares/public";
 import type { PublicMonitor } from "@/lib/shares/kinds";
 import { excerpt, plainAnswer } from "./answer";
@@ -27,6 +28,7 @@ export type ShareView =
   | { kind: "fanout"; fanout: z.input<typeof Fanout>; report: z.input<typeof FanoutQueryReport> }
   | { kind: "batch"; batch: Batch; runs: Run[] }
   | { kind: "visibility"; analysis: VisibilityAnalysis }
+  | { kind: "opportunities"; analysis: OpportunityAnalysis }
   | { kind: "monitor"; monitor: PublicMonitor }
   | { kind: "generic"; summary: GenericSummary };
 
@@ -71,6 +73,7 @@ export function viewOf(shared: SharedObject): ShareView {
       if (analysis.success) {
         if (analysis.data.kind === "questions") return { kind: "questions", analysis: analysis.data };
         if (analysis.data.kind === "citations") return { kind: "citations", analysis: analysis.data };
+        if (analysis.data.kind === "opportunities") return { kind: "opportunities", analysis: analysis.data };
         return { kind: "visibility", analysis: analysis.data };
       }
       break;
@@ -188,6 +191,10 @@ export function previewOf(view: ShareView): { title: string; description: string
       // Its summary first: the preview says in words what the page leads with.
       const body = `${analysis.summary.join(" ")} ${analysis.subject}.`;
       return { title, description: excerpt(body) };
+    }
+    case "opportunities": {
+      const { analysis } = view;
+      return { title: `Opportunities for ${analysis.brand}`, description: excerpt(`${analysis.summary.join(" ")} ${analysis.subject}.`) };
     }
     case "monitor": {
       const { monitor } = view;

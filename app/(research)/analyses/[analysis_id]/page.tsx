@@ -4,6 +4,7 @@
 // domains, pages, mentions, the overlap between engines), and the runs left out.
 // Visibility: the shared view's charts, figures and matrix, and the mentions behind them (a page of
 // them, and an answer with its mentions marked, as the address asks). Each has its share control.
+import { OpportunitiesView } from "@/app/s/_components/opportunities-view";
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { cache } from "react";
@@ -47,7 +48,7 @@ const load = cache(async (analysisId: string) => {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { analysis } = await load((await params).analysis_id);
-  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : "Visibility"}: ${analysis.subject}`;
+  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : analysis.kind === "opportunities" ? "Opportunities" : "Visibility"}: ${analysis.subject}`;
   return { title: `${what.length > 80 ? `${what.slice(0, 79)}…` : what} · geoscope` };
 }
 
@@ -73,6 +74,8 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
         <Questions analysis={analysis} project={project?.id ?? null} live={live} selected={selectedOf((await searchParams).q)} />
       ) : analysis.kind === "citations" ? (
         <Citations analysis={analysis} />
+      ) : analysis.kind === "opportunities" ? (
+        <OpportunitiesView analysis={analysis} runLink={(id) => `/runs/${id}`} />
       ) : (
         <>
           <VisibilityView
