@@ -127,7 +127,7 @@ export async function createOpportunityAnalysisBody(principal: Principal, body: 
   const source = await SOURCE.first(standalone(), { analysis: body.analysis, ...reachOf(principal) });
   if (!source) throw notFound("analysis", body.analysis);
   if (source.kind !== "visibility") {
-    throw new ApiError("invalid_request", `analysis: ${body.analysis} is a ${source.kind} analysis; opportunities are read from a visibility analysis (va_…)`);
+    throw new ApiError("invalid_request", `analysis: ${body.analysis} is ${source.kind === "opportunities" ? "an opportunity list" : `a ${source.kind} analysis`}; opportunities are read from a visibility analysis (va_…)`);
   }
   const entities = source.entities ?? [];
   const brand = brandOf(entities, body.brand);
