@@ -87,6 +87,11 @@ export const TOOLS: readonly ToolSpec[] = [
     endpoint: "GET /analyses/{analysis_id}",
     hint: "For a va_… id: summary (plain-words sentences to read first), then per entity visibility, share of voice, average position, top-1/top-3 rates, prominence and cited rate, each with its n and 95% interval, overall and by engine, prompt and country.",
   },
+  {
+    name: "find_opportunities",
+    endpoint: "POST /opportunity-analyses",
+    hint: "Free, no model: from a va_… visibility analysis, the prompts competitors win beyond chance (with the difference's 95% interval), the pages cited where a competitor is named and the brand is not, the brand's own pages cited (and how often without its name), and the searches engines ran on lost prompts; every row with its n and evidence run ids. Read summary first. get_analysis reads it again.",
+  },
   { name: "list_mentions", endpoint: "GET /analyses/{analysis_id}/mentions", hint: "format=csv answers every matching mention as CSV text instead of a page." },
   { name: "wait_for_analysis", endpoint: "GET /analyses/{analysis_id}", waitsOn: "status" },
   { name: "get_analysis", endpoint: "GET /analyses/{analysis_id}" },

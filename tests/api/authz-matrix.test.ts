@@ -176,6 +176,7 @@ const MATRIX: Record<string, Slot[]> = {
   createVisibilityAnalysis: [body("ids[]", ["run", "batch", "fanout"], (id) => ({ body: { ids: [id], entities: [{ name: "HubSpot", role: "brand" }] } }))],
   listMonitorAlerts: byMonitor,
   testMonitorWebhook: byMonitor,
+  createOpportunityAnalysis: [body("analysis", ["questionsAnalysis", "citationAnalysis", "visibilityAnalysis"], (id) => ({ body: { analysis: id } }))],
 };
 
 /**
