@@ -124,6 +124,11 @@ async function evidenceOf(sourceId: string, lost: ReturnType<typeof computeOppor
 
 /** POST /opportunity-analyses as the API sends it: the body serialised once (and remembered for GET /analyses/{id}). */
 export async function createOpportunityAnalysisBody(principal: Principal, body: Request) {
+  return new JsonText<z.input<typeof OpportunityAnalysis>>((await findOpportunities(principal, body)).text);
+}
+
+/** Reads, computes and stores the list; answers its id and its body as JSON text (ApiError 400/404 as POST answers them). */
+export async function findOpportunities(principal: Principal, body: Request): Promise<{ id: string; text: string }> {
   const source = await SOURCE.first(standalone(), { analysis: body.analysis, ...reachOf(principal) });
   if (!source) throw notFound("analysis", body.analysis);
   if (source.kind !== "visibility") {
@@ -185,5 +190,5 @@ export async function createOpportunityAnalysisBody(principal: Principal, body: 
   });
   const textBody = JSON.stringify(list);
   rememberAnalysisBody(id, `${version}:${principal.user.email}`, list.status, textBody);
-  return new JsonText<z.input<typeof OpportunityAnalysis>>(textBody);
+  return { id, text: textBody };
 }

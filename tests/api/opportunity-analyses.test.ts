@@ -40,7 +40,12 @@ import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";
-import { person, type Person } from "../helpers/people";
+import { person, principalOf, type Person } from "../helpers/people";
+import { GET as getBilling } from "@/app/api/v1/billing/route";
+import { runBillingAdminCommand } from "@/lib/billing/admin";
+import { formatUsd, parseUsd } from "@/lib/billing/money";
+import { db } from "@/lib/db/client";
+import { auditPages, auditQuote } from "@/lib/opportunities/audit";
 
 useSimulatedEngines({ billing: true });
 
@@ -313,3 +318,33 @@ describe("POST /opportunity-analyses", () => {
     expect(await res.json()).toEqual({ ...list, project_id: null, created_by: null });
   });
 });
+
+describe("Audit these pages (the list's page)", () => {
+  const available = async (p: Person) => parseUsd((await call(getBilling, "GET", "/billing", { token: p.cliToken, query: { workspace: p.workspaceId } })).body.available_usd);
+  const audits = () => db().run.count({ where: { workspaceId: alice.workspaceId, kind: "audit" } });
+
+  it("prices a page before anything starts, from the rate card, with the credit available", async () => {
+    const quote = await auditQuote(principalOf(alice), list.id);
+    expect(quote).toMatchObject({ unit_price_usd: "0.01", unit_price_micros: "10000", billing_enabled: true, available_usd: formatUsd(await available(alice)) });
+    await expect(auditQuote(principalOf(bob), list.id)).rejects.toThrow(`No such analysis "${list.id}".`);
+  });
+
+  it("audits only the list's pages, starts nothing when the credit does not cover every page, and otherwise one audit run per page", async () => {
+    const target = list.citation_targets[0].url as string;
+    const own = list.own_pages[0].url as string;
+    await expect(auditPages(principalOf(alice), list.id, ["https://elsewhere.example/"])).rejects.toThrow("url: https://elsewhere.example/ is not a page of this list");
+    await expect(auditPages(principalOf(alice), list.id, [])).rejects.toThrow("Tick the pages to audit.");
+    const before = await audits();
+    const left = await available(alice);
+    // Leave 0.015: two pages need 0.02.
+    await runBillingAdminCommand("credit:adjust", ["--workspace", alice.workspaceId, "--usd", `-${formatUsd(left - parseUsd("0.015"))}`, "--promo", "--note", "test"]);
+    await expect(auditPages(principalOf(alice), list.id, [target, own])).rejects.toMatchObject({ code: "insufficient_credit" });
+    expect(await audits()).toBe(before);
+    const started = await auditPages(principalOf(alice), list.id, [own]);
+    expect(started).toHaveLength(1);
+    const run = await db().run.findUniqueOrThrow({ where: { id: started[0]! } });
+    expect([run.kind, run.projectId, (run.input as { url: string }).url]).toEqual(["audit", project, own]);
+    expect(await audits()).toBe(before + 1);
+  });
+});
+
