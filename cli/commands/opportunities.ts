@@ -4,11 +4,14 @@
 // the API's body; --format csv one section.
 import type { z } from "zod";
 import { getAnalysis } from "../../lib/schemas/analyses";
+import { getPricing } from "../../lib/schemas/billing";
+import { formatUsd, parseUsd } from "../../lib/billing/money";
+import { startAudits } from "./audits";
 import { createOpportunityAnalysis, type OpportunityAnalysis } from "../../lib/schemas/opportunities";
 import { OPPORTUNITY_SECTIONS, opportunitiesCsv, type OpportunitySection } from "../../lib/opportunities/csv";
 import { count, engineName, percent, percentRange, points, pointsRange } from "../../lib/words/format";
 import { EXIT } from "../client";
-import { arg, noExtraArgs, out, printJson, request, str, table, truncate, UsageError, type Ctx, type Section } from "../command";
+import { arg, note, noExtraArgs, out, printJson, request, str, strs, table, truncate, UsageError, type Ctx, type Section } from "../command";
 
 type List = z.output<typeof OpportunityAnalysis>;
 
@@ -82,15 +85,35 @@ function sectionOf(ctx: Ctx): OpportunitySection | null {
   return section as OpportunitySection;
 }
 
-function print(ctx: Ctx, section: OpportunitySection | null, result: { text: string; body: List }) {
+async function print(ctx: Ctx, section: OpportunitySection | null, result: { text: string; body: List }) {
   if (section) process.stdout.write(opportunitiesCsv(result.body, section));
   else if (ctx.json) printJson(result.text, ctx.pretty);
   else out(formatOpportunities(result.body));
+  await audit(ctx, result.body);
+}
+
+/** --audit URL: a page audit of each page named (one of the list's targets or own pages), its price said first (on stderr). */
+async function audit(ctx: Ctx, list: List) {
+  const urls = [...new Set(strs(ctx, "audit"))];
+  if (urls.length === 0) return;
+  const pages = new Set([...list.citation_targets.map((t) => t.url), ...list.own_pages.map((o) => o.url)]);
+  const foreign = urls.find((u) => !pages.has(u));
+  if (foreign !== undefined) throw new UsageError(`--audit ${foreign}: not a page of ${list.id} (its citation targets and own pages are)`);
+  if (!list.project_id) throw new UsageError(`--audit: ${list.id} has no project to audit in`);
+  const card = (await request(ctx, getPricing)).body;
+  const price = card.prices.find((p) => p.product === "audit");
+  if (price) {
+    const total = parseUsd(price.unit_price_usd) * BigInt(urls.length);
+    note(`auditing ${urls.length} ${urls.length === 1 ? "page" : "pages"} at $${price.unit_price_usd} each: $${formatUsd(total)} held from your credit (prices ${card.version})`);
+  }
+  const started = await startAudits(ctx, urls, list.project_id);
+  note(`started: ${started.map((r) => r.body.id).join(", ")} · read each report with: geoscope runs get ${started[0]!.body.id} --wait 30`);
 }
 
 const options = {
   format: { type: "string", arg: "csv", values: ["csv"], help: "one section as CSV (with --section), figures as the pages write them" },
   section: { type: "string", arg: "SECTION", values: [...OPPORTUNITY_SECTIONS], help: `the section --format csv writes: ${OPPORTUNITY_SECTIONS.join(", ")}` },
+  audit: { type: "string", arg: "URL", multiple: true, help: "then start a page audit of this citation target or own page (repeat for more; its price said first, held from your credit)" },
 } as const;
 
 export const opportunities: Section = {
@@ -107,7 +130,7 @@ export const opportunities: Section = {
         const section = sectionOf(ctx);
         const brand = str(ctx, "brand");
         const made = await request(ctx, createOpportunityAnalysis, { body: { analysis: id, ...(brand !== undefined ? { brand } : {}) } });
-        print(ctx, section, { text: made.text, body: made.body });
+        await print(ctx, section, { text: made.text, body: made.body });
         return EXIT.ok;
       },
     },
@@ -122,7 +145,7 @@ export const opportunities: Section = {
         const section = sectionOf(ctx);
         const result = await request(ctx, getAnalysis, { params: { analysis_id: id }, query: {} });
         if (result.body.kind !== "opportunities") throw new UsageError(`${id} is a ${result.body.kind} analysis: read it with \`geoscope analysis get ${id}\``);
-        print(ctx, section, { text: result.text, body: result.body });
+        await print(ctx, section, { text: result.text, body: result.body });
         return EXIT.ok;
       },
     },

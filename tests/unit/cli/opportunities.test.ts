@@ -3,6 +3,7 @@
 // before any request.
 import { describe, expect, it } from "vitest";
 import { exampleOpportunityAnalysis } from "@/lib/schemas/opportunities";
+import { exampleRateCard, exampleRun } from "@/lib/schemas/examples";
 import { standInApi } from "./stand-in";
 
 const api = standInApi();
@@ -57,5 +58,23 @@ describe("geoscope opportunities", { timeout: 60_000 }, () => {
       expect({ args, code: result.code }).toEqual({ args, code: 2 });
     }
     expect(api.seen).toEqual([]);
+  });
+
+  it("--audit URL: says the price first, then starts a page audit of each page named in the list's project; refuses a page not in the list before asking", async () => {
+    const page = example.own_pages[0]!.url;
+    const run = { ...exampleRun, id: "dr_01JD4M9RZ6XQ7W8V5T3S2R1P0Z", kind: "audit", status: "queued", input: { url: page }, engine: null, model: null, batch_id: null, result: null, usage: null, completed_at: null };
+    api.answer((method, url) =>
+      method === "POST" ? { status: 202, body: run } : url.pathname.endsWith("/pricing") ? { status: 200, body: exampleRateCard } : { status: 200, body: example },
+    );
+    const result = await api.cli(["opportunities", "get", example.id, "--audit", page]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(api.seen.map((s) => `${s.method} ${s.url}`)).toEqual([`GET /api/v1/analyses/${example.id}`, "GET /api/v1/pricing", "POST /api/v1/audits"]);
+    expect(JSON.parse(api.seen[2]!.body)).toEqual({ url: page, project: example.project_id });
+    expect(result.stderr).toContain("auditing 1 page at $0.01 each: $0.01 held from your credit");
+    expect(result.stderr).toContain(`started: ${run.id}`);
+    const refused = await api.cli(["opportunities", "get", example.id, "--audit", "https://elsewhere.example/"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--audit https://elsewhere.example/: not a page of ${example.id}`);
+    expect(api.seen.map((s) => s.method)).toEqual(["GET"]);
   });
 });
