@@ -52,7 +52,7 @@ export function OpportunitiesView({ analysis: a, runLink, lead }: { analysis: Op
           <ScrollTable label="Prompts competitors win" columns={[{ label: "Prompt", text: true }, { label: "Competitor" }, { label: a.brand }, { label: "Difference" }, { label: "Evidence", text: true }]}>
             {a.lost_prompts.map((l) => (
               <tr key={l.prompt} data-testid="lost-prompt">
-                <td className="break-words">{l.prompt}</td>
+                <td className="max-w-xs min-w-40 wrap-anywhere">{l.prompt}</td>
                 <Num>
                   {l.competitor.name}: {percent(l.competitor.visibility)} <span className="text-slate-500">({count(l.competitor.runs_mentioning, l.n)}; {percentRange(l.competitor.visibility_interval)})</span>
                 </Num>
@@ -62,7 +62,7 @@ export function OpportunitiesView({ analysis: a, runLink, lead }: { analysis: Op
                 <Num>
                   {points(l.diff)} <span className="text-slate-500">(95% {pointsRange(l.diff_interval)})</span>
                 </Num>
-                <td className="min-w-64 break-words">
+                <td className="max-w-md min-w-64 wrap-anywhere">
                   {l.evidence.map((e) => (
                     <p key={e.run_id} className="text-slate-700">
                       “{e.sentence}” <span className="text-xs text-slate-500">{engineName(e.engine)}</span>
@@ -118,7 +118,7 @@ export function OpportunitiesView({ analysis: a, runLink, lead }: { analysis: Op
           <ScrollTable label="Searches on lost prompts" columns={[{ label: "Query", text: true }, { label: "Engine", text: true }, { label: "Answers" }]}>
             {a.query_gaps.map((q) => (
               <tr key={`${q.engine} ${q.query}`} data-testid="query-gap">
-                <td className="break-words">{q.query}</td>
+                <td className="max-w-md wrap-anywhere">{q.query}</td>
                 <td>{engineName(q.engine)}</td>
                 <Num>
                   {count(q.runs, q.n)} <span className="text-slate-500">({percent(q.n ? q.runs / q.n : 0)})</span>

@@ -41,8 +41,9 @@ export function AuditPagesForm({ list, pages, quote, limit }: { list: string; pa
               disabled={!ticked.includes(p.url) && ticked.length >= limit}
               className="h-4 w-4 shrink-0 translate-y-0.5 accent-indigo-600"
             />
-            <span className="min-w-0 break-all">{p.url}</span>
-            <span className="shrink-0 text-xs text-slate-500">{p.why}</span>
+            <span className="min-w-0 flex-1">
+              <span className="wrap-anywhere">{p.url}</span> <span className="text-xs whitespace-nowrap text-slate-500">{p.why}</span>
+            </span>
           </label>
         ))}
       </fieldset>

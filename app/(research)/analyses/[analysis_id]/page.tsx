@@ -52,7 +52,7 @@ const load = cache(async (analysisId: string) => {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { analysis } = await load((await params).analysis_id);
-  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : analysis.kind === "opportunities" ? "Opportunities" : "Visibility"}: ${analysis.subject}`;
+  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : analysis.kind === "opportunities" ? analysis.subject : `${analysis.kind === "citations" ? "Citations" : "Visibility"}: ${analysis.subject}`;
   return { title: `${what.length > 80 ? `${what.slice(0, 79)}…` : what} · geoscope` };
 }
 
@@ -67,7 +67,7 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
     getShareStatus(principal, "analysis", analysis.id),
     finished ? null : progressOfAll(principal, [analysis.id]),
   ]);
-  const label = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : "Visibility"}: ${analysis.subject}`;
+  const label = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : analysis.kind === "opportunities" ? analysis.subject : `${analysis.kind === "citations" ? "Citations" : "Visibility"}: ${analysis.subject}`;
   const crumbs: Crumb[] = [...(project ? [{ href: `/projects/${project.id}`, label: project.name }] : []), { href: `/analyses/${analysis.id}`, label: cutLabel(label) }];
   const shareControl = <ShareControl kind="analysis" id={analysis.id} finished={finished} initial={{ shared: share.shared, url: share.share?.url ?? null }} />;
   const live = progress ? <LiveRefresh ids={[analysis.id]} since={progress.signature} /> : null;
