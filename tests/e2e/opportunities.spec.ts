@@ -98,6 +98,7 @@ test("Find opportunities on the analysis's page: the list's page with its summar
   await page.goto(`/analyses/${analysisId}`);
   const form = page.getByTestId("opportunities-form");
   await expect(form.getByRole("combobox")).toHaveValue("HubSpot");
+  await screenshots(page, testInfo, "opportunities-form");
   await form.getByRole("button", { name: "Find opportunities" }).click();
   await page.waitForURL(/\/analyses\/op_/);
   listId = new URL(page.url()).pathname.split("/").pop()!;
