@@ -7,7 +7,7 @@
 //
 // It reads the list's own fields (lib/schemas/opportunities.ts), declared here by what it reads:
 // the schema's example is worded by it.
-import { count, counted, engineName, percent, points, pointsRange } from "./format";
+import { count, counted, engineName, points, pointsRange } from "./format";
 import { rateFigure, summaryOf, type Summary } from "./sentences";
 
 type Rate = { runs_mentioning: number; visibility_interval: readonly [number, number] };
@@ -36,7 +36,7 @@ export function opportunitySummary(a: OpportunityFacts): Summary {
   const lead =
     lost.length === 0
       ? `No competitor is named more often than ${a.brand} on any of the ${counted(t.prompts, "prompt")} beyond what chance explains (${counted(t.runs, "answer")}).`
-      : `Competitors are named more often than ${a.brand}, beyond what chance explains, on ${count(lost.length, t.prompts)} prompts (${counted(t.lost_runs, "answer")} of them).`;
+      : `Competitors are named more often than ${a.brand}, beyond what chance explains, on ${count(lost.length, t.prompts)} prompts (${counted(t.lost_runs, "answer")}).`;
   const widest =
     top &&
     `On ${quotedPrompt(top.prompt)}, ${top.competitor.name} is named in ${count(top.competitor.runs_mentioning, top.n)} answers ` +
@@ -52,7 +52,7 @@ export function opportunitySummary(a: OpportunityFacts): Summary {
       ? `${a.brand} has no domain tracked, so its own pages cannot be told apart: give its domains to the visibility analysis.`
       : t.own_runs_citing === 0
         ? `No answer cites a page of ${a.brand}'s own (${a.brand_domains.join(", ")}) in ${counted(t.runs, "answer")}.`
-        : `${a.brand}'s own pages are cited in ${count(t.own_runs_citing, t.runs)} answers (${percent(t.own_runs_citing / t.runs)}); ` +
+        : `${a.brand}'s own pages are cited in ${count(t.own_runs_citing, t.runs)} answers; ` +
           `${t.own_cited_not_mentioned} of those ${t.own_runs_citing === 1 ? "does" : "do"} not name ${a.brand}.`;
   const gap = a.query_gaps[0];
   const queries = gap && `On the prompts lost, the search run most is “${gap.query}” (${engineName(gap.engine)}, ${count(gap.runs, gap.n)} answers).`;

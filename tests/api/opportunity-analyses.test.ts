@@ -259,7 +259,7 @@ describe("POST /opportunity-analyses", () => {
   });
 
   it("leads with a summary in plain words, each figure with its n", () => {
-    expect(list.summary[0]).toBe("Competitors are named more often than HubSpot, beyond what chance explains, on 2 of 4 prompts (6 answers of them).");
+    expect(list.summary[0]).toBe("Competitors are named more often than HubSpot, beyond what chance explains, on 2 of 4 prompts (6 answers).");
     expect(list.summary[1]).toBe(
       "On “best crm for small sales teams”, Pipedrive is named in 4 of 4 answers (about 100%, 95% interval 51–100%) and HubSpot in 0 (about 0%, 0–49%): +100 points (95% interval +30 to +100 points).",
     );

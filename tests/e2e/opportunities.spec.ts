@@ -103,7 +103,7 @@ test("Find opportunities on the analysis's page: the list's page with its summar
   await page.waitForURL(/\/analyses\/op_/);
   listId = new URL(page.url()).pathname.split("/").pop()!;
   const summary = page.getByTestId("summary-sentence");
-  await expect(summary.first()).toHaveText("Competitors are named more often than HubSpot, beyond what chance explains, on 1 of 1 prompts (4 answers of them).");
+  await expect(summary.first()).toHaveText("Competitors are named more often than HubSpot, beyond what chance explains, on 1 of 1 prompts (4 answers).");
   await expect(summary.nth(1)).toHaveText(
     "On “best crm for small sales teams”, Pipedrive is named in 4 of 4 answers (about 100%, 95% interval 51–100%) and HubSpot in 0 (about 0%, 0–49%): +100 points (95% interval +30 to +100 points).",
   );
@@ -115,6 +115,13 @@ test("Find opportunities on the analysis's page: the list's page with its summar
   await expect(page.getByTestId("citation-target").first()).toContainText(/\d+ of 4/);
   await expect(page.getByTestId("own-page").first()).toContainText(/\d+ of 4/);
   await screenshots(page, testInfo, "opportunities");
+
+  // Each section downloads as the CLI writes it.
+  await expect(page.getByTestId("csv-lost_prompts")).toHaveAttribute("href", `/analyses/${listId}/opportunities.csv?section=lost_prompts`);
+  const download = await page.request.get(`/analyses/${listId}/opportunities.csv?section=lost_prompts`);
+  expect(download.status()).toBe(200);
+  expect((await download.text()).split("\r\n")[1]).toMatch(/^1,best crm for small sales teams .*,4,Pipedrive,4,100%,51%,100%,HubSpot,0,0%,0%,49%,100%,30%,100%,/);
+  expect((await page.request.get(`/analyses/${listId}/opportunities.csv?section=pages`)).status()).toBe(400);
 
   // The API says the same.
   const body = (await api("GET", `/analyses/${listId}`)).body;
@@ -152,7 +159,7 @@ test("the list's public share page, and `geoscope opportunities` with its tables
 
   const human = await cli(["opportunities", analysisId]);
   expect(human.code, human.stderr).toBe(0);
-  expect(human.stdout.split("\n")[0]).toBe("Competitors are named more often than HubSpot, beyond what chance explains, on 1 of 1 prompts (4 answers of them).");
+  expect(human.stdout.split("\n")[0]).toBe("Competitors are named more often than HubSpot, beyond what chance explains, on 1 of 1 prompts (4 answers).");
   expect(human.stdout).toMatch(/Pipedrive\s+4 of 4 \(100%, 51–100%\)\s+0 of 4 \(0%, 0–49%\)\s+\+100 points\s+\+30 to \+100 points/);
   const csv = await cli(["opportunities", "get", listId, "--format", "csv", "--section", "lost_prompts"]);
   expect(csv.code, csv.stderr).toBe(0);

@@ -30,7 +30,19 @@ function Runs({ ids, runLink }: { ids: readonly string[]; runLink?: (id: string)
 
 const Empty = ({ children }: { children: ReactNode }) => <p className="text-sm text-slate-600">{children}</p>;
 
-export function OpportunitiesView({ analysis: a, runLink, lead }: { analysis: OpportunityAnalysis; runLink?: (id: string) => string; lead?: ReactNode }) {
+/** A section's CSV download, where the reader may download (the signed-in page). */
+function Csv({ href, section }: { href?: (section: string) => string; section: string }) {
+  if (!href) return null;
+  return (
+    <p className="mt-3 text-sm">
+      <a href={href(section)} download className="rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100" data-testid={`csv-${section}`}>
+        Download (CSV)
+      </a>
+    </p>
+  );
+}
+
+export function OpportunitiesView({ analysis: a, runLink, csv, lead }: { analysis: OpportunityAnalysis; runLink?: (id: string) => string; csv?: (section: string) => string; lead?: ReactNode }) {
   return (
     <>
       <ShareHeading kicker="Opportunities" title={`What to do next for ${a.brand}`}>
@@ -74,6 +86,7 @@ export function OpportunitiesView({ analysis: a, runLink, lead }: { analysis: Op
             ))}
           </ScrollTable>
         )}
+        {a.lost_prompts.length ? <Csv href={csv} section="lost_prompts" /> : null}
       </Section>
       <Section id="citation-targets" title="Pages to be cited on" description={`Pages cited in the ${a.totals.target_runs} answers of lost prompts that name a competitor and not ${a.brand}; ${a.brand}'s own domains left out.`}>
         {a.citation_targets.length === 0 ? (
@@ -92,6 +105,7 @@ export function OpportunitiesView({ analysis: a, runLink, lead }: { analysis: Op
             ))}
           </ScrollTable>
         )}
+        {a.citation_targets.length ? <Csv href={csv} section="citation_targets" /> : null}
       </Section>
       <Section id="own-pages" title={`${a.brand}'s own pages cited`} description={`Pages of ${a.brand_domains.join(", ") || "no domain tracked"} cited in any answer, and in how many of those answers ${a.brand} is not named.`}>
         {a.own_pages.length === 0 ? (
@@ -110,6 +124,7 @@ export function OpportunitiesView({ analysis: a, runLink, lead }: { analysis: Op
             ))}
           </ScrollTable>
         )}
+        {a.own_pages.length ? <Csv href={csv} section="own_pages" /> : null}
       </Section>
       <Section id="query-gaps" title="What the engines searched on lost prompts" description="Queries compared lower-cased, spaces collapsed; per engine, over that engine's answers to lost prompts.">
         {a.query_gaps.length === 0 ? (
@@ -127,6 +142,7 @@ export function OpportunitiesView({ analysis: a, runLink, lead }: { analysis: Op
             ))}
           </ScrollTable>
         )}
+        {a.query_gaps.length ? <Csv href={csv} section="query_gaps" /> : null}
       </Section>
     </>
   );

@@ -19,7 +19,7 @@ describe("geoscope opportunities", { timeout: 60_000 }, () => {
     expect(JSON.parse(api.seen[0]!.body!)).toEqual({ analysis: VA, brand: "HubSpot" });
     const lines = human.stdout.split("\n");
     expect(lines.slice(0, example.summary.length)).toEqual(example.summary);
-    expect(example.summary[0]).toBe("Competitors are named more often than HubSpot, beyond what chance explains, on 1 of 3 prompts (4 answers of them).");
+    expect(example.summary[0]).toBe("Competitors are named more often than HubSpot, beyond what chance explains, on 1 of 3 prompts (4 answers).");
     expect(human.stdout).toMatch(/best crm for small sales teams\s+Pipedrive\s+4 of 4 \(100%, 51–100%\)\s+0 of 4 \(0%, 0–49%\)\s+\+100 points\s+\+30 to \+100 points/);
     expect(human.stdout).toMatch(/https:\/\/www\.g2\.com\/categories\/crm\s+3 of 4\s+Pipedrive \(3\)/);
     expect(human.stdout).toMatch(/https:\/\/blog\.hubspot\.com\/sales\/crm\s+3 of 12\s+1 of 3\s+Claude \(API\) 2, ChatGPT \(API\) 1/);

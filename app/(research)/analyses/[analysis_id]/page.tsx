@@ -80,7 +80,7 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
         <Citations analysis={analysis} />
       ) : analysis.kind === "opportunities" ? (
         <>
-          <OpportunitiesView analysis={analysis} runLink={(id) => `/runs/${id}`} />
+          <OpportunitiesView analysis={analysis} runLink={(id) => `/runs/${id}`} csv={(section) => `/analyses/${analysis.id}/opportunities.csv?section=${section}`} />
           {project ? <AuditPagesSection principal={principal} list={analysis} /> : null}
         </>
       ) : (
