@@ -138,7 +138,12 @@ export function computeOpportunities(runs: readonly OpportunityRun[], entities: 
   const tally = (list: readonly OpportunityRun[]) => ({ runs_citing: list.length, cited_not_mentioned: list.filter((r) => !has(r.mask, brand)).length });
   const grouped = <K extends string>(list: readonly OpportunityRun[], key: (r: OpportunityRun) => string) => {
     const groups = new Map<string, OpportunityRun[]>();
-    for (const r of list) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
+    for (const r of list) {
+      const k = key(r);
+      const group = groups.get(k);
+      if (group) group.push(r);
+      else groups.set(k, [r]);
+    }
     return [...groups.entries()].sort((x, y) => y[1].length - x[1].length || byText(x[0], y[0])) as [K, OpportunityRun[]][];
   };
   const own_pages = [...own.values()]
