@@ -9,7 +9,7 @@ import type { AuditQuote } from "@/lib/opportunities/audit";
 import { useFormAction } from "../../../_components/form-action";
 import { buttonClass, Notice } from "../../../_components/ui";
 import { CreditLine } from "../../_components/start-forms";
-import { auditPagesAction, type AuditPagesState } from "./opportunities-action";
+import { auditPagesAction, type AuditPagesState } from "./actions";
 
 const IDLE: AuditPagesState = { ok: true };
 

@@ -34,7 +34,7 @@ import { JudgedSections } from "../../../s/_components/judged-view";
 import { addCompetitorAction } from "../../actions";
 import { judgeQuote } from "@/lib/visibility/judge-again";
 import { JudgeForm } from "./judge-form";
-import { findOpportunitiesAction } from "./opportunities-action";
+import { findOpportunitiesAction } from "./actions";
 import { AuditPagesForm } from "./audit-pages-form";
 import { AUDIT_PAGES_LIMIT, auditQuote } from "@/lib/opportunities/audit";
 import type { OpportunityAnalysis } from "@/lib/schemas/opportunities";
