@@ -19,6 +19,7 @@
 // their exclusion from the citation targets are both exercised.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
+import { GET as mentionsRoute } from "@/app/api/v1/analyses/[analysis_id]/mentions/route";
 import { GET as getShareRoute, POST as shareRoute } from "@/app/api/v1/analyses/[analysis_id]/share/route";
 import { GET as listAnalysesRoute } from "@/app/api/v1/analyses/route";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
@@ -304,6 +305,10 @@ describe("POST /opportunity-analyses", () => {
     const ofAList = await opportunities(alice.cliToken, { analysis: list.id });
     expect(ofAList.status).toBe(400);
     expect(ofAList.body.error.message).toBe(`analysis: ${list.id} is an opportunity list; opportunities are read from a visibility analysis (va_…)`);
+    // A list has no mentions of its own: its evidence is its visibility analysis's.
+    const noMentions = await call(mentionsRoute, "GET", `/analyses/${list.id}/mentions`, { token: alice.cliToken, params: { analysis_id: list.id } });
+    expect(noMentions.status).toBe(400);
+    expect(noMentions.body.error.message).toBe(`analysis_id: ${list.id} is an opportunity list; only a visibility analysis (va_…) has mentions`);
     const bad = await opportunities(alice.cliToken, { analysis: va.id, extra: 1 });
     expect(bad.status).toBe(400);
   });
