@@ -262,7 +262,7 @@ function follow(ctx: Ctx, first: Result, deadline: number): Promise<Result> {
 }
 
 /** POST /audits for each URL in turn; if one is refused, the runs already started are named before the error. */
-async function start(ctx: Ctx, urls: readonly string[], project: string): Promise<Result[]> {
+export async function startAudits(ctx: Ctx, urls: readonly string[], project: string): Promise<Result[]> {
   const started: Result[] = [];
   for (const url of urls) {
     try {
@@ -316,7 +316,7 @@ export const audits: Section = {
         const urls = urlsOf(ctx);
         const budget = waitBudget(ctx);
         const deadline = Date.now() + (budget ?? 0) * 1000;
-        let results = await start(ctx, urls, project);
+        let results = await startAudits(ctx, urls, project);
         if (budget !== undefined) {
           const finished: Result[] = [];
           for (const r of results) finished.push(await follow(ctx, r, deadline));

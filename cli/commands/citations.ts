@@ -1,6 +1,7 @@
 // Citation analyses: what a set of runs, batches and fanouts cited, by engine, domain and page, with the
 // coverage of chosen domains (95% intervals) and brand mentions; as tables or one table as CSV.
 import { printComparison } from "./compare";
+import { formatOpportunities } from "./opportunities";
 import type { z } from "zod";
 import { createCitationAnalysis, getAnalysis, listAnalyses, type CitationAnalysis } from "../../lib/schemas/analyses";
 import { EXIT } from "../client";
@@ -176,6 +177,12 @@ export const citations: Section = {
         if (result.body.kind === "comparison") {
           if (csvTable) throw new UsageError(`--table is for citation analyses; ${id} is a comparison: \`geoscope compare get ${id} --format csv\` exports it`);
           printComparison(ctx, null, { text: result.text, body: result.body });
+          return EXIT.ok;
+        }
+        if (result.body.kind === "opportunities") {
+          if (csvTable) throw new UsageError(`--table is for citation analyses; ${id} is an opportunity list: \`geoscope opportunities get ${id} --format csv --section lost_prompts\` exports it`);
+          if (ctx.json) printJson(result.text, ctx.pretty);
+          else out(formatOpportunities(result.body));
           return EXIT.ok;
         }
         if (result.body.kind === "visibility") {

@@ -17,6 +17,7 @@ import { runs } from "./runs";
 import { service } from "./service";
 import { shares } from "./shares";
 import { visibility } from "./visibility";
+import { opportunities } from "./opportunities";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, monitorSeries, monitorAlerts, questions, citations, visibility, compare, shares, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, monitorSeries, monitorAlerts, questions, citations, visibility, compare, opportunities, shares, keys, workspaces, projects, billing, service];

@@ -93,6 +93,11 @@ export const TOOLS: readonly ToolSpec[] = [
     hint:
       "Free: computed from stored answers. Give the fanout (or batch, run) ids and the two engines, `a` (the baseline) and `b` (e.g. chatgpt and chatgpt_app: the API against the app people use). Answers summary first, then per entity each engine's visibility with n and 95% interval and the difference b - a with its interval and significant; cited-domain overlap (Jaccard) and the domains only one engine cites; the share of a's searches b also ran; the order of brands (rank-biased overlap); by_prompt. Prompts only one engine answered are listed in excluded_prompts. get_analysis reads it again.",
   },
+  {
+    name: "find_opportunities",
+    endpoint: "POST /opportunity-analyses",
+    hint: "Free, no model: from a va_… visibility analysis, the prompts competitors win beyond chance (with the difference's 95% interval), the pages cited where a competitor is named and the brand is not, the brand's own pages cited (and how often without its name), and the searches engines ran on lost prompts; every row with its n and evidence run ids. Read summary first. get_analysis reads it again.",
+  },
   { name: "list_mentions", endpoint: "GET /analyses/{analysis_id}/mentions", hint: "format=csv answers every matching mention as CSV text instead of a page." },
   { name: "wait_for_analysis", endpoint: "GET /analyses/{analysis_id}", waitsOn: "status" },
   { name: "get_analysis", endpoint: "GET /analyses/{analysis_id}" },

@@ -5,6 +5,7 @@ import { loadQuestionsAnalysis } from "../questions/present";
 import { type Analysis, type AnalysisSummary, type CitationAnalysis } from "../schemas/analyses";
 import { presentComparisonAnalysis } from "../comparison/present";
 import { presentVisibilityAnalysis } from "../visibility/present";
+import { presentOpportunityAnalysis } from "../opportunities/present";
 import { type CitationFigures } from "./citations";
 
 export const CITATION_METHOD = "stored_results_v1";
@@ -12,7 +13,7 @@ export const CITATION_METHOD = "stored_results_v1";
 /** An analysis's columns (alias a, its creator u): what the presenters read of it. */
 export const analysisColumns = {
   id: text("a.id"),
-  kind: text<"citations" | "questions" | "visibility" | "comparison">("a.kind"),
+  kind: text<"citations" | "questions" | "visibility" | "comparison" | "opportunities">("a.kind"),
   status: text<z.input<typeof AnalysisSummary>["status"]>("a.status"),
   subject: text("a.subject"),
   createdAt: date("a.created_at"),
@@ -63,6 +64,7 @@ const presenters: Record<AnalysisRow["kind"], (row: AnalysisRow) => Promise<z.in
   citations: presentCitationAnalysis,
   visibility: presentVisibilityAnalysis,
   comparison: presentComparisonAnalysis,
+  opportunities: presentOpportunityAnalysis,
 };
 
 export function presentAnalysis(row: AnalysisRow): Promise<z.input<typeof Analysis>> | z.input<typeof Analysis> {

@@ -118,7 +118,7 @@ export async function getAnalysisBody(principal: Principal, analysisId: string, 
 
 /** The analysis id a cursor points after (any analysis prefix), or 400 naming `cursor`. */
 function cursorId(cursor: string): string {
-  for (const prefix of ["ca", "fa", "cm"] as const) {
+  for (const prefix of ["ca", "fa", "cm", "op"] as const) {
     try {
       return decodeCursor(cursor, prefix);
     } catch {

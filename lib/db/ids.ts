@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   citationAnalysis: "ca",
   visibilityAnalysis: "va",
   comparisonAnalysis: "cm",
+  opportunityAnalysis: "op",
   share: "sh",
   apiKey: "ak",
   cliToken: "ct",

@@ -12,18 +12,19 @@ import { QuestionsAnalysis } from "./questions";
 import { ComparisonAnalysis } from "./comparison";
 import { RunId, RunStatus } from "./runs";
 import { MENTION_CSV_COLUMNS, MentionPage, MentionsQuery, VisibilityAnalysis, VisibilityAnalysisId } from "./visibility";
+import { OpportunityAnalysis } from "./opportunities";
 import { WorkspaceId } from "./workspaces";
 
 /** Bounds of a citation analysis request (docs/decisions.md "Citation analyses"). */
 export const CITATION_LIMITS = { ids: 10_000, runs: 20_000, terms: 50, domains: 50 } as const;
 
-export const AnalysisKind = z.enum(["questions", "citations", "visibility", "comparison"]).meta({
+export const AnalysisKind = z.enum(["questions", "citations", "visibility", "comparison", "opportunities"]).meta({
   id: "AnalysisKind",
   description:
-    "`questions`: questions generated for a topic. `citations`: what a set of runs cited. `visibility`: how often a set of runs named each brand and competitor, in what place. `comparison`: how far two engines' answers to the same prompts are apart.",
+    "`questions`: questions generated for a topic. `citations`: what a set of runs cited. `visibility`: how often a set of runs named each brand and competitor, in what place. `comparison`: how far two engines' answers to the same prompts are apart. `opportunities`: what a visibility analysis says to do next.",
 });
 
-export const AnalysisId = idOf("fa", "ca", "va", "cm");
+export const AnalysisId = idOf("fa", "ca", "va", "cm", "op");
 export const CitationAnalysisId = idOf("ca");
 
 const count = z.int().min(0);
@@ -233,10 +234,10 @@ export const CitationAnalysis = z
   .meta({ id: "CitationAnalysis", examples: [exampleCitationAnalysis] });
 
 /** Every kind of analysis GET /analyses/{id} answers, discriminated by `kind`. */
-const analysisMembers = [QuestionsAnalysis, CitationAnalysis, VisibilityAnalysis, ComparisonAnalysis] as const;
+const analysisMembers = [QuestionsAnalysis, CitationAnalysis, VisibilityAnalysis, ComparisonAnalysis, OpportunityAnalysis] as const;
 export const Analysis = z
   .discriminatedUnion("kind", analysisMembers)
-  .meta({ id: "Analysis", description: "A questions, citation, visibility or comparison analysis, discriminated by `kind`.", examples: [exampleQuestionsAnalysis, exampleCitationAnalysis] });
+  .meta({ id: "Analysis", description: "A questions, citation, visibility, comparison or opportunities analysis, discriminated by `kind`.", examples: [exampleQuestionsAnalysis, exampleCitationAnalysis] });
 
 export const AnalysisSummary = z
   .object({

@@ -13,6 +13,7 @@ import * as engines from "./engines";
 import * as fanouts from "./fanouts";
 import * as locale from "./locale";
 import * as monitors from "./monitors";
+import * as opportunities from "./opportunities";
 import * as plan from "./plan";
 import * as projects from "./projects";
 import * as questions from "./questions";
@@ -42,6 +43,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   fanouts,
   locale,
   monitors,
+  opportunities,
   plan,
   projects,
   questions,
@@ -77,6 +79,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   analyses.createCitationAnalysis,
   visibility.createVisibilityAnalysis,
   comparison.createComparisonAnalysis,
+  opportunities.createOpportunityAnalysis,
   analyses.listAnalyses,
   analyses.getAnalysis,
   analyses.listMentions,

@@ -111,7 +111,7 @@ async function termsOfAnalysis(access: MentionsAccess, analysisId: string): Prom
   const head = await MENTIONS_HEAD.first(standalone(), { analysis: analysisId, ...reach, entities: held === undefined });
   if (!head) throw notFound("analysis", analysisId);
   if (head.kind !== "visibility") {
-    throw new ApiError("invalid_request", `analysis_id: ${analysisId} is a ${head.kind} analysis; only a visibility analysis (va_…) has mentions`);
+    throw new ApiError("invalid_request", `analysis_id: ${analysisId} is ${head.kind === "opportunities" ? "an opportunity list" : `a ${head.kind} analysis`}; only a visibility analysis (va_…) has mentions`);
   }
   if (held) return held.terms;
   const terms: Terms = { entities: head.entities ?? [], method: head.method === "visibility-v1" ? "visibility-v1" : "visibility-v2" };

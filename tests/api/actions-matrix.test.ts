@@ -15,6 +15,7 @@ import * as auditsApi from "@/lib/schemas/runs";
 import * as fanoutsApi from "@/lib/schemas/fanouts";
 import * as alertsApi from "@/lib/schemas/alerts";
 import * as monitorsApi from "@/lib/schemas/monitors";
+import * as opportunitiesApi from "@/lib/schemas/opportunities";
 import * as questionsApi from "@/lib/schemas/questions";
 import * as sharesApi from "@/lib/schemas/shares";
 import * as workspacesApi from "@/lib/schemas/workspaces";
@@ -68,6 +69,7 @@ const invite = loaded["app/invite/[token]/actions.ts"] as typeof import("@/app/i
 const research = loaded["app/(research)/actions.ts"] as typeof import("@/app/(research)/actions");
 const monitors = loaded["app/(research)/monitors/actions.ts"] as typeof import("@/app/(research)/monitors/actions");
 const monitorPage = loaded["app/(research)/monitors/[monitor_id]/actions.ts"] as typeof import("@/app/(research)/monitors/[monitor_id]/actions");
+const analysisPage = loaded["app/(research)/analyses/[analysis_id]/actions.ts"] as typeof import("@/app/(research)/analyses/[analysis_id]/actions");
 const { startDeviceLogin, decideDeviceLogin } = await import("@/lib/auth/device");
 
 useTestDatabase();
@@ -156,6 +158,31 @@ type Row = { foreign: () => Promise<void>; adminOnly?: () => Promise<void> };
 
 /** One row per exported action: B against A's objects, and (admin-only actions) a plain member of A's team. */
 const matrix: Record<string, Record<string, Row>> = {
+  "app/(research)/analyses/[analysis_id]/actions.ts": {
+    // A's visibility analysis and A's opportunity list: refused in the words a missing one is
+    // (the API's 404), nothing made, held or started.
+    findOpportunitiesAction: {
+      async foreign() {
+        const missing = "va_01M8CWEPXJDWTAJZMNEF2H98M3";
+        const expected = await apiMessage(b, 404, opportunitiesApi.createOpportunityAnalysis, { body: { analysis: seeded.visibilityAnalysisId } });
+        const ofMissing = await apiMessage(b, 404, opportunitiesApi.createOpportunityAnalysis, { body: { analysis: missing } });
+        expect(expected).toBe(ofMissing.replace(missing, seeded.visibilityAnalysisId));
+        const url = await unchangedAfter(b, () => redirectOf(() => analysisPage.findOpportunitiesAction(form({ analysis_id: seeded.visibilityAnalysisId }))));
+        expect(url).toBe(`/analyses/${seeded.visibilityAnalysisId}?opportunities=${encodeURIComponent(expected)}#opportunities`);
+      },
+    },
+    auditPagesAction: {
+      async foreign() {
+        const list = await sendJson(opportunitiesApi.createOpportunityAnalysis, { token: a.cliToken, body: { analysis: seeded.visibilityAnalysisId }, expected: 201 });
+        const missing = "op_01M8CWEPXJDWTAJZMNEF2H98M3";
+        const fields = (id: string) => form({ analysis_id: id, url: "https://www.g2.com/crm" });
+        const ofMissing = await unchangedAfter(b, () => analysisPage.auditPagesAction(idle, fields(missing)));
+        const outcome = await unchangedAfter(b, () => analysisPage.auditPagesAction(idle, fields(list.id)));
+        expect(ofMissing).toMatchObject({ ok: false, message: `No such analysis "${missing}".` });
+        expect(outcome).toEqual({ ...ofMissing, message: ofMissing.message?.replace(missing, list.id) });
+      },
+    },
+  },
   "app/account/actions.ts": {
     createApiKeyAction: {
       async foreign() {

@@ -2,6 +2,7 @@
 // "Sharing"), with the same views as the signed-in pages. Server rendered with no client
 // components, so it reads with JavaScript off.
 import { ComparisonView } from "../_components/comparison-view";
+import { OpportunitiesView } from "../_components/opportunities-view";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AuditView } from "../_components/audit-view";
@@ -73,6 +74,8 @@ export default async function SharePage({ params, searchParams }: Props) {
         />
       ) : view.kind === "comparison" ? (
         <ComparisonView analysis={view.analysis} />
+      ) : view.kind === "opportunities" ? (
+        <OpportunitiesView analysis={view.analysis} />
       ) : view.kind === "monitor" ? (
         <MonitorView monitor={view.monitor} dashboard={trends![0]!} alerts={trends![1]} base={`/s/${token}`} />
       ) : (

@@ -12,6 +12,7 @@ import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { PromptBatch, Run, type Batch } from "@/lib/schemas/runs";
 import type { VisibilityAnalysis } from "@/lib/schemas/visibility";
 import type { ComparisonAnalysis } from "@/lib/schemas/comparison";
+import type { OpportunityAnalysis } from "@/lib/schemas/opportunities";
 import { sharedObject, type SharedObject } from "@/lib/shares/public";
 import type { PublicMonitor } from "@/lib/shares/kinds";
 import { excerpt, plainAnswer } from "./answer";
@@ -29,6 +30,7 @@ export type ShareView =
   | { kind: "batch"; batch: Batch; runs: Run[] }
   | { kind: "visibility"; analysis: VisibilityAnalysis }
   | { kind: "comparison"; analysis: ComparisonAnalysis }
+  | { kind: "opportunities"; analysis: OpportunityAnalysis }
   | { kind: "monitor"; monitor: PublicMonitor }
   | { kind: "generic"; summary: GenericSummary };
 
@@ -74,6 +76,7 @@ export function viewOf(shared: SharedObject): ShareView {
         if (analysis.data.kind === "questions") return { kind: "questions", analysis: analysis.data };
         if (analysis.data.kind === "citations") return { kind: "citations", analysis: analysis.data };
         if (analysis.data.kind === "comparison") return { kind: "comparison", analysis: analysis.data };
+        if (analysis.data.kind === "opportunities") return { kind: "opportunities", analysis: analysis.data };
         return { kind: "visibility", analysis: analysis.data };
       }
       break;
@@ -196,6 +199,10 @@ export function previewOf(view: ShareView): { title: string; description: string
       const { analysis } = view;
       const title = `${engineName(analysis.a)} and ${engineName(analysis.b)} compared on ${analysis.prompts_compared} ${analysis.prompts_compared === 1 ? "prompt" : "prompts"}`;
       return { title, description: excerpt(`${analysis.summary.join(" ")} ${analysis.subject}.`) };
+    }
+    case "opportunities": {
+      const { analysis } = view;
+      return { title: `Opportunities for ${analysis.brand}`, description: excerpt(`${analysis.summary.join(" ")} ${analysis.subject}.`) };
     }
     case "monitor": {
       const { monitor } = view;

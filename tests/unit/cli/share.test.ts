@@ -118,12 +118,12 @@ describe("geoscope share", { timeout: 30_000 }, () => {
     for (const id of ["pr_01M86BZ1B8TDMNZ120417K12ZN", "sh_01M7XD4V8N2K6P9R3T5W7Y1Z0B", "fo01M86BZ1B8TDMNZ120417K12ZN"]) {
       const result = await api.cli(["share", id]);
       expect(result.code, id).toBe(2);
-      expect(result.stderr).toContain(`share takes the id of a run (dr_…), analysis (fa_…, ca_…, va_… or cm_…), fanout (fo_…), prompt batch (rq_…) or monitor (mo_…), not ${id}`);
+      expect(result.stderr).toContain(`share takes the id of a run (dr_…), analysis (fa_…, ca_…, va_…, cm_… or op_…), fanout (fo_…), prompt batch (rq_…) or monitor (mo_…), not ${id}`);
       expect(api.seen).toEqual([]);
     }
     const missing = await api.cli(["share"]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("missing id of a run, analysis, fanout, prompt batch or monitor (dr_…, fa_…, ca_…, va_…, cm_…, fo_…, rq_… or mo_…)");
+    expect(missing.stderr).toContain("missing id of a run, analysis, fanout, prompt batch or monitor (dr_…, fa_…, ca_…, va_…, cm_…, op_…, fo_…, rq_… or mo_…)");
     expect((await api.cli(["share", RUN, QUESTIONS])).code).toBe(2);
   });
 
@@ -156,9 +156,9 @@ describe("geoscope share", { timeout: 30_000 }, () => {
 
   it("is in --help with its options", async () => {
     const top = await api.cli(["--help"]);
-    expect(top.stdout).toMatch(/\n {2}share dr_…\|fa_…\|ca_…\|va_…\|cm_…\|fo_…\|rq_…\|mo_… \[--status\] \[--rotate\] \[--revoke\]/);
+    expect(top.stdout).toMatch(/\n {2}share dr_…\|fa_…\|ca_…\|va_…\|cm_…\|op_…\|fo_…\|rq_…\|mo_… \[--status\] \[--rotate\] \[--revoke\]/);
     const own = await api.cli(["share", "--help"]);
-    expect(own.stdout).toContain("Usage: geoscope share dr_…|fa_…|ca_…|va_…|cm_…|fo_…|rq_…|mo_… [--status] [--rotate] [--revoke]");
+    expect(own.stdout).toContain("Usage: geoscope share dr_…|fa_…|ca_…|va_…|cm_…|op_…|fo_…|rq_…|mo_… [--status] [--rotate] [--revoke]");
     for (const option of ["--status", "--rotate", "--revoke"]) expect(own.stdout).toContain(`  ${option} `);
   });
 });

@@ -4,7 +4,8 @@
 // domains, pages, mentions, the overlap between engines), and the runs left out.
 // Visibility: the shared view's charts, figures and matrix, and the mentions behind them (a page of
 // them, and an answer with its mentions marked, as the address asks). Comparison: the two engines
-// side by side (lib/comparison). Each has its share control.
+// side by side (lib/comparison). Opportunities: what to do next, with the pages to audit. Each has its share control.
+import { OpportunitiesView } from "@/app/s/_components/opportunities-view";
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { cache } from "react";
@@ -35,6 +36,10 @@ import { JudgedSections } from "../../../s/_components/judged-view";
 import { addCompetitorAction } from "../../actions";
 import { judgeQuote } from "@/lib/visibility/judge-again";
 import { JudgeForm } from "./judge-form";
+import { findOpportunitiesAction } from "./actions";
+import { AuditPagesForm } from "./audit-pages-form";
+import { AUDIT_PAGES_LIMIT, auditQuote } from "@/lib/opportunities/audit";
+import type { OpportunityAnalysis } from "@/lib/schemas/opportunities";
 import { linksAt, visibilityEvidence } from "../../../s/_lib/visibility";
 
 export const dynamic = "force-dynamic";
@@ -49,7 +54,7 @@ const load = cache(async (analysisId: string) => {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { analysis } = await load((await params).analysis_id);
-  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : analysis.kind === "comparison" ? "Comparison" : "Visibility"}: ${analysis.subject}`;
+  const what = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : analysis.kind === "opportunities" ? analysis.subject : `${analysis.kind === "citations" ? "Citations" : analysis.kind === "comparison" ? "Comparison" : "Visibility"}: ${analysis.subject}`;
   return { title: `${what.length > 80 ? `${what.slice(0, 79)}…` : what} · geoscope` };
 }
 
@@ -64,7 +69,7 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
     getShareStatus(principal, "analysis", analysis.id),
     finished ? null : progressOfAll(principal, [analysis.id]),
   ]);
-  const label = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : `${analysis.kind === "citations" ? "Citations" : analysis.kind === "comparison" ? "Comparison" : "Visibility"}: ${analysis.subject}`;
+  const label = analysis.kind === "questions" ? `Questions: ${analysis.topic}` : analysis.kind === "opportunities" ? analysis.subject : `${analysis.kind === "citations" ? "Citations" : analysis.kind === "comparison" ? "Comparison" : "Visibility"}: ${analysis.subject}`;
   const crumbs: Crumb[] = [...(project ? [{ href: `/projects/${project.id}`, label: project.name }] : []), { href: `/analyses/${analysis.id}`, label: cutLabel(label) }];
   const shareControl = <ShareControl kind="analysis" id={analysis.id} finished={finished} initial={{ shared: share.shared, url: share.share?.url ?? null }} />;
   const live = progress ? <LiveRefresh ids={[analysis.id]} since={progress.signature} /> : null;
@@ -87,6 +92,11 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
             </p>
           }
         />
+      ) : analysis.kind === "opportunities" ? (
+        <>
+          <OpportunitiesView analysis={analysis} runLink={(id) => `/runs/${id}`} csv={(section) => `/analyses/${analysis.id}/opportunities.csv?section=${section}`} />
+          {project ? <AuditPagesSection principal={principal} list={analysis} /> : null}
+        </>
       ) : (
         <>
           <VisibilityView
@@ -97,6 +107,7 @@ export default async function AnalysisPage({ params, searchParams }: Props) {
             lead={
               <>
                 <VisibilityActions analysis={analysis.id} judge={!analysis.judge && project !== null} />
+                <OpportunitiesForm analysis={analysis.id} entities={analysis.entities} refused={refusedOf((await searchParams).opportunities)} />
                 {analysis.judge ? (
                   <JudgedSections
                     analysis={analysis}
@@ -135,6 +146,59 @@ function VisibilityActions({ analysis, judge }: { analysis: string; judge: boole
         </a>
       ) : null}
     </div>
+  );
+}
+
+/** "Audit these pages": the list's citation targets and own pages, priced before anything starts. */
+async function AuditPagesSection({ principal, list }: { principal: Principal; list: OpportunityAnalysis }) {
+  const pages = [
+    ...list.citation_targets.map((t) => ({ url: t.url, why: `cited in ${t.runs_citing} of ${t.n} answers naming a competitor` })),
+    ...list.own_pages.map((o) => ({ url: o.url, why: `yours, cited in ${o.runs_citing} of ${o.n}` })),
+  ];
+  if (pages.length === 0) return null;
+  const quote = await auditQuote(principal, list.id);
+  return (
+    <Section id="audit-pages" title="Audit these pages" description="Can answer engines reach, read and cite them? A page audit of each page ticked.">
+      <AuditPagesForm list={list.id} pages={pages} quote={quote} limit={AUDIT_PAGES_LIMIT} />
+    </Section>
+  );
+}
+
+const refusedOf = (v: string | string[] | undefined) => (typeof v === "string" && v !== "" ? v.slice(0, 300) : null);
+
+/**
+ * "Find opportunities": the prompts competitors win, the pages to be cited on, the brand's own
+ * pages and the searches on lost prompts, made from this analysis at once and for free (an op_…
+ * list), for the brand or any tracked entity.
+ */
+function OpportunitiesForm({ analysis, entities, refused }: { analysis: string; entities: readonly { name: string; role: string }[]; refused: string | null }) {
+  const brand = entities.find((e) => e.role === "brand")?.name ?? entities[0]?.name;
+  return (
+    <section id="opportunities" aria-label="Opportunities" className="-mt-4 mb-8 rounded-md border border-indigo-100 bg-indigo-50/50 p-3 text-sm" data-testid="opportunities-form">
+      {refused ? (
+        <div className="mb-2">
+          <Notice tone="error">{refused}</Notice>
+        </div>
+      ) : null}
+      <form action={findOpportunitiesAction} className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <input type="hidden" name="analysis_id" value={analysis} />
+        <span className="text-slate-700">What to do next: prompts competitors win, pages to be cited on, your own pages cited, the searches run. Free.</span>
+        <label className="flex items-center gap-2">
+          <span className="text-slate-600">For</span>
+          <select name="brand" defaultValue={brand} className="max-w-48 rounded-md border border-slate-300 px-2 py-1">
+            {entities.map((e) => (
+              <option key={e.name} value={e.name}>
+                {e.name}
+                {e.role === "brand" ? " (yours)" : ""}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 font-medium text-white hover:bg-indigo-700">
+          Find opportunities
+        </button>
+      </form>
+    </section>
   );
 }
 

@@ -88,7 +88,16 @@ function TickRow({ tick }: { tick: TickBody }) {
               </a>
             ))}
           </>
-        ) : (
+        ) : null}
+        {tick.analysis_id ? (
+          <>
+            {" · "}
+            <a href={`/analyses/${tick.analysis_id}#opportunities`} className="text-indigo-700 hover:underline" data-testid="tick-opportunities">
+              opportunities
+            </a>
+          </>
+        ) : null}
+        {tick.fanout_id ? null : (
           <span className="text-slate-400 sm:inline hidden">—</span>
         )}
       </td>

@@ -1,0 +1,194 @@
+// POST /opportunity-analyses: the visibility analysis the credential can reach (404 like a
+// missing one otherwise, 400 when it is of another kind), its counted runs read with the entities
+// each names (analysis_mentions' counted mask), what each cited and searched, the sections
+// computed (./compute.ts), the competitor's sentences of the lost prompts' evidence decoded as
+// GET /analyses/{id}/mentions decodes them, and the list stored with the visibility analysis's
+// runs. Free: no model, no hold, `charge` null.
+import type { z } from "zod";
+import type { Principal } from "../auth/principal";
+import { rememberAnalysisBody } from "../analyses/read";
+import { newId } from "../db/ids";
+import { allOf, arrayParam, defineStatement, int, json, text } from "../db/statement";
+import { currentDb } from "../db/client";
+import { standalone, textTransaction } from "../db/sql";
+import { ApiError, notFound } from "../http/errors";
+import { JsonText } from "../http/respond";
+import { OPPORTUNITY_LIMITS, type OpportunityAnalysis, type OpportunityAnalysisRequest } from "../schemas/opportunities";
+import { reachableSql, reachOf } from "../workspaces/access";
+import type { Entity } from "../visibility/entities";
+import { MENTION_WIDTH, mentionRows, REASON_CODES, type MatchingMethod } from "../visibility/observe";
+import { computeOpportunities, type OpportunityRun } from "./compute";
+import { presentOpportunityAnalysis, type StoredOpportunities } from "./present";
+
+type Request = z.output<typeof OpportunityAnalysisRequest>;
+
+/** The analysis, if the credential can reach it: its kind, and a visibility analysis's entities, method, exclusions and subject. */
+const SOURCE = defineStatement({
+  label: "opportunity_source",
+  params: ["analysis", "user", "own"],
+  columns: {
+    kind: text("a.kind"),
+    workspaceId: text("a.workspace_id"),
+    projectId: text("a.project_id"),
+    subject: text("a.subject"),
+    entities: json<Entity[]>("CASE WHEN a.kind = 'visibility' THEN a.result->'entities' END").nullable,
+    method: text("CASE WHEN a.kind = 'visibility' THEN a.result->>'method' END").nullable,
+    excluded: json<{ run_id: string; reason: string }[]>("CASE WHEN a.kind = 'visibility' THEN a.result->'excluded_runs' END").nullable,
+    runCount: int("(SELECT count(*) FROM analysis_runs ar WHERE ar.analysis_id = a.id)"),
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM analyses a WHERE ${allOf(`a.id = ${p.analysis}`, reachableSql("a", p))}`,
+});
+
+/** The analysis's runs in its order, with what each cited and searched and the entities it names (counted). */
+const SOURCE_RUNS = defineStatement({
+  label: "opportunity_runs",
+  params: ["analysis"],
+  columns: {
+    id: text("r.id"),
+    engine: text("r.engine").nullable,
+    prompt: text("COALESCE(r.input->>'prompt', r.subject)"),
+    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
+    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
+    mask: text("COALESCE(m.counted, 0)"),
+  },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM analysis_runs ar JOIN runs r ON r.id = ar.run_id ` +
+    `CROSS JOIN LATERAL (SELECT COALESCE(r.result, '{}'::jsonb) AS res OFFSET 0) x ` +
+    `LEFT JOIN analysis_mentions m ON m.analysis_id = ar.analysis_id AND m.run_id = ar.run_id ` +
+    `WHERE ar.analysis_id = ${p.analysis} ORDER BY ar.position`,
+});
+
+/** The mentions and answers of the evidence runs. */
+const EVIDENCE_RUNS = defineStatement({
+  label: "opportunity_evidence",
+  params: ["analysis", "runs"],
+  columns: { runId: text("m.run_id"), mentions: text("m.mentions"), answer: text("r.result->>'answer'").nullable },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM analysis_mentions m JOIN runs r ON r.id = m.run_id WHERE m.analysis_id = ${p.analysis} AND m.run_id = ANY(${p.runs}::text[])`,
+});
+
+const INSERT_LIST = defineStatement({
+  label: "opportunity_insert",
+  params: ["id", "workspace", "project", "subject", "input", "result", "user", "key", "at"],
+  columns: { version: text("xmin") },
+  sql: ({ select, p }) =>
+    `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, created_by_user_id, api_key_id, created_at, completed_at) ` +
+    `VALUES (${p.id}, 'opportunities', 'completed', ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.user}, ${p.key}, ` +
+    `(${p.at}::timestamptz AT TIME ZONE 'UTC'), (${p.at}::timestamptz AT TIME ZONE 'UTC')) RETURNING ${select}`,
+});
+
+const INSERT_RUNS = defineStatement({
+  label: "opportunity_insert_runs",
+  params: ["analysis", "source"],
+  sql: ({ p }) => `INSERT INTO analysis_runs (analysis_id, run_id, position) SELECT ${p.analysis}, ar.run_id, ar.position FROM analysis_runs ar WHERE ar.analysis_id = ${p.source}`,
+});
+
+/** The entity the list is for: `brand` by name (exact, then any case), else the first of role brand; 400 naming it otherwise. */
+function brandOf(entities: readonly Entity[], wanted: string | undefined): number {
+  if (wanted !== undefined) {
+    const name = wanted.normalize("NFC");
+    let at = entities.findIndex((e) => e.name === name);
+    if (at < 0) at = entities.findIndex((e) => e.name.toLowerCase() === name.toLowerCase());
+    if (at < 0) {
+      throw new ApiError("invalid_request", `brand: ${JSON.stringify(wanted)} is not tracked by this analysis (it tracks ${entities.map((e) => JSON.stringify(e.name)).join(", ")})`);
+    }
+    return at;
+  }
+  const at = entities.findIndex((e) => e.role === "brand");
+  if (at < 0) {
+    throw new ApiError("invalid_request", `brand: is required: this analysis tracks no entity of role brand (it tracks ${entities.map((e) => JSON.stringify(e.name)).join(", ")})`);
+  }
+  return at;
+}
+
+/** The competitor's first counted mention in each of the first evidence runs of each lost prompt. */
+async function evidenceOf(sourceId: string, lost: ReturnType<typeof computeOpportunities>["lost"], runs: Map<string, OpportunityRun>, entities: readonly Entity[], method: MatchingMethod) {
+  const wanted = [...new Set(lost.flatMap((l) => l.run_ids.slice(0, OPPORTUNITY_LIMITS.sentences)))];
+  const rows = wanted.length ? await EVIDENCE_RUNS.query(standalone(), { analysis: sourceId, runs: arrayParam(wanted) }) : [];
+  const byRun = new Map(rows.map((r) => [r.runId, r]));
+  return lost.map((l) =>
+    l.run_ids.slice(0, OPPORTUNITY_LIMITS.sentences).flatMap((id) => {
+      const row = byRun.get(id);
+      const run = runs.get(id)!;
+      if (!row) return [];
+      const ints = row.mentions.slice(1, -1).split(",").map(Number);
+      for (let at = 0; at < ints.length; at += MENTION_WIDTH) {
+        if (ints[at] !== l.competitor.index || REASON_CODES[ints[at + 7]!] !== null) continue;
+        const [mention] = mentionRows(ints.slice(at, at + MENTION_WIDTH), { run_id: id, engine: run.engine, prompt: run.prompt, answer: row.answer ?? "" }, entities, method);
+        return mention ? [{ run_id: id, engine: run.engine, sentence: mention.sentence }] : [];
+      }
+      return [];
+    }),
+  );
+}
+
+/** POST /opportunity-analyses as the API sends it: the body serialised once (and remembered for GET /analyses/{id}). */
+export async function createOpportunityAnalysisBody(principal: Principal, body: Request) {
+  return new JsonText<z.input<typeof OpportunityAnalysis>>((await findOpportunities(principal, body)).text);
+}
+
+/** Reads, computes and stores the list; answers its id and its body as JSON text (ApiError 400/404 as POST answers them). */
+export async function findOpportunities(principal: Principal, body: Request): Promise<{ id: string; text: string }> {
+  const source = await SOURCE.first(standalone(), { analysis: body.analysis, ...reachOf(principal) });
+  if (!source) throw notFound("analysis", body.analysis);
+  if (source.kind !== "visibility") {
+    throw new ApiError("invalid_request", `analysis: ${body.analysis} is ${source.kind === "opportunities" ? "an opportunity list" : `a ${source.kind} analysis`}; opportunities are read from a visibility analysis (va_…)`);
+  }
+  const entities = source.entities ?? [];
+  const brand = brandOf(entities, body.brand);
+  const brandRole = entities[brand]!.role;
+  const competitors = entities.map((e, i) => ({ e, i })).filter(({ e, i }) => i !== brand && (brandRole === "competitor" || e.role === "competitor")).map(({ i }) => i);
+  const excluded = new Set((source.excluded ?? []).filter((x) => x.reason !== "duplicate").map((x) => x.run_id));
+  const runs: OpportunityRun[] = (await SOURCE_RUNS.query(standalone(), { analysis: body.analysis }))
+    .filter((r) => !excluded.has(r.id))
+    .map((r) => ({
+      id: r.id,
+      engine: r.engine,
+      prompt: r.prompt,
+      queries: (r.queries ?? []).filter((q): q is string => typeof q === "string"),
+      cited: (r.cited ?? []).filter((u): u is string => typeof u === "string"),
+      mask: Number(r.mask),
+    }));
+  const computed = computeOpportunities(runs, entities, brand, competitors);
+  const method: MatchingMethod = source.method === "visibility-v1" ? "visibility-v1" : "visibility-v2";
+  const evidence = await evidenceOf(body.analysis, computed.lost, new Map(runs.map((r) => [r.id, r])), entities, method);
+  const figures: StoredOpportunities = {
+    method: "opportunities-v1",
+    analysis_id: body.analysis,
+    run_count: source.runCount,
+    brand: entities[brand]!.name,
+    brand_domains: [...entities[brand]!.domains],
+    competitors: competitors.map((c) => entities[c]!.name),
+    totals: computed.totals,
+    lost_prompts: computed.lost.slice(0, OPPORTUNITY_LIMITS.rows).map((l, i) => ({
+      prompt: l.prompt,
+      n: l.n,
+      brand: l.brand,
+      competitor: { name: l.competitor.name, runs_mentioning: l.competitor.runs_mentioning, visibility: l.competitor.visibility, visibility_interval: l.competitor.visibility_interval },
+      diff: l.diff,
+      diff_interval: l.diff_interval,
+      run_ids: l.run_ids.slice(0, OPPORTUNITY_LIMITS.runIds),
+      evidence: evidence[i]!,
+    })),
+    citation_targets: computed.citation_targets,
+    own_pages: computed.own_pages,
+    query_gaps: computed.query_gaps,
+  };
+  const id = newId("opportunityAnalysis");
+  const subject = `Opportunities for ${figures.brand}: ${source.subject}`;
+  const now = new Date();
+  const version = await textTransaction(currentDb(), async (sql) => {
+    const [created] = await INSERT_LIST.query(sql, {
+      id, workspace: source.workspaceId, project: source.projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
+      user: principal.user.id, key: principal.apiKeyId, at: now,
+    });
+    await INSERT_RUNS.query(sql, { analysis: id, source: body.analysis });
+    return created!.version;
+  });
+  const list = presentOpportunityAnalysis({
+    id, status: "completed", subject, createdAt: now, completedAt: now, projectId: source.projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
+  });
+  const textBody = JSON.stringify(list);
+  rememberAnalysisBody(id, `${version}:${principal.user.email}`, list.status, textBody);
+  return { id, text: textBody };
+}

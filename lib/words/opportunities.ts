@@ -1,0 +1,60 @@
+// An opportunity list's summary (decisions.md "Opportunities", "Plain words beside every figure"),
+// from the figures it states: how many prompts competitors win beyond chance, the widest gap with
+// its interval, the page most cited where a competitor is named and the brand is not, how often
+// the brand's own pages are cited without the brand being named, and the search engines ran most
+// on the lost prompts. Fixed templates, no model; computed when the list is presented, so GET
+// answers what POST did.
+//
+// It reads the list's own fields (lib/schemas/opportunities.ts), declared here by what it reads:
+// the schema's example is worded by it.
+import { count, counted, engineName, points, pointsRange } from "./format";
+import { rateFigure, summaryOf, type Summary } from "./sentences";
+
+type Rate = { runs_mentioning: number; visibility_interval: readonly [number, number] };
+
+/** What the summary reads of an opportunity list (OpportunityAnalysis's fields of these names). */
+export type OpportunityFacts = {
+  brand: string;
+  brand_domains: readonly string[];
+  totals: { runs: number; prompts: number; lost_runs: number; target_runs: number; own_runs_citing: number; own_cited_not_mentioned: number };
+  lost_prompts: ReadonlyArray<{ prompt: string; n: number; brand: Rate; competitor: Rate & { name: string }; diff: number; diff_interval: readonly [number, number] }>;
+  citation_targets: ReadonlyArray<{ url: string; runs_citing: number; n: number; competitors: ReadonlyArray<{ name: string }> }>;
+  query_gaps: ReadonlyArray<{ query: string; engine: string; runs: number; n: number }>;
+};
+
+/** A prompt as a sentence quotes it: its first 80 characters. */
+export function quotedPrompt(prompt: string): string {
+  const text = prompt.replace(/\[\[sim:[^\]]*\]\]/g, "").replace(/\s+/g, " ").trim();
+  return `“${text.length > 80 ? `${text.slice(0, 79).trimEnd()}…` : text}”`;
+}
+
+export function opportunitySummary(a: OpportunityFacts): Summary {
+  const t = a.totals;
+  if (t.runs === 0) return summaryOf("No answer of the visibility analysis could be counted, so there is nothing to compare.");
+  const lost = a.lost_prompts;
+  const top = lost[0];
+  const lead =
+    lost.length === 0
+      ? `No competitor is named more often than ${a.brand} on any of the ${counted(t.prompts, "prompt")} beyond what chance explains (${counted(t.runs, "answer")}).`
+      : `Competitors are named more often than ${a.brand}, beyond what chance explains, on ${count(lost.length, t.prompts)} prompts (${counted(t.lost_runs, "answer")}).`;
+  const widest =
+    top &&
+    `On ${quotedPrompt(top.prompt)}, ${top.competitor.name} is named in ${count(top.competitor.runs_mentioning, top.n)} answers ` +
+      `(${rateFigure({ k: top.competitor.runs_mentioning, n: top.n, interval: top.competitor.visibility_interval })}) and ${a.brand} in ${top.brand.runs_mentioning} ` +
+      `(${rateFigure({ k: top.brand.runs_mentioning, n: top.n, interval: top.brand.visibility_interval }, false)}): ${points(top.diff)} (95% interval ${pointsRange(top.diff_interval)}).`;
+  const target = a.citation_targets[0];
+  const targets =
+    target &&
+    `In the ${counted(t.target_runs, "answer")} of those prompts that name a competitor and not ${a.brand}, the page cited most is ${target.url} ` +
+      `(${count(target.runs_citing, target.n)}, with ${target.competitors.map((c) => c.name).slice(0, 3).join(", ")} named).`;
+  const own =
+    a.brand_domains.length === 0
+      ? `${a.brand} has no domain tracked, so its own pages cannot be told apart: give its domains to the visibility analysis.`
+      : t.own_runs_citing === 0
+        ? `No answer cites a page of ${a.brand}'s own (${a.brand_domains.join(", ")}) in ${counted(t.runs, "answer")}.`
+        : `${a.brand}'s own pages are cited in ${count(t.own_runs_citing, t.runs)} answers; ` +
+          `${t.own_cited_not_mentioned} of those ${t.own_runs_citing === 1 ? "does" : "do"} not name ${a.brand}.`;
+  const gap = a.query_gaps[0];
+  const queries = gap && `On the prompts lost, the search run most is “${gap.query}” (${engineName(gap.engine)}, ${count(gap.runs, gap.n)} answers).`;
+  return summaryOf(lead, widest, targets, own, queries);
+}

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "AnalysisKind" ADD VALUE 'opportunities';
