@@ -305,10 +305,10 @@ describe("POST /opportunity-analyses", () => {
     const ofAList = await opportunities(alice.cliToken, { analysis: list.id });
     expect(ofAList.status).toBe(400);
     expect(ofAList.body.error.message).toBe(`analysis: ${list.id} is an opportunity list; opportunities are read from a visibility analysis (va_…)`);
-    // A list has no mentions of its own: its evidence is its visibility analysis's.
+    // A list has no mentions of its own (its evidence is its visibility analysis's): the mentions path names no such visibility analysis.
     const noMentions = await call(mentionsRoute, "GET", `/analyses/${list.id}/mentions`, { token: alice.cliToken, params: { analysis_id: list.id } });
-    expect(noMentions.status).toBe(400);
-    expect(noMentions.body.error.message).toBe(`analysis_id: ${list.id} is an opportunity list; only a visibility analysis (va_…) has mentions`);
+    expect(noMentions.status).toBe(404);
+    expect(noMentions.body.error.message).toBe(`No such visibility analysis "${list.id}".`);
     const bad = await opportunities(alice.cliToken, { analysis: va.id, extra: 1 });
     expect(bad.status).toBe(400);
   });
