@@ -336,15 +336,17 @@ describe("projects", () => {
     expect(c.body.workspace_id).toBe(alice.workspaceId);
   });
 
-  it("replaces the context whole on PATCH", async () => {
+  it("merges a context PATCHed field by field (docs/decisions.md 'Updating a project's context'), and clears it whole with null", async () => {
     const created = await call(projects.POST, "POST", "/projects", {
       token: alice.cliToken,
       body: { name: "Ctx", context: { primary_domain: "acme.com", brands: ["Acme"], competitors: ["Globex"] } },
     });
     expect(created.body.context).toEqual({ primary_domain: "acme.com", brands: ["Acme"], competitors: ["Globex"] });
     const patched = await call(project.PATCH, "PATCH", "", { token: alice.cliToken, params: { project_id: created.body.id }, body: { context: { domains: ["acme.io"] } } });
-    expect(patched.body.context).toEqual({ domains: ["acme.io"] });
+    expect(patched.body.context).toEqual({ primary_domain: "acme.com", brands: ["Acme"], competitors: ["Globex"], domains: ["acme.io"] });
     expect(patched.body.name).toBe("Ctx");
+    const noPrimary = await call(project.PATCH, "PATCH", "", { token: alice.cliToken, params: { project_id: created.body.id }, body: { context: { primary_domain: null } } });
+    expect(noPrimary.body.context).toEqual({ brands: ["Acme"], competitors: ["Globex"], domains: ["acme.io"] });
     const cleared = await call(project.PATCH, "PATCH", "", { token: alice.cliToken, params: { project_id: created.body.id }, body: { context: null, name: "Renamed" } });
     expect(cleared.body.context).toBeUndefined();
     expect(cleared.body.name).toBe("Renamed");
@@ -371,7 +373,8 @@ describe("projects", () => {
     }
     expect(bad.body.error.message).not.toContain("context.domains[0]");
     const patched = await call(project.PATCH, "PATCH", "", { token: alice.cliToken, params: { project_id: created.body.id }, body: { context: { domains: ["https://acme.com/"] } } });
-    expect(patched.body.context).toEqual({ domains: ["acme.com"] });
+    // The domains replaced, the primary domain kept (a PATCH merges field by field).
+    expect(patched.body.context).toEqual({ primary_domain: "www.acme.com", domains: ["acme.com"] });
   });
 
   it("refuses unknown fields inside context on POST and PATCH, as at the top level", async () => {
