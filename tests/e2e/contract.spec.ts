@@ -47,6 +47,10 @@ const REFUSALS: { message: RegExp; says: string | string[] }[] = [
   { message: /^entity: /, says: ["a name the analysis does not track is refused", "Another name is 400 listing them"] },
   { message: /^engine: "[^"]*" is not an engine of this monitor's version/, says: "An engine the version does not run is 400" },
   { message: /^version: must be a whole number from 1 to/, says: "Above the current version is 400" },
+  // An analysis's own names and engines: a brand it does not track, an engine with no run among the ids, the same engine twice.
+  { message: /^brand: "[^"]*" is not tracked by this analysis/, says: "a `brand` it does not track" },
+  { message: /^(a|b): \S+ has no runs among those the ids name/, says: "400 naming the one that has none" },
+  { message: /^b: must differ from a/, says: "It must differ from `a`" },
   // A device code only POST /cli/auth/start gives.
   { message: /^device_code: unknown device code/, says: "no login was started with" },
 ];
