@@ -28,7 +28,7 @@ const HUBSPOT = `crm for agencies ${TAG} ${answerDirective("HubSpot is the popul
 // Wilson 95%: 2 of 3 [0.2077, 0.9385], 3 of 3 [0.4385, 1], 0 of 3 [0, 0.5615]; rounded outward.
 const SUMMARY = [
   "Acme CRM is named in 2 of 3 answers (about 67%, 95% interval 20–94%); HubSpot in 3 (about 100%, 43–100%); Pipedrive in 0 (about 0%, 0–57%).",
-  "Across engines, Claude names Acme CRM least (0 of 1) and ChatGPT and Gemini most (1 of 1 each).",
+  "Across engines, Claude (API) names Acme CRM least (0 of 1) and ChatGPT (API) and Gemini (API) most (1 of 1 each).",
   "Acme CRM is named first, before the other tracked names, in 2 of 3 answers (about 67%, 95% interval 20–94%).",
 ];
 
@@ -134,7 +134,7 @@ test("a monitor's page and `geoscope monitor get` lead with its last tick's summ
   // Wilson 95%: 2 of 2 [0.3424, 1], 0 of 2 [0, 0.6576].
   const tick = [
     "Acme CRM is named in 2 of 2 answers (about 100%, 95% interval 34–100%); HubSpot in 2 (about 100%, 34–100%); Pipedrive in 0 (about 0%, 0–66%).",
-    "ChatGPT and Gemini name Acme CRM equally often (1 of 1 each).",
+    "ChatGPT (API) and Gemini (API) name Acme CRM equally often (1 of 1 each).",
   ];
   expect((await api("GET", `/monitors/${id}`)).body.last_tick.summary).toEqual(tick);
 
