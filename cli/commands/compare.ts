@@ -9,7 +9,7 @@ import { COMPARISON_COLUMNS, comparisonCsv, comparisonLines } from "../../lib/co
 import { EXIT } from "../client";
 import { arg, noExtraArgs, opt, out, printJson, request, str, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
 import { engineName, percent, percentRange, points, pointsRange } from "../../lib/words/format";
-import { entitiesOf, summaryLines } from "./visibility";
+import { entitiesOf, excludedInWords, summaryLines } from "./visibility";
 
 type Analysis = z.output<typeof ComparisonAnalysis>;
 type Engine = (typeof ENGINE_IDS)[number];
@@ -66,7 +66,7 @@ export function formatComparison(c: Analysis): string {
     ),
   ];
   if (c.excluded_prompts.length) lines.push("", `left out (one engine only): ${c.excluded_prompts.map((p) => `"${truncate(p.prompt, 40)}" (${p.engine}, ${p.runs})`).join(", ")}`);
-  if (c.excluded_runs.length) lines.push(`excluded runs: ${c.excluded_runs.map((e) => `${e.run_id} (${e.reason})`).join(", ")}`);
+  if (c.excluded_runs.length) lines.push(`excluded runs: ${excludedInWords(c.excluded_runs)}`);
   return lines.join("\n");
 }
 

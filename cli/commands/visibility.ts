@@ -60,7 +60,7 @@ export function formatVisibilityAnalysis(a: Analysis): string {
       ["entity", "engine", "mentioned", "visibility", "95%", "avg pos", "cited"],
     ),
   ];
-  if (a.excluded_runs.length) lines.push("", `excluded: ${a.excluded_runs.map((e) => `${e.run_id} (${e.reason})`).join(", ")}`);
+  if (a.excluded_runs.length) lines.push("", `excluded: ${excludedInWords(a.excluded_runs)}`);
   lines.push(...judgedLines(a));
   lines.push("", `evidence: geoscope visibility mentions ${a.id}`);
   return lines.join("\n");
@@ -308,3 +308,16 @@ export const visibility: Section = {
     },
   ],
 };
+
+/**
+ * Runs left out, by reason, a few ids each: "no_answer (2): dr_…, dr_…; other_engine (18): dr_…,
+ * dr_…, dr_… and 15 more (--json lists every one)". A fanout's runs of other engines would
+ * otherwise fill the screen with ids.
+ */
+export function excludedInWords(excluded: readonly { run_id: string; reason: string }[], shown = 3): string {
+  const byReason = new Map<string, string[]>();
+  for (const e of excluded) byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.run_id]);
+  const parts = [...byReason].map(([reason, ids]) => `${reason} (${ids.length}): ${ids.slice(0, shown).join(", ")}${ids.length > shown ? ` and ${ids.length - shown} more` : ""}`);
+  const cut = [...byReason.values()].some((ids) => ids.length > shown);
+  return `${parts.join("; ")}${cut ? " (--json lists every one)" : ""}`;
+}
