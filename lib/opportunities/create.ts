@@ -112,7 +112,10 @@ async function evidenceOf(sourceId: string, lost: ReturnType<typeof computeOppor
       const run = runs.get(id)!;
       if (!row) return [];
       const ints = row.mentions.slice(1, -1).split(",").map(Number);
-      for (let at = 0; at < ints.length; at += MENTION_WIDTH) {
+      // By index, not `at += MENTION_WIDTH`: the production bundle left that imported name unbound
+      // in this closure (ReferenceError on next start; in-process tests cannot see it).
+      for (let i = 0; i * MENTION_WIDTH < ints.length; i++) {
+        const at = i * MENTION_WIDTH;
         if (ints[at] !== l.competitor.index || REASON_CODES[ints[at + 7]!] !== null) continue;
         const [mention] = mentionRows(ints.slice(at, at + MENTION_WIDTH), { run_id: id, engine: run.engine, prompt: run.prompt, answer: row.answer ?? "" }, entities, method);
         return mention ? [{ run_id: id, engine: run.engine, sentence: mention.sentence }] : [];
