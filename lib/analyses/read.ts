@@ -35,6 +35,13 @@ async function getAnalysisRowOrThrow(principal: Principal, analysisId: string): 
   return row;
 }
 
+/** An analysis of one kind the credential can reach, with its stored result: its workspace, project and result; 404 as a missing one otherwise. */
+export async function reachableAnalysisOfKind(principal: Principal, analysisId: string, kind: "questions" | "citations" | "visibility" | "comparison" | "opportunities") {
+  const row = await db().analysis.findFirst({ where: { id: analysisId, kind, ...reachableBy(principal) }, select: { workspaceId: true, projectId: true, result: true } });
+  if (!row || !row.result) throw notFound("analysis", analysisId);
+  return { workspaceId: row.workspaceId, projectId: row.projectId, result: row.result as unknown };
+}
+
 /** An analysis as an object, through Prisma (pages; what the spliced read is compared with). */
 export async function getAnalysis(principal: Principal, analysisId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
   let row = await getAnalysisRowOrThrow(principal, analysisId);

@@ -10,8 +10,8 @@ import { availableMicros, readBalance } from "../billing/ledger";
 import { formatUsd } from "../billing/money";
 import { billingSettings, currentRateCard } from "../billing/settings";
 import { db } from "../db/client";
-import { ApiError, notFound } from "../http/errors";
-import { reachableBy } from "../workspaces/access";
+import { ApiError } from "../http/errors";
+import { reachableAnalysisOfKind } from "../analyses/read";
 import type { StoredOpportunities } from "./present";
 
 /** Most pages one click audits. */
@@ -27,10 +27,10 @@ export type AuditQuote = {
   pricing_version: string;
 };
 
+/** The list (through the analyses' owner, lib/analyses/read.ts), or 404 as a missing one. */
 async function reachableList(principal: Principal, listId: string) {
-  const row = await db().analysis.findFirst({ where: { id: listId, kind: "opportunities", ...reachableBy(principal) }, select: { workspaceId: true, projectId: true, result: true } });
-  if (!row || !row.result) throw notFound("analysis", listId);
-  return { workspaceId: row.workspaceId, projectId: row.projectId, figures: row.result as unknown as StoredOpportunities };
+  const { workspaceId, projectId, result } = await reachableAnalysisOfKind(principal, listId, "opportunities");
+  return { workspaceId, projectId, figures: result as StoredOpportunities };
 }
 
 /** What auditing a page costs and the credit there is, before anything starts. */
