@@ -59,11 +59,16 @@ export class ResponseShapeError extends CliHttpError {
     /** Where the body broke the schema, as `runs[0].status: …`. */
     readonly problems: string[],
     headers: Headers | null,
+    /** True when the body lacks a field the schema requires: the server is likely older than this client. */
+    readonly missingField = false,
   ) {
+    const hint = missingField
+      ? "The body lacks a field this client expects: the server may be older than this client (upgrade the server, or use the CLI of the server's version), or it answered something else."
+      : "The server may be newer than this client (upgrade it), or it answered something else.";
     const envelope: ErrorEnvelope = {
       error: {
         code: "invalid_response",
-        message: `${describeEndpoint(endpoint)} answered a body that does not match its response schema: ${problems.join("; ")}. The server may be newer than this client (upgrade it), or it answered something else.`,
+        message: `${describeEndpoint(endpoint)} answered a body that does not match its response schema: ${problems.join("; ")}. ${hint}`,
         engine: null,
         retryable: false,
       },
@@ -99,7 +104,8 @@ export function parseResponse<E extends EndpointDefinition>(endpoint: E, status:
   if (parsed.success) return parsed.data as ResponseBody<E>;
   const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issuePath(issue.path)}: ${issue.message}`);
   if (parsed.error.issues.length > 5) problems.push(`and ${parsed.error.issues.length - 5} more`);
-  throw new ResponseShapeError(endpoint, status, problems, headers);
+  const missingField = parsed.error.issues.some((issue) => issue.code === "invalid_type" && /received undefined$/.test(issue.message));
+  throw new ResponseShapeError(endpoint, status, problems, headers, missingField);
 }
 
 function queryValue(value: unknown): string {

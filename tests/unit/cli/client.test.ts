@@ -122,6 +122,22 @@ describe("a response that breaks its schema is refused, naming the endpoint and 
     expect(error.problems[0]).toMatch(/^runs\[0\]\.status: /);
   });
 
+  it("says the server may be older when a field is missing, newer when a value is unknown", async () => {
+    const batch = sampleOf(runs.PromptBatch) as Record<string, unknown> & { runs: { status: string }[] };
+    const input = { params: { batch_id: "rq_01JAAAAAAAAAAAAAAAAAAAAAAA" } };
+    const { runs: _runs, ...lacking } = batch;
+    serve({ status: 200, text: JSON.stringify(lacking) });
+    const older = (await client().call(runs.getBatch, input).catch((e: unknown) => e)) as ResponseShapeError;
+    expect(older.problems[0]).toMatch(/^runs: /);
+    expect(older.message).toContain("the server may be older than this client");
+    expect(older.message).not.toContain("newer");
+    batch.runs[0]!.status = "exploded";
+    serve({ status: 200, text: JSON.stringify(batch) });
+    const newer = (await client().call(runs.getBatch, input).catch((e: unknown) => e)) as ResponseShapeError;
+    expect(newer.message).toContain("The server may be newer than this client");
+    expect(newer.message).not.toContain("older");
+  });
+
   it("refuses a body that is not JSON", async () => {
     serve({ status: 200, text: "<html>proxy login</html>", contentType: "text/html" });
     const error = (await client().call(runs.getRun, { params: { run_id: "dr_01JAAAAAAAAAAAAAAAAAAAAAAA" } }).catch((e: unknown) => e)) as ResponseShapeError;
