@@ -43,7 +43,7 @@ export function formatOpportunities(a: List): string {
     `pages to be cited on (of ${t.target_runs} answers of lost prompts naming a competitor and not ${a.brand})`,
     a.citation_targets.length
       ? table(
-          a.citation_targets.slice(0, 20).map((c, i) => ({ "#": i + 1, page: truncate(c.url, 70), citing: count(c.runs_citing, c.n), competitors: c.competitors.map((x) => `${x.name} (${x.runs})`).join(", ") })),
+          a.citation_targets.slice(0, 20).map((c, i) => ({ "#": i + 1, page: truncate(c.url, 70) + (c.owner ? ` (${c.owner}'s own)` : ""), citing: count(c.runs_citing, c.n), competitors: c.competitors.map((x) => `${x.name} (${x.runs})`).join(", ") })),
           ["#", "page", "citing", "competitors"],
         )
       : "(none)",

@@ -112,6 +112,7 @@ export function computeOpportunities(runs: readonly OpportunityRun[], entities: 
     .map((t) => ({
       url: t.url,
       domain: t.domain,
+      owner: competitors.map((c) => entities[c]!).find((e) => ownedBy(hostOf(t.url), e.domains))?.name ?? null,
       runs_citing: t.runs.length,
       n: targetRuns.length,
       competitors: competitors

@@ -17,7 +17,7 @@ export const OPPORTUNITY_COLUMNS: Record<OpportunitySection, readonly string[]> 
     "rank", "prompt", "n", "competitor", "competitor_runs_mentioning", "competitor_visibility", "competitor_visibility_low", "competitor_visibility_high",
     "brand", "brand_runs_mentioning", "brand_visibility", "brand_visibility_low", "brand_visibility_high", "diff", "diff_low", "diff_high", "sentence", "run_ids",
   ],
-  citation_targets: ["rank", "url", "domain", "runs_citing", "n", "competitors", "run_ids"],
+  citation_targets: ["rank", "url", "domain", "owner", "runs_citing", "n", "competitors", "run_ids"],
   own_pages: ["rank", "url", "domain", "runs_citing", "n", "cited_not_mentioned", "by_engine", "run_ids"],
   query_gaps: ["rank", "query", "engine", "runs", "n", "prompts", "run_ids"],
 };
@@ -31,7 +31,7 @@ function rows(list: List, section: OpportunitySection): (string | number)[][] {
         percentDiffCell(l.diff), ...percentDiffEnds(l.diff_interval), l.evidence[0]?.sentence ?? "", l.run_ids.join(" "),
       ]);
     case "citation_targets":
-      return list.citation_targets.map((t, i) => [i + 1, t.url, t.domain, t.runs_citing, t.n, t.competitors.map((c) => `${c.name} (${c.runs})`).join("; "), t.run_ids.join(" ")]);
+      return list.citation_targets.map((t, i) => [i + 1, t.url, t.domain, t.owner ?? "", t.runs_citing, t.n, t.competitors.map((c) => `${c.name} (${c.runs})`).join("; "), t.run_ids.join(" ")]);
     case "own_pages":
       return list.own_pages.map((o, i) => [i + 1, o.url, o.domain, o.runs_citing, o.n, o.cited_not_mentioned, o.by_engine.map((g) => `${g.engine}: ${g.runs_citing}`).join("; "), o.run_ids.join(" ")]);
     case "query_gaps":

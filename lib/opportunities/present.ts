@@ -52,7 +52,7 @@ export function presentOpportunityAnalysis(row: OpportunityRow): Output {
       evidence: l.evidence.map((e) => ({ run_id: e.run_id, engine: e.engine, sentence: e.sentence })),
     })),
     citation_targets: f.citation_targets.map((c) => ({
-      url: c.url, domain: c.domain, runs_citing: c.runs_citing, n: c.n,
+      url: c.url, domain: c.domain, owner: c.owner ?? null, runs_citing: c.runs_citing, n: c.n,
       competitors: c.competitors.map((x) => ({ name: x.name, runs: x.runs })),
       run_ids: [...c.run_ids],
     })),

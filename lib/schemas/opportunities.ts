@@ -62,6 +62,10 @@ export const CitationTarget = z
   .object({
     url: z.string().describe("The page, as the engines cited it."),
     domain: z.string().describe("Its host, lower-cased, without `www.`."),
+    owner: z
+      .string()
+      .nullable()
+      .describe("The competitor whose own domain this is (the brand cannot be cited there; read it for what the engines take from it), or null for a page no tracked competitor owns, the pages the brand can seek to be cited on. Lists stored before this field read null."),
     runs_citing: count.describe("Runs of lost prompts naming a competitor and not the brand that cite it."),
     n: count.describe("Runs of lost prompts naming a competitor and not the brand (totals.target_runs)."),
     competitors: z.array(z.object({ name: z.string(), runs: count.describe("Of runs_citing, those naming it.") })).describe("The competitors those runs name, most runs first."),
@@ -130,6 +134,7 @@ const exampleFacts = {
     {
       url: "https://www.g2.com/categories/crm",
       domain: "g2.com",
+      owner: null,
       runs_citing: 3,
       n: 4,
       competitors: [{ name: "Pipedrive", runs: 3 }],

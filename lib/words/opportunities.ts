@@ -18,7 +18,7 @@ export type OpportunityFacts = {
   brand_domains: readonly string[];
   totals: { runs: number; prompts: number; lost_runs: number; target_runs: number; own_runs_citing: number; own_cited_not_mentioned: number };
   lost_prompts: ReadonlyArray<{ prompt: string; n: number; brand: Rate; competitor: Rate & { name: string }; diff: number; diff_interval: readonly [number, number] }>;
-  citation_targets: ReadonlyArray<{ url: string; runs_citing: number; n: number; competitors: ReadonlyArray<{ name: string }> }>;
+  citation_targets: ReadonlyArray<{ url: string; owner?: string | null; runs_citing: number; n: number; competitors: ReadonlyArray<{ name: string }> }>;
   query_gaps: ReadonlyArray<{ query: string; engine: string; runs: number; n: number }>;
 };
 
@@ -42,10 +42,13 @@ export function opportunitySummary(a: OpportunityFacts): Summary {
     `On ${quotedPrompt(top.prompt)}, ${top.competitor.name} is named in ${count(top.competitor.runs_mentioning, top.n)} answers ` +
       `(${rateFigure({ k: top.competitor.runs_mentioning, n: top.n, interval: top.competitor.visibility_interval })}) and ${a.brand} in ${top.brand.runs_mentioning} ` +
       `(${rateFigure({ k: top.brand.runs_mentioning, n: top.n, interval: top.brand.visibility_interval }, false)}): ${points(top.diff)} (95% interval ${pointsRange(top.diff_interval)}).`;
-  const target = a.citation_targets[0];
+  // The page to seek a citation on: the most cited one that no competitor owns (a competitor's own
+  // page is said as such only when every target is one).
+  const target = a.citation_targets.find((c) => !c.owner) ?? a.citation_targets[0];
+  const where = target?.owner ? `${target.url}, ${target.owner}'s own page` : target?.url;
   const targets =
     target &&
-    `In the ${counted(t.target_runs, "answer")} of those prompts that name a competitor and not ${a.brand}, the page cited most is ${target.url} ` +
+    `In the ${counted(t.target_runs, "answer")} of those prompts that name a competitor and not ${a.brand}, the page cited most${target.owner || target === a.citation_targets[0] ? "" : " that no competitor owns"} is ${where} ` +
       `(${count(target.runs_citing, target.n)}, with ${target.competitors.map((c) => c.name).slice(0, 3).join(", ")} named).`;
   const own =
     a.brand_domains.length === 0

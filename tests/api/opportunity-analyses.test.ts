@@ -196,6 +196,7 @@ describe("POST /opportunity-analyses", () => {
       .map(([url, c]) => ({
         url,
         domain: host(url),
+        owner: null,
         runs_citing: c.p1 + c.p2,
         n: 6,
         // P1's runs name both competitors, P2's Zoho CRM alone.
@@ -205,6 +206,36 @@ describe("POST /opportunity-analyses", () => {
     expect(expected.length).toBeGreaterThan(0);
     expect(list.citation_targets.map((t: any) => ({ ...t, run_ids: [...t.run_ids].sort() }))).toEqual(expected.map((t) => ({ ...t, run_ids: [...t.run_ids].sort() })));
     expect(list.citation_targets.some((t: any) => isBrands(t.url))).toBe(false);
+  });
+
+  it("marks a competitor's own page as its own, and the summary points at the most cited page no competitor owns", async () => {
+    // Zoho CRM is given the domain of the page cited most: that row is its own page, the rest are no one's.
+    const [first, second] = list.citation_targets;
+    expect(second, "the fixture cites at least two pages where a competitor is named").toBeDefined();
+    const zohoDomain = host(first.url);
+    const made = await call(postVisibility, "POST", "/visibility-analyses", {
+      token: alice.cliToken,
+      body: {
+        ids: va.run_ids,
+        entities: [
+          { name: "HubSpot", role: "brand", domains: [brandDomain] },
+          { name: "Pipedrive", role: "competitor" },
+          { name: "Zoho CRM", role: "competitor", domains: [zohoDomain] },
+        ],
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const res = await opportunities(alice.cliToken, { analysis: made.body.id });
+    expect(res.status, res.text).toBe(201);
+    const owned = res.body.citation_targets.filter((t: any) => t.owner !== null);
+    expect(owned.length).toBeGreaterThan(0);
+    for (const t of owned) expect([t.owner, host(t.url) === zohoDomain || host(t.url).endsWith(`.${zohoDomain}`)]).toEqual(["Zoho CRM", true]);
+    const unowned = res.body.citation_targets.find((t: any) => t.owner === null);
+    if (unowned) {
+      expect(res.body.summary.some((s: string) => s.includes(`the page cited most that no competitor owns is ${unowned.url} `))).toBe(true);
+    } else {
+      expect(res.body.summary.some((s: string) => s.includes(`${first.url}, Zoho CRM's own page`))).toBe(true);
+    }
   });
 
   it("lists the brand's own pages cited, by engine and prompt, and how often in answers that do not name it", () => {

@@ -56,8 +56,16 @@ describe("computeOpportunities", () => {
     // a1 names the brand; b9 names nobody; nothubspot.com is not hubspot.com.
     expect(result.totals).toMatchObject({ runs: 30, prompts: 3, lost_prompts: 2, lost_runs: 20, target_runs: 14 });
     expect(result.citation_targets).toEqual([
-      { url: "https://www.g2.com/crm", domain: "g2.com", runs_citing: 3, n: 14, competitors: [{ name: "Pipedrive", runs: 3 }, { name: "Zoho CRM", runs: 3 }], run_ids: ["b0", "b1", "b2"] },
-      { url: "https://nothubspot.com/", domain: "nothubspot.com", runs_citing: 1, n: 14, competitors: [{ name: "Pipedrive", runs: 1 }, { name: "Zoho CRM", runs: 1 }], run_ids: ["a5"] },
+      { url: "https://www.g2.com/crm", domain: "g2.com", owner: null, runs_citing: 3, n: 14, competitors: [{ name: "Pipedrive", runs: 3 }, { name: "Zoho CRM", runs: 3 }], run_ids: ["b0", "b1", "b2"] },
+      { url: "https://nothubspot.com/", domain: "nothubspot.com", owner: null, runs_citing: 1, n: 14, competitors: [{ name: "Pipedrive", runs: 1 }, { name: "Zoho CRM", runs: 1 }], run_ids: ["a5"] },
+    ]);
+  });
+
+  it("marks a page on a competitor's own domain (or a subdomain of it) with that competitor", () => {
+    const owned = computeOpportunities([...a, ...b, ...c], [ENTITIES[0]!, ENTITIES[1]!, { name: "Zoho CRM", domains: ["NotHubSpot.com"] }], 0, [1, 2]);
+    expect(owned.citation_targets.map((t) => [t.url, t.owner])).toEqual([
+      ["https://www.g2.com/crm", null],
+      ["https://nothubspot.com/", "Zoho CRM"],
     ]);
   });
 

@@ -88,7 +88,7 @@ export function OpportunitiesView({ analysis: a, runLink, csv, lead }: { analysi
         )}
         {a.lost_prompts.length ? <Csv href={csv} section="lost_prompts" /> : null}
       </Section>
-      <Section id="citation-targets" title="Pages to be cited on" description={`Pages cited in the ${a.totals.target_runs} answers of lost prompts that name a competitor and not ${a.brand}; ${a.brand}'s own domains left out.`}>
+      <Section id="citation-targets" title="Pages to be cited on" description={`Pages cited in the ${a.totals.target_runs} answers of lost prompts that name a competitor and not ${a.brand}; ${a.brand}'s own domains left out. A competitor's own page is marked: ${a.brand} cannot be cited there, but it shows what the engines take from it.`}>
         {a.citation_targets.length === 0 ? (
           <Empty>No page is cited in those answers.</Empty>
         ) : (
@@ -97,6 +97,7 @@ export function OpportunitiesView({ analysis: a, runLink, csv, lead }: { analysi
               <tr key={t.url} data-testid="citation-target">
                 <td className="break-all">
                   <a href={t.url} rel="nofollow noopener" className="text-indigo-700 hover:underline">{t.url}</a>
+                  {t.owner ? <span className="ml-1 text-xs text-slate-500" data-testid="target-owner">{`${t.owner}'s own page`}</span> : null}
                 </td>
                 <Num>{count(t.runs_citing, t.n)}</Num>
                 <td className="break-words">{t.competitors.map((c) => `${c.name} (${c.runs})`).join(", ")}</td>

@@ -33,8 +33,8 @@ describe("geoscope opportunities", { timeout: 60_000 }, () => {
     const csv = await api.cli(["opportunities", VA, "--format", "csv", "--section", "citation_targets"]);
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout.split("\r\n")).toEqual([
-      "rank,url,domain,runs_citing,n,competitors,run_ids",
-      "1,https://www.g2.com/categories/crm,g2.com,3,4,Pipedrive (3),dr_01JD4M9RZ6XQ7W8V5T3S2R1P0A dr_01JD4M9RZ6XQ7W8V5T3S2R1P0B dr_01JD4M9RZ6XQ7W8V5T3S2R1P0C",
+      "rank,url,domain,owner,runs_citing,n,competitors,run_ids",
+      "1,https://www.g2.com/categories/crm,g2.com,,3,4,Pipedrive (3),dr_01JD4M9RZ6XQ7W8V5T3S2R1P0A dr_01JD4M9RZ6XQ7W8V5T3S2R1P0B dr_01JD4M9RZ6XQ7W8V5T3S2R1P0C",
       "",
     ]);
     const lost = await api.cli(["opportunities", VA, "--format", "csv", "--section", "lost_prompts"]);

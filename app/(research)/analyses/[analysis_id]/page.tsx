@@ -152,7 +152,7 @@ function VisibilityActions({ analysis, judge }: { analysis: string; judge: boole
 /** "Audit these pages": the list's citation targets and own pages, priced before anything starts. */
 async function AuditPagesSection({ principal, list }: { principal: Principal; list: OpportunityAnalysis }) {
   const pages = [
-    ...list.citation_targets.map((t) => ({ url: t.url, why: `cited in ${t.runs_citing} of ${t.n} answers naming a competitor` })),
+    ...list.citation_targets.map((t) => ({ url: t.url, why: `${t.owner ? `${t.owner}'s own page, ` : ""}cited in ${t.runs_citing} of ${t.n} answers naming a competitor` })),
     ...list.own_pages.map((o) => ({ url: o.url, why: `yours, cited in ${o.runs_citing} of ${o.n}` })),
   ];
   if (pages.length === 0) return null;
