@@ -6,6 +6,7 @@
 import type { ReactNode } from "react";
 import { isRate, trend, type EntitySeries, type PlottedPoint, type SeriesMetric, type SeriesPoint } from "../../(research)/_lib/trend";
 import { percent, percentRange, place, placeDiff, placeRange, points } from "@/lib/words/format";
+import { sentimentSentence } from "@/lib/words/sentiment";
 import { engineName, when } from "../_lib/view";
 import { Num, ScrollTable } from "./bits";
 
@@ -19,6 +20,7 @@ export const METRIC_WORDS: Record<SeriesMetric, { title: string; about: string }
   cited_rate: { title: "Cited rate", about: "Share of answers citing a page of one of its domains, with its 95% interval." },
   average_position: { title: "Average position", about: "Where it is named among the tracked entities when named (1 = first); lower is better." },
   top3_rate: { title: "Top-3 rate", about: "Share of answers naming it among the first three tracked entities, with its 95% interval." },
+  sentiment: { title: "Sentiment", about: "The judge's score: of the judged answers speaking of it positively or negatively, the share speaking well (n), with its 95% Wilson interval; judged ticks only." },
 };
 
 export type ChartAlert = { tick_id: string | null; entity: string | null; engine: string | null };
@@ -326,7 +328,42 @@ export type MonitorDashboard = {
   version: number;
   metrics: Array<{ metric: SeriesMetric; series: EntitySeries[] }>;
   byEngine: Array<{ engine: string; series: EntitySeries[] }>;
+  /** Each entity's sentiment over the judged ticks, with each point's counts; null when the monitor does not judge. */
+  sentiment?: Array<EntitySeries & { counts: Array<{ tick_id: string; runs_judged: number; positive: number; neutral: number; negative: number }> }> | null;
 };
+
+/** A judged monitor's sentiment: a chart per entity (its score over the judged ticks, the band its interval), with a sentence in plain words. */
+function SentimentCharts({ sentiment, idPrefix }: { sentiment: NonNullable<MonitorDashboard["sentiment"]>; idPrefix: string }) {
+  return (
+    <div className="mt-8" data-testid="sentiment-charts">
+      <h3 className="mb-1 text-sm font-semibold text-slate-800">Sentiment, all engines</h3>
+      <p className="mb-3 text-xs text-slate-500">{METRIC_WORDS.sentiment.about} A ringed point changed from the judged tick before by more than chance explains.</p>
+      <div className="grid gap-6 sm:grid-cols-2">
+        {sentiment.map((s) => {
+          const judged = s.points.filter((p) => p.value !== null || s.counts.some((c) => c.tick_id === p.tick_id));
+          const latest = judged[judged.length - 1];
+          const previous = judged[judged.length - 2];
+          const counts = latest ? s.counts.find((c) => c.tick_id === latest.tick_id) : undefined;
+          return (
+            <div key={s.entity} className="min-w-0" data-testid="sentiment-entity" data-entity={s.entity}>
+              <TrendChart
+                id={`${idPrefix}-sentiment-${s.entity.replace(/[^A-Za-z0-9]+/g, "-")}`}
+                title={s.entity}
+                metric="sentiment"
+                series={[s]}
+                height={110}
+                empty="No judged tick yet: the judge's figures appear once a judged tick's answers are judged."
+              />
+              <p className="mt-1 text-sm text-slate-700" data-testid="sentiment-sentence">
+                {sentimentSentence(s.entity, latest, counts, previous)}
+              </p>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
 
 /** The dashboard: visibility first and large, the other metrics beside each other, then visibility per engine. */
 export function MonitorCharts({ dashboard, alerts, idPrefix = "monitor" }: { dashboard: MonitorDashboard; alerts: readonly (ChartAlert & { metric?: string | null })[]; idPrefix?: string }) {
@@ -350,6 +387,7 @@ export function MonitorCharts({ dashboard, alerts, idPrefix = "monitor" }: { das
           ))}
         </div>
       ) : null}
+      {dashboard.sentiment ? <SentimentCharts sentiment={dashboard.sentiment} idPrefix={idPrefix} /> : null}
       {dashboard.byEngine.length > 1 ? (
         <div className="mt-8" data-testid="engine-multiples">
           <h3 className="mb-2 text-sm font-semibold text-slate-800">Visibility by engine</h3>
