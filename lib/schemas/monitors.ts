@@ -196,7 +196,6 @@ export const MonitorJudgeInput = z
       });
     }
   })
-  .transform((judge) => ({ engine: judge.engine, sentiment: true as const }))
   .meta({
     id: "MonitorJudgeInput",
     description:

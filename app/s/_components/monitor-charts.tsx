@@ -58,11 +58,11 @@ export function pointText(metric: SeriesMetric, p: SeriesPoint): string {
 const day = (iso: string) => new Date(iso).toISOString().slice(0, 10);
 
 /** The chart's legend: each entity's line with its latest figure and n, then the marks drawn. */
-function Legend({ metric, series, significant, alerts }: { metric: SeriesMetric; series: readonly EntitySeries[]; significant: boolean; alerts: boolean }) {
+function Legend({ metric, series, significant, alerts, colourFrom = 0 }: { metric: SeriesMetric; series: readonly EntitySeries[]; significant: boolean; alerts: boolean; colourFrom?: number }) {
   return (
     <ul className="mb-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700" aria-label="Legend">
       {series.map((s, i) => {
-        const { colour, dash } = styleOf(i);
+        const { colour, dash } = styleOf(i + colourFrom);
         const latest = [...s.points].reverse().find((p) => p.value !== null);
         return (
           <li key={s.entity} className="flex items-center gap-1.5" data-testid="legend-entity">
@@ -114,6 +114,7 @@ export function TrendChart({
   height = 200,
   table = true,
   empty,
+  colourFrom = 0,
 }: {
   id: string;
   title: string;
@@ -123,6 +124,8 @@ export function TrendChart({
   height?: number;
   table?: boolean;
   empty?: ReactNode;
+  /** The first line's place in the colours: a chart of one entity keeps the colour it has on the others. */
+  colourFrom?: number;
 }) {
   const t = trend(metric, series, height);
   const hasValue = t.series.some((s) => s.points.some((p) => p.value !== null));
@@ -159,6 +162,7 @@ export function TrendChart({
         series={t.series}
         significant={t.series.some((s) => s.points.some((p) => p.change?.significant && p.y !== null))}
         alerts={[...alertTicks].some((tick) => t.xs.has(tick))}
+        colourFrom={colourFrom}
       />
       {/* The y axis's labels in a column of their own, left of the plot, so no line or point is drawn over them; room on either side for the first and last ticks' points and flags. */}
       <div className="flex">
@@ -188,7 +192,7 @@ export function TrendChart({
           </g>
           <svg x="0" y="0" width="100%" height={height} viewBox={`0 0 100 ${height}`} preserveAspectRatio="none" className="overflow-visible" aria-hidden="true">
             {t.series.map((s, i) => {
-              const { colour, dash } = styleOf(i);
+              const { colour, dash } = styleOf(i + colourFrom);
               return (
                 <g key={s.entity}>
                   {s.bands.map((b, j) =>
@@ -204,7 +208,7 @@ export function TrendChart({
             })}
           </svg>
           {t.series.map((s, i) => {
-            const { colour } = styleOf(i);
+            const { colour } = styleOf(i + colourFrom);
             return (
               <g key={s.entity}>
                 {s.points.map((p) =>
@@ -339,10 +343,9 @@ function SentimentCharts({ sentiment, idPrefix }: { sentiment: NonNullable<Monit
       <h3 className="mb-1 text-sm font-semibold text-slate-800">Sentiment, all engines</h3>
       <p className="mb-3 text-xs text-slate-500">{METRIC_WORDS.sentiment.about} A ringed point changed from the judged tick before by more than chance explains.</p>
       <div className="grid gap-6 sm:grid-cols-2">
-        {sentiment.map((s) => {
-          const judged = s.points.filter((p) => p.value !== null || s.counts.some((c) => c.tick_id === p.tick_id));
-          const latest = judged[judged.length - 1];
-          const previous = judged[judged.length - 2];
+        {sentiment.map((s, entityIndex) => {
+          const latest = s.points[s.points.length - 1];
+          const previous = s.points[s.points.length - 2];
           const counts = latest ? s.counts.find((c) => c.tick_id === latest.tick_id) : undefined;
           return (
             <div key={s.entity} className="min-w-0" data-testid="sentiment-entity" data-entity={s.entity}>
@@ -352,6 +355,7 @@ function SentimentCharts({ sentiment, idPrefix }: { sentiment: NonNullable<Monit
                 metric="sentiment"
                 series={[s]}
                 height={110}
+                colourFrom={entityIndex}
                 empty="No judged tick yet: the judge's figures appear once a judged tick's answers are judged."
               />
               <p className="mt-1 text-sm text-slate-700" data-testid="sentiment-sentence">
