@@ -20,7 +20,8 @@ export function sentimentSentence(entity: string, point: Point | undefined, coun
   const sided = counts.positive + counts.negative;
   const neutral = counts.neutral ? ` ${counts.neutral === 1 ? "1 more was" : `${counts.neutral} more were`} neutral.` : "";
   if (point.value === null || !point.interval || sided === 0) {
-    return `No judged answer of the latest tick spoke of ${entity} positively or negatively (${counts.runs_judged} judged).${neutral}`;
+    const neutrals = counts.neutral ? `, ${counts.neutral} of them neutral about it` : "";
+    return `No judged answer of the latest tick spoke of ${entity} positively or negatively (${counts.runs_judged} judged${neutrals}).`;
   }
   const about = isWide(point.interval) ? "about " : "";
   let sentence =
