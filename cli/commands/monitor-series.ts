@@ -31,7 +31,12 @@ const deltaRange = (metric: string, i: readonly [number, number]) => (isRate(met
 /** The series as a table: one line per tick, a significant change marked with `*`. */
 export function formatSeries(s: SeriesOut): string {
   const head = `${s.entity} · ${s.metric} · ${s.engine === "all" ? "all engines" : s.engine} · version ${s.version}`;
-  if (s.points.length === 0) return `${head}\n(no completed tick yet)`;
+  if (s.points.length === 0) {
+    return s.metric === "sentiment"
+      ? `${head}\n(no judged tick: sentiment points exist only for ticks the monitor judged; judge from the next tick with: geoscope monitor update MONITOR --judge ENGINE)`
+      : `${head}\n(no completed tick yet)`;
+  }
+  const counts = new Map((s.sentiment ?? []).map((c) => [c.tick_id, c]));
   const rows = s.points.map((p: Point) => ({
     tick: p.tick_id,
     at: date(p.at),
@@ -41,8 +46,11 @@ export function formatSeries(s: SeriesOut): string {
     "95%": p.interval ? figureRange(s.metric, p.interval) : "-",
     change: p.change ? `${delta(s.metric, p.change.diff)}${p.change.significant ? " *" : ""}` : "-",
     "change interval": p.change ? deltaRange(s.metric, p.change.interval) : "-",
+    "+/=/-": counts.has(p.tick_id) ? `${counts.get(p.tick_id)!.positive}/${counts.get(p.tick_id)!.neutral}/${counts.get(p.tick_id)!.negative}` : "",
   }));
-  const lines = [head, table(rows, ["tick", "at", "runs", "n", "value", "95%", "change", "change interval"])];
+  const columns = ["tick", "at", "runs", "n", "value", "95%", "change", "change interval", ...(s.metric === "sentiment" ? ["+/=/-"] : [])];
+  const lines = [head, table(rows, columns)];
+  if (s.metric === "sentiment") lines.push("sentiment: positive / (positive + negative) of the judge's verified sentiments (n); +/=/- counts positive, neutral and negative; judged ticks only");
   if (s.points.some((p) => p.change?.significant)) lines.push("* significant: the change's interval (at 1 − 0.05/m over the tick's cells) excludes 0 and it is at least the monitor's min_change");
   return lines.join("\n");
 }

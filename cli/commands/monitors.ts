@@ -7,6 +7,7 @@ import {
   createMonitor, deleteMonitor, estimateMonitor, type MonitorEstimate, getMonitor, listMonitors, listMonitorTicks, runMonitor, scheduleInWords, updateMonitor,
   type Monitor, type MonitorCreated, type MonitorRequest, type MonitorSummary, type Tick,
 } from "../../lib/schemas/monitors";
+import { STRUCTURED_ENGINE_IDS } from "../../lib/schemas/common";
 import { EXIT } from "../client";
 import {
   arg, date, enginesInOrder, intOption, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, strs, table, truncate, UsageError,
@@ -37,7 +38,19 @@ const createOptions = {
   "webhook-url": { type: "string", arg: "URL", help: "where alerts are POSTed, signed with the monitor's webhook secret" },
   email: { type: "boolean", help: "email you its alerts" },
   "min-change": { type: "string", arg: "N", help: "the smallest change of visibility worth an alert, in points, 1 to 100 (default 10)" },
+  judge: { type: "string", arg: "ENGINE", values: STRUCTURED_ENGINE_IDS, help: "judge each tick's answers for sentiment with ENGINE (charged per run judged, counted in the budget)" },
 } as const satisfies Record<string, OptionSpec>;
+
+/** --judge ENGINE as the API takes it: {engine, sentiment: true}; on update, `off` is null (stop judging). */
+function judgeOf(ctx: Ctx, update = false): RequestBody["judge"] | undefined {
+  const engine = str(ctx, "judge");
+  if (engine === undefined) return undefined;
+  if (update && (engine === "off" || engine === "none")) return null;
+  if (!(STRUCTURED_ENGINE_IDS as readonly string[]).includes(engine)) {
+    throw new UsageError(`unknown judge engine "${engine}": --judge takes ${STRUCTURED_ENGINE_IDS.join(", ")}${update ? ", or off" : ""}`);
+  }
+  return { engine: engine as NonNullable<RequestBody["judge"]>["engine"], sentiment: true };
+}
 
 function weekdayOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -90,6 +103,7 @@ function createBody(ctx: Ctx): RequestBody {
   const entities = entitiesOf(ctx);
   const budget = str(ctx, "budget");
   const alerts = alertsOf(ctx);
+  const judge = judgeOf(ctx);
   return {
     project: projectOf(ctx),
     prompts: texts.map((text) => ({ text })),
@@ -101,6 +115,7 @@ function createBody(ctx: Ctx): RequestBody {
     ...(entities ? { entities } : {}),
     ...(budget !== undefined ? { monthly_budget_usd: budget } : {}),
     ...(alerts ? { alerts } : {}),
+    ...(judge ? { judge } : {}),
   };
 }
 
@@ -111,6 +126,7 @@ export function formatMonitorEstimate(e: z.output<typeof MonitorEstimate>): stri
     `$${e.per_tick_usd} per tick; at most ${e.ticks_per_month} ticks a month: $${e.per_month_usd} a month at prices ${e.pricing_version}` +
       (e.billing_enabled ? "" : " (billing is off: nothing is charged)"),
   ];
+  if (e.judge) lines.push(`of which the judge (${e.judge.engine}): $${e.judge.amount_usd} per tick at most (${e.judge.runs} runs × $${e.judge.unit_price_usd}; paid per run judged)`);
   if (e.monthly_budget_usd !== null) lines.push(`a $${e.monthly_budget_usd} monthly budget pays for ${e.ticks_within_budget} of them; the rest are skipped`);
   if (e.executions_per_tick > e.max_executions) lines.push(`over this server's limit of ${e.max_executions} executions per tick: creating it would be refused`);
   lines.push(...e.margin.summary, ...e.detectable_change.summary);
@@ -138,6 +154,7 @@ export function formatMonitor(m: MonitorBody | z.output<typeof MonitorSummary>):
     `${count} prompts × ${enginesInOrder(m.engines).join(", ")} × ${m.runs} runs = ${count * m.engines.length * m.runs} executions per tick${market ? ` · ${market}` : ""}`,
     `spent this month $${m.spend_month_to_date_usd}${m.monthly_budget_usd ? ` of a $${m.monthly_budget_usd} budget` : " (no budget)"}`,
     `entities: ${m.entities.map((e) => `${e.name} (${e.role})`).join(", ")}`,
+    `judge: ${m.judge ? `${m.judge.engine} (sentiment; geoscope monitor series ${m.id} --metric sentiment)` : "none"}`,
     `alerts: ${m.alerts.webhook_url ? `webhook ${m.alerts.webhook_url}` : "no webhook"}, ${m.alerts.email ? "email" : "no email"}, from ${m.alerts.min_change} points`,
     m.last_tick
       ? `last tick ${m.last_tick.id} for ${date(m.last_tick.scheduled_for)}: ${tickStatusText(m.last_tick)}${m.last_tick.fanout_id ? ` (fanout ${m.last_tick.fanout_id})` : ""}`
@@ -226,6 +243,24 @@ export const monitors: Section = {
           }));
           return table(rows, ["id", "status", "version", "schedule", "next_run", "last_tick", "name"]);
         });
+        return EXIT.ok;
+      },
+    },
+    {
+      words: ["monitor", "update"],
+      args: "mo_…",
+      summary: "change a monitor's judge or name (the version is kept)",
+      options: {
+        judge: { type: "string", arg: "ENGINE|off", values: [...STRUCTURED_ENGINE_IDS, "off"], help: "judge each tick's answers for sentiment with ENGINE from the next tick; off stops judging" },
+        name: { type: "string", arg: "NAME", help: "a new name" },
+      },
+      async run(ctx) {
+        const id = idArg(ctx);
+        const judge = judgeOf(ctx, true);
+        const name = str(ctx, "name");
+        if (judge === undefined && name === undefined) throw new UsageError("nothing to change: give --judge ENGINE|off or --name NAME");
+        const body = { ...(judge !== undefined ? { judge } : {}), ...(name !== undefined ? { name } : {}) };
+        show(ctx, await request(ctx, updateMonitor, { params: { monitor_id: id }, body }), formatMonitor);
         return EXIT.ok;
       },
     },

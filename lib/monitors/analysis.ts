@@ -16,6 +16,10 @@ import type { StoredVisibilityFigures } from "../visibility/analysis";
 import { analyseVisibility } from "../visibility/create";
 import { analyseComparison } from "../comparison/create";
 import { trackedPairs } from "../comparison/pairs";
+import { releaseHold } from "../billing/holds";
+import { engineConfig } from "../config/engines";
+import { sentimentFigures, type JudgedRun } from "../visibility/judge";
+import { finishJudgedAnalysis, judgeRuns } from "../visibility/judging";
 import { monitorRow, tickRow, type MonitorRow, type TickComparison, type TickRow } from "./read";
 import { tickChanges } from "./series";
 
@@ -52,6 +56,17 @@ const INSERT_FIGURES = defineStatement({
       runs_citing int, runs_top3 int, position_sum int, position_sum_squares int, average_position double precision, average_position_low double precision,
       average_position_high double precision)
     ON CONFLICT DO NOTHING`,
+});
+
+/** A judged tick's sentiment counts, per entity × engine cell, written when its judge finished. */
+const SET_SENTIMENT = defineStatement({
+  label: "monitor_tick_figures_sentiment",
+  params: ["tick", "rows"],
+  sql: ({ p }) =>
+    `UPDATE monitor_tick_figures f SET sentiment_runs_judged = r.runs_judged, sentiment_positive = r.positive, sentiment_neutral = r.neutral,
+      sentiment_negative = r.negative
+    FROM jsonb_to_recordset(${p.rows}::jsonb) AS r(entity_index int, engine text, runs_judged int, positive int, neutral int, negative int)
+    WHERE f.tick_id = ${p.tick} AND f.entity_index = r.entity_index AND f.engine = r.engine`,
 });
 
 /** The entities of the latest analysed tick of a version (for a tick whose monitor has moved on to another version since). */
@@ -146,11 +161,20 @@ export async function analyseTick(tickId: string): Promise<string | null> {
       tick: tickId, monitor: monitor.id, version: tick.version, at: tick.scheduledFor, rows: JSON.stringify(tickFigureRows(figures)),
     });
   };
+  // A judged tick (its judge recorded at its start) is analysed with that judge, paid by the hold
+  // placed then; a judge engine no longer enabled leaves the tick unjudged (its hold released by
+  // settleTickJudge) rather than without its visibility point.
+  const judge = tick.judgeEngine && (engineConfig().enabled as readonly string[]).includes(tick.judgeEngine) ? tick.judgeEngine : null;
+  if (tick.judgeEngine && !judge) log.warn("a tick's judge engine is no longer enabled; the tick is not judged", { tick_id: tickId, engine: tick.judgeEngine });
   try {
     const id = await analyseVisibility(
       actor,
-      { ids: [tick.fanoutId], entities: entities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive })) },
-      { before: lockTick, after: writeTick },
+      {
+        ids: [tick.fanoutId],
+        entities: entities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive })),
+        ...(judge ? { judge: { engine: judge as never, sentiment: true } } : {}),
+      },
+      { before: lockTick, after: writeTick, ...(judge ? { callerJudges: { holdId: tick.judgeHoldId } } : {}) },
     );
     return id ?? existing;
   } catch (error) {
@@ -160,6 +184,46 @@ export async function analyseTick(tickId: string): Promise<string | null> {
     }
     throw error;
   }
+}
+
+/** Each cell's sentiment counts of a judged tick: "all" (the analysis's own rows[].sentiment) and each engine's runs. */
+export function sentimentRows(runs: readonly JudgedRun[], entities: number, engines: readonly string[]) {
+  const cells = [
+    { engine: "all", figures: sentimentFigures(runs, entities) },
+    ...engines.map((engine) => ({ engine, figures: sentimentFigures(runs.filter((r) => r.engine === engine), entities) })),
+  ];
+  return cells.flatMap(({ engine, figures }) =>
+    figures.map((f, e) => ({ entity_index: e, engine, runs_judged: f.runs_judged, positive: f.positive, neutral: f.neutral, negative: f.negative })),
+  );
+}
+
+/**
+ * A judged tick's judge (steps of finish-tick, after its analysis): every counted run judged
+ * (verdicts written once each, so a step run again judges only the rest), then the analysis
+ * finished: its sentiment figures, its hold captured per run judged (the rest released), and each
+ * cell's sentiment counts in monitor_tick_figures, in one transaction. Nothing for a tick not judged.
+ */
+export async function judgeTick(tickId: string): Promise<"judged" | "none"> {
+  const tick = await tickRow(standalone(), tickId);
+  if (!tick?.judgeEngine || !tick.analysisId) return "none";
+  const analysisId = tick.analysisId;
+  if ((await judgeRuns(analysisId)) === "finished") return "judged";
+  await finishJudgedAnalysis(analysisId, async (sql, judged, runs) => {
+    if (!judged.sentiment) return;
+    const engines = [...new Set(runs.map((r) => r.engine).filter((e): e is string => e !== null))];
+    await SET_SENTIMENT.query(sql, { tick: tickId, rows: JSON.stringify(sentimentRows(runs, judged.sentiment.length, engines)) });
+  });
+  return "judged";
+}
+
+/**
+ * A judged tick's judge hold, released when it is still held after the judge (no analysis was
+ * made, or it was not judged): a tick pays only for runs judged. Settling a settled hold changes nothing.
+ */
+export async function settleTickJudge(tickId: string): Promise<void> {
+  const tick = await tickRow(standalone(), tickId);
+  if (!tick?.judgeHoldId) return;
+  await releaseHold({ holdId: tick.judgeHoldId });
 }
 
 /**

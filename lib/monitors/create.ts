@@ -72,6 +72,24 @@ async function checkPromptSources(client: Tx, workspaceId: string, projectId: st
   await checkSources(client, workspaceId, { project: projectId, prompts });
 }
 
+/**
+ * A monitor's judge as stored, its engine enabled on this server (400 naming judge.engine, as
+ * POST /visibility-analyses refuses it); null for none.
+ */
+function storedJudge(judge: { engine: string } | null | undefined): { engine: string; sentiment: true } | null {
+  if (!judge) return null;
+  return { engine: checkJudgeEngine(judge.engine), sentiment: true };
+}
+
+/** A judge engine enabled on this server, or 400 naming judge.engine. */
+export function checkJudgeEngine(engine: string): string {
+  const enabled = engineConfig().enabled;
+  if (!(enabled as readonly string[]).includes(engine)) {
+    throw new ApiError("invalid_request", `judge.engine: ${engine} is not enabled on this server; enabled: ${enabled.join(", ") || "none"}`);
+  }
+  return engine;
+}
+
 const budgetMicros = (value: string | null | undefined) => (value === undefined || value === null ? null : parseUsd(value));
 
 /** The monitor as answered, with its webhook secret (the 201 of POST and of the rotation). */
@@ -95,6 +113,7 @@ export async function createMonitor(principal: Principal, body: CreateBody, now 
       "entities: the project's context names no brand or competitor; give entities, or add brands and competitors to the project.",
     );
   }
+  const judge = storedJudge(body.judge);
   const alerts = {
     webhook_url: body.alerts?.webhook_url ?? null,
     email: body.alerts?.email ?? false,
@@ -122,6 +141,7 @@ export async function createMonitor(principal: Principal, body: CreateBody, now 
       nextRunAt: nextSlot(schedule, now),
       monthlyBudgetMicros: budgetMicros(body.monthly_budget_usd),
       alerts,
+      judge: judge ?? Prisma.DbNull,
       webhookSecret: sealWebhookSecret(secret),
       createdByUserId: principal.user.id,
       apiKeyId: principal.apiKeyId,
@@ -140,6 +160,7 @@ function measuredOf(row: MonitorRow, prompts: unknown) {
 export async function updateMonitor(principal: Principal, monitorId: string, body: UpdateBody, now = new Date()) {
   const current = await reachableMonitorRow(principal, monitorId);
   if (body.alerts?.webhook_url) await checkWebhookUrl(body.alerts.webhook_url);
+  const judge = body.judge === undefined ? undefined : storedJudge(body.judge);
   await db().$transaction(async (tx) => {
     // Read again under the monitor's row lock: two changes at once are made one after the other.
     await tx.$queryRaw`SELECT id FROM monitors WHERE id = ${current.id} FOR UPDATE`;
@@ -172,6 +193,8 @@ export async function updateMonitor(principal: Principal, monitorId: string, bod
         ...(rescheduled ? { nextRunAt: nextSlot(schedule, now) } : {}),
         ...(body.monthly_budget_usd !== undefined ? { monthlyBudgetMicros: budgetMicros(body.monthly_budget_usd) } : {}),
         ...(body.alerts ? { alerts: { ...row.alerts, ...body.alerts } } : {}),
+        // A judge adds a figure to the ticks from now on; what is measured is the same: no new version.
+        ...(judge !== undefined ? { judge: judge ?? Prisma.DbNull } : {}),
         ...(changed
           ? {
               version: row.version + 1,

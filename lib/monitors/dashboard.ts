@@ -9,10 +9,11 @@ import { defineStatement, int } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { SERIES_METRICS } from "../schemas/monitors";
 import { monitorRow } from "./read";
-import { pointsOf, SERIES_FIGURES, type FigureRow, type Metric, type SeriesPoint } from "./series";
+import { pointsOf, sentimentCountsOf, SERIES_FIGURES, type FigureRow, type Metric, type SeriesPoint } from "./series";
 
 export type { Metric } from "./series";
-export const METRICS: readonly Metric[] = SERIES_METRICS;
+/** The metrics every monitor's dashboard draws; sentiment is drawn apart, only for a judged monitor. */
+export const METRICS: readonly Metric[] = SERIES_METRICS.filter((m) => m !== "sentiment");
 
 export type EntitySeries = { entity: string; points: SeriesPoint[] };
 
@@ -25,7 +26,14 @@ export type Dashboard = {
   versions: number[];
   metrics: Array<{ metric: Metric; series: EntitySeries[] }>;
   byEngine: Array<{ engine: string; series: EntitySeries[] }>;
+  /**
+   * Each entity's sentiment over the judged ticks (all engines), with each point's counts; null
+   * when the monitor does not judge and no tick of the version drawn was judged.
+   */
+  sentiment: Array<EntitySeries & { counts: SentimentCounts }> | null;
 };
+
+export type SentimentCounts = ReturnType<typeof sentimentCountsOf>;
 
 /** A page's `?version=`: a version number, or undefined (absent, or not a number: the current is drawn). */
 export function versionAsked(value: string | undefined): number | undefined {
@@ -65,11 +73,19 @@ export async function monitorDashboard(monitorId: string, version?: number, sess
       : [...new Map([...rows].sort((a, b) => a.entityIndex - b.entityIndex).map((r) => [r.entity, r.entity])).keys()];
   const engines = drawn === monitor.version ? monitor.engines : [...new Set(rows.map((r) => r.engine).filter((e) => e !== "all"))].sort();
   const all = (metric: Metric, engine: string) => names.map((entity) => ({ entity, points: pointsOf(metric, cells.get(`${entity}\u0000${engine}`) ?? [], minChange) }));
+  const judged = rows.some((r) => r.sentimentRunsJudged !== null);
   return {
     version: drawn,
     current: monitor.version,
     versions,
     metrics: METRICS.map((metric) => ({ metric, series: all(metric, "all") })),
     byEngine: engines.map((engine) => ({ engine, series: all("visibility", engine) })),
+    sentiment:
+      monitor.judge || judged
+        ? names.map((entity) => {
+            const cell = cells.get(`${entity}\u0000all`) ?? [];
+            return { entity, points: pointsOf("sentiment", cell, minChange), counts: sentimentCountsOf(cell) };
+          })
+        : null,
   };
 }

@@ -14,6 +14,7 @@ import { checkSources, marginOf } from "../fanouts/create";
 import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/projects";
 import { resolveEngines } from "../runs/create";
+import { checkJudgeEngine } from "./create";
 import { MONITOR_LIMITS, type MonitorEstimate, type MonitorRequest } from "../schemas/monitors";
 import { detectableChange } from "../stats";
 import { entitiesFromContext, type EntityContext } from "../visibility/entities";
@@ -35,7 +36,12 @@ export async function estimateMonitor(principal: Principal, body: Body): Promise
   }
   const card = currentRateCard();
   const perEngine = body.prompts.length * runs;
-  const { lines, totalMicros } = priceLines(engines.map((engine) => ({ product: "prompt" as const, engine, units: perEngine })), card);
+  const { lines, totalMicros: runsMicros } = priceLines(engines.map((engine) => ({ product: "prompt" as const, engine, units: perEngine })), card);
+  // A judge is its own line: one unit per run of the tick (held at its start, paid per run judged).
+  const executions = body.prompts.length * engines.length * runs;
+  const judgeEngine = body.judge ? checkJudgeEngine(body.judge.engine) : null;
+  const judgeLine = judgeEngine ? priceLines([{ product: "judge", engine: judgeEngine, units: executions }], card).lines[0]! : null;
+  const totalMicros = runsMicros + (judgeLine?.amountMicros ?? 0n);
   const ticksPerMonth = TICKS_PER_MONTH[(body.schedule ?? MONITOR_LIMITS.schedule).every];
   const budget = body.monthly_budget_usd ? parseUsd(body.monthly_budget_usd) : null;
 
@@ -52,7 +58,7 @@ export async function estimateMonitor(principal: Principal, body: Body): Promise
     prompts: body.prompts.length,
     engines: engines as z.input<typeof MonitorEstimate>["engines"],
     runs,
-    executions_per_tick: body.prompts.length * engines.length * runs,
+    executions_per_tick: executions,
     max_executions: config().FANOUT_MAX_EXECUTIONS,
     ticks_per_month: ticksPerMonth,
     lines: lines.map((l) => ({
@@ -61,6 +67,9 @@ export async function estimateMonitor(principal: Principal, body: Body): Promise
       unit_price_usd: formatUsd(l.unitPriceMicros),
       amount_usd: formatUsd(l.amountMicros),
     })),
+    judge: judgeLine
+      ? { engine: judgeLine.engine as NonNullable<z.input<typeof MonitorEstimate>["judge"]>["engine"], runs: executions, unit_price_usd: formatUsd(judgeLine.unitPriceMicros), amount_usd: formatUsd(judgeLine.amountMicros) }
+      : null,
     per_tick_usd: formatUsd(totalMicros),
     per_month_usd: formatUsd(totalMicros * BigInt(ticksPerMonth)),
     monthly_budget_usd: budget === null ? null : formatUsd(budget),

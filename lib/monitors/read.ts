@@ -50,6 +50,8 @@ export const tickColumns = (t: string, a: string) => ({
   analysisId: text(`${t}.analysis_id`).nullable,
   comparisons: json<TickComparison[]>(`${t}.comparisons`),
   chargedMicros: micros(`${t}.charged_micros`).nullable,
+  judgeEngine: text(`${t}.judge_engine`).nullable,
+  judgeHoldId: text(`${t}.judge_hold_id`).nullable,
   error: json(`${t}.error`).nullable,
   createdAt: date(`${t}.created_at`),
   completedAt: date(`${t}.completed_at`).nullable,
@@ -75,7 +77,10 @@ export const monitorSpendSql = (m: string, month: string) => {
   return (
     `((SELECT COALESCE(sum(ct.charged_micros), 0) FROM monitor_ticks ct WHERE ct.monitor_id = ${m}.id AND ct.completed_at >= ${month}) + ` +
     `(SELECT ${sums.held} + ${sums.capturedSince} FROM monitor_ticks ot JOIN runs r ON r.fanout_id = ot.fanout_id ${holdJoin("h", "r.id")} ` +
-    `WHERE ot.monitor_id = ${m}.id AND ot.completed_at IS NULL))`
+    `WHERE ot.monitor_id = ${m}.id AND ot.completed_at IS NULL) + ` +
+    // An open tick's judge hold (judged monitors): what it holds, and what it captured this month.
+    `(SELECT ${sums.held} + ${sums.capturedSince} FROM monitor_ticks jt JOIN credit_holds h ON h.id = jt.judge_hold_id ` +
+    `WHERE jt.monitor_id = ${m}.id AND jt.completed_at IS NULL))`
   );
 };
 
@@ -102,6 +107,7 @@ const monitorColumns = (month: string) => ({
   nextRunAt: date("mo.next_run_at"),
   budgetMicros: micros("mo.monthly_budget_micros").nullable,
   alerts: json<{ webhook_url: string | null; email: boolean; min_change: number }>("mo.alerts"),
+  judge: json<{ engine: string; sentiment: true }>("mo.judge").nullable,
   createdAt: date("mo.created_at"),
   createdByUserId: text("mo.created_by_user_id").nullable,
   apiKeyId: text("mo.api_key_id").nullable,
@@ -217,6 +223,7 @@ function summaryFieldsOf(row: MonitorRow, figures: TickFigures) {
     entities: row.entities,
     monthly_budget_usd: row.budgetMicros === null ? null : formatUsd(row.budgetMicros),
     alerts: row.alerts,
+    judge: (row.judge ?? null) as z.input<typeof Monitor>["judge"],
     next_run_at: row.nextRunAt.toISOString(),
     last_tick: row.lastTick ? presentTickSummary(row.lastTick, figures) : null,
     spend_month_to_date_usd: formatUsd(row.spendMicros),

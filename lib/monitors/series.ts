@@ -35,6 +35,10 @@ const figureColumns = {
   averagePosition: float("f.average_position").nullable,
   averagePositionLow: float("f.average_position_low").nullable,
   averagePositionHigh: float("f.average_position_high").nullable,
+  sentimentRunsJudged: int("f.sentiment_runs_judged").nullable,
+  sentimentPositive: int("f.sentiment_positive").nullable,
+  sentimentNeutral: int("f.sentiment_neutral").nullable,
+  sentimentNegative: int("f.sentiment_negative").nullable,
 };
 
 export type FigureRow = RowOf<typeof figureColumns>;
@@ -74,10 +78,16 @@ function countOf(metric: Metric, f: FigureRow): { successes: number; trials: num
       return { successes: f.runsCiting, trials: f.runs };
     case "top3_rate":
       return { successes: f.runsTop3, trials: f.runs };
+    case "sentiment":
+      // The judge's score: positive over positive and negative (neutral is in no score), as the analysis's rows[].sentiment.
+      return { successes: f.sentimentPositive ?? 0, trials: (f.sentimentPositive ?? 0) + (f.sentimentNegative ?? 0) };
     case "average_position":
       return null;
   }
 }
+
+/** Whether a cell's figures have a point of this metric: sentiment only on judged ticks. */
+const hasPoint = (metric: Metric, f: FigureRow) => metric !== "sentiment" || f.sentimentRunsJudged !== null;
 
 /** A point's value, its n and its 95% interval, as the tick's analysis states them. */
 function valueOf(metric: Metric, f: FigureRow): { n: number; value: number | null; interval: [number, number] | null } {
@@ -86,8 +96,8 @@ function valueOf(metric: Metric, f: FigureRow): { n: number; value: number | nul
     const interval = f.averagePositionLow === null || f.averagePositionHigh === null ? null : ([f.averagePositionLow, f.averagePositionHigh] as [number, number]);
     return { n: f.runsMentioning, value: f.averagePosition, interval };
   }
-  // Share of voice is null when no tracked entity was mentioned, as in the analysis.
-  if (metric === "share_of_voice" && count.trials === 0) return { n: 0, value: null, interval: null };
+  // Share of voice is null when no tracked entity was mentioned, as in the analysis; sentiment when no judged run spoke of the entity either way.
+  if ((metric === "share_of_voice" || metric === "sentiment") && count.trials === 0) return { n: 0, value: null, interval: null };
   const { rate, interval } = rateOf(count.successes, count.trials);
   return { n: count.trials, value: rate, interval };
 }
@@ -129,16 +139,24 @@ export function changeOf(metric: Metric, a: FigureRow, b: FigureRow, minChange: 
   const cb = countOf(metric, b);
   if (ca === null || cb === null) return positionChange(a, b, m);
   // A share of voice over nobody is null, so is its change; a rate over no runs is 0 and never a significant change.
-  if (metric === "share_of_voice" && (ca.trials === 0 || cb.trials === 0)) return null;
+  if ((metric === "share_of_voice" || metric === "sentiment") && (ca.trials === 0 || cb.trials === 0)) return null;
   return changeTest(ca, cb, { m, minChange });
 }
 
 /** The points of one cell's figures (in tick order). */
-export function pointsOf(metric: Metric, rows: readonly FigureRow[], minChange: number): SeriesPoint[] {
+export function pointsOf(metric: Metric, all: readonly FigureRow[], minChange: number): SeriesPoint[] {
+  const rows = all.filter((f) => hasPoint(metric, f));
   return rows.map((f, i) => {
     const { n, value, interval } = valueOf(metric, f);
     return { tick_id: f.tickId, at: f.at.toISOString(), runs: f.runs, n, value, interval, change: i === 0 ? null : changeOf(metric, rows[i - 1]!, f, minChange) };
   });
+}
+
+/** The judged ticks' sentiment counts of one cell, in the points' order (metric=sentiment). */
+export function sentimentCountsOf(all: readonly FigureRow[]): NonNullable<SeriesBody["sentiment"]> {
+  return all
+    .filter((f) => hasPoint("sentiment", f))
+    .map((f) => ({ tick_id: f.tickId, runs_judged: f.sentimentRunsJudged ?? 0, positive: f.sentimentPositive ?? 0, neutral: f.sentimentNeutral ?? 0, negative: f.sentimentNegative ?? 0 }));
 }
 
 const minChangeOf = (monitor: Pick<MonitorRow, "alerts">) => monitor.alerts.min_change ?? 10;
@@ -184,11 +202,14 @@ export async function seriesOf(monitor: MonitorRow, query: Query): Promise<Serie
   const session = standalone();
   const { version, entity, engine } = await cellOf(session, monitor, query);
   const rows = await SERIES_FIGURES.query(session, { monitor: monitor.id, version, entity, engine });
-  return { metric: query.metric, entity, engine: engine as SeriesBody["engine"], version, points: pointsOf(query.metric, rows, minChangeOf(monitor)) };
+  return {
+    metric: query.metric, entity, engine: engine as SeriesBody["engine"], version, points: pointsOf(query.metric, rows, minChangeOf(monitor)),
+    ...(query.metric === "sentiment" ? { sentiment: sentimentCountsOf(rows) } : {}),
+  };
 }
 
 /** One cell's series of every entity × engine of a version, for the monitor page's charts. */
-export type CellSeries = { entity: string; engine: string; points: SeriesPoint[] };
+export type CellSeries = { entity: string; engine: string; points: SeriesPoint[]; sentiment?: NonNullable<SeriesBody["sentiment"]> };
 
 /**
  * Every entity × engine cell's series of one metric at once (one statement), for the monitor's
@@ -207,7 +228,9 @@ export async function readAllSeries(monitor: Pick<MonitorRow, "id" | "version" |
   const minChange = minChangeOf(monitor);
   return [...cells.values()]
     .sort((a, b) => a.entityIndex - b.entityIndex || (a.engine === "all" ? -1 : b.engine === "all" ? 1 : a.engine.localeCompare(b.engine)))
-    .map((c) => ({ entity: c.entity, engine: c.engine, points: pointsOf(metric, c.rows, minChange) }));
+    .map((c) => ({ entity: c.entity, engine: c.engine, points: pointsOf(metric, c.rows, minChange), ...(metric === "sentiment" ? { sentiment: sentimentCountsOf(c.rows) } : {}) }))
+    // Sentiment: cells of ticks never judged have no point, and are left out.
+    .filter((c) => metric !== "sentiment" || c.points.length > 0);
 }
 
 // ---------------------------------------------------------------------------

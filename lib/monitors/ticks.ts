@@ -3,7 +3,8 @@
 // 429) or skipping it when it cannot be paid, and closing it when its fanout has finished. Every
 // function takes the time it acts at: the scheduler's clock is injected, never read here.
 import type { z } from "zod";
-import { billingSettings } from "../billing/settings";
+import { holdCredit, priceLines } from "../billing/holds";
+import { billingSettings, currentRateCard } from "../billing/settings";
 import { formatUsd } from "../billing/money";
 import { holdJoin, holdSumsSql } from "../billing/store";
 import { db, type Tx } from "../db/client";
@@ -182,6 +183,43 @@ async function checkBudget(tx: Tx, monitor: MonitorRow, priceMicros: bigint, now
   }
 }
 
+// ---------------------------------------------------------------------------
+// A judged monitor's tick (decisions.md "Sentiment over time on monitors"): a judge hold for
+// every run, placed in the fanout's transaction, and the judge's price in the budget's check
+// ---------------------------------------------------------------------------
+
+/** The runs a tick of this monitor makes: the judge holds one unit for each. */
+const runsPerTick = (monitor: MonitorRow) => monitor.promptCount * monitor.engines.length * monitor.runsPerPrompt;
+
+/** What a tick's judge would hold at the current rate card (0 without a judge, or with billing off). */
+function judgePriceOf(monitor: MonitorRow): bigint {
+  if (!monitor.judge || !billingSettings().enabled) return 0n;
+  return priceLines([{ product: "judge", engine: monitor.judge.engine, units: runsPerTick(monitor) }], currentRateCard()).totalMicros;
+}
+
+const SET_JUDGE = defineStatement({
+  label: "monitor_tick_judge",
+  params: ["tick", "engine", "hold"],
+  sql: ({ p }) => `UPDATE monitor_ticks SET judge_engine = ${p.engine}, judge_hold_id = ${p.hold} WHERE id = ${p.tick}`,
+});
+
+/**
+ * In the tick's fanout transaction, after its runs' holds: a judged monitor's tick holds its
+ * judge for every run (product judge, operation the fanout, so the ledger shows both under one
+ * operation) and records the judge on the tick. 402 rolls the whole tick back (skipped, as a
+ * fanout without credit is).
+ */
+async function holdJudge(tx: Tx, monitor: MonitorRow, actor: { userId: string | null; apiKeyId: string | null }, tickId: string, fanoutId: string): Promise<void> {
+  if (!monitor.judge) return;
+  const held = await holdCredit(tx, {
+    workspaceId: monitor.workspaceId,
+    operationId: fanoutId,
+    actor,
+    lines: [{ product: "judge", engine: monitor.judge.engine, units: runsPerTick(monitor) }],
+  });
+  await SET_JUDGE.query(sqlIn(tx), { tick: tickId, engine: monitor.judge.engine, hold: held.holds[0]?.id ?? null });
+}
+
 /** The fanout a tick of this monitor runs: its prompts, engines, repeats and market, named after the monitor and the slot. */
 export async function fanoutRequestOf(monitor: MonitorRow, slot: Date, session: SqlSession = standalone()): Promise<z.output<typeof FanoutRequest>> {
   const prompts = (await monitorPrompts(session, monitor.id)) as z.output<typeof FanoutRequest>["prompts"];
@@ -226,8 +264,11 @@ export async function startTick(tickId: string, now = new Date()): Promise<TickO
   try {
     const fanout = await startFanout(actor, await fanoutRequestOf(monitor, tick.scheduledFor), {
       before: async (tx) => (await LOCK_TICK.first(sqlIn(tx), { tick: tickId }))?.open === "t",
-      underLock: (tx, price) => checkBudget(tx, monitor, price, now),
-      after: async (tx, fanoutId) => void (await SET_FANOUT.query(sqlIn(tx), { tick: tickId, fanout: fanoutId })),
+      underLock: (tx, price) => checkBudget(tx, monitor, price + judgePriceOf(monitor), now),
+      after: async (tx, fanoutId) => {
+        await SET_FANOUT.query(sqlIn(tx), { tick: tickId, fanout: fanoutId });
+        await holdJudge(tx, monitor, { userId: actor.userId, apiKeyId: actor.apiKeyId }, tickId, fanoutId);
+      },
     });
     return fanout ? { kind: "started", fanoutId: fanout.id } : { kind: "done" };
   } catch (error) {
@@ -275,9 +316,12 @@ export async function runTickNow(monitor: MonitorRow, actor: { userId: string; a
   };
   try {
     await startFanout({ workspaceId: monitor.workspaceId, projectId: monitor.projectId, ...actor }, await fanoutRequestOf(monitor, now), {
-      underLock: (tx, price) => checkBudget(tx, monitor, price, now),
+      underLock: (tx, price) => checkBudget(tx, monitor, price + judgePriceOf(monitor), now),
       // Under the workspace's lock, like the budget: run-nows of one monitor are made one after the other.
-      after: (tx, fanoutId) => insert(sqlIn(tx), { fanout: fanoutId, status: "queued", reason: null, charged: null }),
+      after: async (tx, fanoutId) => {
+        await insert(sqlIn(tx), { fanout: fanoutId, status: "queued", reason: null, charged: null });
+        await holdJudge(tx, monitor, actor, tickId, fanoutId);
+      },
     });
   } catch (error) {
     const reason = skipReasonOf(error);
@@ -304,7 +348,8 @@ const CLOSE_TICK = defineStatement({
     // The tick's series figures (written by its analysis step, before) become points with the close, in the same statement.
     return `WITH t AS (UPDATE monitor_ticks t SET
       status = (CASE WHEN a.failed = 0 THEN 'completed' WHEN a.completed = 0 THEN 'failed' ELSE 'partial' END)::"TickStatus",
-      charged_micros = a.captured, completed_at = ${at(p.now)}
+      charged_micros = a.captured + COALESCE((SELECT jh.captured_micros FROM credit_holds jh WHERE jh.id = t.judge_hold_id AND jh.status = 'captured'), 0),
+      completed_at = ${at(p.now)}
     FROM (SELECT count(*) FILTER (WHERE r.status IN ('queued', 'running')) AS open, count(*) FILTER (WHERE r.status = 'completed') AS completed,
             count(*) FILTER (WHERE r.status = 'failed') AS failed, ${sums.captured} AS captured
           FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = ${p.fanout}) a

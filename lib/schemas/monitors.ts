@@ -1,7 +1,7 @@
 // Monitors (decisions.md "Monitors"): the same prompts re-run every day or week, each run of them
 // a tick (a fanout made through the same code as POST /fanouts). Ids `mo_`, ticks `mt_`. zod only.
 import { z } from "zod";
-import { DateTime, ENGINE_IDS, EngineId, Usd, cursorParam, idOf, limitParam, listOf, name, readDecimal } from "./common";
+import { DateTime, ENGINE_IDS, EngineId, StructuredEngineId, Usd, cursorParam, idOf, limitParam, listOf, name, readDecimal } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleMonitorEstimate, ids as exampleIds } from "./examples";
 import { FanoutPromptInput, FanoutPromptSource } from "./fanouts";
@@ -172,6 +172,45 @@ function refuseRepeatedEntities(entities: readonly { name: string }[] | undefine
   });
 }
 
+// ---------------------------------------------------------------------------
+// Sentiment over time (#47): a monitor may judge each tick's answers
+// ---------------------------------------------------------------------------
+
+/**
+ * A monitor's judge: each tick's visibility analysis is made with it (as POST
+ * /visibility-analyses with `judge`), so the tick's sentiment figures are that analysis's own.
+ * `discover` is refused: a monitor's entities are fixed per version.
+ */
+export const MonitorJudgeInput = z
+  .strictObject({
+    engine: StructuredEngineId.describe("The engine that judges every counted run of each tick (one structured-output call per run, product `judge` on the rate card); it must be enabled on this server."),
+    sentiment: z.literal(true, { error: "must be true (a monitor's judge is asked for sentiment)" }).optional().describe("Judge how each answer speaks of every tracked entity (positive, neutral, negative), with a verbatim quote. Always true; default true."),
+    discover: z.unknown().optional().describe("Refused with 400: a monitor's entities are fixed per version (judge a tick's fanout with POST /visibility-analyses and judge.discover to find names to track)."),
+  })
+  .superRefine((judge, ctx) => {
+    if (judge.discover !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["discover"],
+        message: "is not available on monitors: a monitor's entities are fixed per version (judge a tick's fanout with POST /visibility-analyses and judge.discover to find names to track)",
+      });
+    }
+  })
+  .meta({
+    id: "MonitorJudgeInput",
+    description:
+      "Judge each tick's answers for sentiment: `{engine, sentiment: true}`. Charged as judged visibility analyses are: held at the tick's start for every run of its fanout, captured per run judged, the rest released; counted in monthly_budget_usd. Changing it keeps the version (it adds a figure; what is measured is the same). `discover` is refused with 400 (a monitor's entities are fixed per version).",
+    examples: [{ engine: "claude", sentiment: true }],
+  });
+
+export const MonitorJudge = z
+  .object({ engine: StructuredEngineId, sentiment: z.literal(true) })
+  .meta({ id: "MonitorJudge", description: "The engine judging each tick's answers for sentiment (series metric `sentiment`).", examples: [{ engine: "claude", sentiment: true }] });
+
+const judgeField = MonitorJudgeInput.nullable()
+  .optional()
+  .describe("Judge each tick's answers for sentiment with this engine, or null (the default) for no judge. A tick's judge is charged per run judged and counted in the monthly budget.");
+
 const exampleRequest = {
   project: exampleIds.project,
   name: "CRM visibility",
@@ -199,6 +238,7 @@ export const MonitorRequest = z
       .optional()
       .describe("The most the monitor's ticks may spend in a UTC month (decimal string), or null for no limit (the default). A tick that would pass it is skipped."),
     alerts: AlertsInput.optional(),
+    judge: judgeField,
   })
   .superRefine((body, ctx) => refuseRepeatedEntities(body.entities, ctx))
   .meta({ id: "MonitorRequest", examples: [exampleRequest] });
@@ -216,12 +256,13 @@ export const MonitorUpdateRequest = z
     location: Location.nullable().optional().describe("A new searcher location, or null for none."),
     language: Language.nullable().optional().describe("A new searcher language, or null for none."),
     entities: measuredFields.entities.optional(),
+    judge: MonitorJudgeInput.nullable().optional().describe("A judge for the ticks from now on, or null to stop judging; keeps the version (sentiment points exist only for judged ticks)."),
   })
   .superRefine((body, ctx) => refuseRepeatedEntities(body.entities, ctx))
   .meta({
     id: "MonitorUpdateRequest",
     description:
-      "Only the fields given change. name, status, schedule, monthly_budget_usd and alerts keep the version; a change to prompts, engines, runs, location, language or entities starts a new series (version + 1). Giving a measured field its current value changes nothing.",
+      "Only the fields given change. name, status, schedule, monthly_budget_usd, alerts and judge keep the version; a change to prompts, engines, runs, location, language or entities starts a new series (version + 1). Giving a measured field its current value changes nothing.",
     examples: [{ status: "paused" }, { runs: 5, schedule: { every: "week", at: "07:30", weekday: 1 } }],
   });
 
@@ -324,6 +365,7 @@ const monitorSummaryFields = {
   entities: z.array(Entity).describe("The brands and competitors measured, as the ticks' analyses use them."),
   monthly_budget_usd: Usd.nullable(),
   alerts: Alerts,
+  judge: MonitorJudge.nullable().describe("The engine judging each tick's answers for sentiment; null when the ticks are not judged."),
   next_run_at: DateTime.describe("The next slot of its schedule (while paused: the one it would run at)."),
   last_tick: TickSummary.nullable().describe("Its newest tick; null before the first."),
   spend_month_to_date_usd: Usd.describe(
@@ -351,6 +393,7 @@ const exampleMonitorSummary = {
   entities: exampleEntities,
   monthly_budget_usd: "25.00",
   alerts: { webhook_url: null, email: true, min_change: 10 },
+  judge: null,
   next_run_at: "2026-11-22T06:00:00.000Z",
   last_tick: exampleTickSummary,
   spend_month_to_date_usd: "0.39",
@@ -401,12 +444,12 @@ export const MonitorCreated = z
 // The series (GET /monitors/{id}/series)
 // ---------------------------------------------------------------------------
 
-export const SERIES_METRICS = ["visibility", "share_of_voice", "cited_rate", "average_position", "top3_rate"] as const;
+export const SERIES_METRICS = ["visibility", "share_of_voice", "cited_rate", "average_position", "top3_rate", "sentiment"] as const;
 
 export const SeriesMetric = z.enum(SERIES_METRICS).meta({
   id: "SeriesMetric",
   description:
-    "`visibility`: runs mentioning the entity / runs. `share_of_voice`: runs mentioning it / runs mentioning any tracked entity, summed over entities (share_of_voice_n). `cited_rate`: runs citing a page of its domains / runs. `top3_rate`: runs where it was among the first three named / runs. `average_position`: the mean rank of its first counted mention over the runs mentioning it (1 = named first; lower is better).",
+    "`visibility`: runs mentioning the entity / runs. `share_of_voice`: runs mentioning it / runs mentioning any tracked entity, summed over entities (share_of_voice_n). `cited_rate`: runs citing a page of its domains / runs. `top3_rate`: runs where it was among the first three named / runs. `average_position`: the mean rank of its first counted mention over the runs mentioning it (1 = named first; lower is better). `sentiment`: the judge's sentiment score, the share of positive among the positive and negative verified sentiments of the entity in the tick's judged runs (the `score` of the tick analysis's rows[].sentiment; 1 = all positive); points exist only for ticks the monitor judged (its `judge`), so a monitor never judged answers no points.",
 });
 
 const seriesEngine = z.enum([...ENGINE_IDS, "all"]);
@@ -414,7 +457,7 @@ const seriesEngine = z.enum([...ENGINE_IDS, "all"]);
 const rule = "must be a whole number from 1 to the monitor's current version";
 
 export const SeriesQuery = z.object({
-  metric: SeriesMetric.prefault("visibility").describe("The figure: visibility (default), share_of_voice, cited_rate, average_position or top3_rate."),
+  metric: SeriesMetric.prefault("visibility").describe("The figure: visibility (default), share_of_voice, cited_rate, average_position, top3_rate or sentiment (judged ticks only)."),
   entity: z
     .string()
     .min(1, { error: "must name one of the monitor's entities" })
@@ -432,10 +475,10 @@ export const SeriesChange = z
     diff: z.number().describe("This point's value minus the previous point's, rounded to 4 places (for average_position, in positions: positive is a worse rank)."),
     interval: z
       .tuple([z.number(), z.number()])
-      .describe("The difference's interval at 1 − 0.05/m (m: the tick's entity × engine cells, engine `all` included): Newcombe's hybrid score interval for the rates; a normal (Welch) interval from each tick's positions for average_position."),
+      .describe("The difference's interval at 1 − 0.05/m (m: the tick's entity × engine cells, engine `all` included): Newcombe's hybrid score interval for the rates (sentiment's score included); a normal (Welch) interval from each tick's positions for average_position."),
     significant: z
       .boolean()
-      .describe("Rates: the interval excludes 0 and |diff| ≥ the monitor's alerts.min_change points. average_position: the interval excludes 0 and each tick has at least 10 runs mentioning the entity (min_change, in points of a rate, does not apply)."),
+      .describe("Rates (sentiment's score included): the interval excludes 0 and |diff| ≥ the monitor's alerts.min_change points. average_position: the interval excludes 0 and each tick has at least 10 runs mentioning the entity (min_change, in points of a rate, does not apply)."),
   })
   .meta({ id: "SeriesChange", description: "The change from the previous point of the series (the previous completed or partial tick of the same version with this cell)." });
 
@@ -444,12 +487,12 @@ export const SeriesPoint = z
     tick_id: TickId,
     at: DateTime.describe("The tick's scheduled_for."),
     runs: z.int().min(0).describe("The runs of this entity × engine cell the tick's analysis counted."),
-    n: z.int().min(0).describe("What value is over: runs (visibility, cited_rate, top3_rate), share_of_voice_n (share_of_voice) or the runs mentioning the entity (average_position). An addition: every figure with its n."),
-    value: z.number().nullable().describe("The figure, as the tick's visibility analysis states it; null when undefined (share of voice with no tracked entity mentioned, average position when never mentioned)."),
+    n: z.int().min(0).describe("What value is over: runs (visibility, cited_rate, top3_rate), share_of_voice_n (share_of_voice) or the runs mentioning the entity (average_position), or for sentiment the judged runs with a positive or negative verified sentiment of the entity (neutral ones are in no score). An addition: every figure with its n."),
+    value: z.number().nullable().describe("The figure, as the tick's visibility analysis states it; null when undefined (share of voice with no tracked entity mentioned, average position when never mentioned, sentiment when no judged run spoke of the entity positively or negatively)."),
     interval: z
       .tuple([z.number(), z.number()])
       .nullable()
-      .describe("95%: Wilson's for the rates (share_of_voice over share_of_voice_n); for average_position the tick's analysis's interval (Student's t from its runs' positions, clipped to 1..entities; a bootstrap interval on ticks analysed before t); null with a null value."),
+      .describe("95%: Wilson's for the rates (share_of_voice over share_of_voice_n; sentiment over n, the tick analysis's score_interval); for average_position the tick's analysis's interval (Student's t from its runs' positions, clipped to 1..entities; a bootstrap interval on ticks analysed before t); null with a null value."),
     change: SeriesChange.nullable().describe("Null for the first point, or when either value is null."),
   })
   .meta({ id: "SeriesPoint", description: "One completed (or partial) tick's figure of one cell." });
@@ -460,7 +503,21 @@ export const MonitorSeries = z
     entity: z.string(),
     engine: seriesEngine,
     version: z.int().min(1),
-    points: z.array(SeriesPoint).describe("Oldest first: every completed or partial tick of the version with an analysis."),
+    points: z
+      .array(SeriesPoint)
+      .describe("Oldest first: every completed or partial tick of the version with an analysis; for sentiment, only those whose analysis was judged (empty for a monitor that never judged its ticks)."),
+    sentiment: z
+      .array(
+        z.object({
+          tick_id: TickId,
+          runs_judged: z.int().min(0).describe("The runs of this cell the judge judged (of `runs`)."),
+          positive: z.int().min(0),
+          neutral: z.int().min(0),
+          negative: z.int().min(0),
+        }),
+      )
+      .optional()
+      .describe("metric=sentiment only: each point's counts, in the points' order (the score is positive / (positive + negative) = value)."),
   })
   .meta({
     id: "MonitorSeries",
@@ -504,7 +561,11 @@ export const MonitorEstimate = z
     lines: z
       .array(z.object({ engine: EngineId, executions: z.int(), unit_price_usd: Usd, amount_usd: Usd }))
       .describe("One tick's price per engine, at the current rate card."),
-    per_tick_usd: Usd,
+    judge: z
+      .object({ engine: StructuredEngineId, runs: z.int().describe("The runs a tick's judge holds for: executions_per_tick."), unit_price_usd: Usd, amount_usd: Usd })
+      .nullable()
+      .describe("One tick's judge, its own line (product `judge`, per run, at the current rate card): held for every run at the tick's start, paid per run judged; included in per_tick_usd. Null without a judge."),
+    per_tick_usd: Usd.describe("The runs' lines plus the judge's line."),
     per_month_usd: Usd.describe("per_tick_usd × ticks_per_month: the most a month can cost without a budget."),
     monthly_budget_usd: Usd.nullable().describe("The budget asked for, or null for none."),
     ticks_within_budget: z.int().nullable().describe("How many ticks a month the budget pays for (the rest are skipped); null without a budget."),

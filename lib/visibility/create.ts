@@ -8,6 +8,7 @@ import { rememberAnalysisBody } from "../analyses/read";
 import { runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
 import { actorOf, holdCredit } from "../billing/holds";
 import { presentRunCharge } from "../billing/present";
+import { findHold } from "../billing/store";
 import { engineConfig } from "../config/engines";
 import { currentDb, db as prisma } from "../db/client";
 import { newId } from "../db/ids";
@@ -231,6 +232,12 @@ function mentionRowsOf(analysed: readonly string[], store: MentionStore, runs: r
 export type AnalysisHooks = {
   before?: (sql: SqlSession) => Promise<boolean>;
   after?: (sql: SqlSession, id: string, figures: StoredVisibilityFigures) => Promise<void>;
+  /**
+   * A judged analysis the caller pays for and judges itself (a monitor's tick): its judge hold,
+   * placed before (null: nothing held, billing off), is the analysis's; no hold is placed and no
+   * judge job queued: the caller runs judgeRuns and finishJudgedAnalysis (./judging.ts).
+   */
+  callerJudges?: { holdId: string | null };
 };
 
 /** The judge engine, enabled on this server, or 400 naming judge.engine. */
@@ -251,7 +258,8 @@ async function storeJudgedAnalysis(
   principal: Principal,
   body: Request & { judge: NonNullable<Request["judge"]> },
   prepared: { id: string; named: NamedRun[]; projectId: string; workspaceId: string; observed: ObservedVisibility },
-): Promise<{ id: string; text: string }> {
+  hooks: AnalysisHooks = {},
+): Promise<{ id: string; text: string } | null> {
   const { id, named, projectId, workspaceId, observed } = prepared;
   const engine = judgeEngineOf(body.judge);
   const base = assembleVisibility(observed).figures;
@@ -281,9 +289,29 @@ async function storeJudgedAnalysis(
   const now = new Date();
   const rows = mentionRowsOf(observed.runIds, observed.store, observed.runs);
   const job = jobEvent(visibilityJudgeQueued, id, { analysis_id: id, engine });
-  const { version, figures } = await prisma().$transaction(
+  const stored = await prisma().$transaction(
     async (tx) => {
       const sql = sqlIn(tx);
+      if (hooks.before && !(await hooks.before(sql))) return null;
+      if (hooks.callerJudges) {
+        // The caller's hold pays (placed before, for every run it might judge); the caller judges.
+        const holdId = hooks.callerJudges.holdId;
+        const hold = holdId ? await findHold(sql, { holdId }, workspaceId) : null;
+        const figures: StoredVisibilityFigures = { ...base, judged: { ...judged, hold_id: holdId, charge: hold ? presentRunCharge(hold, true) : null } };
+        const [created] = await INSERT_QUEUED.query(sql, {
+          id, workspace: workspaceId, project: projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
+          user: principal.user.id, key: principal.apiKeyId, at: now,
+        });
+        await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(observed.runIds) });
+        if (rows.runIds.length) {
+          await INSERT_MENTIONS.query(sql, {
+            analysis: id, positions: arrayParam(rows.positions), runs: arrayParam(rows.runIds), entities: arrayParam(rows.entities),
+            counted: arrayParam(rows.counted), notCounted: arrayParam(rows.notCounted), mentions: arrayParam(rows.mentions),
+          });
+        }
+        await hooks.after?.(sql, id, figures);
+        return { version: created!.version, figures };
+      }
       const held = await holdCredit(
         tx,
         { workspaceId, operationId: id, actor: actorOf(principal), lines: runs > 0 ? [{ product: "judge", engine, units: runs, analysisId: id }] : [] },
@@ -314,11 +342,14 @@ async function storeJudgedAnalysis(
         : { ...base, judged };
       const [updated] = await SET_RESULT.query(sql, { id, result: JSON.stringify(figures) });
       await queueJobs(tx, [job]);
+      await hooks.after?.(sql, id, figures);
       return { version: updated!.version, figures };
     },
     { maxWait: 30_000, timeout: 60_000 },
   );
-  await dispatch([job]);
+  if (!stored) return null;
+  const { version, figures } = stored;
+  if (!hooks.callerJudges) await dispatch([job]);
   const analysis = presentVisibilityAnalysis({
     id, status: "queued", subject, createdAt: now, completedAt: null, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
   });
@@ -353,7 +384,8 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
   const observed = combineVisibility(prepareVisibility(inputsOf(named, texts), { entities }), ranges);
   if (body.judge) {
     const judgedBody = { ...body, judge: body.judge };
-    return { ...(await storeJudgedAnalysis(principal, judgedBody, { id, named, projectId, workspaceId: project.workspaceId, observed })), queued: true };
+    const judged = await storeJudgedAnalysis(principal, judgedBody, { id, named, projectId, workspaceId: project.workspaceId, observed }, hooks);
+    return judged && { ...judged, queued: true };
   }
   const subject = subjectOf(named, "Visibility");
   const now = new Date();

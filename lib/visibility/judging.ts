@@ -235,7 +235,7 @@ export async function judgeRuns(analysisId: string, readAtOnce = READ_AT_ONCE): 
 }
 
 /** The judged part of the figures from the stored verdicts and the rules' mentions. */
-async function judgedFigures(sql: SqlSession, analysisId: string, stored: StoredJudgement, entities: number, counted: readonly string[]): Promise<StoredJudgement> {
+async function judgedFigures(sql: SqlSession, analysisId: string, stored: StoredJudgement, entities: number, counted: readonly string[]): Promise<{ judged: StoredJudgement; runs: JudgedRun[] }> {
   const judgements = new Map((await JUDGEMENTS.query(sql, { analysis: analysisId })).map((j) => [j.runId, j]));
   const masks = new Map((await RULE_MASKS.query(sql, { analysis: analysisId })).map((m) => [m.runId, m.counted]));
   const judged: JudgedRun[] = [];
@@ -255,7 +255,7 @@ async function judgedFigures(sql: SqlSession, analysisId: string, stored: Stored
     const mask = masks.get(runId) ?? 0;
     judged.push({ run_id: runId, engine: j.engine, verdict: j.verdict, rulesMentioned: Array.from({ length: entities }, (_, e) => Math.floor(mask / 2 ** e) % 2 === 1) });
   }
-  return {
+  const figures: StoredJudgement = {
     ...stored,
     judge: {
       ...stored.judge,
@@ -270,17 +270,25 @@ async function judgedFigures(sql: SqlSession, analysisId: string, stored: Stored
     discovered: stored.judge.discover ? discoveredFigures(judged) : null,
     agreement: agreementFigures(judged, entities),
   };
+  return { judged: figures, runs: judged };
 }
 
+/**
+ * What a caller judging an analysis itself (a monitor's tick) writes in the finish's transaction:
+ * the judged figures and the judged runs (their verdicts, with each run's engine).
+ */
+export type FinishHook = (sql: SqlSession, judged: StoredJudgement, runs: readonly JudgedRun[]) => Promise<void>;
+
 /** The second step: figures, charge and completion in one transaction (nothing when already finished). */
-export async function finishJudgedAnalysis(analysisId: string): Promise<"completed" | "skipped"> {
+export async function finishJudgedAnalysis(analysisId: string, after?: FinishHook): Promise<"completed" | "skipped"> {
   const finished = await textTransaction(currentDb(), async (sql) => {
     const analysis = await ANALYSIS.first(sql, { analysis: analysisId });
     if (!analysis || (analysis.status !== "queued" && analysis.status !== "running")) return false;
     const counted = countedRunIds(analysis.runIds, analysis.excluded);
-    const judged = await judgedFigures(sql, analysisId, analysis.judged, analysis.entities.length, counted);
+    const { judged, runs } = await judgedFigures(sql, analysisId, analysis.judged, analysis.entities.length, counted);
     judged.charge = await settle(sql, analysis.workspaceId, analysis.judged.hold_id ?? null, judged.judge.runs_judged);
     const [row] = await FINISH.query(sql, { analysis: analysisId, status: "completed", judged: JSON.stringify(judged), error: null, at: new Date() });
+    if (row !== undefined) await after?.(sql, judged, runs);
     return row !== undefined;
   });
   notifyChanged(analysisId);

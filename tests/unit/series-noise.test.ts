@@ -34,6 +34,7 @@ function drawTick(rng: SeededRandom, tick: string, rates: number[][]): FigureRow
     const row = (engine: string, runs: number, mentioning: number): FigureRow => ({
       tickId: tick, at: new Date(0), entityIndex: e, entity, engine, cells, runs, runsMentioning: mentioning, shareOfVoiceN: 0, runsCiting: 0, runsTop3: 0,
       positionSum: mentioning, positionSumSquares: mentioning, averagePosition: null, averagePositionLow: null, averagePositionHigh: null,
+    sentimentRunsJudged: null, sentimentPositive: null, sentimentNeutral: null, sentimentNegative: null,
     });
     rows.push(row("all", RUNS_PER_ENGINE * ENGINES.length, byEngine.reduce((a, b) => a + b, 0)));
     ENGINES.forEach((engine, g) => rows.push(row(engine, RUNS_PER_ENGINE, byEngine[g]!)));
@@ -85,6 +86,7 @@ describe("the change of an average position (a mean, not a rate)", () => {
     tickId: "t", at: new Date(0), entityIndex: 0, entity: "Acme", engine: "all", cells, runs: 30, runsMentioning: positions.length, shareOfVoiceN: 0, runsCiting: 0, runsTop3: 0,
     positionSum: positions.reduce((a, b) => a + b, 0), positionSumSquares: positions.reduce((a, b) => a + b * b, 0),
     averagePosition: null, averagePositionLow: null, averagePositionHigh: null,
+    sentimentRunsJudged: null, sentimentPositive: null, sentimentNeutral: null, sentimentNegative: null,
   });
   const repeat = (values: number[], times: number) => Array.from({ length: times }, () => values).flat();
 

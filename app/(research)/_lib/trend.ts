@@ -15,7 +15,7 @@ export type SeriesPoint = {
   change: { diff: number; interval: readonly [number, number]; significant: boolean } | null;
 };
 
-export type SeriesMetric = "visibility" | "share_of_voice" | "cited_rate" | "average_position" | "top3_rate";
+export type SeriesMetric = "visibility" | "share_of_voice" | "cited_rate" | "average_position" | "top3_rate" | "sentiment";
 
 /** One entity's series on a chart. */
 export type EntitySeries = { entity: string; points: readonly SeriesPoint[] };

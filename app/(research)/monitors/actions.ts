@@ -34,6 +34,7 @@ const LABELS: FieldLabels = {
   "schedule.at": "Time (UTC)",
   "schedule.weekday": "Weekday",
   monthly_budget_usd: "Monthly budget",
+  "judge.engine": "Sentiment judge",
   entities: "Brands and competitors",
   prompts: "Prompts",
   "prompts[].text": "Prompt {n}",
@@ -72,6 +73,7 @@ export async function createMonitorAction(_prev: MonitorFormState, form: FormDat
         runs: int(form, "runs"),
         schedule: { every, at: field(form, "at") ?? "06:00", ...(every === "week" ? { weekday: int(form, "weekday") } : {}) },
         ...(field(form, "budget") !== undefined ? { monthly_budget_usd: field(form, "budget") } : {}),
+        ...(field(form, "judge") !== undefined ? { judge: { engine: field(form, "judge"), sentiment: true } } : {}),
       },
       "form",
     );

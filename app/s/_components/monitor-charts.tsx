@@ -6,6 +6,7 @@
 import type { ReactNode } from "react";
 import { isRate, trend, type EntitySeries, type PlottedPoint, type SeriesMetric, type SeriesPoint } from "../../(research)/_lib/trend";
 import { percent, percentRange, place, placeDiff, placeRange, points } from "@/lib/words/format";
+import { sentimentSentence } from "@/lib/words/sentiment";
 import { engineName, when } from "../_lib/view";
 import { Num, ScrollTable } from "./bits";
 
@@ -19,6 +20,7 @@ export const METRIC_WORDS: Record<SeriesMetric, { title: string; about: string }
   cited_rate: { title: "Cited rate", about: "Share of answers citing a page of one of its domains, with its 95% interval." },
   average_position: { title: "Average position", about: "Where it is named among the tracked entities when named (1 = first); lower is better." },
   top3_rate: { title: "Top-3 rate", about: "Share of answers naming it among the first three tracked entities, with its 95% interval." },
+  sentiment: { title: "Sentiment", about: "The judge's score: of the judged answers speaking of it positively or negatively, the share speaking well (n), with its 95% Wilson interval; judged ticks only." },
 };
 
 export type ChartAlert = { tick_id: string | null; entity: string | null; engine: string | null };
@@ -56,11 +58,11 @@ export function pointText(metric: SeriesMetric, p: SeriesPoint): string {
 const day = (iso: string) => new Date(iso).toISOString().slice(0, 10);
 
 /** The chart's legend: each entity's line with its latest figure and n, then the marks drawn. */
-function Legend({ metric, series, significant, alerts }: { metric: SeriesMetric; series: readonly EntitySeries[]; significant: boolean; alerts: boolean }) {
+function Legend({ metric, series, significant, alerts, colourFrom = 0 }: { metric: SeriesMetric; series: readonly EntitySeries[]; significant: boolean; alerts: boolean; colourFrom?: number }) {
   return (
     <ul className="mb-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700" aria-label="Legend">
       {series.map((s, i) => {
-        const { colour, dash } = styleOf(i);
+        const { colour, dash } = styleOf(i + colourFrom);
         const latest = [...s.points].reverse().find((p) => p.value !== null);
         return (
           <li key={s.entity} className="flex items-center gap-1.5" data-testid="legend-entity">
@@ -112,6 +114,7 @@ export function TrendChart({
   height = 200,
   table = true,
   empty,
+  colourFrom = 0,
 }: {
   id: string;
   title: string;
@@ -121,6 +124,8 @@ export function TrendChart({
   height?: number;
   table?: boolean;
   empty?: ReactNode;
+  /** The first line's place in the colours: a chart of one entity keeps the colour it has on the others. */
+  colourFrom?: number;
 }) {
   const t = trend(metric, series, height);
   const hasValue = t.series.some((s) => s.points.some((p) => p.value !== null));
@@ -157,6 +162,7 @@ export function TrendChart({
         series={t.series}
         significant={t.series.some((s) => s.points.some((p) => p.change?.significant && p.y !== null))}
         alerts={[...alertTicks].some((tick) => t.xs.has(tick))}
+        colourFrom={colourFrom}
       />
       {/* The y axis's labels in a column of their own, left of the plot, so no line or point is drawn over them; room on either side for the first and last ticks' points and flags. */}
       <div className="flex">
@@ -186,7 +192,7 @@ export function TrendChart({
           </g>
           <svg x="0" y="0" width="100%" height={height} viewBox={`0 0 100 ${height}`} preserveAspectRatio="none" className="overflow-visible" aria-hidden="true">
             {t.series.map((s, i) => {
-              const { colour, dash } = styleOf(i);
+              const { colour, dash } = styleOf(i + colourFrom);
               return (
                 <g key={s.entity}>
                   {s.bands.map((b, j) =>
@@ -202,7 +208,7 @@ export function TrendChart({
             })}
           </svg>
           {t.series.map((s, i) => {
-            const { colour } = styleOf(i);
+            const { colour } = styleOf(i + colourFrom);
             return (
               <g key={s.entity}>
                 {s.points.map((p) =>
@@ -326,7 +332,42 @@ export type MonitorDashboard = {
   version: number;
   metrics: Array<{ metric: SeriesMetric; series: EntitySeries[] }>;
   byEngine: Array<{ engine: string; series: EntitySeries[] }>;
+  /** Each entity's sentiment over the judged ticks, with each point's counts; null when the monitor does not judge. */
+  sentiment?: Array<EntitySeries & { counts: Array<{ tick_id: string; runs_judged: number; positive: number; neutral: number; negative: number }> }> | null;
 };
+
+/** A judged monitor's sentiment: a chart per entity (its score over the judged ticks, the band its interval), with a sentence in plain words. */
+function SentimentCharts({ sentiment, idPrefix }: { sentiment: NonNullable<MonitorDashboard["sentiment"]>; idPrefix: string }) {
+  return (
+    <div className="mt-8" data-testid="sentiment-charts">
+      <h3 className="mb-1 text-sm font-semibold text-slate-800">Sentiment, all engines</h3>
+      <p className="mb-3 text-xs text-slate-500">{METRIC_WORDS.sentiment.about} A ringed point changed from the judged tick before by more than chance explains.</p>
+      <div className="grid gap-6 sm:grid-cols-2">
+        {sentiment.map((s, entityIndex) => {
+          const latest = s.points[s.points.length - 1];
+          const previous = s.points[s.points.length - 2];
+          const counts = latest ? s.counts.find((c) => c.tick_id === latest.tick_id) : undefined;
+          return (
+            <div key={s.entity} className="min-w-0" data-testid="sentiment-entity" data-entity={s.entity}>
+              <TrendChart
+                id={`${idPrefix}-sentiment-${s.entity.replace(/[^A-Za-z0-9]+/g, "-")}`}
+                title={s.entity}
+                metric="sentiment"
+                series={[s]}
+                height={110}
+                colourFrom={entityIndex}
+                empty="No judged tick yet: the judge's figures appear once a judged tick's answers are judged."
+              />
+              <p className="mt-1 text-sm text-slate-700" data-testid="sentiment-sentence">
+                {sentimentSentence(s.entity, latest, counts, previous)}
+              </p>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
 
 /** The dashboard: visibility first and large, the other metrics beside each other, then visibility per engine. */
 export function MonitorCharts({ dashboard, alerts, idPrefix = "monitor" }: { dashboard: MonitorDashboard; alerts: readonly (ChartAlert & { metric?: string | null })[]; idPrefix?: string }) {
@@ -350,6 +391,7 @@ export function MonitorCharts({ dashboard, alerts, idPrefix = "monitor" }: { das
           ))}
         </div>
       ) : null}
+      {dashboard.sentiment ? <SentimentCharts sentiment={dashboard.sentiment} idPrefix={idPrefix} /> : null}
       {dashboard.byEngine.length > 1 ? (
         <div className="mt-8" data-testid="engine-multiples">
           <h3 className="mb-2 text-sm font-semibold text-slate-800">Visibility by engine</h3>

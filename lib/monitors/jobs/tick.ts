@@ -8,7 +8,7 @@ import { alertTickOutcome } from "../../alerts/raise";
 import { log } from "../../log";
 import { monitorTickDue, monitorTickFinished } from "../../work/events";
 import { defineJob } from "../../work/job";
-import { alertTickChanges, analyseTick, compareTick } from "../analysis";
+import { alertTickChanges, analyseTick, compareTick, judgeTick, settleTickJudge } from "../analysis";
 import { closeTick, failUnstartedTick, startTick } from "../ticks";
 
 /** Executions after the first of a start that threw (429, the database): about five minutes of backoff on the local driver. */
@@ -39,6 +39,11 @@ export const finishTickJob = defineJob({
     // The tick's visibility analysis and the figures its series reads, made once (the tick's row
     // locked in the analysis's transaction, nothing stored when it has one), before the close.
     await step.run("analysis", () => analyseTick(tick_id));
+    // A judged monitor's tick: its answers judged for sentiment, the analysis finished with its
+    // hold captured per run judged, and each cell's sentiment counts stored, before the close (so
+    // the close's charge includes the judge's); a hold left held is released.
+    await step.run("judge", () => judgeTick(tick_id));
+    await step.run("settle-judge", () => settleTickJudge(tick_id));
     // One comparison of its fanout per API and app pair the monitor tracks (chatgpt and chatgpt_app, …).
     await step.run("comparisons", () => compareTick(tick_id));
     const closed = await step.run("close", () => closeTick(tick_id));

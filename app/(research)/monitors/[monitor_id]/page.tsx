@@ -182,6 +182,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
             ["Next run", monitor.status === "paused" ? "paused" : when(monitor.next_run_at)],
             ["Each tick", `${plural(monitor.prompts.length, "prompt")} × ${monitor.engines.map(engineName).join(", ")} × ${monitor.runs} = ${plural(executions, "run")}`],
             ...(market ? ([["Market", market]] as Array<[string, string]>) : []),
+            ["Sentiment judge", monitor.judge ? `${engineName(monitor.judge.engine)}, charged per answer judged` : "none"],
             ["Spent this month", `$${monitor.spend_month_to_date_usd}${monitor.monthly_budget_usd ? ` of $${monitor.monthly_budget_usd}` : " (no budget)"}`],
             ["Series", `version ${monitor.version}`],
             ...(monitor.created_by ? ([["By", monitor.created_by]] as Array<[string, string]>) : []),

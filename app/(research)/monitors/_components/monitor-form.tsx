@@ -9,6 +9,7 @@ import { SecretOnce } from "../../../_components/secret-once";
 import { buttonClass, inputClass, Notice, subtleButtonClass } from "../../../_components/ui";
 import { createMonitorAction, type MonitorFormState } from "../actions";
 import { engineLabel } from "@/lib/schemas/engines";
+import { STRUCTURED_ENGINE_IDS } from "@/lib/schemas/common";
 
 const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 const INITIAL: MonitorFormState = { ok: true };
@@ -85,7 +86,22 @@ export function MonitorForm({
           Monthly budget (USD, optional)
           <input name="budget" inputMode="decimal" placeholder="25.00" className={`${inputClass} mt-1 block w-32 font-normal`} />
         </label>
+        <label className="text-sm font-medium">
+          Sentiment judge (optional)
+          <select name="judge" defaultValue="" className={`${inputClass} mt-1 block font-normal`} data-testid="monitor-judge">
+            <option value="">No judge</option>
+            {STRUCTURED_ENGINE_IDS.filter((e) => engines.includes(e)).map((e) => (
+              <option key={e} value={e}>
+                {engineLabel(e)}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
+      <p className="text-sm text-slate-600">
+        A judge reads each tick&apos;s answers and says how they speak of each brand and competitor (positive, neutral or negative, with a quote): a
+        sentiment chart per entity on the monitor&apos;s page. It is charged per answer judged and counts in the budget.
+      </p>
       <p className="text-sm text-slate-600">
         Nothing runs now. Each tick is a fanout of these prompts, charged like one; a tick your credit or the monthly budget cannot pay is skipped and
         starts nothing.
@@ -117,6 +133,11 @@ function EstimateLines({ e }: { e: NonNullable<MonitorFormState["estimate"]> }) 
         {e.monthly_budget_usd !== null ? `; the $${e.monthly_budget_usd} budget pays for ${e.ticks_within_budget} of them` : ""}
         {e.billing_enabled ? "." : " (billing is off: nothing is charged)."}
       </p>
+      {e.judge ? (
+        <p className="mt-1" data-testid="monitor-estimate-judge">
+          {`Of each tick's price, the ${engineLabel(e.judge.engine)} judge: at most $${e.judge.amount_usd} (${e.judge.runs} answers at $${e.judge.unit_price_usd}), paid per answer judged.`}
+        </p>
+      ) : null}
       <p className="mt-1" data-testid="monitor-estimate-precision">
         {[...e.margin.summary, ...e.detectable_change.summary].join(" ")}
       </p>
