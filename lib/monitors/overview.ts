@@ -45,7 +45,7 @@ const cellRange = (cell: string) =>
  * SPARKLINE_POINTS points (`recent`), and the latest point at least SINCE_DAYS.week (`week`) and
  * SINCE_DAYS.month (`month`) days older than its latest. Each a LIMIT on the series' index.
  */
-const OVERVIEW_FIGURES = defineStatement({
+export const OVERVIEW_FIGURES = defineStatement({
   label: "monitor_overview_figures",
   params: ["project"],
   columns: { kind: text<"recent" | "week" | "month">("f.kind"), monitorId: text("f.monitor_id"), ...figureColumns },

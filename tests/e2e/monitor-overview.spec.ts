@@ -139,5 +139,8 @@ test("the page: a card per monitor, each entity's latest figure with n, its spar
   await expect(card.getByTestId("sparkline")).toHaveCount(3);
   const dentists = cards.filter({ hasText: "Dentists" });
   await expect(dentists.getByTestId("latest").first()).toHaveText("no figure yet");
+  // Without a figure, no sparkline and no change to speak of.
+  await expect(dentists.getByTestId("sparkline")).toHaveCount(0);
+  await expect(dentists.getByTestId("since-week")).toHaveCount(0);
   await screenshots(page, testInfo, "monitor-overview");
 });

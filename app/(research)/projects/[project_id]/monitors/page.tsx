@@ -30,7 +30,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 const day = (iso: string) => iso.slice(0, 10);
 
 function Sparkline({ entity }: { entity: EntityBody }) {
-  if (entity.sparkline.length === 0) return <span className="text-xs text-slate-400">no point yet</span>;
+  if (entity.sparkline.length === 0) return null;
   const { xy, path, top } = sparkline(entity.sparkline);
   const first = entity.sparkline[0]!;
   const last = entity.sparkline.at(-1)!;
@@ -95,12 +95,14 @@ function EntityRow({ entity }: { entity: EntityBody }) {
             <span className="text-sm text-slate-400">no figure yet</span>
           )}
         </div>
-        <Sparkline entity={entity} />
+        {latest ? <Sparkline entity={entity} /> : null}
       </div>
-      <div className="flex flex-wrap gap-1.5 sm:col-span-3 lg:col-span-1 lg:justify-end">
-        <ChangeBadge change={entity.since_week} since="week" />
-        <ChangeBadge change={entity.since_month} since="month" />
-      </div>
+      {latest ? (
+        <div className="flex flex-wrap gap-1.5 sm:col-span-3 lg:col-span-1 lg:justify-end">
+          <ChangeBadge change={entity.since_week} since="week" />
+          <ChangeBadge change={entity.since_month} since="month" />
+        </div>
+      ) : null}
     </li>
   );
 }
