@@ -67,6 +67,11 @@ export const TOOLS: readonly ToolSpec[] = [
     endpoint: "GET /monitors/{monitor_id}/series",
     hint: "One metric (visibility, share_of_voice, cited_rate, average_position, top3_rate) of one entity on one engine or all, per tick: value with n and 95% interval, and the change from the previous tick with significant (as alerts decide). Call once per entity to compare them.",
   },
+  {
+    name: "monitor_overview",
+    endpoint: "GET /projects/{project_id}/monitor-overview",
+    hint: "Every monitor of a project at once (competitor benchmarking over time): per entity its latest visibility over all engines with n and 95% interval, its last 12 points, and its change since last week and last month with significant (the series' test). Read summary first; get_monitor_series goes deeper into one monitor.",
+  },
   { name: "rotate_monitor_webhook_secret", endpoint: "POST /monitors/{monitor_id}/webhook-secret/rotate" },
   { name: "list_monitor_alerts", endpoint: "GET /monitors/{monitor_id}/alerts", hint: "Each alert's deliveries say whether its webhook and email went out, with every attempt." },
   {

@@ -18,7 +18,7 @@ export type Metric = z.output<typeof SeriesMetric>;
 export type SeriesBody = z.input<typeof MonitorSeries>;
 export type SeriesPoint = SeriesBody["points"][number];
 
-const figureColumns = {
+export const figureColumns = {
   tickId: text("f.tick_id"),
   at: date("f.at"),
   entityIndex: int("f.entity_index"),

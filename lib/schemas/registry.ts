@@ -14,6 +14,7 @@ import * as fanouts from "./fanouts";
 import * as locale from "./locale";
 import * as monitors from "./monitors";
 import * as opportunities from "./opportunities";
+import * as overview from "./overview";
 import * as plan from "./plan";
 import * as projects from "./projects";
 import * as questions from "./questions";
@@ -44,6 +45,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   locale,
   monitors,
   opportunities,
+  overview,
   plan,
   projects,
   questions,
@@ -97,6 +99,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   monitors.runMonitor,
   monitors.listMonitorTicks,
   monitors.getMonitorSeries,
+  overview.getProjectMonitorOverview,
   monitors.rotateMonitorWebhookSecret,
   alerts.listMonitorAlerts,
   alerts.testMonitorWebhook,

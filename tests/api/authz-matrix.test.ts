@@ -140,6 +140,7 @@ const MATRIX: Record<string, Slot[]> = {
     path("invitation_id", ["invitation"], (own) => ({ params: { workspace_id: own.workspaceId } })),
   ],
   getProject: [path("project_id", ["project"])],
+  getProjectMonitorOverview: [path("project_id", ["project"])],
   updateProject: [path("project_id", ["project"], () => ({ body: { name: "Taken over" } }))],
   listRuns: [query("batch", ["batch"]), query("fanout", ["fanout"]), query("project", ["project"]), query("workspace", ["workspace"])],
   listAnalyses: [query("project", ["project"]), query("workspace", ["workspace"])],

@@ -189,6 +189,11 @@ export default async function MonitorPage({ params, searchParams }: Props) {
           ]}
         />
         <MonitorEntities entities={monitor.entities} />
+        <p className="mt-3 text-sm">
+          <a href={`/projects/${project.id}/monitors`} className="text-indigo-700 hover:underline" data-testid="monitor-overview-link">
+            Every monitor of {project.name} side by side →
+          </a>
+        </p>
         <MonitorActions id={monitor.id} status={monitor.status} />
       </ShareHeading>
 
