@@ -101,7 +101,7 @@ const monitorColumns = (month: string) => ({
   weekday: int("mo.schedule_weekday").nullable,
   nextRunAt: date("mo.next_run_at"),
   budgetMicros: micros("mo.monthly_budget_micros").nullable,
-  alerts: json<{ webhook_url: string | null; email: boolean; min_change: number }>("mo.alerts"),
+  alerts: json<{ webhook_url: string | null; email: boolean; min_change: number; digest?: "off" | "weekly" }>("mo.alerts"),
   createdAt: date("mo.created_at"),
   createdByUserId: text("mo.created_by_user_id").nullable,
   apiKeyId: text("mo.api_key_id").nullable,
@@ -216,7 +216,8 @@ function summaryFieldsOf(row: MonitorRow, figures: TickFigures) {
     language: row.language,
     entities: row.entities,
     monthly_budget_usd: row.budgetMicros === null ? null : formatUsd(row.budgetMicros),
-    alerts: row.alerts,
+    // Monitors made before the digest have no alerts.digest: off.
+    alerts: { webhook_url: row.alerts.webhook_url, email: row.alerts.email, min_change: row.alerts.min_change, digest: row.alerts.digest ?? "off" },
     next_run_at: row.nextRunAt.toISOString(),
     last_tick: row.lastTick ? presentTickSummary(row.lastTick, figures) : null,
     spend_month_to_date_usd: formatUsd(row.spendMicros),
