@@ -9,6 +9,7 @@ import { compare } from "./compare";
 import { fanouts } from "./fanouts";
 import { keys } from "./keys";
 import { monitorAlerts } from "./monitor-alerts";
+import { monitorDigests } from "./monitor-digests";
 import { monitorSeries } from "./monitor-series";
 import { monitors } from "./monitors";
 import { projects } from "./projects";
@@ -20,4 +21,4 @@ import { visibility } from "./visibility";
 import { opportunities } from "./opportunities";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, monitorSeries, monitorAlerts, questions, citations, visibility, compare, opportunities, shares, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, monitorSeries, monitorAlerts, monitorDigests, questions, citations, visibility, compare, opportunities, shares, keys, workspaces, projects, billing, service];

@@ -37,6 +37,7 @@ const createOptions = {
   "webhook-url": { type: "string", arg: "URL", help: "where alerts are POSTed, signed with the monitor's webhook secret" },
   email: { type: "boolean", help: "email you its alerts" },
   "min-change": { type: "string", arg: "N", help: "the smallest change of visibility worth an alert, in points, 1 to 100 (default 10)" },
+  digest: { type: "string", arg: "off|weekly", values: ["off", "weekly"], help: "weekly: e-mail you a digest each week on its day (daily monitors: Monday); default off" },
 } as const satisfies Record<string, OptionSpec>;
 
 function weekdayOf(value: string | undefined): number | undefined {
@@ -79,8 +80,13 @@ function alertsOf(ctx: Ctx): RequestBody["alerts"] | undefined {
   const webhook = str(ctx, "webhook-url");
   const email = ctx.values.email === true ? true : undefined;
   const minChange = intOption(ctx, "min-change");
-  if (webhook === undefined && email === undefined && minChange === undefined) return undefined;
-  return { ...(webhook !== undefined ? { webhook_url: webhook } : {}), ...(email ? { email } : {}), ...(minChange !== undefined ? { min_change: minChange } : {}) };
+  const digest = str(ctx, "digest");
+  if (digest !== undefined && digest !== "off" && digest !== "weekly") throw new UsageError("--digest takes off or weekly");
+  if (webhook === undefined && email === undefined && minChange === undefined && digest === undefined) return undefined;
+  return {
+    ...(webhook !== undefined ? { webhook_url: webhook } : {}), ...(email ? { email } : {}), ...(minChange !== undefined ? { min_change: minChange } : {}),
+    ...(digest !== undefined ? { digest } : {}),
+  };
 }
 
 function createBody(ctx: Ctx): RequestBody {
@@ -138,7 +144,7 @@ export function formatMonitor(m: MonitorBody | z.output<typeof MonitorSummary>):
     `${count} prompts × ${enginesInOrder(m.engines).join(", ")} × ${m.runs} runs = ${count * m.engines.length * m.runs} executions per tick${market ? ` · ${market}` : ""}`,
     `spent this month $${m.spend_month_to_date_usd}${m.monthly_budget_usd ? ` of a $${m.monthly_budget_usd} budget` : " (no budget)"}`,
     `entities: ${m.entities.map((e) => `${e.name} (${e.role})`).join(", ")}`,
-    `alerts: ${m.alerts.webhook_url ? `webhook ${m.alerts.webhook_url}` : "no webhook"}, ${m.alerts.email ? "email" : "no email"}, from ${m.alerts.min_change} points`,
+    `alerts: ${m.alerts.webhook_url ? `webhook ${m.alerts.webhook_url}` : "no webhook"}, ${m.alerts.email ? "email" : "no email"}, from ${m.alerts.min_change} points${m.alerts.digest === "weekly" ? ", weekly digest (geoscope monitor digests " + m.id + ")" : ""}`,
     m.last_tick
       ? `last tick ${m.last_tick.id} for ${date(m.last_tick.scheduled_for)}: ${tickStatusText(m.last_tick)}${m.last_tick.fanout_id ? ` (fanout ${m.last_tick.fanout_id})` : ""}`
       : "no tick yet",
