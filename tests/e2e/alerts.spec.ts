@@ -200,6 +200,7 @@ test("the weekly digest: the monitor page's alert settings turn it on (same vers
   await settings.getByTestId("alert-digest").check();
   await settings.getByTestId("save-alerts").click();
   await expect(section.getByTestId("alert-action-outcome")).toContainText("Alert settings saved.");
+  await screenshots(page, testInfo, "monitor-digest-setting");
   const monitor = (await api("GET", `/monitors/${monitorId}`)).body;
   expect(monitor.alerts.digest).toBe("weekly");
   expect(monitor.version).toBe(1);
