@@ -20,6 +20,8 @@ const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
 export const DIGEST_BATCH = 500;
 /** After the last attempt's claim: when the sweep takes it as lost (its server died in it). */
 const LAST_ATTEMPT_LOST_MS = 60_000;
+/** After a digest's claim: when the sweep hands its first attempt out again (its job was lost, or the server died before it). */
+export const FIRST_ATTEMPT_LOST_MS = 2 * 60_000;
 
 /** The ISO week of a timestamp column, as the API writes it: "2026-W48". */
 export const isoWeekSql = (ts: string) => `to_char(${ts}, 'IYYY-"W"IW')`;
@@ -49,11 +51,11 @@ const DUE = defineStatement({
 /** One digest per (monitor, week): the unique key settles any number of instances claiming it; a monitor paused or turned off since it was read is not claimed. */
 const CLAIM = defineStatement({
   label: "digests_claim",
-  params: ["rows", "now"],
+  params: ["rows", "now", "first"],
   columns: { id: text("d.id"), monitorId: text("d.monitor_id"), week: text("d.week") },
   sql: ({ select, p }) =>
     `WITH d AS (INSERT INTO monitor_digests (id, monitor_id, workspace_id, week, tick_id, subject, next_attempt_at, created_at)
-      SELECT c.id, m.id, m.workspace_id, c.week, c.tick, c.subject, ${at(p.now)}, ${at(p.now)}
+      SELECT c.id, m.id, m.workspace_id, c.week, c.tick, c.subject, ${at(p.first)}, ${at(p.now)}
       FROM jsonb_to_recordset(${p.rows}::jsonb) AS c(id text, monitor text, week text, tick text, subject text)
       JOIN monitors m ON m.id = c.monitor AND m.status = 'active' AND m.alerts->>'digest' = 'weekly'
       ON CONFLICT (monitor_id, week) DO NOTHING
@@ -96,7 +98,7 @@ export async function claimDueDigests(now: Date): Promise<{ id: string; monitorI
   if (due.length === 0) return [];
   const rows = due.map((d) => ({ id: newId("digest"), monitor: d.monitorId, week: d.week, tick: d.tickId, subject: digestSubject(d.name, d.week) }));
   const { claimed, events } = await db().$transaction(async (tx) => {
-    const claimed = await CLAIM.query(sqlIn(tx), { rows: JSON.stringify(rows), now });
+    const claimed = await CLAIM.query(sqlIn(tx), { rows: JSON.stringify(rows), now, first: new Date(now.getTime() + FIRST_ATTEMPT_LOST_MS) });
     const events = claimed.map((d) => digestAttemptEvent(d.id, 1));
     await queueJobs(tx, events);
     return { claimed, events };

@@ -5,7 +5,8 @@
 // second week's digest lists the tick's summary, its significant changes (the alerts' own
 // sentences), the lost prompts and citation targets POST /opportunity-analyses finds on the same
 // analysis, and the link; the digests' check run by two "instances" at once makes one digest and
-// one mail; a retried attempt sends nothing twice; without SMTP_URL it is logged; a daily
+// one mail; a retried attempt sends nothing twice; without SMTP_URL it is logged; an SMTP server
+// that refuses it makes it pending, retried, then failed with its error; a daily
 // monitor's digest goes on Monday only; a creator who left the workspace gets none (not_sent).
 import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -291,6 +292,34 @@ describe("who receives it", () => {
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ status: "logged", reason: NO_SMTP, recipient: alice.email, attempts: 1 });
     expect(items[0].sent_at).not.toBeNull();
+  });
+
+  it("an SMTP server that refuses it keeps it pending with the error, retried at its times, then failed after the sixth attempt with the last error", async () => {
+    // A port nothing listens on: every attempt's connection is refused.
+    const closed = new SMTPServer({ authOptional: true, disabledCommands: ["STARTTLS", "AUTH"], logger: false });
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.server.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+    resetConfig();
+    const m = await skippingMonitor(alice.cliToken, { digest: "weekly" });
+    const slot = new Date(m.next_run_at);
+    await settle(new Date(slot.getTime() + 1000));
+    await digestCheck(new Date(slot.getTime() + 60_000));
+    let [d] = (await digests(alice.cliToken, m.id)).body.items;
+    expect(d).toMatchObject({ status: "pending", attempts: 1, recipient: alice.email, sent_at: null });
+    expect(d.reason).toMatch(/^The SMTP server did not accept attempt 1: .*ECONNREFUSED.*\. It is tried again at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.$/);
+    // Each retry when the clock reaches it (the waits add up to under 9 hours): attempts 2 to 6.
+    for (let attempt = 2; attempt <= 6; attempt++) {
+      await digestCheck(new Date(Date.now() + 7 * 3_600_000));
+      [d] = (await digests(alice.cliToken, m.id)).body.items;
+      expect(d.attempts).toBe(attempt);
+    }
+    expect(d.status).toBe("failed");
+    expect(d.reason).toMatch(/^The SMTP server did not accept it at any of 6 attempts; the last answer: .*ECONNREFUSED/);
+    // Nothing more is tried.
+    await digestCheck(new Date(Date.now() + 24 * 3_600_000));
+    expect((await digests(alice.cliToken, m.id)).body.items[0]).toMatchObject({ status: "failed", attempts: 6 });
   });
 
   it("a monitor whose creator left the workspace gets its digest not_sent, saying why, mailed to nobody; another workspace's monitor is 404", async () => {
