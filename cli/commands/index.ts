@@ -10,6 +10,7 @@ import { fanouts } from "./fanouts";
 import { keys } from "./keys";
 import { monitorAlerts } from "./monitor-alerts";
 import { monitorOverview } from "./monitor-overview";
+import { monitorDigests } from "./monitor-digests";
 import { monitorSeries } from "./monitor-series";
 import { monitors } from "./monitors";
 import { projects } from "./projects";
@@ -21,4 +22,4 @@ import { visibility } from "./visibility";
 import { opportunities } from "./opportunities";
 import { workspaces } from "./workspaces";
 
-export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, monitorSeries, monitorOverview, monitorAlerts, questions, citations, visibility, compare, opportunities, shares, keys, workspaces, projects, billing, service];
+export const SECTIONS: readonly Section[] = [account, runs, audits, fanouts, monitors, monitorSeries, monitorOverview, monitorAlerts, monitorDigests, questions, citations, visibility, compare, opportunities, shares, keys, workspaces, projects, billing, service];

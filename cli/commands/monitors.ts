@@ -39,6 +39,7 @@ const createOptions = {
   email: { type: "boolean", help: "email you its alerts" },
   "min-change": { type: "string", arg: "N", help: "the smallest change of visibility worth an alert, in points, 1 to 100 (default 10)" },
   judge: { type: "string", arg: "ENGINE", values: STRUCTURED_ENGINE_IDS, help: "judge each tick's answers for sentiment with ENGINE (charged per run judged, counted in the budget)" },
+  digest: { type: "string", arg: "off|weekly", values: ["off", "weekly"], help: "weekly: e-mail you a digest each week on its day (daily monitors: Monday); default off" },
 } as const satisfies Record<string, OptionSpec>;
 
 /** --judge ENGINE as the API takes it: {engine, sentiment: true}; on update, `off` is null (stop judging). */
@@ -92,8 +93,13 @@ function alertsOf(ctx: Ctx): RequestBody["alerts"] | undefined {
   const webhook = str(ctx, "webhook-url");
   const email = ctx.values.email === true ? true : undefined;
   const minChange = intOption(ctx, "min-change");
-  if (webhook === undefined && email === undefined && minChange === undefined) return undefined;
-  return { ...(webhook !== undefined ? { webhook_url: webhook } : {}), ...(email ? { email } : {}), ...(minChange !== undefined ? { min_change: minChange } : {}) };
+  const digest = str(ctx, "digest");
+  if (digest !== undefined && digest !== "off" && digest !== "weekly") throw new UsageError("--digest takes off or weekly");
+  if (webhook === undefined && email === undefined && minChange === undefined && digest === undefined) return undefined;
+  return {
+    ...(webhook !== undefined ? { webhook_url: webhook } : {}), ...(email ? { email } : {}), ...(minChange !== undefined ? { min_change: minChange } : {}),
+    ...(digest !== undefined ? { digest } : {}),
+  };
 }
 
 function createBody(ctx: Ctx): RequestBody {
@@ -155,7 +161,7 @@ export function formatMonitor(m: MonitorBody | z.output<typeof MonitorSummary>):
     `spent this month $${m.spend_month_to_date_usd}${m.monthly_budget_usd ? ` of a $${m.monthly_budget_usd} budget` : " (no budget)"}`,
     `entities: ${m.entities.map((e) => `${e.name} (${e.role})`).join(", ")}`,
     `judge: ${m.judge ? `${m.judge.engine} (sentiment; geoscope monitor series ${m.id} --metric sentiment)` : "none"}`,
-    `alerts: ${m.alerts.webhook_url ? `webhook ${m.alerts.webhook_url}` : "no webhook"}, ${m.alerts.email ? "email" : "no email"}, from ${m.alerts.min_change} points`,
+    `alerts: ${m.alerts.webhook_url ? `webhook ${m.alerts.webhook_url}` : "no webhook"}, ${m.alerts.email ? "email" : "no email"}, from ${m.alerts.min_change} points${m.alerts.digest === "weekly" ? ", weekly digest (geoscope monitor digests " + m.id + ")" : ""}`,
     m.last_tick
       ? `last tick ${m.last_tick.id} for ${date(m.last_tick.scheduled_for)}: ${tickStatusText(m.last_tick)}${m.last_tick.fanout_id ? ` (fanout ${m.last_tick.fanout_id})` : ""}`
       : "no tick yet",

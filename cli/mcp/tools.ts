@@ -74,6 +74,7 @@ export const TOOLS: readonly ToolSpec[] = [
   },
   { name: "rotate_monitor_webhook_secret", endpoint: "POST /monitors/{monitor_id}/webhook-secret/rotate" },
   { name: "list_monitor_alerts", endpoint: "GET /monitors/{monitor_id}/alerts", hint: "Each alert's deliveries say whether its webhook and email went out, with every attempt." },
+  { name: "list_monitor_digests", endpoint: "GET /monitors/{monitor_id}/digests", hint: "The monitor's weekly e-mail digests (alerts.digest \"weekly\"), each with its status: sent, logged (no SMTP on the server), not_sent with its reason, failed." },
   {
     name: "test_monitor_webhook",
     endpoint: "POST /monitors/{monitor_id}/alerts/test",

@@ -23,6 +23,8 @@ export const ID_PREFIXES = {
   alert: "al",
   // Internal: an alert's sending (a webhook, or a tick's email).
   alertDelivery: "ad",
+  // A monitor's weekly digest (GET /monitors/{id}/digests).
+  digest: "dg",
   // Internal objects the spec gives no prefix.
   user: "us",
   invitation: "iv",

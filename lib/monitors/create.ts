@@ -118,6 +118,7 @@ export async function createMonitor(principal: Principal, body: CreateBody, now 
     webhook_url: body.alerts?.webhook_url ?? null,
     email: body.alerts?.email ?? false,
     min_change: body.alerts?.min_change ?? MONITOR_LIMITS.minChange.fallback,
+    digest: body.alerts?.digest ?? "off",
   };
   if (alerts.webhook_url !== null) await checkWebhookUrl(alerts.webhook_url);
   const schedule = storedSchedule(body.schedule ?? MONITOR_LIMITS.schedule);

@@ -106,7 +106,7 @@ const monitorColumns = (month: string) => ({
   weekday: int("mo.schedule_weekday").nullable,
   nextRunAt: date("mo.next_run_at"),
   budgetMicros: micros("mo.monthly_budget_micros").nullable,
-  alerts: json<{ webhook_url: string | null; email: boolean; min_change: number }>("mo.alerts"),
+  alerts: json<{ webhook_url: string | null; email: boolean; min_change: number; digest?: "off" | "weekly" }>("mo.alerts"),
   judge: json<{ engine: string; sentiment: true }>("mo.judge").nullable,
   createdAt: date("mo.created_at"),
   createdByUserId: text("mo.created_by_user_id").nullable,
@@ -222,7 +222,8 @@ function summaryFieldsOf(row: MonitorRow, figures: TickFigures) {
     language: row.language,
     entities: row.entities,
     monthly_budget_usd: row.budgetMicros === null ? null : formatUsd(row.budgetMicros),
-    alerts: row.alerts,
+    // Monitors made before the digest have no alerts.digest: off.
+    alerts: { webhook_url: row.alerts.webhook_url, email: row.alerts.email, min_change: row.alerts.min_change, digest: row.alerts.digest ?? "off" },
     judge: (row.judge ?? null) as z.input<typeof Monitor>["judge"],
     next_run_at: row.nextRunAt.toISOString(),
     last_tick: row.lastTick ? presentTickSummary(row.lastTick, figures) : null,

@@ -347,3 +347,24 @@ export async function tickFigures(asks: readonly TickAsk[], session: SqlSession 
   }
   return out;
 }
+
+/**
+ * The significant visibility changes of several ticks (a week's, for its digest), each from the
+ * previous completed (or partial) tick of its version, by the alerts' own rule (significantChanges:
+ * the series' test at 1 - 0.05/m and min_change): one statement for them all. `compared` is false
+ * for a tick with no earlier one to compare with (the first of its version) or no figures.
+ */
+export async function ticksSignificantChanges(
+  tickIds: readonly string[],
+  minChange: number,
+  session: SqlSession = standalone(),
+): Promise<Array<{ tickId: string; compared: boolean; changes: SignificantChange[] }>> {
+  if (tickIds.length === 0) return [];
+  const rows = await TICKS_FIGURES.query(session, { ticks: arrayParam([...tickIds]) });
+  return tickIds.map((tickId) => {
+    const before = rows.filter((r) => r.tick === tickId && r.side === "a");
+    const after = rows.filter((r) => r.tick === tickId && r.side === "b");
+    const compared = before.length > 0 && after.length > 0;
+    return { tickId, compared, changes: compared ? significantChanges(before, after, minChange) : [] };
+  });
+}

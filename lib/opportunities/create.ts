@@ -132,7 +132,34 @@ export async function createOpportunityAnalysisBody(principal: Principal, body: 
 
 /** Reads, computes and stores the list; answers its id and its body as JSON text (ApiError 400/404 as POST answers them). */
 export async function findOpportunities(principal: Principal, body: Request): Promise<{ id: string; text: string }> {
-  const source = await SOURCE.first(standalone(), { analysis: body.analysis, ...reachOf(principal) });
+  const { source, figures } = await opportunityFigures(reachOf(principal), body);
+  const id = newId("opportunityAnalysis");
+  const subject = `Opportunities for ${figures.brand}: ${source.subject}`;
+  const now = new Date();
+  const version = await textTransaction(currentDb(), async (sql) => {
+    const [created] = await INSERT_LIST.query(sql, {
+      id, workspace: source.workspaceId, project: source.projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
+      user: principal.user.id, key: principal.apiKeyId, at: now,
+    });
+    await INSERT_RUNS.query(sql, { analysis: id, source: body.analysis });
+    return created!.version;
+  });
+  const list = presentOpportunityAnalysis({
+    id, status: "completed", subject, createdAt: now, completedAt: now, projectId: source.projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
+  });
+  const textBody = JSON.stringify(list);
+  rememberAnalysisBody(id, `${version}:${principal.user.email}`, list.status, textBody);
+  return { id, text: textBody };
+}
+
+/**
+ * The figures of an opportunity list of a visibility analysis the reader (a user, and an API key's
+ * workspace or null) can reach, computed and not stored: what POST /opportunity-analyses stores,
+ * and what a monitor's weekly digest lists (as its creator). ApiError 404 out of reach, 400 for
+ * another kind or no brand, as POST answers them.
+ */
+export async function opportunityFigures(reach: { user: string; own: string | null }, body: Request) {
+  const source = await SOURCE.first(standalone(), { analysis: body.analysis, ...reach });
   if (!source) throw notFound("analysis", body.analysis);
   if (source.kind !== "visibility") {
     throw new ApiError("invalid_request", `analysis: ${body.analysis} is ${source.kind === "opportunities" ? "an opportunity list" : `a ${source.kind} analysis`}; opportunities are read from a visibility analysis (va_…)`);
@@ -177,21 +204,5 @@ export async function findOpportunities(principal: Principal, body: Request): Pr
     own_pages: computed.own_pages,
     query_gaps: computed.query_gaps,
   };
-  const id = newId("opportunityAnalysis");
-  const subject = `Opportunities for ${figures.brand}: ${source.subject}`;
-  const now = new Date();
-  const version = await textTransaction(currentDb(), async (sql) => {
-    const [created] = await INSERT_LIST.query(sql, {
-      id, workspace: source.workspaceId, project: source.projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
-      user: principal.user.id, key: principal.apiKeyId, at: now,
-    });
-    await INSERT_RUNS.query(sql, { analysis: id, source: body.analysis });
-    return created!.version;
-  });
-  const list = presentOpportunityAnalysis({
-    id, status: "completed", subject, createdAt: now, completedAt: now, projectId: source.projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
-  });
-  const textBody = JSON.stringify(list);
-  rememberAnalysisBody(id, `${version}:${principal.user.email}`, list.status, textBody);
-  return { id, text: textBody };
+  return { source, figures };
 }

@@ -89,6 +89,13 @@ export const Schedule = z
 
 const minChangeRule = `must be a whole number from ${MONITOR_LIMITS.minChange.min} to ${MONITOR_LIMITS.minChange.max}`;
 
+/** The weekly digest's setting (lib/digests): off by default. */
+export const DigestSetting = z
+  .enum(["off", "weekly"], { error: 'must be "off" or "weekly"' })
+  .describe(
+    'A weekly e-mail digest to the monitor\'s creator: "weekly" sends one a week, on the schedule\'s weekday (daily monitors: Monday), once that day\'s tick has finished: the latest completed tick\'s summary, the week\'s significant changes, the top opportunities and a link to the monitor. GET /monitors/{id}/digests lists them. "off" (default): none.',
+  );
+
 export const AlertsInput = z
   .strictObject({
     webhook_url: z
@@ -106,16 +113,17 @@ export const AlertsInput = z
       .max(MONITOR_LIMITS.minChange.max, { error: minChangeRule })
       .optional()
       .describe(`The smallest change of visibility, in percentage points, worth an alert (${MONITOR_LIMITS.minChange.min} to ${MONITOR_LIMITS.minChange.max}).`),
+    digest: DigestSetting.optional(),
   })
   .meta({
     id: "AlertsInput",
-    description: `When creating, a field left out takes its default (webhook_url null, email false, min_change ${MONITOR_LIMITS.minChange.fallback}); in PATCH, it keeps its value.`,
-    examples: [{ webhook_url: "https://hooks.acme.dev/geoscope", email: true, min_change: 10 }],
+    description: `When creating, a field left out takes its default (webhook_url null, email false, min_change ${MONITOR_LIMITS.minChange.fallback}, digest "off"); in PATCH, it keeps its value.`,
+    examples: [{ webhook_url: "https://hooks.acme.dev/geoscope", email: true, min_change: 10, digest: "weekly" }],
   });
 
 export const Alerts = z
-  .object({ webhook_url: z.string().nullable(), email: z.boolean(), min_change: z.int() })
-  .meta({ id: "Alerts", description: "Where and when the monitor's alerts go.", examples: [{ webhook_url: null, email: false, min_change: 10 }] });
+  .object({ webhook_url: z.string().nullable(), email: z.boolean(), min_change: z.int(), digest: DigestSetting })
+  .meta({ id: "Alerts", description: "Where and when the monitor's alerts go.", examples: [{ webhook_url: null, email: false, min_change: 10, digest: "off" }] });
 
 const budgetRule = `must be an amount in USD above 0 and at most ${MONITOR_LIMITS.budgetUsd}, as a decimal string with at most 6 decimals ("25.00")`;
 /**
@@ -220,7 +228,7 @@ const exampleRequest = {
   schedule: { every: "day", at: "06:00" },
   location: { country: "US" },
   monthly_budget_usd: "25.00",
-  alerts: { webhook_url: null, email: true, min_change: 10 },
+  alerts: { webhook_url: null, email: true, min_change: 10, digest: "off" },
 };
 
 export const MonitorRequest = z
@@ -392,7 +400,7 @@ const exampleMonitorSummary = {
   language: null,
   entities: exampleEntities,
   monthly_budget_usd: "25.00",
-  alerts: { webhook_url: null, email: true, min_change: 10 },
+  alerts: { webhook_url: null, email: true, min_change: 10, digest: "off" },
   judge: null,
   next_run_at: "2026-11-22T06:00:00.000Z",
   last_tick: exampleTickSummary,

@@ -9,6 +9,7 @@ import * as auth from "./auth";
 import * as billing from "./billing";
 import * as common from "./common";
 import * as comparison from "./comparison";
+import * as digests from "./digests";
 import * as engines from "./engines";
 import * as fanouts from "./fanouts";
 import * as locale from "./locale";
@@ -40,6 +41,7 @@ export const schemaModules: readonly Readonly<Record<string, unknown>>[] = [
   billing,
   common,
   comparison,
+  digests,
   engines,
   fanouts,
   locale,
@@ -103,6 +105,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   monitors.rotateMonitorWebhookSecret,
   alerts.listMonitorAlerts,
   alerts.testMonitorWebhook,
+  digests.listMonitorDigests,
   // Each kind's share endpoints (GET, POST, DELETE …/share, POST …/share/rotate), kind by kind.
   ...shares.shareEndpointList,
   billing.getPricing,

@@ -7,7 +7,7 @@
 //
 // It reads the list's own fields (lib/schemas/opportunities.ts), declared here by what it reads:
 // the schema's example is worded by it.
-import { count, counted, engineName, points, pointsRange } from "./format";
+import { count, counted, engineName, listed, points, pointsRange } from "./format";
 import { rateFigure, summaryOf, type Summary } from "./sentences";
 
 type Rate = { runs_mentioning: number; visibility_interval: readonly [number, number] };
@@ -28,20 +28,38 @@ export function quotedPrompt(prompt: string): string {
   return `“${text.length > 80 ? `${text.slice(0, 79).trimEnd()}…` : text}”`;
 }
 
+type LostPrompt = OpportunityFacts["lost_prompts"][number];
+type CitationTarget = OpportunityFacts["citation_targets"][number];
+
+/** A lost prompt in one sentence: the competitor's rate and the brand's on it, the gap with its interval. */
+export function lostPromptSentence(brand: string, l: LostPrompt): string {
+  return (
+    `On ${quotedPrompt(l.prompt)}, ${l.competitor.name} is named in ${count(l.competitor.runs_mentioning, l.n)} answers ` +
+    `(${rateFigure({ k: l.competitor.runs_mentioning, n: l.n, interval: l.competitor.visibility_interval })}) and ${brand} in ${l.brand.runs_mentioning} ` +
+    `(${rateFigure({ k: l.brand.runs_mentioning, n: l.n, interval: l.brand.visibility_interval }, false)}): ${points(l.diff)} (95% interval ${pointsRange(l.diff_interval)}).`
+  );
+}
+
+/** A citation target in one sentence: the page, how many of the answers that name a competitor and not the brand cite it, and who they name. */
+export function citationTargetSentence(brand: string, t: CitationTarget): string {
+  const named = t.competitors.map((c) => c.name).slice(0, 3);
+  return `${t.url}${t.owner ? ` (${t.owner}'s own page)` : ""} is cited in ${count(t.runs_citing, t.n)} answers of the lost prompts that name a competitor and not ${brand}${named.length ? ` (with ${listed(named)} named)` : ""}.`;
+}
+
+/** The lead sentence: on how many prompts competitors are named more often than the brand beyond chance. */
+export function lostPromptsLead(a: Pick<OpportunityFacts, "brand" | "totals" | "lost_prompts">): string {
+  const t = a.totals;
+  return a.lost_prompts.length === 0
+    ? `No competitor is named more often than ${a.brand} on any of the ${counted(t.prompts, "prompt")} beyond what chance explains (${counted(t.runs, "answer")}).`
+    : `Competitors are named more often than ${a.brand}, beyond what chance explains, on ${count(a.lost_prompts.length, t.prompts)} prompts (${counted(t.lost_runs, "answer")}).`;
+}
+
 export function opportunitySummary(a: OpportunityFacts): Summary {
   const t = a.totals;
   if (t.runs === 0) return summaryOf("No answer of the visibility analysis could be counted, so there is nothing to compare.");
-  const lost = a.lost_prompts;
-  const top = lost[0];
-  const lead =
-    lost.length === 0
-      ? `No competitor is named more often than ${a.brand} on any of the ${counted(t.prompts, "prompt")} beyond what chance explains (${counted(t.runs, "answer")}).`
-      : `Competitors are named more often than ${a.brand}, beyond what chance explains, on ${count(lost.length, t.prompts)} prompts (${counted(t.lost_runs, "answer")}).`;
-  const widest =
-    top &&
-    `On ${quotedPrompt(top.prompt)}, ${top.competitor.name} is named in ${count(top.competitor.runs_mentioning, top.n)} answers ` +
-      `(${rateFigure({ k: top.competitor.runs_mentioning, n: top.n, interval: top.competitor.visibility_interval })}) and ${a.brand} in ${top.brand.runs_mentioning} ` +
-      `(${rateFigure({ k: top.brand.runs_mentioning, n: top.n, interval: top.brand.visibility_interval }, false)}): ${points(top.diff)} (95% interval ${pointsRange(top.diff_interval)}).`;
+  const top = a.lost_prompts[0];
+  const lead = lostPromptsLead(a);
+  const widest = top && lostPromptSentence(a.brand, top);
   // The page to seek a citation on: the most cited one that no competitor owns (a competitor's own
   // page is said as such only when every target is one).
   const target = a.citation_targets.find((c) => !c.owner) ?? a.citation_targets[0];

@@ -59,6 +59,15 @@ const deliveryId = z.string().regex(/^ad_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "mus
 export const alertDeliveryDue = defineEvent("geoscope/alert.delivery-due", z.strictObject({ delivery_id: deliveryId, attempt: z.int().min(1).max(6) }), { job: "deliver-alert" });
 
 /**
+ * A monitor's weekly digest is due (lib/digests): its first attempt when the digests' check claims
+ * it, each retry when its time comes. The event id is `<digest>.<attempt>`: one job per attempt.
+ */
+export const digestDue = defineEvent("geoscope/digest.due", z.strictObject({
+    digest_id: z.string().regex(/^dg_[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be a digest id (dg_…)" }),
+    attempt: z.int().min(1).max(6),
+  }), { job: "deliver-digest" });
+
+/**
  * A job of three steps that append to files in `dir`, for the durability tests: registered only
  * when GEOSCOPE_TEST_JOBS=1 (lib/work/testing/three-steps.ts). Step two throws on its first
  * `fail_first` executions.
@@ -66,7 +75,7 @@ export const alertDeliveryDue = defineEvent("geoscope/alert.delivery-due", z.str
 export const testThreeSteps = defineEvent("geoscope/test.three-steps", z.strictObject({ dir: z.string().min(1), fail_first: z.int().min(0).optional() }), { job: "test-three-steps" });
 
 /** The typed event module: every event a job may be triggered by. */
-export const events = { runQueued, questionsQueued, visibilityJudgeQueued, auditQueued, monitorTickDue, monitorTickFinished, alertDeliveryDue, testThreeSteps } as const;
+export const events = { runQueued, questionsQueued, visibilityJudgeQueued, auditQueued, monitorTickDue, monitorTickFinished, alertDeliveryDue, digestDue, testThreeSteps } as const;
 
 export type AnyEventType = (typeof events)[keyof typeof events];
 export type EventName = AnyEventType["name"];

@@ -3,6 +3,7 @@
 // domain (lib/<domain>/jobs/<name>.ts) and one line here.
 import { alertDeliveriesTask, deliverAlertJob } from "../alerts/jobs/deliver";
 import { auditPageJob } from "../audits/jobs/audit-page";
+import { deliverDigestJob, monitorDigestsTask } from "../digests/jobs/digest";
 import { monitorScheduleTask } from "../monitors/jobs/schedule";
 import { finishTickJob, startTickJob } from "../monitors/jobs/tick";
 import { generateQuestionsJob } from "../questions/jobs/generate-questions";
@@ -13,7 +14,7 @@ import type { PeriodicTask } from "./periodic";
 import { threeStepsJob } from "./testing/three-steps";
 import { judgeVisibilityJob } from "../visibility/jobs/judge-visibility";
 
-const JOBS: readonly AnyJob[] = [promptRunJob, generateQuestionsJob, judgeVisibilityJob, auditPageJob, startTickJob, finishTickJob, deliverAlertJob];
+const JOBS: readonly AnyJob[] = [promptRunJob, generateQuestionsJob, judgeVisibilityJob, auditPageJob, startTickJob, finishTickJob, deliverAlertJob, deliverDigestJob];
 /** Jobs for the durability tests, registered only when GEOSCOPE_TEST_JOBS=1. */
 const TEST_JOBS: readonly AnyJob[] = [threeStepsJob];
 
@@ -33,7 +34,7 @@ export function jobForEvent(event: AnyEventType): AnyJob {
 }
 
 /** Work on a clock (lib/work/periodic.ts): the local driver's timers, Inngest's cron functions. */
-const PERIODIC: readonly PeriodicTask[] = [monitorScheduleTask, alertDeliveriesTask];
+const PERIODIC: readonly PeriodicTask[] = [monitorScheduleTask, alertDeliveriesTask, monitorDigestsTask];
 
 export function registeredPeriodic(): readonly PeriodicTask[] {
   return PERIODIC;

@@ -179,6 +179,7 @@ const MATRIX: Record<string, Slot[]> = {
   createComparisonAnalysis: [body("ids[]", ["run", "batch", "fanout"], (id) => ({ body: { ids: [id], a: "chatgpt", b: "chatgpt_app", entities: [{ name: "HubSpot", role: "brand" }] } }))],
   listMonitorAlerts: byMonitor,
   testMonitorWebhook: byMonitor,
+  listMonitorDigests: byMonitor,
   createOpportunityAnalysis: [body("analysis", ["questionsAnalysis", "citationAnalysis", "visibilityAnalysis"], (id) => ({ body: { analysis: id } }))],
 };
 

@@ -9,6 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cronFunctionOf, inngestFunctionOf } from "@/inngest/functions/jobs";
 import { alertDeliveriesTask } from "@/lib/alerts/jobs/deliver";
 import { raisePing } from "@/lib/alerts/raise";
+import { monitorDigestsTask } from "@/lib/digests/jobs/digest";
+import { newId } from "@/lib/db/ids";
 import { monitorScheduleTask } from "@/lib/monitors/jobs/schedule";
 import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { claimDueSlots } from "@/lib/monitors/ticks";
@@ -278,6 +280,24 @@ describe("on Inngest", () => {
         },
       };
     },
+    "deliver-digest": async () => {
+      // A digest claimed, its attempt not made here: the Inngest function must make it (logged:
+      // these tests set no SMTP_URL).
+      const monitor = await createMonitor(principal, {
+        project, prompts: [{ text: "typed digest" }], engines: ["gemini"], runs: 1, entities: [{ name: "Acme", role: "brand" }], alerts: { digest: "weekly" },
+      });
+      const { workspaceId } = await db().monitor.findUniqueOrThrow({ where: { id: monitor.id } });
+      const digest = await db().monitorDigest.create({
+        data: { id: newId("digest"), monitorId: monitor.id, workspaceId, week: "2026-W48", subject: "Weekly digest: typed digest (week 2026-W48)", createdAt: new Date() },
+      });
+      return {
+        event: { id: `${digest.id}.1`, data: { digest_id: digest.id, attempt: 1 } },
+        check: async (result) => {
+          expect(result).toBe("logged");
+          expect(await db().monitorDigest.findUniqueOrThrow({ where: { id: digest.id } })).toMatchObject({ status: "logged", attempts: 1, recipient: principal.user.email });
+        },
+      };
+    },
     "judge-visibility": async () => {
       // A judged analysis of a finished batch, its job accepted but not executed here: the Inngest
       // function must judge its runs and finish it, its hold captured.
@@ -334,6 +354,7 @@ describe("on Inngest", () => {
     expect(registeredPeriodic().map((t) => [t.id, t.cron])).toEqual([
       ["monitor-schedule", "* * * * *"],
       ["alert-deliveries", "* * * * *"],
+      ["monitor-digests", "* * * * *"],
     ]);
     const monitor = await createMonitor(principal, { project, prompts: [{ text: "cron tick" }], engines: ["gemini"], runs: 1, entities: [{ name: "Acme", role: "brand" }] });
     await db().monitor.update({ where: { id: monitor.id }, data: { nextRunAt: new Date(Date.now() - 60_000) } });
@@ -369,5 +390,26 @@ describe("on Inngest", () => {
     } finally {
       await receiver.close();
     }
+  });
+  it("runs the weekly digests' check from an Inngest cron function: a monitor whose digest day's tick has ended gets its digest, once", async () => {
+    const monitor = await createMonitor(principal, {
+      project, prompts: [{ text: "cron digest" }], engines: ["gemini"], runs: 1, entities: [{ name: "Acme", role: "brand" }], alerts: { digest: "weekly" },
+    });
+    // Its daily schedule's Monday tick, the latest before now, skipped (ended): what the scheduler would have left.
+    const now = new Date();
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    let monday = today - ((now.getUTCDay() + 6) % 7) * 86_400_000 + 6 * 3_600_000;
+    if (monday > now.getTime()) monday -= 7 * 86_400_000;
+    const row = await db().monitor.findUniqueOrThrow({ where: { id: monitor.id } });
+    await db().monitorTick.create({
+      data: { id: newId("monitorTick"), monitorId: monitor.id, workspaceId: row.workspaceId, version: 1, scheduledFor: new Date(monday), trigger: "schedule", status: "skipped", skipReason: "budget_exhausted", completedAt: new Date(monday + 1000) },
+    });
+    const run = () => new InngestTestEngine({ function: cronFunctionOf(monitorDigestsTask), events: [{ name: "inngest/scheduled.timer", data: { cron: "* * * * *" } }] }).execute();
+    const first = await run();
+    expect(first.error).toBeUndefined();
+    expect(first.result).toEqual({ claimed: 1, queued: 0, failed: 0 });
+    expect((await run()).result).toEqual({ claimed: 0, queued: 0, failed: 0 });
+    await localDriver().drained();
+    expect(await db().monitorDigest.findMany({ where: { monitorId: monitor.id } })).toEqual([expect.objectContaining({ status: "logged", attempts: 1 })]);
   });
 });

@@ -4,7 +4,8 @@
 // delivery, the alerts of a skipped tick sent to the webhook and mailed once (the e2e server's
 // SMTP catcher), once per cause. In Chromium: the monitor page's alerts and deliveries tables,
 // "Send test webhook" delivered and not, the alert settings refusing a loopback URL in the form's
-// words; screenshots at 1280 and 390 px. Then, on PostgreSQL with a server of its own, a delivery
+// words; the weekly digest turned on in the same form, GET /digests and `monitor digests` answering;
+// screenshots at 1280 and 390 px. Then, on PostgreSQL with a server of its own, a delivery
 // in flight when the server is SIGKILLed is retried by the restarted server, the same event id.
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -183,6 +184,39 @@ test("the monitor page: its alerts and deliveries, Send test webhook delivered a
   await expect(settings.getByTestId("alert-webhook-url")).toHaveValue(`http://127.0.0.1:${E2E_PORT + 2}/hook`);
   expect((await api("GET", `/monitors/${monitorId}`)).body.alerts.webhook_url).toBe(hook("/down"));
   await screenshots(page, testInfo, "monitor-alerts-refused");
+});
+
+test("the weekly digest: the monitor page's alert settings turn it on (same version), the page says when it goes, GET /digests and the CLI answer", async ({}, testInfo) => {
+  test.setTimeout(90_000);
+  expect((await api("GET", `/monitors/${monitorId}`)).body.alerts.digest).toBe("off");
+  await page.goto(`/monitors/${monitorId}`);
+  const digests = page.locator("#digests");
+  await expect(digests).toContainText("Off: turn on “Weekly digest” in the alert settings above");
+  await expect(digests.getByTestId("no-digests")).toBeVisible();
+  const section = page.locator("#alerts");
+  const settings = section.getByTestId("alert-settings");
+  if (!(await settings.isVisible())) await settings.locator("xpath=..").locator("summary").click();
+  await expect(settings.getByTestId("alert-digest")).not.toBeChecked();
+  await settings.getByTestId("alert-digest").check();
+  await settings.getByTestId("save-alerts").click();
+  await expect(section.getByTestId("alert-action-outcome")).toContainText("Alert settings saved.");
+  await screenshots(page, testInfo, "monitor-digest-setting");
+  const monitor = (await api("GET", `/monitors/${monitorId}`)).body;
+  expect(monitor.alerts.digest).toBe("weekly");
+  expect(monitor.version).toBe(1);
+  await page.reload();
+  await expect(page.locator("#digests")).toContainText("On: a digest goes to the monitor's creator on Mondays");
+  await expect(page.locator("#alerts").getByTestId("alert-digest")).toBeChecked();
+  await screenshots(page, testInfo, "monitor-digests");
+
+  // No Monday tick has run yet: the list is empty, in the API and the CLI alike.
+  const listed = await api("GET", `/monitors/${monitorId}/digests`);
+  expect(listed).toEqual({ status: 200, body: { items: [], next_cursor: null } });
+  const human = await cli(["monitor", "digests", monitorId]);
+  expect(human.code, human.stderr).toBe(0);
+  expect(human.stdout.trim()).toBe("(no digest yet)");
+  expect(JSON.parse((await cli(["monitor", "digests", monitorId, "--json"])).stdout)).toEqual(listed.body);
+  expect((await cli(["monitor", "get", monitorId])).stdout).toContain(`weekly digest (geoscope monitor digests ${monitorId})`);
 });
 
 test("a delivery in flight when the server is SIGKILLed is retried by the restarted server: the same event, delivered", async () => {

@@ -39,7 +39,7 @@ export async function sendTestWebhookAction(_prev: MonitorActionState, form: For
   }, refusal);
 }
 
-/** The alert settings: the webhook URL (checked by the audit fetcher's address rules), email, the smallest change. */
+/** The alert settings: the webhook URL (checked by the audit fetcher's address rules), email, the weekly digest, the smallest change. */
 export async function updateAlertsAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {
   const principal = await requireSessionPrincipal("/projects");
   return acting(async () => {
@@ -51,6 +51,7 @@ export async function updateAlertsAction(_prev: MonitorActionState, form: FormDa
         alerts: {
           webhook_url: field(form, "webhook_url") ?? null,
           email: form.get("email") === "on",
+          digest: form.get("digest") === "on" ? "weekly" : "off",
           ...(minChange !== undefined ? { min_change: /^\d+$/.test(minChange) ? Number(minChange) : minChange } : {}),
         },
       },

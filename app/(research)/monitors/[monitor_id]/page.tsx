@@ -1,5 +1,5 @@
 // A monitor: what it measures and when, its budget and spend, its controls (run now, pause or
-// resume, delete), its share link, its trend charts (the share page's too), its ticks newest first with a link to each tick's fanout and comparisons, Compare engines
+// resume, delete), its share link, its alerts and weekly digests, its trend charts (the share page's too), its ticks newest first with a link to each tick's fanout and comparisons, Compare engines
 // (its last tick's), and its prompts.
 // Before the first tick it says when that will be. Updates while a tick's fanout runs.
 import { CompareEnginesForm } from "../../_components/compare-form";
@@ -7,6 +7,7 @@ import type { Metadata } from "next";
 import { cache } from "react";
 import type { z } from "zod";
 import { chartAlerts, listAlerts } from "@/lib/alerts/read";
+import { listDigests } from "@/lib/digests/read";
 import { monitorDashboard, versionAsked } from "@/lib/monitors/dashboard";
 import { getShareStatus } from "@/lib/shares/service";
 import { requireSessionPrincipal } from "@/lib/auth/session";
@@ -24,6 +25,7 @@ import { marketText } from "../../_components/market";
 import { orNotFound, param } from "../../_lib/load";
 import { MonitorActions } from "../_components/monitor-actions";
 import { MonitorAlerts } from "../_components/monitor-alerts";
+import { MonitorDigests } from "../_components/monitor-digests";
 import { PromptList } from "../_components/prompt-list";
 import { ShareControl } from "../../_components/share-control";
 import { MonitorEntities, MonitorTrends } from "../../../s/_components/monitor-view";
@@ -36,6 +38,7 @@ type TickBody = z.input<typeof Tick>;
 
 const TICKS_PER_PAGE = 25;
 const ALERTS_PER_PAGE = 20;
+const DIGESTS_SHOWN = 8;
 /** Prompts listed open; past this many they open on demand. */
 const OPEN_PROMPTS = 10;
 
@@ -144,7 +147,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
   const alertsCursor = param(query.alerts_cursor);
   // ?version=N: an earlier version's series (one without figures, or not a number, draws the current).
   const askedVersion = versionAsked(param(query.version));
-  const [project, page, alerts, share, dashboard, marks] = await Promise.all([
+  const [project, page, alerts, share, dashboard, marks, digests] = await Promise.all([
     orNotFound(getProject(principal, monitor.project)),
     listTicks(principal, monitor.id, { limit: TICKS_PER_PAGE, cursor }).catch((error: unknown) => {
       // A cursor edited by hand is the API's 400: the page starts from the newest.
@@ -158,6 +161,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
     getShareStatus(principal, "monitor", monitor.id),
     orNotFound(monitorDashboard(monitor.id, askedVersion).then((d) => d ?? Promise.reject(notFoundError("monitor", monitor.id)))),
     chartAlerts(monitor.id),
+    listDigests(principal, monitor.id, { limit: DIGESTS_SHOWN }),
   ]);
   const open = page.items.filter((t) => !t.completed_at && t.fanout_id).map((t) => t.fanout_id!);
   // "Compare engines" compares the newest tick that ran, of those on this page.
@@ -254,6 +258,8 @@ export default async function MonitorPage({ params, searchParams }: Props) {
         page={alerts}
         olderHref={alerts.next_cursor ? `/monitors/${monitor.id}?alerts_cursor=${alerts.next_cursor}#alerts` : null}
       />
+
+      <MonitorDigests digest={monitor.alerts.digest} schedule={monitor.schedule} items={digests.items} />
 
       <Section id="prompts" title={`Prompts (${monitor.prompts.length})`}>
         <details open={monitor.prompts.length <= OPEN_PROMPTS}>

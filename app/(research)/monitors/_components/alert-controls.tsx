@@ -1,6 +1,6 @@
 "use client";
 // A monitor's alert controls: "Send test webhook" (a ping now, then how it went), the alert
-// settings (webhook URL, email, the smallest change worth an alert) and "New webhook secret"
+// settings (webhook URL, email, the weekly digest, the smallest change worth an alert) and "New webhook secret"
 // (asked first: the secret the webhook's receiver checks changes; the new one is shown once,
 // with a copy button). Each answers in a line below.
 import { useState } from "react";
@@ -13,7 +13,7 @@ import { ActionOutcome } from "./action-outcome";
 
 const IDLE: MonitorActionState = { ok: true };
 
-type Settings = { webhook_url: string | null; email: boolean; min_change: number };
+type Settings = { webhook_url: string | null; email: boolean; min_change: number; digest: "off" | "weekly" };
 
 export function AlertControls({ id, alerts }: { id: string; alerts: Settings }) {
   const ping = useFormAction(sendTestWebhookAction, IDLE);
@@ -34,7 +34,7 @@ export function AlertControls({ id, alerts }: { id: string; alerts: Settings }) 
           <p className="text-sm text-slate-600">Set a webhook URL below to send alerts, and a test, to it.</p>
         )}
       </div>
-      <details className="mt-3 text-sm" open={!alerts.webhook_url && !alerts.email}>
+      <details className="mt-3 text-sm" open={!alerts.webhook_url && !alerts.email && alerts.digest !== "weekly"}>
         <summary className="cursor-pointer text-slate-600">Alert settings</summary>
         <form {...save.form} className="mt-2 grid gap-3 sm:max-w-xl" data-testid="alert-settings">
           <input type="hidden" name="id" value={id} />
@@ -53,6 +53,15 @@ export function AlertControls({ id, alerts }: { id: string; alerts: Settings }) 
           <label className="flex items-center gap-2">
             <input name="email" type="checkbox" defaultChecked={alerts.email} data-testid="alert-email" />
             <span>Email the monitor's creator, one message per tick</span>
+          </label>
+          <label className="flex items-start gap-2">
+            <input name="digest" type="checkbox" defaultChecked={alerts.digest === "weekly"} className="mt-1" data-testid="alert-digest" />
+            <span>
+              Weekly digest e-mail to the monitor's creator
+              <span className="block text-xs text-slate-500">
+                The week's summary, significant changes and top opportunities, on the schedule's weekday (Mondays for a daily monitor) once that day's tick has run.
+              </span>
+            </span>
           </label>
           <label className="grid gap-1">
             <span className="font-medium text-slate-700">Smallest change (points)</span>

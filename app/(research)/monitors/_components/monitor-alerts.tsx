@@ -67,7 +67,7 @@ export function MonitorAlerts({
   olderHref,
 }: {
   id: string;
-  alerts: { webhook_url: string | null; email: boolean; min_change: number };
+  alerts: { webhook_url: string | null; email: boolean; min_change: number; digest: "off" | "weekly" };
   page: z.input<typeof AlertList>;
   olderHref: string | null;
 }) {
