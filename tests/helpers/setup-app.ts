@@ -1,5 +1,6 @@
-// Runs before every api and pg test file: responses are checked against their schemas, and
-// the configuration is read afresh from the environment the test file sets.
+// Runs before every api and pg test file (the api project's through setup-api.ts): responses are
+// checked against their schemas, and the configuration is read afresh from the environment the
+// test file sets.
 import { beforeEach } from "vitest";
 import { resetConfig } from "@/lib/config/env";
 import { installJobs } from "@/lib/work/local-driver";
