@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import { db } from "@/lib/db/client";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
 import { freshPglite, freshPostgres, type FreshDb, type FreshPostgres } from "./db";
+import { noCapacityDriver } from "./drivers";
 import type { Person } from "./people";
 
 export function useTestDatabase(): void {
@@ -41,7 +42,7 @@ export function usePostgresDatabase(options: { poolSize?: number } = {}): () => 
 export async function heldBack<T>(start: () => Promise<T>): Promise<T> {
   const drivers = globalThis as { __geoscopeLocalDriver?: LocalDriver };
   const real = localDriver();
-  drivers.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
+  drivers.__geoscopeLocalDriver = noCapacityDriver();
   try {
     return await start();
   } finally {
