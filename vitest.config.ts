@@ -37,7 +37,7 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          setupFiles: ["tests/helpers/setup-api.ts"],
+          setupFiles: ["tests/helpers/setup-app.ts"],
         },
       },
     ],

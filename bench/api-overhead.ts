@@ -33,7 +33,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { adminQuery as adminQueryOn } from "../tests/helpers/db";
+import { adminQuery as adminQueryOn } from "../tests/helpers/pg-database";
 import { runToEnd } from "../tests/helpers/processes";
 import { serverEnv } from "../scripts/lib/server-env.mjs";
 import { paced } from "./lib/paced";

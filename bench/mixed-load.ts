@@ -28,7 +28,7 @@ import path from "node:path";
 import pg from "pg";
 import { parseUsd } from "@/lib/billing/money";
 import { serverEnv } from "../scripts/lib/server-env.mjs";
-import { adminQuery } from "../tests/helpers/db";
+import { adminQuery } from "../tests/helpers/pg-database";
 import { repoRoot, runToEnd } from "../tests/helpers/processes";
 import { portInRange } from "./lib/ports";
 import { startSimulator, summary } from "./lib/setup";

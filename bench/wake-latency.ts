@@ -7,7 +7,7 @@
 // postgresql://postgres@127.0.0.1:5432/postgres) where it may CREATE DATABASE.
 // Run: npm run bench:wake [-- samples]
 import { PgNotifier } from "@/lib/changes/notify";
-import { adminQuery } from "../tests/helpers/db";
+import { adminQuery } from "../tests/helpers/pg-database";
 
 const SAMPLES = Number(process.argv[2] ?? 500);
 const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/postgres";

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { adminQuery as adminQueryOn } from "../../tests/helpers/db";
+import { adminQuery as adminQueryOn } from "../../tests/helpers/pg-database";
 import { freePort, repoRoot } from "../../tests/helpers/processes";
 
 /** Simulated engines, nothing external; call before anything reads the configuration. */

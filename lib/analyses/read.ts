@@ -16,10 +16,8 @@ import { holdJoin, holdShape } from "../billing/store";
 import { isFinished } from "../runs/status";
 import { type AnalysesQuery, type Analysis, type AnalysisList } from "../schemas/analyses";
 import { readableSql, readerOf, type Reader } from "../shares/reader";
-import { inReachableWorkspaceSql, reachableBy, reachOf, requireWorkspace, type ReachPlaceholders } from "../workspaces/access";
+import { reachableSql, reachOf, requireWorkspace, type ReachPlaceholders } from "../workspaces/access";
 import { analysisColumns, presentAnalysis, type AnalysisRow } from "./present";
-
-const analysisInclude = { createdBy: { select: { email: true } } } as const;
 
 /**
  * Files a just-made analysis's body under the version the statement of GET /analyses/{id} will
@@ -29,20 +27,38 @@ export function rememberAnalysisBody(analysisId: string, version: string, status
   analysisBodies.set(analysisId, { version, status, text, size: text.length });
 }
 
+/** An analysis the credential reaches, with its columns. */
+const REACHABLE_ANALYSIS = defineStatement({
+  label: "analysis_reached",
+  params: ["analysis", "user", "own"],
+  columns: analysisColumns,
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id WHERE a.id = ${p.analysis} AND ${reachableSql("a", p)}`,
+});
+
 async function getAnalysisRowOrThrow(principal: Principal, analysisId: string): Promise<AnalysisRow> {
-  const row = await db().analysis.findFirst({ where: { id: analysisId, ...reachableBy(principal) }, include: analysisInclude });
+  const row = await REACHABLE_ANALYSIS.first(standalone(), { analysis: analysisId, ...reachOf(principal) });
   if (!row) throw notFound("analysis", analysisId);
   return row;
 }
 
-/** An analysis of one kind the credential can reach, with its stored result: its workspace, project and result; 404 as a missing one otherwise. */
+/** An analysis of one kind the credential reaches, with what its pages and the actions on it read. */
+const REACHABLE_ANALYSIS_OF_KIND = defineStatement({
+  label: "analysis_of_kind_reached",
+  params: ["analysis", "kind", "user", "own"],
+  columns: { workspaceId: text("a.workspace_id"), projectId: text("a.project_id"), input: json("a.input"), result: json("a.result").nullable },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM analyses a WHERE a.id = ${p.analysis} AND a.kind = ${p.kind}::"AnalysisKind" AND ${reachableSql("a", p)}`,
+});
+
+/** An analysis of one kind the credential can reach, with its stored result: its workspace, project, input and result; 404 as a missing one otherwise. */
 export async function reachableAnalysisOfKind(principal: Principal, analysisId: string, kind: "questions" | "citations" | "visibility" | "comparison" | "opportunities") {
-  const row = await db().analysis.findFirst({ where: { id: analysisId, kind, ...reachableBy(principal) }, select: { workspaceId: true, projectId: true, result: true } });
+  const row = await REACHABLE_ANALYSIS_OF_KIND.first(standalone(), { analysis: analysisId, kind, ...reachOf(principal) });
   if (!row || !row.result) throw notFound("analysis", analysisId);
-  return { workspaceId: row.workspaceId, projectId: row.projectId, result: row.result as unknown };
+  return { workspaceId: row.workspaceId, projectId: row.projectId, input: row.input, result: row.result };
 }
 
-/** An analysis as an object, through Prisma (pages; what the spliced read is compared with). */
+/** An analysis as an object (pages; what the spliced read is compared with): its row, presented. */
 export async function getAnalysis(principal: Principal, analysisId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
   let row = await getAnalysisRowOrThrow(principal, analysisId);
   if (options.wait && !isFinished(row.status)) {
@@ -139,7 +155,7 @@ const CURSOR_REFUSED = "cursor: is not a cursor this server issued; pass the nex
 
 /** The workspaces a list of analyses covers (alias `t`): the one asked for, or every one the credential can act in. */
 const inListedWorkspaces = (t: string, p: ReachPlaceholders & { readonly workspace: string }, given: { readonly workspace: boolean }) =>
-  given.workspace ? `${t}.workspace_id = ${p.workspace}` : inReachableWorkspaceSql(t, p);
+  given.workspace ? `${t}.workspace_id = ${p.workspace}` : reachableSql(t, p);
 
 /** GET /analyses, newest first (by creation time, then id): one statement per combination of filters. */
 const ANALYSIS_LIST = defineStatement({

@@ -7,7 +7,7 @@ import { arrayParam, bool, defineStatement, text } from "../db/statement";
 import { standalone } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
 import { CITATION_LIMITS } from "../schemas/analyses";
-import { reachableWorkspaceIds } from "../workspaces/access";
+import { reachableSql, reachOf } from "../workspaces/access";
 import { type ObservedSource, type RunObservation } from "./citations";
 
 /** A run an id named: what the analysis needs of it, read without its result. */
@@ -43,24 +43,24 @@ const NAMED_COLUMNS = {
 /** The runs among `runs` in the caller's workspaces (read with pg statements: 20,000 rows decode far faster than through Prisma's raw queries). */
 const RUNS_BY_ID = defineStatement({
   label: "analysis_named_runs",
-  params: ["runs", "workspaces"],
+  params: ["runs", "user", "own"],
   columns: NAMED_COLUMNS,
-  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[]) AND r.workspace_id = ANY(${p.workspaces}::text[])`,
+  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[]) AND ${reachableSql("r", p)}`,
 });
 
 /** The batches or fanouts among `ids` in the caller's workspaces. */
 const GROUPS_FOUND = {
   rq: defineStatement({
     label: "analysis_named_batches",
-    params: ["ids", "workspaces"],
+    params: ["ids", "user", "own"],
     columns: { id: text("b.id") },
-    sql: ({ select, p }) => `SELECT ${select} FROM batches b WHERE b.id = ANY(${p.ids}::text[]) AND b.workspace_id = ANY(${p.workspaces}::text[])`,
+    sql: ({ select, p }) => `SELECT ${select} FROM batches b WHERE b.id = ANY(${p.ids}::text[]) AND ${reachableSql("b", p)}`,
   }),
   fo: defineStatement({
     label: "analysis_named_fanouts",
-    params: ["ids", "workspaces"],
+    params: ["ids", "user", "own"],
     columns: { id: text("f.id") },
-    sql: ({ select, p }) => `SELECT ${select} FROM fanouts f WHERE f.id = ANY(${p.ids}::text[]) AND f.workspace_id = ANY(${p.workspaces}::text[])`,
+    sql: ({ select, p }) => `SELECT ${select} FROM fanouts f WHERE f.id = ANY(${p.ids}::text[]) AND ${reachableSql("f", p)}`,
   }),
 };
 
@@ -68,25 +68,25 @@ const GROUPS_FOUND = {
 const GROUP_RUNS = {
   rq: defineStatement({
     label: "analysis_batch_runs",
-    params: ["ids", "workspaces"],
+    params: ["ids", "user", "own"],
     columns: NAMED_COLUMNS,
     sql: ({ select, p }) =>
-      `SELECT ${select} FROM runs r WHERE r.batch_id IN (SELECT b.id FROM batches b WHERE b.id = ANY(${p.ids}::text[]) AND b.workspace_id = ANY(${p.workspaces}::text[])) ORDER BY r.id`,
+      `SELECT ${select} FROM runs r WHERE r.batch_id IN (SELECT b.id FROM batches b WHERE b.id = ANY(${p.ids}::text[]) AND ${reachableSql("b", p)}) ORDER BY r.id`,
   }),
   fo: defineStatement({
     label: "analysis_fanout_runs",
-    params: ["ids", "workspaces"],
+    params: ["ids", "user", "own"],
     columns: NAMED_COLUMNS,
     sql: ({ select, p }) =>
-      `SELECT ${select} FROM runs r WHERE r.fanout_id IN (SELECT f.id FROM fanouts f WHERE f.id = ANY(${p.ids}::text[]) AND f.workspace_id = ANY(${p.workspaces}::text[])) ORDER BY r.id`,
+      `SELECT ${select} FROM runs r WHERE r.fanout_id IN (SELECT f.id FROM fanouts f WHERE f.id = ANY(${p.ids}::text[]) AND ${reachableSql("f", p)}) ORDER BY r.id`,
   }),
 };
 
 /** The batches (`rq`) or fanouts (`fo`) among the ids that the caller can see, and their runs in creation order. */
-async function groupsNamed(ids: readonly string[], prefix: "rq" | "fo", workspaces: string[]): Promise<{ found: Set<string>; runs: Map<string, NamedRun[]> }> {
+async function groupsNamed(ids: readonly string[], prefix: "rq" | "fo", reach: { user: string; own: string | null }): Promise<{ found: Set<string>; runs: Map<string, NamedRun[]> }> {
   const wanted = [...new Set(ids.filter((id) => isId(id, prefix)))];
   if (wanted.length === 0) return { found: new Set(), runs: new Map() };
-  const params = { ids: arrayParam(wanted), workspaces: arrayParam(workspaces) };
+  const params = { ids: arrayParam(wanted), ...reach };
   // Which exist and their runs at once (the runs' statement checks the workspaces itself).
   const [rows, named] = await Promise.all([GROUPS_FOUND[prefix].query(standalone(), params), GROUP_RUNS[prefix].query(standalone(), params)]);
   const found = new Set(rows.map((r) => r.id));
@@ -106,13 +106,13 @@ async function groupsNamed(ids: readonly string[], prefix: "rq" | "fo", workspac
  */
 async function runsNamed(principal: Principal, ids: readonly string[]): Promise<NamedRun[]> {
   const runIds = [...new Set(ids.filter((id) => isId(id, "dr")))];
-  const workspaces = await reachableWorkspaceIds(principal);
+  const reach = reachOf(principal);
   const [runs, batches, fanouts] = await Promise.all([
     runIds.length
-      ? RUNS_BY_ID.query(standalone(), { runs: arrayParam(runIds), workspaces: arrayParam(workspaces) })
+      ? RUNS_BY_ID.query(standalone(), { runs: arrayParam(runIds), ...reach })
       : [],
-    groupsNamed(ids, "rq", workspaces),
-    groupsNamed(ids, "fo", workspaces),
+    groupsNamed(ids, "rq", reach),
+    groupsNamed(ids, "fo", reach),
   ]);
   const runById = new Map(runs.map(({ fanoutId: _, ...r }) => [r.id, r]));
   for (const id of ids) {

@@ -4,7 +4,8 @@ import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { notFound } from "../http/errors";
 import type { ApiKey as ApiKeyShape, ApiKeyCreateRequest } from "../schemas/auth";
-import { defaultWorkspaceId, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { date, defineStatement, standalone, text } from "../db/statement";
+import { defaultWorkspaceId, reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { credentialsRevoked } from "./credential-cache";
 import type { Principal } from "./principal";
 import { SECRET_PREFIX, hashSecret, newSecret } from "./secrets";
@@ -32,12 +33,23 @@ export function presentApiKey(key: ApiKeyRow): z.input<typeof ApiKeyShape> {
 }
 
 /** The caller's own keys in the workspaces the credential can act in, newest first. */
+const API_KEY_LIST = defineStatement({
+  label: "api_keys",
+  params: ["user", "own"],
+  columns: {
+    id: text("k.id"),
+    name: text("k.name"),
+    prefix: text("k.prefix"),
+    workspaceId: text("k.workspace_id"),
+    createdAt: date("k.created_at"),
+    lastUsedAt: date("k.last_used_at").nullable,
+    revokedAt: date("k.revoked_at").nullable,
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM api_keys k WHERE k.user_id = ${p.user} AND ${reachableSql("k", p)} ORDER BY k.id DESC`,
+});
+
 export async function listApiKeys(principal: Principal) {
-  const workspaceIds = await reachableWorkspaceIds(principal);
-  const keys = await db().apiKey.findMany({
-    where: { userId: principal.user.id, workspaceId: { in: workspaceIds } },
-    orderBy: { id: "desc" },
-  });
+  const keys = await API_KEY_LIST.query(standalone(), reachOf(principal));
   return { items: keys.map(presentApiKey) };
 }
 

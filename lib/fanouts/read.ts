@@ -27,7 +27,7 @@ import { isFinished, statusOfCounts, type RunCounts } from "../runs/status";
 import type { Fanout, FanoutList, FanoutQueryReport, FanoutsQuery } from "../schemas/fanouts";
 import type { RunStatus } from "../schemas/runs";
 import { readableSql, readerOf, type Reader } from "../shares/reader";
-import { inReachableWorkspaceSql, reachOf, requireWorkspace } from "../workspaces/access";
+import { reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { presentFanout, queryReportOf, summaryOf } from "./present";
 import { fanoutColumns, observedRunColumns, type FanoutRow } from "./rows";
 
@@ -156,7 +156,7 @@ const FANOUT_LIST = defineStatement({
     `COALESCE(bool_or(r.status <> 'queued' OR r.started_at IS NOT NULL), false) AS any_started, max(r.completed_at) AS last_done ` +
     `FROM runs r WHERE r.fanout_id = f.id) t WHERE ` +
     allOf(
-      given.workspace ? `f.workspace_id = ${p.workspace}` : inReachableWorkspaceSql("f", p),
+      given.workspace ? `f.workspace_id = ${p.workspace}` : reachableSql("f", p),
       given.project && `f.project_id = ${p.project}`,
       given.before && `f.id < ${p.before}`,
     ) +

@@ -16,7 +16,7 @@ import type { Monitor, MonitorList, MonitorPrompt, MonitorsQuery, MonitorSummary
 import type { ENGINE_IDS } from "../schemas/common";
 import type { Entity } from "../schemas/visibility";
 import { readableSql, readerOf, type Reader } from "../shares/reader";
-import { inReachableWorkspaceSql, reachOf, requireWorkspace } from "../workspaces/access";
+import { reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { tickSummary } from "../words/ticks";
 import { monthStart, scheduleOf, type Every } from "./schedule";
 import { seriesOf, tickFigures, type SeriesBody, type TickFigures } from "./series";
@@ -138,7 +138,7 @@ const MONITOR_LIST = defineStatement({
   sql: ({ select, p, given }) =>
     `SELECT ${select} FROM ${monitorFrom} WHERE ` +
     allOf(
-      given.workspace ? `mo.workspace_id = ${p.workspace}` : inReachableWorkspaceSql("mo", p),
+      given.workspace ? `mo.workspace_id = ${p.workspace}` : reachableSql("mo", p),
       given.project && `mo.project_id = ${p.project}`,
       given.before && `mo.id < ${p.before}`,
     ) +

@@ -6,7 +6,8 @@ import { Prisma } from "../db/generated/client";
 import { newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
 import { contextRefusals, domainNameOf, type Project, type ProjectContext, type ProjectCreateRequest, type ProjectUpdateRequest } from "../schemas/projects";
-import { defaultWorkspaceId, reachableBy, reachableWorkspaceIds, requireWorkspace } from "../workspaces/access";
+import { date, defineStatement, group, json, standalone, text } from "../db/statement";
+import { defaultWorkspaceId, reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 
 type ProjectRow = {
   id: string;
@@ -75,15 +76,44 @@ function cleanContext(context: z.output<typeof ProjectContext> | null | undefine
   return Object.keys(clean).length ? clean : null;
 }
 
+const projectColumns = {
+  id: text("p.id"),
+  name: text("p.name"),
+  slug: text("p.slug"),
+  workspaceId: text("p.workspace_id"),
+  context: json("p.context").nullable,
+  createdAt: date("p.created_at"),
+  workspace: group({ name: text("w.name") }),
+  createdBy: group({ email: text("u.email") }),
+};
+const projectFrom = "projects p JOIN workspaces w ON w.id = p.workspace_id JOIN users u ON u.id = p.created_by_user_id";
+
+/** The projects of one workspace (checked reachable first), or of every one the credential can act in, newest first. */
+const PROJECT_LIST = defineStatement({
+  label: "projects",
+  params: ["user", "own", "workspace"],
+  columns: projectColumns,
+  sql: ({ select, p, given }) =>
+    `SELECT ${select} FROM ${projectFrom} WHERE ${given.workspace ? `p.workspace_id = ${p.workspace}` : reachableSql("p", p)} ORDER BY p.id DESC`,
+});
+
+/** A project the credential can reach. */
+const PROJECT_BY_ID = defineStatement({
+  label: "project_by_id",
+  params: ["project", "user", "own"],
+  columns: projectColumns,
+  sql: ({ select, p }) => `SELECT ${select} FROM ${projectFrom} WHERE p.id = ${p.project} AND ${reachableSql("p", p)}`,
+});
+
 export async function listProjects(principal: Principal, workspace?: string) {
-  const workspaceIds = workspace ? [(await requireWorkspace(principal, workspace)).workspace.id] : await reachableWorkspaceIds(principal);
-  const rows = await db().project.findMany({ where: { workspaceId: { in: workspaceIds } }, include: withNames, orderBy: { id: "desc" } });
+  const workspaceId = workspace ? (await requireWorkspace(principal, workspace)).workspace.id : undefined;
+  const rows = await PROJECT_LIST.query(standalone(), { ...reachOf(principal), workspace: workspaceId });
   return { items: rows.map(presentProject) };
 }
 
 /** A project the credential can act on, or 404. */
-export async function getProjectOrThrow(principal: Principal, projectId: string) {
-  const row = await db().project.findFirst({ where: { id: projectId, ...reachableBy(principal) }, include: withNames });
+export async function getProjectOrThrow(principal: Principal, projectId: string): Promise<ProjectRow> {
+  const row = await PROJECT_BY_ID.first(standalone(), { project: projectId, ...reachOf(principal) });
   if (!row) throw notFound("project", projectId);
   return row;
 }

@@ -9,7 +9,9 @@ import { engineConfig } from "../config/engines";
 import { MAX_ENGINE_ATTEMPTS } from "../runs/lifecycle";
 import { isFinished } from "../runs/status";
 import { attemptView, type AttemptView } from "./attempts";
-import { reachableBy } from "../workspaces/access";
+import { arrayParam, date, defineStatement, int, standalone, text } from "../db/statement";
+import type { RunStatus } from "../schemas/runs";
+import { reachableSql, reachOf } from "../workspaces/access";
 
 /** The objects a page can follow, by id prefix. */
 const FOLLOWABLE = /^(dr|rq|fo|fa|ca)_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -39,26 +41,58 @@ async function runsProgress(where: { batchId: string } | { fanoutId: string }): 
  * Runs and analyses: their status. Batches and fanouts: how many of their runs have ended.
  */
 export async function progressOf(principal: Principal, id: string): Promise<Progress> {
-  const reachable = { id, ...reachableBy(principal) };
   const prefix = id.slice(0, 2);
+  const reach = { id, ...reachOf(principal) };
   if (prefix === "dr") {
-    const run = await db().run.findFirst({ where: reachable, select: { status: true, engineAttempt: true } });
+    const run = await RUN_STATUS.first(standalone(), reach);
     if (!run) throw notFound("run", id);
     const attempt = run.status === "running" && run.engineAttempt ? `#${run.engineAttempt}` : "";
     return { signature: `${run.status}${attempt}`, finished: isFinished(run.status) };
   }
   if (prefix === "rq") {
-    if (!(await db().batch.findFirst({ where: reachable, select: { id: true } }))) throw notFound("batch", id);
+    if (!(await BATCH_REACHED.first(standalone(), reach))) throw notFound("batch", id);
     return runsProgress({ batchId: id });
   }
   if (prefix === "fo") {
-    if (!(await db().fanout.findFirst({ where: reachable, select: { id: true } }))) throw notFound("fanout", id);
+    if (!(await FANOUT_REACHED.first(standalone(), reach))) throw notFound("fanout", id);
     return runsProgress({ fanoutId: id });
   }
-  const analysis = await db().analysis.findFirst({ where: reachable, select: { status: true } });
+  const analysis = await ANALYSIS_STATUS.first(standalone(), reach);
   if (!analysis) throw notFound("analysis", id);
   return { signature: analysis.status, finished: isFinished(analysis.status) };
 }
+
+const RUN_STATUS = defineStatement({
+  label: "progress_run",
+  params: ["id", "user", "own"],
+  columns: { status: text<RunStatus>("r.status"), engineAttempt: int("r.engine_attempt").nullable },
+  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ${p.id} AND ${reachableSql("r", p)}`,
+});
+const BATCH_REACHED = defineStatement({
+  label: "progress_batch",
+  params: ["id", "user", "own"],
+  sql: ({ p }) => `SELECT 1 FROM batches b WHERE b.id = ${p.id} AND ${reachableSql("b", p)}`,
+});
+const FANOUT_REACHED = defineStatement({
+  label: "progress_fanout",
+  params: ["id", "user", "own"],
+  sql: ({ p }) => `SELECT 1 FROM fanouts f WHERE f.id = ${p.id} AND ${reachableSql("f", p)}`,
+});
+const ANALYSIS_STATUS = defineStatement({
+  label: "progress_analysis",
+  params: ["id", "user", "own"],
+  columns: { status: text<RunStatus>("a.status") },
+  sql: ({ select, p }) => `SELECT ${select} FROM analyses a WHERE a.id = ${p.id} AND ${reachableSql("a", p)}`,
+});
+
+/** The running prompt runs among `runs` that the credential reaches, with where their engine call is. */
+const RUNNING_ATTEMPTS = defineStatement({
+  label: "progress_attempts",
+  params: ["runs", "user", "own"],
+  columns: { id: text("r.id"), engineAttempt: int("r.engine_attempt").nullable, engineAttemptAt: date("r.engine_attempt_at").nullable, startedAt: date("r.started_at").nullable },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[]) AND r.status = 'running' AND r.kind = 'prompt' AND ${reachableSql("r", p)}`,
+});
 
 /**
  * Where the engine call of each running prompt run among `runIds` is (attemptView), for the
@@ -66,10 +100,7 @@ export async function progressOf(principal: Principal, id: string): Promise<Prog
  */
 export async function engineAttemptsOf(principal: Principal, runIds: readonly string[]): Promise<Map<string, AttemptView>> {
   if (runIds.length === 0) return new Map();
-  const rows = await db().run.findMany({
-    where: { id: { in: [...runIds] }, status: "running", kind: "prompt", ...reachableBy(principal) },
-    select: { id: true, engineAttempt: true, engineAttemptAt: true, startedAt: true },
-  });
+  const rows = await RUNNING_ATTEMPTS.query(standalone(), { runs: arrayParam([...runIds]), ...reachOf(principal) });
   const rules = { maxAttempts: MAX_ENGINE_ATTEMPTS, timeoutMs: engineConfig().timeoutMs };
   return new Map(
     rows.flatMap((r) => {

@@ -19,7 +19,7 @@ import { VersionCache } from "../db/version-cache";
 import { pageOf, decodeCursor } from "../http/pagination";
 import type { Run, RunList, RunStatus, RunsQuery, PromptBatch } from "../schemas/runs";
 import { readableSql, readerOf, type Reader } from "../shares/reader";
-import { inReachableWorkspaceSql, reachableSql, reachOf, reachableBy, requireWorkspace } from "../workspaces/access";
+import { reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { presentBatch, presentRun, presentRunSummary, presentRunWithEnvelope, promptBatchText } from "./present";
 import { batchColumns, runColumns, runSummaryColumns, type BatchRow, type RunRow, type RunSummaryRow } from "./rows";
 import { isFinished } from "./status";
@@ -189,7 +189,7 @@ const RUN_LIST = defineStatement({
   sql: ({ select, p, given }) =>
     `SELECT ${select} FROM runs r LEFT JOIN users u ON u.id = r.created_by_user_id WHERE ` +
     allOf(
-      given.workspace ? `r.workspace_id = ${p.workspace}` : inReachableWorkspaceSql("r", p),
+      given.workspace ? `r.workspace_id = ${p.workspace}` : reachableSql("r", p),
       given.project && `r.project_id = ${p.project}`,
       given.batch && `r.batch_id = ${p.batch}`,
       given.fanout && `r.fanout_id = ${p.fanout}`,
@@ -223,6 +223,12 @@ const BATCH_REACHABLE = defineStatement({
 export async function batchReachable(principal: Principal, batchId: string): Promise<boolean> {
   return (await BATCH_REACHABLE.query(standalone(), { batch: batchId, ...reachOf(principal) })).length > 0;
 }
+
+const FANOUT_REACHABLE = defineStatement({
+  label: "fanout_reachable",
+  params: ["fanout", "user", "own"],
+  sql: ({ p }) => `SELECT 1 FROM fanouts f WHERE f.id = ${p.fanout} AND ${reachableSql("f", p)}`,
+});
 
 const BATCH_OPEN = defineStatement({
   label: "batch_open",
@@ -269,8 +275,7 @@ export async function runListFilter(principal: Principal, query: z.output<typeof
     if (query.wait > 0) await waitForBatch(query.batch, query.wait, signal);
   }
   if (query.fanout) {
-    const fanout = await db().fanout.findFirst({ where: { id: query.fanout, ...reachableBy(principal) }, select: { id: true } });
-    if (!fanout) throw notFound("fanout", query.fanout);
+    if (!(await FANOUT_REACHABLE.first(standalone(), { fanout: query.fanout, ...reachOf(principal) }))) throw notFound("fanout", query.fanout);
     filter.fanoutId = query.fanout;
   }
   if (query.status) filter.status = query.status;

@@ -22,7 +22,8 @@ import type { Fanout } from "../schemas/fanouts";
 import type { Monitor } from "../schemas/monitors";
 import type { PromptBatch, Run, RunStatus } from "../schemas/runs";
 import type { ShareKind } from "../schemas/shares";
-import { reachableBy } from "../workspaces/access";
+import { defineStatement, standalone, text } from "../db/statement";
+import { reachableSql, reachOf } from "../workspaces/access";
 import type { ShareReader } from "./reader";
 
 /** What sharing needs to know of an object the credential reaches. */
@@ -67,6 +68,27 @@ function publicRun(run: z.input<typeof Run>): z.input<typeof Run> {
 }
 
 /** A batch's or fanout's status, derived from its runs as their reads derive it (lib/runs/status.ts). */
+/** The workspace and status of a shareable object the credential reaches, by table (alias `t`). */
+const targetOf = (label: string, table: string, status: string | null) =>
+  defineStatement({
+    label,
+    params: ["id", "user", "own"],
+    columns: { workspaceId: text("t.workspace_id"), status: text(status ? `t.${status}` : "''") },
+    sql: ({ select, p }) => `SELECT ${select} FROM ${table} t WHERE t.id = ${p.id} AND ${reachableSql("t", p)}`,
+  });
+const TARGETS = {
+  run: targetOf("share_target_run", "runs", "status"),
+  analysis: targetOf("share_target_analysis", "analyses", "status"),
+  fanout: targetOf("share_target_fanout", "fanouts", null),
+  batch: targetOf("share_target_batch", "batches", null),
+  monitor: targetOf("share_target_monitor", "monitors", "status"),
+};
+
+/** The object `id` of a kind, as sharing needs it, when the credential reaches it. */
+async function reachedTarget(kind: keyof typeof TARGETS, principal: Principal, id: string): Promise<ShareTarget | null> {
+  return (await TARGETS[kind].first(standalone(), { id, ...reachOf(principal) })) ?? null;
+}
+
 async function statusOfRuns(where: { batchId: string } | { fanoutId: string }): Promise<string> {
   const groups = await db().run.groupBy({ by: ["status"], where, _count: { _all: true }, _max: { startedAt: true } });
   const counts: RunCounts = { queued: 0, running: 0, completed: 0, failed: 0 };
@@ -76,18 +98,18 @@ async function statusOfRuns(where: { batchId: string } | { fanoutId: string }): 
 
 export const SHARE_KINDS: { [K in ShareKind]: KindOf<PublicBodies[K]> } = {
   run: {
-    target: (principal, id) => db().run.findFirst({ where: { id, ...reachableBy(principal) }, select: { workspaceId: true, status: true } }),
+    target: (principal, id) => reachedTarget("run", principal, id),
     read: (reader, id) => readRun(reader, id),
     publicCopy: publicRun,
   },
   analysis: {
-    target: (principal, id) => db().analysis.findFirst({ where: { id, ...reachableBy(principal) }, select: { workspaceId: true, status: true } }),
+    target: (principal, id) => reachedTarget("analysis", principal, id),
     read: (reader, id) => readAnalysisText(reader, id),
     publicCopy: (analysis) => ({ ...analysis, project_id: null, created_by: null, charge: null }),
   },
   fanout: {
     async target(principal, id) {
-      const fanout = await db().fanout.findFirst({ where: { id, ...reachableBy(principal) }, select: { workspaceId: true } });
+      const fanout = await reachedTarget("fanout", principal, id);
       return fanout && { workspaceId: fanout.workspaceId, status: await statusOfRuns({ fanoutId: id }) };
     },
     read: (reader, id) => readFanoutText(reader, id),
@@ -105,7 +127,7 @@ export const SHARE_KINDS: { [K in ShareKind]: KindOf<PublicBodies[K]> } = {
   },
   batch: {
     async target(principal, id) {
-      const batch = await db().batch.findFirst({ where: { id, ...reachableBy(principal) }, select: { workspaceId: true } });
+      const batch = await reachedTarget("batch", principal, id);
       return batch && { workspaceId: batch.workspaceId, status: await statusOfRuns({ batchId: id }) };
     },
     read: (reader, id) => readBatch(reader, id),
@@ -116,7 +138,7 @@ export const SHARE_KINDS: { [K in ShareKind]: KindOf<PublicBodies[K]> } = {
   },
   monitor: {
     // Shared at any time (a live dashboard); its status (active or paused) does not matter.
-    target: (principal, id) => db().monitor.findFirst({ where: { id, ...reachableBy(principal) }, select: { workspaceId: true, status: true } }),
+    target: (principal, id) => reachedTarget("monitor", principal, id),
     async read(reader, id) {
       const monitor = await readMonitor(reader, id);
       return monitor && { text: JSON.stringify(monitor) };

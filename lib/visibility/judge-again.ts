@@ -10,10 +10,10 @@ import { formatUsd } from "../billing/money";
 import { priceOf } from "../billing/rate-card";
 import { billingSettings, currentRateCard } from "../billing/settings";
 import { engineConfig } from "../config/engines";
+import { reachableAnalysisOfKind } from "../analyses/read";
 import { db } from "../db/client";
-import { notFound } from "../http/errors";
+import { ApiError, notFound } from "../http/errors";
 import type { JudgeRequest } from "../schemas/visibility";
-import { reachableBy } from "../workspaces/access";
 import type { StoredVisibilityFigures } from "./analysis";
 import { analyseVisibility } from "./create";
 
@@ -28,14 +28,11 @@ export type JudgeQuote = {
 
 /** The analysis the principal reaches, a visibility one, with what judging it needs: its workspace, the ids it was asked for and its figures. */
 async function reachableVisibility(principal: Principal, analysisId: string) {
-  const row = await db().analysis.findFirst({
-    where: { id: analysisId, kind: "visibility", ...reachableBy(principal) },
-    select: { workspaceId: true, input: true, result: true },
+  const row = await reachableAnalysisOfKind(principal, analysisId, "visibility").catch((error: unknown) => {
+    throw error instanceof ApiError && error.code === "not_found" ? notFound("visibility analysis", analysisId) : error;
   });
-  if (!row) throw notFound("visibility analysis", analysisId);
   const input = row.input as { ids: string[] };
-  const result = row.result as StoredVisibilityFigures | null;
-  if (!result) throw notFound("visibility analysis", analysisId);
+  const result = row.result as StoredVisibilityFigures;
   const entities = result.entities.map((e) => ({ name: e.name, role: e.role, aliases: [...e.aliases], domains: [...e.domains], case_sensitive: e.case_sensitive }));
   return { workspaceId: row.workspaceId, ids: input.ids, runs: result.totals.runs, entities };
 }

@@ -1,7 +1,13 @@
 // Where a credential can act. Everything outside answers 404, exactly as a missing object;
 // admin-only actions inside answer 403.
+//
+// The access rule is written once, as SQL (`reachable` below), and every read folds it into its
+// own statement: reachableSql for a row with a workspace_id, and the workspace reads of this file
+// for the workspaces themselves. Nothing else in lib/ builds a membership filter
+// (tests/unit/structure.test.ts).
 import type { Principal } from "../auth/principal";
 import { db, type Tx } from "../db/client";
+import { date, defineStatement, int, standalone, text } from "../db/statement";
 import { ApiError, notFound } from "../http/errors";
 
 export type WorkspaceAccess = {
@@ -9,39 +15,6 @@ export type WorkspaceAccess = {
   role: "admin" | "member";
   membershipId: number;
 };
-
-/** Every workspace the credential can act in, the person's own first, then by age. */
-export async function reachableWorkspaces(principal: Principal): Promise<WorkspaceAccess[]> {
-  const memberships = await db().membership.findMany({
-    where: { userId: principal.user.id, ...(principal.workspaceId ? { workspaceId: principal.workspaceId } : {}) },
-    include: { workspace: true },
-  });
-  return memberships
-    .map((m) => ({ workspace: m.workspace, role: m.role, membershipId: m.id }))
-    .sort((a, b) => {
-      const own = Number(b.workspace.ownerUserId === principal.user.id) - Number(a.workspace.ownerUserId === principal.user.id);
-      return own || a.workspace.createdAt.getTime() - b.workspace.createdAt.getTime() || a.workspace.id.localeCompare(b.workspace.id);
-    });
-}
-
-export async function reachableWorkspaceIds(principal: Principal): Promise<string[]> {
-  return (await reachableWorkspaces(principal)).map((w) => w.workspace.id);
-}
-
-/**
- * A filter for rows (runs, batches, projects…) in a workspace the credential can act in: the
- * same rule as requireWorkspace, folded into the read itself so that loading an object and
- * checking access is one query. A row it filters out answers 404, as a missing one.
- */
-export function reachableBy(principal: Principal): {
-  workspaceId?: string;
-  workspace: { memberships: { some: { userId: string } } };
-} {
-  return {
-    ...(principal.workspaceId ? { workspaceId: principal.workspaceId } : {}),
-    workspace: { memberships: { some: { userId: principal.user.id } } },
-  };
-}
 
 /** The placeholders of a statement's access check (lib/db/statement.ts): the user, and the API key's workspace or null. */
 export type ReachPlaceholders = { readonly user: string; readonly own: string };
@@ -52,19 +25,55 @@ export function reachOf(principal: Principal): { user: string; own: string | nul
 }
 
 /**
- * reachableBy's rule in SQL, for the typed statements of the reads (lib/runs/read.ts and the
- * like): the row (alias `t`) is in a workspace the user belongs to, and in the API key's own
- * when the credential is one.
+ * THE access rule: the workspace id `column` is one the credential can act in — a workspace the
+ * user belongs to, and the API key's own when the credential is one. As `= ANY(ARRAY(…))` the
+ * workspaces are found once per statement (an index scan of the user's memberships), so a list
+ * scans its (workspace_id, …) index and a read by id checks one value.
  */
-export const reachableSql = (t: string, p: ReachPlaceholders) =>
-  `(${p.own}::text IS NULL OR ${t}.workspace_id = ${p.own}) AND EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ${t}.workspace_id AND m.user_id = ${p.user})`;
+const reachable = (column: string, p: ReachPlaceholders) =>
+  `${column} = ANY(ARRAY(SELECT reach.workspace_id FROM memberships reach WHERE reach.user_id = ${p.user} AND (${p.own}::text IS NULL OR reach.workspace_id = ${p.own})))`;
 
 /**
- * reachableWorkspaceIds's rule in SQL, in the same statement as the read: `${t}.workspace_id` is
- * a workspace the credential can act in.
+ * The access rule for the row (alias `t`, any table with a workspace_id: runs, batches, fanouts,
+ * analyses, projects, monitors…) in the statement that reads it, so that loading an object and
+ * checking access is one query. A row it leaves out answers 404, as a missing one.
  */
-export const inReachableWorkspaceSql = (t: string, p: ReachPlaceholders) =>
-  `${t}.workspace_id = ANY(ARRAY(SELECT m.workspace_id FROM memberships m WHERE m.user_id = ${p.user} AND (${p.own}::text IS NULL OR m.workspace_id = ${p.own})))`;
+export const reachableSql = (t: string, p: ReachPlaceholders) => reachable(`${t}.workspace_id`, p);
+
+/** The workspaces the credential can act in (or the one named), with the user's role in each. */
+const WORKSPACES_REACHED = defineStatement({
+  label: "workspaces_reached",
+  params: ["user", "own", "workspace"],
+  columns: {
+    id: text("w.id"),
+    name: text("w.name"),
+    kind: text<"personal" | "team">("w.kind"),
+    ownerUserId: text("w.owner_user_id").nullable,
+    createdAt: date("w.created_at"),
+    role: text<"admin" | "member">("m.role"),
+    membershipId: int("m.id"),
+  },
+  sql: ({ select, p, given }) =>
+    `SELECT ${select} FROM workspaces w JOIN memberships m ON m.workspace_id = w.id AND m.user_id = ${p.user} ` +
+    `WHERE ${reachable("w.id", p)}${given.workspace ? ` AND w.id = ${p.workspace}` : ""}`,
+});
+
+async function workspacesReached(principal: Principal, workspaceId?: string): Promise<WorkspaceAccess[]> {
+  const rows = await WORKSPACES_REACHED.query(standalone(), { ...reachOf(principal), workspace: workspaceId });
+  return rows.map(({ role, membershipId, ...workspace }) => ({ workspace, role, membershipId }));
+}
+
+/** Every workspace the credential can act in, the person's own first, then by age. */
+export async function reachableWorkspaces(principal: Principal): Promise<WorkspaceAccess[]> {
+  return (await workspacesReached(principal)).sort((a, b) => {
+    const own = Number(b.workspace.ownerUserId === principal.user.id) - Number(a.workspace.ownerUserId === principal.user.id);
+    return own || a.workspace.createdAt.getTime() - b.workspace.createdAt.getTime() || a.workspace.id.localeCompare(b.workspace.id);
+  });
+}
+
+export async function reachableWorkspaceIds(principal: Principal): Promise<string[]> {
+  return (await reachableWorkspaces(principal)).map((w) => w.workspace.id);
+}
 
 /** The caller's access to one workspace, or 404 when the credential cannot act there. */
 export async function requireWorkspace(
@@ -72,13 +81,9 @@ export async function requireWorkspace(
   workspaceId: string,
   missing: () => ApiError = () => notFound("workspace", workspaceId),
 ): Promise<WorkspaceAccess> {
-  if (principal.workspaceId && principal.workspaceId !== workspaceId) throw missing();
-  const membership = await db().membership.findUnique({
-    where: { workspaceId_userId: { workspaceId, userId: principal.user.id } },
-    include: { workspace: true },
-  });
-  if (!membership) throw missing();
-  return { workspace: membership.workspace, role: membership.role, membershipId: membership.id };
+  const [access] = await workspacesReached(principal, workspaceId);
+  if (!access) throw missing();
+  return access;
 }
 
 export async function requireAdmin(principal: Principal, workspaceId: string): Promise<WorkspaceAccess> {

@@ -113,6 +113,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
+  // Drained before the clean-up below, which no job still running may undo (setup-api.ts drains only after it).
   await localDriver().drained();
   await db().monitor.updateMany({ data: { status: "paused" } });
   // Each test's deliveries end with it, so a later test's clock does not retry them.

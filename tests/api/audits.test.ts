@@ -5,7 +5,7 @@
 // charged; a page that gave no HTTP answer at all fails the run and releases its hold.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as postAudits } from "@/app/api/v1/audits/route";
 import { GET as getBilling } from "@/app/api/v1/billing/route";
 import { GET as getTransactions } from "@/app/api/v1/billing/transactions/route";
@@ -18,7 +18,6 @@ import { db } from "@/lib/db/client";
 import { createProject } from "@/lib/projects/projects";
 import { AuditResult } from "@/lib/schemas/audits";
 import { Run } from "@/lib/schemas/runs";
-import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";
@@ -98,10 +97,6 @@ beforeAll(async () => {
   alice = await person("alice@example.com");
   bob = await person("bob@example.com");
   project = (await createProject(principalOf(alice), { name: "Audits", workspace_id: alice.workspaceId, context: null })).id;
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@
 // and GET /analyses and /analyses/{id} answering it unchanged.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
 import { GET as listAnalysesRoute } from "@/app/api/v1/analyses/route";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
@@ -17,7 +17,6 @@ import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { createProject } from "@/lib/projects/projects";
 import { CitationAnalysis } from "@/lib/schemas/analyses";
-import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { useSimulatedEngines } from "../helpers/engines";
@@ -33,7 +32,6 @@ let aliceProject: string;
 let aliceOther: string;
 let bobProject: string;
 let batches: { id: string; runIds: string[] }[];
-
 
 async function projectOf(p: Person, name: string, context: Record<string, unknown> | null = null) {
   return (await createProject(principalOf(p), { name, workspace_id: p.workspaceId, context })).id;
@@ -107,10 +105,6 @@ beforeAll(async () => {
     await promptBatch(alice.cliToken, "Which CRM is best for a 10-person B2B startup?", aliceProject),
     await promptBatch(alice.cliToken, "HubSpot vs Pipedrive pricing", aliceProject),
   ];
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 afterAll(() => {

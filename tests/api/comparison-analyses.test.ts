@@ -15,7 +15,7 @@
 // 10 of 10, Pipedrive 5, Zoho 5. Every figure below is computed here from those counts, or from
 // the runs' own sources and searches read through GET /runs, without the code under test.
 import { getDomain } from "tldts";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
 import { POST as shareRoute } from "@/app/api/v1/analyses/[analysis_id]/share/route";
 import { GET as listAnalysesRoute } from "@/app/api/v1/analyses/route";
@@ -31,7 +31,6 @@ import { resetConfig } from "@/lib/config/env";
 import { newId } from "@/lib/db/ids";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { ComparisonAnalysis } from "@/lib/schemas/comparison";
-import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { useSimulatedEngines } from "../helpers/engines";
@@ -139,10 +138,6 @@ beforeAll(async () => {
     runs.set(id, (await call(getRunRoute, "GET", `/runs/${id}`, { token: alice.cliToken, params: { run_id: id } })).body);
   }
   created = await compare(alice.cliToken, { ids: [fanoutA.id, fanoutB.id, claudeBatch.id], a: "chatgpt", b: "chatgpt_app", entities: ENTITIES });
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 afterAll(() => resetConfig());

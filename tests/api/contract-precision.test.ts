@@ -1,7 +1,7 @@
 // What a client author holds the API to, through the real route handlers: lengths counted in
 // characters (code points), names trimmed and nothing else changed, integer parameters in
 // decimal digits only, and `T | null` fields always present.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { GET as getUsage } from "@/app/api/v1/billing/usage/route";
 import { GET as listTransactions } from "@/app/api/v1/billing/transactions/route";
@@ -18,7 +18,6 @@ import { POST as createWorkspace } from "@/app/api/v1/workspaces/route";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { Batch, RunSummary } from "@/lib/schemas/runs";
-import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { addMember, person, type Person } from "../helpers/people";
@@ -41,10 +40,6 @@ beforeAll(async () => {
   const created = await call(createProjectRoute, "POST", "/projects", { token: alice.cliToken, body: { name: "Research" } });
   expect(created.status).toBe(201);
   project = created.body.id;
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 afterAll(() => {

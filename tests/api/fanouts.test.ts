@@ -1,7 +1,7 @@
 // Fanouts end to end through the route handlers: estimate, creation all-or-nothing, the runs
 // executed by the local driver against the engine simulator, the prompt → engine → run detail,
 // the summaries, the query report, and GET /runs?fanout= and ?include=raw_envelope.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getBilling } from "@/app/api/v1/billing/route";
 import { GET as listFanoutsRoute, POST as postFanouts } from "@/app/api/v1/fanouts/route";
 import { POST as postEstimate } from "@/app/api/v1/fanouts/estimate/route";
@@ -17,7 +17,6 @@ import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { createProject } from "@/lib/projects/projects";
-import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { person, principalOf, type Person } from "../helpers/people";
@@ -31,7 +30,6 @@ let alice: Person;
 let bob: Person;
 let aliceProject: string;
 let bobProject: string;
-
 
 async function projectOf(p: Person, name: string) {
   return (await createProject(principalOf(p), { name, workspace_id: p.workspaceId, context: null })).id;
@@ -61,10 +59,6 @@ beforeAll(async () => {
   bob = await person("bob@example.com");
   aliceProject = await projectOf(alice, "Alice research");
   bobProject = await projectOf(bob, "Bob research");
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 afterAll(() => {

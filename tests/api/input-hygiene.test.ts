@@ -1,7 +1,7 @@
 // Text no stored field may hold (decisions.md, "Input hygiene"): NUL and unpaired surrogates in
 // any string of a request, and bodies that are not UTF-8, are 400 naming the field, decided once
 // in the shared input parsing, so nothing is stored altered and nothing answers 500.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as apiKeys from "@/app/api/v1/api-keys/route";
 import * as start from "@/app/api/v1/cli/auth/start/route";
 import * as fanouts from "@/app/api/v1/fanouts/route";
@@ -13,7 +13,6 @@ import * as runs from "@/app/api/v1/runs/route";
 import * as workspaces from "@/app/api/v1/workspaces/route";
 import * as workspace from "@/app/api/v1/workspaces/[workspace_id]/route";
 import { db } from "@/lib/db/client";
-import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";
@@ -31,10 +30,6 @@ let projectId: string;
 beforeAll(async () => {
   ana = await person("ana@example.com");
   projectId = (await call(projects.POST, "POST", "/projects", { token: ana.cliToken, body: { name: "Robust" } })).body.id;
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 /** Counts of everything a refused request could have created. */

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { InngestTestEngine } from "@inngest/test";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cronFunctionOf, inngestFunctionOf } from "@/inngest/functions/jobs";
 import { alertDeliveriesTask } from "@/lib/alerts/jobs/deliver";
 import { raisePing } from "@/lib/alerts/raise";
@@ -55,10 +55,6 @@ async function send(id: string, data: EventData<typeof testThreeSteps>) {
 }
 
 const jobRow = (id: string) => db().job.findUniqueOrThrow({ where: { id } });
-
-afterEach(async () => {
-  await localDriver().drained();
-});
 
 afterAll(() => {
   localDriver().stop();

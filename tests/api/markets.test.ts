@@ -3,7 +3,7 @@
 // its field), echoed in batch and run inputs, what reached each provider in result.locale_applied,
 // GET /runs?country=, and a fanout across two countries whose sources differ by country and whose
 // by_country rows (citation analysis, query report) add up.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as postCitationAnalyses } from "@/app/api/v1/citation-analyses/route";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { POST as postFanouts } from "@/app/api/v1/fanouts/route";
@@ -16,7 +16,6 @@ import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { createProject } from "@/lib/projects/projects";
-import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";
@@ -31,9 +30,6 @@ let project: string;
 beforeAll(async () => {
   alice = await person("alice@example.com");
   project = (await createProject(principalOf(alice), { name: "Markets", workspace_id: alice.workspaceId, context: null })).id;
-});
-afterEach(async () => {
-  await localDriver().drained();
 });
 afterAll(() => resetConfig());
 

@@ -96,6 +96,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
+  // Drained before the clean-up below, which no job still running may undo (setup-api.ts drains only after it).
   await localDriver().drained();
   await db().monitor.updateMany({ data: { status: "paused" } });
   await db().alertDelivery.updateMany({ where: { status: "pending" }, data: { status: "failed" } });

@@ -83,6 +83,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
+  // Drained before the clean-up below, which no job still running may undo (setup-api.ts drains only after it).
   await localDriver().drained();
   // Each test's monitors stop here, so a later test's clock does not make their ticks.
   await db().monitor.updateMany({ data: { status: "paused" } });

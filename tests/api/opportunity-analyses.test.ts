@@ -17,7 +17,7 @@
 // What the runs cited and searched is the simulator's (deterministic for a prompt), read back from
 // GET /runs/{id}: the brand's domain is chosen from what P1's first run cited, so its own pages and
 // their exclusion from the citation targets are both exercised.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
 import { GET as mentionsRoute } from "@/app/api/v1/analyses/[analysis_id]/mentions/route";
 import { GET as getShareRoute, POST as shareRoute } from "@/app/api/v1/analyses/[analysis_id]/share/route";
@@ -37,7 +37,6 @@ import { newId } from "@/lib/db/ids";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { opportunitiesCsv } from "@/lib/opportunities/csv";
 import { OpportunityAnalysis } from "@/lib/schemas/opportunities";
-import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";
@@ -132,10 +131,6 @@ beforeAll(async () => {
   const res = await opportunities(alice.cliToken, { analysis: va.id });
   expect(res.status, res.text).toBe(201);
   list = res.body;
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 afterAll(() => {

@@ -1,6 +1,6 @@
 // POST /prompts, GET /runs, /runs/{id} and /batches/{id} end to end through the route handlers,
 // with the local driver executing runs against the in-process engine simulator.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { GET as getBilling } from "@/app/api/v1/billing/route";
 import { POST as postPrompts } from "@/app/api/v1/prompts/route";
@@ -36,7 +36,6 @@ let bob: Person;
 let aliceProject: string;
 let bobProject: string;
 
-
 async function projectIn(p: Person, workspaceId: string, name: string): Promise<string> {
   return (await createProject(principalOf(p), { name, workspace_id: workspaceId, context: null })).id;
 }
@@ -71,11 +70,6 @@ beforeAll(async () => {
   bob = await person("bob@example.com");
   aliceProject = await projectIn(alice, alice.workspaceId, "Alice research");
   bobProject = await projectIn(bob, bob.workspaceId, "Bob research");
-});
-
-afterEach(async () => {
-  // Nothing keeps running into the next test (or past the database's closing).
-  await localDriver().drained();
 });
 
 afterAll(() => {

@@ -37,6 +37,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
+  // Drained before the clean-up below, which no job still running may undo (setup-api.ts drains only after it).
   await localDriver().drained();
   delete process.env.QUESTIONS_ENGINE;
   resetConfig();

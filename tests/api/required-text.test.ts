@@ -2,7 +2,7 @@
 // whitespace only a 400 naming the field, before anything is created or charged; what is stored
 // is the trimmed text. Brand and competitor names blank nowhere, PATCH /projects included. And
 // citation analyses of fanout ids (all the fanout's runs).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createCitationAnalysis } from "@/app/api/v1/citation-analyses/route";
 import { GET as getFanoutRoute } from "@/app/api/v1/fanouts/[fanout_id]/route";
 import { POST as estimateFanout } from "@/app/api/v1/fanouts/estimate/route";
@@ -15,7 +15,6 @@ import { POST as postAudits } from "@/app/api/v1/audits/route";
 import { GET as getBatch } from "@/app/api/v1/batches/[batch_id]/route";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
-import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";
@@ -47,10 +46,6 @@ beforeAll(async () => {
   const created = await call(createProject, "POST", "/projects", { token: alice.apiKey, body: { name: "Texts" } });
   expect(created.status).toBe(201);
   project = created.body.id;
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 afterAll(() => {

@@ -1,6 +1,6 @@
 // `wait=N` on GET /runs/{id}, GET /batches/{id} and GET /runs?batch: woken by the worker's
 // notification when the object finishes, or after N seconds; a disconnect frees the waiter.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { POST as postPrompts } from "@/app/api/v1/prompts/route";
 import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
@@ -25,10 +25,6 @@ beforeAll(async () => {
   carol = await person("carol@example.com");
   const principal: Principal = { user: { id: carol.id, email: carol.email }, credential: { kind: "cli_token", id: carol.cliTokenId, name: "t" }, workspaceId: null, apiKeyId: null };
   project = (await createProject(principal, { name: "Waiting", workspace_id: carol.workspaceId, context: null })).id;
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 async function start(prompt: string, engines?: string[]) {

@@ -3,7 +3,7 @@
 // objects alike 404, what counts as finished, concurrency, and what the public token resolves to:
 // the object as the API answers it, read through the share, with what identifies or bills the
 // workspace left out.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
 import { DELETE as deleteAnalysisShare, GET as getAnalysisShare, POST as postAnalysisShare } from "@/app/api/v1/analyses/[analysis_id]/share/route";
 import { POST as rotateAnalysisShare } from "@/app/api/v1/analyses/[analysis_id]/share/rotate/route";
@@ -35,7 +35,6 @@ import { readBatch, readRun } from "@/lib/runs/read";
 import { ShareState, ShareStatus, type ShareKind } from "@/lib/schemas/shares";
 import { sharedObject, type SharedObject } from "@/lib/shares/public";
 import { SHARE_TOKEN_LENGTH } from "@/lib/shares/service";
-import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";
@@ -62,10 +61,6 @@ let partialBatchId: string;
 let partialFanoutId: string;
 /** A monitor with a webhook URL, email alerts and a budget: none of which its link shows. */
 let monitorId: string;
-
-afterEach(async () => {
-  await localDriver().drained();
-});
 
 afterAll(() => {
   delete process.env.WEBHOOK_ALLOW_HOSTS;

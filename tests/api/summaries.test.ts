@@ -3,7 +3,7 @@
 // each sentence written out by hand from figures known by construction. A visibility analysis's
 // summary is made when it is presented, so POST, GET and its share link answer the same one; a
 // tick's is made from its figures and the series' change test whenever the tick is read.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
 import { POST as shareRoute } from "@/app/api/v1/analyses/[analysis_id]/share/route";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
@@ -38,10 +38,6 @@ beforeAll(async () => {
   });
   expect(created.status).toBe(201);
   project = created.body.id;
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 async function finishedBatch(prompt: string, engines: string[]) {

@@ -16,7 +16,7 @@
 // D1, D2  a fanout's runs on chatgpt and claude, no market: monday.com (Monday's alias), then a
 //    bulleted list of Monday CRM and HubSpot.
 // Excluded: a failed run, a run whose answer is only spaces, and A named twice.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
 import { GET as mentionsRoute } from "@/app/api/v1/analyses/[analysis_id]/mentions/route";
 import { GET as getShareRoute, POST as shareRoute } from "@/app/api/v1/analyses/[analysis_id]/share/route";
@@ -39,7 +39,6 @@ import { wilsonInterval } from "@/lib/stats";
 import { VisibilityAnalysis, type EntityInput } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { computeVisibilityAnalysis, type VisibilityRunInput } from "@/lib/visibility";
-import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { useSimulatedEngines } from "../helpers/engines";
@@ -133,10 +132,6 @@ beforeAll(async () => {
   const res = await analyse(alice.cliToken, { ids: [ids.a, ids.b, ids.c, ids.fanout, ids.failed, ids.blank, ids.aRun], entities: ENTITIES });
   expect(res.status, res.text).toBe(201);
   analysis = res.body;
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 afterAll(() => {

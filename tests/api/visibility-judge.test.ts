@@ -12,7 +12,7 @@
 //   C gemini   Pipedrive named; "Acme is limited in reports." (Acme negative).
 //   D chatgpt  [[sim:judge_misquote]]: "Zoho is popular…": its quote reworded, so rejected (and not counted).
 //   E claude   [[sim:judge_invent]]: HubSpot neutral, Freshsales named, and "Vaporware Suite" invented (dropped).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { GET as getBilling } from "@/app/api/v1/billing/route";
@@ -30,7 +30,6 @@ import { VisibilityAnalysis, type EntityInput } from "@/lib/schemas/visibility";
 import { wilsonInterval } from "@/lib/stats";
 import { JUDGE_PROMPT_SHA, JUDGE_PROMPT_TEMPLATE } from "@/lib/visibility/judge";
 import { finishJudgedAnalysis, judgeRuns } from "@/lib/visibility/judging";
-import { localDriver } from "@/lib/work/local-driver";
 import { createHash } from "node:crypto";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
@@ -91,10 +90,6 @@ beforeAll(async () => {
   // Answered on chatgpt; the judge on claude fails on every attempt.
   runs.judgeDown = await finishedRun(alice.cliToken, { prompt: `crm whose judge is down [[sim:server_error@claude]] ${answerDirective(C)}`, project, engines: ["chatgpt"] });
   runs.onceUnusable = await finishedRun(alice.cliToken, { prompt: `crm judged badly once [[sim:judge_unusable*1]] ${answerDirective(B)}`, project, engines: ["chatgpt"] });
-});
-
-afterEach(async () => {
-  await localDriver().drained();
 });
 
 afterAll(() => {

@@ -3,22 +3,9 @@
 // invitation and device-login pages that say what they are about. Real sign-in through the
 // emailed link, in Debian's Chromium.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { latestLinkTo } from "./support";
+import { signIn } from "./support";
 
-const SIGN_IN_LINK = /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/callback\/email\?\S+/;
 const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-
-/** Signs in through the form on whatever page `then` shows (the sign-in page, or an invitation). */
-async function signIn(page: Page, email: string, then: string) {
-  await page.goto(then);
-  await page.getByPlaceholder("you@example.com").fill(email);
-  await page.getByRole("button", { name: "Send sign-in link" }).click();
-  await expect(page.getByRole("heading", { name: /Check your email/ })).toBeVisible();
-  let link: string | null = null;
-  await expect.poll(() => (link = latestLinkTo(email, SIGN_IN_LINK)), { timeout: 15_000 }).not.toBeNull();
-  await page.goto(link!);
-  return link!;
-}
 
 /** Creates an API key on /account and answers its secret. */
 async function createKey(page: Page, name: string): Promise<string> {

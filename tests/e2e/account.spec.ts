@@ -1,18 +1,9 @@
 // A person signs in through the emailed link, creates an API key on /account and uses it, then
 // approves a CLI device login started through the API — all in Debian's Chromium.
 import { expect, test, type Page } from "@playwright/test";
-import { latestLinkTo } from "./support";
+import { latestLinkTo, signIn } from "./support";
 
 const EMAIL = `e2e-${Date.now()}@example.com`;
-
-async function signIn(page: Page, email: string, then: string) {
-  await page.goto(then);
-  await page.getByPlaceholder("you@example.com").fill(email);
-  await page.getByRole("button", { name: "Send sign-in link" }).click();
-  let link: string | null = null;
-  await expect.poll(() => (link = latestLinkTo(email, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/callback\/email\?\S+/)), { timeout: 15_000 }).not.toBeNull();
-  await page.goto(link!);
-}
 
 test("sign in by email link, create an API key, approve a device login", async ({ page, request }) => {
   await page.goto("/account");

@@ -14,15 +14,11 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { createTestDatabase } from "../helpers/pg-database";
 import { freePort, nextServer, runScript, serverTestEnv, type NextServer } from "../helpers/processes";
 import { readmeVerifier, startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
+import { apiWith, approveCliLogin, BIN, cliAs, cliEnv, E2E_PORT, MAILBOX, ROOT, signIn } from "./support";
 import { screenshots } from "./screens";
-import { E2E_PORT, MAILBOX } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `alerts-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-alerts-cli-"));
 
@@ -33,25 +29,14 @@ let verify: Awaited<ReturnType<typeof readmeVerifier>>;
 let monitorId = "";
 let secret = "";
 
-function cli(args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
-  delete env.GEOSCOPE_TOKEN;
-  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
-}
+const cli = cliAs({ configDir: CONFIG_DIR });
 
 /** The CLI's saved token: the API calls below are made with it, as any client would. */
 function token(): string {
   return (JSON.parse(readFileSync(path.join(CONFIG_DIR, "config.json"), "utf8")) as { token: string }).token;
 }
 
-async function api(method: string, url: string, body?: unknown) {
-  const res = await fetch(`${BASE}${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token()}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = apiWith(token);
 
 /** The mails the e2e server's SMTP catcher received for `to`. */
 function mailsTo(to: string): string[] {
@@ -76,7 +61,7 @@ test.afterAll(async () => {
 test("the API and the CLI: a ping delivered and signed, the alerts listed with their deliveries, a skipped tick's alert sent and mailed once per cause", async () => {
   test.setTimeout(180_000);
   await signIn(page, EMAIL);
-  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" } });
+  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: cliEnv({ configDir: CONFIG_DIR }) });
   expect(login.code, login.stderr).toBe(0);
   const project = await api("POST", "/projects", { name: "Alerted", context: { brands: ["Acme CRM"], competitors: ["HubSpot"] } });
   expect(project.status).toBe(201);

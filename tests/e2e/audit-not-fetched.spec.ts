@@ -4,7 +4,7 @@
 // no "completed". The project's list of audits says why, and "nothing charged" rather than "$0.00".
 // Its shared page says the same, without the charge. Screenshots at 1280 and 390 px.
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { signIn } from "./cli-helpers";
+import { apiAs, signIn } from "./support";
 import { screenshots } from "./screens";
 
 test.describe.configure({ mode: "serial" });
@@ -15,11 +15,7 @@ const PRIVATE = "http://192.168.0.1/admin/status";
 
 let auth: Record<string, string> = {};
 
-async function api<T>(request: APIRequestContext, method: "GET" | "POST", url: string, data?: unknown, status = 200): Promise<T> {
-  const response = await request.fetch(`/api/v1${url}`, { method, headers: auth, data });
-  expect(response.status(), `${method} ${url}: ${await response.text()}`).toBe(status);
-  return (await response.json()) as T;
-}
+const api = apiAs(() => auth);
 
 test("an audit of a page that gives no HTTP answer: the run's page says it could not be fetched, why, and that nothing was charged", async ({ page, request, browser }, testInfo) => {
   test.setTimeout(120_000);

@@ -8,18 +8,14 @@
 // the plot; a shared monitor's skipped tick without why; a run page saying what of the market
 // did not reach the engine, and Gemini's searches. Screenshots at 1280 and 390 px.
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import { expect, test, type APIRequestContext, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { readmeVerifier, startReceiver, type Receiver } from "../helpers/webhook-receiver";
-import { runProcess } from "./cli-helpers";
+import { apiAs, cliAs, E2E_PORT } from "./support";
 import { screenshots } from "./screens";
-import { apiAs, pathOf, signedInKey, signedOut } from "./share-checks";
-import { E2E_PORT } from "./support";
+import { pathOf, signedInKey, signedOut } from "./share-checks";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
 const unique = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const EMAIL = `parity-${unique}@example.com`;
 const BROKE = `parity-broke-${unique}@example.com`;
@@ -38,10 +34,7 @@ let projectId = "";
 let analysisId = "";
 const api = apiAs(() => auth);
 
-function cli(args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_TOKEN: auth.Authorization!.replace(/^Bearer /, ""), GEOSCOPE_BASE_URL: `http://127.0.0.1:${E2E_PORT}/api/v1`, NO_COLOR: "1" };
-  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
-}
+const cli = cliAs({ token: () => auth.Authorization!.replace(/^Bearer /, "") });
 
 async function batchOf(request: APIRequestContext, body: unknown): Promise<{ batch: { id: string }; runs: { id: string; engine: string }[] }> {
   const queued = await api<{ batch: { id: string }; runs: { id: string; engine: string }[] }>(request, "POST", "/prompts", body, 202);

@@ -11,12 +11,8 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type TestInfo } from "@playwright/test";
-import { approveCliLogin, runProcess, signIn, type Outcome } from "./cli-helpers";
-import { E2E_PORT } from "./support";
+import { approveCliLogin, BIN, cliAs, cliEnv, E2E_PORT, type Outcome, ROOT, runProcess, signIn } from "./support";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `cli-audit-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-cli-audit-"));
 /** The site's port: fixed, because the server's AUDIT_ALLOW_HOSTS must name it before it starts. */
@@ -74,9 +70,9 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())));
 
-const ENV: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1", GEOSCOPE_TOKEN: undefined, GEOSCOPE_CLI_VERSION_OVERRIDE: undefined };
+const ENV = cliEnv({ configDir: CONFIG_DIR });
 
-const cli = (args: string[]): Promise<Outcome> => runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env: ENV });
+const cli = cliAs({ configDir: CONFIG_DIR });
 
 /** Runs the CLI with `input` on its standard input (runProcess leaves it open, and `--file -` reads it to its end). */
 function cliWithInput(args: string[], input: string): Promise<Outcome> {

@@ -6,25 +6,14 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { approveCliLogin, runProcess, signIn, type Outcome } from "./cli-helpers";
-import { E2E_PORT } from "./support";
+import { approveCliLogin, BIN, cliAs, cliEnv, ROOT, signIn } from "./support";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `cli-questions-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-cli-questions-"));
 
 test.describe.configure({ mode: "serial" });
 
-function env(): NodeJS.ProcessEnv {
-  const vars: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
-  delete vars.GEOSCOPE_TOKEN;
-  delete vars.GEOSCOPE_CLI_VERSION_OVERRIDE;
-  return vars;
-}
-
-const cli = (args: string[]): Promise<Outcome> => runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env: env() });
+const cli = cliAs({ configDir: CONFIG_DIR });
 
 async function cliJson<T>(args: string[]): Promise<T> {
   const result = await cli([...args, "--json"]);
@@ -46,7 +35,7 @@ let analysis: Analysis;
 test("login, then questions --wait prints clusters and their questions", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page, EMAIL);
-  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: env() });
+  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: cliEnv({ configDir: CONFIG_DIR }) });
   expect(login.code, login.stderr).toBe(0);
   project = (await cliJson<{ id: string }>(["projects", "create", "CLI questions"])).id;
   expect(project).toMatch(/^pr_/);

@@ -9,15 +9,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { answerDirective } from "../../lib/engines/simulator/directive";
-import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
+import { approveCliLogin, BASE, BIN, cliAs, cliEnv, ROOT, signIn } from "./support";
 import { screenshots } from "./screens";
-import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `series-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-series-cli-"));
 const TAG = `t${Date.now()}`;
@@ -25,11 +21,7 @@ const TAG = `t${Date.now()}`;
 let context: BrowserContext;
 let page: Page;
 
-function cli(args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
-  delete env.GEOSCOPE_TOKEN;
-  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
-}
+const cli = cliAs({ configDir: CONFIG_DIR });
 
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -62,7 +54,7 @@ test("the CLI: monitor series as a table, --json (the API's body) and --format c
   await signIn(page, EMAIL);
   const login = await approveCliLogin(page, process.execPath, [BIN], {
     cwd: ROOT,
-    env: { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" },
+    env: cliEnv({ configDir: CONFIG_DIR }),
   });
   expect(login.code, login.stderr).toBe(0);
 

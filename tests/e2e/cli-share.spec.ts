@@ -8,19 +8,15 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { approveCliLogin, runProcess, signIn, type Outcome } from "./cli-helpers";
-import { E2E_PORT } from "./support";
+import { approveCliLogin, BIN, cliAs, cliEnv, ORIGIN, ROOT, signIn } from "./support";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const ORIGIN = `http://127.0.0.1:${E2E_PORT}`;
 const EMAIL = `cli-share-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-cli-share-"));
-const ENV: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: `${ORIGIN}/api/v1`, NO_COLOR: "1", GEOSCOPE_TOKEN: undefined, GEOSCOPE_CLI_VERSION_OVERRIDE: undefined };
+const ENV = cliEnv({ configDir: CONFIG_DIR });
 
 test.describe.configure({ mode: "serial" });
 
-const cli = (args: string[]): Promise<Outcome> => runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env: ENV });
+const cli = cliAs({ configDir: CONFIG_DIR });
 
 /** Runs a command that must succeed and answers its stdout. */
 async function ok(args: string[]): Promise<string> {

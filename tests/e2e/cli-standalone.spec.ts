@@ -6,13 +6,10 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
-import { E2E_PORT } from "./support";
+import { apiWith, approveCliLogin, BASE, ROOT, runProcess, signIn } from "./support";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 const TARBALL = `geoscope-cli-${VERSION}.tgz`;
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `cli-standalone-${Date.now()}@example.com`;
 
 // A temporary folder outside the repository (made in the worker, not when the runner lists the tests).
@@ -55,14 +52,8 @@ const geoscopeEnv = (extra: Record<string, string> = {}) =>
 /** The installed `geoscope`, executed as a user would (its shebang), from a folder outside the repository. */
 const geoscope = (args: string[], extra: Record<string, string> = {}) => run(BIN, args, CWD, geoscopeEnv(extra));
 
-async function api(method: string, pathname: string, token: string | null, body?: unknown) {
-  const response = await fetch(`${BASE}${pathname}`, {
-    method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, text: await response.text() };
-}
+/** The API with no token; a call names the token it sends. */
+const api = apiWith(() => null);
 
 test("npm run pack:cli makes a tarball of one file and no dependencies that installs with no registry", async () => {
   test.setTimeout(120_000);
@@ -112,7 +103,7 @@ test("the installed geoscope, run outside the repository: --version, version, lo
   expect(await geoscope(["--version"])).toEqual({ code: 0, stdout: `geoscope-cli ${VERSION}\n`, stderr: "" });
   const version = await geoscope(["version", "--json"]);
   expect(version.code, version.stderr).toBe(0);
-  expect(version.stdout).toBe((await api("GET", "/version", null)).text);
+  expect(version.stdout).toBe((await api("GET", "/version")).text);
   const versionHuman = await geoscope(["version"]);
   expect(versionHuman.code, versionHuman.stderr).toBe(0);
   expect(versionHuman.stdout).toBe(`geoscope-cli ${VERSION}\nserver ${BASE}: min_cli_version ${JSON.parse(version.stdout).min_cli_version}\n`);
@@ -133,16 +124,16 @@ test("the installed geoscope, run outside the repository: --version, version, lo
   const whoami = await geoscope(["whoami", "--json"], { GEOSCOPE_TOKEN: token, GEOSCOPE_CONFIG_DIR: path.join(WORK, "empty-config") });
   expect(whoami.stderr).toBe("");
   expect(whoami.code).toBe(0);
-  expect(whoami.stdout).toBe((await api("GET", "/me", token)).text);
+  expect(whoami.stdout).toBe((await api("GET", "/me", undefined, token)).text);
   expect(JSON.parse(whoami.stdout)).toMatchObject({ email: EMAIL, credential: { kind: "cli_token" } });
 
   // A prompt waited for on two simulated engines: stdout is the final GET /batches body.
-  const project = JSON.parse((await api("POST", "/projects", token, { name: "Standalone CLI" })).text) as { id: string };
+  const project = JSON.parse((await api("POST", "/projects", { name: "Standalone CLI" }, token)).text) as { id: string };
   expect(project.id).toMatch(/^pr_/);
   const waited = await geoscope(["prompt", "best crm for a startup", "--project", project.id, "--engines", "chatgpt,claude", "--wait", "--json"]);
   expect(waited.code, waited.stderr).toBe(0);
   const batch = JSON.parse(waited.stdout);
   expect(batch.batch.status).toBe("completed");
   expect(batch.runs.map((r: { engine: string }) => r.engine).sort()).toEqual(["chatgpt", "claude"]);
-  expect(waited.stdout).toBe((await api("GET", `/batches/${batch.batch.id}`, token)).text);
+  expect(waited.stdout).toBe((await api("GET", `/batches/${batch.batch.id}`, undefined, token)).text);
 });

@@ -6,43 +6,19 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { approveCliLogin, runProcess, signIn, type Outcome } from "./cli-helpers";
-import { E2E_PORT } from "./support";
+import { apiWith, approveCliLogin, BASE, BIN, cliAs, cliEnv, ROOT, runProcess, signIn } from "./support";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `cli-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-cli-config-"));
 const VERSION = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 test.describe.configure({ mode: "serial" });
 
-type Result = Outcome;
-
-type Env = Record<string, string | undefined>;
-
-function baseEnv(): Env {
-  const env: Env = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
-  delete env.GEOSCOPE_TOKEN;
-  delete env.GEOSCOPE_CLI_VERSION_OVERRIDE;
-  return env;
-}
-
-function cli(args: string[], env: Env = {}): Promise<Result> {
-  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...baseEnv(), ...env } as NodeJS.ProcessEnv });
-}
+const baseEnv = () => cliEnv({ configDir: CONFIG_DIR });
+const cli = cliAs({ configDir: CONFIG_DIR });
 
 let token = "";
-
-async function api(method: string, pathname: string, body?: unknown, as: string | null = token) {
-  const response = await fetch(`${BASE}${pathname}`, {
-    method,
-    headers: { ...(as ? { Authorization: `Bearer ${as}` } : {}), ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, text: await response.text() };
-}
+const api = apiWith(() => token);
 
 /** `geoscope … --json` prints exactly the body of the same GET. */
 async function sameAsApi(args: string[], pathname: string) {
@@ -59,7 +35,7 @@ test("geoscope login: the code is approved in the browser, the token saved with 
   test.setTimeout(90_000);
   await signIn(page, EMAIL);
 
-  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: baseEnv() as NodeJS.ProcessEnv });
+  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: baseEnv() });
   expect(login.code, login.stderr).toBe(0);
   expect(login.stdout).toBe(`Logged in as ${EMAIL}\n`);
   const file = path.join(CONFIG_DIR, "config.json");
@@ -344,7 +320,7 @@ test("an outdated CLI is told which version the server needs and how to upgrade"
 });
 
 test("`npx geoscope` runs the package.json bin from the checkout", async () => {
-  const result = await runProcess("npx", ["--no-install", "geoscope", "pricing", "--json"], { cwd: ROOT, env: baseEnv() as NodeJS.ProcessEnv });
+  const result = await runProcess("npx", ["--no-install", "geoscope", "pricing", "--json"], { cwd: ROOT, env: baseEnv() });
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toBe((await api("GET", "/pricing", undefined, null)).text);
 });

@@ -9,15 +9,11 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
+import { apiWith, approveCliLogin, BIN, cliAs, cliEnv, ROOT, signIn } from "./support";
 import { screenshots } from "./screens";
-import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `compare-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-compare-cli-"));
 const PROMPTS = ["best crm for small agencies", "crm with the best free plan"];
@@ -29,21 +25,9 @@ let projectId = "";
 let fanoutId = "";
 let comparisonId = "";
 
-function cli(args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
-  delete env.GEOSCOPE_TOKEN;
-  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
-}
+const cli = cliAs({ configDir: CONFIG_DIR });
 
-async function api(method: string, pathname: string, body?: unknown) {
-  const response = await fetch(`${BASE}${pathname}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, text, body: text ? JSON.parse(text) : undefined };
-}
+const api = apiWith(() => token);
 
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
@@ -56,7 +40,7 @@ test.afterAll(async () => {
 test("Compare engines on a fanout's page opens the comparison: summary, the two engines side by side, intervals as bars, the two domain lists", async ({}, testInfo) => {
   test.setTimeout(240_000);
   await signIn(page, EMAIL);
-  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" } });
+  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: cliEnv({ configDir: CONFIG_DIR }) });
   expect(login.code, login.stderr).toBe(0);
   token = JSON.parse(readFileSync(path.join(CONFIG_DIR, "config.json"), "utf8")).token;
   const project = await cli(["projects", "create", "Compare", "--domain", "hubspot.com", "--brands", "HubSpot", "--competitors", "Pipedrive,Zoho CRM,Salesforce", "--json"]);

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort, nextServer, runScript, serverTestEnv } from "../helpers/processes";
+import { serverApi } from "./support";
 
 const PROMPTS = 4;
 const ENGINES = ["chatgpt", "claude", "gemini"];
@@ -55,13 +56,8 @@ test("runs and jobs survive a SIGKILL of the server: each run completes once and
     };
     // Recorded before the server starts; its worker picks it up at start.
     await runScript("admin", ["job:send", "--event", "geoscope/test.three-steps", "--id", "durable-job", "--data", JSON.stringify({ dir: jobDir })], env);
-    const headers = { authorization: `Bearer ${created.api_key.key}`, "content-type": "application/json" };
-    const api = async (method: string, url: string, body?: unknown) => {
-      const res = await fetch(`${base}/api/v1${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const json = (await res.json()) as any;
-      if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const call = serverApi(created.api_key.key);
+    const api = (method: string, url: string, body?: unknown) => call({ base }, method, url, body);
     const allRuns = async (): Promise<Run[]> => {
       const runs: Run[] = [];
       let cursor: string | null = null;

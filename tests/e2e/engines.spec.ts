@@ -10,15 +10,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { answerDirective } from "../../lib/engines/simulator/directive";
-import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
+import { apiWith, approveCliLogin, BIN, cliAs, cliEnv, ROOT, signIn } from "./support";
 import { screenshots } from "./screens";
-import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `engines-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-engines-cli-"));
 const TAG = `e${Date.now()}`;
@@ -29,16 +25,9 @@ let token = "";
 let fanoutId = "";
 let hiddenRun = "";
 
-function cli(args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
-  delete env.GEOSCOPE_TOKEN;
-  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
-}
+const cli = cliAs({ configDir: CONFIG_DIR });
 
-async function api(pathname: string, auth = true) {
-  const response = await fetch(`${BASE}${pathname}`, { headers: auth ? { Authorization: `Bearer ${token}` } : {} });
-  return { status: response.status, text: await response.text() };
-}
+const api = apiWith(() => token);
 
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -54,7 +43,7 @@ test("the CLI: engines listed with their surface, a fanout on an API, an app and
   await signIn(page, EMAIL);
   const login = await approveCliLogin(page, process.execPath, [BIN], {
     cwd: ROOT,
-    env: { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" },
+    env: cliEnv({ configDir: CONFIG_DIR }),
   });
   expect(login.code, login.stderr).toBe(0);
   token = JSON.parse(readFileSync(path.join(CONFIG_DIR, "config.json"), "utf8")).token;
@@ -65,7 +54,7 @@ test("the CLI: engines listed with their surface, a fanout on an API, an app and
   expect(engines.stdout).toMatch(/chatgpt_app\s+ChatGPT \(app\)\s+app\s+dataforseo\s+yes\s+ai_optimization\/chat_gpt\/llm_scraper\/live\/advanced/);
   expect(engines.stdout).toMatch(/google_ai_overview\s+Google AI Overview \(app\)\s+app\s+dataforseo/);
   // --json is the API's body, which needs no credential.
-  expect((await cli(["engines", "--json"])).stdout).toBe((await api("/engines", false)).text);
+  expect((await cli(["engines", "--json"])).stdout).toBe((await api("GET", "/engines", undefined, null)).text);
 
   const project = await cli(["projects", "create", "Apps and APIs", "--brands", "HubSpot", "--competitors", "Pipedrive", "--json"]);
   expect(project.code, project.stderr).toBe(0);
@@ -123,7 +112,7 @@ test("the CLI: engines listed with their surface, a fanout on an API, an app and
 
   // The app shows its fan-out queries; Google's AI Overview shows none.
   const queries = await cli(["fanout", "queries", fanoutId, "--json"]);
-  expect(queries.stdout).toBe((await api(`/fanouts/${fanoutId}/queries`)).text);
+  expect(queries.stdout).toBe((await api("GET", `/fanouts/${fanoutId}/queries`)).text);
 
   const visibility = await cli(["visibility", "create", fanoutId, "--brand", "HubSpot", "--competitor", "Pipedrive", "--json"]);
   expect(visibility.code, visibility.stderr).toBe(0);

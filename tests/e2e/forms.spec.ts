@@ -4,7 +4,7 @@
 // before they break a link, long names fit a phone, and a run whose engine hangs says which
 // attempt it is and when it gives up. Real sign-in, the built server, Debian's Chromium.
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { onlyEngines, signIn } from "./cli-helpers";
+import { apiWith, onlyEngines, signIn } from "./support";
 import { screenshots } from "./screens";
 
 const unique = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
@@ -17,12 +17,7 @@ let secret = "";
 let funded = ""; // a project in the personal workspace (promotional credit)
 let broke = ""; // a project in the team workspace (no credit)
 
-const auth = () => ({ Authorization: `Bearer ${secret}` });
-
-async function api(request: APIRequestContext, method: "get" | "post" | "patch", path: string, data?: unknown) {
-  const response = await request[method](`/api/v1${path}`, { headers: auth(), ...(data === undefined ? {} : { data }) });
-  return { status: response.status(), body: await response.json() };
-}
+const api = apiWith(() => secret);
 
 async function expectNoSideways(target: Page, what: string) {
   const { scrollWidth, clientWidth } = await target.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
@@ -61,7 +56,7 @@ test.beforeAll(async ({ browser, request }) => {
   secret = await createKey("forms test");
   teamSecret = await createKey("forms team", BROKE_TEAM);
   const context = { primary_domain: "acme.com", domains: ["docs.acme.com", "acme.io"], brands: ["Acme"], competitors: ["Globex", "Initech"] };
-  funded = (await api(request, "post", "/projects", { name: "Forms research", context })).body.id;
+  funded = (await api("POST", "/projects", { name: "Forms research", context })).body.id;
   const team = await request.post("/api/v1/projects", { headers: { Authorization: `Bearer ${teamSecret}` }, data: { name: "Broke research" } });
   expect(team.status()).toBe(201);
   broke = (await team.json()).id;
@@ -83,7 +78,7 @@ test("project forms: labelled fields, Other domains when creating, refusals in t
   await screenshots(page, testInfo, "account-project-create");
   await create.getByRole("button", { name: "Create project" }).click();
   await expect(create.getByRole("status")).toContainText("Labelled project");
-  const made = (await api(request, "get", "/projects")).body.items.find((p: { name: string }) => p.name === "Labelled project");
+  const made = (await api("GET", "/projects")).body.items.find((p: { name: string }) => p.name === "Labelled project");
   expect(made.context).toMatchObject({ primary_domain: "acme.net", domains: ["docs.acme.net", "acme.org"], brands: ["Acme"], competitors: ["Globex", "Initech"] });
   // What was typed is cleared once the project exists.
   await expect(create.getByLabel("Project name")).toHaveValue("");
@@ -103,7 +98,7 @@ test("editing one field of a project keeps every other, even one changed elsewhe
   await item.getByText("Edit", { exact: true }).click();
   await expect(item.getByLabel("Competitors")).toHaveValue("Globex, Initech");
   // Meanwhile (the CLI, a colleague) the competitors and the name change.
-  const patched = await api(request, "patch", `/projects/${funded}`, {
+  const patched = await api("PATCH", `/projects/${funded}`, {
     name: "Forms research (renamed elsewhere)",
     context: { primary_domain: "acme.com", domains: ["docs.acme.com", "acme.io"], brands: ["Acme"], competitors: ["Globex", "Initech", "Umbrella"] },
   });
@@ -112,7 +107,7 @@ test("editing one field of a project keeps every other, even one changed elsewhe
   await item.getByLabel("Brands").fill("Acme, Acme Cloud");
   await item.getByRole("button", { name: "Save" }).click();
   await expect(item.getByRole("status")).toContainText("saved");
-  const after = await api(request, "get", `/projects/${funded}`);
+  const after = await api("GET", `/projects/${funded}`);
   expect(after.body.name).toBe("Forms research (renamed elsewhere)");
   expect(after.body.context).toEqual({ primary_domain: "acme.com", domains: ["docs.acme.com", "acme.io"], brands: ["Acme", "Acme Cloud"], competitors: ["Globex", "Initech", "Umbrella"] });
 
@@ -197,10 +192,10 @@ test("a wrong CLI login code stays in the field, to be corrected", async ({}, te
 
 test("share controls ask before rotating or revoking, and Copy is fresh for a new link", async ({ request, context }, testInfo) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  const queued = await api(request, "post", "/prompts", { prompt: "best crm for a law firm", engines: ["gemini"], project: funded });
+  const queued = await api("POST", "/prompts", { prompt: "best crm for a law firm", engines: ["gemini"], project: funded });
   expect(queued.status).toBe(202);
   const runId = queued.body.runs[0].id;
-  expect((await api(request, "get", `/runs/${runId}?wait=30`)).body.status).toBe("completed");
+  expect((await api("GET", `/runs/${runId}?wait=30`)).body.status).toBe("completed");
 
   await page.goto(`/runs/${runId}`);
   const share = page.getByTestId("share-control");
@@ -240,7 +235,7 @@ test("share controls ask before rotating or revoking, and Copy is fresh for a ne
 
 test("a long project name fits a phone: projects list, account page and the project's page", async ({ request }, testInfo) => {
   const long = `Acme${"Cloud".repeat(19)}!`; // 100 characters, no space to break at
-  const made = await api(request, "post", "/projects", { name: long });
+  const made = await api("POST", "/projects", { name: long });
   expect(made.status).toBe(201);
   await page.setViewportSize({ width: 390, height: 844 });
   for (const path of ["/projects", "/account", `/projects/${made.body.id}`]) {
@@ -259,7 +254,7 @@ test("a long project name fits a phone: projects list, account page and the proj
 
 test("a run whose engine does not answer says which attempt it is and when it gives up", async ({ request }, testInfo) => {
   // ChatGPT refuses the first attempt with a 15 s Retry-After, then never answers.
-  const queued = await api(request, "post", "/prompts", { prompt: "crm for plumbers [[sim:rate_limit:15*1]] [[sim:timeout]]", engines: ["chatgpt"], project: funded });
+  const queued = await api("POST", "/prompts", { prompt: "crm for plumbers [[sim:rate_limit:15*1]] [[sim:timeout]]", engines: ["chatgpt"], project: funded });
   expect(queued.status).toBe(202);
   const runId = queued.body.runs[0].id;
 

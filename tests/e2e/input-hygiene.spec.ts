@@ -4,7 +4,7 @@
 // TRACE and the methods Next.js's route handlers refuse; and a NUL in the sign-in form's address
 // (next-auth's own route, a 500 before signInEmail).
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { signIn } from "./cli-helpers";
+import { signIn } from "./support";
 import { expectHugeMemberIdsNotFound, expectOtherMethodsRefused, expectUndecodableIdsNotFound } from "./unroutable";
 
 let token: string;

@@ -7,15 +7,11 @@ import path from "node:path";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { approveCliLogin, onlyEngines, runProcess, signIn } from "./cli-helpers";
+import { apiWith, approveCliLogin, BIN, cliAs, cliEnv, onlyEngines, ROOT, signIn } from "./support";
 import { screenshots } from "./screens";
-import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `markets-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-markets-cli-"));
 
@@ -25,16 +21,9 @@ let projectId = "";
 let token = "";
 let twoCountryFanout = "";
 
-function cli(args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
-  delete env.GEOSCOPE_TOKEN;
-  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
-}
+const cli = cliAs({ configDir: CONFIG_DIR });
 
-async function api(pathname: string) {
-  const response = await fetch(`${BASE}${pathname}`, { headers: { Authorization: `Bearer ${token}` } });
-  return { status: response.status, text: await response.text() };
-}
+const api = apiWith(() => token);
 
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -109,7 +98,7 @@ test("the CLI: --country/--city/--language and --location on prompt and fanouts,
   test.setTimeout(180_000);
   const login = await approveCliLogin(page, process.execPath, [BIN], {
     cwd: ROOT,
-    env: { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" },
+    env: cliEnv({ configDir: CONFIG_DIR }),
   });
   expect(login.code, login.stderr).toBe(0);
   token = JSON.parse((await import("node:fs")).readFileSync(path.join(CONFIG_DIR, "config.json"), "utf8")).token;
@@ -148,7 +137,7 @@ test("the CLI: --country/--city/--language and --location on prompt and fanouts,
   expect(byCountry.stdout).toMatch(/chatgpt\s+DE/);
   expect(byCountry.stdout).toMatch(/chatgpt\s+US/);
   const report = await cli(["fanout", "queries", fanout.id, "--json"]);
-  const direct = await api(`/fanouts/${fanout.id}/queries`);
+  const direct = await api("GET", `/fanouts/${fanout.id}/queries`);
   expect(report.stdout).toBe(direct.text);
   const rows = JSON.parse(report.stdout).by_country.filter((r: any) => r.engine === "chatgpt");
   expect(rows.map((r: any) => [r.country, r.completed_runs])).toEqual([["DE", 2], ["US", 2]]);
@@ -159,7 +148,7 @@ test("the CLI: --country/--city/--language and --location on prompt and fanouts,
 
   const listed = await cli(["runs", "list", "--fanout", fanout.id, "--country", "us", "--json"]);
   expect(listed.code, listed.stderr).toBe(0);
-  expect(listed.stdout).toBe((await api(`/runs?fanout=${fanout.id}&country=us`)).text);
+  expect(listed.stdout).toBe((await api("GET", `/runs?fanout=${fanout.id}&country=us`)).text);
   expect(JSON.parse(listed.stdout).items).toHaveLength(6);
 });
 

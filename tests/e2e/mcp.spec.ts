@@ -9,12 +9,8 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { expect, test } from "@playwright/test";
-import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
-import { E2E_PORT } from "./support";
+import { apiWith, approveCliLogin, BASE, BIN, ROOT, runProcess, signIn } from "./support";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `mcp-${Date.now()}@example.com`;
 
 test.describe.configure({ mode: "serial" });
@@ -51,14 +47,7 @@ async function connect(bin: string, args: string[] = [], extra: Record<string, s
   return client;
 }
 
-async function api(method: string, pathname: string, body?: unknown) {
-  const response = await fetch(`${BASE}${pathname}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, text: await response.text() };
-}
+const api = apiWith(() => token);
 
 type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
 

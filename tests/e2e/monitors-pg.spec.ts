@@ -8,6 +8,7 @@ import { expect, test } from "@playwright/test";
 import { startSimulator, type RunningSimulator } from "../../lib/engines/simulator/server";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg-database";
 import { freePort, nextServer, runScript, serverTestEnv, type NextServer } from "../helpers/processes";
+import { serverApi } from "./support";
 
 /** Makes a monitor's next slot come now: what a clock reaching it would do (the slot is the schedule's latest, before now). */
 const MAKE_DUE = `UPDATE monitors SET next_run_at = (now() AT TIME ZONE 'UTC') - interval '1 minute' WHERE id = ANY($1)`;
@@ -16,16 +17,7 @@ async function setUp(database: TestDatabase) {
   const setup = serverTestEnv({ DATABASE_URL: database.url });
   await runScript("db-migrate", [], setup);
   const created = JSON.parse(await runScript("admin", ["user:create", "--email", "monitors@example.com", "--api-key", "k"], setup)) as { api_key: { key: string } };
-  return { "authorization": `Bearer ${created.api_key.key}`, "content-type": "application/json" };
-}
-
-function client(headers: Record<string, string>) {
-  return async (server: NextServer, method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${server.base}/api/v1${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await res.json()) as any;
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  return created.api_key.key;
 }
 
 test("two instances on one PostgreSQL: each due slot makes exactly one tick, one fanout and one engine call per run", async () => {
@@ -36,7 +28,7 @@ test("two instances on one PostgreSQL: each due slot makes exactly one tick, one
   const servers: NextServer[] = [];
   try {
     for (const name of ["a", "b"] as const) simulators.push(await startSimulator({ onCall: async ({ engine, prompt }) => void calls[name].push(`${engine} ${prompt}`) }));
-    const api = client(await setUp(database));
+    const api = serverApi(await setUp(database));
     for (const [i, name] of (["a", "b"] as const).entries()) {
       servers.push(
         nextServer(
@@ -102,7 +94,7 @@ test("the server SIGKILLed while a tick's fanout runs: after a restart the tick 
         if (++answered > ANSWERED_BEFORE_KILL) await serverDead;
       },
     });
-    const api = client(await setUp(database));
+    const api = serverApi(await setUp(database));
     server = nextServer(await freePort(), serverTestEnv({ DATABASE_URL: database.url, GEOSCOPE_SIMULATOR_URL: simulator.url, ENGINE_CONCURRENCY: "2", MONITOR_CHECK_SECONDS: "1" }));
     const s = server;
     await s.start();

@@ -7,15 +7,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { approveCliLogin, onlyEngines, runProcess, signIn } from "./cli-helpers";
+import { approveCliLogin, BIN, cliAs, cliEnv, onlyEngines, ROOT, signIn } from "./support";
 import { screenshots } from "./screens";
-import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `monitors-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-monitors-cli-"));
 
@@ -23,11 +19,7 @@ let context: BrowserContext;
 let page: Page;
 let projectId = "";
 
-function cli(args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
-  delete env.GEOSCOPE_TOKEN;
-  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
-}
+const cli = cliAs({ configDir: CONFIG_DIR });
 
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -175,7 +167,7 @@ test("the CLI: monitor create --file, list, get, ticks, run, pause, resume and d
   test.setTimeout(180_000);
   const login = await approveCliLogin(page, process.execPath, [BIN], {
     cwd: ROOT,
-    env: { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" },
+    env: cliEnv({ configDir: CONFIG_DIR }),
   });
   expect(login.code, login.stderr).toBe(0);
 

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort, nextServer, runScript, serverTestEnv } from "../helpers/processes";
+import { apiWith, serverApi } from "./support";
 
 const ENGINES = ["chatgpt", "claude", "gemini"];
 
@@ -18,16 +19,9 @@ test("with PGlite in a worker thread the server runs, charges and serves work, a
   try {
     await runScript("db-migrate", [], env);
     const created = JSON.parse(await runScript("admin", ["user:create", "--email", "worker@example.com", "--api-key", "k"], env)) as { api_key: { key: string } };
-    const headers = { authorization: `Bearer ${created.api_key.key}`, "content-type": "application/json" };
-    const call = async (method: string, url: string, body?: unknown) => {
-      const res = await fetch(`${server.base}/api/v1${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: res.status, json: (await res.json()) as any };
-    };
-    const api = async (method: string, url: string, body?: unknown) => {
-      const { status, json } = await call(method, url, body);
-      if (status >= 300) throw new Error(`${method} ${url}: ${status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const call = apiWith(() => created.api_key.key, `${server.base}/api/v1`);
+    const okCall = serverApi(created.api_key.key);
+    const api = (method: string, url: string, body?: unknown) => okCall(server, method, url, body);
 
     await server.start();
     const before = (await api("GET", "/billing")).balance_usd as string;
@@ -37,7 +31,7 @@ test("with PGlite in a worker thread the server runs, charges and serves work, a
     expect(second.slug).not.toBe((await api("GET", `/projects/${project}`)).slug);
     const missing = await call("GET", "/runs/dr_01JNOTAREALRUN000000000000");
     expect(missing.status).toBe(404);
-    expect(missing.json.error.code).toBe("not_found");
+    expect(missing.body.error.code).toBe("not_found");
 
     const batch = (await api("POST", "/prompts", { prompt: "best trail shoes", project, engines: ENGINES })).batch.id as string;
     await expect.poll(async () => (await api("GET", `/batches/${batch}?wait=30`)).batch.status as string, { timeout: 60_000, intervals: [0] }).toBe("completed");
@@ -63,7 +57,7 @@ test("with PGlite in a worker thread the server runs, charges and serves work, a
     const inline = nextServer(await freePort(), serverTestEnv({ GEOSCOPE_DATA_DIR: dataDir, GEOSCOPE_PGLITE_THREAD: "inline" }));
     try {
       await inline.start();
-      const read = async (url: string) => (await (await fetch(`${inline.base}/api/v1${url}`, { headers })).json()) as any;
+      const read = (url: string) => okCall(inline, "GET", url);
       const again = (await read(`/runs?batch=${batch}&limit=10`)) as { items: { id: string; status: string }[] };
       expect(again.items.map((r) => r.id).sort()).toEqual(runs);
       expect(again.items.every((r) => r.status === "completed")).toBe(true);

@@ -6,13 +6,11 @@
 // signed out; and someone else's pages are the 404 page. Screenshots of every page at 1280 and 390 px are kept in test-results/.
 import { createServer, type Server } from "node:http";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { onlyEngines } from "./cli-helpers";
+import { E2E_PORT, onlyEngines, signIn } from "./support";
 import { screenshots } from "./screens";
-import { E2E_PORT, latestLinkTo } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const SIGN_IN_LINK = /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/callback\/email\?\S+/;
 const unique = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const EMAIL = `research-${unique}@example.com`;
 // The simulator refuses each engine's first attempt with a 2 s Retry-After, so the prompt's page
@@ -27,16 +25,6 @@ let projectUrl = "";
 let runUrl = "";
 let fanoutUrl = "";
 let site: Server | undefined;
-
-async function signIn(target: Page, email: string, then: string) {
-  await target.goto(then);
-  await target.getByPlaceholder("you@example.com").fill(email);
-  await target.getByRole("button", { name: "Send sign-in link" }).click();
-  await expect(target.getByRole("heading", { name: /Check your email/ })).toBeVisible();
-  let link: string | null = null;
-  await expect.poll(() => (link = latestLinkTo(email, SIGN_IN_LINK)), { timeout: 15_000 }).not.toBeNull();
-  await target.goto(link!);
-}
 
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });

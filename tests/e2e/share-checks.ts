@@ -4,7 +4,7 @@
 // share as anyone the link was sent to.
 import { expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { workspaceLeaks } from "../helpers/share-leaks";
-import { signIn } from "./cli-helpers";
+import { signIn } from "./support";
 
 export function expectShareHeaders(response: { headers(): Record<string, string> } | null) {
   const headers = response!.headers();
@@ -20,15 +20,6 @@ export async function signedInKey(page: Page, email: string, name: string): Prom
   await keys.getByLabel("Name").fill(name);
   await keys.getByRole("button", { name: "Create key" }).click();
   return { Authorization: `Bearer ${(await page.getByTestId("secret-once").textContent())!.trim()}` };
-}
-
-/** A caller of /api/v1 with these headers (a key's), expecting `status` (200 unless said); the body parsed, null for 204. */
-export function apiAs(headers: () => Record<string, string>) {
-  return async <T>(request: APIRequestContext, method: "GET" | "POST" | "DELETE", url: string, data?: unknown, status = 200): Promise<T> => {
-    const response = await request.fetch(`/api/v1${url}`, { method, headers: headers(), data });
-    expect(response.status(), `${method} ${url}: ${await response.text()}`).toBe(status);
-    return (status === 204 ? null : await response.json()) as T;
-  };
 }
 
 export const pathOf = (share: { url: string } | string) => new URL(typeof share === "string" ? share : share.url).pathname;

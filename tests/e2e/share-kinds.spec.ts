@@ -9,8 +9,9 @@
 // share headers and the robots meta. Screenshots of each page at 1280 and 390 px go to the
 // test's output folder.
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import { apiAs } from "./support";
 import { screenshots } from "./screens";
-import { apiAs, expectNothingOfTheWorkspace, signedInKey, openShare, pathOf, signedOut } from "./share-checks";
+import { expectNothingOfTheWorkspace, signedInKey, openShare, pathOf, signedOut } from "./share-checks";
 import { percent, percentRange } from "../../lib/words/format";
 
 test.describe.configure({ mode: "serial" });

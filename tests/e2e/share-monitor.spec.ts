@@ -11,20 +11,16 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
-import { approveCliLogin, runProcess, type Outcome } from "./cli-helpers";
+import { apiAs, approveCliLogin, BIN, cliAs, cliEnv, E2E_PORT, ORIGIN, ROOT } from "./support";
 import { screenshots } from "./screens";
-import { apiAs, expectNothingOfTheWorkspace, openShare, pathOf, signedInKey, signedOut } from "./share-checks";
+import { expectNothingOfTheWorkspace, openShare, pathOf, signedInKey, signedOut } from "./share-checks";
 import { percent, percentRange } from "../../lib/words/format";
-import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const ORIGIN = `http://127.0.0.1:${E2E_PORT}`;
 const EMAIL = `share-monitor-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-share-monitor-"));
-const ENV: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: `${ORIGIN}/api/v1`, NO_COLOR: "1", GEOSCOPE_TOKEN: undefined, GEOSCOPE_CLI_VERSION_OVERRIDE: undefined };
+const ENV = cliEnv({ configDir: CONFIG_DIR });
 /** Let through by the server's WEBHOOK_ALLOW_HOSTS; its path is what must never show. */
 const HOOK_PATH = "acme-private-hook-7d3f";
 const NAME = "CRM visibility, weekly";
@@ -46,7 +42,7 @@ let signedIn: BrowserContext;
 let page: Page;
 const api = apiAs(() => auth);
 
-const cli = (args: string[]): Promise<Outcome> => runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env: ENV });
+const cli = cliAs({ configDir: CONFIG_DIR });
 async function ok(args: string[]): Promise<string> {
   const result = await cli(args);
   expect(result.code, `geoscope ${args.join(" ")}: ${result.stderr}`).toBe(0);

@@ -7,8 +7,8 @@
 import { createServer, type Server } from "node:http";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { screenshots } from "./screens";
-import { apiAs, expectNothingOfTheWorkspace, signedInKey, expectShareHeaders, openShare, pathOf, signedOut } from "./share-checks";
-import { E2E_PORT } from "./support";
+import { expectNothingOfTheWorkspace, signedInKey, expectShareHeaders, openShare, pathOf, signedOut } from "./share-checks";
+import { apiAs, E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
 

@@ -9,6 +9,7 @@ import { expect, test } from "@playwright/test";
 import { startSimulator, type RunningSimulator } from "../../lib/engines/simulator/server";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg-database";
 import { freePort, nextServer, runScript, serverTestEnv, type NextServer } from "../helpers/processes";
+import { serverApi } from "./support";
 
 const FANOUT_PROMPTS = 10;
 const FANOUT_ENGINES = ["chatgpt", "claude"];
@@ -68,13 +69,8 @@ test("the server SIGKILLed during a fanout and an audit on PostgreSQL: after a r
       serverTestEnv({ DATABASE_URL: database.url, GEOSCOPE_SIMULATOR_URL: simulator.url, ENGINE_CONCURRENCY: "2", AUDIT_ALLOW_HOSTS: new URL(siteBase).host }),
     );
     const s = server;
-    const headers = { authorization: `Bearer ${created.api_key.key}`, "content-type": "application/json" };
-    const api = async (method: string, url: string, body?: unknown) => {
-      const res = await fetch(`${s.base}/api/v1${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const json = (await res.json()) as any;
-      if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const call = serverApi(created.api_key.key);
+    const api = (method: string, url: string, body?: unknown) => call(s, method, url, body);
     const finished = async (runId: string) => {
       await expect.poll(async () => (await api("GET", `/runs/${runId}?wait=30`)).status as string, { timeout: 180_000, intervals: [0] }).toBe("completed");
     };

@@ -7,6 +7,7 @@ import { expect, test } from "@playwright/test";
 import { startSimulator, type RunningSimulator } from "../../lib/engines/simulator/server";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg-database";
 import { freePort, nextServer, runScript, serverTestEnv, type NextServer } from "../helpers/processes";
+import { serverApi } from "./support";
 
 const FANOUT_PROMPTS = 20;
 const FANOUT_ENGINES = ["chatgpt", "gemini"];
@@ -70,15 +71,7 @@ test("two instances on one PostgreSQL: the drivers share a fanout without runnin
       );
     }
     const [a, b] = servers as [NextServer, NextServer];
-    const headers = { authorization: `Bearer ${created.api_key.key}`, "content-type": "application/json" };
-    const api = async (server: NextServer, method: string, url: string, body?: unknown) => {
-      const res = await fetch(`${server.base}/api/v1${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch((error: Error) => {
-        throw new Error(`${method} ${server.base}${url}: ${error.message} (${String((error.cause as Error | undefined)?.message)}); server log: ${server.stderr()}`);
-      });
-      const json = (await res.json()) as any;
-      if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const api = serverApi(created.api_key.key);
 
     // The fanout is accepted by A alone; B starts while A's driver has taken only its first runs.
     await a.start();

@@ -7,15 +7,11 @@ import path from "node:path";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
+import { apiWith, approveCliLogin, BIN, cliAs, cliEnv, ROOT, signIn } from "./support";
 import { screenshots } from "./screens";
-import { E2E_PORT } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `judge-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-judge-cli-"));
 
@@ -29,21 +25,9 @@ let token = "";
 let projectId = "";
 let analysisId = "";
 
-function cli(args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
-  delete env.GEOSCOPE_TOKEN;
-  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
-}
+const cli = cliAs({ configDir: CONFIG_DIR });
 
-async function api(method: string, pathname: string, body?: unknown) {
-  const response = await fetch(`${BASE}${pathname}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, text, body: text ? JSON.parse(text) : undefined };
-}
+const api = apiWith(() => token);
 
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -57,7 +41,7 @@ test.afterAll(async () => {
 test("the CLI asks for a judged analysis and prints sentiment, discovered names and agreement", async () => {
   test.setTimeout(120_000);
   await signIn(page, EMAIL);
-  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" } });
+  const login = await approveCliLogin(page, process.execPath, [BIN], { cwd: ROOT, env: cliEnv({ configDir: CONFIG_DIR }) });
   expect(login.code, login.stderr).toBe(0);
   token = JSON.parse(readFileSync(path.join(CONFIG_DIR, "config.json"), "utf8")).token;
   const me = await api("GET", "/me");

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll } from "vitest";
 import { db } from "@/lib/db/client";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
-import { freshPglite, freshPostgres, type FreshDb } from "./db";
+import { freshPglite, freshPostgres, type FreshDb, type FreshPostgres } from "./db";
+import { noCapacityDriver } from "./drivers";
 import type { Person } from "./people";
 
 export function useTestDatabase(): void {
@@ -16,23 +17,32 @@ export function useTestDatabase(): void {
   });
 }
 
-/** The same on a fresh database of the PostgreSQL server (TEST_DATABASE_URL), the local driver drained before it closes. */
-export function usePostgresDatabase(): void {
-  let close: (() => Promise<void>) | undefined;
+/**
+ * The same on a fresh database of the PostgreSQL server (TEST_DATABASE_URL; tests/helpers/pg-database.ts),
+ * of `poolSize` connections: every tests/pg file's set-up. Made before the file's own beforeAll
+ * hooks (call it first) and, the local driver drained, dropped after its afterAll hooks. Answers
+ * the database once made (its url and name, for a file's own connections).
+ */
+export function usePostgresDatabase(options: { poolSize?: number } = {}): () => FreshPostgres {
+  let fresh: FreshPostgres | undefined;
   beforeAll(async () => {
-    close = (await freshPostgres()).close;
+    fresh = await freshPostgres(options);
   });
   afterAll(async () => {
     await localDriver().drained();
-    await close?.();
+    await fresh?.close();
   });
+  return () => {
+    if (!fresh) throw new Error("usePostgresDatabase(): the database is made in beforeAll; read it from a hook or a test");
+    return fresh;
+  };
 }
 
 /** Work accepted while no run can start: it stays queued, holding its credit, until the real driver sweeps. */
 export async function heldBack<T>(start: () => Promise<T>): Promise<T> {
   const drivers = globalThis as { __geoscopeLocalDriver?: LocalDriver };
   const real = localDriver();
-  drivers.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
+  drivers.__geoscopeLocalDriver = noCapacityDriver();
   try {
     return await start();
   } finally {

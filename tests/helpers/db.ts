@@ -6,9 +6,7 @@ import path from "node:path";
 import { openDb, PGLITE_MEMORY, setCurrentDb, type Db } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { applyPendingMigrations } from "@/lib/db/migrate";
-import { adminQuery } from "./pg-database";
-
-export { adminQuery };
+import { createTestDatabase, dropAbandonedDatabases } from "./pg-database";
 
 export type FreshDb = {
   db: Db;
@@ -24,8 +22,6 @@ export type FreshPostgres = FreshDb & {
 };
 
 const TEMPLATE_DIR = path.resolve("node_modules", ".cache", "geoscope");
-
-export const DEFAULT_TEST_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
 
 /**
  * A migrated in-memory PGlite database, installed as the process's database.
@@ -84,54 +80,24 @@ async function saveTemplate(db: Db, file: string): Promise<void> {
 
 /**
  * A migrated database with a unique name on the server of TEST_DATABASE_URL (default
- * postgresql://postgres@127.0.0.1:5432/postgres), installed as the process's database and
- * dropped on close.
+ * postgresql://postgres@127.0.0.1:5432/postgres; made by tests/helpers/pg-database.ts), installed
+ * as the process's database and dropped on close. Test files take it through
+ * usePostgresDatabase() (tests/helpers/app.ts).
  */
 export async function freshPostgres(options: { poolSize?: number } = {}): Promise<FreshPostgres> {
-  const server = process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL;
-  const name = `geoscope_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  await dropAbandonedDatabases(server);
-  await adminQuery(server, `CREATE DATABASE "${name}"`);
-  const url = withDatabase(server, name);
-  const drop = () => adminQuery(server, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  const db = openDb({ kind: "postgres", url }, options);
+  await dropAbandonedDatabases();
+  const database = await createTestDatabase();
+  const db = openDb({ kind: "postgres", url: database.url }, options);
   try {
     // Applies the committed SQL (no diffing), exactly as `npm run db:migrate` does.
     await applyPendingMigrations(db);
   } catch (error) {
     await db.close();
-    await drop().catch(() => undefined);
+    await database.drop().catch(() => undefined);
     throw error;
   }
-  return { ...(await install(db, drop)), url, name };
+  return { ...(await install(db, database.drop)), url: database.url, name: database.name };
 }
-
-const ABANDONED_AFTER_MS = 6 * 60 * 60 * 1000;
-const sweptServers = new Set<string>();
-
-/**
- * A run killed before its `close()` leaves its database behind. Names carry their creation
- * time, so once per process we drop those old enough that no live run can still use them.
- */
-async function dropAbandonedDatabases(server: string): Promise<void> {
-  if (sweptServers.has(server)) return;
-  sweptServers.add(server);
-  const { rows } = await adminQuery(server, `SELECT datname FROM pg_database WHERE datname LIKE 'geoscope\\_test\\_%'`);
-  for (const { datname } of rows as { datname: string }[]) {
-    const created = parseInt(datname.split("_")[2] ?? "", 36);
-    if (Number.isFinite(created) && Date.now() - created > ABANDONED_AFTER_MS) {
-      await adminQuery(server, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
-    }
-  }
-}
-
-/** `url` with its database name replaced by `name`. */
-export function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${encodeURIComponent(name)}`;
-  return u.toString();
-}
-
 
 async function install(db: Db, afterClose: () => Promise<unknown>): Promise<FreshDb> {
   // Whatever was installed before stays open: its owner may still hold its client.

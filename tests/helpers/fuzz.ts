@@ -13,6 +13,7 @@ import type { EndpointDefinition } from "@/lib/schemas/endpoint";
 import { endpoints } from "@/lib/schemas/registry";
 import { createWorkspace } from "@/lib/schemas/workspaces";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
+import { noCapacityDriver } from "./drivers";
 import { dbFingerprint, fingerprintChanges } from "./fingerprint";
 import {
   BODY_MUTATIONS,
@@ -66,7 +67,7 @@ export async function prepareFuzzWorld(): Promise<FuzzWorld> {
   await localDriver().drained();
   const holder = globalThis as { __geoscopeLocalDriver?: LocalDriver };
   const previous = holder.__geoscopeLocalDriver;
-  holder.__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
+  holder.__geoscopeLocalDriver = noCapacityDriver();
   const ids: Record<string, string[]> = {
     ws: [team.workspaceId, alice.workspaceId],
     pr: [team.projectId],

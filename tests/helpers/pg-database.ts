@@ -1,6 +1,8 @@
-// A throwaway database on the PostgreSQL server of TEST_DATABASE_URL, for tests that start real
-// servers on PostgreSQL (tests/e2e): plain `pg`, no app code, so it loads anywhere. Named like
-// tests/helpers/db.ts's, so a run killed before dropping it is swept by the next freshPostgres().
+// The one PostgreSQL helper of the tests: the server of TEST_DATABASE_URL, and throwaway databases
+// on it — made, named, swept and dropped only here. Plain `pg`, no app code, so it loads anywhere:
+// the e2e specs that start real servers on PostgreSQL use createTestDatabase(); the vitest suites
+// (tests/pg) get a migrated one installed as db() by usePostgresDatabase() (tests/helpers/app.ts),
+// which is freshPostgres() (tests/helpers/db.ts) on top of it.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
@@ -34,13 +36,50 @@ export async function adminQuery(serverUrl: string, sql: string): Promise<pg.Que
   }
 }
 
-export async function createTestDatabase(serverUrl = process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL): Promise<TestDatabase> {
-  const name = `geoscope_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+/** The PostgreSQL server the tests use: TEST_DATABASE_URL, else the local one. */
+export function testServerUrl(): string {
+  return process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL;
+}
+
+/** `url` with its database name replaced by `name`. */
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${encodeURIComponent(name)}`;
+  return u.toString();
+}
+
+/** A new database's name: the time it was made in it, so an abandoned one can be told by its age. */
+function newDatabaseName(): string {
+  return `geoscope_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+}
+
+const ABANDONED_AFTER_MS = 6 * 60 * 60 * 1000;
+const sweptServers = new Set<string>();
+
+/**
+ * A run killed before it dropped its database leaves it behind. Names carry their creation
+ * time, so once per process we drop those old enough that no live run can still use them.
+ */
+export async function dropAbandonedDatabases(serverUrl = testServerUrl()): Promise<void> {
+  if (sweptServers.has(serverUrl)) return;
+  sweptServers.add(serverUrl);
+  const { rows } = await adminQuery(serverUrl, `SELECT datname FROM pg_database WHERE datname LIKE 'geoscope\\_test\\_%'`);
+  for (const { datname } of rows as { datname: string }[]) {
+    const created = parseInt(datname.split("_")[2] ?? "", 36);
+    if (Number.isFinite(created) && Date.now() - created > ABANDONED_AFTER_MS) {
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
+    }
+  }
+}
+
+/** A new, empty database on the server (apply migrations with scripts/db-migrate.ts, or use freshPostgres()). */
+export async function createTestDatabase(serverUrl = testServerUrl()): Promise<TestDatabase & { name: string }> {
+  const name = newDatabaseName();
   await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const url = new URL(withDatabase(serverUrl, name));
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2, application_name: "geoscope-test" });
   return {
+    name,
     url: url.toString(),
     urlAs(applicationName) {
       const named = new URL(url);

@@ -10,7 +10,20 @@ import { presentFanout } from "@/lib/fanouts/present";
 import { decodeCursor, pageOf } from "@/lib/http/pagination";
 import { presentPromptBatch, presentRun, presentRunSummary, presentRunWithEnvelope } from "@/lib/runs/present";
 import type { RunsQuery } from "@/lib/schemas/runs";
-import { reachableBy, reachableWorkspaceIds } from "@/lib/workspaces/access";
+
+/** The access rule written again, as a Prisma filter: a workspace the user belongs to, the API key's own when the credential is one. */
+function reachableBy(principal: Principal) {
+  return {
+    ...(principal.workspaceId ? { workspaceId: principal.workspaceId } : {}),
+    workspace: { memberships: { some: { userId: principal.user.id } } },
+  };
+}
+
+/** The workspaces the credential can act in, by the same rule. */
+async function reachableWorkspaceIds(principal: Principal): Promise<string[]> {
+  const rows = await db().workspace.findMany({ where: { id: principal.workspaceId ?? undefined, memberships: { some: { userId: principal.user.id } } }, select: { id: true } });
+  return rows.map((w) => w.id);
+}
 
 const creator = { createdBy: { select: { email: true } } } as const;
 const runInclude = { ...creator, hold: true } as const;

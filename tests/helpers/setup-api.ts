@@ -1,11 +1,14 @@
-// Runs before every api and pg test file: responses are checked against their schemas, and
-// the configuration is read afresh from the environment the test file sets.
-import { beforeEach } from "vitest";
-import { resetConfig } from "@/lib/config/env";
-import { installJobs } from "@/lib/work/local-driver";
-import { registeredJobs } from "@/lib/work/registry";
+// Runs before every api test file: what every test file of the app gets (setup-app.ts), and after
+// each test the local driver drained, so no job keeps running into the next test or past the
+// database's closing. A driver installed to start nothing (noCapacityDriver: the fuzz world keeps
+// one for its whole file) is not waited for: it never drains. (Not for tests/pg: a file there may
+// hold work on such a driver of its own for all its tests.)
+import { afterEach } from "vitest";
+import { localDriver } from "@/lib/work/local-driver";
+import { holdingBack } from "./drivers";
+import "./setup-app";
 
-process.env.GEOSCOPE_VALIDATE_RESPONSES = "true";
-// The jobs the server installs at start (lib/work/start.ts); GEOSCOPE_TEST_JOBS is read per test file, at its first job.
-installJobs(registeredJobs());
-beforeEach(() => resetConfig());
+afterEach(async () => {
+  const driver = localDriver();
+  if (!holdingBack.has(driver)) await driver.drained();
+});

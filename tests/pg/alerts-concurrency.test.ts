@@ -12,7 +12,7 @@ import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { runTickNow } from "@/lib/monitors/ticks";
 import { createProject } from "@/lib/projects/projects";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
-import { freshPostgres } from "../helpers/db";
+import { usePostgresDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { person, principalOf } from "../helpers/people";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
@@ -21,18 +21,17 @@ useSimulatedEngines({ billing: true });
 process.env.WEBHOOK_ALLOW_HOSTS = "127.0.0.1";
 resetConfig();
 
-let close: (() => Promise<void>) | undefined;
 let receiver: Receiver;
 
+usePostgresDatabase({ poolSize: 24 });
+
 beforeAll(async () => {
-  close = (await freshPostgres({ poolSize: 24 })).close;
   receiver = await startReceiver();
 });
 
 afterAll(async () => {
   await localDriver().drained();
   await receiver.close();
-  await close?.();
   delete process.env.WEBHOOK_ALLOW_HOSTS;
   resetConfig();
 });

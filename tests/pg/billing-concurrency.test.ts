@@ -1,15 +1,15 @@
 // Holds under real concurrency on a PostgreSQL server: many transactions on a pool of
 // connections racing for one workspace's credit must never set aside more than its balance,
 // and a hold's capture and release racing each other must settle it exactly once.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { captureHold, holdCredit, releaseHold, type SettledHold } from "@/lib/billing/holds";
 import { sqlIn } from "@/lib/db/sql";
 import { availableMicros, grantPromo, readBalance, recomputeBalance, recordPurchase } from "@/lib/billing/ledger";
 import type { LoadedRateCard } from "@/lib/billing/rate-card";
-import type { PrismaClient } from "@/lib/db/generated/client";
 import { newId } from "@/lib/db/ids";
 import { ApiError } from "@/lib/http/errors";
-import { freshPostgres } from "../helpers/db";
+import { db } from "@/lib/db/client";
+import { usePostgresDatabase } from "../helpers/app";
 
 const POOL_SIZE = 24;
 const HOLDS = 200;
@@ -40,28 +40,20 @@ function cardWithPrice(unitPriceMicros: bigint): LoadedRateCard {
   };
 }
 
-let client: PrismaClient;
-let close: (() => Promise<void>) | undefined;
 
-beforeAll(async () => {
-  // A real pg.Pool of POOL_SIZE connections behind @prisma/adapter-pg.
-  const fresh = await freshPostgres({ poolSize: POOL_SIZE });
-  close = fresh.close;
-  client = fresh.prisma;
-});
-
-afterAll(async () => close?.());
+// A real pg.Pool of POOL_SIZE connections behind @prisma/adapter-pg.
+usePostgresDatabase({ poolSize: POOL_SIZE });
 
 /** Server connections open to this database: the pool's, once a burst has filled it. */
 async function openConnections(): Promise<number> {
-  const [row] = await client.$queryRaw<{ n: number }[]>`
+  const [row] = await db().$queryRaw<{ n: number }[]>`
     SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()`;
   return row!.n;
 }
 
 async function workspaceWith(balanceMicros: bigint): Promise<string> {
-  const ws = await client.workspace.create({ data: { id: newId("workspace"), name: "race", kind: "team" } });
-  if (balanceMicros > 0n) await client.$transaction((tx) => recordPurchase(tx, { workspaceId: ws.id, amountMicros: balanceMicros }));
+  const ws = await db().workspace.create({ data: { id: newId("workspace"), name: "race", kind: "team" } });
+  if (balanceMicros > 0n) await db().$transaction((tx) => recordPurchase(tx, { workspaceId: ws.id, amountMicros: balanceMicros }));
   return ws.id;
 }
 
@@ -69,7 +61,7 @@ async function workspaceWith(balanceMicros: bigint): Promise<string> {
 async function holdAll(workspaceId: string, prices: bigint[]) {
   const results = await Promise.allSettled(
     prices.map((price) =>
-      client.$transaction(
+      db().$transaction(
         (tx) =>
           holdCredit(tx, {
             workspaceId,
@@ -98,8 +90,8 @@ async function holdAll(workspaceId: string, prices: bigint[]) {
 const sum = (xs: bigint[]) => xs.reduce((s, x) => s + x, 0n);
 
 async function expectConsistent(workspaceId: string) {
-  const stored = await readBalance(client, workspaceId);
-  expect(await recomputeBalance(client, workspaceId)).toEqual(stored);
+  const stored = await readBalance(db(), workspaceId);
+  expect(await recomputeBalance(db(), workspaceId)).toEqual(stored);
   expect(availableMicros(stored) >= 0n).toBe(true);
   return stored;
 }
@@ -118,7 +110,7 @@ describe.each(SEEDS.map((seed, i) => ({ seed, round: i + 1 })))("round $round (s
     expect(refused).toHaveLength(HOLDS - affordable);
     const stored = await expectConsistent(ws);
     expect(stored.heldMicros).toBe(price * BigInt(affordable));
-    expect(await client.creditHold.count({ where: { workspaceId: ws } })).toBe(affordable);
+    expect(await db().creditHold.count({ where: { workspaceId: ws } })).toBe(affordable);
     // The holds really ran side by side on many connections, not one after another on one.
     expect(await openConnections()).toBeGreaterThanOrEqual(20);
   });
@@ -144,10 +136,10 @@ describe.each(SEEDS.map((seed, i) => ({ seed, round: i + 1 })))("round $round (s
     const r = rng(seed ^ 0x27d4eb2f);
     const ws = await workspaceWith(10_000_000n);
     // Some promotional credit too, so captures split across buckets while racing.
-    await client.$transaction((tx) => grantPromo(tx, { workspaceId: ws, amountMicros: r.micros(1, 300_000) }));
+    await db().$transaction((tx) => grantPromo(tx, { workspaceId: ws, amountMicros: r.micros(1, 300_000) }));
     for (let round = 0; round < 5; round++) {
       const units = r.int(1, 10);
-      const placed = await client.$transaction(
+      const placed = await db().$transaction(
         (tx) =>
           holdCredit(tx, {
             workspaceId: ws,
@@ -164,9 +156,9 @@ describe.each(SEEDS.map((seed, i) => ({ seed, round: i + 1 })))("round $round (s
       const releases = r.int(1, 3);
       for (let i = 0; i < captures; i++) {
         const actualUnits = r.int(0, units + 2);
-        contenders.push(() => client.$transaction((tx) => captureHold(holdId, { tx: sqlIn(tx), actualUnits }), TX_OPTIONS));
+        contenders.push(() => db().$transaction((tx) => captureHold(holdId, { tx: sqlIn(tx), actualUnits }), TX_OPTIONS));
       }
-      for (let i = 0; i < releases; i++) contenders.push(() => client.$transaction((tx) => releaseHold(holdId, { tx: sqlIn(tx) }), TX_OPTIONS));
+      for (let i = 0; i < releases; i++) contenders.push(() => db().$transaction((tx) => releaseHold(holdId, { tx: sqlIn(tx) }), TX_OPTIONS));
       contenders.sort(() => r.next() - 0.5);
 
       const results = (await Promise.all(contenders.map((c) => c()))).map((x) => x!);
@@ -175,9 +167,9 @@ describe.each(SEEDS.map((seed, i) => ({ seed, round: i + 1 })))("round $round (s
       const winner = winners[0]!;
       for (const x of results) expect({ status: x.status, capturedMicros: x.capturedMicros }).toEqual({ status: winner.status, capturedMicros: winner.capturedMicros });
 
-      const row = await client.creditHold.findUniqueOrThrow({ where: { id: holdId } });
+      const row = await db().creditHold.findUniqueOrThrow({ where: { id: holdId } });
       expect(row.status).toBe(winner.status);
-      const charged = await client.ledgerTransaction.aggregate({ where: { holdId }, _sum: { amountMicros: true } });
+      const charged = await db().ledgerTransaction.aggregate({ where: { holdId }, _sum: { amountMicros: true } });
       expect(-(charged._sum.amountMicros ?? 0n)).toBe(winner.status === "captured" ? winner.capturedMicros : 0n);
       expect(winner.capturedMicros <= placed.holds[0]!.amountMicros).toBe(true);
     }

@@ -5,26 +5,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getMe } from "@/app/api/v1/me/route";
 import { cachedCredentialCount } from "@/lib/auth/credential-cache";
 import { ensureListening, stopNotifier } from "@/lib/changes/notify";
-import { freshPostgres, type FreshPostgres } from "../helpers/db";
+import { usePostgresDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { person, type Person } from "../helpers/people";
 import { runToEnd } from "../helpers/processes";
 
-let fresh: FreshPostgres;
+const database = usePostgresDatabase();
 let dana: Person;
 
 beforeAll(async () => {
-  fresh = await freshPostgres();
   dana = await person("dana@example.com");
 });
 
 afterAll(async () => {
   await stopNotifier();
-  await fresh?.close();
 });
 
 function revokeOnInstanceB(keyId: string): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: fresh.url };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database().url };
   // Under VITEST the app refuses to open a database from the environment.
   delete env.VITEST;
   delete env.VITEST_POOL_ID;

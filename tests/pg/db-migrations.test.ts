@@ -7,9 +7,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, openDb, type Db, type DbTarget } from "@/lib/db/client";
 import { applyPendingMigrations, schemaDiff } from "@/lib/db/migrate";
-import { adminQuery, DEFAULT_TEST_DATABASE_URL, freshPostgres, withDatabase } from "../helpers/db";
+import { freshPostgres } from "../helpers/db";
+import { adminQuery, createTestDatabase, testServerUrl, type TestDatabase } from "../helpers/pg-database";
 
-const SERVER = process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL;
+const SERVER = testServerUrl();
 const MIGRATIONS_DIR = path.resolve("prisma", "migrations");
 const committed = readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
   .filter((e) => e.isDirectory())
@@ -17,12 +18,12 @@ const committed = readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
   .sort();
 
 const created: string[] = [];
+const made: TestDatabase[] = [];
 
 async function emptyDatabase(): Promise<DbTarget & { kind: "postgres" }> {
-  const name = `geoscope_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 10)}`;
-  await adminQuery(SERVER, `CREATE DATABASE "${name}"`);
-  created.push(name);
-  return { kind: "postgres", url: withDatabase(SERVER, name) };
+  const database = await createTestDatabase();
+  made.push(database);
+  return { kind: "postgres", url: database.url };
 }
 
 async function databaseExists(name: string): Promise<boolean> {
@@ -31,6 +32,7 @@ async function databaseExists(name: string): Promise<boolean> {
 }
 
 afterAll(async () => {
+  for (const database of made) await database.drop();
   for (const name of created) await adminQuery(SERVER, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 });
 

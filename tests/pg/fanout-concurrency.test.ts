@@ -1,16 +1,15 @@
 // Fanout creation racing on a PostgreSQL server: many POST /fanouts at once against one
 // workspace's credit admit exactly as many as it covers, each all or nothing, never overdrawing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as postFanouts } from "@/app/api/v1/fanouts/route";
 import { availableMicros, readBalance, recomputeBalance, recordPurchase } from "@/lib/billing/ledger";
 import { parseUsd } from "@/lib/billing/money";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
-import type { PrismaClient } from "@/lib/db/generated/client";
 import { newId } from "@/lib/db/ids";
 import { createProject } from "@/lib/projects/projects";
 import { localDriver } from "@/lib/work/local-driver";
-import { freshPostgres } from "../helpers/db";
+import { usePostgresDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { person } from "../helpers/people";
 import { useSimulatedEngines } from "../helpers/engines";
@@ -18,28 +17,17 @@ import { useSimulatedEngines } from "../helpers/engines";
 useSimulatedEngines({ billing: true });
 resetConfig();
 
-let client: PrismaClient;
-let close: (() => Promise<void>) | undefined;
 
-beforeAll(async () => {
-  const fresh = await freshPostgres({ poolSize: 24 });
-  close = fresh.close;
-  client = fresh.prisma;
-});
-
-afterAll(async () => {
-  await localDriver().drained();
-  await close?.();
-});
+usePostgresDatabase({ poolSize: 24 });
 
 describe("concurrent fanout creation", () => {
   it("admits exactly the fanouts the credit covers out of 20 at once, each whole, never overdrawing", async () => {
     const admin = await person("racer@example.com");
-    const ws = await client.workspace.create({
+    const ws = await db().workspace.create({
       data: { id: newId("workspace"), name: "race", kind: "team", memberships: { create: { userId: admin.id, role: "admin" } } },
     });
     // Each fanout: 5 prompts × chatgpt (0.02) × 2 runs = 0.20; the purchase covers 7.
-    await client.$transaction((tx) => recordPurchase(tx, { workspaceId: ws.id, amountMicros: parseUsd("1.40") }));
+    await db().$transaction((tx) => recordPurchase(tx, { workspaceId: ws.id, amountMicros: parseUsd("1.40") }));
     const principal = { user: { id: admin.id, email: admin.email }, credential: { kind: "cli_token" as const, id: admin.cliTokenId, name: "t" }, workspaceId: null, apiKeyId: null };
     const project = (await createProject(principal, { name: "Race", workspace_id: ws.id, context: null })).id;
     const body = { prompts: ["a", "b", "c", "d", "e"].map((text) => ({ text })), engines: ["chatgpt"], runs: 2, project };
@@ -61,8 +49,8 @@ describe("concurrent fanout creation", () => {
 
     // Once the admitted runs have run (each capturing its own hold), the ledger still adds up.
     await localDriver().drained();
-    const stored = await readBalance(client, ws.id);
-    expect(await recomputeBalance(client, ws.id)).toEqual(stored);
+    const stored = await readBalance(db(), ws.id);
+    expect(await recomputeBalance(db(), ws.id)).toEqual(stored);
     expect(availableMicros(stored)).toBe(0n);
   });
 });

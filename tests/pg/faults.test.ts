@@ -21,7 +21,8 @@ import { startSimulator, type EngineId, type RunningSimulator } from "@/lib/engi
 import { log } from "@/lib/log";
 import { localDriver } from "@/lib/work/local-driver";
 import { createProject } from "@/lib/projects/projects";
-import { freshPostgres, withDatabase, type FreshPostgres } from "../helpers/db";
+import { usePostgresDatabase } from "../helpers/app";
+import { withDatabase } from "../helpers/pg-database";
 import { call } from "../helpers/http";
 import { person, principalOf, type Person } from "../helpers/people";
 import { useSimulatedEngines } from "../helpers/engines";
@@ -31,7 +32,7 @@ useSimulatedEngines({ billing: true });
 process.env.ENGINE_TIMEOUT_MS = "1000";
 resetConfig();
 
-let fresh: FreshPostgres;
+const database = usePostgresDatabase({ poolSize: 4 });
 let monitor: pg.Client;
 let dana: Person;
 let project: string;
@@ -60,8 +61,7 @@ beforeAll(async () => {
     },
   });
   await globalForSimulator.__geoscopeSimulator;
-  fresh = await freshPostgres({ poolSize: 4 });
-  monitor = new pg.Client({ connectionString: fresh.url, application_name: "geoscope-test-monitor" });
+  monitor = new pg.Client({ connectionString: database().url, application_name: "geoscope-test-monitor" });
   await monitor.connect();
   dana = await person("dana@example.com");
   await db().$transaction((tx) => recordPurchase(tx, { workspaceId: dana.workspaceId, amountMicros: parseUsd("10.00") }));
@@ -71,7 +71,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await localDriver().drained();
   await monitor?.end();
-  await fresh?.close();
   await (await globalForSimulator.__geoscopeSimulator)?.close();
 });
 
@@ -204,7 +203,7 @@ describe("the database connection dropped while a request holds credit", () => {
     // Hold off writes to credit_holds: the request's transaction stops at its hold insert, with
     // the workspace's balance row locked and its batch and runs written, where it is terminated.
     // (On a connection of its own: the monitor's view of pg_stat_activity must not be a transaction's snapshot.)
-    const locker = new pg.Client({ connectionString: fresh.url });
+    const locker = new pg.Client({ connectionString: database().url });
     await locker.connect();
     await locker.query("BEGIN");
     await locker.query("LOCK TABLE credit_holds IN SHARE MODE");
@@ -235,9 +234,9 @@ describe("the database connection dropped while a request holds credit", () => {
   });
 
   it("POST /fanouts whose TCP connection is cut as it sends its holds: 500 with a request id, nothing held or created, and the same request then works", async () => {
-    const server = new URL(fresh.url);
+    const server = new URL(database().url);
     const proxy = await cuttingProxy({ host: server.hostname, port: Number(server.port || 5432) });
-    const proxied: Db = openDb({ kind: "postgres", url: withDatabase(`postgresql://${server.username}@127.0.0.1:${proxy.port}/postgres`, fresh.name) }, { poolSize: 2 });
+    const proxied: Db = openDb({ kind: "postgres", url: withDatabase(`postgresql://${server.username}@127.0.0.1:${proxy.port}/postgres`, database().name) }, { poolSize: 2 });
     const direct = setCurrentDb(proxied);
     const body = { prompts: [{ text: "cut while holding" }, { text: "cut while holding, again" }], engines: ["chatgpt", "claude"], runs: 2, project };
     try {
@@ -289,7 +288,7 @@ describe("the database connection dropped while a request holds credit", () => {
     const engineCalled = new Promise<void>((resolve) => (arrived = resolve));
     let answer!: () => void;
     heldCall = { prompt, arrived, answer: new Promise<void>((resolve) => (answer = resolve)) };
-    const locker = new pg.Client({ connectionString: fresh.url });
+    const locker = new pg.Client({ connectionString: database().url });
     let batchId!: string;
     try {
       await locker.connect();

@@ -2,30 +2,22 @@
 // once at the same instant claim each due slot exactly once (the unique key of monitor, version
 // and slot settles them, not a lock in memory), each claimed tick gets one fanout, and a run now
 // racing the budget of a monitor admits only what the budget covers.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { claimDueSlots, startTick } from "@/lib/monitors/ticks";
 import { createProject } from "@/lib/projects/projects";
 import { localDriver } from "@/lib/work/local-driver";
-import { freshPostgres } from "../helpers/db";
+import { usePostgresDatabase } from "../helpers/app";
 import { person, principalOf } from "../helpers/people";
 import { useSimulatedEngines } from "../helpers/engines";
 
 useSimulatedEngines({ billing: true });
 resetConfig();
 
-let close: (() => Promise<void>) | undefined;
 
-beforeAll(async () => {
-  close = (await freshPostgres({ poolSize: 24 })).close;
-});
-
-afterAll(async () => {
-  await localDriver().drained();
-  await close?.();
-});
+usePostgresDatabase({ poolSize: 24 });
 
 describe("claiming due slots on PostgreSQL", () => {
   it("makes one tick per due monitor however many checks run at once, and one fanout per tick however often its start runs", async () => {

@@ -3,7 +3,7 @@
 // (a job taken over while still running) makes one analysis, one set of series figures and one
 // analysis_id; the close marks them counted in its statement; the series then answers the
 // analysis's figures.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { analyseTick } from "@/lib/monitors/analysis";
@@ -14,23 +14,15 @@ import { createProject } from "@/lib/projects/projects";
 import { getAnalysis } from "@/lib/analyses/read";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { localDriver } from "@/lib/work/local-driver";
-import { freshPostgres } from "../helpers/db";
+import { usePostgresDatabase } from "../helpers/app";
 import { person, principalOf } from "../helpers/people";
 import { useSimulatedEngines } from "../helpers/engines";
 
 useSimulatedEngines({ billing: true });
 resetConfig();
 
-let close: (() => Promise<void>) | undefined;
 
-beforeAll(async () => {
-  close = (await freshPostgres({ poolSize: 24 })).close;
-});
-
-afterAll(async () => {
-  await localDriver().drained();
-  await close?.();
-});
+usePostgresDatabase({ poolSize: 24 });
 
 describe("a tick's analysis on PostgreSQL", () => {
   it("leaves nothing when its step dies before the commit, is made once when it runs six times at once, with one set of figures, counted by the close and answered by the series", async () => {

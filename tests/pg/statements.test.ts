@@ -1,19 +1,13 @@
 // A statement whose text changed runs its new text on a PostgreSQL connection, where pg keeps each
 // named statement prepared per connection (lib/db/statement.ts names it by its text's hash).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { currentDb } from "@/lib/db/client";
 import { defineStatement, int } from "@/lib/db/statement";
 import { standalone, textTransaction } from "@/lib/db/sql";
-import { freshPostgres } from "../helpers/db";
+import { usePostgresDatabase } from "../helpers/app";
 
-let close: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  // One connection: every statement below is prepared on the same session.
-  close = (await freshPostgres({ poolSize: 1 })).close;
-});
-afterAll(async () => {
-  await close?.();
-});
+// One connection: every statement below is prepared on the same session.
+usePostgresDatabase({ poolSize: 1 });
 
 const version = (n: number) =>
   defineStatement({ label: "changed_text", params: ["x"], columns: { n: int("n") }, sql: ({ select, p }) => `SELECT ${select} FROM (SELECT ${p.x}::int + ${n} AS n) t` });

@@ -11,7 +11,7 @@ import { waiterCount } from "@/lib/changes/wait";
 import { createProject } from "@/lib/projects/projects";
 import { LocalDriver } from "@/lib/work/local-driver";
 import { PgNotifier, stopNotifier } from "@/lib/changes/notify";
-import { freshPostgres, type FreshPostgres } from "../helpers/db";
+import { usePostgresDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { person, type Person } from "../helpers/people";
 import { useSimulatedEngines } from "../helpers/engines";
@@ -21,17 +21,16 @@ useSimulatedEngines();
 const POOL_SIZE = 10;
 const WAITERS = 500;
 
-let fresh: FreshPostgres;
+const database = usePostgresDatabase({ poolSize: POOL_SIZE });
 let monitor: pg.Client;
 let carol: Person;
 let project: string;
 
 beforeAll(async () => {
-  fresh = await freshPostgres({ poolSize: POOL_SIZE });
   // The process's driver accepts prompts but starts none (no capacity): the waiters sleep until
   // the test has a driver of its own run them.
   (globalThis as { __geoscopeLocalDriver?: LocalDriver }).__geoscopeLocalDriver = new LocalDriver({ concurrency: () => 0 });
-  monitor = new pg.Client({ connectionString: fresh.url, application_name: "geoscope-test-monitor" });
+  monitor = new pg.Client({ connectionString: database().url, application_name: "geoscope-test-monitor" });
   await monitor.connect();
   carol = await person("carol@example.com");
   const principal: Principal = { user: { id: carol.id, email: carol.email }, credential: { kind: "cli_token", id: carol.cliTokenId, name: "t" }, workspaceId: null, apiKeyId: null };
@@ -42,7 +41,6 @@ afterAll(async () => {
   delete (globalThis as { __geoscopeLocalDriver?: LocalDriver }).__geoscopeLocalDriver;
   await stopNotifier();
   await monitor?.end();
-  await fresh?.close();
 });
 
 async function start(prompt: string, engines?: string[]) {
@@ -68,11 +66,11 @@ describe("PgNotifier", () => {
     const heardByA: string[] = [];
     const heardByB: string[] = [];
     let heard: () => void = () => undefined;
-    const a = new PgNotifier(fresh.url, (id) => {
+    const a = new PgNotifier(database().url, (id) => {
       heardByA.push(id);
       heard();
     });
-    const b = new PgNotifier(fresh.url, (id) => heardByB.push(id));
+    const b = new PgNotifier(database().url, (id) => heardByB.push(id));
     try {
       await Promise.all([a.listening(), b.listening()]);
       const arrived = new Promise<void>((resolve) => (heard = resolve));

@@ -99,3 +99,35 @@ describe("lib/'s imports", () => {
     expect(upward).toEqual([]);
   });
 });
+
+// The access rule (docs/architecture.md "The data path") is written once, in
+// lib/workspaces/access.ts: every read folds reachableSql into its statement. A second rule would
+// show as a membership filter of its own (SQL reading memberships, a Prisma `memberships: { some`)
+// or as a list of workspace ids a read is narrowed to (`workspaceId: { in`, `workspace_id = ANY(`).
+describe("the access rule", () => {
+  const ACCESS = "lib/workspaces/access.ts";
+  const code = [...libFiles, ...filesUnder("app"), ...filesUnder("inngest")];
+  const offending = (pattern: RegExp, allowed: (file: string) => boolean) =>
+    code.filter((f) => !allowed(f) && pattern.test(readFileSync(path.join(ROOT, f), "utf8")));
+
+  it("is written once: nothing else reads memberships in SQL or filters by them in Prisma", () => {
+    expect(offending(/\b(?:FROM|JOIN)\s+"?memberships"?\b/i, (f) => f === ACCESS)).toEqual([]);
+    expect(offending(/\bmemberships\s*:\s*\{\s*(?:some|every|none)\b/, (f) => f === ACCESS)).toEqual([]);
+  });
+
+  it("is not narrowed to a list of workspace ids fetched beforehand", () => {
+    expect(offending(/\bworkspaceId\s*:\s*\{\s*in\s*:/, () => false)).toEqual([]);
+    expect(offending(/\bworkspace_id\s*(?:=\s*ANY\s*\(|IN\s*\()/i, (f) => f === ACCESS)).toEqual([]);
+  });
+
+  it("is the only place that reads memberships through Prisma, besides the workspace's own people (lib/workspaces)", () => {
+    expect(offending(/\.membership\.(?:find|count|aggregate|groupBy)/, (f) => f.startsWith("lib/workspaces/"))).toEqual([]);
+  });
+
+  it("is the one exported: access.ts defines reachableSql and no other SQL form of it", () => {
+    const text = readFileSync(path.join(ROOT, ACCESS), "utf8");
+    expect(text).toMatch(/export const reachableSql\b/);
+    expect([...text.matchAll(/export (?:const|function) (\w*Sql)\b/g)].map((m) => m[1])).toEqual(["reachableSql"]);
+    expect(offending(/export (?:const|function) (?:reachable|inReachable)\w*/, (f) => f === ACCESS)).toEqual([]);
+  });
+});
