@@ -11,15 +11,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { answerDirective } from "../../lib/engines/simulator/directive";
-import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
 import { screenshots } from "./screens";
-import { E2E_PORT } from "./support";
+import { approveCliLogin, BASE, BIN, cliAs, cliEnv, ROOT, signIn } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `overview-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-overview-cli-"));
 const TAG = `t${Date.now()}`;
@@ -29,11 +25,7 @@ let page: Page;
 let projectId: string;
 let monitorId: string;
 
-function cli(args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
-  delete env.GEOSCOPE_TOKEN;
-  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
-}
+const cli = cliAs({ configDir: CONFIG_DIR });
 
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -65,7 +57,7 @@ test("the CLI: monitor overview prints the summary and a table per monitor; --js
   await signIn(page, EMAIL);
   const login = await approveCliLogin(page, process.execPath, [BIN], {
     cwd: ROOT,
-    env: { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" },
+    env: cliEnv({ configDir: CONFIG_DIR }),
   });
   expect(login.code, login.stderr).toBe(0);
 

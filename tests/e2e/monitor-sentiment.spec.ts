@@ -8,15 +8,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { answerDirective } from "../../lib/engines/simulator/directive";
-import { approveCliLogin, runProcess, signIn } from "./cli-helpers";
 import { screenshots } from "./screens";
-import { E2E_PORT } from "./support";
+import { approveCliLogin, BASE, BIN, cliAs, cliEnv, ROOT, signIn } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "cli", "geoscope.mjs");
-const BASE = `http://127.0.0.1:${E2E_PORT}/api/v1`;
 const EMAIL = `sentiment-${Date.now()}@example.com`;
 const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-sentiment-cli-"));
 const TAG = `t${Date.now()}`;
@@ -24,11 +20,7 @@ const TAG = `t${Date.now()}`;
 let context: BrowserContext;
 let page: Page;
 
-function cli(args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" };
-  delete env.GEOSCOPE_TOKEN;
-  return runProcess(process.execPath, [BIN, ...args], { cwd: ROOT, env });
-}
+const cli = cliAs({ configDir: CONFIG_DIR });
 
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -67,7 +59,7 @@ test("a judged monitor: the CLI's sentiment series and the page's sentiment char
   await signIn(page, EMAIL);
   const login = await approveCliLogin(page, process.execPath, [BIN], {
     cwd: ROOT,
-    env: { ...process.env, GEOSCOPE_CONFIG_DIR: CONFIG_DIR, GEOSCOPE_BASE_URL: BASE, NO_COLOR: "1" },
+    env: cliEnv({ configDir: CONFIG_DIR }),
   });
   expect(login.code, login.stderr).toBe(0);
 
@@ -101,8 +93,8 @@ test("a judged monitor: the CLI's sentiment series and the page's sentiment char
   expect(human.code, human.stderr).toBe(0);
   expect(human.stdout).toContain("Acme CRM · sentiment · all engines · version 1");
   const lines = human.stdout.split("\n");
-  expect(lines.find((l) => l.startsWith(first))).toBeDefined();
-  expect(lines.find((l) => l.startsWith(second))).toBeDefined();
+  expect(lines.find((l: string) => l.startsWith(first))).toBeDefined();
+  expect(lines.find((l: string) => l.startsWith(second))).toBeDefined();
   expect(human.stdout).toContain("+/=/-");
 
   const json = await cli(["monitor", "series", id, "--metric", "sentiment", "--entity", "hubspot", "--json"]);
