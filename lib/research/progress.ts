@@ -3,6 +3,7 @@
 // (a run of a batch or fanout ending, an analysis finishing). The page renders the signature it
 // showed; the live stream compares and tells the page to refresh only when it moved.
 import type { Principal } from "../auth/principal";
+import { reachableAnalysisTarget } from "../analyses/store";
 import { db } from "../db/client";
 import { notFound } from "../http/errors";
 import { engineConfig } from "../config/engines";
@@ -55,7 +56,7 @@ export async function progressOf(principal: Principal, id: string): Promise<Prog
     if (!(await db().fanout.findFirst({ where: reachable, select: { id: true } }))) throw notFound("fanout", id);
     return runsProgress({ fanoutId: id });
   }
-  const analysis = await db().analysis.findFirst({ where: reachable, select: { status: true } });
+  const analysis = await reachableAnalysisTarget(principal, id);
   if (!analysis) throw notFound("analysis", id);
   return { signature: analysis.status, finished: isFinished(analysis.status) };
 }

@@ -13,7 +13,7 @@ import { engineConfig } from "../config/engines";
 import { db } from "../db/client";
 import { notFound } from "../http/errors";
 import type { JudgeRequest } from "../schemas/visibility";
-import { reachableBy } from "../workspaces/access";
+import { reachableAnalysis } from "../analyses/store";
 import type { StoredVisibilityFigures } from "./analysis";
 import { analyseVisibility } from "./create";
 
@@ -28,10 +28,7 @@ export type JudgeQuote = {
 
 /** The analysis the principal reaches, a visibility one, with what judging it needs: its workspace, the ids it was asked for and its figures. */
 async function reachableVisibility(principal: Principal, analysisId: string) {
-  const row = await db().analysis.findFirst({
-    where: { id: analysisId, kind: "visibility", ...reachableBy(principal) },
-    select: { workspaceId: true, input: true, result: true },
-  });
+  const row = await reachableAnalysis(principal, analysisId, "visibility");
   if (!row) throw notFound("visibility analysis", analysisId);
   const input = row.input as { ids: string[] };
   const result = row.result as StoredVisibilityFigures | null;

@@ -394,6 +394,18 @@ describe("GET /analyses/{id} and GET /analyses", () => {
     delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
     const presented = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
     expect(presented.text).toBe(posted.text);
+    // The row keeps the body POST answered, sent as it is.
+    expect((await db().analysis.findUniqueOrThrow({ where: { id } })).body).toBe(posted.text);
+    // An analysis stored before bodies were kept (none) is presented from its figures: the same bytes.
+    await db().analysis.update({ where: { id }, data: { body: null } });
+    delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
+    const fromFigures = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
+    expect(fromFigures.text).toBe(posted.text);
+    // A kept body naming another creator than the row's is not sent: presented from the figures.
+    await db().analysis.update({ where: { id }, data: { body: posted.text.replace(`"created_by":${JSON.stringify(alice.email)}`, '"created_by":"someone@example.com"') } });
+    delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
+    const checked = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
+    expect(checked.text).toBe(posted.text);
 
     const listed = await call(listAnalysesRoute, "GET", "/analyses", { token: alice.cliToken, query: { kind: "visibility", project } });
     expect(listed.status).toBe(200);
@@ -415,7 +427,9 @@ describe("GET /analyses/{id} and GET /analyses", () => {
     expect(interval_method).toBe("t");
     stored.rows[1]!.average_position_interval = [1.6667, 2];
     stored.rows[1]!.prominence_interval = [0.1167, 0.2234];
-    await db().analysis.update({ where: { id }, data: { result: stored } });
+    // Nor the body kept since (an analysis stored before it is presented from its figures).
+    await db().analysis.update({ where: { id }, data: { result: stored, body: null } });
+    delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
 
     const expected = structuredClone(posted.body);
     expected.interval_method = "bootstrap";
