@@ -2,7 +2,8 @@
 // and remembered for the first GET.
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { db } from "../db/client";
+import { currentDb, db } from "../db/client";
+import { textTransaction } from "../db/sql";
 import { newId } from "../db/ids";
 import { JsonText } from "../http/respond";
 import { type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
@@ -11,6 +12,7 @@ import { computeCitationAnalysis } from "./citations";
 import { observationsOf, runsOfOneProject, subjectOf } from "./runs";
 import { presentCitationAnalysis, type AnalysisRow } from "./present";
 import { rememberAnalysisBody } from "./read";
+import { insertAnalysis, insertAnalysisRuns } from "./store";
 
 type ContextTerms = { brands: string[]; domains: string[] };
 
@@ -40,26 +42,19 @@ async function storeCitationAnalysis(principal: Principal, body: z.output<typeof
   const now = new Date();
   const id = newId("citationAnalysis");
   const input = body;
-  // Written with SQL: the figures (about 2 MiB over 10,000 runs) travel as one text parameter, and
-  // the stored JSON is read back as text, so the answer is what GET /analyses/{id} will send.
-  const stored = await db().$transaction(async (tx) => {
-    const [created] = await tx.$queryRawUnsafe<{ result: string; version: string }[]>(
-      `INSERT INTO "analyses" ("id", "kind", "status", "workspace_id", "project_id", "subject", "input", "result",
-                               "created_by_user_id", "api_key_id", "created_at", "completed_at")
-       VALUES ($1, 'citations', 'completed', $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8,
-               ($9::timestamptz AT TIME ZONE 'UTC'), ($9::timestamptz AT TIME ZONE 'UTC'))
-       RETURNING "result"::text AS "result", xmin::text AS "version"`,
-      id, project.workspaceId, projectId, subjectOf(observations, "Citations"), JSON.stringify(input), JSON.stringify(figures),
-      principal.user.id, principal.apiKeyId, now.toISOString(),
+  // The figures (about 2 MiB over 10,000 runs) travel as one text parameter, and the stored JSON
+  // is read back as text, so the answer is what GET /analyses/{id} will send.
+  const stored = await textTransaction(currentDb(), async (sql) => {
+    const created = await insertAnalysis(
+      sql,
+      {
+        id, kind: "citations", status: "completed", workspaceId: project.workspaceId, projectId, subject: subjectOf(observations, "Citations"),
+        input: JSON.stringify(input), result: JSON.stringify(figures), userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
+      },
+      { readBack: true },
     );
-    // One statement whatever the number of runs (createMany sends three parameters a row).
-    await tx.$executeRawUnsafe(
-      `INSERT INTO "analysis_runs" ("analysis_id", "run_id", "position")
-       SELECT $1, r.id, (r.ord - 1)::integer FROM unnest($2::text[]) WITH ORDINALITY AS r(id, ord)`,
-      id,
-      figures.run_ids,
-    );
-    return created!;
+    await insertAnalysisRuns(sql, id, figures.run_ids);
+    return { result: created.result!, version: created.version };
   });
   const row: AnalysisRow = {
     id, kind: "citations", status: "completed", projectId, subject: subjectOf(observations, "Citations"),

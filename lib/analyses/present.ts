@@ -1,8 +1,8 @@
 // An analysis row -> its API shape, by kind (citations here; questions, visibility and comparison in their domains).
 import type { z } from "zod";
-import { date, json, optional, text, type RowOf } from "../db/statement";
+import type { AnalysisRow } from "./store";
 import { loadQuestionsAnalysis } from "../questions/present";
-import { type Analysis, type AnalysisSummary, type CitationAnalysis } from "../schemas/analyses";
+import { type Analysis, type CitationAnalysis } from "../schemas/analyses";
 import { presentComparisonAnalysis } from "../comparison/present";
 import { presentVisibilityAnalysis } from "../visibility/present";
 import { presentOpportunityAnalysis } from "../opportunities/present";
@@ -10,22 +10,8 @@ import { type CitationFigures } from "./citations";
 
 export const CITATION_METHOD = "stored_results_v1";
 
-/** An analysis's columns (alias a, its creator u): what the presenters read of it. */
-export const analysisColumns = {
-  id: text("a.id"),
-  kind: text<"citations" | "questions" | "visibility" | "comparison" | "opportunities">("a.kind"),
-  status: text<z.input<typeof AnalysisSummary>["status"]>("a.status"),
-  subject: text("a.subject"),
-  createdAt: date("a.created_at"),
-  completedAt: date("a.completed_at").nullable,
-  projectId: text("a.project_id"),
-  createdBy: optional({ email: text("u.email") }, "u.id IS NOT NULL"),
-  input: json("a.input"),
-  result: json("a.result").nullable,
-  error: json("a.error").nullable,
-};
-
-export type AnalysisRow = RowOf<typeof analysisColumns>;
+// The columns the presenters read are the owner's (./store.ts).
+export { analysisColumns, type AnalysisRow } from "./store";
 
 export function presentCitationAnalysis(row: AnalysisRow): z.input<typeof CitationAnalysis> {
   const figures = row.result as unknown as CitationFigures;

@@ -3,21 +3,18 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { readWaiting, waitUntilFinished } from "../changes/wait";
-import { db } from "../db/client";
-import { allOf, defineStatement, int, json, optional, text } from "../db/statement";
-import { standalone } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import { ApiError, notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { JsonText } from "../http/respond";
 import { getProjectOrThrow } from "../projects/projects";
 import { presentQuestionsAnalysis } from "../questions/present";
-import { holdJoin, holdShape } from "../billing/store";
 import { isFinished } from "../runs/status";
 import { type AnalysesQuery, type Analysis, type AnalysisList } from "../schemas/analyses";
-import { readableSql, readerOf, type Reader } from "../shares/reader";
-import { reachableSql, reachOf, requireWorkspace, type ReachPlaceholders } from "../workspaces/access";
-import { analysisColumns, presentAnalysis, type AnalysisRow } from "./present";
+import { readerOf, type Reader } from "../shares/reader";
+import { reachOf, requireWorkspace } from "../workspaces/access";
+import { presentAnalysis } from "./present";
+import { analysisById, analysisListed, analysisRow, analysisStatus, listAnalysisRows, reachableAnalysis, type AnalysisKind, type AnalysisRow } from "./store";
 
 /**
  * Files a just-made analysis's body under the version the statement of GET /analyses/{id} will
@@ -27,38 +24,20 @@ export function rememberAnalysisBody(analysisId: string, version: string, status
   analysisBodies.set(analysisId, { version, status, text, size: text.length });
 }
 
-/** An analysis the credential reaches, with its columns. */
-const REACHABLE_ANALYSIS = defineStatement({
-  label: "analysis_reached",
-  params: ["analysis", "user", "own"],
-  columns: analysisColumns,
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id WHERE a.id = ${p.analysis} AND ${reachableSql("a", p)}`,
-});
-
 async function getAnalysisRowOrThrow(principal: Principal, analysisId: string): Promise<AnalysisRow> {
-  const row = await REACHABLE_ANALYSIS.first(standalone(), { analysis: analysisId, ...reachOf(principal) });
+  const row = await analysisRow(principal, analysisId);
   if (!row) throw notFound("analysis", analysisId);
   return row;
 }
 
-/** An analysis of one kind the credential reaches, with what its pages and the actions on it read. */
-const REACHABLE_ANALYSIS_OF_KIND = defineStatement({
-  label: "analysis_of_kind_reached",
-  params: ["analysis", "kind", "user", "own"],
-  columns: { workspaceId: text("a.workspace_id"), projectId: text("a.project_id"), input: json("a.input"), result: json("a.result").nullable },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM analyses a WHERE a.id = ${p.analysis} AND a.kind = ${p.kind}::"AnalysisKind" AND ${reachableSql("a", p)}`,
-});
-
-/** An analysis of one kind the credential can reach, with its stored result: its workspace, project, input and result; 404 as a missing one otherwise. */
-export async function reachableAnalysisOfKind(principal: Principal, analysisId: string, kind: "questions" | "citations" | "visibility" | "comparison" | "opportunities") {
-  const row = await REACHABLE_ANALYSIS_OF_KIND.first(standalone(), { analysis: analysisId, kind, ...reachOf(principal) });
+/** An analysis of one kind the credential can reach, with its stored result: its workspace, project and result; 404 as a missing one otherwise. */
+export async function reachableAnalysisOfKind(principal: Principal, analysisId: string, kind: AnalysisKind) {
+  const row = await reachableAnalysis(principal, analysisId, kind);
   if (!row || !row.result) throw notFound("analysis", analysisId);
   return { workspaceId: row.workspaceId, projectId: row.projectId, input: row.input, result: row.result };
 }
 
-/** An analysis as an object (pages; what the spliced read is compared with): its row, presented. */
+/** An analysis as an object (pages; what the spliced read is compared with). */
 export async function getAnalysis(principal: Principal, analysisId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
   let row = await getAnalysisRowOrThrow(principal, analysisId);
   if (options.wait && !isFinished(row.status)) {
@@ -67,38 +46,6 @@ export async function getAnalysis(principal: Principal, analysisId: string, opti
   }
   return presentAnalysis(row);
 }
-
-/**
- * An analysis the reader can read (lib/shares/reader.ts): its version (the row's xmin and its creator's email), its
- * status, its columns unless `known` is that version (the caller has the body of that version),
- * and for a questions analysis its run ids and its run's hold, which its body shows but its
- * version does not cover.
- */
-const ANALYSIS_BY_ID = defineStatement({
-  label: "analysis_by_id",
-  params: ["analysis", "user", "own", "share", "known"],
-  columns: (p) => ({
-    version: text("v.version"),
-    status: analysisColumns.status,
-    kind: analysisColumns.kind,
-    analysis: optional(analysisColumns, `v.version IS DISTINCT FROM ${p.known}`),
-    runIds: json<string[]>("CASE WHEN a.kind = 'questions' THEN (SELECT json_agg(ar.run_id ORDER BY ar.position) FROM analysis_runs ar WHERE ar.analysis_id = a.id) END").nullable,
-    hold: holdShape("h"),
-  }),
-  sql: ({ select, p, given }) =>
-    `SELECT ${select} FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id ` +
-    `CROSS JOIN LATERAL (SELECT a.xmin::text || ':' || COALESCE(u.email, '') AS version) v ` +
-    `LEFT JOIN LATERAL (SELECT ar.run_id FROM analysis_runs ar WHERE ar.analysis_id = a.id AND a.kind = 'questions' ORDER BY ar.position LIMIT 1) q ON true ` +
-    `${holdJoin("h", "q.run_id")} ` +
-    `WHERE a.id = ${p.analysis} AND ${readableSql("a", p, given)}`,
-});
-
-const ANALYSIS_STATUS = defineStatement({
-  label: "analysis_status",
-  params: ["analysis"],
-  columns: { status: analysisColumns.status },
-  sql: ({ select, p }) => `SELECT ${select} FROM analyses a WHERE a.id = ${p.analysis}`,
-});
 
 /**
  * Bodies of citation and visibility analyses by version: insert-only, and up to megabytes of
@@ -113,19 +60,39 @@ type AnalysisText = { finished: boolean; text: string };
 /** GET /analyses/{id} as JSON text (the presented analysis), or null when the reader cannot read it. */
 export async function readAnalysisText(reader: Reader, analysisId: string): Promise<AnalysisText | null> {
   const held = analysisBodies.get(analysisId);
-  const row = await ANALYSIS_BY_ID.first(standalone(), { analysis: analysisId, ...readerOf(reader), known: held?.version ?? null });
+  const values = { analysis: analysisId, ...readerOf(reader), known: held?.version ?? null };
+  let row = await analysisById({ ...values, body: true });
   if (!row) return null;
   // No columns: the version is the one remembered.
-  if (!row.analysis) return { finished: isFinished(held!.status as AnalysisRow["status"]), text: held!.text };
-  const analysis = row.analysis;
+  if (!row.analysis && row.body === null) return { finished: isFinished(held!.status as AnalysisRow["status"]), text: held!.text };
+  // The body stored with the analysis, as its creator was then: sent as it is while that is so
+  // (an email is never changed; checked all the same, as the version covers it).
+  if (row.body !== null && !storedBodyFits(row.body, row.status, row.createdBy)) row = (await analysisById({ ...values, body: false }))!;
+  if (row.body !== null) {
+    rememberAnalysisBody(analysisId, row.version, row.status, row.body);
+    return { finished: isFinished(row.status), text: row.body };
+  }
+  const analysis = row.analysis!;
   const text = JSON.stringify(analysis.kind === "questions" ? presentQuestionsAnalysis(analysis, row.runIds ?? [], row.hold) : presentAnalysis(analysis));
   if (row.kind !== "questions") rememberAnalysisBody(analysisId, row.version, row.status, text);
   return { finished: isFinished(row.status), text };
 }
 
+/**
+ * A stored body says the row's status and creator: its first `"status":` and `"created_by":` keys
+ * (the analysis's own, before any figure; a key inside a JSON string would have its quotes escaped).
+ */
+function storedBodyFits(body: string, status: string, createdBy: string | null): boolean {
+  const says = (key: string, value: string | null) => {
+    const at = body.indexOf(`,"${key}":`);
+    return at >= 0 && body.startsWith(`,"${key}":${JSON.stringify(value)},`, at);
+  };
+  return says("status", status) && says("created_by", createdBy);
+}
+
 async function analysisFinished(analysisId: string): Promise<boolean> {
-  const row = await ANALYSIS_STATUS.first(standalone(), { analysis: analysisId });
-  return !row || isFinished(row.status);
+  const status = await analysisStatus(analysisId);
+  return !status || isFinished(status);
 }
 
 /**
@@ -153,44 +120,6 @@ function cursorId(cursor: string): string {
 
 const CURSOR_REFUSED = "cursor: is not a cursor this server issued; pass the next_cursor of the previous page";
 
-/** The workspaces a list of analyses covers (alias `t`): the one asked for, or every one the credential can act in. */
-const inListedWorkspaces = (t: string, p: ReachPlaceholders & { readonly workspace: string }, given: { readonly workspace: boolean }) =>
-  given.workspace ? `${t}.workspace_id = ${p.workspace}` : reachableSql(t, p);
-
-/** GET /analyses, newest first (by creation time, then id): one statement per combination of filters. */
-const ANALYSIS_LIST = defineStatement({
-  label: "analyses",
-  params: ["user", "own", "workspace", "project", "kind", "after", "limit"],
-  columns: {
-    id: analysisColumns.id,
-    kind: analysisColumns.kind,
-    status: analysisColumns.status,
-    subject: analysisColumns.subject,
-    runCount: int("(SELECT count(*) FROM analysis_runs ar WHERE ar.analysis_id = a.id)"),
-    createdAt: analysisColumns.createdAt,
-    projectId: analysisColumns.projectId,
-    createdBy: analysisColumns.createdBy,
-    completedAt: analysisColumns.completedAt,
-  },
-  sql: ({ select, p, given }) =>
-    `SELECT ${select} FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id WHERE ` +
-    allOf(
-      inListedWorkspaces("a", p, given),
-      given.project && `a.project_id = ${p.project}`,
-      given.kind && `a.kind = ${p.kind}::"AnalysisKind"`,
-      // No row when the cursor's analysis is not one the caller can list.
-      given.after && `(a.created_at, a.id) < (SELECT c.created_at, c.id FROM analyses c WHERE c.id = ${p.after} AND ${inListedWorkspaces("c", p, given)})`,
-    ) +
-    ` ORDER BY a.created_at DESC, a.id DESC LIMIT ${p.limit}::int`,
-});
-
-/** Whether the cursor's analysis is one the caller can list (asked only when a page after it came back empty). */
-const ANALYSIS_LISTED = defineStatement({
-  label: "analysis_listed",
-  params: ["user", "own", "workspace", "after"],
-  sql: ({ p, given }) => `SELECT 1 FROM analyses c WHERE c.id = ${p.after} AND ${inListedWorkspaces("c", p, given)}`,
-});
-
 /**
  * GET /analyses: one prepared statement, newest first across both prefixes (by creation time,
  * then id), never reading an analysis's input or result (a citation analysis's figures can be
@@ -203,9 +132,9 @@ export async function listAnalyses(principal: Principal, query: z.output<typeof 
   const project = query.project ? (await getProjectOrThrow(principal, query.project)).id : undefined;
   const after = query.cursor ? cursorId(query.cursor) : undefined;
   const values = { ...reachOf(principal), workspace, project, kind: query.kind, after, limit: query.limit + 1 };
-  const rows = await ANALYSIS_LIST.query(standalone(), values);
+  const rows = await listAnalysisRows(values);
   // No row when the cursor's analysis is not one the caller can list: told apart here.
-  if (after && rows.length === 0 && (await ANALYSIS_LISTED.query(standalone(), values)).length === 0) {
+  if (after && rows.length === 0 && !(await analysisListed(values))) {
     throw new ApiError("invalid_request", CURSOR_REFUSED);
   }
   const page = pageOf(rows, query.limit);

@@ -3,7 +3,7 @@
 import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { isId } from "../db/ids";
-import { arrayParam, bool, defineStatement, text } from "../db/statement";
+import { arrayParam, bool, defineStatement, json, text } from "../db/statement";
 import { standalone } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
 import { CITATION_LIMITS } from "../schemas/analyses";
@@ -196,6 +196,33 @@ export async function observationsOf(named: readonly NamedRun[], withAnswers: bo
     sources: sources.get(r.id) ?? [],
     country: r.country,
   }));
+}
+
+/**
+ * What a visibility analysis and a comparison read of each counted run: the answer, whether the
+ * surface showed one (a comparison's `no_answer`), the queries of its searches and the URLs of the
+ * pages it cited (its result's sources marked cited, in order: the rows run_sources holds, written
+ * from the same list). The result is detoasted once (the lateral copy) rather than once for each
+ * expression reading it: with run_sources looked up per run, this read took twice the floor's
+ * time (one SELECT of the answers); now about as long.
+ */
+const RUN_TEXTS = defineStatement({
+  label: "analysis_run_texts",
+  params: ["runs"],
+  columns: {
+    id: text("r.id"),
+    answer: text("x.res->>'answer'").nullable,
+    shown: bool("CASE WHEN jsonb_typeof(x.res->'shown') = 'boolean' THEN (x.res->'shown')::boolean END").nullable,
+    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
+    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
+  },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`,
+});
+
+/** The answers, whether shown, queries and cited pages of the runs `ids` (RUN_TEXTS), in no particular order. */
+export function readRunTexts(ids: readonly string[]) {
+  return RUN_TEXTS.query(standalone(), { runs: arrayParam(ids) });
 }
 
 /** What an analysis is about: its first prompt, and how many others; `${what} of N runs` when none is a prompt run. */

@@ -5,10 +5,10 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { rememberAnalysisBody } from "../analyses/read";
-import { runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
+import { readRunTexts, runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
+import { insertAnalysis, insertAnalysisRuns } from "../analyses/store";
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
-import { arrayParam, bool, defineStatement, json, text } from "../db/statement";
 import { standalone, textTransaction } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
@@ -19,43 +19,6 @@ import { computeComparison, type ComparisonRunInput } from "./compute";
 import { presentComparisonAnalysis } from "./present";
 
 type Request = z.output<typeof ComparisonAnalysisRequest>;
-
-/**
- * What the comparison reads of each counted run of its two engines: the answer, whether the
- * surface showed one, the queries of its searches and the URLs of the pages it cited (as the
- * visibility analysis reads them: the result detoasted once).
- */
-const RUN_TEXTS = defineStatement({
-  label: "comparison_run_texts",
-  params: ["runs"],
-  columns: {
-    id: text("r.id"),
-    answer: text("x.res->>'answer'").nullable,
-    shown: bool("CASE WHEN jsonb_typeof(x.res->'shown') = 'boolean' THEN (x.res->'shown')::boolean END").nullable,
-    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
-    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
-  },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`,
-});
-
-const INSERT_ANALYSIS = defineStatement({
-  label: "comparison_insert",
-  params: ["id", "workspace", "project", "subject", "input", "result", "user", "key", "at"],
-  columns: { version: text("xmin") },
-  sql: ({ select, p }) =>
-    `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, created_by_user_id, api_key_id, created_at, completed_at) ` +
-    `VALUES (${p.id}, 'comparison', 'completed', ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.user}, ${p.key}, ` +
-    `(${p.at}::timestamptz AT TIME ZONE 'UTC'), (${p.at}::timestamptz AT TIME ZONE 'UTC')) RETURNING ${select}`,
-});
-
-const INSERT_RUNS = defineStatement({
-  label: "comparison_insert_runs",
-  params: ["analysis", "runs"],
-  sql: ({ p }) =>
-    `INSERT INTO analysis_runs (analysis_id, run_id, position) ` +
-    `SELECT ${p.analysis}, r.id, (r.ord - 1)::integer FROM unnest(${p.runs}::text[]) WITH ORDINALITY AS r(id, ord)`,
-});
 
 /** `a` and `b` each have a run among those named, or 400 naming the one that has none. */
 function checkEngines(body: Request, named: readonly NamedRun[]): void {
@@ -77,7 +40,7 @@ async function runInputs(named: readonly NamedRun[], engines: readonly string[])
   if (wanted.length) {
     const n = Math.min(4, Math.ceil(wanted.length / 1000));
     const parts = Array.from({ length: n }, (_, i) => wanted.slice(Math.floor((i * wanted.length) / n), Math.floor(((i + 1) * wanted.length) / n)));
-    const rows = await Promise.all(parts.map((part) => RUN_TEXTS.query(standalone(), { runs: arrayParam(part) })));
+    const rows = await Promise.all(parts.map((part) => readRunTexts(part)));
     for (const row of rows.flat()) {
       texts.set(row.id, {
         answer: row.answer,
@@ -115,18 +78,20 @@ async function storeComparison(principal: Principal, body: Request): Promise<{ i
   const id = newId("comparisonAnalysis");
   const subject = subjectOf(named, "Comparison");
   const now = new Date();
-  const { version } = await textTransaction(currentDb(), async (sql) => {
-    const [created] = await INSERT_ANALYSIS.query(sql, {
-      id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
-      user: principal.user.id, key: principal.apiKeyId, at: now,
-    });
-    await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(figures.run_ids) });
-    return { version: created!.version };
-  });
+  // Presented and serialised once: the answer, the row's body (GET sends it as it is) and the
+  // remembered body are the same text.
   const analysis = presentComparisonAnalysis({
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
   });
   const text = JSON.stringify(analysis);
+  const { version } = await textTransaction(currentDb(), async (sql) => {
+    const created = await insertAnalysis(sql, {
+      id, kind: "comparison", status: "completed", workspaceId: project.workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures), body: text,
+      userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
+    });
+    await insertAnalysisRuns(sql, id, figures.run_ids);
+    return { version: created.version };
+  });
   rememberAnalysisBody(id, `${version}:${principal.user.email}`, analysis.status, text);
   return { id, text };
 }

@@ -9,7 +9,9 @@ import { formatUsd } from "../billing/money";
 import { billingSettings, currentRateCard } from "../billing/settings";
 import { engineConfig } from "../config/engines";
 import { config } from "../config/env";
+import { questionIdsOf } from "../analyses/store";
 import { db, type Tx } from "../db/client";
+import { sqlIn } from "../db/sql";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/projects";
@@ -73,16 +75,7 @@ export async function checkSources(client: Tx, workspaceId: string, input: Reque
   const named = input.prompts.flatMap((p, i) => (p.source ? [{ index: i, source: p.source }] : []));
   if (named.length === 0) return;
   const ids = [...new Set(named.map((n) => n.source.analysis_id))];
-  const analyses = await client.analysis.findMany({
-    where: { id: { in: ids }, workspaceId, kind: "questions" },
-    select: { id: true, result: true },
-  });
-  const questions = new Map(
-    analyses.map((a) => {
-      const list = ((a.result ?? {}) as { questions?: { id?: unknown }[] }).questions ?? [];
-      return [a.id, new Set(list.map((q) => String(q.id)))];
-    }),
-  );
+  const questions = await questionIdsOf(sqlIn(client), workspaceId, ids);
   const problems = named.flatMap(({ index, source }) => {
     const known = questions.get(source.analysis_id);
     if (!known) return [`prompts[${index}].source: no questions analysis ${source.analysis_id} in this project's workspace`];

@@ -6,8 +6,9 @@
 // already has an analysis, so however often the step runs (a retry, a resumed job, two workers)
 // the tick gets one analysis, and a crash before the commit leaves none.
 import { raiseAlerts } from "../alerts/raise";
+import { latestTickEntities } from "../analyses/store";
 import type { Principal } from "../auth/principal";
-import { defineStatement, json, text } from "../db/statement";
+import { defineStatement, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { ApiError } from "../http/errors";
 import { log } from "../log";
@@ -69,16 +70,6 @@ const SET_SENTIMENT = defineStatement({
     WHERE f.tick_id = ${p.tick} AND f.entity_index = r.entity_index AND f.engine = r.engine`,
 });
 
-/** The entities of the latest analysed tick of a version (for a tick whose monitor has moved on to another version since). */
-const VERSION_ENTITIES = defineStatement({
-  label: "monitor_version_entities",
-  params: ["monitor", "version"],
-  columns: { entities: json<Entity[]>("a.result->'entities'") },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM monitor_ticks t JOIN analyses a ON a.id = t.analysis_id WHERE t.monitor_id = ${p.monitor} AND t.version = ${p.version}::int
-    AND a.result IS NOT NULL ORDER BY t.scheduled_for DESC LIMIT 1`,
-});
-
 type Figures = Pick<EntityVisibility, "runs" | "runs_mentioning" | "share_of_voice_n" | "runs_citing" | "runs_top3" | "position_counts" | "average_position" | "average_position_interval">;
 
 /** One cell's row of monitor_tick_figures. */
@@ -130,7 +121,7 @@ function creatorOf(monitor: MonitorRow): Principal | null {
 
 async function entitiesOf(tick: TickRow, monitor: MonitorRow): Promise<Entity[] | null> {
   if (monitor.version === tick.version) return monitor.entities;
-  return (await VERSION_ENTITIES.first(standalone(), { monitor: monitor.id, version: tick.version }))?.entities ?? null;
+  return latestTickEntities(monitor.id, tick.version);
 }
 
 /**

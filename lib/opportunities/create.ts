@@ -7,56 +7,21 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { rememberAnalysisBody } from "../analyses/read";
+import { copyAnalysisRuns, insertAnalysis, opportunityRunsOf, opportunitySource } from "../analyses/store";
 import { newId } from "../db/ids";
-import { allOf, arrayParam, defineStatement, int, json, text } from "../db/statement";
+import { reachOf } from "../workspaces/access";
+import { arrayParam, defineStatement, text } from "../db/statement";
 import { currentDb } from "../db/client";
 import { standalone, textTransaction } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { OPPORTUNITY_LIMITS, type OpportunityAnalysis, type OpportunityAnalysisRequest } from "../schemas/opportunities";
-import { reachableSql, reachOf } from "../workspaces/access";
 import type { Entity } from "../visibility/entities";
 import { MENTION_WIDTH, mentionRows, REASON_CODES, type MatchingMethod } from "../visibility/observe";
 import { computeOpportunities, type OpportunityRun } from "./compute";
 import { presentOpportunityAnalysis, type StoredOpportunities } from "./present";
 
 type Request = z.output<typeof OpportunityAnalysisRequest>;
-
-/** The analysis, if the credential can reach it: its kind, and a visibility analysis's entities, method, exclusions and subject. */
-const SOURCE = defineStatement({
-  label: "opportunity_source",
-  params: ["analysis", "user", "own"],
-  columns: {
-    kind: text("a.kind"),
-    workspaceId: text("a.workspace_id"),
-    projectId: text("a.project_id"),
-    subject: text("a.subject"),
-    entities: json<Entity[]>("CASE WHEN a.kind = 'visibility' THEN a.result->'entities' END").nullable,
-    method: text("CASE WHEN a.kind = 'visibility' THEN a.result->>'method' END").nullable,
-    excluded: json<{ run_id: string; reason: string }[]>("CASE WHEN a.kind = 'visibility' THEN a.result->'excluded_runs' END").nullable,
-    runCount: int("(SELECT count(*) FROM analysis_runs ar WHERE ar.analysis_id = a.id)"),
-  },
-  sql: ({ select, p }) => `SELECT ${select} FROM analyses a WHERE ${allOf(`a.id = ${p.analysis}`, reachableSql("a", p))}`,
-});
-
-/** The analysis's runs in its order, with what each cited and searched and the entities it names (counted). */
-const SOURCE_RUNS = defineStatement({
-  label: "opportunity_runs",
-  params: ["analysis"],
-  columns: {
-    id: text("r.id"),
-    engine: text("r.engine").nullable,
-    prompt: text("COALESCE(r.input->>'prompt', r.subject)"),
-    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
-    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
-    mask: text("COALESCE(m.counted, 0)"),
-  },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM analysis_runs ar JOIN runs r ON r.id = ar.run_id ` +
-    `CROSS JOIN LATERAL (SELECT COALESCE(r.result, '{}'::jsonb) AS res OFFSET 0) x ` +
-    `LEFT JOIN analysis_mentions m ON m.analysis_id = ar.analysis_id AND m.run_id = ar.run_id ` +
-    `WHERE ar.analysis_id = ${p.analysis} ORDER BY ar.position`,
-});
 
 /** The mentions and answers of the evidence runs. */
 const EVIDENCE_RUNS = defineStatement({
@@ -65,22 +30,6 @@ const EVIDENCE_RUNS = defineStatement({
   columns: { runId: text("m.run_id"), mentions: text("m.mentions"), answer: text("r.result->>'answer'").nullable },
   sql: ({ select, p }) =>
     `SELECT ${select} FROM analysis_mentions m JOIN runs r ON r.id = m.run_id WHERE m.analysis_id = ${p.analysis} AND m.run_id = ANY(${p.runs}::text[])`,
-});
-
-const INSERT_LIST = defineStatement({
-  label: "opportunity_insert",
-  params: ["id", "workspace", "project", "subject", "input", "result", "user", "key", "at"],
-  columns: { version: text("xmin") },
-  sql: ({ select, p }) =>
-    `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, created_by_user_id, api_key_id, created_at, completed_at) ` +
-    `VALUES (${p.id}, 'opportunities', 'completed', ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.user}, ${p.key}, ` +
-    `(${p.at}::timestamptz AT TIME ZONE 'UTC'), (${p.at}::timestamptz AT TIME ZONE 'UTC')) RETURNING ${select}`,
-});
-
-const INSERT_RUNS = defineStatement({
-  label: "opportunity_insert_runs",
-  params: ["analysis", "source"],
-  sql: ({ p }) => `INSERT INTO analysis_runs (analysis_id, run_id, position) SELECT ${p.analysis}, ar.run_id, ar.position FROM analysis_runs ar WHERE ar.analysis_id = ${p.source}`,
 });
 
 /** The entity the list is for: `brand` by name (exact, then any case), else the first of role brand; 400 naming it otherwise. */
@@ -137,12 +86,12 @@ export async function findOpportunities(principal: Principal, body: Request): Pr
   const subject = `Opportunities for ${figures.brand}: ${source.subject}`;
   const now = new Date();
   const version = await textTransaction(currentDb(), async (sql) => {
-    const [created] = await INSERT_LIST.query(sql, {
-      id, workspace: source.workspaceId, project: source.projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
-      user: principal.user.id, key: principal.apiKeyId, at: now,
+    const created = await insertAnalysis(sql, {
+      id, kind: "opportunities", status: "completed", workspaceId: source.workspaceId, projectId: source.projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
+      userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
     });
-    await INSERT_RUNS.query(sql, { analysis: id, source: body.analysis });
-    return created!.version;
+    await copyAnalysisRuns(sql, id, body.analysis);
+    return created.version;
   });
   const list = presentOpportunityAnalysis({
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId: source.projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
@@ -159,7 +108,7 @@ export async function findOpportunities(principal: Principal, body: Request): Pr
  * another kind or no brand, as POST answers them.
  */
 export async function opportunityFigures(reach: { user: string; own: string | null }, body: Request) {
-  const source = await SOURCE.first(standalone(), { analysis: body.analysis, ...reach });
+  const source = await opportunitySource(reach, body.analysis);
   if (!source) throw notFound("analysis", body.analysis);
   if (source.kind !== "visibility") {
     throw new ApiError("invalid_request", `analysis: ${body.analysis} is ${source.kind === "opportunities" ? "an opportunity list" : `a ${source.kind} analysis`}; opportunities are read from a visibility analysis (va_…)`);
@@ -169,7 +118,7 @@ export async function opportunityFigures(reach: { user: string; own: string | nu
   const brandRole = entities[brand]!.role;
   const competitors = entities.map((e, i) => ({ e, i })).filter(({ e, i }) => i !== brand && (brandRole === "competitor" || e.role === "competitor")).map(({ i }) => i);
   const excluded = new Set((source.excluded ?? []).filter((x) => x.reason !== "duplicate").map((x) => x.run_id));
-  const runs: OpportunityRun[] = (await SOURCE_RUNS.query(standalone(), { analysis: body.analysis }))
+  const runs: OpportunityRun[] = (await opportunityRunsOf(body.analysis))
     .filter((r) => !excluded.has(r.id))
     .map((r) => ({
       id: r.id,

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { actorOf, holdCredit } from "../billing/holds";
+import { insertAnalysis, insertAnalysisRuns } from "../analyses/store";
 import { findHold } from "../billing/store";
 import { engineConfig } from "../config/engines";
 import { db } from "../db/client";
@@ -35,20 +36,23 @@ export async function createQuestionsAnalysis(principal: Principal, input: z.out
         { workspaceId, operationId: analysisId, actor: actorOf(principal), lines: [{ product: "questions", units: input.count, runId, analysisId }] },
         async () => {
           await checkRunsInFlight(tx, workspaceId, 1);
-          analysis = await tx.analysis.create({
-            data: {
-              id: analysisId, kind: "questions", status: "queued", workspaceId, projectId: project.id, subject: input.topic,
-              input: { topic: input.topic, count: input.count, project: project.id, engine }, ...who,
-            },
-            include: { createdBy: { select: { email: true } } },
+          const at = new Date();
+          await insertAnalysis(sqlIn(tx), {
+            id: analysisId, kind: "questions", status: "queued", workspaceId, projectId: project.id, subject: input.topic,
+            input: JSON.stringify({ topic: input.topic, count: input.count, project: project.id, engine }), result: null,
+            userId: principal.user.id, apiKeyId: principal.apiKeyId, at,
           });
+          analysis = {
+            id: analysisId, status: "queued", subject: input.topic, input: { topic: input.topic, count: input.count, project: project.id, engine },
+            result: null, error: null, projectId: project.id, createdAt: at, completedAt: null, createdBy: { email: principal.user.email },
+          };
           await tx.run.create({
             data: {
               id: runId, kind: "questions", status: "queued", workspaceId, projectId: project.id, engine, subject: input.topic,
               input: { topic: input.topic, count: input.count, analysis_id: analysisId, project: project.id }, ...who,
             },
           });
-          await tx.analysisRun.create({ data: { analysisId, runId, position: 0 } });
+          await insertAnalysisRuns(sqlIn(tx), analysisId, [runId]);
         },
       );
       await queueJobs(tx, [job]);

@@ -12,8 +12,8 @@
 // and attempt number, and the hold is captured or released at most once.
 import { notifyChanged } from "../changes/wait";
 import { engineConfig } from "../config/engines";
+import { analysisInputOf, finishAnalysisOnce, markAnalysisRunning } from "../analyses/store";
 import { db } from "../db/client";
-import { defineStatement } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { isStructuredEngineId, prepareEngineConfig, type EngineEnvelope } from "../engines";
 import { runStructured } from "../engines/structured";
@@ -122,23 +122,13 @@ async function finish(claim: Claim, analysisId: string, generated: Generated): P
   });
 }
 
-/** An unfinished analysis completed with its result, or failed with its run's error. */
-const FINISH_ANALYSIS = defineStatement({
-  label: "analysis_finish",
-  params: ["analysis", "status", "result", "error", "at"],
-  sql: ({ p }) =>
-    `UPDATE analyses SET status = ${p.status}::text::"RunStatus", result = COALESCE(${p.result}::jsonb, result), error = COALESCE(${p.error}::jsonb, error),
-      completed_at = ${p.at}::timestamptz AT TIME ZONE 'UTC'
-    WHERE id = ${p.analysis} AND status IN ('queued', 'running')`,
-});
-
 async function finishAnalysis(
   sql: SqlSession,
   analysisId: string,
   outcome: { status: "completed"; result: QuestionsResult } | { status: "failed"; error: RunError },
   at: Date,
 ): Promise<void> {
-  await FINISH_ANALYSIS.query(sql, {
+  await finishAnalysisOnce(sql, {
     analysis: analysisId,
     status: outcome.status,
     result: outcome.status === "completed" ? JSON.stringify(outcome.result) : null,
@@ -168,8 +158,8 @@ export async function executeQuestions(analysisId: string, runId: string, option
   }
   const stopLease = keepLease(claim, options);
   try {
-    const analysis = await db().analysis.findUniqueOrThrow({ where: { id: analysisId }, select: { input: true } });
-    await db().analysis.updateMany({ where: { id: analysisId, status: "queued" }, data: { status: "running" } });
+    const analysis = await analysisInputOf(analysisId);
+    await markAnalysisRunning(analysisId);
     notifyChanged(analysisId);
     const input = analysis.input as unknown as AnalysisInput;
     let generated: Generated;

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { presentRunCharge } from "../billing/present";
 import { billingSettings } from "../billing/settings";
 import { findHold, type HoldRow } from "../billing/store";
-import { db } from "../db/client";
+import { analysisRunIds } from "../analyses/store";
 import { standalone } from "../db/sql";
 import type { QuestionsAnalysis } from "../schemas/questions";
 import type { QuestionsResult } from "./execute";
@@ -46,7 +46,7 @@ export function presentQuestionsAnalysis(row: QuestionsRow, runIds: string[], ho
 
 /** Reads what the row does not hold (its run and that run's hold) and presents it. */
 export async function loadQuestionsAnalysis(row: QuestionsRow): Promise<z.input<typeof QuestionsAnalysis>> {
-  const links = await db().analysisRun.findMany({ where: { analysisId: row.id }, orderBy: { position: "asc" }, select: { runId: true } });
-  const hold = links[0] ? await findHold(standalone(), { runId: links[0].runId }) : null;
-  return presentQuestionsAnalysis(row, links.map((l) => l.runId), hold);
+  const runIds = await analysisRunIds(row.id);
+  const hold = runIds[0] ? await findHold(standalone(), { runId: runIds[0] }) : null;
+  return presentQuestionsAnalysis(row, runIds, hold);
 }

@@ -3,6 +3,7 @@
 // (a run of a batch or fanout ending, an analysis finishing). The page renders the signature it
 // showed; the live stream compares and tells the page to refresh only when it moved.
 import type { Principal } from "../auth/principal";
+import { reachableAnalysisTarget } from "../analyses/store";
 import { db } from "../db/client";
 import { notFound } from "../http/errors";
 import { engineConfig } from "../config/engines";
@@ -57,7 +58,7 @@ export async function progressOf(principal: Principal, id: string): Promise<Prog
     if (!(await FANOUT_REACHED.first(standalone(), reach))) throw notFound("fanout", id);
     return runsProgress({ fanoutId: id });
   }
-  const analysis = await ANALYSIS_STATUS.first(standalone(), reach);
+  const analysis = await reachableAnalysisTarget(principal, id);
   if (!analysis) throw notFound("analysis", id);
   return { signature: analysis.status, finished: isFinished(analysis.status) };
 }
@@ -78,13 +79,6 @@ const FANOUT_REACHED = defineStatement({
   params: ["id", "user", "own"],
   sql: ({ p }) => `SELECT 1 FROM fanouts f WHERE f.id = ${p.id} AND ${reachableSql("f", p)}`,
 });
-const ANALYSIS_STATUS = defineStatement({
-  label: "progress_analysis",
-  params: ["id", "user", "own"],
-  columns: { status: text<RunStatus>("a.status") },
-  sql: ({ select, p }) => `SELECT ${select} FROM analyses a WHERE a.id = ${p.id} AND ${reachableSql("a", p)}`,
-});
-
 /** The running prompt runs among `runs` that the credential reaches, with where their engine call is. */
 const RUNNING_ATTEMPTS = defineStatement({
   label: "progress_attempts",

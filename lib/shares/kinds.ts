@@ -12,6 +12,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { readAnalysisText } from "../analyses/read";
+import { reachableAnalysisTarget } from "../analyses/store";
 import { db } from "../db/client";
 import { readFanoutText } from "../fanouts/read";
 import { readMonitor } from "../monitors/read";
@@ -103,7 +104,7 @@ export const SHARE_KINDS: { [K in ShareKind]: KindOf<PublicBodies[K]> } = {
     publicCopy: publicRun,
   },
   analysis: {
-    target: (principal, id) => reachedTarget("analysis", principal, id),
+    target: async (principal, id) => (await reachableAnalysisTarget(principal, id)) ?? null,
     read: (reader, id) => readAnalysisText(reader, id),
     publicCopy: (analysis) => ({ ...analysis, project_id: null, created_by: null, charge: null }),
   },

@@ -5,7 +5,8 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { rememberAnalysisBody } from "../analyses/read";
-import { runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
+import { readRunTexts, runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
+import { insertAnalysis, insertAnalysisRuns, setAnalysisResult } from "../analyses/store";
 import { actorOf, holdCredit } from "../billing/holds";
 import { presentRunCharge } from "../billing/present";
 import { findHold } from "../billing/store";
@@ -35,63 +36,6 @@ export const PROJECT_CONTEXT = defineStatement({
   params: ["project"],
   columns: { workspaceId: text("p.workspace_id"), context: json<EntityContext>("p.context").nullable },
   sql: ({ select, p }) => `SELECT ${select} FROM projects p WHERE p.id = ${p.project}`,
-});
-
-/**
- * What the analysis reads of each counted run: the answer, the queries of its searches and the
- * URLs of the pages it cited (its result's sources marked cited, in order: the rows run_sources
- * holds, written from the same list). The result is detoasted once (the lateral copy) rather than
- * once for each expression reading it: with run_sources looked up per run, this read took twice
- * the floor's time (one SELECT of the answers); now about as long.
- */
-const RUN_TEXTS = defineStatement({
-  label: "visibility_run_texts",
-  params: ["runs"],
-  columns: {
-    id: text("r.id"),
-    answer: text("x.res->>'answer'").nullable,
-    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
-    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
-  },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`,
-});
-
-const INSERT_ANALYSIS = defineStatement({
-  label: "visibility_insert",
-  params: ["id", "workspace", "project", "subject", "input", "result", "user", "key", "at"],
-  columns: { version: text("xmin") },
-  sql: ({ select, p }) =>
-    `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, created_by_user_id, api_key_id, created_at, completed_at) ` +
-    `VALUES (${p.id}, 'visibility', 'completed', ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.user}, ${p.key}, ` +
-    `(${p.at}::timestamptz AT TIME ZONE 'UTC'), (${p.at}::timestamptz AT TIME ZONE 'UTC')) RETURNING ${select}`,
-});
-
-/** A judged analysis: queued, its rule-based figures stored at once, its judge to come. */
-const INSERT_QUEUED = defineStatement({
-  label: "visibility_insert_queued",
-  params: ["id", "workspace", "project", "subject", "input", "result", "user", "key", "at"],
-  columns: { version: text("xmin") },
-  sql: ({ select, p }) =>
-    `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, created_by_user_id, api_key_id, created_at) ` +
-    `VALUES (${p.id}, 'visibility', 'queued', ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.user}, ${p.key}, ` +
-    `(${p.at}::timestamptz AT TIME ZONE 'UTC')) RETURNING ${select}`,
-});
-
-/** A judged analysis's figures with its hold's charge, once the hold is placed. */
-const SET_RESULT = defineStatement({
-  label: "visibility_result",
-  params: ["id", "result"],
-  columns: { version: text("xmin") },
-  sql: ({ select, p }) => `UPDATE analyses SET result = ${p.result}::jsonb WHERE id = ${p.id} RETURNING ${select}`,
-});
-
-const INSERT_RUNS = defineStatement({
-  label: "visibility_insert_runs",
-  params: ["analysis", "runs"],
-  sql: ({ p }) =>
-    `INSERT INTO analysis_runs (analysis_id, run_id, position) ` +
-    `SELECT ${p.analysis}, r.id, (r.ord - 1)::integer FROM unnest(${p.runs}::text[]) WITH ORDINALITY AS r(id, ord)`,
 });
 
 const INSERT_MENTIONS = defineStatement({
@@ -142,7 +86,7 @@ const AHEAD = 2;
  * the runs are matched while the database still sends the rest, not after all of it is loaded.
  * `read` gets the part's runs (consecutive among the counted ones); answers every text read.
  */
-async function readRunTexts(named: readonly NamedRun[], ready: Promise<unknown>, read: (part: readonly NamedRun[], texts: ReadonlyMap<string, RunText>) => void) {
+async function streamRunTexts(named: readonly NamedRun[], ready: Promise<unknown>, read: (part: readonly NamedRun[], texts: ReadonlyMap<string, RunText>) => void) {
   const seen = new Set<string>();
   const counted = named.filter((r) => r.kind === "prompt" && r.status === "completed" && !seen.has(r.id) && seen.add(r.id));
   const texts = new Map<string, RunText>();
@@ -150,10 +94,10 @@ async function readRunTexts(named: readonly NamedRun[], ready: Promise<unknown>,
   // soon (statements all asked at once share the database's CPU and arrive together at the end).
   const n = Math.min(8, Math.ceil(counted.length / 500));
   const parts = Array.from({ length: n }, (_, i) => counted.slice(Math.floor((i * counted.length) / n), Math.floor(((i + 1) * counted.length) / n)));
-  const queries: ReturnType<typeof RUN_TEXTS.query>[] = [];
+  const queries: ReturnType<typeof readRunTexts>[] = [];
   const ask = (k: number) => {
     if (k >= n) return;
-    const q = RUN_TEXTS.query(standalone(), { runs: arrayParam(parts[k]!.map((r) => r.id)) });
+    const q = readRunTexts(parts[k]!.map((r) => r.id));
     // Each is awaited below in turn; one failing before its turn is not an unhandled rejection.
     q.catch(() => undefined);
     queries.push(q);
@@ -298,11 +242,11 @@ async function storeJudgedAnalysis(
         const holdId = hooks.callerJudges.holdId;
         const hold = holdId ? await findHold(sql, { holdId }, workspaceId) : null;
         const figures: StoredVisibilityFigures = { ...base, judged: { ...judged, hold_id: holdId, charge: hold ? presentRunCharge(hold, true) : null } };
-        const [created] = await INSERT_QUEUED.query(sql, {
-          id, workspace: workspaceId, project: projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
-          user: principal.user.id, key: principal.apiKeyId, at: now,
+        const created = await insertAnalysis(sql, {
+          id, kind: "visibility", status: "queued", workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
+          userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
         });
-        await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(observed.runIds) });
+        await insertAnalysisRuns(sql, id, observed.runIds);
         if (rows.runIds.length) {
           await INSERT_MENTIONS.query(sql, {
             analysis: id, positions: arrayParam(rows.positions), runs: arrayParam(rows.runIds), entities: arrayParam(rows.entities),
@@ -310,17 +254,17 @@ async function storeJudgedAnalysis(
           });
         }
         await hooks.after?.(sql, id, figures);
-        return { version: created!.version, figures };
+        return { version: created.version, figures };
       }
       const held = await holdCredit(
         tx,
         { workspaceId, operationId: id, actor: actorOf(principal), lines: runs > 0 ? [{ product: "judge", engine, units: runs, analysisId: id }] : [] },
         async () => {
-          await INSERT_QUEUED.query(sql, {
-            id, workspace: workspaceId, project: projectId, subject, input: JSON.stringify(body), result: JSON.stringify({ ...base, judged }),
-            user: principal.user.id, key: principal.apiKeyId, at: now,
+          await insertAnalysis(sql, {
+            id, kind: "visibility", status: "queued", workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify({ ...base, judged }),
+            userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
           });
-          await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(observed.runIds) });
+          await insertAnalysisRuns(sql, id, observed.runIds);
           if (rows.runIds.length) {
             await INSERT_MENTIONS.query(sql, {
               analysis: id, positions: arrayParam(rows.positions), runs: arrayParam(rows.runIds), entities: arrayParam(rows.entities),
@@ -340,10 +284,10 @@ async function storeJudgedAnalysis(
             },
           }
         : { ...base, judged };
-      const [updated] = await SET_RESULT.query(sql, { id, result: JSON.stringify(figures) });
+      const version = await setAnalysisResult(sql, id, JSON.stringify(figures));
       await queueJobs(tx, [job]);
       await hooks.after?.(sql, id, figures);
-      return { version: updated!.version, figures };
+      return { version, figures };
     },
     { maxWait: 30_000, timeout: 60_000 },
   );
@@ -377,7 +321,7 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
     if (body.judge) judgeEngineOf(body.judge);
     reader = visibilityReader(entities.map(normalizeEntity));
   });
-  const texts = await readRunTexts(named, ready, (part, texts) => ranges.push(reader!.read(inputsOf(part, texts).filter(hasAnswer))));
+  const texts = await streamRunTexts(named, ready, (part, texts) => ranges.push(reader!.read(inputsOf(part, texts).filter(hasAnswer))));
   const project = (await projectRead)!;
   const id = newId("visibilityAnalysis");
   if (ranges.length === 0) ranges.push(reader!.read([]));
@@ -391,13 +335,19 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
   const now = new Date();
   const rows = mentionRowsOf(observed.runIds, observed.store, observed.runs);
   const { figures } = assembleVisibility(observed);
+  // Presented and serialised once: the answer, the row's body (GET sends it as it is) and the
+  // remembered body are the same text.
+  const analysis = presentVisibilityAnalysis({
+    id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
+  });
+  const text = JSON.stringify(analysis);
   const stored = await textTransaction(currentDb(), async (sql) => {
     if (hooks.before && !(await hooks.before(sql))) return null;
-    const [created] = await INSERT_ANALYSIS.query(sql, {
-      id, workspace: project.workspaceId, project: projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
-      user: principal.user.id, key: principal.apiKeyId, at: now,
+    const created = await insertAnalysis(sql, {
+      id, kind: "visibility", status: "completed", workspaceId: project.workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures), body: text,
+      userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
     });
-    await INSERT_RUNS.query(sql, { analysis: id, runs: arrayParam(observed.runIds) });
+    await insertAnalysisRuns(sql, id, observed.runIds);
     if (rows.runIds.length) {
       await INSERT_MENTIONS.query(sql, {
         analysis: id,
@@ -410,15 +360,10 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
       });
     }
     await hooks.after?.(sql, id, figures);
-    return { version: created!.version };
+    return { version: created.version };
   });
   if (!stored) return null;
-  const { version } = stored;
-  const analysis = presentVisibilityAnalysis({
-    id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
-  });
-  const text = JSON.stringify(analysis);
-  rememberAnalysisBody(id, `${version}:${principal.user.email}`, analysis.status, text);
+  rememberAnalysisBody(id, `${stored.version}:${principal.user.email}`, analysis.status, text);
   return { id, text, queued: false };
 }
 

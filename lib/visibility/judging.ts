@@ -16,6 +16,7 @@
 import { captureHold, releaseHold } from "../billing/holds";
 import { presentRunCharge } from "../billing/present";
 import { findHold } from "../billing/store";
+import { finishJudgement, judgedAnalysis, markJudgeRunning, writeJudgeProgress } from "../analyses/store";
 import { notifyChanged } from "../changes/wait";
 import { engineConfig } from "../config/engines";
 import { currentDb } from "../db/client";
@@ -28,7 +29,7 @@ import { log } from "../log";
 import { MAX_ENGINE_ATTEMPTS } from "../runs/lifecycle";
 import type { RunError } from "../schemas/results";
 import { backoffMs } from "../work/job";
-import type { StoredJudgement, VisibilityExclusionReason } from "./analysis";
+import type { StoredJudgement } from "./analysis";
 import type { Entity } from "./entities";
 import {
   JUDGE_SCHEMA, UnusableJudgement, agreementFigures, discoveredFigures, judgePrompt, sentimentFigures, verifyJudgement, type JudgedRun, type Verdict,
@@ -43,31 +44,11 @@ const READ_AT_ONCE = 200;
 /** How often the analysis's progress (judge.runs_done) is written while judging. */
 const PROGRESS_EVERY_MS = 1000;
 
-const ANALYSIS = defineStatement({
-  label: "judge_analysis",
-  params: ["analysis"],
-  columns: {
-    status: text("a.status"),
-    workspaceId: text("a.workspace_id"),
-    runIds: json<string[]>("a.result->'run_ids'"),
-    excluded: json<{ run_id: string; reason: VisibilityExclusionReason }[]>("a.result->'excluded_runs'"),
-    entities: json<Entity[]>("a.result->'entities'"),
-    judged: json<StoredJudgement>("a.result->'judged'"),
-  },
-  sql: ({ select, p }) => `SELECT ${select} FROM analyses a WHERE a.id = ${p.analysis} AND a.kind = 'visibility' AND a.result ? 'judged'`,
-});
-
 const RUNS = defineStatement({
   label: "judge_runs",
   params: ["runs"],
   columns: { id: text("r.id"), engine: text("r.engine").nullable, prompt: text("COALESCE(r.input->>'prompt', r.subject)"), answer: text("r.result->>'answer'").nullable },
   sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[])`,
-});
-
-const MARK_RUNNING = defineStatement({
-  label: "judge_mark_running",
-  params: ["analysis"],
-  sql: ({ p }) => `UPDATE analyses SET status = 'running' WHERE id = ${p.analysis} AND status = 'queued'`,
 });
 
 const JUDGED_IDS = defineStatement({
@@ -83,16 +64,6 @@ const INSERT_JUDGEMENT = defineStatement({
   sql: ({ p }) =>
     `INSERT INTO visibility_judgements (analysis_id, run_id, status, verdict, error, model, attempts) ` +
     `VALUES (${p.analysis}, ${p.run}, ${p.status}, ${p.verdict}::jsonb, ${p.error}, ${p.model}, ${p.attempts}::int) ON CONFLICT DO NOTHING`,
-});
-
-/** The progress shown while running: the runs with a verdict (judged or not). */
-const PROGRESS = defineStatement({
-  label: "judge_progress",
-  params: ["analysis"],
-  sql: ({ p }) =>
-    `UPDATE analyses SET result = jsonb_set(result, '{judged,judge,runs_done}', ` +
-    `to_jsonb((SELECT count(*) FROM visibility_judgements j WHERE j.analysis_id = ${p.analysis})::int)) ` +
-    `WHERE id = ${p.analysis} AND status IN ('queued', 'running')`,
 });
 
 const JUDGEMENTS = defineStatement({
@@ -115,16 +86,6 @@ const RULE_MASKS = defineStatement({
   params: ["analysis"],
   columns: { runId: text("m.run_id"), counted: int("m.counted") },
   sql: ({ select, p }) => `SELECT ${select} FROM analysis_mentions m WHERE m.analysis_id = ${p.analysis}`,
-});
-
-const FINISH = defineStatement({
-  label: "judge_finish",
-  params: ["analysis", "status", "judged", "error", "at"],
-  columns: { id: text("id") },
-  sql: ({ select, p }) =>
-    `UPDATE analyses SET status = ${p.status}::text::"RunStatus", result = jsonb_set(result, '{judged}', ${p.judged}::jsonb), ` +
-    `error = ${p.error}::jsonb, completed_at = ${p.at}::timestamptz AT TIME ZONE 'UTC' ` +
-    `WHERE id = ${p.analysis} AND status IN ('queued', 'running') RETURNING ${select}`,
 });
 
 type RunToJudge = { id: string; engine: string | null; prompt: string; answer: string };
@@ -177,9 +138,9 @@ async function judgeOne(engine: StructuredEngineId, config: EngineConfig, run: R
  * "finished" when the analysis is no longer to be judged (finished already, or not a judged one).
  */
 export async function judgeRuns(analysisId: string, readAtOnce = READ_AT_ONCE): Promise<"judged" | "finished"> {
-  const analysis = await ANALYSIS.first(standalone(), { analysis: analysisId });
+  const analysis = await judgedAnalysis(standalone(), analysisId);
   if (!analysis || (analysis.status !== "queued" && analysis.status !== "running")) return "finished";
-  await MARK_RUNNING.query(standalone(), { analysis: analysisId });
+  await markJudgeRunning(analysisId);
   notifyChanged(analysisId);
   const judge = analysis.judged.judge;
   const done = new Set((await JUDGED_IDS.query(standalone(), { analysis: analysisId })).map((r) => r.runId));
@@ -226,7 +187,7 @@ export async function judgeRuns(analysisId: string, readAtOnce = READ_AT_ONCE): 
   const progress = async (last: boolean) => {
     if (!last && Date.now() - shown < PROGRESS_EVERY_MS) return;
     shown = Date.now();
-    await PROGRESS.query(standalone(), { analysis: analysisId });
+    await writeJudgeProgress(analysisId);
     notifyChanged(analysisId);
   };
   await Promise.all(Array.from({ length: Math.min(CALLS_AT_ONCE, todo.length) }, worker));
@@ -282,12 +243,12 @@ export type FinishHook = (sql: SqlSession, judged: StoredJudgement, runs: readon
 /** The second step: figures, charge and completion in one transaction (nothing when already finished). */
 export async function finishJudgedAnalysis(analysisId: string, after?: FinishHook): Promise<"completed" | "skipped"> {
   const finished = await textTransaction(currentDb(), async (sql) => {
-    const analysis = await ANALYSIS.first(sql, { analysis: analysisId });
+    const analysis = await judgedAnalysis(sql, analysisId);
     if (!analysis || (analysis.status !== "queued" && analysis.status !== "running")) return false;
     const counted = countedRunIds(analysis.runIds, analysis.excluded);
     const { judged, runs } = await judgedFigures(sql, analysisId, analysis.judged, analysis.entities.length, counted);
     judged.charge = await settle(sql, analysis.workspaceId, analysis.judged.hold_id ?? null, judged.judge.runs_judged);
-    const [row] = await FINISH.query(sql, { analysis: analysisId, status: "completed", judged: JSON.stringify(judged), error: null, at: new Date() });
+    const [row] = await finishJudgement(sql, { analysis: analysisId, status: "completed", judged: JSON.stringify(judged), error: null, at: new Date() });
     if (row !== undefined) await after?.(sql, judged, runs);
     return row !== undefined;
   });
@@ -306,10 +267,10 @@ async function settle(sql: SqlSession, workspaceId: string, holdId: string | nul
 /** Fails an unfinished judged analysis (the job failed for good): the hold released, the rule-based figures kept. */
 export async function failJudgedAnalysis(analysisId: string, error: RunError): Promise<void> {
   await textTransaction(currentDb(), async (sql) => {
-    const analysis = await ANALYSIS.first(sql, { analysis: analysisId });
+    const analysis = await judgedAnalysis(sql, analysisId);
     if (!analysis || (analysis.status !== "queued" && analysis.status !== "running")) return;
     const judged = { ...analysis.judged, charge: await settle(sql, analysis.workspaceId, analysis.judged.hold_id ?? null, 0) };
-    await FINISH.query(sql, { analysis: analysisId, status: "failed", judged: JSON.stringify(judged), error: JSON.stringify(error), at: new Date() });
+    await finishJudgement(sql, { analysis: analysisId, status: "failed", judged: JSON.stringify(judged), error: JSON.stringify(error), at: new Date() });
   });
   notifyChanged(analysisId);
 }

@@ -5,7 +5,8 @@
 // offset; `format=csv` streams every matching mention.
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { allOf, defineStatement, int, json, text } from "../db/statement";
+import { mentionsHead } from "../analyses/store";
+import { allOf, defineStatement, int, text } from "../db/statement";
 import { standalone } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import { csvCell } from "../http/csv";
@@ -15,22 +16,6 @@ import { MENTION_CSV_COLUMNS, type Mention, type MentionPage, type MentionsQuery
 import { reachableSql, reachOf } from "../workspaces/access";
 import type { Entity } from "./entities";
 import { MENTION_WIDTH, mentionRows, type MatchingMethod } from "./observe";
-
-/**
- * The analysis the credential can reach (any, for a share page whose token was checked: no
- * `user`): its kind, and its entities as used and matching method unless `entities` is false (the
- * caller has them).
- */
-const MENTIONS_HEAD = defineStatement({
-  label: "visibility_mentions_head",
-  params: ["analysis", "user", "own", "entities"],
-  columns: (p) => ({
-    kind: text("a.kind"),
-    entities: json<Entity[]>(`CASE WHEN a.kind = 'visibility' AND ${p.entities}::boolean THEN a.result->'entities' END`).nullable,
-    method: text(`CASE WHEN a.kind = 'visibility' AND ${p.entities}::boolean THEN a.result->>'method' END`).nullable,
-  }),
-  sql: ({ select, p, given }) => `SELECT ${select} FROM analyses a WHERE ${allOf(`a.id = ${p.analysis}`, given.user && reachableSql("a", p))}`,
-});
 
 /** The analysed runs with a mention matching the filters, from the run at `after` on, in run order. */
 const MENTION_RUNS = defineStatement({
@@ -108,7 +93,7 @@ async function termsOf(access: MentionsAccess, analysisId: string, query: Pick<Q
 async function termsOfAnalysis(access: MentionsAccess, analysisId: string): Promise<Terms> {
   const held = termsById.current(analysisId, "1");
   const reach = "principal" in access ? reachOf(access.principal) : {};
-  const head = await MENTIONS_HEAD.first(standalone(), { analysis: analysisId, ...reach, entities: held === undefined });
+  const head = await mentionsHead({ analysis: analysisId, ...reach, entities: held === undefined });
   if (!head) throw notFound("analysis", analysisId);
   if (head.kind !== "visibility") {
     throw new ApiError("invalid_request", `analysis_id: ${analysisId} is ${head.kind === "opportunities" ? "an opportunity list" : `a ${head.kind} analysis`}; only a visibility analysis (va_…) has mentions`);

@@ -16,6 +16,7 @@
 // the runs' own sources and searches read through GET /runs, without the code under test.
 import { getDomain } from "tldts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
 import { GET as getAnalysisRoute } from "@/app/api/v1/analyses/[analysis_id]/route";
 import { POST as shareRoute } from "@/app/api/v1/analyses/[analysis_id]/share/route";
 import { GET as listAnalysesRoute } from "@/app/api/v1/analyses/route";
@@ -157,6 +158,17 @@ describe("POST /comparison-analyses", () => {
     const read = await call(getAnalysisRoute, "GET", `/analyses/${c.id}`, { token: alice.cliToken, params: { analysis_id: c.id } });
     expect(read.status).toBe(200);
     expect(read.text).toBe(created.text);
+    // From the row (the remembered bodies dropped, as another instance reads it): the body POST
+    // answered, kept with the comparison; and one stored before bodies were kept (none) is
+    // presented from its figures, the same bytes.
+    const fromRow = async () => {
+      delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
+      return (await call(getAnalysisRoute, "GET", `/analyses/${c.id}`, { token: alice.cliToken, params: { analysis_id: c.id } })).text;
+    };
+    expect((await db().analysis.findUniqueOrThrow({ where: { id: c.id } })).body).toBe(created.text);
+    expect(await fromRow()).toBe(created.text);
+    await db().analysis.update({ where: { id: c.id }, data: { body: null } });
+    expect(await fromRow()).toBe(created.text);
     const listed = await call(listAnalysesRoute, "GET", "/analyses", { token: alice.cliToken, query: { kind: "comparison" } });
     expect(listed.body.items.map((i: { id: string; kind: string; run_count: number }) => [i.id, i.kind, i.run_count])).toEqual([[c.id, "comparison", 31]]);
   });

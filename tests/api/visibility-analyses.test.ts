@@ -389,6 +389,18 @@ describe("GET /analyses/{id} and GET /analyses", () => {
     delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
     const presented = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
     expect(presented.text).toBe(posted.text);
+    // The row keeps the body POST answered, sent as it is.
+    expect((await db().analysis.findUniqueOrThrow({ where: { id } })).body).toBe(posted.text);
+    // An analysis stored before bodies were kept (none) is presented from its figures: the same bytes.
+    await db().analysis.update({ where: { id }, data: { body: null } });
+    delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
+    const fromFigures = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
+    expect(fromFigures.text).toBe(posted.text);
+    // A kept body naming another creator than the row's is not sent: presented from the figures.
+    await db().analysis.update({ where: { id }, data: { body: posted.text.replace(`"created_by":${JSON.stringify(alice.email)}`, '"created_by":"someone@example.com"') } });
+    delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
+    const checked = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
+    expect(checked.text).toBe(posted.text);
 
     const listed = await call(listAnalysesRoute, "GET", "/analyses", { token: alice.cliToken, query: { kind: "visibility", project } });
     expect(listed.status).toBe(200);
