@@ -7,6 +7,7 @@
 import { MAX_ATTEMPTS } from "../alerts/deliver";
 import { bool, date, defineStatement, text } from "../db/statement";
 import { standalone } from "../db/sql";
+import { reachableSql } from "../workspaces/access";
 import { log } from "../log";
 import { mailConfigured, trySendMail } from "../mail/mailer";
 import { monitorRow } from "../monitors/read";
@@ -30,7 +31,8 @@ const CLAIM = defineStatement({
     createdAt: date("d.created_at"),
     creatorId: text("m.created_by_user_id").nullable,
     creatorEmail: text("u.email").nullable,
-    member: bool("EXISTS (SELECT 1 FROM memberships ms WHERE ms.workspace_id = m.workspace_id AND ms.user_id = m.created_by_user_id)"),
+    // Whether the creator can still reach the monitor: the one access rule, for the creator as the user.
+    member: bool(`(${reachableSql("m", { user: "m.created_by_user_id", own: "NULL" })})`),
   },
   sql: ({ select, p }) =>
     `WITH d AS (UPDATE monitor_digests SET attempts = ${p.attempt}::int, last_attempt_at = ${at(p.now)}, next_attempt_at = ${at(p.next)}
