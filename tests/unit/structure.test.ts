@@ -131,3 +131,55 @@ describe("the access rule", () => {
     expect(offending(/export (?:const|function) (?:reachable|inReachable)\w*/, (f) => f === ACCESS)).toEqual([]);
   });
 });
+
+// docs/architecture.md "Who owns which table": each table's owner (a file, or a folder ending in
+// "/") and what still touches it outside the owner. A file touches a table when it reads it (FROM),
+// writes it (INSERT INTO, UPDATE, DELETE FROM) or calls its Prisma model; a JOIN for a column does not.
+describe("who owns which table", () => {
+  const doc = readFileSync(path.join(ROOT, "docs", "architecture.md"), "utf8");
+  const section = doc.slice(doc.indexOf("## Who owns which table"), doc.indexOf("\n## ", doc.indexOf("## Who owns which table") + 5));
+  const ticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  const rows = section
+    .split("\n")
+    .filter((line) => /^\| `/.test(line))
+    .flatMap((line) => {
+      const [tables, owner, also] = line.split("|").slice(1, 4).map((c) => c.trim());
+      return ticked(tables!).map((table) => ({ table, owner: ticked(owner!)[0]!, also: ticked(also ?? "") }));
+    });
+  const schema = readFileSync(path.join(ROOT, "prisma", "schema.prisma"), "utf8");
+  const models = [...schema.matchAll(/^model (\w+) \{[\s\S]*?@@map\("(\w+)"\)/gm)].map((m) => ({ model: m[1]!, table: m[2]! }));
+  const code = [...libFiles, ...filesUnder("app"), ...filesUnder("inngest")].map((f) => ({ f, text: readFileSync(path.join(ROOT, f), "utf8") }));
+  const PRISMA_CALLS = "findMany|findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|create|createMany|update|updateMany|upsert|delete|deleteMany|count|aggregate|groupBy";
+  const touching = (model: string, table: string) => {
+    const sql = new RegExp(`\\b(?:FROM|INTO|UPDATE)\\s+"?${table}"?(?![\\w"])`);
+    const prisma = new RegExp(`\\.${model[0]!.toLowerCase()}${model.slice(1)}\\.(?:${PRISMA_CALLS})\\(`);
+    return code.filter(({ text }) => sql.test(text) || prisma.test(text)).map(({ f }) => f);
+  };
+  const within = (file: string, place: string) => (place.endsWith("/") ? file.startsWith(place) : file === place);
+
+  it("lists every table of the schema once, with an owner that exists", () => {
+    expect(models.length).toBeGreaterThan(20);
+    expect(rows.map((r) => r.table).sort()).toEqual(models.map((m) => m.table).sort());
+    for (const r of rows) {
+      expect(statSync(path.join(ROOT, r.owner)), `${r.table}'s owner ${r.owner}`).toBeTruthy();
+    }
+  });
+
+  it("has no second owner: nothing outside the owner touches a table unless the list names it", () => {
+    const strays = models.flatMap(({ model, table }) => {
+      const row = rows.find((r) => r.table === table)!;
+      return touching(model, table)
+        .filter((f) => !within(f, row.owner) && !row.also.some((place) => within(f, place)))
+        .map((f) => `${table}: ${f}`);
+    });
+    expect(strays).toEqual([]);
+  });
+
+  it("lists only what still touches the table outside its owner (a moved statement leaves the list)", () => {
+    const stale = models.flatMap(({ model, table }) => {
+      const files = touching(model, table);
+      return rows.find((r) => r.table === table)!.also.filter((place) => !files.some((f) => within(f, place))).map((place) => `${table}: ${place}`);
+    });
+    expect(stale).toEqual([]);
+  });
+});
