@@ -85,8 +85,8 @@ export const monitorSpendSql = (m: string, month: string) => {
 };
 
 /**
- * A monitor's columns (alias mo, its creator u, its last tick lt with its live figures la). Not
- * `m`: the access check's subquery names memberships `m`, which would shadow it.
+ * A monitor's columns (alias mo, its creator u, its last tick lt with its live figures la). The
+ * alias keeps clear of the access rule's own (`reach`, lib/workspaces/access.ts).
  */
 const monitorColumns = (month: string) => ({
   id: text("mo.id"),
