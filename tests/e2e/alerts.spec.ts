@@ -196,7 +196,7 @@ test("the weekly digest: the monitor page's alert settings turn it on (same vers
 
   // No Monday tick has run yet: the list is empty, in the API and the CLI alike.
   const listed = await api("GET", `/monitors/${monitorId}/digests`);
-  expect(listed).toEqual({ status: 200, body: { items: [], next_cursor: null } });
+  expect([listed.status, listed.body]).toEqual([200, { items: [], next_cursor: null }]);
   const human = await cli(["monitor", "digests", monitorId]);
   expect(human.code, human.stderr).toBe(0);
   expect(human.stdout.trim()).toBe("(no digest yet)");
