@@ -86,9 +86,11 @@ export function MonitorForm({
           Monthly budget (USD, optional)
           <input name="budget" inputMode="decimal" placeholder="25.00" className={`${inputClass} mt-1 block w-32 font-normal`} />
         </label>
-        <label className="text-sm font-medium">
-          Sentiment judge (optional)
-          <select name="judge" defaultValue="" className={`${inputClass} mt-1 block font-normal`} data-testid="monitor-judge">
+        {/* The label names only the field: wrapped around the select, its text would take in every
+            option's engine label, and "Gemini (API)" would name the judge as well as the engine. */}
+        <div className="text-sm font-medium">
+          <label htmlFor="monitor-judge">Sentiment judge (optional)</label>
+          <select id="monitor-judge" name="judge" defaultValue="" className={`${inputClass} mt-1 block font-normal`} data-testid="monitor-judge">
             <option value="">No judge</option>
             {STRUCTURED_ENGINE_IDS.filter((e) => engines.includes(e)).map((e) => (
               <option key={e} value={e}>
@@ -96,7 +98,7 @@ export function MonitorForm({
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
       <p className="text-sm text-slate-600">
         A judge reads each tick&apos;s answers and says how they speak of each brand and competitor (positive, neutral or negative, with a quote): a
