@@ -42,7 +42,7 @@ export function AuditPagesForm({ list, pages, quote, limit }: { list: string; pa
               className="h-4 w-4 shrink-0 translate-y-0.5 accent-indigo-600"
             />
             <span className="min-w-0 flex-1">
-              <span className="wrap-anywhere">{p.url}</span> <span className="text-xs whitespace-nowrap text-slate-500">{p.why}</span>
+              <span className="wrap-anywhere">{p.url}</span> <span className="text-xs text-slate-500">{p.why}</span>
             </span>
           </label>
         ))}
