@@ -38,6 +38,7 @@ const { newId } = await import("@/lib/db/ids");
 const { recordPurchase } = await import("@/lib/billing/ledger");
 const { createMonitor, runMonitor } = await import("@/lib/monitors/create");
 const { analyseTick } = await import("@/lib/monitors/analysis");
+const { observeFinishedRun } = await import("@/lib/visibility/run-observations");
 const { LocalDriver, installJobs } = await import("@/lib/work/local-driver");
 // The jobs a server installs at start (lib/work/start.ts).
 installJobs((await import("@/lib/work/registry")).registeredJobs());
@@ -147,6 +148,13 @@ await insertRunSources("fanout_id", fanoutId);
 await db.$executeRawUnsafe("ANALYZE runs");
 await db.$executeRawUnsafe("ANALYZE run_sources");
 console.log(`seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+// Each run read as the prompt-run job reads it when it finishes (lib/visibility/run-observations.ts):
+// for the project's active monitor's entities, the bench's. Four at a time, as four runs finishing.
+t = performance.now();
+const finished = [...runIds, ...tickRuns.map((r) => r.id)];
+for (let i = 0; i < finished.length; i += 4) await Promise.all(finished.slice(i, i + 4).map((id) => observeFinishedRun(id)));
+await db.$executeRawUnsafe("ANALYZE run_observations");
+console.log(`${finished.length} runs read as they finished in ${((performance.now() - t) / 1000).toFixed(1)} s (${(((performance.now() - t) / finished.length) * 4).toFixed(2)} ms a run, four at a time)`);
 
 /** The floor: one statement reading the answers of the same runs, and nothing else. */
 const ANSWERS = defineStatement({
@@ -164,20 +172,26 @@ const floorOnce = async () => {
 };
 
 const body = JSON.stringify({ ids: batchIds, entities });
+/**
+ * The same entities with an alias no answer contains, new on every call: an analysis for entities
+ * nothing was read for (every answer read now), whose figures are the same as the others'.
+ */
+let fresh = 0;
+const coldBody = () => JSON.stringify({ ids: batchIds, entities: entities.map((e, i) => (i === 1 ? { ...e, aliases: [...e.aliases, `Pipedrive Edition ${++fresh} ${Date.now()}`] } : e)) });
 /** CPU time of this process since `since`, in ms. */
 const cpuSince = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
 };
-const post = async () => {
+const post = async (request = body) => {
   const start = performance.now();
   const cpu = process.cpuUsage();
-  const response = await visibilityRoute.POST(new Request("http://localhost/api/v1/visibility-analyses", { method: "POST", headers, body }));
+  const response = await visibilityRoute.POST(new Request("http://localhost/api/v1/visibility-analyses", { method: "POST", headers, body: request }));
   const text = await response.text();
   const ms = performance.now() - start;
   const cpuMs = cpuSince(cpu);
   if (response.status !== 201) throw new Error(`POST /visibility-analyses answered ${response.status}: ${text.slice(0, 300)}`);
-  return { ms, cpuMs, text, analysis: JSON.parse(text) as { id: string; totals: { runs: number; mentions: number } } };
+  return { ms, cpuMs, text, analysis: JSON.parse(text) as { id: string; totals: { runs: number; mentions: number }; rows: { name: string }[] } };
 };
 
 /** GET /analyses/{id}, checked to answer `length` characters: presented from its row (`fromRow`, the remembered bodies dropped) or as served again. */
@@ -211,12 +225,15 @@ const analyseTickOnce = async () => {
 // A warm-up of each (plans, JIT), then the rounds: the floor and the analysis alternate.
 await floorOnce();
 const warm = await post();
+await post(coldBody());
 await getAnalysis(warm.analysis.id, warm.text.length, true);
 await getAnalysis(citationId, citedText.length, true);
 await analyseTickOnce();
 const floors: number[] = [];
 const times: number[] = [];
 const cpus: number[] = [];
+const coldTimes: number[] = [];
+const coldCpus: number[] = [];
 const reads = { visibility: [] as number[], citation: [] as number[], visibilityAgain: [] as number[], citationAgain: [] as number[] };
 const pages: number[] = [];
 const ticks: number[] = [];
@@ -228,6 +245,11 @@ for (let round = 1; round <= ROUNDS; round++) {
   const { ms, cpuMs, text, analysis } = await post();
   times.push(ms);
   cpus.push(cpuMs);
+  const cold = await post(coldBody());
+  coldTimes.push(cold.ms);
+  coldCpus.push(cold.cpuMs);
+  // Read now or added up from kept readings, the figures are the same.
+  if (JSON.stringify([cold.analysis.totals, cold.analysis.rows]) !== JSON.stringify([analysis.totals, analysis.rows])) throw new Error("the analysis read now differs from the one from kept readings");
   if (round === 1) {
     const { totals, rows, entities: used } = JSON.parse(text) as { totals: unknown; rows: unknown; entities: unknown };
     const first = await mentionsRoute.GET(new Request(`http://localhost/api/v1/analyses/${analysis.id}/mentions?limit=200`, { headers }), { params: Promise.resolve({ analysis_id: analysis.id }) });
@@ -248,7 +270,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   pages.push(performance.now() - t);
   ticks.push((await analyseTickOnce()).ms);
   console.log(
-    `round ${round}: POST ${ms.toFixed(0)} ms, cpu ${cpuMs.toFixed(0)} ms (floor ${floor.toFixed(0)} ms, ${(ms / floor).toFixed(2)}x); ${size}; ` +
+    `round ${round}: POST ${ms.toFixed(0)} ms, cpu ${cpuMs.toFixed(0)} ms (floor ${floor.toFixed(0)} ms, ${(ms / floor).toFixed(2)}x); for new entities ${cold.ms.toFixed(0)} ms, cpu ${cold.cpuMs.toFixed(0)} ms; ${size}; ` +
       `GET from the row ${reads.visibility.at(-1)!.toFixed(1)} ms (citation analysis ${reads.citation.at(-1)!.toFixed(1)} ms), again ${reads.visibilityAgain.at(-1)!.toFixed(1)} ms (${reads.citationAgain.at(-1)!.toFixed(1)} ms); ` +
       `a page of mentions ${pages.at(-1)!.toFixed(1)} ms; the tick's analysis ${ticks.at(-1)!.toFixed(0)} ms; load ${loadAverage()}`,
   );
@@ -256,7 +278,10 @@ for (let round = 1; round <= ROUNDS; round++) {
 const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
 const post500 = median(times);
 const ratio = post500 / median(floors);
-console.log(`POST /visibility-analyses (${runs.length} runs × ${entities.length} entities; ${size}), ms: median ${spread(times, 0)} over ${ROUNDS} rounds; CPU of this process ${spread(cpus, 0)} (the database's is apart)`);
+const coldMedian = median(coldTimes);
+const coldRatio = coldMedian / median(floors);
+console.log(`POST /visibility-analyses (${runs.length} runs × ${entities.length} entities; ${size}), runs read as they finished, ms: median ${spread(times, 0)} over ${ROUNDS} rounds; CPU of this process ${spread(cpus, 0)} (the database's is apart)`);
+console.log(`POST /visibility-analyses for entities nothing was read for (every answer read now, the readings kept), ms: median ${spread(coldTimes, 0)}; CPU ${spread(coldCpus, 0)}; ${coldRatio.toFixed(2)}x the floor`);
 console.log(`floor (one SELECT of the same ${runs.length} answer texts), ms: median ${spread(floors, 0)}; ratio of the medians ${ratio.toFixed(2)}x`);
 console.log(`GET /analyses/{id} from the row, ms: visibility ${spread(reads.visibility, 1)}, citation analysis of the same runs ${spread(reads.citation, 1)}; served again: ${spread(reads.visibilityAgain, 1)} and ${spread(reads.citationAgain, 1)}`);
 console.log(`a page of 50 mentions, ms: median ${spread(pages, 1)}`);
@@ -265,7 +290,8 @@ console.log(`digest of the figures and the first 200 mentions: ${digest}`);
 console.log(`machine: ${machine()}; load ${loadAverage()}`);
 // The targets are PostgreSQL's: on PGlite the same lines say so instead of "target:".
 const target = onPostgres ? "target: PostgreSQL" : "(not a target: PGlite)";
-console.log(`${target} POST /visibility-analyses ${runs.length} runs × ${entities.length} entities median ${post500.toFixed(0)} ms (goal < 500 ms), ${ratio.toFixed(2)}x the floor (goal <= 3x): ${verdict(post500 < 500 && ratio <= 3)}`);
+console.log(`${target} POST /visibility-analyses ${runs.length} runs × ${entities.length} entities, runs read as they finished, median ${post500.toFixed(0)} ms (goal < 500 ms), ${ratio.toFixed(2)}x the floor (goal <= 3x): ${verdict(post500 < 500 && ratio <= 3)}`);
+console.log(`${target} POST /visibility-analyses ${runs.length} runs × ${entities.length} entities, for entities nothing was read for, median ${coldMedian.toFixed(0)} ms (goal < 500 ms), ${coldRatio.toFixed(2)}x the floor (goal <= 3x): ${verdict(coldMedian < 500 && coldRatio <= 3)}`);
 const readRatio = median(reads.visibility) / median(reads.citation);
 const againRatio = median(reads.visibilityAgain) / median(reads.citationAgain);
 console.log(

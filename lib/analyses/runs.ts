@@ -225,6 +225,56 @@ export function readRunTexts(ids: readonly string[]) {
   return RUN_TEXTS.query(standalone(), { runs: arrayParam(ids) });
 }
 
+/** RUN_TEXTS without the answer: for the runs whose readings are kept (lib/visibility/run-observations.ts), whose answers need no reading. */
+const RUN_FACTS = defineStatement({
+  label: "analysis_run_facts",
+  params: ["runs"],
+  columns: {
+    id: text("r.id"),
+    shown: bool("CASE WHEN jsonb_typeof(x.res->'shown') = 'boolean' THEN (x.res->'shown')::boolean END").nullable,
+    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
+    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
+  },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`,
+});
+
+/** Whether shown, queries and cited pages of the runs `ids` (RUN_FACTS), in no particular order. */
+export function readRunFacts(ids: readonly string[]) {
+  return RUN_FACTS.query(standalone(), { runs: arrayParam(ids) });
+}
+
+/** A run as read when it finishes (lib/visibility/run-observations.ts): what an analysis names of it, and its texts. */
+const FINISHED_RUN = defineStatement({
+  label: "analysis_finished_run",
+  params: ["run"],
+  columns: {
+    id: text("r.id"),
+    kind: text<NamedRun["kind"]>("r.kind"),
+    status: text<NamedRun["status"]>("r.status"),
+    engine: text("r.engine").nullable,
+    projectId: text("r.project_id"),
+    fanoutId: text("r.fanout_id").nullable,
+    prompt: text("COALESCE(r.input->>'prompt', r.subject)"),
+    country: text("r.input->'location'->>'country'").nullable,
+    answer: text("x.res->>'answer'").nullable,
+    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
+    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ${p.run}`,
+});
+
+/** A run by id with its answer, searches' queries and cited pages (no access check: for the work that finished it). */
+export async function readFinishedRun(id: string) {
+  const row = await FINISHED_RUN.first(standalone(), { run: id });
+  if (!row) return undefined;
+  return {
+    ...row,
+    queries: (row.queries ?? []).filter((q): q is string => typeof q === "string"),
+    cited: (row.cited ?? []).filter((u): u is string => typeof u === "string"),
+  };
+}
+
 /** What an analysis is about: its first prompt, and how many others; `${what} of N runs` when none is a prompt run. */
 export function subjectOf(runs: readonly { kind: string; prompt: string }[], what: string): string {
   const prompts = [...new Set(runs.filter((o) => o.kind === "prompt").map((o) => o.prompt))];

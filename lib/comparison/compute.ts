@@ -11,7 +11,7 @@ import { ONLY_DOMAINS, RBO_P } from "../schemas/comparison";
 import { newcombeInterval, rankBiasedOverlap, rateOf, round4, tMeanInterval } from "../stats";
 import { normalizeEntity, type Entity } from "../visibility/entities";
 import { observeRange } from "../visibility/analysis";
-import type { VisibilityRunInput } from "../visibility/observe";
+import type { Observations, VisibilityRunInput } from "../visibility/observe";
 
 export const COMPARISON_METHOD = "comparison-v1";
 
@@ -99,13 +99,25 @@ function onlyOn(mine: Map<string, number>, theirs: Map<string, number>): { domai
  * Every figure of a ComparisonAnalysis of engines `a` and `b` from the runs the ids named (in
  * order, repeats included) and the entities (in the order given).
  */
-export function computeComparison(named: readonly ComparisonRunInput[], options: { a: string; b: string; entities: readonly Entity[] }): StoredComparisonFigures {
+export function computeComparison(
+  named: readonly ComparisonRunInput[],
+  options: {
+    a: string;
+    b: string;
+    entities: readonly Entity[];
+    /** Whether a run has an answer (default: its text has one; a kept reading knows without the text). */
+    answered?: (run: ComparisonRunInput) => boolean;
+    /** The runs read for the (normalised) entities (default: read now; the service adds kept readings). */
+    observe?: (runs: readonly ComparisonRunInput[], entities: readonly Entity[]) => Observations;
+  },
+): StoredComparisonFigures {
   const { a, b } = options;
   const entities = options.entities.map(normalizeEntity);
   const E = entities.length;
+  const answered = options.answered ?? ((run: ComparisonRunInput) => !(run.answer === null || run.answer.trim() === ""));
   // A run of neither engine is left out as such, whatever its answer (its answer is not read).
   const sorted = sortRuns(named, (run): ComparisonExclusionReason | null =>
-    run.engine !== a && run.engine !== b ? "other_engine" : run.shown === false || run.answer === null || run.answer.trim() === "" ? "no_answer" : null,
+    run.engine !== a && run.engine !== b ? "other_engine" : run.shown === false || !answered(run) ? "no_answer" : null,
   );
   const excluded: { run_id: string; reason: ComparisonExclusionReason }[] = [...sorted.excluded];
 
@@ -144,7 +156,7 @@ export function computeComparison(named: readonly ComparisonRunInput[], options:
     runs.push(...p.b);
     spans.push({ aFrom, bFrom, to: runs.length });
   }
-  const { obs } = observeRange(runs, entities);
+  const obs = options.observe ? options.observe(runs, entities) : observeRange(runs, entities).obs;
 
   // Each run's first-mention order of the entities (their indices), as a key for the pairs' cache.
   const orderOf = (r: number): number[] => {

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { rememberAnalysisBody } from "../analyses/read";
-import { readRunTexts, runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
+import { readRunFacts, readRunTexts, runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
 import { insertAnalysis, insertAnalysisRuns } from "../analyses/store";
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
@@ -14,7 +14,10 @@ import { ApiError, notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { parseBody } from "../http/input";
 import { ComparisonAnalysisRequest as ComparisonAnalysisRequestSchema, type ComparisonAnalysis, type ComparisonAnalysisRequest } from "../schemas/comparison";
-import { entitiesFor, PROJECT_CONTEXT } from "../visibility/create";
+import { readProjectContext } from "../projects/projects";
+import { normalizeEntity } from "../visibility/entities";
+import { entitiesFor } from "../visibility/request-entities";
+import { keepReadings, observeWithKept, readingKey, readKept, type Reading } from "../visibility/run-observations";
 import { computeComparison, type ComparisonRunInput } from "./compute";
 import { presentComparisonAnalysis } from "./present";
 
@@ -33,25 +36,29 @@ function checkEngines(body: Request, named: readonly NamedRun[]): void {
   }
 }
 
-/** The runs of a and b that can count: their answers, whether shown, queries and cited pages, read in parts at once. */
-async function runInputs(named: readonly NamedRun[], engines: readonly string[]): Promise<ComparisonRunInput[]> {
+type RunFacts = { answer: string | null; shown: boolean | null; queries: string[]; cited: string[] };
+
+const strings = (values: (string | null)[] | null) => (values ?? []).filter((v): v is string => typeof v === "string");
+
+/**
+ * The runs of a and b that can count, and their readings kept for the entities (`key`): whether
+ * shown, queries and cited pages of every one, and the answers only of those without a kept
+ * reading (read in parts at once).
+ */
+async function runInputs(named: readonly NamedRun[], engines: readonly string[], key: string): Promise<{ inputs: ComparisonRunInput[]; kept: Map<string, Buffer> }> {
   const wanted = [...new Set(named.filter((r) => r.kind === "prompt" && r.status === "completed" && engines.includes(r.engine ?? "")).map((r) => r.id))];
-  const texts = new Map<string, { answer: string | null; shown: boolean | null; queries: string[]; cited: string[] }>();
-  if (wanted.length) {
-    const n = Math.min(4, Math.ceil(wanted.length / 1000));
-    const parts = Array.from({ length: n }, (_, i) => wanted.slice(Math.floor((i * wanted.length) / n), Math.floor(((i + 1) * wanted.length) / n)));
-    const rows = await Promise.all(parts.map((part) => readRunTexts(part)));
-    for (const row of rows.flat()) {
-      texts.set(row.id, {
-        answer: row.answer,
-        shown: row.shown,
-        queries: (row.queries ?? []).filter((q): q is string => typeof q === "string"),
-        cited: (row.cited ?? []).filter((u): u is string => typeof u === "string"),
-      });
-    }
-  }
-  return named.map((r) => {
-    const t = texts.get(r.id);
+  const kept = await readKept(key, wanted);
+  const facts = new Map<string, RunFacts>();
+  const missing = wanted.filter((id) => !kept.has(id));
+  const inParts = <T>(ids: string[], read: (part: string[]) => Promise<T[]>) => {
+    const n = Math.min(4, Math.ceil(ids.length / 1000));
+    return Promise.all(Array.from({ length: n }, (_, i) => read(ids.slice(Math.floor((i * ids.length) / n), Math.floor(((i + 1) * ids.length) / n)))));
+  };
+  const [texts, known] = await Promise.all([inParts(missing, readRunTexts), inParts([...kept.keys()], readRunFacts)]);
+  for (const row of texts.flat()) facts.set(row.id, { answer: row.answer, shown: row.shown, queries: strings(row.queries), cited: strings(row.cited) });
+  for (const row of known.flat()) facts.set(row.id, { answer: null, shown: row.shown, queries: strings(row.queries), cited: strings(row.cited) });
+  const inputs = named.map((r) => {
+    const t = facts.get(r.id);
     return {
       run_id: r.id,
       engine: r.engine,
@@ -65,16 +72,36 @@ async function runInputs(named: readonly NamedRun[], engines: readonly string[])
       cited_urls: t?.cited ?? [],
     };
   });
+  return { inputs, kept };
 }
 
 /** Computes and stores the comparison; answers its body, presented and serialised once, and files it for GET. */
 async function storeComparison(principal: Principal, body: Request): Promise<{ id: string; text: string }> {
   const { named, projectId } = await runsOfOneProject(principal, body.ids);
   checkEngines(body, named);
-  const [project, inputs] = await Promise.all([PROJECT_CONTEXT.first(standalone(), { project: projectId }), runInputs(named, [body.a, body.b])]);
+  const project = await readProjectContext(projectId);
   if (!project) throw notFound("project", projectId);
   const entities = entitiesFor(body, project.context);
-  const figures = computeComparison(inputs, { a: body.a, b: body.b, entities });
+  const key = readingKey(entities.map(normalizeEntity));
+  const { inputs, kept } = await runInputs(named, [body.a, body.b], key);
+  let fresh: Reading[] = [];
+  const figures = computeComparison(inputs, {
+    a: body.a,
+    b: body.b,
+    entities,
+    answered: (run) => {
+      const cells = kept.get(run.run_id);
+      return cells !== undefined ? cells.length > 0 : !(run.answer === null || run.answer.trim() === "");
+    },
+    observe: (runs, normalized) => {
+      const read = observeWithKept(runs, normalized, kept);
+      fresh = read.fresh;
+      return read.obs;
+    },
+  });
+  // What was read now is kept for the next analysis of these runs with these entities.
+  fresh.sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
+  await keepReadings(standalone(), key, fresh);
   const id = newId("comparisonAnalysis");
   const subject = subjectOf(named, "Comparison");
   const now = new Date();

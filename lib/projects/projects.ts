@@ -7,6 +7,7 @@ import { newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
 import { contextRefusals, domainNameOf, type Project, type ProjectContext, type ProjectCreateRequest, type ProjectUpdateRequest } from "../schemas/projects";
 import { date, defineStatement, group, json, standalone, text } from "../db/statement";
+import type { EntityContext } from "../visibility/entities";
 import { defaultWorkspaceId, reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 
 type ProjectRow = {
@@ -179,3 +180,16 @@ export async function updateProject(principal: Principal, projectId: string, inp
   const row = await db().project.update({ where: { id: projectId }, data, include: withNames });
   return presentProject(row);
 }
+
+const PROJECT_CONTEXT = defineStatement({
+  label: "visibility_project",
+  params: ["project"],
+  columns: { workspaceId: text("p.workspace_id"), context: json<EntityContext>("p.context").nullable },
+  sql: ({ select, p }) => `SELECT ${select} FROM projects p WHERE p.id = ${p.project}`,
+});
+
+/** A project's workspace and context (its brands and competitors), without any access check: for work on runs already found reachable. */
+export function readProjectContext(projectId: string): Promise<{ workspaceId: string; context: EntityContext | null } | undefined> {
+  return PROJECT_CONTEXT.first(standalone(), { project: projectId });
+}
+

@@ -103,10 +103,10 @@ export function observeVisibility(named: readonly VisibilityRunInput[], options:
 /** Whether a completed prompt run has an answer to read (one without is excluded as `no_answer`). */
 export const hasAnswer = (run: Pick<VisibilityRunInput, "answer">) => !(run.answer === null || run.answer.trim() === "");
 
-/** The runs an analysis counts (in order) and those it leaves out, and the entities as used. */
-export function prepareVisibility(named: readonly VisibilityRunInput[], options: Pick<ComputeOptions, "entities">) {
+/** The runs an analysis counts (in order) and those it leaves out, and the entities as used; `answered` says whether a run has an answer (a kept reading knows without its text). */
+export function prepareVisibility(named: readonly VisibilityRunInput[], options: Pick<ComputeOptions, "entities">, answered: (run: VisibilityRunInput) => boolean = hasAnswer) {
   const entities = options.entities.map(normalizeEntity);
-  const { runIds, runs, excluded } = sortRuns(named, (run) => (hasAnswer(run) ? null : ("no_answer" as const)));
+  const { runIds, runs, excluded } = sortRuns(named, (run) => (answered(run) ? null : ("no_answer" as const)));
   return { entities, runIds, runs, excluded };
 }
 
@@ -177,11 +177,16 @@ export function assembleVisibility(observed: ObservedVisibility): VisibilityComp
     by_country: byCountry.map((g) => ({ country: g.country, ...g.figures[e]! })),
   }));
 
+  // Every mention kept counts once in exactly one of the four (the store may be empty: kept readings).
   const notCounted = { prompt_echo: 0, absence: 0, link: 0 };
-  for (let i = 0; i < store.length; i++) {
-    const reason = REASON_CODES[store.data[i * MENTION_WIDTH + 7]!];
-    if (reason) notCounted[reason]++;
+  let mentions = 0;
+  for (let c = 0; c < obs.counted.length; c++) {
+    notCounted.prompt_echo += obs.promptEcho[c]!;
+    notCounted.absence += obs.absence[c]!;
+    notCounted.link += obs.link[c]!;
+    mentions += obs.counted[c]!;
   }
+  mentions += notCounted.prompt_echo + notCounted.absence + notCounted.link;
 
   const figures: StoredVisibilityFigures = {
     method: VISIBILITY_METHOD,
@@ -189,7 +194,7 @@ export function assembleVisibility(observed: ObservedVisibility): VisibilityComp
     entities,
     run_ids: runIds,
     excluded_runs: excluded,
-    totals: { runs: runs.length, prompts: prompts.length, engines: engines.length, mentions: store.length, mentions_not_counted: notCounted },
+    totals: { runs: runs.length, prompts: prompts.length, engines: engines.length, mentions, mentions_not_counted: notCounted },
     rows,
   };
   return { figures, store, runs };

@@ -13,7 +13,6 @@ import { findHold } from "../billing/store";
 import { engineConfig } from "../config/engines";
 import { currentDb, db as prisma } from "../db/client";
 import { newId } from "../db/ids";
-import { arrayParam, defineStatement, json, text } from "../db/statement";
 import { sqlIn, standalone, textTransaction, type SqlSession } from "../db/sql";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, visibilityJudgeQueued } from "../work/events";
@@ -22,58 +21,18 @@ import type { StoredJudgement } from "./analysis";
 import { ApiError, notFound } from "../http/errors";
 import { parseBody } from "../http/input";
 import { JsonText } from "../http/respond";
-import { domainNameOf } from "../schemas/projects";
-import { VISIBILITY_LIMITS, VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
+import { readProjectContext } from "../projects/projects";
+import { VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
 import { assembleVisibility, combineVisibility, hasAnswer, prepareVisibility, visibilityReader, type ObservedRange, type ObservedVisibility, type StoredVisibilityFigures } from "./analysis";
-import { entitiesFromContext, normalizeEntity, type Entity, type EntityContext } from "./entities";
-import { MENTION_WIDTH, REASON_CODES, type MentionStore, type VisibilityRunInput } from "./observe";
+import { normalizeEntity, type Entity } from "./entities";
+import { MentionStore, Observations, type VisibilityRunInput } from "./observe";
+import { entitiesFor, entityOf } from "./request-entities";
+import { copyMentions, copyRunObservations, decodeCellsInto, keepReadings, readingKey, readingOf, readKept, unanswered, type Reading } from "./run-observations";
 import { presentVisibilityAnalysis } from "./present";
 
 type Request = z.output<typeof VisibilityAnalysisRequest>;
 
-export const PROJECT_CONTEXT = defineStatement({
-  label: "visibility_project",
-  params: ["project"],
-  columns: { workspaceId: text("p.workspace_id"), context: json<EntityContext>("p.context").nullable },
-  sql: ({ select, p }) => `SELECT ${select} FROM projects p WHERE p.id = ${p.project}`,
-});
-
-const INSERT_MENTIONS = defineStatement({
-  label: "visibility_insert_mentions",
-  params: ["analysis", "positions", "runs", "entities", "counted", "notCounted", "mentions"],
-  sql: ({ p }) =>
-    `INSERT INTO analysis_mentions (analysis_id, position, run_id, entities, counted, not_counted, mentions) ` +
-    `SELECT ${p.analysis}, m.position, m.run_id, m.entities, m.counted, m.not_counted, m.mentions::int[] ` +
-    `FROM unnest(${p.positions}::int[], ${p.runs}::text[], ${p.entities}::bigint[], ${p.counted}::bigint[], ${p.notCounted}::bigint[], ${p.mentions}::text[]) ` +
-    `AS m(position, run_id, entities, counted, not_counted, mentions)`,
-});
-
-/** An entity as a request gives it, with its defaults and its domains as hosts. */
-export function entityOf(input: Request["entities"] extends (infer E)[] | undefined ? E : never): Entity {
-  return {
-    name: input.name,
-    role: input.role,
-    aliases: input.aliases ?? [],
-    domains: (input.domains ?? []).map((d) => domainNameOf(d)!),
-    case_sensitive: input.case_sensitive ?? false,
-  };
-}
-
-/** The entities tracked: as given, else the project context's (400 when it has none, or too many). */
-export function entitiesFor(body: Pick<Request, "entities">, context: EntityContext | null): Entity[] {
-  if (body.entities) return body.entities.map(entityOf);
-  const entities = entitiesFromContext(context ?? {});
-  if (entities.length === 0) {
-    throw new ApiError("invalid_request", "entities: are required: the project's context names no brands or competitors (add them to the project, or give entities)");
-  }
-  if (entities.length > VISIBILITY_LIMITS.entities) {
-    throw new ApiError(
-      "invalid_request",
-      `entities: the project's context names ${entities.length} brands and competitors; an analysis tracks at most ${VISIBILITY_LIMITS.entities} (give entities)`,
-    );
-  }
-  return entities;
-}
+export { entitiesFor, entityOf };
 
 type RunText = { answer: string | null; queries: string[]; cited: string[] };
 
@@ -132,40 +91,61 @@ function inputsOf(named: readonly NamedRun[], texts: ReadonlyMap<string, RunText
   });
 }
 
+/** The counted runs of an analysis read for its entities: kept readings where there are, the rest read now. */
+type ReadRuns = {
+  observed: ObservedVisibility;
+  /** The entities' reading key (./run-observations.ts). */
+  key: string;
+  /** Readings made now, to keep (by run id: every writer inserts in the same order). */
+  fresh: Reading[];
+  /** The counted runs with their places in run_ids: whose mentions the analysis copies. */
+  counted: { runId: string; position: number }[];
+};
+
 /**
- * The rows of analysis_mentions as unnest() reads them: one per counted run with a mention, its
- * place in run_ids, its entity masks (bit e for the analysis's entity e: at most 50, exact in a
- * double) and its mentions' integers.
+ * Every named run read for the entities: the kept readings of the counted runs (one statement,
+ * no answer read), and the answers of the runs without one read as they arrive from the database
+ * and matched now (their readings kept after, for the next analysis).
  */
-function mentionRowsOf(analysed: readonly string[], store: MentionStore, runs: readonly VisibilityRunInput[]) {
-  const place = new Map(analysed.map((id, i) => [id, i]));
-  const positions: number[] = [];
-  const runIds: string[] = [];
-  const entities: number[] = [];
-  const counted: number[] = [];
-  const notCounted: number[] = [];
-  const mentions: string[] = [];
-  runs.forEach((run, r) => {
-    const ints = store.ofRun(r);
-    if (ints.length === 0) return;
-    let any = 0;
-    let yes = 0;
-    let no = 0;
-    for (let at = 0; at < ints.length; at += MENTION_WIDTH) {
-      const bit = 2 ** ints[at]!;
-      if (any % (2 * bit) < bit) any += bit;
-      if (REASON_CODES[ints[at + 7]!] === null) {
-        if (yes % (2 * bit) < bit) yes += bit;
-      } else if (no % (2 * bit) < bit) no += bit;
+async function readAnalysisRuns(named: readonly NamedRun[], entities: readonly Entity[]): Promise<ReadRuns> {
+  const normalized = entities.map(normalizeEntity);
+  const key = readingKey(normalized);
+  const seen = new Set<string>();
+  const candidates = named.filter((r) => r.kind === "prompt" && r.status === "completed" && !seen.has(r.id) && seen.add(r.id));
+  const kept = await readKept(key, candidates.map((r) => r.id));
+  const missing = candidates.filter((r) => !kept.has(r.id));
+  const reader = visibilityReader(normalized);
+  const where = new Map<string, { range: ObservedRange; at: number }>();
+  const texts = missing.length
+    ? await streamRunTexts(missing, Promise.resolve(), (part, texts) => {
+        const inputs = inputsOf(part, texts).filter(hasAnswer);
+        const range = reader.read(inputs);
+        inputs.forEach((run, at) => where.set(run.run_id, { range, at }));
+      })
+    : new Map<string, RunText>();
+  const answered = (run: VisibilityRunInput) => {
+    const cells = kept.get(run.run_id);
+    return cells !== undefined ? cells.length > 0 : hasAnswer(run);
+  };
+  const prepared = prepareVisibility(inputsOf(named, texts), { entities }, answered);
+  const obs = new Observations(prepared.runs.length, prepared.entities.length);
+  prepared.runs.forEach((run, r) => {
+    const cells = kept.get(run.run_id);
+    if (cells !== undefined) decodeCellsInto(cells, obs, r);
+    else {
+      const live = where.get(run.run_id)!;
+      copyRunObservations(live.range.obs, live.at, obs, r);
     }
-    positions.push(place.get(run.run_id)!);
-    runIds.push(run.run_id);
-    entities.push(any);
-    counted.push(yes);
-    notCounted.push(no);
-    mentions.push(`{${ints.join(",")}}`);
   });
-  return { positions, runIds, entities, counted, notCounted, mentions };
+  const fresh = missing.map((run) => {
+    const live = where.get(run.id);
+    return live ? readingOf(run.id, live.range.obs, live.range.store, live.at) : unanswered(run.id);
+  });
+  fresh.sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
+  const place = new Map(prepared.runIds.map((id, i) => [id, i]));
+  const counted = prepared.runs.map((run) => ({ runId: run.run_id, position: place.get(run.run_id)! }));
+  const observed = combineVisibility(prepared, [{ obs, store: new MentionStore(prepared.runs.length) }]);
+  return { observed, key, fresh, counted };
 }
 
 /**
@@ -201,10 +181,11 @@ function judgeEngineOf(judge: NonNullable<Request["judge"]>): string {
 async function storeJudgedAnalysis(
   principal: Principal,
   body: Request & { judge: NonNullable<Request["judge"]> },
-  prepared: { id: string; named: NamedRun[]; projectId: string; workspaceId: string; observed: ObservedVisibility },
+  prepared: { id: string; named: NamedRun[]; projectId: string; workspaceId: string; read: ReadRuns },
   hooks: AnalysisHooks = {},
 ): Promise<{ id: string; text: string } | null> {
-  const { id, named, projectId, workspaceId, observed } = prepared;
+  const { id, named, projectId, workspaceId, read } = prepared;
+  const { observed } = read;
   const engine = judgeEngineOf(body.judge);
   const base = assembleVisibility(observed).figures;
   const runs = base.totals.runs;
@@ -231,7 +212,7 @@ async function storeJudgedAnalysis(
   };
   const subject = subjectOf(named, "Visibility");
   const now = new Date();
-  const rows = mentionRowsOf(observed.runIds, observed.store, observed.runs);
+  await keepReadings(standalone(), read.key, read.fresh);
   const job = jobEvent(visibilityJudgeQueued, id, { analysis_id: id, engine });
   const stored = await prisma().$transaction(
     async (tx) => {
@@ -247,12 +228,7 @@ async function storeJudgedAnalysis(
           userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
         });
         await insertAnalysisRuns(sql, id, observed.runIds);
-        if (rows.runIds.length) {
-          await INSERT_MENTIONS.query(sql, {
-            analysis: id, positions: arrayParam(rows.positions), runs: arrayParam(rows.runIds), entities: arrayParam(rows.entities),
-            counted: arrayParam(rows.counted), notCounted: arrayParam(rows.notCounted), mentions: arrayParam(rows.mentions),
-          });
-        }
+        await copyMentions(sql, id, read.key, read.counted);
         await hooks.after?.(sql, id, figures);
         return { version: created.version, figures };
       }
@@ -265,12 +241,7 @@ async function storeJudgedAnalysis(
             userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
           });
           await insertAnalysisRuns(sql, id, observed.runIds);
-          if (rows.runIds.length) {
-            await INSERT_MENTIONS.query(sql, {
-              analysis: id, positions: arrayParam(rows.positions), runs: arrayParam(rows.runIds), entities: arrayParam(rows.entities),
-              counted: arrayParam(rows.counted), notCounted: arrayParam(rows.notCounted), mentions: arrayParam(rows.mentions),
-            });
-          }
+          await copyMentions(sql, id, read.key, read.counted);
         },
       );
       const hold = held.holds[0];
@@ -307,33 +278,22 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request): Pro
 async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks): Promise<{ id: string; text: string; queued: boolean } | null>;
 async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks = {}): Promise<{ id: string; text: string; queued: boolean } | null> {
   const { named, projectId } = await runsOfOneProject(principal, body.ids);
-  // The project (its context may give the entities) and the texts asked for at once; each part of
-  // the texts read as it arrives. Read here: handing half the runs to a worker cost more CPU than
-  // it saved on 2 shared cores.
-  const projectRead = PROJECT_CONTEXT.first(standalone(), { project: projectId });
-  projectRead.catch(() => undefined);
-  let reader: ReturnType<typeof visibilityReader> | null = null;
-  let entities: Entity[] = [];
-  const ranges: ObservedRange[] = [];
-  const ready = projectRead.then((project) => {
-    if (!project) throw notFound("project", projectId);
-    entities = entitiesFor(body, project.context);
-    if (body.judge) judgeEngineOf(body.judge);
-    reader = visibilityReader(entities.map(normalizeEntity));
-  });
-  const texts = await streamRunTexts(named, ready, (part, texts) => ranges.push(reader!.read(inputsOf(part, texts).filter(hasAnswer))));
-  const project = (await projectRead)!;
+  const project = await readProjectContext(projectId);
+  if (!project) throw notFound("project", projectId);
+  const entities = entitiesFor(body, project.context);
+  if (body.judge) judgeEngineOf(body.judge);
+  const read = await readAnalysisRuns(named, entities);
   const id = newId("visibilityAnalysis");
-  if (ranges.length === 0) ranges.push(reader!.read([]));
-  const observed = combineVisibility(prepareVisibility(inputsOf(named, texts), { entities }), ranges);
   if (body.judge) {
     const judgedBody = { ...body, judge: body.judge };
-    const judged = await storeJudgedAnalysis(principal, judgedBody, { id, named, projectId, workspaceId: project.workspaceId, observed }, hooks);
+    const judged = await storeJudgedAnalysis(principal, judgedBody, { id, named, projectId, workspaceId: project.workspaceId, read }, hooks);
     return judged && { ...judged, queued: true };
   }
+  const { observed } = read;
   const subject = subjectOf(named, "Visibility");
   const now = new Date();
-  const rows = mentionRowsOf(observed.runIds, observed.store, observed.runs);
+  // Kept before the analysis's transaction (which a caller's hook may refuse): what was read stays read.
+  await keepReadings(standalone(), read.key, read.fresh);
   const { figures } = assembleVisibility(observed);
   // Presented and serialised once: the answer, the row's body (GET sends it as it is) and the
   // remembered body are the same text.
@@ -348,17 +308,7 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
       userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
     });
     await insertAnalysisRuns(sql, id, observed.runIds);
-    if (rows.runIds.length) {
-      await INSERT_MENTIONS.query(sql, {
-        analysis: id,
-        positions: arrayParam(rows.positions),
-        runs: arrayParam(rows.runIds),
-        entities: arrayParam(rows.entities),
-        counted: arrayParam(rows.counted),
-        notCounted: arrayParam(rows.notCounted),
-        mentions: arrayParam(rows.mentions),
-      });
-    }
+    await copyMentions(sql, id, read.key, read.counted);
     await hooks.after?.(sql, id, figures);
     return { version: created.version };
   });

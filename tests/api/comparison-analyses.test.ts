@@ -32,6 +32,7 @@ import { resetConfig } from "@/lib/config/env";
 import { newId } from "@/lib/db/ids";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { ComparisonAnalysis } from "@/lib/schemas/comparison";
+import { readingKey } from "@/lib/visibility/run-observations";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { useSimulatedEngines } from "../helpers/engines";
@@ -285,6 +286,28 @@ describe("POST /comparison-analyses", () => {
     expect(c.by_prompt.map((p: { query_overlap: number | null }) => p.query_overlap)).toEqual(overlaps.map(r4));
     const { mean, interval } = meanOfTwo(overlaps[0]!, overlaps[1]!);
     expect(c.searches).toEqual({ overlap: mean, overlap_interval: interval, prompts: 2 });
+  });
+
+  it("keeps what it read of each run, and a second comparison of the same runs adds that up to the same figures", async () => {
+    const key = readingKey(created.body.entities);
+    const ab = [...fanoutA.runs, ...fanoutB.runs].filter((id) => runs.get(id).status === "completed");
+    const kept = await db().$queryRawUnsafe<{ run_id: string; answered: boolean }[]>(
+      `SELECT run_id, length(cells) > 0 AS answered FROM run_observations WHERE matcher = $1 AND run_id = ANY($2::text[]) ORDER BY run_id`, key, ab,
+    );
+    // The answers it read: both engines' to the prompts both answered (the others it did not need to read).
+    const read = [P1, P2].flatMap((p) => [...answered("chatgpt", p), ...answered("chatgpt_app", p)]).map((r) => r.id as string);
+    expect(read.length).toBe(20);
+    expect(kept).toEqual(read.sort().map((id) => ({ run_id: id, answered: true })));
+    const body = { ids: [fanoutA.id, fanoutB.id, claudeBatch.id], a: "chatgpt", b: "chatgpt_app", entities: ENTITIES };
+    const again = await compare(alice.cliToken, body);
+    const { id: _a, created_at: _b, completed_at: _c, ...first } = created.body;
+    const { id: _d, created_at: _e, completed_at: _f, ...second } = again.body;
+    expect(second).toEqual(first);
+    // What is added up is what was kept: a kept reading of one chatgpt_app answer naming nobody takes it from HubSpot's count.
+    const one = answered("chatgpt_app", P1)[0].id as string;
+    await db().$executeRawUnsafe(`UPDATE run_observations SET cells = decode(repeat('00', length(cells)), 'hex') WHERE matcher = $1 AND run_id = $2`, key, one);
+    const tampered = await compare(alice.cliToken, body);
+    expect(tampered.body.rows[0].b.runs_mentioning).toBe(created.body.rows[0].b.runs_mentioning - 1);
   });
 
   it("leads with a summary in plain words, each figure with its n", () => {

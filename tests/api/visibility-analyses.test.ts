@@ -38,6 +38,9 @@ import { answerDirective } from "@/lib/engines/simulator/directive";
 import { wilsonInterval } from "@/lib/stats";
 import { VisibilityAnalysis, type EntityInput } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
+import { entitiesFromContext, normalizeEntity } from "@/lib/visibility/entities";
+import { readingKey } from "@/lib/visibility/run-observations";
+import { domainNameOf } from "@/lib/schemas/projects";
 import { computeVisibilityAnalysis, type VisibilityRunInput } from "@/lib/visibility";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
@@ -629,6 +632,56 @@ describe("what an analysis may name", () => {
     const read = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
     expect(read.body.rows[2]).toMatchObject({ name: "Monday", runs: 2, runs_mentioning: 2, mentions: 4 });
     await expect(analyseVisibility({ ...principalOf(bob), workspaceId: bob.workspaceId }, { ids: [ids.fanout], entities: ENTITIES })).rejects.toThrow(`No such fanout "${ids.fanout}".`);
+  });
+});
+
+describe("readings kept (docs/decisions.md \"Readings kept\")", () => {
+  type Kept = { run_id: string; answered: boolean };
+  const keptFor = (key: string, runIds: string[]) =>
+    db().$queryRawUnsafe<Kept[]>(`SELECT run_id, length(cells) > 0 AS answered FROM run_observations WHERE matcher = $1 AND run_id = ANY($2::text[]) ORDER BY run_id`, key, runIds);
+  const counted = () => [ids.aRun, ids.b, order[2]!, ids.d1, ids.d2];
+  const page = async (id: string) => (await mentions(alice.cliToken, id, { limit: 200 })).body.items;
+  const figures = (a: any) => ({ run_ids: a.run_ids, excluded_runs: a.excluded_runs, totals: a.totals, rows: a.rows });
+
+  it("reads each run for its project's brands and competitors when it finishes, and an analysis of them adds up what was kept", async () => {
+    const context = (await call(getProjectRoute, "GET", `/projects/${project}`, { token: alice.cliToken, params: { project_id: project } })).body.context;
+    const key = readingKey(entitiesFromContext(context).map(normalizeEntity));
+    // Before any analysis of them: every completed run was read as it finished (the blank one found without an answer), the failed one not.
+    const all = [...counted(), order[5]!, order[6]!];
+    expect(await keptFor(key, [order[2]!, ids.d1, ids.d2, order[5]!, order[6]!])).toEqual(
+      [...[order[2]!, ids.d1, ids.d2].map((id) => ({ run_id: id, answered: true })), { run_id: order[6]!, answered: false }].sort((x, y) => (x.run_id < y.run_id ? -1 : 1)),
+    );
+    const res = await analyse(alice.cliToken, { ids: [ids.a, ids.b, ids.c, ids.fanout, ids.failed, ids.blank] });
+    expect(res.status).toBe(201);
+    expect(readingKey(res.body.entities)).toBe(key);
+    expect((await keptFor(key, all)).length).toBe(6);
+    // The same figures and mentions as reading every answer now (the pure computation over GET /runs/{id}).
+    const inputs = await inputsFromApi(alice.cliToken, res.body.run_ids);
+    const { mentions: computed, ...expected } = computeVisibilityAnalysis(inputs, { entities: res.body.entities });
+    expect(figures(res.body)).toEqual({ ...figures(expected), rows: expected.rows.map((row) => ({ ...row, sentiment: null })) });
+    expect((await page(res.body.id)).map(({ sentence: _, ...m }: any) => m)).toEqual(computed.map(({ sentence: _, ...m }) => m));
+
+    // What was kept is what the analysis adds up: a kept reading saying A named nobody takes A's mentions away.
+    const saved = await db().$queryRawUnsafe<{ cells: string }[]>(`SELECT encode(cells, 'hex') AS cells FROM run_observations WHERE matcher = $1 AND run_id = $2`, key, ids.aRun);
+    await db().$executeRawUnsafe(`UPDATE run_observations SET cells = decode(repeat('00', length(cells)), 'hex') WHERE matcher = $1 AND run_id = $2`, key, ids.aRun);
+    const without = await analyse(alice.cliToken, { ids: [ids.a, ids.b, ids.c, ids.fanout] });
+    await db().$executeRawUnsafe(`UPDATE run_observations SET cells = decode($3, 'hex') WHERE matcher = $1 AND run_id = $2`, key, ids.aRun, saved[0]!.cells);
+    expect(without.body.rows[0]).toMatchObject({ name: "HubSpot", runs_mentioning: res.body.rows[0].runs_mentioning - 1 });
+  });
+
+  it("reads every answer for entities nothing was read for, keeps what it read, and the next analysis adds it up to the same figures", async () => {
+    // The fixture's entities with an alias no answer contains: the same figures as the analysis above.
+    const entities = ENTITIES.map((e) => (e.name === "Capterra" ? { ...e, aliases: ["Capterra Reviews Hub"] } : e));
+    const key = readingKey(entities.map((e) => normalizeEntity({ aliases: [], domains: [], case_sensitive: false, ...e, domains: (e.domains ?? []).map((d) => domainNameOf(d)!) })));
+    expect(await keptFor(key, counted())).toEqual([]);
+    const first = await analyse(alice.cliToken, { ids: [ids.a, ids.b, ids.c, ids.fanout, ids.failed, ids.blank, ids.aRun], entities });
+    expect(first.status).toBe(201);
+    expect(readingKey(first.body.entities)).toBe(key);
+    expect((await keptFor(key, counted())).length).toBe(5);
+    expect(figures(first.body)).toEqual(figures(analysis));
+    const again = await analyse(alice.cliToken, { ids: [ids.a, ids.b, ids.c, ids.fanout, ids.failed, ids.blank, ids.aRun], entities });
+    expect(figures(again.body)).toEqual(figures(analysis));
+    expect(await page(again.body.id)).toEqual(await page(analysis.id));
   });
 });
 

@@ -7,6 +7,7 @@ import { RetryAfter, defineJob } from "../../work/job";
 import { executeRun } from "../execute";
 import { RUN_JOB_RETRIES, failRun, leaseRemainingMs } from "../lifecycle";
 import { log } from "../../log";
+import { observeFinishedRun } from "../../visibility/run-observations";
 
 export const promptRunJob = defineJob({
   id: "execute-run",
@@ -18,6 +19,8 @@ export const promptRunJob = defineJob({
       const outcome = await executeRun(run_id, { onEngineDone: releaseSlot });
       // Another worker's lease is live (a job resumed after a crash): try again once it expires.
       if (outcome === "busy") throw new RetryAfter(`run ${run_id} is held by another worker`, await leaseRemainingMs(run_id));
+      // Read once for its project's and its monitor's entities, so that their analyses add up kept readings (best effort).
+      if (outcome === "completed") await observeFinishedRun(run_id);
       return outcome;
     });
   },

@@ -1,0 +1,235 @@
+// Readings kept: what a visibility analysis (or a comparison) finds in one completed run for one
+// list of tracked entities (its cells: mentioned, position, list rank, prominence, cited, counts of
+// counted and set-aside mentions; and its mentions), stored once in `run_observations` (owned
+// here) so that an analysis with the same entities adds up stored readings instead of reading
+// every answer again (#44; docs/decisions.md "Readings kept"). A run is read when it finishes for
+// its project's brands and competitors and for the entities of its project's active monitors
+// (observeFinishedRun, from the prompt-run job), and by the first analysis that needs it for any other list (which keeps what
+// it read). A completed run's answer, searches and sources never change, and the key names the
+// entities exactly (names, aliases, domains, case rule, in order) with the version of the reading
+// rules, so a kept reading is what reading the run again would find, to the byte.
+import { createHash } from "node:crypto";
+import { arrayParam, defineStatement, text } from "../db/statement";
+import { standalone, type SqlSession } from "../db/sql";
+import { log } from "../log";
+import { activeMonitorEntities } from "../monitors/entities-read-for";
+import { readProjectContext } from "../projects/projects";
+import { readFinishedRun } from "../analyses/runs";
+import { VISIBILITY_METHOD, hasAnswer, visibilityReader } from "./analysis";
+import { entitiesFromContext, normalizeEntity, type Entity } from "./entities";
+import { entitiesFor } from "./request-entities";
+import { parseBody } from "../http/input";
+import { VISIBILITY_LIMITS, VisibilityAnalysisRequest } from "../schemas/visibility";
+import { MENTION_WIDTH, OBSERVATION_ARRAYS, Observations, REASON_CODES, type MentionStore, type VisibilityRunInput } from "./observe";
+
+/**
+ * The version of the reading rules (matching, link spans, sentences, the echo and absence guards,
+ * prominence): part of every key, so readings kept under older rules are never used. Bump it with
+ * any change to what lib/visibility/{observe,matcher,text,links,echo,absence,nfc}.ts find;
+ * tests/unit/run-observations.test.ts fails until it is bumped (it records the rules' sources' hash).
+ */
+export const READING_RULES = 1;
+
+/** Bytes a run's cells take per entity (encodeCells). */
+export const CELL_BYTES = 32;
+
+/** The key of a list of (normalised) entities: the rules' version and what matching reads of each, in order. */
+export function readingKey(entities: readonly Entity[]): string {
+  const what = entities.map((e) => [e.name, e.aliases, e.domains, e.case_sensitive]);
+  return createHash("sha256").update(JSON.stringify([VISIBILITY_METHOD, READING_RULES, what])).digest("hex").slice(0, 32);
+}
+
+/**
+ * Run r's cells of `obs`, 32 bytes per entity, little-endian: mentioned, position and cited (a
+ * byte each, then one unused), list rank (int32), counted, prompt echoes, absences and links
+ * (uint32 each), prominence (float64).
+ */
+export function encodeCells(obs: Observations, r: number): Buffer {
+  const E = obs.entities;
+  const out = Buffer.alloc(E * CELL_BYTES);
+  for (let e = 0; e < E; e++) {
+    const c = r * E + e;
+    const o = e * CELL_BYTES;
+    out[o] = obs.mentioned[c]!;
+    out[o + 1] = obs.position[c]!;
+    out[o + 2] = obs.cited[c]!;
+    out.writeInt32LE(obs.listRank[c]!, o + 4);
+    out.writeUInt32LE(obs.counted[c]!, o + 8);
+    out.writeUInt32LE(obs.promptEcho[c]!, o + 12);
+    out.writeUInt32LE(obs.absence[c]!, o + 16);
+    out.writeUInt32LE(obs.link[c]!, o + 20);
+    out.writeDoubleLE(obs.prominence[c]!, o + 24);
+  }
+  return out;
+}
+
+/** Cells as encodeCells wrote them, into run r of `obs`. */
+export function decodeCellsInto(cells: Buffer, obs: Observations, r: number): void {
+  const E = obs.entities;
+  if (cells.length !== E * CELL_BYTES) throw new Error(`a kept reading has ${cells.length} bytes of cells for ${E} entities`);
+  for (let e = 0; e < E; e++) {
+    const c = r * E + e;
+    const o = e * CELL_BYTES;
+    obs.mentioned[c] = cells[o]!;
+    obs.position[c] = cells[o + 1]!;
+    obs.cited[c] = cells[o + 2]!;
+    obs.listRank[c] = cells.readInt32LE(o + 4);
+    obs.counted[c] = cells.readUInt32LE(o + 8);
+    obs.promptEcho[c] = cells.readUInt32LE(o + 12);
+    obs.absence[c] = cells.readUInt32LE(o + 16);
+    obs.link[c] = cells.readUInt32LE(o + 20);
+    obs.prominence[c] = cells.readDoubleLE(o + 24);
+  }
+}
+
+/** Run `from` of `source` into run `to` of `target` (the same entities). */
+export function copyRunObservations(source: Observations, from: number, target: Observations, to: number): void {
+  const E = target.entities;
+  for (const name of OBSERVATION_ARRAYS) {
+    const a = source[name] as { [i: number]: number };
+    const b = target[name] as { [i: number]: number };
+    for (let e = 0; e < E; e++) b[to * E + e] = a[from * E + e]!;
+  }
+}
+
+/** What is kept of one run: its cells (hex; empty for a run without an answer), its mentions and their entity masks. */
+export type Reading = { runId: string; cells: string; mentions: string; entities: number; counted: number; notCounted: number };
+
+/** A run read without an answer: nothing found, kept so that its answer is not looked at again. */
+export const unanswered = (runId: string): Reading => ({ runId, cells: "", mentions: "{}", entities: 0, counted: 0, notCounted: 0 });
+
+/**
+ * Run r of a reader's range as kept: its cells, its mentions' integers and masks of the entities
+ * they name (bit e for entity e: at most 50, exact in a double), all, counted, and set aside.
+ */
+export function readingOf(runId: string, obs: Observations, store: MentionStore, r: number): Reading {
+  const ints = store.ofRun(r);
+  let any = 0;
+  let yes = 0;
+  let no = 0;
+  for (let at = 0; at < ints.length; at += MENTION_WIDTH) {
+    const bit = 2 ** ints[at]!;
+    if (any % (2 * bit) < bit) any += bit;
+    if (REASON_CODES[ints[at + 7]!] === null) {
+      if (yes % (2 * bit) < bit) yes += bit;
+    } else if (no % (2 * bit) < bit) no += bit;
+  }
+  return { runId, cells: encodeCells(obs, r).toString("hex"), mentions: `{${ints.join(",")}}`, entities: any, counted: yes, notCounted: no };
+}
+
+/**
+ * `runs` (each with an answer) read for the (normalised) entities: kept cells where `kept` has
+ * them, the others read now; answers their observations in order and the readings made now.
+ */
+export function observeWithKept(runs: readonly VisibilityRunInput[], entities: readonly Entity[], kept: ReadonlyMap<string, Buffer>): { obs: Observations; fresh: Reading[] } {
+  const obs = new Observations(runs.length, entities.length);
+  const live = runs.filter((run) => !kept.has(run.run_id));
+  const read = live.length > 0 ? visibilityReader(entities).read(live) : null;
+  const at = new Map(live.map((run, i) => [run.run_id, i]));
+  runs.forEach((run, r) => {
+    const cells = kept.get(run.run_id);
+    if (cells !== undefined) decodeCellsInto(cells, obs, r);
+    else copyRunObservations(read!.obs, at.get(run.run_id)!, obs, r);
+  });
+  const fresh = read ? [...at].map(([id, i]) => readingOf(id, read.obs, read.store, i)) : [];
+  return { obs, fresh };
+}
+
+const READ_KEPT = defineStatement({
+  label: "run_observations_read",
+  params: ["key", "runs"],
+  columns: { runId: text("o.run_id"), cells: text("encode(o.cells, 'hex')") },
+  sql: ({ select, p }) => `SELECT ${select} FROM run_observations o WHERE o.matcher = ${p.key} AND o.run_id = ANY(${p.runs}::text[])`,
+});
+
+const KEEP = defineStatement({
+  label: "run_observations_keep",
+  params: ["key", "runs", "cells", "mentions", "entities", "counted", "notCounted"],
+  sql: ({ p }) =>
+    `INSERT INTO run_observations (run_id, matcher, cells, mentions, entities, counted, not_counted) ` +
+    `SELECT k.run_id, ${p.key}, decode(k.cells, 'hex'), k.mentions::int[], k.entities, k.counted, k.not_counted ` +
+    `FROM unnest(${p.runs}::text[], ${p.cells}::text[], ${p.mentions}::text[], ${p.entities}::bigint[], ${p.counted}::bigint[], ${p.notCounted}::bigint[]) ` +
+    `AS k(run_id, cells, mentions, entities, counted, not_counted) ON CONFLICT (run_id, matcher) DO NOTHING`,
+});
+
+const COPY_MENTIONS = defineStatement({
+  label: "run_observations_to_analysis",
+  params: ["analysis", "key", "positions", "runs"],
+  sql: ({ p }) =>
+    `INSERT INTO analysis_mentions (analysis_id, position, run_id, entities, counted, not_counted, mentions) ` +
+    `SELECT ${p.analysis}, k.position, o.run_id, o.entities, o.counted, o.not_counted, o.mentions ` +
+    `FROM unnest(${p.positions}::int[], ${p.runs}::text[]) AS k(position, run_id) ` +
+    `JOIN run_observations o ON o.run_id = k.run_id AND o.matcher = ${p.key} WHERE cardinality(o.mentions) > 0`,
+});
+
+/** The kept readings of `runIds` for `key`: each run's cells (empty: the run has no answer). */
+export async function readKept(key: string, runIds: readonly string[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  if (runIds.length === 0) return out;
+  for (const row of await READ_KEPT.query(standalone(), { key, runs: arrayParam(runIds) })) out.set(row.runId, Buffer.from(row.cells, "hex"));
+  return out;
+}
+
+/** Keeps readings (a run already kept under the key stays as it is: reading it again finds the same). */
+export async function keepReadings(sql: SqlSession, key: string, readings: readonly Reading[]): Promise<void> {
+  if (readings.length === 0) return;
+  await KEEP.query(sql, {
+    key,
+    runs: arrayParam(readings.map((r) => r.runId)),
+    cells: arrayParam(readings.map((r) => r.cells)),
+    mentions: arrayParam(readings.map((r) => r.mentions)),
+    entities: arrayParam(readings.map((r) => r.entities)),
+    counted: arrayParam(readings.map((r) => r.counted)),
+    notCounted: arrayParam(readings.map((r) => r.notCounted)),
+  });
+}
+
+/**
+ * The analysis's mentions (analysis_mentions) from the kept readings of its counted runs, each at
+ * its place in the analysis's run_ids: copied in the database, not sent back and forth.
+ */
+export async function copyMentions(sql: SqlSession, analysisId: string, key: string, counted: readonly { runId: string; position: number }[]): Promise<void> {
+  if (counted.length === 0) return;
+  await COPY_MENTIONS.query(sql, { analysis: analysisId, key, positions: arrayParam(counted.map((c) => c.position)), runs: arrayParam(counted.map((c) => c.runId)) });
+}
+
+/**
+ * Reads a run that has just completed for the entities an analysis of it is likely to track (its
+ * project's brands and competitors; the entities of the project's active monitors) and
+ * keeps the readings. Best effort: a failure is logged, and an analysis reads the run itself.
+ */
+export async function observeFinishedRun(runId: string): Promise<void> {
+  try {
+    const run = await readFinishedRun(runId);
+    if (!run || run.kind !== "prompt" || run.status !== "completed") return;
+    // The entities as the analyses name them (request-entities.ts): the project's when an analysis gives none, the monitor's as its tick gives them.
+    const lists: Entity[][] = [];
+    const [project, monitors] = await Promise.all([readProjectContext(run.projectId), activeMonitorEntities(run.projectId)]);
+    const fromContext = project?.context ? entitiesFromContext(project.context) : [];
+    // What entitiesFor answers when an analysis gives no entities (a context it refuses is not read for).
+    if (fromContext.length > 0 && fromContext.length <= VISIBILITY_LIMITS.entities) lists.push(fromContext);
+    for (const monitorEntities of monitors) {
+      if (monitorEntities.length === 0) continue;
+      // As a tick gives them to its analysis (lib/monitors/analysis.ts).
+      const given = monitorEntities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive }));
+      lists.push(entitiesFor(parseBody(VisibilityAnalysisRequest, { ids: [run.id], entities: given }), null));
+    }
+    const seen = new Set<string>();
+    for (const list of lists) {
+      const entities = list.map(normalizeEntity);
+      if (entities.length === 0) continue;
+      const key = readingKey(entities);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const input = { ...run, run_id: run.id, answer: run.answer, search_queries: run.queries, cited_urls: run.cited };
+      if (!hasAnswer(input)) {
+        await keepReadings(standalone(), key, [unanswered(run.id)]);
+        continue;
+      }
+      const { obs, store } = visibilityReader(entities).read([input]);
+      await keepReadings(standalone(), key, [readingOf(run.id, obs, store, 0)]);
+    }
+  } catch (error) {
+    log.warn("reading a finished run for its project's entities failed; analyses will read it themselves", { run_id: runId, error });
+  }
+}
