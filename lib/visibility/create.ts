@@ -21,13 +21,14 @@ import type { StoredJudgement } from "./analysis";
 import { ApiError, notFound } from "../http/errors";
 import { parseBody } from "../http/input";
 import { JsonText } from "../http/respond";
+import { log } from "../log";
 import { readProjectContext } from "../projects/projects";
 import { VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
 import { assembleVisibility, combineVisibility, hasAnswer, prepareVisibility, visibilityReader, type ObservedRange, type ObservedVisibility, type StoredVisibilityFigures } from "./analysis";
 import { normalizeEntity, type Entity } from "./entities";
 import { MentionStore, Observations, type VisibilityRunInput } from "./observe";
 import { entitiesFor, entityOf } from "./request-entities";
-import { copyMentions, copyRunObservations, decodeCellsInto, keepReadings, readingKey, readingOf, readKept, unanswered, type Reading } from "./run-observations";
+import { copyRunObservations, decodeCellsInto, keepReadings, readingKey, readingOf, readKept, storeMentions, unanswered, type Reading } from "./run-observations";
 import { presentVisibilityAnalysis } from "./present";
 
 type Request = z.output<typeof VisibilityAnalysisRequest>;
@@ -98,8 +99,8 @@ type ReadRuns = {
   key: string;
   /** Readings made now, to keep (by run id: every writer inserts in the same order). */
   fresh: Reading[];
-  /** The counted runs with their places in run_ids: whose mentions the analysis copies. */
-  counted: { runId: string; position: number }[];
+  /** The counted runs with their places in run_ids: whose mentions the analysis stores (storeMentions). */
+  counted: Parameters<typeof storeMentions>[3];
 };
 
 /**
@@ -141,9 +142,16 @@ async function readAnalysisRuns(named: readonly NamedRun[], entities: readonly E
     const live = where.get(run.id);
     return live ? readingOf(run.id, live.range.obs, live.range.store, live.at) : unanswered(run.id);
   });
-  fresh.sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
   const place = new Map(prepared.runIds.map((id, i) => [id, i]));
-  const counted = prepared.runs.map((run) => ({ runId: run.run_id, position: place.get(run.run_id)! }));
+  const freshOf = new Map(fresh.map((f) => [f.runId, f]));
+  const counted = { kept: [] as { runId: string; position: number }[], fresh: [] as { reading: Reading; position: number }[] };
+  for (const run of prepared.runs) {
+    const position = place.get(run.run_id)!;
+    const reading = freshOf.get(run.run_id);
+    if (reading) counted.fresh.push({ reading, position });
+    else counted.kept.push({ runId: run.run_id, position });
+  }
+  fresh.sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
   const observed = combineVisibility(prepared, [{ obs, store: new MentionStore(prepared.runs.length) }]);
   return { observed, key, fresh, counted };
 }
@@ -212,7 +220,7 @@ async function storeJudgedAnalysis(
   };
   const subject = subjectOf(named, "Visibility");
   const now = new Date();
-  await keepReadings(standalone(), read.key, read.fresh);
+  await keepReadings(standalone(), read.key, read.fresh).catch((error) => log.warn("keeping an analysis's readings failed; the next analysis reads the runs again", { error }));
   const job = jobEvent(visibilityJudgeQueued, id, { analysis_id: id, engine });
   const stored = await prisma().$transaction(
     async (tx) => {
@@ -228,7 +236,7 @@ async function storeJudgedAnalysis(
           userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
         });
         await insertAnalysisRuns(sql, id, observed.runIds);
-        await copyMentions(sql, id, read.key, read.counted);
+        await storeMentions(sql, id, read.key, read.counted);
         await hooks.after?.(sql, id, figures);
         return { version: created.version, figures };
       }
@@ -241,7 +249,7 @@ async function storeJudgedAnalysis(
             userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
           });
           await insertAnalysisRuns(sql, id, observed.runIds);
-          await copyMentions(sql, id, read.key, read.counted);
+          await storeMentions(sql, id, read.key, read.counted);
         },
       );
       const hold = held.holds[0];
@@ -292,8 +300,6 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
   const { observed } = read;
   const subject = subjectOf(named, "Visibility");
   const now = new Date();
-  // Kept before the analysis's transaction (which a caller's hook may refuse): what was read stays read.
-  await keepReadings(standalone(), read.key, read.fresh);
   const { figures } = assembleVisibility(observed);
   // Presented and serialised once: the answer, the row's body (GET sends it as it is) and the
   // remembered body are the same text.
@@ -301,6 +307,9 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
   });
   const text = JSON.stringify(analysis);
+  // What was read now is kept beside the analysis's transaction, not in it (a caller's hook may
+  // refuse the analysis; what was read stays read), at the same time on PostgreSQL's pool.
+  const keeping = keepReadings(standalone(), read.key, read.fresh).catch((error) => log.warn("keeping an analysis's readings failed; the next analysis reads the runs again", { error }));
   const stored = await textTransaction(currentDb(), async (sql) => {
     if (hooks.before && !(await hooks.before(sql))) return null;
     const created = await insertAnalysis(sql, {
@@ -308,10 +317,11 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
       userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
     });
     await insertAnalysisRuns(sql, id, observed.runIds);
-    await copyMentions(sql, id, read.key, read.counted);
+    await storeMentions(sql, id, read.key, read.counted);
     await hooks.after?.(sql, id, figures);
     return { version: created.version };
   });
+  await keeping;
   if (!stored) return null;
   rememberAnalysisBody(id, `${stored.version}:${principal.user.email}`, analysis.status, text);
   return { id, text, queued: false };

@@ -162,6 +162,16 @@ const COPY_MENTIONS = defineStatement({
     `JOIN run_observations o ON o.run_id = k.run_id AND o.matcher = ${p.key} WHERE cardinality(o.mentions) > 0`,
 });
 
+const INSERT_MENTIONS = defineStatement({
+  label: "run_observations_fresh_to_analysis",
+  params: ["analysis", "positions", "runs", "entities", "counted", "notCounted", "mentions"],
+  sql: ({ p }) =>
+    `INSERT INTO analysis_mentions (analysis_id, position, run_id, entities, counted, not_counted, mentions) ` +
+    `SELECT ${p.analysis}, m.position, m.run_id, m.entities, m.counted, m.not_counted, m.mentions::int[] ` +
+    `FROM unnest(${p.positions}::int[], ${p.runs}::text[], ${p.entities}::bigint[], ${p.counted}::bigint[], ${p.notCounted}::bigint[], ${p.mentions}::text[]) ` +
+    `AS m(position, run_id, entities, counted, not_counted, mentions)`,
+});
+
 /** The kept readings of `runIds` for `key`: each run's cells (empty: the run has no answer). */
 export async function readKept(key: string, runIds: readonly string[]): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
@@ -185,12 +195,31 @@ export async function keepReadings(sql: SqlSession, key: string, readings: reado
 }
 
 /**
- * The analysis's mentions (analysis_mentions) from the kept readings of its counted runs, each at
- * its place in the analysis's run_ids: copied in the database, not sent back and forth.
+ * The analysis's mentions (analysis_mentions), each counted run's at its place in the analysis's
+ * run_ids: those of runs read before copied from their kept readings inside the database (not sent
+ * back and forth), those of runs read now from their readings (which need not be kept yet).
  */
-export async function copyMentions(sql: SqlSession, analysisId: string, key: string, counted: readonly { runId: string; position: number }[]): Promise<void> {
-  if (counted.length === 0) return;
-  await COPY_MENTIONS.query(sql, { analysis: analysisId, key, positions: arrayParam(counted.map((c) => c.position)), runs: arrayParam(counted.map((c) => c.runId)) });
+export async function storeMentions(
+  sql: SqlSession,
+  analysisId: string,
+  key: string,
+  counted: { kept: readonly { runId: string; position: number }[]; fresh: readonly { reading: Reading; position: number }[] },
+): Promise<void> {
+  if (counted.kept.length > 0) {
+    await COPY_MENTIONS.query(sql, { analysis: analysisId, key, positions: arrayParam(counted.kept.map((c) => c.position)), runs: arrayParam(counted.kept.map((c) => c.runId)) });
+  }
+  const fresh = counted.fresh.filter((f) => f.reading.mentions !== "{}");
+  if (fresh.length > 0) {
+    await INSERT_MENTIONS.query(sql, {
+      analysis: analysisId,
+      positions: arrayParam(fresh.map((f) => f.position)),
+      runs: arrayParam(fresh.map((f) => f.reading.runId)),
+      entities: arrayParam(fresh.map((f) => f.reading.entities)),
+      counted: arrayParam(fresh.map((f) => f.reading.counted)),
+      notCounted: arrayParam(fresh.map((f) => f.reading.notCounted)),
+      mentions: arrayParam(fresh.map((f) => f.reading.mentions)),
+    });
+  }
 }
 
 /**

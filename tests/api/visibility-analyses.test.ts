@@ -672,7 +672,7 @@ describe("readings kept (docs/decisions.md \"Readings kept\")", () => {
   it("reads every answer for entities nothing was read for, keeps what it read, and the next analysis adds it up to the same figures", async () => {
     // The fixture's entities with an alias no answer contains: the same figures as the analysis above.
     const entities = ENTITIES.map((e) => (e.name === "Capterra" ? { ...e, aliases: ["Capterra Reviews Hub"] } : e));
-    const key = readingKey(entities.map((e) => normalizeEntity({ aliases: [], domains: [], case_sensitive: false, ...e, domains: (e.domains ?? []).map((d) => domainNameOf(d)!) })));
+    const key = readingKey(entities.map((e) => normalizeEntity({ aliases: [], case_sensitive: false, ...e, domains: (e.domains ?? []).map((d) => domainNameOf(d)!) })));
     expect(await keptFor(key, counted())).toEqual([]);
     const first = await analyse(alice.cliToken, { ids: [ids.a, ids.b, ids.c, ids.fanout, ids.failed, ids.blank, ids.aRun], entities });
     expect(first.status).toBe(201);
