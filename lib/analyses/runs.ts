@@ -244,7 +244,7 @@ export function readRunFacts(ids: readonly string[]) {
   return RUN_FACTS.query(standalone(), { runs: arrayParam(ids) });
 }
 
-/** A run as read when it finishes (lib/visibility/run-observations.ts): what an analysis names of it, and its texts. */
+/** A run as read when it finishes (lib/visibility/run-observations.ts): what an analysis names of it, without its result. */
 const FINISHED_RUN = defineStatement({
   label: "analysis_finished_run",
   params: ["run"],
@@ -254,25 +254,15 @@ const FINISHED_RUN = defineStatement({
     status: text<NamedRun["status"]>("r.status"),
     engine: text("r.engine").nullable,
     projectId: text("r.project_id"),
-    fanoutId: text("r.fanout_id").nullable,
     prompt: text("COALESCE(r.input->>'prompt', r.subject)"),
     country: text("r.input->'location'->>'country'").nullable,
-    answer: text("x.res->>'answer'").nullable,
-    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
-    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
   },
-  sql: ({ select, p }) => `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ${p.run}`,
+  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ${p.run}`,
 });
 
-/** A run by id with its answer, searches' queries and cited pages (no access check: for the work that finished it). */
-export async function readFinishedRun(id: string) {
-  const row = await FINISHED_RUN.first(standalone(), { run: id });
-  if (!row) return undefined;
-  return {
-    ...row,
-    queries: (row.queries ?? []).filter((q): q is string => typeof q === "string"),
-    cited: (row.cited ?? []).filter((u): u is string => typeof u === "string"),
-  };
+/** A run by id, what an analysis names of it (no access check: for the work that finished it); its texts are readRunTexts'. */
+export function readFinishedRun(id: string) {
+  return FINISHED_RUN.first(standalone(), { run: id });
 }
 
 /** What an analysis is about: its first prompt, and how many others; `${what} of N runs` when none is a prompt run. */

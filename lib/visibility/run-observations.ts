@@ -14,7 +14,7 @@ import { standalone, type SqlSession } from "../db/sql";
 import { log } from "../log";
 import { activeMonitorEntities } from "../monitors/entities-read-for";
 import { readProjectContext } from "../projects/projects";
-import { readFinishedRun } from "../analyses/runs";
+import { readFinishedRun, readRunTexts } from "../analyses/runs";
 import { VISIBILITY_METHOD, hasAnswer, visibilityReader } from "./analysis";
 import { entitiesFromContext, normalizeEntity, type Entity } from "./entities";
 import { entitiesFor } from "./request-entities";
@@ -243,6 +243,16 @@ export async function observeFinishedRun(runId: string): Promise<void> {
       const given = monitorEntities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive }));
       lists.push(entitiesFor(parseBody(VisibilityAnalysisRequest, { ids: [run.id], entities: given }), null));
     }
+    if (lists.length === 0) return;
+    const [texts] = await readRunTexts([run.id]);
+    if (!texts) return;
+    const input = {
+      ...run,
+      run_id: run.id,
+      answer: texts.answer,
+      search_queries: (texts.queries ?? []).filter((q): q is string => typeof q === "string"),
+      cited_urls: (texts.cited ?? []).filter((u): u is string => typeof u === "string"),
+    };
     const seen = new Set<string>();
     for (const list of lists) {
       const entities = list.map(normalizeEntity);
@@ -250,7 +260,6 @@ export async function observeFinishedRun(runId: string): Promise<void> {
       const key = readingKey(entities);
       if (seen.has(key)) continue;
       seen.add(key);
-      const input = { ...run, run_id: run.id, answer: run.answer, search_queries: run.queries, cited_urls: run.cited };
       if (!hasAnswer(input)) {
         await keepReadings(standalone(), key, [unanswered(run.id)]);
         continue;
