@@ -2,12 +2,15 @@
 // and remembered for the first GET.
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { currentDb, db } from "../db/client";
+import { currentDb } from "../db/client";
 import { textTransaction } from "../db/sql";
 import { newId } from "../db/ids";
+import { notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
+import { readProjectContext } from "../projects/projects";
 import { type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
 import { domainNameOf } from "../schemas/projects";
+import type { EntityContext } from "../visibility/entities";
 import { computeCitationAnalysis } from "./citations";
 import { observationsOf, runsOfOneProject, subjectOf } from "./runs";
 import { presentCitationAnalysis, type AnalysisRow } from "./present";
@@ -17,17 +20,15 @@ import { insertAnalysis, insertAnalysisRuns } from "./store";
 type ContextTerms = { brands: string[]; domains: string[] };
 
 /** brands/domains as given win; the project context is used only when both are empty and asked for. */
-async function termsFor(body: z.output<typeof CitationAnalysisRequest>, projectId: string): Promise<ContextTerms> {
+async function termsFor(body: z.output<typeof CitationAnalysisRequest>, context: EntityContext | null): Promise<ContextTerms> {
   const given = {
     brands: [...new Set((body.brands ?? []).map((b) => b.trim()).filter((b) => b !== ""))],
     domains: [...new Set((body.domains ?? []).map((d) => domainNameOf(d)!))],
   };
   if (given.brands.length || given.domains.length || !body.use_project_context) return given;
-  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { context: true } });
-  const context = (project.context ?? {}) as { primary_domain?: string | null; domains?: string[]; brands?: string[]; competitors?: string[] };
   return {
-    brands: [...new Set([...(context.brands ?? []), ...(context.competitors ?? [])].map((b) => b.trim()).filter((b) => b !== ""))],
-    domains: [...new Set([context.primary_domain, ...(context.domains ?? [])].filter((d): d is string => !!d))],
+    brands: [...new Set([...(context?.brands ?? []), ...(context?.competitors ?? [])].map((b) => b.trim()).filter((b) => b !== ""))],
+    domains: [...new Set([context?.primary_domain, ...(context?.domains ?? [])].filter((d): d is string => !!d))],
   };
 }
 
@@ -35,10 +36,11 @@ async function termsFor(body: z.output<typeof CitationAnalysisRequest>, projectI
 /** POST /citation-analyses: the analysis computed, stored and presented, with the version of its row. */
 async function storeCitationAnalysis(principal: Principal, body: z.output<typeof CitationAnalysisRequest>) {
   const { named, projectId } = await runsOfOneProject(principal, body.ids);
-  const terms = await termsFor(body, projectId);
+  const project = await readProjectContext(projectId);
+  if (!project) throw notFound("project", projectId);
+  const terms = await termsFor(body, project.context);
   const observations = await observationsOf(named, terms.brands.length > 0);
   const figures = computeCitationAnalysis(observations, terms);
-  const project = await db().project.findUniqueOrThrow({ where: { id: projectId }, select: { workspaceId: true } });
   const now = new Date();
   const id = newId("citationAnalysis");
   const input = body;
