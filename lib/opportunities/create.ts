@@ -10,27 +10,18 @@ import { rememberAnalysisBody } from "../analyses/read";
 import { copyAnalysisRuns, insertAnalysis, opportunityRunsOf, opportunitySource } from "../analyses/store";
 import { newId } from "../db/ids";
 import { reachOf } from "../workspaces/access";
-import { arrayParam, defineStatement, text } from "../db/statement";
 import { currentDb } from "../db/client";
-import { standalone, textTransaction } from "../db/sql";
+import { textTransaction } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { OPPORTUNITY_LIMITS, type OpportunityAnalysis, type OpportunityAnalysisRequest } from "../schemas/opportunities";
 import type { Entity } from "../visibility/entities";
 import { MENTION_WIDTH, mentionRows, REASON_CODES, type MatchingMethod } from "../visibility/observe";
+import { evidenceRuns } from "../visibility/read";
 import { computeOpportunities, type OpportunityRun } from "./compute";
 import { presentOpportunityAnalysis, type StoredOpportunities } from "./present";
 
 type Request = z.output<typeof OpportunityAnalysisRequest>;
-
-/** The mentions and answers of the evidence runs. */
-const EVIDENCE_RUNS = defineStatement({
-  label: "opportunity_evidence",
-  params: ["analysis", "runs"],
-  columns: { runId: text("m.run_id"), mentions: text("m.mentions"), answer: text("r.result->>'answer'").nullable },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM analysis_mentions m JOIN runs r ON r.id = m.run_id WHERE m.analysis_id = ${p.analysis} AND m.run_id = ANY(${p.runs}::text[])`,
-});
 
 /** The entity the list is for: `brand` by name (exact, then any case), else the first of role brand; 400 naming it otherwise. */
 function brandOf(entities: readonly Entity[], wanted: string | undefined): number {
@@ -53,7 +44,7 @@ function brandOf(entities: readonly Entity[], wanted: string | undefined): numbe
 /** The competitor's first counted mention in each of the first evidence runs of each lost prompt. */
 async function evidenceOf(sourceId: string, lost: ReturnType<typeof computeOpportunities>["lost"], runs: Map<string, OpportunityRun>, entities: readonly Entity[], method: MatchingMethod) {
   const wanted = [...new Set(lost.flatMap((l) => l.run_ids.slice(0, OPPORTUNITY_LIMITS.sentences)))];
-  const rows = wanted.length ? await EVIDENCE_RUNS.query(standalone(), { analysis: sourceId, runs: arrayParam(wanted) }) : [];
+  const rows = wanted.length ? await evidenceRuns(sourceId, wanted) : [];
   const byRun = new Map(rows.map((r) => [r.runId, r]));
   return lost.map((l) =>
     l.run_ids.slice(0, OPPORTUNITY_LIMITS.sentences).flatMap((id) => {

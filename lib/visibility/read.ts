@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { mentionsHead } from "../analyses/store";
-import { allOf, defineStatement, int, text } from "../db/statement";
+import { allOf, arrayParam, defineStatement, int, text } from "../db/statement";
 import { standalone } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import { csvCell } from "../http/csv";
@@ -228,3 +228,18 @@ export async function answerWithMentions(access: MentionsAccess, analysisId: str
   const filter: Filter = { entity: null, counted: null };
   return { run_id: row.runId, engine: row.engine, prompt: row.prompt, answer: row.answer ?? "", mentions: matching(row, filter, terms, 0).map((m) => m.mention) };
 }
+
+/** The mentions and answers of the evidence runs. */
+const EVIDENCE_RUNS = defineStatement({
+  label: "opportunity_evidence",
+  params: ["analysis", "runs"],
+  columns: { runId: text("m.run_id"), mentions: text("m.mentions"), answer: text("r.result->>'answer'").nullable },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM analysis_mentions m JOIN runs r ON r.id = m.run_id WHERE m.analysis_id = ${p.analysis} AND m.run_id = ANY(${p.runs}::text[])`,
+});
+
+/** Of visibility analysis `analysisId`'s runs among `runIds`, those with mentions: their stored mentions (as text) and answers (an opportunity list's evidence). */
+export function evidenceRuns(analysisId: string, runIds: readonly string[]) {
+  return EVIDENCE_RUNS.query(standalone(), { analysis: analysisId, runs: arrayParam(runIds) });
+}
+
