@@ -1,7 +1,7 @@
 // People: the first sign-in (or the admin command) creates the user and their personal workspace,
 // with its promotional credit.
 import { grantSignupPromo } from "../billing/ledger";
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 
 export function normaliseEmail(email: string): string {
@@ -31,5 +31,32 @@ export async function ensureUser(emailInput: string, name: string | null = null)
     });
     await grantSignupPromo(tx, workspace.id);
     return { id: user.id, email, name: user.name, personalWorkspaceId: workspace.id, created: true };
+  });
+}
+
+/** The user with this id, or null. */
+export function findUserById(id: string) {
+  return db().user.findUnique({ where: { id } });
+}
+
+/** The user with this email (already normalised), or null. */
+export function findUserByEmail(email: string) {
+  return db().user.findUnique({ where: { email } });
+}
+
+/** The user with this id, inside the caller's transaction; throws when there is none. */
+export function findUserOrThrow(tx: Tx, id: string) {
+  return tx.user.findUniqueOrThrow({ where: { id } });
+}
+
+/** Sets a user's name, verified time and picture; a field left undefined is kept as it is. */
+export function updateUserProfile(id: string, profile: { name?: string | null; emailVerified?: Date | null; image?: string | null }) {
+  return db().user.update({
+    where: { id },
+    data: {
+      ...(profile.name !== undefined ? { name: profile.name } : {}),
+      ...(profile.emailVerified !== undefined ? { emailVerified: profile.emailVerified } : {}),
+      ...(profile.image !== undefined ? { image: profile.image } : {}),
+    },
   });
 }

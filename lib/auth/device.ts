@@ -2,6 +2,7 @@
 // the browser and approves or denies, the CLI polls and receives its token exactly once.
 import { randomInt } from "node:crypto";
 import type { z } from "zod";
+import { findUserOrThrow } from "../accounts/users";
 import { config } from "../config/env";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
@@ -100,7 +101,7 @@ export async function pollDeviceLogin(deviceCode: string): Promise<Poll> {
   return db().$transaction(async (tx) => {
     const claimed = await tx.deviceCode.updateMany({ where: { id: row.id, status: "approved" }, data: { status: "spent" } });
     if (claimed.count !== 1) return answer("expired");
-    const user = await tx.user.findUniqueOrThrow({ where: { id: row.approvedByUserId! } });
+    const user = await findUserOrThrow(tx, row.approvedByUserId!);
     const token = newSecret(SECRET_PREFIX.cliToken);
     const cliToken = await tx.cliToken.create({
       data: {
