@@ -3,6 +3,7 @@
 import { grantSignupPromo } from "../billing/ledger";
 import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
+import { createPersonalWorkspace } from "../workspaces/workspaces";
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -19,16 +20,7 @@ export async function ensureUser(emailInput: string, name: string | null = null)
       return { id: existing.id, email, name: existing.name, personalWorkspaceId: existing.ownedWorkspaces[0].id, created: false };
     }
     const user = existing ?? (await tx.user.create({ data: { id: newId("user"), email, name } }));
-    const workspace = await tx.workspace.create({
-      data: {
-        id: newId("workspace"),
-        // Within the 1 to 100 characters of every workspace name: "'s workspace" takes 12.
-        name: `${[...(name?.trim() || email.split("@")[0]!)].slice(0, 88).join("")}'s workspace`,
-        kind: "personal",
-        ownerUserId: user.id,
-        memberships: { create: { userId: user.id, role: "admin" } },
-      },
-    });
+    const workspace = await createPersonalWorkspace(tx, { userId: user.id, email, name });
     await grantSignupPromo(tx, workspace.id);
     return { id: user.id, email, name: user.name, personalWorkspaceId: workspace.id, created: true };
   });
