@@ -1,8 +1,9 @@
 // People: the first sign-in (or the admin command) creates the user and their personal workspace,
 // with its promotional credit.
 import { grantSignupPromo } from "../billing/ledger";
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
+import { createPersonalWorkspace } from "../workspaces/workspaces";
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -19,17 +20,35 @@ export async function ensureUser(emailInput: string, name: string | null = null)
       return { id: existing.id, email, name: existing.name, personalWorkspaceId: existing.ownedWorkspaces[0].id, created: false };
     }
     const user = existing ?? (await tx.user.create({ data: { id: newId("user"), email, name } }));
-    const workspace = await tx.workspace.create({
-      data: {
-        id: newId("workspace"),
-        // Within the 1 to 100 characters of every workspace name: "'s workspace" takes 12.
-        name: `${[...(name?.trim() || email.split("@")[0]!)].slice(0, 88).join("")}'s workspace`,
-        kind: "personal",
-        ownerUserId: user.id,
-        memberships: { create: { userId: user.id, role: "admin" } },
-      },
-    });
+    const workspace = await createPersonalWorkspace(tx, { userId: user.id, email, name });
     await grantSignupPromo(tx, workspace.id);
     return { id: user.id, email, name: user.name, personalWorkspaceId: workspace.id, created: true };
+  });
+}
+
+/** The user with this id, or null. */
+export function findUserById(id: string) {
+  return db().user.findUnique({ where: { id } });
+}
+
+/** The user with this email (already normalised), or null. */
+export function findUserByEmail(email: string) {
+  return db().user.findUnique({ where: { email } });
+}
+
+/** The user with this id, inside the caller's transaction; throws when there is none. */
+export function findUserOrThrow(tx: Tx, id: string) {
+  return tx.user.findUniqueOrThrow({ where: { id } });
+}
+
+/** Sets a user's name, verified time and picture; a field left undefined is kept as it is. */
+export function updateUserProfile(id: string, profile: { name?: string | null; emailVerified?: Date | null; image?: string | null }) {
+  return db().user.update({
+    where: { id },
+    data: {
+      ...(profile.name !== undefined ? { name: profile.name } : {}),
+      ...(profile.emailVerified !== undefined ? { emailVerified: profile.emailVerified } : {}),
+      ...(profile.image !== undefined ? { image: profile.image } : {}),
+    },
   });
 }

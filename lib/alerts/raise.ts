@@ -8,10 +8,11 @@
 // cause is not raised while no completed or partial tick has closed since the last such alert.
 import { db } from "../db/client";
 import { newId } from "../db/ids";
-import { bool, defineStatement, int, text } from "../db/statement";
+import { defineStatement, int, text } from "../db/statement";
 import { sqlIn, standalone } from "../db/sql";
 import { log } from "../log";
 import { tickRow } from "../monitors/read";
+import { lastCompletedTickAtSql, lockAlertMonitor } from "../monitors/store";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { alertDeliveryDue, jobEvent, type JobEvent } from "../work/events";
 import { changeFields, changeSummary, failedSummary, PING_SUMMARY, RUNS_FAILED, skippedSummary, type SignificantChange } from "./words";
@@ -38,24 +39,6 @@ export const attemptEventId = (deliveryId: string, attempt: number) => `${delive
 export const attemptEvent = (deliveryId: string, attempt: number): JobEvent =>
   jobEvent(alertDeliveryDue, attemptEventId(deliveryId, attempt), { delivery_id: deliveryId, attempt });
 
-/** The monitor an alert belongs to (by its tick, or by its id for a ping), locked: raises of one monitor go one after the other. */
-const LOCK_MONITOR = defineStatement({
-  label: "alert_monitor_lock",
-  params: ["tick", "monitor"],
-  columns: {
-    id: text("m.id"),
-    workspaceId: text("m.workspace_id"),
-    name: text("m.name"),
-    webhookUrl: text("m.alerts->>'webhook_url'").nullable,
-    email: bool("COALESCE((m.alerts->>'email')::boolean, false)"),
-    creatorEmail: text("u.email").nullable,
-  },
-  sql: ({ select, p, given }) =>
-    `SELECT ${select} FROM monitors m LEFT JOIN users u ON u.id = m.created_by_user_id WHERE ` +
-    (given.tick ? `m.id = (SELECT t.monitor_id FROM monitor_ticks t WHERE t.id = ${p.tick})` : `m.id = ${p.monitor}`) +
-    ` FOR UPDATE OF m`,
-});
-
 /** Whether this cause already alerted since the monitor's last completed (or partial) tick closed. */
 const CAUSE_ALERTED = defineStatement({
   label: "alert_cause_alerted",
@@ -63,7 +46,7 @@ const CAUSE_ALERTED = defineStatement({
   columns: { id: text("a.id") },
   sql: ({ select, p }) =>
     `SELECT ${select} FROM monitor_alerts a WHERE a.monitor_id = ${p.monitor} AND a.kind = ${p.kind}::"AlertKind" AND a.reason = ${p.reason}
-      AND a.created_at > COALESCE((SELECT max(t.completed_at) FROM monitor_ticks t WHERE t.monitor_id = ${p.monitor} AND t.status IN ('completed', 'partial')), '-infinity'::timestamp)
+      AND a.created_at > COALESCE(${lastCompletedTickAtSql(p.monitor)}, '-infinity'::timestamp)
     LIMIT 1`,
 });
 
@@ -137,7 +120,7 @@ async function raise(target: { tickId: string } | { monitorId: string }, drafts:
   const tickId = "tickId" in target ? target.tickId : null;
   const { made, events } = await db().$transaction(async (tx) => {
     const session = sqlIn(tx);
-    const monitor = await LOCK_MONITOR.first(session, "tickId" in target ? { tick: target.tickId } : { monitor: target.monitorId });
+    const monitor = await lockAlertMonitor(session, target);
     if (!monitor) return { made: [] as { id: string; draft: Draft }[], events: [] as JobEvent[] };
     const wanted: Draft[] = [];
     for (const draft of drafts) {

@@ -5,7 +5,9 @@ import { db } from "../db/client";
 import { isId } from "../db/ids";
 import { arrayParam, bool, defineStatement, json, text } from "../db/statement";
 import { standalone } from "../db/sql";
+import { REACHABLE_FANOUTS, runsOfReachableFanouts } from "../fanouts/reach";
 import { ApiError, notFound } from "../http/errors";
+import { REACHABLE_BATCHES, runsOfReachableBatches } from "../runs/batches";
 import { CITATION_LIMITS } from "../schemas/analyses";
 import { reachableSql, reachOf } from "../workspaces/access";
 import { type ObservedSource, type RunObservation } from "./citations";
@@ -48,38 +50,13 @@ const RUNS_BY_ID = defineStatement({
   sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[]) AND ${reachableSql("r", p)}`,
 });
 
-/** The batches or fanouts among `ids` in the caller's workspaces. */
-const GROUPS_FOUND = {
-  rq: defineStatement({
-    label: "analysis_named_batches",
-    params: ["ids", "user", "own"],
-    columns: { id: text("b.id") },
-    sql: ({ select, p }) => `SELECT ${select} FROM batches b WHERE b.id = ANY(${p.ids}::text[]) AND ${reachableSql("b", p)}`,
-  }),
-  fo: defineStatement({
-    label: "analysis_named_fanouts",
-    params: ["ids", "user", "own"],
-    columns: { id: text("f.id") },
-    sql: ({ select, p }) => `SELECT ${select} FROM fanouts f WHERE f.id = ANY(${p.ids}::text[]) AND ${reachableSql("f", p)}`,
-  }),
-};
+/** The batches or fanouts among `ids` in the caller's workspaces (their owners' statements). */
+const GROUPS_FOUND = { rq: REACHABLE_BATCHES, fo: REACHABLE_FANOUTS };
 
 /** The runs of the batches or fanouts among `ids` in the caller's workspaces, in creation order (ids are time-ordered). */
 const GROUP_RUNS = {
-  rq: defineStatement({
-    label: "analysis_batch_runs",
-    params: ["ids", "user", "own"],
-    columns: NAMED_COLUMNS,
-    sql: ({ select, p }) =>
-      `SELECT ${select} FROM runs r WHERE r.batch_id IN (SELECT b.id FROM batches b WHERE b.id = ANY(${p.ids}::text[]) AND ${reachableSql("b", p)}) ORDER BY r.id`,
-  }),
-  fo: defineStatement({
-    label: "analysis_fanout_runs",
-    params: ["ids", "user", "own"],
-    columns: NAMED_COLUMNS,
-    sql: ({ select, p }) =>
-      `SELECT ${select} FROM runs r WHERE r.fanout_id IN (SELECT f.id FROM fanouts f WHERE f.id = ANY(${p.ids}::text[]) AND ${reachableSql("f", p)}) ORDER BY r.id`,
-  }),
+  rq: runsOfReachableBatches("analysis_batch_runs", NAMED_COLUMNS),
+  fo: runsOfReachableFanouts("analysis_fanout_runs", NAMED_COLUMNS),
 };
 
 /** The batches (`rq`) or fanouts (`fo`) among the ids that the caller can see, and their runs in creation order. */

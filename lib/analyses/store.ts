@@ -491,17 +491,5 @@ export function lastBrandRow(projectId: string) {
   return LAST_BRAND_ROW.first(standalone(), { project: projectId });
 }
 
-/** The entities of the latest analysed tick of a monitor's version (for a tick whose monitor has moved on to another version since). */
-const VERSION_ENTITIES = defineStatement({
-  label: "monitor_version_entities",
-  params: ["monitor", "version"],
-  columns: { entities: json<Entity[]>("a.result->'entities'") },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM monitor_ticks t JOIN analyses a ON a.id = t.analysis_id WHERE t.monitor_id = ${p.monitor} AND t.version = ${p.version}::int
-    AND a.result IS NOT NULL ORDER BY t.scheduled_for DESC LIMIT 1`,
-});
-
-/** The entities the analysis of a monitor version's latest analysed tick used; null when it has none. */
-export async function latestTickEntities(monitorId: string, version: number): Promise<Entity[] | null> {
-  return (await VERSION_ENTITIES.first(standalone(), { monitor: monitorId, version }))?.entities ?? null;
-}
+// The entities of a monitor version's latest analysed tick are read by lib/monitors/store.ts, the owner of monitor_ticks.
+export { latestTickEntities } from "../monitors/store";

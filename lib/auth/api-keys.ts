@@ -83,3 +83,22 @@ export async function revokeApiKey(principal: Principal, keyId: string): Promise
   await db().apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
   credentialsRevoked([key.secretHash]);
 }
+
+/** The key with this secret hash and its user, as bearer authentication reads it. */
+export function findApiKeyBySecretHash(secretHash: string) {
+  return db().apiKey.findUnique({
+    where: { secretHash },
+    select: { id: true, name: true, workspaceId: true, secretHash: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true } } },
+  });
+}
+
+/**
+ * Records that a key was used at `now`, unless its last use is recorded at or after `staleBefore`:
+ * the condition settles two requests racing to write it.
+ */
+export async function recordApiKeyUse(keyId: string, now: Date, staleBefore: Date): Promise<void> {
+  await db().apiKey.updateMany({
+    where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: staleBefore } }] },
+    data: { lastUsedAt: now },
+  });
+}

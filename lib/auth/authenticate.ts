@@ -2,8 +2,9 @@
 // or answers 401 `unauthenticated` for a missing, unknown, revoked or expired credential.
 // A credential found valid is remembered for a few seconds (./credential-cache.ts); revoking
 // one drops it everywhere at once.
-import { db } from "../db/client";
 import { ApiError } from "../http/errors";
+import { findApiKeyBySecretHash, recordApiKeyUse } from "./api-keys";
+import { findCliTokenByHash, renewCliToken } from "./cli-tokens";
 import { lookUpCredential } from "./credential-cache";
 import type { Principal } from "./principal";
 import { SECRET_PREFIX, hashSecret, hashesEqual } from "./secrets";
@@ -40,19 +41,13 @@ export async function authenticate(request: Request): Promise<Principal> {
 async function apiKeyPrincipal(secret: string): Promise<Principal | null> {
   const hash = hashSecret(secret);
   return lookUpCredential(hash, async () => {
-    const key = await db().apiKey.findUnique({
-      where: { secretHash: hash },
-      select: { id: true, name: true, workspaceId: true, secretHash: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true } } },
-    });
+    const key = await findApiKeyBySecretHash(hash);
     if (!key || key.revokedAt || !hashesEqual(key.secretHash, hash)) return null;
     const now = new Date();
     // Written at most once a minute per key, so a busy key does not write on every request; the
     // stale check on the row already read spares the query, the condition settles races.
     if (!isFresh(key.lastUsedAt, now)) {
-      await db().apiKey.updateMany({
-        where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_GRANULARITY_MS) } }] },
-        data: { lastUsedAt: now },
-      });
+      await recordApiKeyUse(key.id, now, new Date(now.getTime() - LAST_USED_GRANULARITY_MS));
     }
     return { principal: apiKeyPrincipalOf(key), expiresAt: null };
   });
@@ -74,21 +69,14 @@ function apiKeyPrincipalOf(key: { id: string; name: string; workspaceId: string;
 async function cliTokenPrincipal(secret: string): Promise<Principal | null> {
   const hash = hashSecret(secret);
   return lookUpCredential(hash, async () => {
-    const token = await db().cliToken.findUnique({
-      where: { tokenHash: hash },
-      select: { id: true, name: true, tokenHash: true, revokedAt: true, expiresAt: true, lastUsedAt: true, user: { select: { id: true, email: true } } },
-    });
+    const token = await findCliTokenByHash(hash);
     const now = new Date();
     if (!token || token.revokedAt || token.expiresAt <= now || !hashesEqual(token.tokenHash, hash)) return null;
     // A CLI token lives 90 days from its last use (renewed at most once a minute, as for keys).
     let expiresAt = token.expiresAt;
     if (!isFresh(token.lastUsedAt, now)) {
       const renewed = new Date(now.getTime() + CLI_TOKEN_IDLE_LIFETIME_MS);
-      const { count } = await db().cliToken.updateMany({
-        where: { id: token.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_GRANULARITY_MS) } }] },
-        data: { lastUsedAt: now, expiresAt: renewed },
-      });
-      if (count === 1) expiresAt = renewed;
+      if (await renewCliToken(token.id, now, new Date(now.getTime() - LAST_USED_GRANULARITY_MS), renewed)) expiresAt = renewed;
     }
     const principal: Principal = {
       user: { id: token.user.id, email: token.user.email },

@@ -2,13 +2,14 @@
 // the browser and approves or denies, the CLI polls and receives its token exactly once.
 import { randomInt } from "node:crypto";
 import type { z } from "zod";
+import { findUserOrThrow } from "../accounts/users";
 import { config } from "../config/env";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import type { CLIAuthPoll, CLIAuthStart } from "../schemas/auth";
 import { CLI_TOKEN_IDLE_LIFETIME_MS } from "./authenticate";
-import { credentialsRevoked } from "./credential-cache";
+import { insertCliToken, revokeCliTokenById } from "./cli-tokens";
 import type { Principal } from "./principal";
 import { SECRET_PREFIX, hashSecret, newSecret } from "./secrets";
 
@@ -100,16 +101,13 @@ export async function pollDeviceLogin(deviceCode: string): Promise<Poll> {
   return db().$transaction(async (tx) => {
     const claimed = await tx.deviceCode.updateMany({ where: { id: row.id, status: "approved" }, data: { status: "spent" } });
     if (claimed.count !== 1) return answer("expired");
-    const user = await tx.user.findUniqueOrThrow({ where: { id: row.approvedByUserId! } });
+    const user = await findUserOrThrow(tx, row.approvedByUserId!);
     const token = newSecret(SECRET_PREFIX.cliToken);
-    const cliToken = await tx.cliToken.create({
-      data: {
-        id: newId("cliToken"),
-        userId: user.id,
-        name: row.clientName,
-        tokenHash: hashSecret(token),
-        expiresAt: new Date(now.getTime() + CLI_TOKEN_IDLE_LIFETIME_MS),
-      },
+    const cliToken = await insertCliToken(tx, {
+      userId: user.id,
+      name: row.clientName,
+      tokenHash: hashSecret(token),
+      expiresAt: new Date(now.getTime() + CLI_TOKEN_IDLE_LIFETIME_MS),
     });
     await tx.deviceCode.update({ where: { id: row.id }, data: { cliTokenId: cliToken.id } });
     return { status: "approved" as const, token, token_id: cliToken.id, email: user.email };
@@ -146,10 +144,5 @@ export async function revokeCurrentCliToken(principal: Principal): Promise<void>
   if (principal.credential.kind !== "cli_token") {
     throw new ApiError("invalid_request", "This request was not made with a CLI token; revoke API keys with DELETE /api-keys/{key_id}.");
   }
-  const revoked = await db().cliToken.updateManyAndReturn({
-    where: { id: principal.credential.id, revokedAt: null },
-    data: { revokedAt: new Date() },
-    select: { tokenHash: true },
-  });
-  credentialsRevoked(revoked.map((t) => t.tokenHash));
+  await revokeCliTokenById(principal.credential.id);
 }

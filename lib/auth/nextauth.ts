@@ -5,7 +5,7 @@ import type { NextAuthOptions } from "next-auth";
 import EmailProvider from "next-auth/providers/email";
 import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
-import { ensureUser, normaliseEmail } from "../accounts/users";
+import { ensureUser, findUserByEmail, findUserById, normaliseEmail, updateUserProfile } from "../accounts/users";
 import { authSecret } from "../config/secret";
 import { config } from "../config/env";
 import { db } from "../db/client";
@@ -25,18 +25,15 @@ function adapterUser(u: { id: string; email: string; name: string | null; emailV
 export const prismaAdapter: Adapter = {
   async createUser(user: Omit<AdapterUser, "id">) {
     const created = await ensureUser(user.email, user.name ?? null);
-    const row = await db().user.update({
-      where: { id: created.id },
-      data: { emailVerified: user.emailVerified ?? null, image: user.image ?? null },
-    });
+    const row = await updateUserProfile(created.id, { emailVerified: user.emailVerified ?? null, image: user.image ?? null });
     return adapterUser(row);
   },
   async getUser(id) {
-    const row = await db().user.findUnique({ where: { id } });
+    const row = await findUserById(id);
     return row ? adapterUser(row) : null;
   },
   async getUserByEmail(email) {
-    const row = await db().user.findUnique({ where: { email: normaliseEmail(email) } });
+    const row = await findUserByEmail(normaliseEmail(email));
     return row ? adapterUser(row) : null;
   },
   async getUserByAccount({ provider, providerAccountId }) {
@@ -47,14 +44,7 @@ export const prismaAdapter: Adapter = {
     return account ? adapterUser(account.user) : null;
   },
   async updateUser(user) {
-    const row = await db().user.update({
-      where: { id: user.id },
-      data: {
-        ...(user.name !== undefined ? { name: user.name } : {}),
-        ...(user.emailVerified !== undefined ? { emailVerified: user.emailVerified } : {}),
-        ...(user.image !== undefined ? { image: user.image } : {}),
-      },
-    });
+    const row = await updateUserProfile(user.id, { name: user.name, emailVerified: user.emailVerified, image: user.image });
     return adapterUser(row);
   },
   async linkAccount(account: AdapterAccount) {

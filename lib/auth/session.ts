@@ -1,7 +1,7 @@
 // The signed-in browser user, for server components and server actions.
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
-import { db } from "../db/client";
+import { findUserByEmail } from "../accounts/users";
 import { authOptions } from "./nextauth";
 import type { Principal } from "./principal";
 
@@ -10,7 +10,7 @@ export async function sessionPrincipal(): Promise<Principal | null> {
   const session = await getServerSession(authOptions());
   const email = session?.user?.email;
   if (!email) return null;
-  const user = await db().user.findUnique({ where: { email } });
+  const user = await findUserByEmail(email);
   if (!user) return null;
   return {
     user: { id: user.id, email: user.email },

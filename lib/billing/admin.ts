@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { db } from "../db/client";
 import { isId } from "../db/ids";
+import { workspaceExists } from "../workspaces/workspaces";
 import { adjustCredit, grantPromo, recordPurchase } from "./ledger";
 import { MoneyFormatError, parseUsd } from "./money";
 import { presentTransaction } from "./present";
@@ -76,8 +77,7 @@ export async function runBillingAdminCommand(command: string, argv: string[]): P
   if (!adjusting && micros === 0n) throw new AdminUsageError("--usd must be above 0.00");
 
   const row = await db().$transaction(async (tx) => {
-    const workspace = await tx.workspace.findUnique({ where: { id: workspaceId }, select: { id: true } });
-    if (!workspace) throw new Error(`no workspace ${workspaceId}`);
+    if (!(await workspaceExists(tx, workspaceId))) throw new Error(`no workspace ${workspaceId}`);
     if (adjusting) return adjustCredit(tx, { workspaceId, bucket: values.promo ? "promo" : "purchased", amountMicros: micros, description: note! });
     if (values.promo) return grantPromo(tx, { workspaceId, amountMicros: micros, description: note ?? "Promotional credit (operator)" });
     return recordPurchase(tx, { workspaceId, amountMicros: micros, description: note ?? "Credit purchase (operator)" });

@@ -46,6 +46,11 @@ export const holdShape = (h: string) => optional(holdColumns(h), `${h}.id IS NOT
 /** The version of the hold joined by holdJoin (changed by every write to it), or '-' when none. */
 export const holdVersionSql = (h: string) => `COALESCE(${h}.xmin::text, '-')`;
 /**
+ * What one hold paid, as a scalar subquery (alias `h`) on the hold id expression `holdId`: its
+ * captured micro-dollars, or null when it is not captured (or there is no such hold).
+ */
+export const capturedOfHoldSql = (h: string, holdId: string) => `(SELECT ${h}.captured_micros FROM credit_holds ${h} WHERE ${h}.id = ${holdId} AND ${h}.status = 'captured')`;
+/**
  * Sums (SQL aggregates, micro-dollars) over the holds joined by holdJoin(h): what they hold now,
  * what they paid, and what they paid since the timestamp `since` (a monitor's month).
  */

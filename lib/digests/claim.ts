@@ -10,6 +10,7 @@ import { newId } from "../db/ids";
 import { date, defineStatement, int, text } from "../db/statement";
 import { sqlIn, standalone } from "../db/sql";
 import { log } from "../log";
+import { endedScheduledTicksSql } from "../monitors/store";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { digestDue, jobEvent, type JobEvent } from "../work/events";
 import { digestSubject } from "../words/digests";
@@ -39,7 +40,7 @@ const DUE = defineStatement({
   columns: { monitorId: text("x.monitor_id"), name: text("x.name"), tickId: text("x.tick_id"), week: text("x.week") },
   sql: ({ select, p }) =>
     `SELECT ${select} FROM (SELECT DISTINCT ON (m.id) m.id AS monitor_id, m.name, t.id AS tick_id, ${isoWeekSql("t.scheduled_for")} AS week
-      FROM monitors m JOIN monitor_ticks t ON t.monitor_id = m.id AND t.trigger = 'schedule' AND t.completed_at IS NOT NULL
+      FROM ${endedScheduledTicksSql("m", "t")}
         AND t.scheduled_for > ${at(p.now)} - interval '7 days' AND t.scheduled_for <= ${at(p.now)}
         AND EXTRACT(ISODOW FROM t.scheduled_for) = ${digestWeekdaySql("m")}
       WHERE m.status = 'active' AND m.alerts->>'digest' = 'weekly'

@@ -5,12 +5,12 @@
 // (lib/opportunities, computed as its creator, not stored), and the monitor's address.
 import { changeSummary } from "../alerts/words";
 import { config } from "../config/env";
-import { date, defineStatement, text } from "../db/statement";
 import { standalone } from "../db/sql";
 import { ApiError } from "../http/errors";
 import { opportunityFigures } from "../opportunities/create";
 import { presentTickSummary, tickFiguresOf, tickRow, type MonitorRow } from "../monitors/read";
 import { ticksSignificantChanges } from "../monitors/series";
+import { latestCompletedTickId, ticksAnalysedBetween } from "../monitors/store";
 import { citationTargetSentence, lostPromptSentence, lostPromptsLead } from "../words/opportunities";
 import { digestMail, type DigestFacts, type DigestMail } from "../words/digests";
 
@@ -18,27 +18,6 @@ import { digestMail, type DigestFacts, type DigestMail } from "../words/digests"
 export const DIGEST_OPPORTUNITIES = 3;
 
 const DAY_MS = 86_400_000;
-
-/** The monitor's latest tick that completed (or partly did). */
-const LATEST_COMPLETED = defineStatement({
-  label: "digest_latest_completed_tick",
-  params: ["monitor"],
-  columns: { id: text("t.id") },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM monitor_ticks t WHERE t.monitor_id = ${p.monitor} AND t.status IN ('completed', 'partial') AND t.completed_at IS NOT NULL
-    ORDER BY t.scheduled_for DESC, t.id DESC LIMIT 1`,
-});
-
-/** The week's ticks with an analysis: scheduled in the 7 days up to the digest's tick. */
-const WEEK_TICKS = defineStatement({
-  label: "digest_week_ticks",
-  params: ["monitor", "from", "to"],
-  columns: { id: text("t.id"), scheduledFor: date("t.scheduled_for") },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM monitor_ticks t WHERE t.monitor_id = ${p.monitor} AND t.analysis_id IS NOT NULL AND t.status IN ('completed', 'partial')
-      AND t.scheduled_for > ${p.from}::timestamptz AT TIME ZONE 'UTC' AND t.scheduled_for <= ${p.to}::timestamptz AT TIME ZONE 'UTC'
-    ORDER BY t.scheduled_for`,
-});
 
 /** The Monday 00:00 UTC of a moment's ISO week. */
 export function isoWeekStart(d: Date): Date {
@@ -75,10 +54,10 @@ async function opportunitiesOf(monitor: MonitorRow, creatorId: string, latest: {
 export async function composeDigest(monitor: MonitorRow, creatorId: string, week: string, dueTickId: string | null, createdAt: Date): Promise<DigestMail> {
   const session = standalone();
   const due = dueTickId ? await tickRow(session, dueTickId) : null;
-  const latestId = (await LATEST_COMPLETED.first(session, { monitor: monitor.id }))?.id;
+  const latestId = await latestCompletedTickId(session, monitor.id);
   const latest = latestId ? await tickRow(session, latestId) : null;
   const anchor = due?.scheduledFor ?? createdAt;
-  const weekTicks = await WEEK_TICKS.query(session, { monitor: monitor.id, from: new Date(anchor.getTime() - 7 * DAY_MS), to: anchor });
+  const weekTicks = await ticksAnalysedBetween(session, monitor.id, new Date(anchor.getTime() - 7 * DAY_MS), anchor);
   const minChange = monitor.alerts.min_change ?? 10;
   const [figures, changes] = await Promise.all([
     latest ? tickFiguresOf([{ tick: latest, monitor }], session) : Promise.resolve(new Map()),

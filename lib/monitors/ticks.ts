@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { holdCredit, priceLines } from "../billing/holds";
 import { billingSettings, currentRateCard } from "../billing/settings";
 import { formatUsd } from "../billing/money";
-import { holdJoin, holdSumsSql } from "../billing/store";
+import { capturedOfHoldSql, holdJoin, holdSumsSql } from "../billing/store";
 import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import { date, defineStatement, int, micros, text } from "../db/statement";
@@ -348,7 +348,7 @@ const CLOSE_TICK = defineStatement({
     // The tick's series figures (written by its analysis step, before) become points with the close, in the same statement.
     return `WITH t AS (UPDATE monitor_ticks t SET
       status = (CASE WHEN a.failed = 0 THEN 'completed' WHEN a.completed = 0 THEN 'failed' ELSE 'partial' END)::"TickStatus",
-      charged_micros = a.captured + COALESCE((SELECT jh.captured_micros FROM credit_holds jh WHERE jh.id = t.judge_hold_id AND jh.status = 'captured'), 0),
+      charged_micros = a.captured + COALESCE(${capturedOfHoldSql("jh", "t.judge_hold_id")}, 0),
       completed_at = ${at(p.now)}
     FROM (SELECT count(*) FILTER (WHERE r.status IN ('queued', 'running')) AS open, count(*) FILTER (WHERE r.status = 'completed') AS completed,
             count(*) FILTER (WHERE r.status = 'failed') AS failed, ${sums.captured} AS captured

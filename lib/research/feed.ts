@@ -13,6 +13,7 @@ import type { Prisma } from "../db/generated/client";
 import { listFanouts } from "../fanouts/read";
 import { decodeCursor, encodeCursor } from "../http/pagination";
 import { getProject } from "../projects/projects";
+import { promptBatchesOfProject } from "../runs/batches";
 import { presentRun } from "../runs/present";
 import { runRowsByIds } from "../runs/read";
 import type { RunRow } from "../runs/rows";
@@ -84,14 +85,10 @@ async function runsById(ids: string[]): Promise<Map<string, RunRow>> {
 export async function promptBatches(principal: Principal, projectId: string, options: { engine?: string; cursor?: string }): Promise<Page<FeedBatch> & { watch: Watch }> {
   const project = await getProject(principal, projectId);
   const watch = watchOf(project);
-  const runFilter: Prisma.RunWhereInput = options.engine ? { engine: options.engine } : {};
-  const where: Prisma.BatchWhereInput = { projectId: project.id, kind: "prompt", runs: { some: { kind: "prompt", ...runFilter } } };
-  if (options.cursor) where.id = { lt: decodeCursor(options.cursor, "rq") };
-  const rows = await db().batch.findMany({
-    where,
-    orderBy: { id: "desc" },
+  const rows = await promptBatchesOfProject(project.id, {
+    ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.cursor ? { beforeId: decodeCursor(options.cursor, "rq") } : {}),
     take: PAGE_SIZE + 1,
-    select: { id: true, input: true, createdAt: true, createdBy: { select: { email: true } }, runs: { where: runFilter, select: { id: true }, orderBy: { id: "asc" } } },
   });
   const { rows: kept, nextCursor } = page(rows);
   const runRows = await runsById(kept.flatMap((b) => b.runs.map((r) => r.id)));

@@ -5,9 +5,11 @@
 import type { Principal } from "../auth/principal";
 import { reachableAnalysisTarget } from "../analyses/store";
 import { db } from "../db/client";
+import { fanoutReachable } from "../fanouts/reach";
 import { notFound } from "../http/errors";
 import { engineConfig } from "../config/engines";
 import { MAX_ENGINE_ATTEMPTS } from "../runs/lifecycle";
+import { batchReachable } from "../runs/read";
 import { isFinished } from "../runs/status";
 import { attemptView, type AttemptView } from "./attempts";
 import { arrayParam, date, defineStatement, int, standalone, text } from "../db/statement";
@@ -51,11 +53,11 @@ export async function progressOf(principal: Principal, id: string): Promise<Prog
     return { signature: `${run.status}${attempt}`, finished: isFinished(run.status) };
   }
   if (prefix === "rq") {
-    if (!(await BATCH_REACHED.first(standalone(), reach))) throw notFound("batch", id);
+    if (!(await batchReachable(principal, id))) throw notFound("batch", id);
     return runsProgress({ batchId: id });
   }
   if (prefix === "fo") {
-    if (!(await FANOUT_REACHED.first(standalone(), reach))) throw notFound("fanout", id);
+    if (!(await fanoutReachable(principal, id))) throw notFound("fanout", id);
     return runsProgress({ fanoutId: id });
   }
   const analysis = await reachableAnalysisTarget(principal, id);
@@ -68,16 +70,6 @@ const RUN_STATUS = defineStatement({
   params: ["id", "user", "own"],
   columns: { status: text<RunStatus>("r.status"), engineAttempt: int("r.engine_attempt").nullable },
   sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ${p.id} AND ${reachableSql("r", p)}`,
-});
-const BATCH_REACHED = defineStatement({
-  label: "progress_batch",
-  params: ["id", "user", "own"],
-  sql: ({ p }) => `SELECT 1 FROM batches b WHERE b.id = ${p.id} AND ${reachableSql("b", p)}`,
-});
-const FANOUT_REACHED = defineStatement({
-  label: "progress_fanout",
-  params: ["id", "user", "own"],
-  sql: ({ p }) => `SELECT 1 FROM fanouts f WHERE f.id = ${p.id} AND ${reachableSql("f", p)}`,
 });
 /** The running prompt runs among `runs` that the credential reaches, with where their engine call is. */
 const RUNNING_ATTEMPTS = defineStatement({

@@ -28,6 +28,7 @@ import { ApiError, notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { readWaiting, waitUntilFinished } from "../changes/wait";
 import { getProjectOrThrow } from "../projects/projects";
+import { fanoutReachable } from "../fanouts/reach";
 
 /** A run's creator and its hold, as runColumns reads them. */
 const RUN_JOINS = `LEFT JOIN users u ON u.id = r.created_by_user_id ${holdJoin("h", "r.id")}`;
@@ -224,12 +225,6 @@ export async function batchReachable(principal: Principal, batchId: string): Pro
   return (await BATCH_REACHABLE.query(standalone(), { batch: batchId, ...reachOf(principal) })).length > 0;
 }
 
-const FANOUT_REACHABLE = defineStatement({
-  label: "fanout_reachable",
-  params: ["fanout", "user", "own"],
-  sql: ({ p }) => `SELECT 1 FROM fanouts f WHERE f.id = ${p.fanout} AND ${reachableSql("f", p)}`,
-});
-
 const BATCH_OPEN = defineStatement({
   label: "batch_open",
   params: ["batch"],
@@ -275,7 +270,7 @@ export async function runListFilter(principal: Principal, query: z.output<typeof
     if (query.wait > 0) await waitForBatch(query.batch, query.wait, signal);
   }
   if (query.fanout) {
-    if (!(await FANOUT_REACHABLE.first(standalone(), { fanout: query.fanout, ...reachOf(principal) }))) throw notFound("fanout", query.fanout);
+    if (!(await fanoutReachable(principal, query.fanout))) throw notFound("fanout", query.fanout);
     filter.fanoutId = query.fanout;
   }
   if (query.status) filter.status = query.status;

@@ -2,11 +2,34 @@
 import type { z } from "zod";
 import { credentialsRevoked } from "../auth/credential-cache";
 import type { Principal } from "../auth/principal";
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import { ApiError, notFound } from "../http/errors";
 import type { Member, Workspace, WorkspaceCreateRequest, WorkspaceUpdateRequest } from "../schemas/workspaces";
 import { reachableWorkspaces, requireAdmin, requireWorkspace, withWorkspaceLocked, type WorkspaceAccess } from "./access";
+
+/**
+ * Creates a new user's personal workspace, with them as its owner and admin, inside the caller's
+ * transaction (the first sign-in's). It is named after the name they gave, or their email's local
+ * part without one.
+ */
+export function createPersonalWorkspace(tx: Tx, owner: { userId: string; email: string; name: string | null }) {
+  return tx.workspace.create({
+    data: {
+      id: newId("workspace"),
+      // Within the 1 to 100 characters of every workspace name: "'s workspace" takes 12.
+      name: `${[...(owner.name?.trim() || owner.email.split("@")[0]!)].slice(0, 88).join("")}'s workspace`,
+      kind: "personal",
+      ownerUserId: owner.userId,
+      memberships: { create: { userId: owner.userId, role: "admin" } },
+    },
+  });
+}
+
+/** Whether a workspace with this id exists, read inside the caller's transaction (the operator's commands). */
+export async function workspaceExists(tx: Tx, workspaceId: string): Promise<boolean> {
+  return (await tx.workspace.findUnique({ where: { id: workspaceId }, select: { id: true } })) !== null;
+}
 
 export function presentWorkspace(access: WorkspaceAccess): z.input<typeof Workspace> {
   return {
