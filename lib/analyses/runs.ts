@@ -1,16 +1,20 @@
 // The runs an analysis's ids name (runs, batches, fanouts), all of one project the caller can reach,
-// and what the analyses read of them (lib/analyses/citations.ts, lib/visibility).
+// and what the analyses read of them (lib/analyses/citations.ts, lib/visibility): the statements
+// are the runs' owner's (lib/runs/analysis-reads.ts), which this module calls.
 import type { Principal } from "../auth/principal";
-import { db } from "../db/client";
 import { isId } from "../db/ids";
-import { arrayParam, bool, defineStatement, json, text } from "../db/statement";
+import { arrayParam } from "../db/statement";
 import { standalone } from "../db/sql";
-import { REACHABLE_FANOUTS, runsOfReachableFanouts } from "../fanouts/reach";
+import { REACHABLE_FANOUTS } from "../fanouts/reach";
 import { ApiError, notFound } from "../http/errors";
-import { REACHABLE_BATCHES, runsOfReachableBatches } from "../runs/batches";
+import { answersOfRuns, namedRuns, runsOfNamedGroups, sourcesOfRuns } from "../runs/analysis-reads";
+import { REACHABLE_BATCHES } from "../runs/batches";
 import { CITATION_LIMITS } from "../schemas/analyses";
-import { reachableSql, reachOf } from "../workspaces/access";
+import { reachOf } from "../workspaces/access";
 import { type ObservedSource, type RunObservation } from "./citations";
+
+/** What the visibility analyses and comparisons read of runs, from their owner (lib/runs/analysis-reads.ts). */
+export { readFinishedRun, readRunFacts, readRunTexts } from "../runs/analysis-reads";
 
 /** A run an id named: what the analysis needs of it, read without its result. */
 export type NamedRun = {
@@ -28,44 +32,15 @@ export type NamedRun = {
 const ID_KINDS: Record<string, string> = { dr: "run", rq: "batch", fo: "fanout" };
 const kindOfId = (id: string) => ID_KINDS[id.slice(0, 2)] ?? "run, batch or fanout";
 
-// The prompt is the input's prompt, else the subject (what every prompt run's input holds).
-const NAMED_COLUMNS = {
-  id: text("r.id"),
-  kind: text<NamedRun["kind"]>("r.kind"),
-  status: text<NamedRun["status"]>("r.status"),
-  engine: text("r.engine").nullable,
-  projectId: text("r.project_id"),
-  batchId: text("r.batch_id").nullable,
-  fanoutId: text("r.fanout_id").nullable,
-  citationsExposed: bool("r.citations_exposed").nullable,
-  prompt: text("COALESCE(r.input->>'prompt', r.subject)"),
-  country: text("r.input->'location'->>'country'").nullable,
-};
-
-/** The runs among `runs` in the caller's workspaces (read with pg statements: 20,000 rows decode far faster than through Prisma's raw queries). */
-const RUNS_BY_ID = defineStatement({
-  label: "analysis_named_runs",
-  params: ["runs", "user", "own"],
-  columns: NAMED_COLUMNS,
-  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[]) AND ${reachableSql("r", p)}`,
-});
-
 /** The batches or fanouts among `ids` in the caller's workspaces (their owners' statements). */
 const GROUPS_FOUND = { rq: REACHABLE_BATCHES, fo: REACHABLE_FANOUTS };
-
-/** The runs of the batches or fanouts among `ids` in the caller's workspaces, in creation order (ids are time-ordered). */
-const GROUP_RUNS = {
-  rq: runsOfReachableBatches("analysis_batch_runs", NAMED_COLUMNS),
-  fo: runsOfReachableFanouts("analysis_fanout_runs", NAMED_COLUMNS),
-};
 
 /** The batches (`rq`) or fanouts (`fo`) among the ids that the caller can see, and their runs in creation order. */
 async function groupsNamed(ids: readonly string[], prefix: "rq" | "fo", reach: { user: string; own: string | null }): Promise<{ found: Set<string>; runs: Map<string, NamedRun[]> }> {
   const wanted = [...new Set(ids.filter((id) => isId(id, prefix)))];
   if (wanted.length === 0) return { found: new Set(), runs: new Map() };
-  const params = { ids: arrayParam(wanted), ...reach };
   // Which exist and their runs at once (the runs' statement checks the workspaces itself).
-  const [rows, named] = await Promise.all([GROUPS_FOUND[prefix].query(standalone(), params), GROUP_RUNS[prefix].query(standalone(), params)]);
+  const [rows, named] = await Promise.all([GROUPS_FOUND[prefix].query(standalone(), { ids: arrayParam(wanted), ...reach }), runsOfNamedGroups(prefix, wanted, reach)]);
   const found = new Set(rows.map((r) => r.id));
   const runs = new Map<string, NamedRun[]>();
   for (const { fanoutId, ...r } of named) {
@@ -85,9 +60,7 @@ async function runsNamed(principal: Principal, ids: readonly string[]): Promise<
   const runIds = [...new Set(ids.filter((id) => isId(id, "dr")))];
   const reach = reachOf(principal);
   const [runs, batches, fanouts] = await Promise.all([
-    runIds.length
-      ? RUNS_BY_ID.query(standalone(), { runs: arrayParam(runIds), ...reach })
-      : [],
+    runIds.length ? namedRuns(runIds, reach) : [],
     groupsNamed(ids, "rq", reach),
     groupsNamed(ids, "fo", reach),
   ]);
@@ -133,23 +106,8 @@ export async function observationsOf(named: readonly NamedRun[], withAnswers: bo
     const n = Math.min(4, Math.ceil(counted.length / 500));
     const parts = Array.from({ length: n }, (_, i) => counted.slice(Math.floor((i * counted.length) / n), Math.floor(((i + 1) * counted.length) / n)));
     const [sourceParts, texts] = await Promise.all([
-      Promise.all(
-        parts.map((part) =>
-          db().$queryRawUnsafe<{ runId: string; sources: string }[]>(
-            `SELECT "run_id" AS "runId",
-                    json_agg(json_build_array("url", "domain", "cited", "search_query_observed", "retrieval_observed", "citation_count", "resolution")
-                             ORDER BY "position")::text AS "sources"
-               FROM "run_sources" WHERE "run_id" = ANY($1::text[]) GROUP BY "run_id"`,
-            part,
-          ),
-        ),
-      ),
-      withAnswers
-        ? db().$queryRawUnsafe<{ id: string; answer: string | null }[]>(
-            `SELECT "id", "result"->>'answer' AS "answer" FROM "runs" WHERE "id" = ANY($1::text[])`,
-            counted,
-          )
-        : [],
+      Promise.all(parts.map((part) => sourcesOfRuns(part))),
+      withAnswers ? answersOfRuns(counted) : [],
     ]);
     type Tuple = [string, string | null, boolean | null, boolean | null, boolean | null, number, ObservedSource["resolution"]];
     for (const row of sourceParts.flat()) {
@@ -173,73 +131,6 @@ export async function observationsOf(named: readonly NamedRun[], withAnswers: bo
     sources: sources.get(r.id) ?? [],
     country: r.country,
   }));
-}
-
-/**
- * What a visibility analysis and a comparison read of each counted run: the answer, whether the
- * surface showed one (a comparison's `no_answer`), the queries of its searches and the URLs of the
- * pages it cited (its result's sources marked cited, in order: the rows run_sources holds, written
- * from the same list). The result is detoasted once (the lateral copy) rather than once for each
- * expression reading it: with run_sources looked up per run, this read took twice the floor's
- * time (one SELECT of the answers); now about as long.
- */
-const RUN_TEXTS = defineStatement({
-  label: "analysis_run_texts",
-  params: ["runs"],
-  columns: {
-    id: text("r.id"),
-    answer: text("x.res->>'answer'").nullable,
-    shown: bool("CASE WHEN jsonb_typeof(x.res->'shown') = 'boolean' THEN (x.res->'shown')::boolean END").nullable,
-    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
-    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
-  },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`,
-});
-
-/** The answers, whether shown, queries and cited pages of the runs `ids` (RUN_TEXTS), in no particular order. */
-export function readRunTexts(ids: readonly string[]) {
-  return RUN_TEXTS.query(standalone(), { runs: arrayParam(ids) });
-}
-
-/** RUN_TEXTS without the answer: for the runs whose readings are kept (lib/visibility/run-observations.ts), whose answers need no reading. */
-const RUN_FACTS = defineStatement({
-  label: "analysis_run_facts",
-  params: ["runs"],
-  columns: {
-    id: text("r.id"),
-    shown: bool("CASE WHEN jsonb_typeof(x.res->'shown') = 'boolean' THEN (x.res->'shown')::boolean END").nullable,
-    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
-    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
-  },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`,
-});
-
-/** Whether shown, queries and cited pages of the runs `ids` (RUN_FACTS), in no particular order. */
-export function readRunFacts(ids: readonly string[]) {
-  return RUN_FACTS.query(standalone(), { runs: arrayParam(ids) });
-}
-
-/** A run as read when it finishes (lib/visibility/run-observations.ts): what an analysis names of it, without its result. */
-const FINISHED_RUN = defineStatement({
-  label: "analysis_finished_run",
-  params: ["run"],
-  columns: {
-    id: text("r.id"),
-    kind: text<NamedRun["kind"]>("r.kind"),
-    status: text<NamedRun["status"]>("r.status"),
-    engine: text("r.engine").nullable,
-    projectId: text("r.project_id"),
-    prompt: text("COALESCE(r.input->>'prompt', r.subject)"),
-    country: text("r.input->'location'->>'country'").nullable,
-  },
-  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ${p.run}`,
-});
-
-/** A run by id, what an analysis names of it (no access check: for the work that finished it); its texts are readRunTexts'. */
-export function readFinishedRun(id: string) {
-  return FINISHED_RUN.first(standalone(), { run: id });
 }
 
 /** What an analysis is about: its first prompt, and how many others; `${what} of N runs` when none is a prompt run. */

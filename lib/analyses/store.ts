@@ -14,6 +14,7 @@ import type { z } from "zod";
 import type { AnalysisSummary } from "../schemas/analyses";
 import type { StoredJudgement, VisibilityExclusionReason } from "../visibility/analysis";
 import type { Entity } from "../visibility/entities";
+import type { Verdict } from "../visibility/judge";
 
 export type AnalysisKind = "citations" | "questions" | "visibility" | "comparison" | "opportunities";
 
@@ -384,6 +385,53 @@ export async function writeJudgeProgress(analysisId: string): Promise<void> {
 /** A judged analysis finished (once: rows answered only if it was still queued or running). */
 export function finishJudgement(sql: SqlSession, values: { analysis: string; status: "completed" | "failed"; judged: string; error: string | null; at: Date }) {
   return JUDGE_FINISH.query(sql, values);
+}
+
+// The verdicts of a judged visibility analysis (visibility_judgements), one per counted run,
+// written once by the judge-visibility job (lib/visibility/judging.ts).
+
+const JUDGED_IDS = defineStatement({
+  label: "judge_judged_ids",
+  params: ["analysis"],
+  columns: { runId: text("j.run_id") },
+  sql: ({ select, p }) => `SELECT ${select} FROM visibility_judgements j WHERE j.analysis_id = ${p.analysis}`,
+});
+
+const INSERT_JUDGEMENT = defineStatement({
+  label: "judge_insert",
+  params: ["analysis", "run", "status", "verdict", "error", "model", "attempts"],
+  sql: ({ p }) =>
+    `INSERT INTO visibility_judgements (analysis_id, run_id, status, verdict, error, model, attempts) ` +
+    `VALUES (${p.analysis}, ${p.run}, ${p.status}, ${p.verdict}::jsonb, ${p.error}, ${p.model}, ${p.attempts}::int) ON CONFLICT DO NOTHING`,
+});
+
+const JUDGEMENTS = defineStatement({
+  label: "judge_judgements",
+  params: ["analysis"],
+  columns: {
+    runId: text("j.run_id"),
+    status: text<"judged" | "not_judged">("j.status"),
+    verdict: json<Verdict>("j.verdict").nullable,
+    error: text("j.error").nullable,
+    model: text("j.model").nullable,
+    engine: text("r.engine").nullable,
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM visibility_judgements j JOIN runs r ON r.id = j.run_id WHERE j.analysis_id = ${p.analysis}`,
+});
+
+/** The runs of the analysis that have a verdict (judged or not). */
+export async function judgedRunIds(analysisId: string): Promise<string[]> {
+  return (await JUDGED_IDS.query(standalone(), { analysis: analysisId })).map((r) => r.runId);
+}
+
+/** A run's verdict (or why it was not judged), written once: a second write for the same run does nothing. */
+export async function insertJudgement(values: { analysis: string; run: string; status: "judged" | "not_judged"; verdict: string | null; error: string | null; model: string | null; attempts: number }): Promise<void> {
+  await INSERT_JUDGEMENT.query(standalone(), values);
+}
+
+/** The analysis's verdicts, each with its run's engine, on `sql` (the finish's transaction). */
+export function judgementsOf(sql: SqlSession, analysisId: string) {
+  return JUDGEMENTS.query(sql, { analysis: analysisId });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/projects";
 import { checkRunsInFlight, resolveEngines } from "../runs/create";
+import { insertFanoutRuns, type NewFanoutRun } from "../runs/fanout-runs";
 import { FANOUT_RUNS, type FanoutEstimate, type FanoutRequest } from "../schemas/fanouts";
 import type { PlanMargin } from "../schemas/plan";
 import { round4, runsForMargin, wilsonHalfWidth } from "../stats";
@@ -130,34 +131,6 @@ export async function marginOf(projectId: string, runsPerEngine: number): Promis
   return { ...margin, summary: marginSummary(margin) };
 }
 
-type NewRun = { id: string; prompt: string; promptIndex: number; engine: string; runIndex: number; location: string | null; language: string | null };
-
-/**
- * A fanout's runs in one statement: the values that differ per run travel as five arrays
- * (unnest), not as a thousand rows of parameters, and `input` is built by the database. With
- * createMany instead, POST /fanouts of 1,000 executions took a median 1.10 s on PostgreSQL
- * (bench:fanout, 2 cores); with this, 0.76 s.
- * `input` is `{prompt, engine, fanout_id, prompt_index, run_index, location, language}` with
- * prompt_index 1-based, as FanoutPromptObservations.index (the fanout_prompt_index column is
- * 0-based); `location` travels as JSON text, null when none.
- */
-async function insertRuns(
-  tx: Tx,
-  f: { fanoutId: string; workspaceId: string; projectId: string; createdByUserId: string | null; apiKeyId: string | null; runs: NewRun[] },
-) {
-  const now = new Date().toISOString();
-  await tx.$executeRaw`
-    INSERT INTO runs (id, kind, status, workspace_id, project_id, fanout_id, fanout_prompt_index, run_index, engine, subject, input,
-                      created_by_user_id, api_key_id, created_at, updated_at)
-    SELECT r.id, 'prompt', 'queued', ${f.workspaceId}, ${f.projectId}, ${f.fanoutId}, r.p, r.i, r.engine, r.subject,
-           jsonb_build_object('prompt', r.subject, 'engine', r.engine, 'fanout_id', ${f.fanoutId}::text, 'prompt_index', r.p + 1, 'run_index', r.i,
-                              'location', r.location::jsonb, 'language', r.language),
-           ${f.createdByUserId}, ${f.apiKeyId}, (${now}::timestamptz AT TIME ZONE 'UTC'), (${now}::timestamptz AT TIME ZONE 'UTC')
-    FROM unnest(${f.runs.map((r) => r.id)}::text[], ${f.runs.map((r) => r.promptIndex)}::int[], ${f.runs.map((r) => r.runIndex)}::int[],
-                ${f.runs.map((r) => r.engine)}::text[], ${f.runs.map((r) => r.prompt)}::text[],
-                ${f.runs.map((r) => r.location)}::text[], ${f.runs.map((r) => r.language)}::text[]) AS r(id, p, i, engine, subject, location, language)`;
-}
-
 /**
  * 400 when prompts × engines × runs is more than one fanout may run on this server, naming both
  * numbers (`lead` says whose: "This fanout has", a monitor's "prompts: each tick would run").
@@ -209,7 +182,7 @@ export async function startFanout(actor: FanoutActor, input: Request, hooks: Fan
 
   const markets = promptMarkets(input);
   // Prompt-major, then engine, then repeat: the order the detail shows them in.
-  const runs: NewRun[] = input.prompts.flatMap((prompt, p) => {
+  const runs: NewFanoutRun[] = input.prompts.flatMap((prompt, p) => {
     const location = markets[p]!.location === null ? null : JSON.stringify(markets[p]!.location);
     const language = markets[p]!.language;
     return plan.engines.flatMap((engine) =>
@@ -250,7 +223,7 @@ export async function startFanout(actor: FanoutActor, input: Request, hooks: Fan
               ...who,
             },
           });
-          await insertRuns(tx, { fanoutId, workspaceId, projectId, ...who, runs });
+          await insertFanoutRuns(tx, { fanoutId, workspaceId, projectId, ...who, runs });
         },
       );
       await queueJobs(tx, jobs);

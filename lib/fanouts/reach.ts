@@ -1,9 +1,9 @@
 // The statements on fanouts that other domains call: whether a credential reaches a fanout (GET
-// /runs?fanout=, the live pages' progress), and which fanouts among a list of ids it reaches and
-// their runs (an analysis naming fanouts). The fanout's own reads and writes are in ./read.ts and
+// /runs?fanout=, the live pages' progress), and which fanouts among a list of ids it reaches (an
+// analysis naming fanouts; their runs are read by lib/runs/fanout-runs.ts with namedFanoutIdsSql). The fanout's own reads and writes are in ./read.ts and
 // ./create.ts.
 import type { Principal } from "../auth/principal";
-import { defineStatement, standalone, text, type Columns } from "../db/statement";
+import { defineStatement, standalone, text } from "../db/statement";
 import { reachableSql, reachOf } from "../workspaces/access";
 
 const FANOUT_REACHABLE = defineStatement({
@@ -26,16 +26,8 @@ export const REACHABLE_FANOUTS = defineStatement({
 });
 
 /**
- * A statement reading the runs (alias r) of the fanouts among `ids` in the caller's workspaces, in
- * creation order (ids are time-ordered), with the run columns the caller asks for. Made once, where
- * the caller's module is loaded.
+ * The ids of the fanouts among the parameter `ids` in the caller's workspaces (user, own), as a
+ * subquery's SELECT: the fanouts' part of lib/runs/fanout-runs.ts's runsOfReachableFanouts.
  */
-export function runsOfReachableFanouts<C extends Columns>(label: string, columns: C) {
-  return defineStatement({
-    label,
-    params: ["ids", "user", "own"],
-    columns,
-    sql: ({ select, p }) =>
-      `SELECT ${select} FROM runs r WHERE r.fanout_id IN (SELECT f.id FROM fanouts f WHERE f.id = ANY(${p.ids}::text[]) AND ${reachableSql("f", p)}) ORDER BY r.id`,
-  });
-}
+export const namedFanoutIdsSql = (p: { ids: string; user: string; own: string }) =>
+  `SELECT f.id FROM fanouts f WHERE f.id = ANY(${p.ids}::text[]) AND ${reachableSql("f", p)}`;

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { billingSettings } from "../billing/settings";
-import { holdJoin, holdShape, holdVersionSql } from "../billing/store";
+import { holdShape, holdVersionSql } from "../billing/store";
 import { readWaiting } from "../changes/wait";
 import type { Tx } from "../db/client";
 import { allOf, bool, date, defineStatement, group, int, json, optional, text, type RowOf } from "../db/statement";
@@ -23,6 +23,7 @@ import { notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/projects";
+import { fanoutRunCountsSql, fanoutRunsDigestSql, fanoutRunsFinished, runsOfFanoutWithHolds } from "../runs/fanout-runs";
 import { isFinished, statusOfCounts, type RunCounts } from "../runs/status";
 import type { Fanout, FanoutList, FanoutQueryReport, FanoutsQuery } from "../schemas/fanouts";
 import type { RunStatus } from "../schemas/runs";
@@ -33,12 +34,7 @@ import { fanoutColumns, observedRunColumns, type FanoutRow } from "./rows";
 
 
 /** A fanout's runs in id order: what the detail shows of each, with its row's version and its hold's. */
-const FANOUT_RUNS = defineStatement({
-  label: "fanout_runs",
-  params: ["fanout"],
-  columns: { runVersion: text("r.xmin"), holdVersion: text(holdVersionSql("h")), run: group(observedRunColumns) },
-  sql: ({ select, p }) => `SELECT ${select} FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = ${p.fanout} ORDER BY r.id COLLATE "C"`,
-});
+const FANOUT_RUNS = runsOfFanoutWithHolds("fanout_runs", { runVersion: text("r.xmin"), holdVersion: text(holdVersionSql("h")), run: group(observedRunColumns) });
 
 const fanoutRuns = (session: SqlSession, fanoutId: string) => FANOUT_RUNS.query(session, { fanout: fanoutId });
 
@@ -53,9 +49,7 @@ export async function presentNewFanout(tx: Tx, fanoutId: string) {
  * versions (every UPDATE gives a row a new xmin) in id order, and its creator's email.
  * fanoutSignature computes the same from the rows FANOUT_RUNS reads.
  */
-const SIGNATURE =
-  `f.xmin::text || ':' || COALESCE((SELECT md5(string_agg(r.xmin::text || '.' || ${holdVersionSql("h")}, ',' ORDER BY r.id COLLATE "C")) ` +
-  `FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = f.id), '') || ':' || COALESCE(u.email, '')`;
+const SIGNATURE = `f.xmin::text || ':' || COALESCE(${fanoutRunsDigestSql("f.id")}, '') || ':' || COALESCE(u.email, '')`;
 
 /** A fanout the reader can read (lib/shares/reader.ts), with its signature and its row version; its columns only unless `known` is the signature. */
 const FANOUT_HEAD = defineStatement({
@@ -65,12 +59,6 @@ const FANOUT_HEAD = defineStatement({
   sql: ({ select, p, given }) =>
     `SELECT ${select} FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id CROSS JOIN LATERAL (SELECT ${SIGNATURE} AS signature) s ` +
     `WHERE f.id = ${p.fanout} AND ${readableSql("f", p, given)}`,
-});
-
-const FANOUT_OPEN = defineStatement({
-  label: "fanout_open",
-  params: ["fanout"],
-  sql: ({ p }) => `SELECT 1 FROM runs r WHERE r.fanout_id = ${p.fanout} AND r.status IN ('queued', 'running') LIMIT 1`,
 });
 
 /** SIGNATURE of the head's fanout row and these FANOUT_RUNS rows. */
@@ -107,17 +95,13 @@ export async function readFanoutText(reader: Reader, fanoutId: string): Promise<
   return { finished, text };
 }
 
-async function fanoutFinished(fanoutId: string): Promise<boolean> {
-  return (await FANOUT_OPEN.query(standalone(), { fanout: fanoutId })).length === 0;
-}
-
 /**
  * GET /fanouts/{id} as the API sends it: JSON text, read by prepared statements and remembered
  * per version (above); with `wait`, once the fanout finished or the wait ran out.
  */
 export async function getFanoutBody(principal: Principal, fanoutId: string, options: { wait?: number; signal?: AbortSignal } = {}) {
   const read = await readWaiting(fanoutId, () => readFanoutText(principal, fanoutId), {
-    ...options, isFinished: () => fanoutFinished(fanoutId), missing: () => notFound("fanout", fanoutId),
+    ...options, isFinished: () => fanoutRunsFinished(fanoutId), missing: () => notFound("fanout", fanoutId),
   });
   return new JsonText<z.input<typeof Fanout>>(read.text);
 }
@@ -149,12 +133,7 @@ const FANOUT_LIST = defineStatement({
     lastDone: date("t.last_done").nullable,
   },
   sql: ({ select, p, given }) =>
-    `SELECT ${select} FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id CROSS JOIN LATERAL (SELECT ` +
-    `count(*) FILTER (WHERE r.status = 'queued') AS queued, count(*) FILTER (WHERE r.status = 'running') AS running, ` +
-    `count(*) FILTER (WHERE r.status = 'completed') AS completed, count(*) FILTER (WHERE r.status = 'failed') AS failed, ` +
-    `COALESCE(sum(r.query_count) FILTER (WHERE r.status = 'completed'), 0) AS query_count, ` +
-    `COALESCE(bool_or(r.status <> 'queued' OR r.started_at IS NOT NULL), false) AS any_started, max(r.completed_at) AS last_done ` +
-    `FROM runs r WHERE r.fanout_id = f.id) t WHERE ` +
+    `SELECT ${select} FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id CROSS JOIN LATERAL ${fanoutRunCountsSql("f.id")} t WHERE ` +
     allOf(
       given.workspace ? `f.workspace_id = ${p.workspace}` : reachableSql("f", p),
       given.project && `f.project_id = ${p.project}`,

@@ -11,6 +11,7 @@ import { standalone, type SqlSession } from "../db/sql";
 import { notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/projects";
+import { tickLiveRunsSql } from "../runs/fanout-runs";
 import { statusOfCounts } from "../runs/status";
 import type { Monitor, MonitorList, MonitorPrompt, MonitorsQuery, MonitorSummary, Tick, TickList, TickSummary } from "../schemas/monitors";
 import type { ENGINE_IDS } from "../schemas/common";
@@ -28,11 +29,7 @@ const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
  * A tick's live figures from its fanout's runs and their holds, only while it is open (a closed
  * tick's are stored): joined as `${a}` for the tick `${t}`.
  */
-const liveJoin = (t: string, a: string) =>
-  `LEFT JOIN LATERAL (SELECT count(*) FILTER (WHERE r.status = 'queued') AS queued, count(*) FILTER (WHERE r.status = 'running') AS running, ` +
-  `count(*) FILTER (WHERE r.status = 'completed') AS completed, count(*) FILTER (WHERE r.status = 'failed') AS failed, ` +
-  `COALESCE(bool_or(r.status <> 'queued' OR r.started_at IS NOT NULL), false) AS started, ${holdSumsSql("h", "now()").captured} AS captured ` +
-  `FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = ${t}.fanout_id AND ${t}.completed_at IS NULL) ${a} ON true`;
+const liveJoin = (t: string, a: string) => `LEFT JOIN LATERAL ${tickLiveRunsSql(`${t}.fanout_id`, `${t}.completed_at IS NULL`)} ${a} ON true`;
 
 /** One comparison of a tick's fanout, as stored (monitor_ticks.comparisons): the pair of engines (an API and its app) and the comparison's id. */
 export type TickComparison = { a: string; b: string; analysis_id: string };

@@ -6,7 +6,8 @@ import type { z } from "zod";
 import { holdCredit, priceLines } from "../billing/holds";
 import { billingSettings, currentRateCard } from "../billing/settings";
 import { formatUsd } from "../billing/money";
-import { capturedOfHoldSql, holdJoin, holdSumsSql } from "../billing/store";
+import { capturedOfHoldSql } from "../billing/store";
+import { fanoutHasOpenRunSql, tickClosingRunsSql } from "../runs/fanout-runs";
 import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import { date, defineStatement, int, micros, text } from "../db/statement";
@@ -344,15 +345,12 @@ const CLOSE_TICK = defineStatement({
   params: ["tick", "fanout", "now"],
   columns: { id: text("t.id"), status: text("t.status") },
   sql: ({ select, p }) => {
-    const sums = holdSumsSql("h", "now()");
     // The tick's series figures (written by its analysis step, before) become points with the close, in the same statement.
     return `WITH t AS (UPDATE monitor_ticks t SET
       status = (CASE WHEN a.failed = 0 THEN 'completed' WHEN a.completed = 0 THEN 'failed' ELSE 'partial' END)::"TickStatus",
       charged_micros = a.captured + COALESCE(${capturedOfHoldSql("jh", "t.judge_hold_id")}, 0),
       completed_at = ${at(p.now)}
-    FROM (SELECT count(*) FILTER (WHERE r.status IN ('queued', 'running')) AS open, count(*) FILTER (WHERE r.status = 'completed') AS completed,
-            count(*) FILTER (WHERE r.status = 'failed') AS failed, ${sums.captured} AS captured
-          FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = ${p.fanout}) a
+    FROM ${tickClosingRunsSql(p.fanout)} a
     WHERE t.id = ${p.tick} AND t.fanout_id = ${p.fanout} AND t.completed_at IS NULL AND a.open = 0 AND a.completed + a.failed > 0
     RETURNING t.id, t.status),
     f AS (UPDATE monitor_tick_figures f SET counted = true FROM t WHERE f.tick_id = t.id AND t.status IN ('completed', 'partial'))
@@ -382,7 +380,7 @@ const OPEN_TICKS = defineStatement({
   sql: ({ select, p }) =>
     `SELECT ${select} FROM monitor_ticks t WHERE t.completed_at IS NULL AND (
       (t.fanout_id IS NULL AND t.created_at < ${at(p.stale)})
-      OR (t.fanout_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.fanout_id = t.fanout_id AND r.status IN ('queued', 'running'))))
+      OR (t.fanout_id IS NOT NULL AND NOT ${fanoutHasOpenRunSql("t.fanout_id")}))
     ORDER BY t.id LIMIT ${p.limit}::int`,
 });
 

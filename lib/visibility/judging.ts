@@ -16,16 +16,17 @@
 import { captureHold, releaseHold } from "../billing/holds";
 import { presentRunCharge } from "../billing/present";
 import { findHold } from "../billing/store";
-import { finishJudgement, judgedAnalysis, markJudgeRunning, writeJudgeProgress } from "../analyses/store";
+import { finishJudgement, insertJudgement, judgedAnalysis, judgedRunIds, judgementsOf, markJudgeRunning, writeJudgeProgress } from "../analyses/store";
 import { notifyChanged } from "../changes/wait";
 import { engineConfig } from "../config/engines";
 import { currentDb } from "../db/client";
-import { arrayParam, defineStatement, int, json, text } from "../db/statement";
+import { defineStatement, int, text } from "../db/statement";
 import { standalone, textTransaction, type SqlSession } from "../db/sql";
 import { isStructuredEngineId, prepareEngineConfig, type StructuredEngineId } from "../engines";
 import type { EngineConfig } from "../engines/config";
 import { runStructured } from "../engines/structured";
 import { log } from "../log";
+import { runsToJudge } from "../runs/analysis-reads";
 import { MAX_ENGINE_ATTEMPTS } from "../runs/lifecycle";
 import type { RunError } from "../schemas/results";
 import { backoffMs } from "../work/job";
@@ -43,42 +44,6 @@ const CALLS_AT_ONCE = 4;
 const READ_AT_ONCE = 200;
 /** How often the analysis's progress (judge.runs_done) is written while judging. */
 const PROGRESS_EVERY_MS = 1000;
-
-const RUNS = defineStatement({
-  label: "judge_runs",
-  params: ["runs"],
-  columns: { id: text("r.id"), engine: text("r.engine").nullable, prompt: text("COALESCE(r.input->>'prompt', r.subject)"), answer: text("r.result->>'answer'").nullable },
-  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[])`,
-});
-
-const JUDGED_IDS = defineStatement({
-  label: "judge_judged_ids",
-  params: ["analysis"],
-  columns: { runId: text("j.run_id") },
-  sql: ({ select, p }) => `SELECT ${select} FROM visibility_judgements j WHERE j.analysis_id = ${p.analysis}`,
-});
-
-const INSERT_JUDGEMENT = defineStatement({
-  label: "judge_insert",
-  params: ["analysis", "run", "status", "verdict", "error", "model", "attempts"],
-  sql: ({ p }) =>
-    `INSERT INTO visibility_judgements (analysis_id, run_id, status, verdict, error, model, attempts) ` +
-    `VALUES (${p.analysis}, ${p.run}, ${p.status}, ${p.verdict}::jsonb, ${p.error}, ${p.model}, ${p.attempts}::int) ON CONFLICT DO NOTHING`,
-});
-
-const JUDGEMENTS = defineStatement({
-  label: "judge_judgements",
-  params: ["analysis"],
-  columns: {
-    runId: text("j.run_id"),
-    status: text<"judged" | "not_judged">("j.status"),
-    verdict: json<Verdict>("j.verdict").nullable,
-    error: text("j.error").nullable,
-    model: text("j.model").nullable,
-    engine: text("r.engine").nullable,
-  },
-  sql: ({ select, p }) => `SELECT ${select} FROM visibility_judgements j JOIN runs r ON r.id = j.run_id WHERE j.analysis_id = ${p.analysis}`,
-});
 
 /** The rules' counted mentions per run: bit e of `counted` for entity e. */
 const RULE_MASKS = defineStatement({
@@ -143,20 +108,20 @@ export async function judgeRuns(analysisId: string, readAtOnce = READ_AT_ONCE): 
   await markJudgeRunning(analysisId);
   notifyChanged(analysisId);
   const judge = analysis.judged.judge;
-  const done = new Set((await JUDGED_IDS.query(standalone(), { analysis: analysisId })).map((r) => r.runId));
+  const done = new Set(await judgedRunIds(analysisId));
   const todo = countedRunIds(analysis.runIds, analysis.excluded).filter((id) => !done.has(id));
   if (todo.length === 0) return "judged";
   // The answers, read a part of `readAtOnce` runs at a time as the calls reach it, each part
   // dropped once the calls have taken all its runs: they take the runs in order, so at most two
   // parts are held (and the answers the calls are judging).
-  type Row = Awaited<ReturnType<typeof RUNS.query>>[number];
+  type Row = Awaited<ReturnType<typeof runsToJudge>>[number];
   const parts = new Map<number, { rows: Promise<Map<string, Row>>; left: number }>();
   const rowAt = async (i: number): Promise<Row | undefined> => {
     const at = Math.floor(i / readAtOnce);
     let part = parts.get(at);
     if (!part) {
       const ids = todo.slice(at * readAtOnce, (at + 1) * readAtOnce);
-      part = { rows: RUNS.query(standalone(), { runs: arrayParam(ids) }).then((rs) => new Map(rs.map((r) => [r.id, r]))), left: ids.length };
+      part = { rows: runsToJudge(ids).then((rs) => new Map(rs.map((r) => [r.id, r]))), left: ids.length };
       parts.set(at, part);
     }
     const row = (await part.rows).get(todo[i]!);
@@ -175,7 +140,7 @@ export async function judgeRuns(analysisId: string, readAtOnce = READ_AT_ONCE): 
       const outcome: Outcome = row?.answer
         ? await judgeOne(engine, config, { id, engine: row.engine, prompt: row.prompt, answer: row.answer }, analysis.entities, judge)
         : { status: "not_judged", error: "the run has no answer", model: null, attempts: 0 };
-      await INSERT_JUDGEMENT.query(standalone(), {
+      await insertJudgement({
         analysis: analysisId, run: id, status: outcome.status, verdict: outcome.status === "judged" ? JSON.stringify(outcome.verdict) : null,
         error: outcome.status === "not_judged" ? outcome.error : null, model: outcome.model, attempts: outcome.attempts,
       });
@@ -197,7 +162,7 @@ export async function judgeRuns(analysisId: string, readAtOnce = READ_AT_ONCE): 
 
 /** The judged part of the figures from the stored verdicts and the rules' mentions. */
 async function judgedFigures(sql: SqlSession, analysisId: string, stored: StoredJudgement, entities: number, counted: readonly string[]): Promise<{ judged: StoredJudgement; runs: JudgedRun[] }> {
-  const judgements = new Map((await JUDGEMENTS.query(sql, { analysis: analysisId })).map((j) => [j.runId, j]));
+  const judgements = new Map((await judgementsOf(sql, analysisId)).map((j) => [j.runId, j]));
   const masks = new Map((await RULE_MASKS.query(sql, { analysis: analysisId })).map((m) => [m.runId, m.counted]));
   const judged: JudgedRun[] = [];
   const notJudged: { run_id: string; reason: string }[] = [];

@@ -1,0 +1,170 @@
+// The reads of runs that analyses make (lib/analyses, lib/visibility, lib/comparison): the runs an
+// analysis's ids name (runs, and the runs of the batches and fanouts it names) without their
+// results, their sources (run_sources) and answers for a citation analysis, their texts and facts
+// for a visibility analysis and a comparison, a run as read when it finishes, and the answers a
+// judge is asked about. What the analyses make of them is theirs.
+import { db } from "../db/client";
+import { arrayParam, bool, defineStatement, json, text } from "../db/statement";
+import { standalone } from "../db/sql";
+import type { RunStatus } from "../schemas/runs";
+import { reachableSql } from "../workspaces/access";
+import { runsOfReachableBatches } from "./batches";
+import { runsOfReachableFanouts } from "./fanout-runs";
+
+type RunKind = "prompt" | "audit" | "questions";
+
+// The prompt is the input's prompt, else the subject (what every prompt run's input holds).
+const NAMED_COLUMNS = {
+  id: text("r.id"),
+  kind: text<RunKind>("r.kind"),
+  status: text<RunStatus>("r.status"),
+  engine: text("r.engine").nullable,
+  projectId: text("r.project_id"),
+  batchId: text("r.batch_id").nullable,
+  fanoutId: text("r.fanout_id").nullable,
+  citationsExposed: bool("r.citations_exposed").nullable,
+  prompt: text("COALESCE(r.input->>'prompt', r.subject)"),
+  country: text("r.input->'location'->>'country'").nullable,
+};
+
+/** The runs among `runs` in the caller's workspaces (read with pg statements: 20,000 rows decode far faster than through Prisma's raw queries). */
+const RUNS_BY_ID = defineStatement({
+  label: "analysis_named_runs",
+  params: ["runs", "user", "own"],
+  columns: NAMED_COLUMNS,
+  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[]) AND ${reachableSql("r", p)}`,
+});
+
+/** The runs among `ids` that the caller (user, own) reaches: what an analysis needs of each, without its result. */
+export function namedRuns(ids: readonly string[], reach: { user: string; own: string | null }) {
+  return RUNS_BY_ID.query(standalone(), { runs: arrayParam(ids), ...reach });
+}
+
+/** The runs of the batches (`rq`) or fanouts (`fo`) among `ids` in the caller's workspaces, in creation order (ids are time-ordered). */
+const GROUP_RUNS = {
+  rq: runsOfReachableBatches("analysis_batch_runs", NAMED_COLUMNS),
+  fo: runsOfReachableFanouts("analysis_fanout_runs", NAMED_COLUMNS),
+};
+
+/** The runs of the batches (`rq`) or fanouts (`fo`) among `ids` that the caller reaches, in creation order, with the columns namedRuns reads. */
+export function runsOfNamedGroups(prefix: "rq" | "fo", ids: readonly string[], reach: { user: string; own: string | null }) {
+  return GROUP_RUNS[prefix].query(standalone(), { ids: arrayParam(ids), ...reach });
+}
+
+/**
+ * The sources of the runs `ids` from run_sources, as one JSON array of arrays per run (url,
+ * domain, cited, search_query_observed, retrieval_observed, citation_count, resolution, in
+ * position order), parsed by the caller at once instead of 15 row objects per run.
+ */
+export function sourcesOfRuns(ids: readonly string[]) {
+  return db().$queryRawUnsafe<{ runId: string; sources: string }[]>(
+    `SELECT "run_id" AS "runId",
+                    json_agg(json_build_array("url", "domain", "cited", "search_query_observed", "retrieval_observed", "citation_count", "resolution")
+                             ORDER BY "position")::text AS "sources"
+               FROM "run_sources" WHERE "run_id" = ANY($1::text[]) GROUP BY "run_id"`,
+    ids,
+  );
+}
+
+/** The answers of the runs `ids` (read out of their results in the database), in no particular order. */
+export function answersOfRuns(ids: readonly string[]) {
+  return db().$queryRawUnsafe<{ id: string; answer: string | null }[]>(
+    `SELECT "id", "result"->>'answer' AS "answer" FROM "runs" WHERE "id" = ANY($1::text[])`,
+    ids,
+  );
+}
+
+/**
+ * The citations of each domain by engine among the cited sources of the runs `runIds`, for the
+ * domains `domains` (a cited source counts its citation marks, at least 1), from run_sources.
+ */
+export function citationsOfDomainsByEngine(runIds: readonly string[], domains: readonly string[]) {
+  return db().$queryRawUnsafe<{ domain: string; engine: string | null; citations: number | bigint | string }[]>(
+    `SELECT "domain", "engine", SUM(GREATEST("citation_count", 1))::int AS "citations"
+       FROM "run_sources"
+      WHERE "run_id" = ANY($1::text[]) AND "domain" = ANY($2::text[]) AND "cited" = true
+      GROUP BY "domain", "engine"`,
+    [...runIds],
+    [...domains],
+  );
+}
+
+/**
+ * What a visibility analysis and a comparison read of each counted run: the answer, whether the
+ * surface showed one (a comparison's `no_answer`), the queries of its searches and the URLs of the
+ * pages it cited (its result's sources marked cited, in order: the rows run_sources holds, written
+ * from the same list). The result is detoasted once (the lateral copy) rather than once for each
+ * expression reading it: with run_sources looked up per run, this read took twice the floor's
+ * time (one SELECT of the answers); now about as long.
+ */
+const RUN_TEXTS = defineStatement({
+  label: "analysis_run_texts",
+  params: ["runs"],
+  columns: {
+    id: text("r.id"),
+    answer: text("x.res->>'answer'").nullable,
+    shown: bool("CASE WHEN jsonb_typeof(x.res->'shown') = 'boolean' THEN (x.res->'shown')::boolean END").nullable,
+    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
+    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
+  },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`,
+});
+
+/** The answers, whether shown, queries and cited pages of the runs `ids` (RUN_TEXTS), in no particular order. */
+export function readRunTexts(ids: readonly string[]) {
+  return RUN_TEXTS.query(standalone(), { runs: arrayParam(ids) });
+}
+
+/** RUN_TEXTS without the answer: for the runs whose readings are kept (lib/visibility/run-observations.ts), whose answers need no reading. */
+const RUN_FACTS = defineStatement({
+  label: "analysis_run_facts",
+  params: ["runs"],
+  columns: {
+    id: text("r.id"),
+    shown: bool("CASE WHEN jsonb_typeof(x.res->'shown') = 'boolean' THEN (x.res->'shown')::boolean END").nullable,
+    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
+    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
+  },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`,
+});
+
+/** Whether shown, queries and cited pages of the runs `ids` (RUN_FACTS), in no particular order. */
+export function readRunFacts(ids: readonly string[]) {
+  return RUN_FACTS.query(standalone(), { runs: arrayParam(ids) });
+}
+
+/** A run as read when it finishes (lib/visibility/run-observations.ts): what an analysis names of it, without its result. */
+const FINISHED_RUN = defineStatement({
+  label: "analysis_finished_run",
+  params: ["run"],
+  columns: {
+    id: text("r.id"),
+    kind: text<RunKind>("r.kind"),
+    status: text<RunStatus>("r.status"),
+    engine: text("r.engine").nullable,
+    projectId: text("r.project_id"),
+    prompt: text("COALESCE(r.input->>'prompt', r.subject)"),
+    country: text("r.input->'location'->>'country'").nullable,
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ${p.run}`,
+});
+
+/** A run by id, what an analysis names of it (no access check: for the work that finished it); its texts are readRunTexts'. */
+export function readFinishedRun(id: string) {
+  return FINISHED_RUN.first(standalone(), { run: id });
+}
+
+/** The runs a judged visibility analysis puts to its judge (lib/visibility/judging.ts): engine, prompt and answer. */
+const JUDGE_RUNS = defineStatement({
+  label: "judge_runs",
+  params: ["runs"],
+  columns: { id: text("r.id"), engine: text("r.engine").nullable, prompt: text("COALESCE(r.input->>'prompt', r.subject)"), answer: text("r.result->>'answer'").nullable },
+  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[])`,
+});
+
+/** The engine, prompt and answer of the runs `ids`, in no particular order (JUDGE_RUNS). */
+export function runsToJudge(ids: readonly string[]) {
+  return JUDGE_RUNS.query(standalone(), { runs: arrayParam(ids) });
+}
