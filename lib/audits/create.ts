@@ -10,6 +10,7 @@ import { getProjectOrThrow } from "../projects/projects";
 import { presentRun } from "../runs/present";
 import { runRowsByIds } from "../runs/read";
 import { checkRunsInFlight } from "../runs/create";
+import { insertAuditRun } from "../runs/other-kinds";
 import type { AuditRequest } from "../schemas/audits";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { auditQueued, jobEvent } from "../work/events";
@@ -25,12 +26,7 @@ export async function createAudit(principal: Principal, input: z.output<typeof A
       // Under the workspace's one lock, taken by holdCredit: see lib/runs/create.ts.
       await holdCredit(tx, { workspaceId, operationId: runId, actor: actorOf(principal), lines: [{ product: "audit", units: 1, runId }] }, async () => {
         await checkRunsInFlight(tx, workspaceId, 1);
-        await tx.run.create({
-          data: {
-            id: runId, kind: "audit", status: "queued", workspaceId, projectId: project.id, subject: input.url,
-            input: { url: input.url }, createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId,
-          },
-        });
+        await insertAuditRun(tx, { id: runId, workspaceId, projectId: project.id, url: input.url, createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId });
       });
       await queueJobs(tx, [job]);
       const [run] = await runRowsByIds([runId], sqlIn(tx));

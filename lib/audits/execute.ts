@@ -7,7 +7,7 @@
 //
 // Idempotent like a prompt run: the claim and the final write are conditional on the run's status
 // and attempt number, so a second execution finishes the run at most once.
-import { db } from "../db/client";
+import { auditRunUrl } from "../runs/other-kinds";
 import { claimRun, completion, failure, finishRun, keepLease, type ExecuteOutcome, type RunLease } from "../runs/lifecycle";
 import { auditPage, type AuditOptions } from "./run";
 
@@ -16,8 +16,7 @@ export async function executeAudit(runId: string, options: AuditOptions & RunLea
   if (claim === null || claim === "busy") return claim ?? "skipped";
   const stopLease = keepLease(claim, options);
   try {
-    const run = await db().run.findUniqueOrThrow({ where: { id: runId }, select: { input: true } });
-    const { url } = run.input as { url: string };
+    const url = await auditRunUrl(runId);
     const outcome = await auditPage(url, options);
     const stored = await finishRun(claim, outcome.ok ? completion({ result: outcome.result }) : failure(outcome.error));
     if (!stored) return "skipped";

@@ -12,6 +12,7 @@ import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/projects";
 import { checkRunsInFlight } from "../runs/create";
+import { insertQuestionsRun } from "../runs/other-kinds";
 import type { QuestionsRequest } from "../schemas/questions";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, questionsQueued } from "../work/events";
@@ -46,11 +47,8 @@ export async function createQuestionsAnalysis(principal: Principal, input: z.out
             id: analysisId, status: "queued", subject: input.topic, input: { topic: input.topic, count: input.count, project: project.id, engine },
             result: null, error: null, projectId: project.id, createdAt: at, completedAt: null, createdBy: { email: principal.user.email },
           };
-          await tx.run.create({
-            data: {
-              id: runId, kind: "questions", status: "queued", workspaceId, projectId: project.id, engine, subject: input.topic,
-              input: { topic: input.topic, count: input.count, analysis_id: analysisId, project: project.id }, ...who,
-            },
+          await insertQuestionsRun(tx, {
+            id: runId, workspaceId, projectId: project.id, engine, topic: input.topic, count: input.count, analysisId, ...who,
           });
           await insertAnalysisRuns(sqlIn(tx), analysisId, [runId]);
         },

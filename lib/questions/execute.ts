@@ -13,11 +13,11 @@
 import { notifyChanged } from "../changes/wait";
 import { engineConfig } from "../config/engines";
 import { analysisInputOf, finishAnalysisOnce, markAnalysisRunning } from "../analyses/store";
-import { db } from "../db/client";
 import { standalone, type SqlSession } from "../db/sql";
 import { isStructuredEngineId, prepareEngineConfig, type EngineEnvelope } from "../engines";
 import { runStructured } from "../engines/structured";
 import { log } from "../log";
+import { runOutcome } from "../runs/other-kinds";
 import { MAX_ENGINE_ATTEMPTS, claimRun, completion, failure, finishRun, keepLease, type Claim, type ExecuteOptions, type ExecuteOutcome } from "../runs/lifecycle";
 import type { RunError, Usage } from "../schemas/results";
 import type { QuestionsAnalysis } from "../schemas/questions";
@@ -142,7 +142,7 @@ async function finishAnalysis(
  * job's onFailure) fails with the run's error. Nothing happens while the run is unfinished.
  */
 export async function settleAnalysisWithRun(analysisId: string, runId: string): Promise<void> {
-  const run = await db().run.findUnique({ where: { id: runId }, select: { status: true, error: true, completedAt: true } });
+  const run = await runOutcome(runId);
   if (run?.status !== "failed") return;
   await finishAnalysis(standalone(), analysisId, { status: "failed", error: run.error as RunError }, run.completedAt ?? new Date());
   notifyChanged(analysisId);

@@ -8,12 +8,11 @@ import type { Principal } from "../auth/principal";
 import { countMentions, hostCovered } from "../analyses/citations";
 import { listAnalyses } from "../analyses/read";
 import { formatUsd, parseUsd } from "../billing/money";
-import { db } from "../db/client";
-import type { Prisma } from "../db/generated/client";
 import { listFanouts } from "../fanouts/read";
 import { decodeCursor, encodeCursor } from "../http/pagination";
 import { getProject } from "../projects/projects";
 import { promptBatchesOfProject } from "../runs/batches";
+import { auditRunIdsOfProject } from "../runs/page-reads";
 import { presentRun } from "../runs/present";
 import { runRowsByIds } from "../runs/read";
 import type { RunRow } from "../runs/rows";
@@ -110,9 +109,7 @@ export async function promptBatches(principal: Principal, projectId: string, opt
 
 export async function auditRuns(principal: Principal, projectId: string, options: { cursor?: string }): Promise<Page<z.input<typeof Run>>> {
   const project = await getProject(principal, projectId);
-  const where: Prisma.RunWhereInput = { projectId: project.id, kind: "audit" };
-  if (options.cursor) where.id = { lt: decodeCursor(options.cursor, "dr") };
-  const rows = await db().run.findMany({ where, orderBy: { id: "desc" }, take: PAGE_SIZE + 1, select: { id: true } });
+  const rows = await auditRunIdsOfProject(project.id, { beforeId: options.cursor ? decodeCursor(options.cursor, "dr") : undefined, take: PAGE_SIZE + 1 });
   const { rows: kept, nextCursor } = page(rows);
   const runRows = await runsById(kept.map((r) => r.id));
   return { items: kept.map((r) => presentRun(runRows.get(r.id)!)), nextCursor };

@@ -4,17 +4,14 @@
 // showed; the live stream compares and tells the page to refresh only when it moved.
 import type { Principal } from "../auth/principal";
 import { reachableAnalysisTarget } from "../analyses/store";
-import { db } from "../db/client";
 import { fanoutReachable } from "../fanouts/reach";
 import { notFound } from "../http/errors";
 import { engineConfig } from "../config/engines";
 import { MAX_ENGINE_ATTEMPTS } from "../runs/lifecycle";
+import { reachedRunStatus, runAttemptsByStatus, runningAttempts } from "../runs/page-reads";
 import { batchReachable } from "../runs/read";
 import { isFinished } from "../runs/status";
 import { attemptView, type AttemptView } from "./attempts";
-import { arrayParam, date, defineStatement, int, standalone, text } from "../db/statement";
-import type { RunStatus } from "../schemas/runs";
-import { reachableSql, reachOf } from "../workspaces/access";
 
 /** The objects a page can follow, by id prefix. */
 const FOLLOWABLE = /^(dr|rq|fo|fa|ca)_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -27,7 +24,7 @@ export type Progress = { signature: string; finished: boolean };
 
 /** `finished/total` of a set of runs (and the engine attempts they are at), and whether all have ended. */
 async function runsProgress(where: { batchId: string } | { fanoutId: string }): Promise<Progress> {
-  const groups = await db().run.groupBy({ by: ["status"], where, _count: { _all: true }, _sum: { engineAttempt: true } });
+  const groups = await runAttemptsByStatus(where);
   let total = 0;
   let done = 0;
   let attempts = 0;
@@ -45,9 +42,8 @@ async function runsProgress(where: { batchId: string } | { fanoutId: string }): 
  */
 export async function progressOf(principal: Principal, id: string): Promise<Progress> {
   const prefix = id.slice(0, 2);
-  const reach = { id, ...reachOf(principal) };
   if (prefix === "dr") {
-    const run = await RUN_STATUS.first(standalone(), reach);
+    const run = await reachedRunStatus(principal, id);
     if (!run) throw notFound("run", id);
     const attempt = run.status === "running" && run.engineAttempt ? `#${run.engineAttempt}` : "";
     return { signature: `${run.status}${attempt}`, finished: isFinished(run.status) };
@@ -65,28 +61,13 @@ export async function progressOf(principal: Principal, id: string): Promise<Prog
   return { signature: analysis.status, finished: isFinished(analysis.status) };
 }
 
-const RUN_STATUS = defineStatement({
-  label: "progress_run",
-  params: ["id", "user", "own"],
-  columns: { status: text<RunStatus>("r.status"), engineAttempt: int("r.engine_attempt").nullable },
-  sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ${p.id} AND ${reachableSql("r", p)}`,
-});
-/** The running prompt runs among `runs` that the credential reaches, with where their engine call is. */
-const RUNNING_ATTEMPTS = defineStatement({
-  label: "progress_attempts",
-  params: ["runs", "user", "own"],
-  columns: { id: text("r.id"), engineAttempt: int("r.engine_attempt").nullable, engineAttemptAt: date("r.engine_attempt_at").nullable, startedAt: date("r.started_at").nullable },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM runs r WHERE r.id = ANY(${p.runs}::text[]) AND r.status = 'running' AND r.kind = 'prompt' AND ${reachableSql("r", p)}`,
-});
-
 /**
  * Where the engine call of each running prompt run among `runIds` is (attemptView), for the
  * run's and its batch's pages; runs the principal cannot reach, or not running, are left out.
  */
 export async function engineAttemptsOf(principal: Principal, runIds: readonly string[]): Promise<Map<string, AttemptView>> {
   if (runIds.length === 0) return new Map();
-  const rows = await RUNNING_ATTEMPTS.query(standalone(), { runs: arrayParam([...runIds]), ...reachOf(principal) });
+  const rows = await runningAttempts(principal, runIds);
   const rules = { maxAttempts: MAX_ENGINE_ATTEMPTS, timeoutMs: engineConfig().timeoutMs };
   return new Map(
     rows.flatMap((r) => {

@@ -13,9 +13,9 @@ import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { readAnalysisText } from "../analyses/read";
 import { reachableAnalysisTarget } from "../analyses/store";
-import { db } from "../db/client";
 import { readFanoutText } from "../fanouts/read";
 import { readMonitor } from "../monitors/read";
+import { runStartsByStatus } from "../runs/page-reads";
 import { readBatch, readRun } from "../runs/read";
 import { statusOfCounts, type RunCounts } from "../runs/status";
 import type { Analysis } from "../schemas/analyses";
@@ -91,7 +91,7 @@ async function reachedTarget(kind: keyof typeof TARGETS, principal: Principal, i
 }
 
 async function statusOfRuns(where: { batchId: string } | { fanoutId: string }): Promise<string> {
-  const groups = await db().run.groupBy({ by: ["status"], where, _count: { _all: true }, _max: { startedAt: true } });
+  const groups = await runStartsByStatus(where);
   const counts: RunCounts = { queued: 0, running: 0, completed: 0, failed: 0 };
   for (const g of groups) counts[g.status as RunStatus] = g._count._all;
   return statusOfCounts(counts, groups.some((g) => g.status !== "queued" || g._max.startedAt !== null));

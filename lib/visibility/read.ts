@@ -12,8 +12,9 @@ import { VersionCache } from "../db/version-cache";
 import { csvCell } from "../http/csv";
 import { ApiError, notFound } from "../http/errors";
 import { StreamedText } from "../http/respond";
+import { runReachable } from "../runs/page-reads";
 import { MENTION_CSV_COLUMNS, type Mention, type MentionPage, type MentionsQuery } from "../schemas/visibility";
-import { reachableSql, reachOf } from "../workspaces/access";
+import { reachOf } from "../workspaces/access";
 import type { Entity } from "./entities";
 import { MENTION_WIDTH, mentionRows, type MatchingMethod } from "./observe";
 
@@ -42,13 +43,6 @@ const MENTION_RUNS = defineStatement({
       given.noCountry && `${p.noCountry}::boolean AND r.input->'location'->>'country' IS NULL`,
     ) +
     ` ORDER BY m.position LIMIT ${p.limit}::int`,
-});
-
-/** Whether the credential can reach the run (a run_id filter naming one it cannot is 404, as reading it would be). */
-const RUN_REACHABLE = defineStatement({
-  label: "visibility_mention_run",
-  params: ["run", "user", "own"],
-  sql: ({ p }) => `SELECT 1 FROM runs r WHERE r.id = ${p.run} AND ${reachableSql("r", p)}`,
 });
 
 /** What reading an analysis's mentions needs of it: its entities as used and how it matched. */
@@ -84,7 +78,7 @@ function decodeCursor(cursor: string, analysisId: string): { position: number; i
  */
 async function termsOf(access: MentionsAccess, analysisId: string, query: Pick<Query, "run_id">): Promise<Terms> {
   const terms = await termsOfAnalysis(access, analysisId);
-  if ("principal" in access && query.run_id !== undefined && !(await RUN_REACHABLE.first(standalone(), { run: query.run_id, ...reachOf(access.principal) }))) {
+  if ("principal" in access && query.run_id !== undefined && !(await runReachable(access.principal, query.run_id))) {
     throw notFound("run", query.run_id);
   }
   return terms;
