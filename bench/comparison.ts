@@ -27,7 +27,7 @@ const { newId } = await import("@/lib/db/ids");
 const comparisonRoute = await import("@/app/api/v1/comparison-analyses/route");
 const { recordPurchase } = await import("@/lib/billing/ledger");
 const { createMonitor } = await import("@/lib/monitors/create");
-const { observeFinishedRun } = await import("@/lib/visibility/run-observations");
+const { observeFinishedRun, readingsKept } = await import("@/lib/visibility/run-observations");
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -148,6 +148,7 @@ const post = async (request = body) => {
 await floorOnce();
 await post();
 await post(coldBody());
+await readingsKept();
 const floors: number[] = [];
 const times: number[] = [];
 const cpus: number[] = [];
@@ -163,6 +164,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   const cold = await post(coldBody());
   coldTimes.push(cold.ms);
   coldCpus.push(cold.cpuMs);
+  // The readings it keeps after answering, kept before the next measure (not timed: the answer was).
+  await readingsKept();
   const figures = (a: Made) => JSON.stringify([a.rows, a.sources, a.order]);
   if (figures(cold.analysis) !== figures(analysis)) throw new Error("the comparison read now differs from the one from kept readings");
   size = `${analysis.prompts_compared} prompts compared, ${analysis.order.pairs} run pairs, ${(text.length / 1024).toFixed(0)} KiB`;

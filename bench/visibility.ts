@@ -38,7 +38,7 @@ const { newId } = await import("@/lib/db/ids");
 const { recordPurchase } = await import("@/lib/billing/ledger");
 const { createMonitor, runMonitor } = await import("@/lib/monitors/create");
 const { analyseTick } = await import("@/lib/monitors/analysis");
-const { observeFinishedRun } = await import("@/lib/visibility/run-observations");
+const { observeFinishedRun, readingsKept } = await import("@/lib/visibility/run-observations");
 const { LocalDriver, installJobs } = await import("@/lib/work/local-driver");
 // The jobs a server installs at start (lib/work/start.ts).
 installJobs((await import("@/lib/work/registry")).registeredJobs());
@@ -226,6 +226,7 @@ const analyseTickOnce = async () => {
 await floorOnce();
 const warm = await post();
 await post(coldBody());
+await readingsKept();
 await getAnalysis(warm.analysis.id, warm.text.length, true);
 await getAnalysis(citationId, citedText.length, true);
 await analyseTickOnce();
@@ -248,6 +249,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   const cold = await post(coldBody());
   coldTimes.push(cold.ms);
   coldCpus.push(cold.cpuMs);
+  // The readings it keeps after answering, kept before the next measure (not timed: the answer was).
+  await readingsKept();
   // Read now or added up from kept readings, the figures are the same.
   if (JSON.stringify([cold.analysis.totals, cold.analysis.rows]) !== JSON.stringify([analysis.totals, analysis.rows])) throw new Error("the analysis read now differs from the one from kept readings");
   if (round === 1) {

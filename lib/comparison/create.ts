@@ -17,7 +17,7 @@ import { ComparisonAnalysisRequest as ComparisonAnalysisRequestSchema, type Comp
 import { readProjectContext } from "../projects/projects";
 import { normalizeEntity } from "../visibility/entities";
 import { entitiesFor } from "../visibility/request-entities";
-import { keepReadings, observeWithKept, readingKey, readKept, type Reading } from "../visibility/run-observations";
+import { keepAfter, observeWithKept, readingKey, readKept, type Reading } from "../visibility/run-observations";
 import { computeComparison, type ComparisonRunInput } from "./compute";
 import { presentComparisonAnalysis } from "./present";
 
@@ -99,9 +99,6 @@ async function storeComparison(principal: Principal, body: Request): Promise<{ i
       return read.obs;
     },
   });
-  // What was read now is kept for the next analysis of these runs with these entities.
-  fresh.sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
-  await keepReadings(standalone(), key, fresh);
   const id = newId("comparisonAnalysis");
   const subject = subjectOf(named, "Comparison");
   const now = new Date();
@@ -119,6 +116,8 @@ async function storeComparison(principal: Principal, body: Request): Promise<{ i
     await insertAnalysisRuns(sql, id, figures.run_ids);
     return { version: created.version };
   });
+  // What was read now is kept for the next analysis of these runs with these entities, once this one has answered.
+  keepAfter(key, fresh, "a comparison");
   rememberAnalysisBody(id, `${version}:${principal.user.email}`, analysis.status, text);
   return { id, text };
 }

@@ -21,14 +21,13 @@ import type { StoredJudgement } from "./analysis";
 import { ApiError, notFound } from "../http/errors";
 import { parseBody } from "../http/input";
 import { JsonText } from "../http/respond";
-import { log } from "../log";
 import { readProjectContext } from "../projects/projects";
 import { VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
 import { assembleVisibility, combineVisibility, hasAnswer, prepareVisibility, visibilityReader, type ObservedRange, type ObservedVisibility, type StoredVisibilityFigures } from "./analysis";
 import { normalizeEntity, type Entity } from "./entities";
 import { MentionStore, Observations, type VisibilityRunInput } from "./observe";
 import { entitiesFor, entityOf } from "./request-entities";
-import { copyRunObservations, decodeCellsInto, keepReadings, readingKey, readingOf, readKept, storeMentions, unanswered, type Reading } from "./run-observations";
+import { copyRunObservations, decodeCellsInto, keepAfter, readingKey, readingOf, readKept, storeMentions, unanswered, type Reading } from "./run-observations";
 import { presentVisibilityAnalysis } from "./present";
 
 type Request = z.output<typeof VisibilityAnalysisRequest>;
@@ -151,7 +150,6 @@ async function readAnalysisRuns(named: readonly NamedRun[], entities: readonly E
     if (reading) counted.fresh.push({ reading, position });
     else counted.kept.push({ runId: run.run_id, position });
   }
-  fresh.sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
   const observed = combineVisibility(prepared, [{ obs, store: new MentionStore(prepared.runs.length) }]);
   return { observed, key, fresh, counted };
 }
@@ -220,7 +218,7 @@ async function storeJudgedAnalysis(
   };
   const subject = subjectOf(named, "Visibility");
   const now = new Date();
-  await keepReadings(standalone(), read.key, read.fresh).catch((error) => log.warn("keeping an analysis's readings failed; the next analysis reads the runs again", { error }));
+  keepAfter(read.key, read.fresh, "a judged analysis");
   const job = jobEvent(visibilityJudgeQueued, id, { analysis_id: id, engine });
   const stored = await prisma().$transaction(
     async (tx) => {
@@ -307,9 +305,6 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
   });
   const text = JSON.stringify(analysis);
-  // What was read now is kept beside the analysis's transaction, not in it (a caller's hook may
-  // refuse the analysis; what was read stays read), at the same time on PostgreSQL's pool.
-  const keeping = keepReadings(standalone(), read.key, read.fresh).catch((error) => log.warn("keeping an analysis's readings failed; the next analysis reads the runs again", { error }));
   const stored = await textTransaction(currentDb(), async (sql) => {
     if (hooks.before && !(await hooks.before(sql))) return null;
     const created = await insertAnalysis(sql, {
@@ -321,7 +316,8 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
     await hooks.after?.(sql, id, figures);
     return { version: created.version };
   });
-  await keeping;
+  // What was read now is kept once the analysis has answered (whether or not a caller's hook refused it).
+  keepAfter(read.key, read.fresh, "an analysis");
   if (!stored) return null;
   rememberAnalysisBody(id, `${stored.version}:${principal.user.email}`, analysis.status, text);
   return { id, text, queued: false };

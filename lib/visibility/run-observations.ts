@@ -194,6 +194,30 @@ export async function keepReadings(sql: SqlSession, key: string, readings: reado
   });
 }
 
+/** Readings being kept after an analysis answered (keepAfter). */
+const keeping = new Set<Promise<void>>();
+
+/**
+ * Keeps readings after the analysis that made them has answered (its own rows never need them:
+ * storeMentions inserts its fresh mentions itself), so that its answer does not wait for ~10,000
+ * rows it will not read; best effort, a failure is logged and the next analysis reads those runs
+ * again. readingsKept() waits for every one started (tests; a server's stop need not: nothing is
+ * lost that an analysis cannot read again).
+ */
+export function keepAfter(key: string, readings: readonly Reading[], what: string): void {
+  if (readings.length === 0) return;
+  const sorted = [...readings].sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
+  const done: Promise<void> = keepReadings(standalone(), key, sorted)
+    .catch((error) => log.warn(`keeping ${what}'s readings failed; the next analysis reads those runs again`, { error }))
+    .finally(() => keeping.delete(done));
+  keeping.add(done);
+}
+
+/** Resolves once every reading keepAfter started is kept (or failed). */
+export async function readingsKept(): Promise<void> {
+  while (keeping.size > 0) await Promise.all([...keeping]);
+}
+
 /**
  * The analysis's mentions (analysis_mentions), each counted run's at its place in the analysis's
  * run_ids: those of runs read before copied from their kept readings inside the database (not sent

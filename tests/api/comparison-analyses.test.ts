@@ -32,7 +32,7 @@ import { resetConfig } from "@/lib/config/env";
 import { newId } from "@/lib/db/ids";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { ComparisonAnalysis } from "@/lib/schemas/comparison";
-import { readingKey } from "@/lib/visibility/run-observations";
+import { readingKey, readingsKept } from "@/lib/visibility/run-observations";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { useSimulatedEngines } from "../helpers/engines";
@@ -290,6 +290,7 @@ describe("POST /comparison-analyses", () => {
 
   it("keeps what it read of each run, and a second comparison of the same runs adds that up to the same figures", async () => {
     const key = readingKey(created.body.entities);
+    await readingsKept();
     const ab = [...fanoutA.runs, ...fanoutB.runs].filter((id) => runs.get(id).status === "completed");
     const kept = await db().$queryRawUnsafe<{ run_id: string; answered: boolean }[]>(
       `SELECT run_id, length(cells) > 0 AS answered FROM run_observations WHERE matcher = $1 AND run_id = ANY($2::text[]) ORDER BY run_id`, key, ab,

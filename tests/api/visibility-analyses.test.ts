@@ -39,7 +39,7 @@ import { wilsonInterval } from "@/lib/stats";
 import { VisibilityAnalysis, type EntityInput } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { entitiesFromContext, normalizeEntity } from "@/lib/visibility/entities";
-import { readingKey } from "@/lib/visibility/run-observations";
+import { readingKey, readingsKept } from "@/lib/visibility/run-observations";
 import { domainNameOf } from "@/lib/schemas/projects";
 import { computeVisibilityAnalysis, type VisibilityRunInput } from "@/lib/visibility";
 import { useTestDatabase } from "../helpers/app";
@@ -677,6 +677,8 @@ describe("readings kept (docs/decisions.md \"Readings kept\")", () => {
     const first = await analyse(alice.cliToken, { ids: [ids.a, ids.b, ids.c, ids.fanout, ids.failed, ids.blank, ids.aRun], entities });
     expect(first.status).toBe(201);
     expect(readingKey(first.body.entities)).toBe(key);
+    // Kept once it has answered.
+    await readingsKept();
     expect((await keptFor(key, counted())).length).toBe(5);
     expect(figures(first.body)).toEqual(figures(analysis));
     const again = await analyse(alice.cliToken, { ids: [ids.a, ids.b, ids.c, ids.fanout, ids.failed, ids.blank, ids.aRun], entities });

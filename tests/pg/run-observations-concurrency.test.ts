@@ -1,7 +1,8 @@
 // Readings kept (lib/visibility/run-observations.ts) on a PostgreSQL server: many analyses at once
 // of the same runs for entities nothing was read for each read the answers, keep their readings
-// (each run once per entities: a second writer's rows are the first's), and answer the same
-// figures and mentions; the next one adds up what they kept, to the same figures again.
+// once they have answered (each run once per entities: a second writer's rows are the first's),
+// and answer the same figures and mentions; the next one adds up what they kept, to the same
+// figures again.
 import { describe, expect, it } from "vitest";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { GET as mentionsRoute } from "@/app/api/v1/analyses/[analysis_id]/mentions/route";
@@ -11,7 +12,7 @@ import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { createProject } from "@/lib/projects/projects";
-import { readingKey } from "@/lib/visibility/run-observations";
+import { readingKey, readingsKept } from "@/lib/visibility/run-observations";
 import { usePostgresDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { person } from "../helpers/people";
@@ -50,6 +51,7 @@ describe("readings kept on PostgreSQL", () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => call(postVisibility, "POST", "/visibility-analyses", { token: alice.cliToken, body })));
     for (const a of answers) expect(a.status, a.text).toBe(201);
     const key = readingKey(answers[0]!.body.entities);
+    await readingsKept();
     const kept = await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM run_observations WHERE matcher = $1`, key);
     expect(kept[0]!.n).toBe(9);
 
