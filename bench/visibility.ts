@@ -6,7 +6,11 @@
 //      visibility-answers.ts, each stored in a result with its searches and 15 sources, and the
 //      cited ones in run_sources, as finishRun stores them), through the route handler in process,
 //      beside a floor measured in the same rounds: ONE SELECT reading the same answer texts and
-//      nothing else. Target: under 500 ms and within 3x the floor, on PostgreSQL.
+//      nothing else. Target: under 500 ms and within 3x the floor, on PostgreSQL. Measured twice:
+//      with the runs read as they finished (each read as the prompt-run job reads it, for the
+//      entities of the project's monitor, the bench's: lib/visibility/run-observations.ts), and
+//      for entities nothing was read for (the same with an alias no answer contains, new each
+//      time: every answer read now); the two must give the same figures.
 //   2. GET /analyses/{id} of that analysis beside GET /analyses/{id} of a citation analysis of the
 //      same runs: each presented from its row (the remembered bodies dropped, as another instance
 //      answers it), then remembered. Target: as fast as the citation analysis (both medians within
