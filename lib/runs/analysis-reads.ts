@@ -89,6 +89,17 @@ export function citationsOfDomainsByEngine(runIds: readonly string[], domains: r
   );
 }
 
+/** Of a run's result (`x.res`, detoasted once by ofRunResults' lateral copy): whether shown, its searches' queries, its cited pages. */
+const RESULT_FACTS = {
+  shown: bool("CASE WHEN jsonb_typeof(x.res->'shown') = 'boolean' THEN (x.res->'shown')::boolean END").nullable,
+  queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
+  cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
+};
+
+/** The runs `runs` with their result as `x.res`. */
+const ofRunResults = ({ select, p }: { select: string; p: { runs: string } }) =>
+  `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`;
+
 /**
  * What a visibility analysis and a comparison read of each counted run: the answer, whether the
  * surface showed one (a comparison's `no_answer`), the queries of its searches and the URLs of the
@@ -100,15 +111,8 @@ export function citationsOfDomainsByEngine(runIds: readonly string[], domains: r
 const RUN_TEXTS = defineStatement({
   label: "analysis_run_texts",
   params: ["runs"],
-  columns: {
-    id: text("r.id"),
-    answer: text("x.res->>'answer'").nullable,
-    shown: bool("CASE WHEN jsonb_typeof(x.res->'shown') = 'boolean' THEN (x.res->'shown')::boolean END").nullable,
-    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
-    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
-  },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`,
+  columns: { id: text("r.id"), answer: text("x.res->>'answer'").nullable, ...RESULT_FACTS },
+  sql: ofRunResults,
 });
 
 /** The answers, whether shown, queries and cited pages of the runs `ids` (RUN_TEXTS), in no particular order. */
@@ -120,14 +124,8 @@ export function readRunTexts(ids: readonly string[]) {
 const RUN_FACTS = defineStatement({
   label: "analysis_run_facts",
   params: ["runs"],
-  columns: {
-    id: text("r.id"),
-    shown: bool("CASE WHEN jsonb_typeof(x.res->'shown') = 'boolean' THEN (x.res->'shown')::boolean END").nullable,
-    queries: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.searches[*].query')").nullable,
-    cited: json<(string | null)[]>("jsonb_path_query_array(x.res, '$.sources[*] ? (@.cited == true).url')").nullable,
-  },
-  sql: ({ select, p }) =>
-    `SELECT ${select} FROM runs r CROSS JOIN LATERAL (SELECT r.result || '{}'::jsonb AS res OFFSET 0) x WHERE r.id = ANY(${p.runs}::text[])`,
+  columns: { id: text("r.id"), ...RESULT_FACTS },
+  sql: ofRunResults,
 });
 
 /** Whether shown, queries and cited pages of the runs `ids` (RUN_FACTS), in no particular order. */
@@ -139,15 +137,7 @@ export function readRunFacts(ids: readonly string[]) {
 const FINISHED_RUN = defineStatement({
   label: "analysis_finished_run",
   params: ["run"],
-  columns: {
-    id: text("r.id"),
-    kind: text<RunKind>("r.kind"),
-    status: text<RunStatus>("r.status"),
-    engine: text("r.engine").nullable,
-    projectId: text("r.project_id"),
-    prompt: text("COALESCE(r.input->>'prompt', r.subject)"),
-    country: text("r.input->'location'->>'country'").nullable,
-  },
+  columns: { id: NAMED_COLUMNS.id, kind: NAMED_COLUMNS.kind, status: NAMED_COLUMNS.status, engine: NAMED_COLUMNS.engine, projectId: NAMED_COLUMNS.projectId, prompt: NAMED_COLUMNS.prompt, country: NAMED_COLUMNS.country },
   sql: ({ select, p }) => `SELECT ${select} FROM runs r WHERE r.id = ${p.run}`,
 });
 
