@@ -96,7 +96,7 @@ type ReadRuns = {
   observed: ObservedVisibility;
   /** The entities' reading key (./run-observations.ts). */
   key: string;
-  /** Readings made now, to keep (by run id: every writer inserts in the same order). */
+  /** Readings made now, to keep once the analysis has answered (keepAfter). */
   fresh: Reading[];
   /** The counted runs with their places in run_ids: whose mentions the analysis stores (storeMentions). */
   counted: Parameters<typeof storeMentions>[3];
