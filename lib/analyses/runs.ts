@@ -14,7 +14,6 @@ import { reachOf } from "../workspaces/access";
 import { type ObservedSource, type RunObservation } from "./citations";
 
 /** What the visibility analyses and comparisons read of runs, from their owner (lib/runs/analysis-reads.ts). */
-export { readFinishedRun, readRunFacts, readRunTexts } from "../runs/analysis-reads";
 
 /** A run an id named: what the analysis needs of it, read without its result. */
 export type NamedRun = {

@@ -540,4 +540,3 @@ export function lastBrandRow(projectId: string) {
 }
 
 // The entities of a monitor version's latest analysed tick are read by lib/monitors/store.ts, the owner of monitor_ticks.
-export { latestTickEntities } from "../monitors/store";

@@ -5,7 +5,8 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { rememberAnalysisBody } from "../analyses/read";
-import { readRunFacts, readRunTexts, runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
+import { runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
+import { readRunFacts, readRunTexts } from "../runs/analysis-reads";
 import { insertAnalysis, insertAnalysisRuns } from "../analyses/store";
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";

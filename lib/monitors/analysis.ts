@@ -6,7 +6,7 @@
 // already has an analysis, so however often the step runs (a retry, a resumed job, two workers)
 // the tick gets one analysis, and a crash before the commit leaves none.
 import { raiseAlerts } from "../alerts/raise";
-import { latestTickEntities } from "../analyses/store";
+import { latestTickEntities } from "./store";
 import type { Principal } from "../auth/principal";
 import { defineStatement, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";

@@ -5,7 +5,8 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { rememberAnalysisBody } from "../analyses/read";
-import { readRunTexts, runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
+import { runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
+import { readRunTexts } from "../runs/analysis-reads";
 import { insertAnalysis, insertAnalysisRuns, setAnalysisResult } from "../analyses/store";
 import { actorOf, holdCredit } from "../billing/holds";
 import { presentRunCharge } from "../billing/present";
@@ -25,9 +26,9 @@ import { readProjectContext } from "../projects/projects";
 import { VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
 import { assembleVisibility, combineVisibility, hasAnswer, prepareVisibility, visibilityReader, type ObservedRange, type ObservedVisibility, type StoredVisibilityFigures } from "./analysis";
 import { normalizeEntity, type Entity } from "./entities";
-import { MentionStore, Observations, type VisibilityRunInput } from "./observe";
+import { MentionStore, type VisibilityRunInput } from "./observe";
 import { entitiesFor, entityOf } from "./request-entities";
-import { copyRunObservations, decodeCellsInto, keepAfter, readingKey, readingOf, readKept, storeMentions, unanswered, type Reading } from "./run-observations";
+import { keepAfter, observationsOf, readingKey, readingOf, readKept, storeMentions, unanswered, type Reading } from "./run-observations";
 import { presentVisibilityAnalysis } from "./present";
 
 type Request = z.output<typeof VisibilityAnalysisRequest>;
@@ -128,15 +129,7 @@ async function readAnalysisRuns(named: readonly NamedRun[], entities: readonly E
     return cells !== undefined ? cells.length > 0 : hasAnswer(run);
   };
   const prepared = prepareVisibility(inputsOf(named, texts), { entities }, answered);
-  const obs = new Observations(prepared.runs.length, prepared.entities.length);
-  prepared.runs.forEach((run, r) => {
-    const cells = kept.get(run.run_id);
-    if (cells !== undefined) decodeCellsInto(cells, obs, r);
-    else {
-      const live = where.get(run.run_id)!;
-      copyRunObservations(live.range.obs, live.at, obs, r);
-    }
-  });
+  const obs = observationsOf(prepared.runs, prepared.entities.length, kept, where);
   const fresh = missing.map((run) => {
     const live = where.get(run.id);
     return live ? readingOf(run.id, live.range.obs, live.range.store, live.at) : unanswered(run.id);

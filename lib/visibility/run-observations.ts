@@ -14,7 +14,7 @@ import { standalone, type SqlSession } from "../db/sql";
 import { log } from "../log";
 import { activeMonitorEntities } from "../monitors/entities-read-for";
 import { readProjectContext } from "../projects/projects";
-import { readFinishedRun, readRunTexts } from "../analyses/runs";
+import { readFinishedRun, readRunTexts } from "../runs/analysis-reads";
 import { VISIBILITY_METHOD, hasAnswer, visibilityReader } from "./analysis";
 import { entitiesFromContext, normalizeEntity, type Entity } from "./entities";
 import { entitiesFor } from "./request-entities";
@@ -122,17 +122,31 @@ export function readingOf(runId: string, obs: Observations, store: MentionStore,
  * them, the others read now; answers their observations in order and the readings made now.
  */
 export function observeWithKept(runs: readonly VisibilityRunInput[], entities: readonly Entity[], kept: ReadonlyMap<string, Buffer>): { obs: Observations; fresh: Reading[] } {
-  const obs = new Observations(runs.length, entities.length);
   const live = runs.filter((run) => !kept.has(run.run_id));
   const read = live.length > 0 ? visibilityReader(entities).read(live) : null;
-  const at = new Map(live.map((run, i) => [run.run_id, i]));
+  const readNow = new Map(live.map((run, at) => [run.run_id, { range: read!, at }]));
+  const obs = observationsOf(runs, entities.length, kept, readNow);
+  const fresh = [...readNow].map(([id, { range, at }]) => readingOf(id, range.obs, range.store, at));
+  return { obs, fresh };
+}
+
+/** The observations of `runs` in order: each run's kept cells, else its reading made now (`readNow`: which range read it, and where). */
+export function observationsOf(
+  runs: readonly { run_id: string }[],
+  entities: number,
+  kept: ReadonlyMap<string, Buffer>,
+  readNow: ReadonlyMap<string, { range: { obs: Observations }; at: number }>,
+): Observations {
+  const obs = new Observations(runs.length, entities);
   runs.forEach((run, r) => {
     const cells = kept.get(run.run_id);
     if (cells !== undefined) decodeCellsInto(cells, obs, r);
-    else copyRunObservations(read!.obs, at.get(run.run_id)!, obs, r);
+    else {
+      const live = readNow.get(run.run_id)!;
+      copyRunObservations(live.range.obs, live.at, obs, r);
+    }
   });
-  const fresh = read ? [...at].map(([id, i]) => readingOf(id, read.obs, read.store, i)) : [];
-  return { obs, fresh };
+  return obs;
 }
 
 const READ_KEPT = defineStatement({
