@@ -49,6 +49,9 @@ export class Column<T> implements Shape<T> {
 }
 
 /** A timestamp(3) column (UTC) as ISO 8601 text, exactly as Date.prototype.toISOString writes it. */
+/** A timestamp parameter (ISO text) as the UTC timestamp(3) Prisma's columns hold. */
+export const atUtc = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
+
 export const isoSql = (sql: string) => `to_char(${sql}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** Text (any type cast to text); `T` narrows it to the values the column can hold (an enum). */

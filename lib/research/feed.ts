@@ -13,13 +13,12 @@ import { decodeCursor, encodeCursor } from "../http/pagination";
 import { getProject } from "../projects/projects";
 import { promptBatchesOfProject } from "../runs/batches";
 import { auditRunIdsOfProject } from "../runs/page-reads";
-import { presentRun } from "../runs/present";
+import { presentPromptBatch, presentRun } from "../runs/present";
 import { runRowsByIds } from "../runs/read";
 import type { RunRow } from "../runs/rows";
-import { deriveBatchStatus } from "../runs/status";
 import type { Project } from "../schemas/projects";
 import { promptResultOf } from "../schemas/results";
-import type { Run } from "../schemas/runs";
+import type { Batch, Run } from "../schemas/runs";
 
 export const FEED_VIEWS = ["prompts", "fanouts", "analyses", "audits"] as const;
 export type FeedView = (typeof FEED_VIEWS)[number];
@@ -49,12 +48,9 @@ export function glanceOf(run: z.input<typeof Run>, watch: Watch): Glance | null 
 }
 
 export type FeedRun = { run: z.input<typeof Run>; glance: Glance | null };
+/** A prompt batch on the project page: the API's batch (GET /batches/{id}'s `batch`), its runs at a glance, and its charges. */
 export type FeedBatch = {
-  id: string;
-  prompt: string;
-  status: ReturnType<typeof deriveBatchStatus>;
-  createdAt: string;
-  createdBy: string | null;
+  batch: z.input<typeof Batch>;
   runs: FeedRun[];
   /** The batch's charges so far (held or captured), or null when nothing is billed. */
   chargeUsd: string | null;
@@ -62,11 +58,9 @@ export type FeedBatch = {
 
 type Page<T> = { items: T[]; nextCursor: string | null };
 
-const text = (v: unknown) => (typeof v === "string" ? v : "");
-
-function page<T extends { id: string }>(rows: T[]): { rows: T[]; nextCursor: string | null } {
+function page<T>(rows: T[], idOf: (row: T) => string): { rows: T[]; nextCursor: string | null } {
   const kept = rows.slice(0, PAGE_SIZE);
-  return { rows: kept, nextCursor: rows.length > PAGE_SIZE && kept.length ? encodeCursor(kept.at(-1)!.id) : null };
+  return { rows: kept, nextCursor: rows.length > PAGE_SIZE && kept.length ? encodeCursor(idOf(kept.at(-1)!)) : null };
 }
 
 function chargeOf(runs: z.input<typeof Run>[]): string | null {
@@ -89,20 +83,11 @@ export async function promptBatches(principal: Principal, projectId: string, opt
     ...(options.cursor ? { beforeId: decodeCursor(options.cursor, "rq") } : {}),
     take: PAGE_SIZE + 1,
   });
-  const { rows: kept, nextCursor } = page(rows);
-  const runRows = await runsById(kept.flatMap((b) => b.runs.map((r) => r.id)));
+  const { rows: kept, nextCursor } = page(rows, (r) => r.batch.id);
+  const runRows = await runsById(kept.flatMap((b) => b.runIds));
   const items = kept.map((b) => {
-    const rowsOfBatch = b.runs.map((r) => runRows.get(r.id)!);
-    const runs = rowsOfBatch.map((r) => presentRun(r));
-    return {
-      id: b.id,
-      prompt: text((b.input as Record<string, unknown> | null)?.prompt),
-      status: deriveBatchStatus(rowsOfBatch),
-      createdAt: b.createdAt.toISOString(),
-      createdBy: b.createdBy?.email ?? null,
-      runs: runs.map((run) => ({ run, glance: glanceOf(run, watch) })),
-      chargeUsd: chargeOf(runs),
-    };
+    const { batch, runs } = presentPromptBatch(b.batch, b.runIds.map((id) => runRows.get(id)!));
+    return { batch, runs: runs.map((run) => ({ run, glance: glanceOf(run, watch) })), chargeUsd: chargeOf(runs) };
   });
   return { items, nextCursor, watch };
 }
@@ -110,7 +95,7 @@ export async function promptBatches(principal: Principal, projectId: string, opt
 export async function auditRuns(principal: Principal, projectId: string, options: { cursor?: string }): Promise<Page<z.input<typeof Run>>> {
   const project = await getProject(principal, projectId);
   const rows = await auditRunIdsOfProject(project.id, { beforeId: options.cursor ? decodeCursor(options.cursor, "dr") : undefined, take: PAGE_SIZE + 1 });
-  const { rows: kept, nextCursor } = page(rows);
+  const { rows: kept, nextCursor } = page(rows, (r) => r.id);
   const runRows = await runsById(kept.map((r) => r.id));
   return { items: kept.map((r) => presentRun(runRows.get(r.id)!)), nextCursor };
 }

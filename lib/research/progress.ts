@@ -29,9 +29,9 @@ async function runsProgress(where: { batchId: string } | { fanoutId: string }): 
   let done = 0;
   let attempts = 0;
   for (const g of groups) {
-    total += g._count._all;
-    if (isFinished(g.status)) done += g._count._all;
-    else attempts += g._sum.engineAttempt ?? 0;
+    total += g.count;
+    if (isFinished(g.status)) done += g.count;
+    else attempts += g.engineAttempts;
   }
   return { signature: `${done}/${total}${attempts ? `+${attempts}` : ""}`, finished: done === total };
 }

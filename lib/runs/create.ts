@@ -5,6 +5,7 @@ import type { Principal } from "../auth/principal";
 import { actorOf, holdCredit } from "../billing/holds";
 import { db, type Tx } from "../db/client";
 import { sqlIn } from "../db/sql";
+import { arrayParam, atUtc, defineStatement, int } from "../db/statement";
 import { engineConfig } from "../config/engines";
 import { config } from "../config/env";
 import { newId } from "../db/ids";
@@ -15,6 +16,7 @@ import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, runQueued } from "../work/events";
 import { presentPromptBatch } from "./present";
 import { runRowsByIds } from "./read";
+import { batchColumns, type BatchRow } from "./rows";
 
 /** The engines a request runs on: the ones named (each once, in the order given) or every enabled one. */
 export function resolveEngines(requested: string[] | undefined, enabled: readonly string[]): string[] {
@@ -32,6 +34,36 @@ export function resolveEngines(requested: string[] | undefined, enabled: readonl
   return engines;
 }
 
+const RUNS_IN_FLIGHT = defineStatement({
+  label: "runs_in_flight",
+  params: ["workspace"],
+  columns: { count: int("count(*)") },
+  sql: ({ select, p }) => `SELECT ${select} FROM runs WHERE workspace_id = ${p.workspace} AND status IN ('queued', 'running')`,
+});
+
+// The batch, answered with its columns as the reads answer them (its creator's email joined).
+const INSERT_BATCH = defineStatement({
+  label: "batch_insert_prompt",
+  params: ["id", "workspace", "project", "user", "key", "input", "now"],
+  columns: batchColumns,
+  sql: ({ select, p }) =>
+    `WITH b AS (INSERT INTO batches (id, kind, workspace_id, project_id, created_by_user_id, api_key_id, input, created_at, updated_at)
+      VALUES (${p.id}, 'prompt', ${p.workspace}, ${p.project}, ${p.user}, ${p.key}, ${p.input}::jsonb, ${atUtc(p.now)}, ${atUtc(p.now)}) RETURNING *)
+    SELECT ${select} FROM b LEFT JOIN users bu ON bu.id = b.created_by_user_id`,
+});
+
+// One queued prompt run per engine (ids and engines side by side), each with its input.
+const INSERT_PROMPT_RUNS = defineStatement({
+  label: "batch_insert_prompt_runs",
+  params: ["ids", "engines", "batch", "workspace", "project", "user", "key", "prompt", "location", "language", "now"],
+  sql: ({ p }) =>
+    `INSERT INTO runs (id, kind, status, workspace_id, project_id, batch_id, engine, subject, input, created_by_user_id, api_key_id, created_at, updated_at)
+    SELECT r.id, 'prompt', 'queued', ${p.workspace}, ${p.project}, ${p.batch}, r.engine, ${p.prompt},
+      jsonb_build_object('prompt', ${p.prompt}::text, 'engine', r.engine, 'project', ${p.project}::text, 'location', ${p.location}::jsonb, 'language', ${p.language}::text),
+      ${p.user}, ${p.key}, ${atUtc(p.now)}, ${atUtc(p.now)}
+    FROM unnest(${p.ids}::text[], ${p.engines}::text[]) AS r(id, engine)`,
+});
+
 /**
  * Refuses work that would take the workspace's queued plus running runs above the limit.
  * Called under the workspace's balance lock (holdCredit's `work`), so concurrent requests are
@@ -39,7 +71,7 @@ export function resolveEngines(requested: string[] | undefined, enabled: readonl
  */
 export async function checkRunsInFlight(tx: Tx, workspaceId: string, adding: number): Promise<void> {
   const limit = config().RUNS_IN_FLIGHT_LIMIT;
-  const inFlight = await tx.run.count({ where: { workspaceId, status: { in: ["queued", "running"] } } });
+  const inFlight = (await RUNS_IN_FLIGHT.first(sqlIn(tx), { workspace: workspaceId }))!.count;
   if (inFlight + adding > limit) {
     throw new ApiError(
       "rate_limited",
@@ -60,8 +92,10 @@ export async function createPromptBatch(principal: Principal, input: z.output<ty
   const jobs = engines.map((engine, i) => jobEvent(runQueued, runIds[i]!, { run_id: runIds[i]!, engine }));
   const market = { location: input.location ?? null, language: input.language ?? null };
 
+  const now = new Date();
   const { batch, runs } = await db().$transaction(
     async (tx) => {
+      let batch: BatchRow | undefined;
       // Under the workspace's one lock, taken by holdCredit (the balance row): the in-flight count
       // is decided one request after another, even with billing off.
       await holdCredit(
@@ -74,28 +108,17 @@ export async function createPromptBatch(principal: Principal, input: z.output<ty
         },
         async () => {
           await checkRunsInFlight(tx, workspaceId, engines.length);
-          await tx.batch.create({
-            data: { id: batchId, kind: "prompt", workspaceId, projectId: project.id, ...who, input: { prompt: input.prompt, engines, project: project.id, ...market } },
-          });
-          await tx.run.createMany({
-            data: engines.map((engine, i) => ({
-              id: runIds[i]!,
-              kind: "prompt" as const,
-              status: "queued" as const,
-              workspaceId,
-              projectId: project.id,
-              batchId,
-              engine,
-              subject: input.prompt,
-              input: { prompt: input.prompt, engine, project: project.id, ...market },
-              ...who,
-            })),
+          const sql = sqlIn(tx);
+          const made = { workspace: workspaceId, project: project.id, user: who.createdByUserId, key: who.apiKeyId, now };
+          batch = (await INSERT_BATCH.first(sql, { id: batchId, ...made, input: JSON.stringify({ prompt: input.prompt, engines, project: project.id, ...market }) }))!;
+          await INSERT_PROMPT_RUNS.query(sql, {
+            ...made, batch: batchId, ids: arrayParam(runIds), engines: arrayParam(engines), prompt: input.prompt,
+            location: market.location === null ? null : JSON.stringify(market.location), language: market.language,
           });
         },
       );
       await queueJobs(tx, jobs);
-      const batch = await tx.batch.findUniqueOrThrow({ where: { id: batchId }, include: { createdBy: { select: { email: true } } } });
-      return { batch, runs: await runRowsByIds(runIds, sqlIn(tx)) };
+      return { batch: batch!, runs: await runRowsByIds(runIds, sqlIn(tx)) };
     },
     // Busy workspaces queue on the balance lock; wait for it rather than failing the request.
     { maxWait: 30_000, timeout: 30_000 },

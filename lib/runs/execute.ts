@@ -3,10 +3,10 @@
 // its sources and the settlement of its credit hold in one transaction.
 import { createHash } from "node:crypto";
 import { engineConfig } from "../config/engines";
-import { defineStatement, text } from "../db/statement";
+import { atUtc, defineStatement, text } from "../db/statement";
+import { standalone } from "../db/sql";
 import { isEngineId, prepareEngineConfig, runPrompt, type RunPromptOutcome } from "../engines";
 import { notifyChanged } from "../changes/wait";
-import { db } from "../db/client";
 import { log } from "../log";
 import { backoffMs } from "../work/job";
 import {
@@ -96,9 +96,17 @@ async function callEngine(claim: Claim, sleep: (ms: number) => Promise<void>): P
  * (the first attempt is recorded by the claim). Only a retry writes, so a run whose engine
  * answers at once costs no statement more; a failed write only leaves the page less precise.
  */
+const RECORD_ENGINE_ATTEMPT = defineStatement({
+  label: "run_engine_attempt",
+  params: ["run", "attempts", "attempt", "at"],
+  sql: ({ p }) =>
+    `UPDATE runs SET engine_attempt = ${p.attempt}::int, engine_attempt_at = ${atUtc(p.at)}, updated_at = now() AT TIME ZONE 'UTC'
+    WHERE id = ${p.run} AND status = 'running' AND attempts = ${p.attempts}::int`,
+});
+
 async function recordNextAttempt(claim: Claim, attempt: number, at: Date): Promise<void> {
   try {
-    await db().run.updateMany({ where: { id: claim.id, status: "running", attempts: claim.attempts }, data: { engineAttempt: attempt, engineAttemptAt: at } });
+    await RECORD_ENGINE_ATTEMPT.query(standalone(), { run: claim.id, attempts: claim.attempts, attempt, at });
     notifyChanged(claim.id, claim.batchId, claim.fanoutId);
   } catch (error) {
     log.warn("recording a run's next engine attempt failed", { run_id: claim.id, attempt, error });

@@ -4,7 +4,8 @@
 // whether any is still unfinished. The statements and SQL pieces are the owner's (runs); the
 // fanouts' part of a statement (which fanouts a credential reaches) is lib/fanouts/reach.ts's.
 import type { Tx } from "../db/client";
-import { defineStatement, standalone, type Columns } from "../db/statement";
+import { arrayParam, atUtc, defineStatement, standalone, type Columns } from "../db/statement";
+import { sqlIn } from "../db/sql";
 import { holdJoin, holdSumsSql, holdVersionSql } from "../billing/store";
 import { namedFanoutIdsSql } from "../fanouts/reach";
 
@@ -24,18 +25,27 @@ export async function insertFanoutRuns(
   tx: Tx,
   f: { fanoutId: string; workspaceId: string; projectId: string; createdByUserId: string | null; apiKeyId: string | null; runs: NewFanoutRun[] },
 ) {
-  const now = new Date().toISOString();
-  await tx.$executeRaw`
+  await INSERT_FANOUT_RUNS.query(sqlIn(tx), {
+    fanout: f.fanoutId, workspace: f.workspaceId, project: f.projectId, user: f.createdByUserId, key: f.apiKeyId, now: new Date(),
+    ids: arrayParam(f.runs.map((r) => r.id)), prompts: arrayParam(f.runs.map((r) => r.promptIndex)), repeats: arrayParam(f.runs.map((r) => r.runIndex)),
+    engines: arrayParam(f.runs.map((r) => r.engine)), subjects: arrayParam(f.runs.map((r) => r.prompt)),
+    locations: arrayParam(f.runs.map((r) => r.location)), languages: arrayParam(f.runs.map((r) => r.language)),
+  });
+}
+
+const INSERT_FANOUT_RUNS = defineStatement({
+  label: "fanout_insert_runs",
+  params: ["fanout", "workspace", "project", "user", "key", "now", "ids", "prompts", "repeats", "engines", "subjects", "locations", "languages"],
+  sql: ({ p }) => `
     INSERT INTO runs (id, kind, status, workspace_id, project_id, fanout_id, fanout_prompt_index, run_index, engine, subject, input,
                       created_by_user_id, api_key_id, created_at, updated_at)
-    SELECT r.id, 'prompt', 'queued', ${f.workspaceId}, ${f.projectId}, ${f.fanoutId}, r.p, r.i, r.engine, r.subject,
-           jsonb_build_object('prompt', r.subject, 'engine', r.engine, 'fanout_id', ${f.fanoutId}::text, 'prompt_index', r.p + 1, 'run_index', r.i,
+    SELECT r.id, 'prompt', 'queued', ${p.workspace}, ${p.project}, ${p.fanout}, r.p, r.i, r.engine, r.subject,
+           jsonb_build_object('prompt', r.subject, 'engine', r.engine, 'fanout_id', ${p.fanout}::text, 'prompt_index', r.p + 1, 'run_index', r.i,
                               'location', r.location::jsonb, 'language', r.language),
-           ${f.createdByUserId}, ${f.apiKeyId}, (${now}::timestamptz AT TIME ZONE 'UTC'), (${now}::timestamptz AT TIME ZONE 'UTC')
-    FROM unnest(${f.runs.map((r) => r.id)}::text[], ${f.runs.map((r) => r.promptIndex)}::int[], ${f.runs.map((r) => r.runIndex)}::int[],
-                ${f.runs.map((r) => r.engine)}::text[], ${f.runs.map((r) => r.prompt)}::text[],
-                ${f.runs.map((r) => r.location)}::text[], ${f.runs.map((r) => r.language)}::text[]) AS r(id, p, i, engine, subject, location, language)`;
-}
+           ${p.user}, ${p.key}, ${atUtc(p.now)}, ${atUtc(p.now)}
+    FROM unnest(${p.ids}::text[], ${p.prompts}::int[], ${p.repeats}::int[], ${p.engines}::text[], ${p.subjects}::text[],
+                ${p.locations}::text[], ${p.languages}::text[]) AS r(id, p, i, engine, subject, location, language)`,
+});
 
 /**
  * A statement reading the runs (alias r) of the fanouts among `ids` in the caller's workspaces, in

@@ -14,12 +14,13 @@
 // worker runs the job, this one which worker runs the run.)
 import { captureHold, releaseHold } from "../billing/holds";
 import { notifyChanged } from "../changes/wait";
-import { currentDb, db } from "../db/client";
-import { defineStatement, int, json, text, type Placeholders } from "../db/statement";
+import { currentDb } from "../db/client";
+import { atUtc, date, defineStatement, int, json, text, type Placeholders } from "../db/statement";
 import { ASYNC_COMMIT, standalone, textTransaction, type SqlSession } from "../db/sql";
 import type { Location } from "../schemas/locale";
 import { heartbeat } from "../work/heartbeat";
 import type { RunError } from "../schemas/results";
+import type { RunStatus } from "../schemas/runs";
 
 /** How long a claimed run belongs to its worker without a heartbeat; renewed every third of it. */
 export const RUN_LEASE_MS = 60_000;
@@ -66,7 +67,25 @@ export type Claim = {
   startedAt: Date;
 };
 
-const claimSelect = { id: true, workspaceId: true, batchId: true, fanoutId: true, engine: true, subject: true, input: true, attempts: true, startedAt: true } as const;
+/** What a claim is made from, and what decides whether a run can be claimed (its status and lease). */
+const RUN_TO_CLAIM = defineStatement({
+  label: "run_to_claim",
+  params: ["run"],
+  columns: {
+    id: text("id"),
+    workspaceId: text("workspace_id"),
+    batchId: text("batch_id").nullable,
+    fanoutId: text("fanout_id").nullable,
+    engine: text("engine").nullable,
+    subject: text("subject"),
+    input: json("input"),
+    attempts: int("attempts"),
+    startedAt: date("started_at").nullable,
+    status: text<RunStatus>("status"),
+    leaseExpiresAt: date("lease_expires_at").nullable,
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM runs WHERE id = ${p.run}`,
+});
 
 function claimOf(row: { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; subject: string; input: unknown; attempts: number }, startedAt: Date): Claim {
   const input = (row.input ?? {}) as { prompt?: unknown; location?: unknown; language?: unknown };
@@ -85,7 +104,7 @@ function claimOf(row: { id: string; workspaceId: string; batchId: string | null;
 }
 
 // Timestamps are sent as ISO text and stored as UTC, as Prisma stores them (timestamp(3)).
-const AT_UTC = (p: string) => `${p}::timestamptz AT TIME ZONE 'UTC'`;
+const AT_UTC = atUtc;
 
 // Committed without waiting for the WAL flush (ASYNC_COMMIT): it is on the way to the engine call,
 // and a claim lost to a crash is one that never happened (the run is queued again); the outcome's
@@ -117,6 +136,19 @@ function leaseEnd(lease: RunLease, now: Date): Date {
   return new Date(now.getTime() + (lease.leaseMs ?? RUN_LEASE_MS));
 }
 
+// Takes a run over (running under an expired lease, or queued after an earlier start), conditional
+// on the status and attempts it was read with.
+const TAKE_RUN = defineStatement({
+  label: "run_take_over",
+  params: ["run", "status", "attempts", "startedAt", "lease", "now"],
+  columns: { id: text("id") },
+  sql: ({ select, p }) =>
+    `UPDATE runs SET status = 'running', started_at = ${AT_UTC(p.startedAt)}, attempts = ${p.attempts}::int + 1,
+      lease_expires_at = ${AT_UTC(p.lease)}, engine_attempt = 1, engine_attempt_at = ${AT_UTC(p.now)}, updated_at = ${AT_UTC(p.now)}
+    WHERE id = ${p.run} AND status = ${p.status}::text::"RunStatus" AND attempts = ${p.attempts}::int
+    RETURNING ${select}`,
+});
+
 /** Takes a run for this worker, or null when it is finished or another worker's lease is live. */
 export async function claimRun(runId: string, lease: RunLease = {}): Promise<Claim | "busy" | null> {
   const now = new Date();
@@ -128,10 +160,7 @@ export async function claimRun(runId: string, lease: RunLease = {}): Promise<Cla
     notifyChanged(fresh.id, fresh.batchId, fresh.fanoutId);
     return { ...fresh, startedAt: now };
   }
-  const row = await db().run.findUnique({
-    where: { id: runId },
-    select: { ...claimSelect, status: true, leaseExpiresAt: true },
-  });
+  const row = await RUN_TO_CLAIM.first(standalone(), { run: runId });
   if (!row || row.status === "completed" || row.status === "failed") return null;
   if (row.status === "running" && row.leaseExpiresAt && row.leaseExpiresAt > now) return "busy";
   if (row.attempts >= MAX_CLAIMS) {
@@ -142,11 +171,8 @@ export async function claimRun(runId: string, lease: RunLease = {}): Promise<Cla
   }
   const startedAt = row.startedAt ?? now;
   // Conditional on what was read: of two workers claiming at once, exactly one succeeds.
-  const { count } = await db().run.updateMany({
-    where: { id: runId, status: row.status, attempts: row.attempts },
-    data: { status: "running", startedAt, attempts: row.attempts + 1, leaseExpiresAt: leaseEnd(lease, now), engineAttempt: 1, engineAttemptAt: now },
-  });
-  if (count !== 1) return "busy";
+  const taken = await TAKE_RUN.first(standalone(), { run: runId, status: row.status, attempts: row.attempts, startedAt, lease: leaseEnd(lease, now), now });
+  if (!taken) return "busy";
   notifyChanged(row.id, row.batchId, row.fanoutId);
   return claimOf({ ...row, attempts: row.attempts + 1 }, startedAt);
 }
@@ -167,7 +193,7 @@ export function keepLease(claim: { id: string; attempts: number }, lease: RunLea
 
 /** How long another worker's lease on a run still lasts (at least 1 s): when to try a busy run again. */
 export async function leaseRemainingMs(runId: string): Promise<number> {
-  const row = await db().run.findUnique({ where: { id: runId }, select: { leaseExpiresAt: true } });
+  const row = await RUN_TO_CLAIM.first(standalone(), { run: runId });
   const remaining = (row?.leaseExpiresAt?.getTime() ?? 0) - Date.now();
   return Math.min(Math.max(remaining, 1000), RUN_LEASE_MS);
 }
@@ -262,7 +288,7 @@ export async function finishRun(
 
 /** Fails a run that is not finished and releases its hold (a job's onFailure; operators). */
 export async function failRun(runId: string, error: RunError): Promise<boolean> {
-  const row = await db().run.findUnique({ where: { id: runId }, select: { ...claimSelect, status: true } });
+  const row = await RUN_TO_CLAIM.first(standalone(), { run: runId });
   if (!row || row.status === "completed" || row.status === "failed") return false;
   return finishRun(claimOf(row, row.startedAt ?? new Date()), failure(error), { matchStatus: row.status });
 }

@@ -3,27 +3,50 @@
 // or a fanout has got (the live pages' progress), the status of a batch's or fanout's runs (to
 // share it), and whether a credential reaches a run (a mentions page filtered by run).
 import type { Principal } from "../auth/principal";
-import { db } from "../db/client";
-import type { Prisma } from "../db/generated/client";
 import { arrayParam, date, defineStatement, int, standalone, text } from "../db/statement";
 import type { RunStatus } from "../schemas/runs";
 import { reachableSql, reachOf } from "../workspaces/access";
 
+const AUDIT_RUN_IDS = defineStatement({
+  label: "feed_audit_run_ids",
+  params: ["project", "before", "take"],
+  columns: { id: text("id") },
+  sql: ({ select, p, given }) =>
+    `SELECT ${select} FROM runs WHERE project_id = ${p.project} AND kind = 'audit'${given.before ? ` AND id < ${p.before}` : ""} ORDER BY id DESC LIMIT ${p.take}::int`,
+});
+
 /** The ids of a project's audit runs, newest first, older than `beforeId` when given, at most `take`. */
 export function auditRunIdsOfProject(projectId: string, options: { beforeId?: string; take: number }) {
-  const where: Prisma.RunWhereInput = { projectId, kind: "audit" };
-  if (options.beforeId !== undefined) where.id = { lt: options.beforeId };
-  return db().run.findMany({ where, orderBy: { id: "desc" }, take: options.take, select: { id: true } });
+  return AUDIT_RUN_IDS.query(standalone(), { project: projectId, before: options.beforeId, take: options.take });
 }
+
+/** The runs of a batch or of a fanout (whichever is given), grouped by status. */
+const runsOfSql = (p: { batch: string; fanout: string }, given: { batch: boolean }) => (given.batch ? `batch_id = ${p.batch}` : `fanout_id = ${p.fanout}`);
+
+const RUN_ATTEMPTS_BY_STATUS = defineStatement({
+  label: "progress_runs_by_status",
+  params: ["batch", "fanout"],
+  columns: { status: text<RunStatus>("status"), count: int("count(*)"), engineAttempts: int("COALESCE(sum(engine_attempt), 0)") },
+  sql: ({ select, p, given }) => `SELECT ${select} FROM runs WHERE ${runsOfSql(p, given)} GROUP BY status`,
+});
+
+const RUN_STARTS_BY_STATUS = defineStatement({
+  label: "share_runs_by_status",
+  params: ["batch", "fanout"],
+  columns: { status: text<RunStatus>("status"), count: int("count(*)"), lastStartedAt: date("max(started_at)").nullable },
+  sql: ({ select, p, given }) => `SELECT ${select} FROM runs WHERE ${runsOfSql(p, given)} GROUP BY status`,
+});
+
+const ofBatchOrFanout = (where: { batchId: string } | { fanoutId: string }) => ("batchId" in where ? { batch: where.batchId } : { fanout: where.fanoutId });
 
 /** The runs of a batch or a fanout counted by status, with the engine attempts they are at (the live pages' progress). */
 export function runAttemptsByStatus(where: { batchId: string } | { fanoutId: string }) {
-  return db().run.groupBy({ by: ["status"], where, _count: { _all: true }, _sum: { engineAttempt: true } });
+  return RUN_ATTEMPTS_BY_STATUS.query(standalone(), ofBatchOrFanout(where));
 }
 
 /** The runs of a batch or a fanout counted by status, with when the last of each started (its status, to share it). */
 export function runStartsByStatus(where: { batchId: string } | { fanoutId: string }) {
-  return db().run.groupBy({ by: ["status"], where, _count: { _all: true }, _max: { startedAt: true } });
+  return RUN_STARTS_BY_STATUS.query(standalone(), ofBatchOrFanout(where));
 }
 
 const RUN_STATUS = defineStatement({

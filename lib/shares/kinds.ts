@@ -93,8 +93,8 @@ async function reachedTarget(kind: keyof typeof TARGETS, principal: Principal, i
 async function statusOfRuns(where: { batchId: string } | { fanoutId: string }): Promise<string> {
   const groups = await runStartsByStatus(where);
   const counts: RunCounts = { queued: 0, running: 0, completed: 0, failed: 0 };
-  for (const g of groups) counts[g.status as RunStatus] = g._count._all;
-  return statusOfCounts(counts, groups.some((g) => g.status !== "queued" || g._max.startedAt !== null));
+  for (const g of groups) counts[g.status] = g.count;
+  return statusOfCounts(counts, groups.some((g) => g.status !== "queued" || g.lastStartedAt !== null));
 }
 
 export const SHARE_KINDS: { [K in ShareKind]: KindOf<PublicBodies[K]> } = {

@@ -4,8 +4,9 @@
 // Inngest when INNGEST_EVENT_KEY or INNGEST_DEV is set, otherwise the in-process local driver.
 // Dispatch never fails a request whose work is committed: on the local driver a lost dispatch is
 // found by the next sweep.
-import type { Prisma } from "../db/generated/client";
 import type { Tx } from "../db/client";
+import { sqlIn } from "../db/sql";
+import { arrayParam, atUtc, defineStatement } from "../db/statement";
 import { log } from "../log";
 import type { JobEvent } from "./events";
 import { localDriver } from "./local-driver";
@@ -26,16 +27,26 @@ function concurrencyKeyOf(event: JobEvent): string | null {
  */
 export async function queueJobs(tx: Tx, events: readonly JobEvent[]): Promise<void> {
   if (events.length === 0 || inngestConfigured()) return;
-  await tx.job.createMany({
-    data: events.map((e) => ({
-      id: e.id,
-      job: e.event.job,
-      payload: e.data as Prisma.InputJsonValue,
-      concurrencyKey: concurrencyKeyOf(e),
-    })),
-    skipDuplicates: true,
+  await INSERT_JOBS.query(sqlIn(tx), {
+    ids: arrayParam(events.map((e) => e.id)),
+    jobs: arrayParam(events.map((e) => e.event.job)),
+    payloads: arrayParam(events.map((e) => JSON.stringify(e.data))),
+    keys: arrayParam(events.map(concurrencyKeyOf)),
+    now: new Date(),
   });
 }
+
+// The jobs side by side (ids, jobs, payloads as JSON text, concurrency keys): one statement
+// whatever their number; an id that already has a job is left as it is.
+const INSERT_JOBS = defineStatement({
+  label: "jobs_insert",
+  params: ["ids", "jobs", "payloads", "keys", "now"],
+  sql: ({ p }) =>
+    `INSERT INTO jobs (id, job, payload, concurrency_key, created_at, updated_at)
+    SELECT j.id, j.job, j.payload::jsonb, j.key, ${atUtc(p.now)}, ${atUtc(p.now)}
+    FROM unnest(${p.ids}::text[], ${p.jobs}::text[], ${p.payloads}::text[], ${p.keys}::text[]) AS j(id, job, payload, key)
+    ON CONFLICT (id) DO NOTHING`,
+});
 
 /** Hands committed jobs to the configured driver. Never throws. */
 export async function dispatch(events: readonly JobEvent[]): Promise<void> {

@@ -10,10 +10,8 @@
 // The jobs it runs are installed where the server starts (lib/work/start.ts: `installJobs` with the
 // registry), not imported here: code that queues work reaches this driver through dispatch without
 // pulling every job (and every domain) into its module graph.
-import { db } from "../db/client";
-import { defineStatement, int, json, text } from "../db/statement";
+import { atUtc, date, defineStatement, int, json, text } from "../db/statement";
 import { ASYNC_COMMIT, standalone } from "../db/sql";
-import type { Prisma } from "../db/generated/client";
 import { log } from "../log";
 import { heartbeat } from "./heartbeat";
 import { RetryAfter, backoffMs, stepRunner, type AnyJob, type StepOutputs } from "./job";
@@ -67,16 +65,15 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
     releaseSlot();
     return { kind: "skipped" };
   }
-  const mine = { id, status: "running" as const, attempts: row.attempts };
-  const settle = async (data: Prisma.JobUpdateManyMutationInput) => (await db().job.updateMany({ where: mine, data })).count === 1;
-  const fail = (error: string, steps?: Prisma.InputJsonValue) => settle({ status: "failed", steps, error, completedAt: new Date(), leaseExpiresAt: null });
+  const settle = async (change: JobChange) => (await SETTLE_JOB.query(standalone(), { ...change, job: id, mine: row.attempts, now: new Date() })).length === 1;
+  const fail = (error: string, steps?: StepOutputs) => settle({ status: "failed", steps: steps && JSON.stringify(steps), error, completedAt: new Date(), lease: null });
 
   let job: AnyJob | undefined;
   try {
     job = jobById(row.job);
   } catch (error) {
     releaseSlot();
-    await settle({ status: "queued", attempts: row.attempts - 1, leaseExpiresAt: null });
+    await settle({ status: "queued", attempts: row.attempts - 1, lease: null });
     throw error;
   }
   if (!job) {
@@ -102,9 +99,9 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
     return { kind: "failed" };
   }
 
-  const stopHeartbeat = heartbeat({ job_id: id }, leaseMs, (expires) => settle({ leaseExpiresAt: expires }));
+  const stopHeartbeat = heartbeat({ job_id: id }, leaseMs, (expires) => settle({ lease: expires }));
   const step = stepRunner((row.steps ?? {}) as StepOutputs, async (outputs) => {
-    if (!(await settle({ steps: outputs as Prisma.InputJsonValue, leaseExpiresAt: new Date(Date.now() + leaseMs) }))) throw new LeaseLost();
+    if (!(await settle({ steps: JSON.stringify(outputs), lease: new Date(Date.now() + leaseMs) }))) throw new LeaseLost();
   });
   try {
     await job.run(data, step, { releaseSlot });
@@ -115,23 +112,23 @@ export async function executeJob(id: string, options: { leaseMs?: number; releas
     if (error instanceof LeaseLost) return { kind: "skipped" };
     const message = error instanceof Error ? error.message : String(error);
     // The steps that finished before the throw are kept: a retry does not run them again.
-    const steps = step.outputs() as Prisma.InputJsonValue;
+    const steps = JSON.stringify(step.outputs());
     if (error instanceof RetryAfter) {
       // Not a failure: someone else holds the work. The attempt is given back.
       const at = new Date(Date.now() + error.delayMs);
-      await settle({ status: "queued", steps, attempts: row.attempts - 1, runAfter: at, leaseExpiresAt: null });
+      await settle({ status: "queued", steps, attempts: row.attempts - 1, runAfter: at, lease: null });
       return { kind: "retry", at };
     }
     if (row.attempts <= job.retries) {
       const at = new Date(Date.now() + backoffMs(row.attempts));
       log.warn("job failed; retrying", { job_id: id, job: job.id, attempt: row.attempts, retry_at: at.toISOString(), error });
-      await settle({ status: "queued", steps, runAfter: at, leaseExpiresAt: null, error: message });
+      await settle({ status: "queued", steps, runAfter: at, lease: null, error: message });
       return { kind: "retry", at };
     }
     log.error("job failed for good", { job_id: id, job: job.id, attempts: row.attempts, error });
     // onFailure first (it is idempotent): a crash before the row says failed runs it again.
     await job.onFailure?.(data, error instanceof Error ? error : new Error(message));
-    await fail(message, steps);
+    await fail(message, step.outputs());
     return { kind: "failed" };
   } finally {
     stopHeartbeat();
@@ -168,6 +165,56 @@ const COMPLETE_JOB = defineStatement({
       updated_at = ${p.at}::timestamptz AT TIME ZONE 'UTC', lease_expires_at = NULL, error = NULL
     FROM ${ASYNC_COMMIT}
     WHERE id = ${p.job} AND status = 'running' AND attempts = ${p.attempts}::int`,
+});
+
+/** What a settle changes of the job's row (a field left out is left as it is); `steps` as JSON text. */
+type JobChange = { status?: "queued" | "failed"; steps?: string; attempts?: number; runAfter?: Date; lease?: Date | null; error?: string; completedAt?: Date };
+
+// Conditional on the claim (`mine`: the attempts it was made with), as every write of an execution.
+const SETTLE_JOB = defineStatement({
+  label: "job_settle",
+  params: ["job", "mine", "now", "status", "steps", "attempts", "runAfter", "lease", "error", "completedAt"],
+  columns: { id: text("id") },
+  sql: ({ select, p, given }) => {
+    const set = [
+      `updated_at = ${atUtc(p.now)}`,
+      given.status && `status = ${p.status}::text::"JobStatus"`,
+      given.steps && `steps = ${p.steps}::jsonb`,
+      given.attempts && `attempts = ${p.attempts}::int`,
+      given.runAfter && `run_after = ${atUtc(p.runAfter)}`,
+      given.lease && `lease_expires_at = ${atUtc(p.lease)}`,
+      given.error && `error = ${p.error}`,
+      given.completedAt && `completed_at = ${atUtc(p.completedAt)}`,
+    ].filter(Boolean);
+    return `UPDATE jobs SET ${set.join(", ")} WHERE id = ${p.job} AND status = 'running' AND attempts = ${p.mine}::int RETURNING ${select}`;
+  },
+});
+
+const QUEUED_JOB = defineStatement({
+  label: "job_queued",
+  params: ["job"],
+  columns: { id: text("id"), job: text("job"), concurrencyKey: text("concurrency_key").nullable },
+  sql: ({ select, p }) => `SELECT ${select} FROM jobs WHERE id = ${p.job} AND status = 'queued'`,
+});
+
+// Due queued jobs and running jobs whose lease expired, in id order.
+const DUE_JOBS = defineStatement({
+  label: "jobs_due",
+  params: ["now"],
+  columns: { id: text("id"), job: text("job"), concurrencyKey: text("concurrency_key").nullable },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM jobs WHERE (status = 'queued' AND (run_after IS NULL OR run_after <= ${atUtc(p.now)}))
+      OR (status = 'running' AND lease_expires_at < ${atUtc(p.now)}) ORDER BY id`,
+});
+
+// When the next running job's lease ends and the next queued job's retry falls due.
+const NEXT_DUE = defineStatement({
+  label: "jobs_next_due",
+  columns: {
+    lease: date("(SELECT min(lease_expires_at) FROM jobs WHERE status = 'running')").nullable,
+    retry: date("(SELECT min(run_after) FROM jobs WHERE status = 'queued')").nullable,
+  },
+  sql: ({ select }) => `SELECT ${select}`,
 });
 
 type Lane = { active: number; waiting: string[]; limit: () => number };
@@ -242,8 +289,8 @@ export class LocalDriver {
 
   private async requeue(id: string): Promise<void> {
     try {
-      const row = await db().job.findUnique({ where: { id }, select: { id: true, job: true, concurrencyKey: true, status: true } });
-      if (row?.status === "queued") this.enqueue([row]);
+      const row = await QUEUED_JOB.first(standalone(), { job: id });
+      if (row) this.enqueue([row]);
     } catch (error) {
       log.warn("job retry could not be queued; the sweep will", { job_id: id, error });
     }
@@ -252,16 +299,7 @@ export class LocalDriver {
   /** Queues what the database says is waiting: due queued jobs, and running jobs whose lease expired. */
   async sweep(): Promise<number> {
     const now = new Date();
-    const rows = await db().job.findMany({
-      where: {
-        OR: [
-          { status: "queued", OR: [{ runAfter: null }, { runAfter: { lte: now } }] },
-          { status: "running", leaseExpiresAt: { lt: now } },
-        ],
-      },
-      select: { id: true, job: true, concurrencyKey: true },
-      orderBy: { id: "asc" },
-    });
+    const rows = await DUE_JOBS.query(standalone(), { now });
     this.enqueue(rows);
     return rows.length;
   }
@@ -282,12 +320,9 @@ export class LocalDriver {
     let next = Date.now() + (this.options.sweepEveryMs ?? this.options.leaseMs ?? JOB_LEASE_MS);
     try {
       found = await this.sweep();
-      const [leases, retries] = await Promise.all([
-        db().job.aggregate({ where: { status: "running" }, _min: { leaseExpiresAt: true } }),
-        db().job.aggregate({ where: { status: "queued" }, _min: { runAfter: true } }),
-      ]);
-      for (const due of [leases._min.leaseExpiresAt, retries._min.runAfter]) {
-        if (due && due.getTime() > Date.now()) next = Math.min(next, due.getTime() + 10);
+      const due = (await NEXT_DUE.first(standalone(), {}))!;
+      for (const at of [due.lease, due.retry]) {
+        if (at && at.getTime() > Date.now()) next = Math.min(next, at.getTime() + 10);
       }
     } finally {
       if (!this.stopped) {

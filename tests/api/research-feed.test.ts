@@ -7,6 +7,7 @@ import { ApiError } from "@/lib/http/errors";
 import { createProject, updateProject } from "@/lib/projects/projects";
 import { auditRuns, glanceOf, PAGE_SIZE, promptBatches, watchOf } from "@/lib/research/feed";
 import { createPromptBatch } from "@/lib/runs/create";
+import { getBatch } from "@/lib/runs/read";
 import { createAudit } from "@/lib/audits/create";
 import { promptResultOf } from "@/lib/schemas/results";
 import { Run } from "@/lib/schemas/runs";
@@ -34,11 +35,15 @@ beforeAll(async () => {
 describe("the project's prompts", () => {
   it("lists them newest first, a page at a time, each with its runs", async () => {
     const first = await promptBatches(principalOf(ana), project, {});
-    expect(first.items.map((b) => b.prompt)).toEqual(PROMPTS.slice().reverse().slice(0, PAGE_SIZE));
-    expect(first.items.every((b) => b.runs.length === 2 && b.status === "completed")).toBe(true);
+    expect(first.items.map((b) => b.batch.input.prompt)).toEqual(PROMPTS.slice().reverse().slice(0, PAGE_SIZE));
+    expect(first.items.every((b) => b.runs.length === 2 && b.batch.status === "completed")).toBe(true);
+    // The page's batch is the API's: what GET /batches/{id} answers of it.
+    const api = await getBatch(principalOf(ana), first.items[0]!.batch.id);
+    expect(first.items[0]!.batch).toEqual(api.batch);
+    expect(first.items[0]!.runs.map((r) => r.run)).toEqual(api.runs);
     expect(first.nextCursor).not.toBeNull();
     const second = await promptBatches(principalOf(ana), project, { cursor: first.nextCursor! });
-    expect(second.items.map((b) => b.prompt)).toEqual(PROMPTS.slice(0, 2).reverse());
+    expect(second.items.map((b) => b.batch.input.prompt)).toEqual(PROMPTS.slice(0, 2).reverse());
     expect(second.nextCursor).toBeNull();
   });
 

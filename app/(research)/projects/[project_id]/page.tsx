@@ -94,22 +94,28 @@ function RunLine({ run, glance, watching }: { run: z.input<typeof Run>; glance: 
   );
 }
 
+/** The prompt a batch was made for (its input's `prompt`). */
+function promptOf(batch: FeedBatch): string {
+  const prompt = batch.batch.input.prompt;
+  return typeof prompt === "string" ? prompt : "";
+}
+
 function BatchItem({ batch, watching }: { batch: FeedBatch; watching: boolean }) {
   return (
     <li className="py-3" data-testid="batch-item">
       <div className="flex flex-wrap items-start gap-x-3 gap-y-1">
-        <input type="checkbox" name="ids" value={batch.id} aria-label="Include all runs of this prompt" className="mt-1 h-4 w-4 accent-indigo-600" />
+        <input type="checkbox" name="ids" value={batch.batch.id} aria-label="Include all runs of this prompt" className="mt-1 h-4 w-4 accent-indigo-600" />
         <div className="min-w-0 flex-1">
-          <a href={`/batches/${batch.id}`} className="font-medium break-words hover:underline">
-            {batch.prompt || "(no prompt)"}
+          <a href={`/batches/${batch.batch.id}`} className="font-medium break-words hover:underline">
+            {promptOf(batch) || "(no prompt)"}
           </a>
           <div className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-500">
-            <span>{when(batch.createdAt)}</span>
-            {batch.createdBy ? <span>by {batch.createdBy}</span> : null}
+            <span>{when(batch.batch.created_at)}</span>
+            {batch.batch.created_by ? <span>by {batch.batch.created_by}</span> : null}
             {batch.chargeUsd ? <span className="tabular-nums">${batch.chargeUsd}</span> : null}
           </div>
         </div>
-        <Tag tone={groupTone(batch.status)}>{batch.status}</Tag>
+        <Tag tone={groupTone(batch.batch.status)}>{batch.batch.status}</Tag>
       </div>
       <ul className="mt-1 pl-7">
         {batch.runs.map((r) => (
@@ -174,7 +180,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
   const audits = view === "audits" ? await safely((c) => auditRuns(principal, project.id, { cursor: c })) : null;
 
   const unfinished = [
-    ...(prompts?.items.filter((b) => b.runs.some((r) => !isFinished(r.run.status))).map((b) => b.id) ?? []),
+    ...(prompts?.items.filter((b) => b.runs.some((r) => !isFinished(r.run.status))).map((b) => b.batch.id) ?? []),
     ...(fanouts?.items.filter((f) => !["completed", "failed", "partial"].includes(f.status)).map((f) => f.id) ?? []),
     ...(analyses?.items.filter((a) => !isFinished(a.status)).map((a) => a.id) ?? []),
     ...(audits?.items.filter((r) => !isFinished(r.status)).map((r) => r.id) ?? []),
@@ -276,7 +282,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
               <CitationSelection project={project.id} disabled={false}>
                 <ul className="divide-y divide-slate-100">
                   {prompts.items.map((b) => (
-                    <BatchItem key={b.id} batch={b} watching={watching} />
+                    <BatchItem key={b.batch.id} batch={b} watching={watching} />
                   ))}
                 </ul>
                 {!watching ? (
