@@ -12,7 +12,7 @@ simulatedEnvironment();
 
 const { ensureUser } = await import("@/lib/accounts/users");
 const { issueApiKey } = await import("@/lib/auth/api-keys");
-const { createProject } = await import("@/lib/projects/projects");
+const { createProject } = await import("@/lib/projects/create");
 const { newId } = await import("@/lib/db/ids");
 const analysesRoute = await import("@/app/api/v1/citation-analyses/route");
 const analysisRoute = await import("@/app/api/v1/analyses/[analysis_id]/route");

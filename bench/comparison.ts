@@ -22,7 +22,7 @@ simulatedEnvironment();
 
 const { ensureUser } = await import("@/lib/accounts/users");
 const { issueApiKey } = await import("@/lib/auth/api-keys");
-const { createProject } = await import("@/lib/projects/projects");
+const { createProject } = await import("@/lib/projects/create");
 const { newId } = await import("@/lib/db/ids");
 const comparisonRoute = await import("@/app/api/v1/comparison-analyses/route");
 const { recordPurchase } = await import("@/lib/billing/ledger");

@@ -20,7 +20,7 @@ const { ensureUser } = await import("@/lib/accounts/users");
 const { issueApiKey } = await import("@/lib/auth/api-keys");
 const { recordPurchase } = await import("@/lib/billing/ledger");
 const { config } = await import("@/lib/config/env");
-const { createProject } = await import("@/lib/projects/projects");
+const { createProject } = await import("@/lib/projects/create");
 const { LocalDriver, installJobs } = await import("@/lib/work/local-driver");
 // The jobs a server installs at start (lib/work/start.ts).
 installJobs((await import("@/lib/work/registry")).registeredJobs());

@@ -22,7 +22,7 @@ const READS_PER_ROUND = 20;
 const ENTITIES = ["Acme", "Globex", "Initech", "Umbrella", "Hooli"];
 
 const { ensureUser } = await import("@/lib/accounts/users");
-const { createProject } = await import("@/lib/projects/projects");
+const { createProject } = await import("@/lib/projects/create");
 const { createMonitor } = await import("@/lib/monitors/create");
 const { monitorOverview, OVERVIEW_FIGURES } = await import("@/lib/monitors/overview");
 

@@ -36,7 +36,7 @@ const simulator = await startSimulator();
 const { ensureUser } = await import("@/lib/accounts/users");
 const { recordPurchase } = await import("@/lib/billing/ledger");
 const { config } = await import("@/lib/config/env");
-const { createProject } = await import("@/lib/projects/projects");
+const { createProject } = await import("@/lib/projects/create");
 const { createPromptBatch } = await import("@/lib/runs/create");
 const { LocalDriver, installJobs } = await import("@/lib/work/local-driver");
 // The jobs a server installs at start (lib/work/start.ts).

@@ -37,7 +37,7 @@ process.env.FANOUT_MAX_EXECUTIONS = String(TICK.prompts * TICK.engines.length * 
 
 const { ensureUser } = await import("@/lib/accounts/users");
 const { issueApiKey } = await import("@/lib/auth/api-keys");
-const { createProject } = await import("@/lib/projects/projects");
+const { createProject } = await import("@/lib/projects/create");
 const { newId } = await import("@/lib/db/ids");
 const { recordPurchase } = await import("@/lib/billing/ledger");
 const { createMonitor, runMonitor } = await import("@/lib/monitors/create");

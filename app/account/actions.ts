@@ -1,18 +1,18 @@
 "use server";
 // The account page's form actions: each calls the same service as the API, as the signed-in person.
 import { revalidatePath } from "next/cache";
-import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { createApiKey, revokeApiKey } from "@/lib/auth/create";
 import { revokeCliToken } from "@/lib/auth/cli-tokens";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { parseInput, parseParams } from "@/lib/http/input";
-import { createProject, getProject, updateProject } from "@/lib/projects/projects";
+import { createProject, updateProject } from "@/lib/projects/create";
+import { getProject } from "@/lib/projects/read";
 import * as auth from "@/lib/schemas/auth";
 import { idOf } from "@/lib/schemas/common";
 import * as projects from "@/lib/schemas/projects";
 import * as workspaces from "@/lib/schemas/workspaces";
-import { createInvitation, revokeInvitation } from "@/lib/workspaces/invitations";
-import { createWorkspace, removeMember, updateMember, updateWorkspace } from "@/lib/workspaces/workspaces";
+import { createInvitation, createWorkspace, removeMember, revokeInvitation, updateMember, updateWorkspace } from "@/lib/workspaces/create";
 import { z } from "zod";
 import { inFormWords, type FieldLabels } from "../_lib/form-words";
 

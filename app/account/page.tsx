@@ -1,14 +1,13 @@
 import type { ReactNode } from "react";
-import { listApiKeys } from "@/lib/auth/api-keys";
+import { listApiKeys } from "@/lib/auth/read";
 import { workspaceBillingSummary } from "@/lib/billing/summary";
 import { workspaceTransactions } from "@/lib/billing/transactions";
 import { workspaceUsage } from "@/lib/billing/usage";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { enginesSimulated } from "@/lib/config/engines";
-import { listProjects } from "@/lib/projects/projects";
+import { listProjects } from "@/lib/projects/read";
 import { reachableWorkspaces } from "@/lib/workspaces/access";
-import { listInvitations } from "@/lib/workspaces/invitations";
-import { listMembers } from "@/lib/workspaces/workspaces";
+import { listInvitations, listMembers } from "@/lib/workspaces/read";
 import { listCliTokens } from "@/lib/auth/cli-tokens";
 import { CellLabel, inputClass, Notice, Page, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../_components/ui";
 import * as actions from "./actions";

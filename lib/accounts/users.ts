@@ -3,7 +3,7 @@
 import { grantSignupPromo } from "../billing/ledger";
 import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
-import { createPersonalWorkspace } from "../workspaces/workspaces";
+import { createPersonalWorkspace } from "../workspaces/create";
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();

@@ -7,7 +7,7 @@ import { textTransaction } from "../db/sql";
 import { newId } from "../db/ids";
 import { notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
-import { readProjectContext } from "../projects/projects";
+import { readProjectContext } from "../projects/read";
 import { type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
 import { domainNameOf } from "../schemas/projects";
 import type { EntityContext } from "../visibility/entities";

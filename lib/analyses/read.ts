@@ -7,7 +7,7 @@ import { VersionCache } from "../db/version-cache";
 import { ApiError, notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { JsonText } from "../http/respond";
-import { getProjectOrThrow } from "../projects/projects";
+import { getProjectOrThrow } from "../projects/read";
 import { presentQuestionsAnalysis } from "../questions/present";
 import { isFinished } from "../runs/status";
 import { type AnalysesQuery, type Analysis, type AnalysisList } from "../schemas/analyses";

@@ -6,7 +6,7 @@ import { actorOf, holdCredit } from "../billing/holds";
 import { db } from "../db/client";
 import { sqlIn } from "../db/sql";
 import { newId } from "../db/ids";
-import { getProjectOrThrow } from "../projects/projects";
+import { getProjectOrThrow } from "../projects/read";
 import { presentRun } from "../runs/present";
 import { runRowsByIds } from "../runs/read";
 import { checkRunsInFlight } from "../runs/create";

@@ -1,36 +1,13 @@
-// API keys: made for one workspace, shown once, stored as a hash, revoked at once.
-import type { z } from "zod";
-import { db } from "../db/client";
+// API keys: made for one workspace, shown once, stored as a hash, revoked at once. The requests'
+// services are in ./create.ts and ./read.ts; this file holds api_keys' statements.
+import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
-import { notFound } from "../http/errors";
-import type { ApiKey as ApiKeyShape, ApiKeyCreateRequest } from "../schemas/auth";
 import { date, defineStatement, standalone, text } from "../db/statement";
-import { defaultWorkspaceId, reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
+import { reachableSql, reachOf } from "../workspaces/access";
 import { credentialsRevoked } from "./credential-cache";
 import type { Principal } from "./principal";
+import { presentApiKey } from "./present";
 import { SECRET_PREFIX, hashSecret, newSecret } from "./secrets";
-
-type ApiKeyRow = {
-  id: string;
-  name: string;
-  prefix: string;
-  workspaceId: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-};
-
-export function presentApiKey(key: ApiKeyRow): z.input<typeof ApiKeyShape> {
-  return {
-    id: key.id,
-    name: key.name,
-    prefix: key.prefix,
-    created_at: key.createdAt.toISOString(),
-    workspace_id: key.workspaceId,
-    last_used_at: key.lastUsedAt?.toISOString() ?? null,
-    revoked_at: key.revokedAt?.toISOString() ?? null,
-  };
-}
 
 /** The caller's own keys in the workspaces the credential can act in, newest first. */
 const API_KEY_LIST = defineStatement({
@@ -48,15 +25,9 @@ const API_KEY_LIST = defineStatement({
   sql: ({ select, p }) => `SELECT ${select} FROM api_keys k WHERE k.user_id = ${p.user} AND ${reachableSql("k", p)} ORDER BY k.id DESC`,
 });
 
-export async function listApiKeys(principal: Principal) {
-  const keys = await API_KEY_LIST.query(standalone(), reachOf(principal));
-  return { items: keys.map(presentApiKey) };
-}
-
-export async function createApiKey(principal: Principal, input: z.output<typeof ApiKeyCreateRequest>) {
-  const workspaceId = input.workspace_id ?? (await defaultWorkspaceId(principal));
-  await requireWorkspace(principal, workspaceId);
-  return issueApiKey(principal.user.id, workspaceId, input.name);
+/** The caller's own keys in the workspaces the credential can act in, newest first (GET /api-keys). */
+export function findOwnApiKeys(principal: Principal) {
+  return API_KEY_LIST.query(standalone(), reachOf(principal));
 }
 
 /** Makes a key for a member of the workspace (the caller checked that); the secret is in `key`, once. */
@@ -75,13 +46,28 @@ export async function issueApiKey(userId: string, workspaceId: string, name: str
   return { ...presentApiKey(key), key: secret };
 }
 
-/** Revokes one of the caller's keys; revoking a revoked key changes nothing. */
-export async function revokeApiKey(principal: Principal, keyId: string): Promise<void> {
-  const key = await db().apiKey.findUnique({ where: { id: keyId } });
-  if (!key || key.userId !== principal.user.id) throw notFound("API key", keyId);
-  await requireWorkspace(principal, key.workspaceId, () => notFound("API key", keyId));
-  await db().apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
+/** The key with this id, or null. */
+export function findApiKey(keyId: string) {
+  return db().apiKey.findUnique({ where: { id: keyId } });
+}
+
+/** Revokes a key, at once on every instance; revoking a revoked key changes nothing. */
+export async function revokeApiKeyById(key: { id: string; secretHash: string }): Promise<void> {
+  await db().apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: new Date() } });
   credentialsRevoked([key.secretHash]);
+}
+
+/**
+ * Revokes a member's keys of a workspace inside the caller's transaction (removing the member);
+ * answers their secret hashes, for the caller to pass to credentialsRevoked once it committed.
+ */
+export async function revokeKeysOfMember(tx: Tx, workspaceId: string, userId: string): Promise<string[]> {
+  const revoked = await tx.apiKey.updateManyAndReturn({
+    where: { workspaceId, userId, revokedAt: null },
+    data: { revokedAt: new Date() },
+    select: { secretHash: true },
+  });
+  return revoked.map((k) => k.secretHash);
 }
 
 /** The key with this secret hash and its user, as bearer authentication reads it. */

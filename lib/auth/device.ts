@@ -1,16 +1,13 @@
 // CLI device login (spec 5.4, RFC 8628): the CLI starts, the person compares the user code in
-// the browser and approves or denies, the CLI polls and receives its token exactly once.
+// the browser and approves or denies, the CLI polls and receives its token exactly once. The
+// requests' services are in ./create.ts; this file holds device_codes' statements and rules.
 import { randomInt } from "node:crypto";
-import type { z } from "zod";
 import { findUserOrThrow } from "../accounts/users";
-import { config } from "../config/env";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
-import { ApiError } from "../http/errors";
-import type { CLIAuthPoll, CLIAuthStart } from "../schemas/auth";
 import { CLI_TOKEN_IDLE_LIFETIME_MS } from "./authenticate";
-import { insertCliToken, revokeCliTokenById } from "./cli-tokens";
-import type { Principal } from "./principal";
+import { insertCliToken } from "./cli-tokens";
+import { formatUserCode } from "./present";
 import { SECRET_PREFIX, hashSecret, newSecret } from "./secrets";
 
 // RFC 8628 section 6.1: consonants only, so no words and no look-alike characters.
@@ -33,19 +30,20 @@ function storedUserCode(input: string): string | null {
   return USER_CODE.test(code) ? code : null;
 }
 
-export function formatUserCode(code: string): string {
-  return `${code.slice(0, 4)}-${code.slice(4)}`;
-}
-
 function newUserCode(): string {
   let code = "";
   for (let i = 0; i < 8; i++) code += USER_CODE_ALPHABET[randomInt(USER_CODE_ALPHABET.length)];
   return code;
 }
 
-export async function startDeviceLogin(clientName: string): Promise<z.input<typeof CLIAuthStart>> {
-  const { PUBLIC_BASE_URL, DEVICE_CODE_TTL_SECONDS, DEVICE_POLL_INTERVAL_SECONDS } = config();
-  const deviceCode = newSecret();
+/**
+ * Stores a new pending login for `deviceCode` (kept only as a hash) under a new user code, which
+ * it answers (stored form).
+ */
+export async function insertDeviceLogin(
+  deviceCode: string,
+  login: { clientName: string; intervalSeconds: number; ttlSeconds: number },
+): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     const userCode = newUserCode();
     try {
@@ -54,20 +52,12 @@ export async function startDeviceLogin(clientName: string): Promise<z.input<type
           id: newId("deviceCode"),
           deviceCodeHash: hashSecret(deviceCode),
           userCode,
-          clientName,
-          intervalSeconds: DEVICE_POLL_INTERVAL_SECONDS,
-          expiresAt: new Date(Date.now() + DEVICE_CODE_TTL_SECONDS * 1000),
+          clientName: login.clientName,
+          intervalSeconds: login.intervalSeconds,
+          expiresAt: new Date(Date.now() + login.ttlSeconds * 1000),
         },
       });
-      const verification = `${PUBLIC_BASE_URL}/device`;
-      return {
-        device_code: deviceCode,
-        user_code: formatUserCode(userCode),
-        verification_uri: verification,
-        verification_uri_complete: `${verification}?code=${formatUserCode(userCode)}`,
-        expires_in: DEVICE_CODE_TTL_SECONDS,
-        interval: DEVICE_POLL_INTERVAL_SECONDS,
-      };
+      return userCode;
     } catch (error) {
       // 20^8 codes: a clash with a live one is rare, but is retried rather than failed.
       if (attempt < 5 && (error as { code?: string }).code === "P2002") continue;
@@ -76,31 +66,37 @@ export async function startDeviceLogin(clientName: string): Promise<z.input<type
   }
 }
 
-type Poll = z.input<typeof CLIAuthPoll>;
-const answer = (status: Poll["status"]): Poll => ({ status, token: null, token_id: null, email: null });
+/** The login started with this device code, or null. */
+export function findDeviceLogin(deviceCode: string) {
+  return db().deviceCode.findUnique({ where: { deviceCodeHash: hashSecret(deviceCode) } });
+}
 
-export async function pollDeviceLogin(deviceCode: string): Promise<Poll> {
-  const row = await db().deviceCode.findUnique({ where: { deviceCodeHash: hashSecret(deviceCode) } });
-  if (!row) {
-    throw new ApiError("invalid_request", "device_code: unknown device code; start again with POST /cli/auth/start.");
-  }
-  const now = new Date();
-  if (row.status === "spent" || row.expiresAt <= now) return answer("expired");
+type PolledLogin = { id: string; lastPolledAt: Date | null; intervalSeconds: number };
 
-  // Polling faster than the interval is answered slow_down, and the interval grows (RFC 8628 3.5).
+/**
+ * Records a poll at `now`; true when it came sooner than the interval allows: it is then
+ * answered slow_down, and the interval grows (RFC 8628 3.5).
+ */
+export async function recordDevicePoll(row: PolledLogin, now: Date): Promise<boolean> {
   const tooSoon = row.lastPolledAt && now.getTime() - row.lastPolledAt.getTime() < row.intervalSeconds * 1000;
   await db().deviceCode.update({
     where: { id: row.id },
     data: { lastPolledAt: now, ...(tooSoon ? { intervalSeconds: row.intervalSeconds + SLOW_DOWN_STEP_SECONDS } : {}) },
   });
-  if (tooSoon) return answer("slow_down");
-  if (row.status === "pending") return answer("pending");
-  if (row.status === "denied") return answer("denied");
+  return Boolean(tooSoon);
+}
 
-  // Approved: hand out the token exactly once, even to two polls racing each other.
+/**
+ * Hands out an approved login's CLI token exactly once, even to two polls racing each other: the
+ * token (its secret shown this once, stored only as a hash), or null when another poll took it.
+ */
+export async function handOutCliToken(
+  row: { id: string; clientName: string; approvedByUserId: string | null },
+  now: Date,
+): Promise<{ token: string; tokenId: string; email: string } | null> {
   return db().$transaction(async (tx) => {
     const claimed = await tx.deviceCode.updateMany({ where: { id: row.id, status: "approved" }, data: { status: "spent" } });
-    if (claimed.count !== 1) return answer("expired");
+    if (claimed.count !== 1) return null;
     const user = await findUserOrThrow(tx, row.approvedByUserId!);
     const token = newSecret(SECRET_PREFIX.cliToken);
     const cliToken = await insertCliToken(tx, {
@@ -110,7 +106,7 @@ export async function pollDeviceLogin(deviceCode: string): Promise<Poll> {
       expiresAt: new Date(now.getTime() + CLI_TOKEN_IDLE_LIFETIME_MS),
     });
     await tx.deviceCode.update({ where: { id: row.id }, data: { cliTokenId: cliToken.id } });
-    return { status: "approved" as const, token, token_id: cliToken.id, email: user.email };
+    return { token, tokenId: cliToken.id, email: user.email };
   });
 }
 
@@ -137,12 +133,4 @@ export async function decideDeviceLogin(userId: string, userCodeInput: string, a
     data: { status: approve ? "approved" : "denied", approvedByUserId: userId, decidedAt: new Date() },
   });
   return decided.count === 1;
-}
-
-/** DELETE /cli/auth/token: revokes the CLI token the request was made with. */
-export async function revokeCurrentCliToken(principal: Principal): Promise<void> {
-  if (principal.credential.kind !== "cli_token") {
-    throw new ApiError("invalid_request", "This request was not made with a CLI token; revoke API keys with DELETE /api-keys/{key_id}.");
-  }
-  await revokeCliTokenById(principal.credential.id);
 }

@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { db } from "../db/client";
 import { isId } from "../db/ids";
-import { workspaceExists } from "../workspaces/workspaces";
+import { workspaceExists } from "../workspaces/read";
 import { adjustCredit, grantPromo, recordPurchase } from "./ledger";
 import { MoneyFormatError, parseUsd } from "./money";
 import { presentTransaction } from "./present";

@@ -15,7 +15,7 @@ import { ApiError, notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { parseBody } from "../http/input";
 import { ComparisonAnalysisRequest as ComparisonAnalysisRequestSchema, type ComparisonAnalysis, type ComparisonAnalysisRequest } from "../schemas/comparison";
-import { readProjectContext } from "../projects/projects";
+import { readProjectContext } from "../projects/read";
 import { normalizeEntity } from "../visibility/entities";
 import { entitiesFor } from "../visibility/request-entities";
 import { keepAfter, observeWithKept, readingKey, readKept, type Reading } from "../visibility/run-observations";

@@ -14,7 +14,7 @@ import { db, type Tx } from "../db/client";
 import { sqlIn } from "../db/sql";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
-import { getProjectOrThrow } from "../projects/projects";
+import { getProjectOrThrow } from "../projects/read";
 import { checkRunsInFlight, resolveEngines } from "../runs/create";
 import { insertFanoutRuns, type NewFanoutRun } from "../runs/fanout-runs";
 import { FANOUT_RUNS, type FanoutEstimate, type FanoutRequest } from "../schemas/fanouts";

@@ -22,7 +22,7 @@ import { VersionCache } from "../db/version-cache";
 import { notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { decodeCursor, pageOf } from "../http/pagination";
-import { getProjectOrThrow } from "../projects/projects";
+import { getProjectOrThrow } from "../projects/read";
 import { fanoutRunCountsSql, fanoutRunsDigestSql, fanoutRunsFinished, runsOfFanoutWithHolds } from "../runs/fanout-runs";
 import { isFinished, statusOfCounts, type RunCounts } from "../runs/status";
 import type { Fanout, FanoutList, FanoutQueryReport, FanoutsQuery } from "../schemas/fanouts";

@@ -17,7 +17,7 @@ import { checkSources, refuseOverMaxExecutions } from "../fanouts/create";
 import { ApiError } from "../http/errors";
 import { log } from "../log";
 import { checkTarget, UnsafeUrlError } from "../net/safe-fetch";
-import { getProjectOrThrow } from "../projects/projects";
+import { getProjectOrThrow } from "../projects/read";
 import { resolveEngines } from "../runs/create";
 import { domainNameOf } from "../schemas/projects";
 import { MONITOR_LIMITS, type MonitorRequest, type MonitorUpdateRequest } from "../schemas/monitors";

@@ -12,7 +12,7 @@ import { config } from "../config/env";
 import { db } from "../db/client";
 import { checkSources, marginOf } from "../fanouts/create";
 import { ApiError } from "../http/errors";
-import { getProjectOrThrow } from "../projects/projects";
+import { getProjectOrThrow } from "../projects/read";
 import { resolveEngines } from "../runs/create";
 import { checkJudgeEngine } from "./create";
 import { MONITOR_LIMITS, type MonitorEstimate, type MonitorRequest } from "../schemas/monitors";

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { date, defineStatement, int, json, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
-import { getProjectOrThrow } from "../projects/projects";
+import { getProjectOrThrow } from "../projects/read";
 import type { Entity } from "../schemas/visibility";
 import { SINCE_DAYS, SPARKLINE_POINTS, type MonitorOverview, type OverviewChange, type OverviewEntity, type OverviewMonitor } from "../schemas/overview";
 import { reachableSql, reachOf } from "../workspaces/access";

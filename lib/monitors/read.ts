@@ -10,7 +10,7 @@ import { allOf, bool, date, defineStatement, group, int, json, micros, optional,
 import { standalone, type SqlSession } from "../db/sql";
 import { notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
-import { getProjectOrThrow } from "../projects/projects";
+import { getProjectOrThrow } from "../projects/read";
 import { tickLiveRunsSql } from "../runs/fanout-runs";
 import { statusOfCounts } from "../runs/status";
 import type { Monitor, MonitorList, MonitorPrompt, MonitorsQuery, MonitorSummary, Tick, TickList, TickSummary } from "../schemas/monitors";

@@ -10,7 +10,7 @@ import { db } from "../db/client";
 import { sqlIn } from "../db/sql";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
-import { getProjectOrThrow } from "../projects/projects";
+import { getProjectOrThrow } from "../projects/read";
 import { checkRunsInFlight } from "../runs/create";
 import { insertQuestionsRun } from "../runs/other-kinds";
 import type { QuestionsRequest } from "../schemas/questions";

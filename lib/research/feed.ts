@@ -10,7 +10,7 @@ import { listAnalyses } from "../analyses/read";
 import { formatUsd, parseUsd } from "../billing/money";
 import { listFanouts } from "../fanouts/read";
 import { decodeCursor, encodeCursor } from "../http/pagination";
-import { getProject } from "../projects/projects";
+import { getProject } from "../projects/read";
 import { promptBatchesOfProject } from "../runs/batches";
 import { auditRunIdsOfProject } from "../runs/page-reads";
 import { presentPromptBatch, presentRun } from "../runs/present";

@@ -10,7 +10,7 @@ import { engineConfig } from "../config/engines";
 import { config } from "../config/env";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
-import { getProjectOrThrow } from "../projects/projects";
+import { getProjectOrThrow } from "../projects/read";
 import type { PromptRequest } from "../schemas/runs";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, runQueued } from "../work/events";

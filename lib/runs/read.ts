@@ -27,7 +27,7 @@ import { db } from "../db/client";
 import { ApiError, notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { readWaiting, waitUntilFinished } from "../changes/wait";
-import { getProjectOrThrow } from "../projects/projects";
+import { getProjectOrThrow } from "../projects/read";
 import { fanoutReachable } from "../fanouts/reach";
 
 /** A run's creator and its hold, as runColumns reads them. */

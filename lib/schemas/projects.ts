@@ -115,7 +115,7 @@ const contextInputShape = {
 /**
  * Where `aliases` and `competitor_domains` name no brand or competitor of the context: one
  * refusal a key, its path inside the context and its message. The request schemas use it on a
- * new context; PATCH /projects uses it on the context the update leaves (lib/projects/projects.ts).
+ * new context; PATCH /projects uses it on the context the update leaves (lib/projects/create.ts).
  */
 export function contextRefusals(context: { brands?: readonly string[]; competitors?: readonly string[]; aliases?: Record<string, unknown>; competitor_domains?: Record<string, unknown> }): { path: string[]; message: string }[] {
   const entities = new Set([...namesOf(context.brands), ...namesOf(context.competitors)]);

@@ -22,7 +22,7 @@ import type { StoredJudgement } from "./analysis";
 import { ApiError, notFound } from "../http/errors";
 import { parseBody } from "../http/input";
 import { JsonText } from "../http/respond";
-import { readProjectContext } from "../projects/projects";
+import { readProjectContext } from "../projects/read";
 import { VisibilityAnalysisRequest, type VisibilityAnalysis } from "../schemas/visibility";
 import { assembleVisibility, combineVisibility, hasAnswer, prepareVisibility, visibilityReader, type ObservedRange, type ObservedVisibility, type StoredVisibilityFigures } from "./analysis";
 import { normalizeEntity, type Entity } from "./entities";

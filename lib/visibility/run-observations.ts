@@ -13,7 +13,7 @@ import { arrayParam, defineStatement, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { log } from "../log";
 import { activeMonitorEntities } from "../monitors/entities-read-for";
-import { readProjectContext } from "../projects/projects";
+import { readProjectContext } from "../projects/read";
 import { readFinishedRun, readRunTexts } from "../runs/analysis-reads";
 import { VISIBILITY_METHOD, hasAnswer, visibilityReader } from "./analysis";
 import { entitiesFromContext, normalizeEntity, type Entity } from "./entities";

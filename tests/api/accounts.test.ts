@@ -16,7 +16,8 @@ import * as invitation from "@/app/api/v1/workspaces/[workspace_id]/invitations/
 import { hashSecret } from "@/lib/auth/secrets";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { acceptInvitation, previewInvitation } from "@/lib/workspaces/invitations";
+import { acceptInvitation } from "@/lib/workspaces/create";
+import { previewInvitation } from "@/lib/workspaces/read";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { addMember, person, type Person } from "../helpers/people";

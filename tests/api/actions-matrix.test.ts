@@ -70,7 +70,8 @@ const research = loaded["app/(research)/actions.ts"] as typeof import("@/app/(re
 const monitors = loaded["app/(research)/monitors/actions.ts"] as typeof import("@/app/(research)/monitors/actions");
 const monitorPage = loaded["app/(research)/monitors/[monitor_id]/actions.ts"] as typeof import("@/app/(research)/monitors/[monitor_id]/actions");
 const analysisPage = loaded["app/(research)/analyses/[analysis_id]/actions.ts"] as typeof import("@/app/(research)/analyses/[analysis_id]/actions");
-const { startDeviceLogin, decideDeviceLogin } = await import("@/lib/auth/device");
+const { startDeviceLogin } = await import("@/lib/auth/create");
+const { decideDeviceLogin } = await import("@/lib/auth/device");
 
 useTestDatabase();
 

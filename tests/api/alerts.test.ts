@@ -21,7 +21,7 @@ import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { checkMonitors } from "@/lib/monitors/ticks";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { localDriver } from "@/lib/work/local-driver";
 import { heldBack, useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";

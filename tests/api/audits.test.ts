@@ -15,7 +15,7 @@ import { FINDING_CATALOG } from "@/lib/audits/findings";
 import { formatUsd, parseUsd } from "@/lib/billing/money";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { AuditResult } from "@/lib/schemas/audits";
 import { Run } from "@/lib/schemas/runs";
 import { useTestDatabase } from "../helpers/app";

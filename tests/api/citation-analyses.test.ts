@@ -15,7 +15,7 @@ import { computeCitationAnalysis, type RunObservation } from "@/lib/analyses/cit
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { CitationAnalysis } from "@/lib/schemas/analyses";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";

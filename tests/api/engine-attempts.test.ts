@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { engineConfig } from "@/lib/config/engines";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { engineAttemptsOf, progressOf } from "@/lib/research/progress";
 import { executeRun } from "@/lib/runs/execute";
 import { useTestDatabase } from "../helpers/app";

@@ -11,7 +11,7 @@ import { shownSentences } from "@/lib/words/fanouts";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { localDriver } from "@/lib/work/local-driver";
 import { resetConfig } from "@/lib/config/env";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { EngineList } from "@/lib/schemas/engines";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";

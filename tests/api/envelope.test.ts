@@ -7,7 +7,8 @@ import { GET as getPricing, POST as postPricing } from "@/app/api/v1/pricing/rou
 import { GET as unknownGet } from "@/app/api/v1/[[...path]]/route";
 import { POST as postMembers, HEAD as headMember, OPTIONS as optionsMember } from "@/app/api/v1/workspaces/[workspace_id]/members/[member_id]/route";
 import { ensureUser } from "@/lib/accounts/users";
-import { issueApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { issueApiKey } from "@/lib/auth/api-keys";
+import { revokeApiKey } from "@/lib/auth/create";
 import { ApiError, ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
 import { route } from "@/lib/http/route";
 import { idOf } from "@/lib/schemas/common";

@@ -16,7 +16,7 @@ import { parseUsd, formatUsd } from "@/lib/billing/money";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { person, principalOf, type Person } from "../helpers/people";

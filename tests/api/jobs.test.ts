@@ -15,7 +15,7 @@ import { monitorScheduleTask } from "@/lib/monitors/jobs/schedule";
 import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { claimDueSlots } from "@/lib/monitors/ticks";
 import { db } from "@/lib/db/client";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { createAudit } from "@/lib/audits/create";
 import { createQuestionsAnalysis } from "@/lib/questions/create";
 import { createPromptBatch } from "@/lib/runs/create";

@@ -15,7 +15,7 @@ import { GET as listRunsRoute } from "@/app/api/v1/runs/route";
 import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";

@@ -9,7 +9,7 @@ import { POST as createRoute } from "@/app/api/v1/monitors/route";
 import { db } from "@/lib/db/client";
 import { monitorDashboard } from "@/lib/monitors/dashboard";
 import { checkMonitors } from "@/lib/monitors/ticks";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { changeTest } from "@/lib/stats/change";
 import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as estimateRoute } from "@/app/api/v1/monitors/estimate/route";
 import { GET as listRoute } from "@/app/api/v1/monitors/route";
 import { resetConfig } from "@/lib/config/env";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";

@@ -16,7 +16,7 @@ import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { checkMonitors } from "@/lib/monitors/ticks";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { MonitorOverview } from "@/lib/schemas/overview";
 import { changeTest, rateOf } from "@/lib/stats";
 import { localDriver } from "@/lib/work/local-driver";

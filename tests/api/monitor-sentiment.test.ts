@@ -14,7 +14,7 @@ import { formatUsd, parseUsd } from "@/lib/billing/money";
 import { db } from "@/lib/db/client";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { checkMonitors } from "@/lib/monitors/ticks";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { rateOf } from "@/lib/stats";
 import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";

@@ -20,7 +20,7 @@ import { alertTickChanges, analyseTick } from "@/lib/monitors/analysis";
 import { readAllSeries } from "@/lib/monitors/series";
 import { reachableMonitorRow } from "@/lib/monitors/read";
 import { checkMonitors } from "@/lib/monitors/ticks";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { SERIES_METRICS } from "@/lib/schemas/monitors";
 import { changeTest } from "@/lib/stats";
 import { localDriver } from "@/lib/work/local-driver";

@@ -18,7 +18,7 @@ import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { openWebhookSecret } from "@/lib/monitors/secret";
 import { checkMonitors, startTick } from "@/lib/monitors/ticks";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { localDriver } from "@/lib/work/local-driver";
 import { heldBack, useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";

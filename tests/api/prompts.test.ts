@@ -12,7 +12,7 @@ import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { NORMALIZER_VERSION, normalizeEnvelope, startSimulator, type EngineEnvelope } from "@/lib/engines";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { PromptResult } from "@/lib/schemas/results";
 import { executeRun } from "@/lib/runs/execute";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";

@@ -15,7 +15,7 @@ import { runBillingAdminCommand } from "@/lib/billing/admin";
 import { formatUsd, parseUsd } from "@/lib/billing/money";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db/client";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { progressOfAll } from "@/lib/research/progress";
 import { workingShare } from "@/lib/shares/service";
 import { localDriver } from "@/lib/work/local-driver";

@@ -4,7 +4,7 @@
 // fanouts and analyses of the project only; another person's project is the API's 404.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/http/errors";
-import { createProject, updateProject } from "@/lib/projects/projects";
+import { createProject, updateProject } from "@/lib/projects/create";
 import { auditRuns, glanceOf, PAGE_SIZE, promptBatches, watchOf } from "@/lib/research/feed";
 import { createPromptBatch } from "@/lib/runs/create";
 import { getBatch } from "@/lib/runs/read";

@@ -10,7 +10,7 @@ import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { startSimulator, type RunningSimulator } from "@/lib/engines";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { MAX_CLAIMS } from "@/lib/runs/lifecycle";
 import { promptRunJob } from "@/lib/runs/jobs/prompt-run";
 import { actorOf, holdCredit } from "@/lib/billing/holds";

@@ -7,7 +7,7 @@ import { GET as getRunRoute } from "@/app/api/v1/runs/[run_id]/route";
 import { GET as listRunsRoute } from "@/app/api/v1/runs/route";
 import type { Principal } from "@/lib/auth/principal";
 import { waiterCount } from "@/lib/changes/wait";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";

@@ -30,7 +30,7 @@ import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { readFanoutText } from "@/lib/fanouts/read";
 import { readMonitor } from "@/lib/monitors/read";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { readBatch, readRun } from "@/lib/runs/read";
 import { ShareState, ShareStatus, type ShareKind } from "@/lib/schemas/shares";
 import { sharedObject, type SharedObject } from "@/lib/shares/public";

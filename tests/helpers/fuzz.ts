@@ -6,7 +6,7 @@
 // must be refused (400 naming the field, 404 for a path segment naming nothing). Seeded: case i
 // of an endpoint is the same for the same seed, whatever the number of cases. No vitest import.
 import fc from "fast-check";
-import { startDeviceLogin } from "@/lib/auth/device";
+import { startDeviceLogin } from "@/lib/auth/create";
 import { runBillingAdminCommand } from "@/lib/billing/admin";
 import { ERROR_CODES, ERROR_STATUS } from "@/lib/http/errors";
 import type { EndpointDefinition } from "@/lib/schemas/endpoint";

@@ -1,7 +1,8 @@
 // Sets up people and credentials for API tests through the same services the app uses.
 import { ensureUser } from "@/lib/accounts/users";
 import { issueApiKey } from "@/lib/auth/api-keys";
-import { decideDeviceLogin, pollDeviceLogin, startDeviceLogin } from "@/lib/auth/device";
+import { decideDeviceLogin } from "@/lib/auth/device";
+import { pollDeviceLogin, startDeviceLogin } from "@/lib/auth/create";
 import { db } from "@/lib/db/client";
 import type { Principal } from "@/lib/auth/principal";
 

@@ -18,7 +18,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { encodeCursor } from "@/lib/http/pagination";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { AnalysisSummary } from "@/lib/schemas/analyses";
 import { FanoutSummary } from "@/lib/schemas/fanouts";
 import { localDriver } from "@/lib/work/local-driver";

@@ -14,7 +14,7 @@ import { GET as listRunsRoute } from "@/app/api/v1/runs/route";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { RunsQuery } from "@/lib/schemas/runs";
 import { localDriver } from "@/lib/work/local-driver";
 import { call } from "./http";

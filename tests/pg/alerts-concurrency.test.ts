@@ -10,7 +10,7 @@ import { db } from "@/lib/db/client";
 import { reachableMonitorRow } from "@/lib/monitors/read";
 import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { runTickNow } from "@/lib/monitors/ticks";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
 import { usePostgresDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";

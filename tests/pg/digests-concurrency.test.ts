@@ -8,7 +8,7 @@ import { claimDueDigests, checkDigests } from "@/lib/digests/claim";
 import { attemptDigest } from "@/lib/digests/deliver";
 import { createMonitor } from "@/lib/monitors/create";
 import { checkMonitors } from "@/lib/monitors/ticks";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
 import { freshPostgres } from "../helpers/db";
 import { useSimulatedEngines } from "../helpers/engines";

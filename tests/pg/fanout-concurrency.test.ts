@@ -7,7 +7,7 @@ import { parseUsd } from "@/lib/billing/money";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { localDriver } from "@/lib/work/local-driver";
 import { usePostgresDatabase } from "../helpers/app";
 import { call } from "../helpers/http";

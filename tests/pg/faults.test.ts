@@ -20,7 +20,7 @@ import { db, openDb, setCurrentDb, type Db } from "@/lib/db/client";
 import { startSimulator, type EngineId, type RunningSimulator } from "@/lib/engines";
 import { log } from "@/lib/log";
 import { localDriver } from "@/lib/work/local-driver";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { usePostgresDatabase } from "../helpers/app";
 import { withDatabase } from "../helpers/pg-database";
 import { call } from "../helpers/http";

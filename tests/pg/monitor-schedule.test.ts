@@ -7,7 +7,7 @@ import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { claimDueSlots, startTick } from "@/lib/monitors/ticks";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { localDriver } from "@/lib/work/local-driver";
 import { usePostgresDatabase } from "../helpers/app";
 import { person, principalOf } from "../helpers/people";

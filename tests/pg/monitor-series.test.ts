@@ -10,7 +10,7 @@ import { analyseTick } from "@/lib/monitors/analysis";
 import { getSeries } from "@/lib/monitors/read";
 import { createMonitor, runMonitor } from "@/lib/monitors/create";
 import { checkMonitors } from "@/lib/monitors/ticks";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { getAnalysis } from "@/lib/analyses/read";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { localDriver } from "@/lib/work/local-driver";

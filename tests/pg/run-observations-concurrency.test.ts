@@ -11,7 +11,7 @@ import { POST as postVisibility } from "@/app/api/v1/visibility-analyses/route";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { answerDirective } from "@/lib/engines/simulator/directive";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { readingKey, readingsKept } from "@/lib/visibility/run-observations";
 import { usePostgresDatabase } from "../helpers/app";
 import { call } from "../helpers/http";

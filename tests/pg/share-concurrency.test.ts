@@ -6,7 +6,7 @@ import { POST as postRunShare } from "@/app/api/v1/runs/[run_id]/share/route";
 import { POST as rotateRunShare } from "@/app/api/v1/runs/[run_id]/share/rotate/route";
 import { resetConfig } from "@/lib/config/env";
 import { newId } from "@/lib/db/ids";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { sharedObject } from "@/lib/shares/public";
 import { db } from "@/lib/db/client";
 import { usePostgresDatabase } from "../helpers/app";

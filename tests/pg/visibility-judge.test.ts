@@ -12,7 +12,7 @@ import { parseUsd } from "@/lib/billing/money";
 import { resetConfig } from "@/lib/config/env";
 import { newId } from "@/lib/db/ids";
 import { answerDirective } from "@/lib/engines/simulator/directive";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { finishJudgedAnalysis } from "@/lib/visibility/judging";
 import { localDriver } from "@/lib/work/local-driver";
 import { db } from "@/lib/db/client";

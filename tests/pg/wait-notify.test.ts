@@ -8,7 +8,7 @@ import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { POST as postPrompts } from "@/app/api/v1/prompts/route";
 import type { Principal } from "@/lib/auth/principal";
 import { waiterCount } from "@/lib/changes/wait";
-import { createProject } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
 import { LocalDriver } from "@/lib/work/local-driver";
 import { PgNotifier, stopNotifier } from "@/lib/changes/notify";
 import { usePostgresDatabase } from "../helpers/app";

@@ -1,7 +1,7 @@
 // The person's projects across their workspaces, each leading to its research.
 import type { Metadata } from "next";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { listProjects } from "@/lib/projects/projects";
+import { listProjects } from "@/lib/projects/read";
 import { ResearchPage } from "../_components/frame";
 
 export const dynamic = "force-dynamic";

@@ -5,7 +5,7 @@ import { sessionPrincipal } from "@/lib/auth/session";
 import { config } from "@/lib/config/env";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { InvitationToken } from "@/lib/schemas/workspaces";
-import { acceptInvitation } from "@/lib/workspaces/invitations";
+import { acceptInvitation } from "@/lib/workspaces/create";
 import { INVITATION_COOKIE, INVITATION_RESUME_PATH } from "../resume/cookie";
 
 export async function acceptAction(form: FormData): Promise<void> {

@@ -1,6 +1,7 @@
 import { sessionPrincipal } from "@/lib/auth/session";
 import { mailConfigured } from "@/lib/mail/mailer";
-import { PERSONAL_INVITATION_REFUSED, previewInvitation } from "@/lib/workspaces/invitations";
+import { PERSONAL_INVITATION_REFUSED } from "@/lib/workspaces/present";
+import { previewInvitation } from "@/lib/workspaces/read";
 import { buttonClass, Notice, Page } from "../../_components/ui";
 import { SignInForm } from "../../signin/sign-in-form";
 import { acceptAction, rememberInvitationAction } from "./actions";

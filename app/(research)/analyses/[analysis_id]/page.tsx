@@ -14,7 +14,7 @@ import { requireSessionPrincipal } from "@/lib/auth/session";
 import { getAnalysis } from "@/lib/analyses/read";
 import { engineConfig } from "@/lib/config/engines";
 import { marketChoices } from "@/lib/locale/codes";
-import { getProject } from "@/lib/projects/projects";
+import { getProject } from "@/lib/projects/read";
 import { progressOfAll } from "@/lib/research/progress";
 import { isFinished } from "@/lib/runs/status";
 import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";

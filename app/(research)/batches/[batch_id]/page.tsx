@@ -5,7 +5,7 @@
 import type { Metadata } from "next";
 import { cache } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { getProject } from "@/lib/projects/projects";
+import { getProject } from "@/lib/projects/read";
 import { engineAttemptsOf, progressOfAll } from "@/lib/research/progress";
 import { getBatch } from "@/lib/runs/read";
 import { isFinished } from "@/lib/runs/status";

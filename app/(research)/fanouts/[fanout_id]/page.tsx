@@ -7,7 +7,7 @@ import { cache } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { getFanout } from "@/lib/fanouts/read";
 import { queryReportOf } from "@/lib/fanouts/present";
-import { getProject } from "@/lib/projects/projects";
+import { getProject } from "@/lib/projects/read";
 import { progressOfAll } from "@/lib/research/progress";
 import { getShareStatus } from "@/lib/shares/service";
 import { Section } from "../../../_components/ui";

@@ -13,7 +13,7 @@ import { getShareStatus } from "@/lib/shares/service";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError, notFound as notFoundError } from "@/lib/http/errors";
 import { getMonitor, listTicks } from "@/lib/monitors/read";
-import { getProject } from "@/lib/projects/projects";
+import { getProject } from "@/lib/projects/read";
 import { progressOfAll } from "@/lib/research/progress";
 import { scheduleInWords, type Tick } from "@/lib/schemas/monitors";
 import { CellLabel, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../../../_components/ui";

@@ -6,7 +6,7 @@ import { requireSessionPrincipal } from "@/lib/auth/session";
 import { engineConfig } from "@/lib/config/engines";
 import { ApiError } from "@/lib/http/errors";
 import { MONITOR_LIMITS } from "@/lib/schemas/monitors";
-import { getProject } from "@/lib/projects/projects";
+import { getProject } from "@/lib/projects/read";
 import { entitiesFromContext, type EntityContext } from "@/lib/visibility/entities";
 import { Notice, Section } from "../../../_components/ui";
 import { ShareHeading, Tag } from "../../../s/_components/bits";

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { engineConfig } from "@/lib/config/engines";
 import { ApiError } from "@/lib/http/errors";
-import { getProject } from "@/lib/projects/projects";
+import { getProject } from "@/lib/projects/read";
 import { auditRuns, FEED_VIEWS, type FeedBatch, type FeedView, type Glance, promptBatches, projectAnalyses, projectFanouts } from "@/lib/research/feed";
 import { progressOfAll } from "@/lib/research/progress";
 import { isFinished } from "@/lib/runs/status";

@@ -6,7 +6,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { getProject } from "@/lib/projects/projects";
+import { getProject } from "@/lib/projects/read";
 import { engineAttemptsOf, progressOfAll } from "@/lib/research/progress";
 import { getRun } from "@/lib/runs/read";
 import { isFinished } from "@/lib/runs/status";

@@ -1,4 +1,5 @@
-import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
+import { createApiKey } from "@/lib/auth/create";
+import { listApiKeys } from "@/lib/auth/read";
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/auth";
 import { otherMethods } from "@/lib/http/methods";

@@ -1,5 +1,5 @@
 import { getMe as getMeEndpoint } from "@/lib/schemas/accounts";
-import { getMe } from "@/lib/accounts/me";
+import { getMe } from "@/lib/accounts/read";
 import { route } from "@/lib/http/route";
 import { otherMethods } from "@/lib/http/methods";
 

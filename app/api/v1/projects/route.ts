@@ -1,5 +1,6 @@
 import { route } from "@/lib/http/route";
-import { createProject, listProjects } from "@/lib/projects/projects";
+import { createProject } from "@/lib/projects/create";
+import { listProjects } from "@/lib/projects/read";
 import * as endpoints from "@/lib/schemas/projects";
 import { otherMethods } from "@/lib/http/methods";
 

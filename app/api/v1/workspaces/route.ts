@@ -1,6 +1,7 @@
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/workspaces";
-import { createWorkspace, listWorkspaces } from "@/lib/workspaces/workspaces";
+import { createWorkspace } from "@/lib/workspaces/create";
+import { listWorkspaces } from "@/lib/workspaces/read";
 import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(endpoints.listWorkspaces, ({ principal }) => listWorkspaces(principal));

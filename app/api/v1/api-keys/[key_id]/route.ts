@@ -1,4 +1,4 @@
-import { revokeApiKey } from "@/lib/auth/api-keys";
+import { revokeApiKey } from "@/lib/auth/create";
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/auth";
 import { otherMethods } from "@/lib/http/methods";

@@ -1,5 +1,6 @@
 import { route } from "@/lib/http/route";
-import { getProject, updateProject } from "@/lib/projects/projects";
+import { getProject } from "@/lib/projects/read";
+import { updateProject } from "@/lib/projects/create";
 import * as endpoints from "@/lib/schemas/projects";
 import { otherMethods } from "@/lib/http/methods";
 

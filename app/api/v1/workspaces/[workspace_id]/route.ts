@@ -1,6 +1,7 @@
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/workspaces";
-import { getWorkspace, updateWorkspace } from "@/lib/workspaces/workspaces";
+import { getWorkspace } from "@/lib/workspaces/read";
+import { updateWorkspace } from "@/lib/workspaces/create";
 import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(endpoints.getWorkspace, ({ principal, params }) => getWorkspace(principal, params.workspace_id));

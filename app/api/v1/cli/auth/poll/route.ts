@@ -1,4 +1,4 @@
-import { pollDeviceLogin } from "@/lib/auth/device";
+import { pollDeviceLogin } from "@/lib/auth/create";
 import { route } from "@/lib/http/route";
 import { pollCliAuth } from "@/lib/schemas/auth";
 import { otherMethods } from "@/lib/http/methods";

@@ -1,4 +1,4 @@
-import { startDeviceLogin } from "@/lib/auth/device";
+import { startDeviceLogin } from "@/lib/auth/create";
 import { route } from "@/lib/http/route";
 import { startCliAuth } from "@/lib/schemas/auth";
 import { otherMethods } from "@/lib/http/methods";

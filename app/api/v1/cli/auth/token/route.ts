@@ -1,4 +1,4 @@
-import { revokeCurrentCliToken } from "@/lib/auth/device";
+import { revokeCurrentCliToken } from "@/lib/auth/create";
 import { route } from "@/lib/http/route";
 import { revokeCliToken } from "@/lib/schemas/auth";
 import { otherMethods } from "@/lib/http/methods";

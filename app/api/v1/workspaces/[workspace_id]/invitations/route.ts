@@ -1,6 +1,7 @@
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/workspaces";
-import { createInvitation, listInvitations } from "@/lib/workspaces/invitations";
+import { createInvitation } from "@/lib/workspaces/create";
+import { listInvitations } from "@/lib/workspaces/read";
 import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(endpoints.listInvitations, ({ principal, params }) => listInvitations(principal, params.workspace_id));

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/workspaces";
-import { listMembers } from "@/lib/workspaces/workspaces";
+import { listMembers } from "@/lib/workspaces/read";
 import { otherMethods } from "@/lib/http/methods";
 
 export const GET = route(endpoints.listMembers, ({ principal, params }) => listMembers(principal, params.workspace_id));

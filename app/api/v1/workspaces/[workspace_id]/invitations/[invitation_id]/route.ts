@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/workspaces";
-import { revokeInvitation } from "@/lib/workspaces/invitations";
+import { revokeInvitation } from "@/lib/workspaces/create";
 import { otherMethods } from "@/lib/http/methods";
 
 export const DELETE = route(endpoints.revokeInvitation, ({ principal, params }) =>

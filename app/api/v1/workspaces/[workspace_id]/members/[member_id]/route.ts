@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/workspaces";
-import { removeMember, updateMember } from "@/lib/workspaces/workspaces";
+import { removeMember, updateMember } from "@/lib/workspaces/create";
 import { otherMethods } from "@/lib/http/methods";
 
 export const PATCH = route(endpoints.updateMember, ({ principal, params, body }) =>

@@ -4,13 +4,8 @@ import type { Principal } from "../auth/principal";
 import { enginesSimulated } from "../config/engines";
 import type { Me } from "../schemas/accounts";
 import { reachableWorkspaces } from "../workspaces/access";
-import { presentWorkspace } from "../workspaces/workspaces";
+import { presentMe } from "./present";
 
 export async function getMe(principal: Principal): Promise<z.input<typeof Me>> {
-  return {
-    email: principal.user.email,
-    credential: principal.credential,
-    workspaces: (await reachableWorkspaces(principal)).map(presentWorkspace),
-    engines_simulated: enginesSimulated(),
-  };
+  return presentMe(principal, await reachableWorkspaces(principal), enginesSimulated());
 }

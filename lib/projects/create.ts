@@ -1,38 +1,15 @@
-// Projects: a named home for work inside one workspace, for life. Any member creates and edits.
+// Projects: a named home for work inside one workspace, for life. Any member creates and edits
+// (POST /projects, PATCH /projects/{project_id}).
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { newId } from "../db/ids";
-import { ApiError, notFound } from "../http/errors";
-import { contextRefusals, domainNameOf, type Project, type ProjectContext, type ProjectCreateRequest, type ProjectUpdateRequest } from "../schemas/projects";
-import { date, defineStatement, group, json, standalone, text } from "../db/statement";
-import type { EntityContext } from "../visibility/entities";
-import { defaultWorkspaceId, reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
-
-type ProjectRow = {
-  id: string;
-  name: string;
-  slug: string;
-  workspaceId: string;
-  context: unknown;
-  createdAt: Date;
-  workspace: { name: string };
-  createdBy: { email: string };
-};
-
-export function presentProject(p: ProjectRow): z.input<typeof Project> {
-  return {
-    id: p.id,
-    name: p.name,
-    slug: p.slug,
-    workspace_id: p.workspaceId,
-    workspace_name: p.workspace.name,
-    created_by: p.createdBy.email,
-    created_at: p.createdAt.toISOString(),
-    ...(p.context ? { context: p.context as z.input<typeof ProjectContext> } : {}),
-  };
-}
+import { ApiError } from "../http/errors";
+import { contextRefusals, domainNameOf, type ProjectContext, type ProjectCreateRequest, type ProjectUpdateRequest } from "../schemas/projects";
+import { defaultWorkspaceId, requireWorkspace } from "../workspaces/access";
+import { presentProject } from "./present";
+import { getProjectOrThrow } from "./read";
 
 const withNames = { workspace: { select: { name: true } }, createdBy: { select: { email: true } } } as const;
 
@@ -75,52 +52,6 @@ function cleanContext(context: z.output<typeof ProjectContext> | null | undefine
     ...(competitorDomains ? { competitor_domains: competitorDomains } : {}),
   };
   return Object.keys(clean).length ? clean : null;
-}
-
-const projectColumns = {
-  id: text("p.id"),
-  name: text("p.name"),
-  slug: text("p.slug"),
-  workspaceId: text("p.workspace_id"),
-  context: json("p.context").nullable,
-  createdAt: date("p.created_at"),
-  workspace: group({ name: text("w.name") }),
-  createdBy: group({ email: text("u.email") }),
-};
-const projectFrom = "projects p JOIN workspaces w ON w.id = p.workspace_id JOIN users u ON u.id = p.created_by_user_id";
-
-/** The projects of one workspace (checked reachable first), or of every one the credential can act in, newest first. */
-const PROJECT_LIST = defineStatement({
-  label: "projects",
-  params: ["user", "own", "workspace"],
-  columns: projectColumns,
-  sql: ({ select, p, given }) =>
-    `SELECT ${select} FROM ${projectFrom} WHERE ${given.workspace ? `p.workspace_id = ${p.workspace}` : reachableSql("p", p)} ORDER BY p.id DESC`,
-});
-
-/** A project the credential can reach. */
-const PROJECT_BY_ID = defineStatement({
-  label: "project_by_id",
-  params: ["project", "user", "own"],
-  columns: projectColumns,
-  sql: ({ select, p }) => `SELECT ${select} FROM ${projectFrom} WHERE p.id = ${p.project} AND ${reachableSql("p", p)}`,
-});
-
-export async function listProjects(principal: Principal, workspace?: string) {
-  const workspaceId = workspace ? (await requireWorkspace(principal, workspace)).workspace.id : undefined;
-  const rows = await PROJECT_LIST.query(standalone(), { ...reachOf(principal), workspace: workspaceId });
-  return { items: rows.map(presentProject) };
-}
-
-/** A project the credential can act on, or 404. */
-export async function getProjectOrThrow(principal: Principal, projectId: string): Promise<ProjectRow> {
-  const row = await PROJECT_BY_ID.first(standalone(), { project: projectId, ...reachOf(principal) });
-  if (!row) throw notFound("project", projectId);
-  return row;
-}
-
-export async function getProject(principal: Principal, projectId: string) {
-  return presentProject(await getProjectOrThrow(principal, projectId));
 }
 
 export async function createProject(principal: Principal, input: z.output<typeof ProjectCreateRequest>) {
@@ -180,16 +111,3 @@ export async function updateProject(principal: Principal, projectId: string, inp
   const row = await db().project.update({ where: { id: projectId }, data, include: withNames });
   return presentProject(row);
 }
-
-const PROJECT_CONTEXT = defineStatement({
-  label: "visibility_project",
-  params: ["project"],
-  columns: { workspaceId: text("p.workspace_id"), context: json<EntityContext>("p.context").nullable },
-  sql: ({ select, p }) => `SELECT ${select} FROM projects p WHERE p.id = ${p.project}`,
-});
-
-/** A project's workspace and context (its brands and competitors), without any access check: for work on runs already found reachable. */
-export function readProjectContext(projectId: string): Promise<{ workspaceId: string; context: EntityContext | null } | undefined> {
-  return PROJECT_CONTEXT.first(standalone(), { project: projectId });
-}
-
