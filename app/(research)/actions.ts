@@ -23,7 +23,7 @@ import { SHARE_ENDPOINTS, SHARE_TARGETS, ShareTargetKind, type ShareKind } from 
 import { CONTEXT_LIMITS, domainNameOf, ProjectId } from "@/lib/schemas/projects";
 import * as projects from "@/lib/schemas/projects";
 import { getProject, updateProject } from "@/lib/projects/projects";
-import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
+import { createShare, revokeShare, rotateShare } from "@/lib/shares/create";
 import { JudgeRequest, VisibilityAnalysisRequest } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { analyseComparison } from "@/lib/comparison/create";
