@@ -24,7 +24,7 @@ import { CONTEXT_LIMITS, domainNameOf, ProjectId } from "@/lib/schemas/projects"
 import * as projects from "@/lib/schemas/projects";
 import { getProject } from "@/lib/projects/read";
 import { updateProject } from "@/lib/projects/create";
-import { createShare, revokeShare, rotateShare } from "@/lib/shares/service";
+import { createShare, revokeShare, rotateShare } from "@/lib/shares/create";
 import { JudgeRequest, VisibilityAnalysisRequest } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { analyseComparison } from "@/lib/comparison/create";

@@ -1,7 +1,7 @@
 // An analysis row -> its API shape, by kind (citations here; questions, visibility and comparison in their domains).
 import type { z } from "zod";
 import type { AnalysisRow } from "./store";
-import { loadQuestionsAnalysis } from "../questions/present";
+import { loadQuestionsAnalysis } from "../questions/read";
 import { type Analysis, type CitationAnalysis } from "../schemas/analyses";
 import { presentComparisonAnalysis } from "../comparison/present";
 import { presentVisibilityAnalysis } from "../visibility/present";

@@ -11,7 +11,7 @@ import { getProjectOrThrow } from "../projects/read";
 import { presentQuestionsAnalysis } from "../questions/present";
 import { isFinished } from "../runs/status";
 import { type AnalysesQuery, type Analysis, type AnalysisList } from "../schemas/analyses";
-import { readerOf, type Reader } from "../shares/reader";
+import { readerOf, type Reader } from "../shares/access";
 import { reachOf, requireWorkspace } from "../workspaces/access";
 import { presentAnalysis } from "./present";
 import { analysisById, analysisListed, analysisRow, analysisStatus, listAnalysisRows, reachableAnalysis, type AnalysisKind, type AnalysisRow } from "./store";

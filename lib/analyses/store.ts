@@ -8,7 +8,7 @@ import type { Principal } from "../auth/principal";
 import { allOf, arrayParam, date, defineStatement, float, int, json, optional, text, type RowOf } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { holdJoin, holdShape } from "../billing/store";
-import { readableSql } from "../shares/reader";
+import { readableSql } from "../shares/access";
 import { reachableSql, reachOf, type ReachPlaceholders } from "../workspaces/access";
 import type { z } from "zod";
 import type { AnalysisSummary } from "../schemas/analyses";
@@ -172,7 +172,7 @@ export async function questionIdsOf(sql: SqlSession, workspaceId: string, ids: r
 }
 
 /**
- * An analysis a reader can read (lib/shares/reader.ts): its version (the row's xmin and its creator's email), its
+ * An analysis a reader can read (lib/shares/access.ts): its version (the row's xmin and its creator's email), its
  * status, unless `known` is that version (the caller has the body of that version) its stored
  * body when it has one and `body` is asked for, else its columns, and for a questions analysis its
  * run ids and its run's hold, which its body shows but its version does not cover.

@@ -24,7 +24,7 @@ import { lastBrandRate } from "../visibility/last-rate";
 import { marginSummary } from "../words/plan";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, runQueued } from "../work/events";
-import { presentNewFanout } from "./read";
+import { readNewFanout } from "./read";
 
 type Request = z.output<typeof FanoutRequest>;
 
@@ -228,7 +228,7 @@ export async function startFanout(actor: FanoutActor, input: Request, hooks: Fan
       );
       await queueJobs(tx, jobs);
       await hooks.after?.(tx, fanoutId);
-      return presentNewFanout(tx, fanoutId);
+      return readNewFanout(tx, fanoutId);
     },
     // A large fanout writes a thousand runs and holds; busy workspaces queue on the balance lock.
     { maxWait: 30_000, timeout: 60_000 },

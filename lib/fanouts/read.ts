@@ -13,10 +13,10 @@ import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { billingSettings } from "../billing/settings";
-import { holdShape, holdVersionSql } from "../billing/store";
+import { holdVersionSql } from "../billing/store";
 import { readWaiting } from "../changes/wait";
 import type { Tx } from "../db/client";
-import { allOf, bool, date, defineStatement, group, int, json, optional, text, type RowOf } from "../db/statement";
+import { allOf, bool, date, defineStatement, group, int, optional, text } from "../db/statement";
 import { sqlIn, standalone, type SqlSession } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import { notFound } from "../http/errors";
@@ -26,12 +26,10 @@ import { getProjectOrThrow } from "../projects/read";
 import { fanoutRunCountsSql, fanoutRunsDigestSql, fanoutRunsFinished, runsOfFanoutWithHolds } from "../runs/fanout-runs";
 import { isFinished, statusOfCounts, type RunCounts } from "../runs/status";
 import type { Fanout, FanoutList, FanoutQueryReport, FanoutsQuery } from "../schemas/fanouts";
-import type { RunStatus } from "../schemas/runs";
-import { readableSql, readerOf, type Reader } from "../shares/reader";
+import { readableSql, readerOf, type Reader } from "../shares/access";
 import { reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { presentFanout, queryReportOf, summaryOf } from "./present";
-import { fanoutColumns, observedRunColumns, type FanoutRow } from "./rows";
-
+import { fanoutColumns, observedRunColumns } from "./rows";
 
 /** A fanout's runs in id order: what the detail shows of each, with its row's version and its hold's. */
 const FANOUT_RUNS = runsOfFanoutWithHolds("fanout_runs", { runVersion: text("r.xmin"), holdVersion: text(holdVersionSql("h")), run: group(observedRunColumns) });
@@ -39,7 +37,7 @@ const FANOUT_RUNS = runsOfFanoutWithHolds("fanout_runs", { runVersion: text("r.x
 const fanoutRuns = (session: SqlSession, fanoutId: string) => FANOUT_RUNS.query(session, { fanout: fanoutId });
 
 /** A fanout the service itself is creating, read in its transaction (no access check: the caller made it). */
-export async function presentNewFanout(tx: Tx, fanoutId: string) {
+export async function readNewFanout(tx: Tx, fanoutId: string) {
   const row = await tx.fanout.findUniqueOrThrow({ where: { id: fanoutId }, include: { createdBy: { select: { email: true } } } });
   return presentFanout(row, (await fanoutRuns(sqlIn(tx), fanoutId)).map((r) => r.run));
 }
@@ -51,7 +49,7 @@ export async function presentNewFanout(tx: Tx, fanoutId: string) {
  */
 const SIGNATURE = `f.xmin::text || ':' || COALESCE(${fanoutRunsDigestSql("f.id")}, '') || ':' || COALESCE(u.email, '')`;
 
-/** A fanout the reader can read (lib/shares/reader.ts), with its signature and its row version; its columns only unless `known` is the signature. */
+/** A fanout the reader can read (lib/shares/access.ts), with its signature and its row version; its columns only unless `known` is the signature. */
 const FANOUT_HEAD = defineStatement({
   label: "fanout_head",
   params: ["fanout", "user", "own", "share", "known"],

@@ -16,7 +16,7 @@ import { statusOfCounts } from "../runs/status";
 import type { Monitor, MonitorList, MonitorPrompt, MonitorsQuery, MonitorSummary, Tick, TickList, TickSummary } from "../schemas/monitors";
 import type { ENGINE_IDS } from "../schemas/common";
 import type { Entity } from "../schemas/visibility";
-import { readableSql, readerOf, type Reader } from "../shares/reader";
+import { readableSql, readerOf, type Reader } from "../shares/access";
 import { reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { tickSummary } from "../words/ticks";
 import { monthStart, scheduleOf, type Every } from "./schedule";
@@ -119,7 +119,7 @@ const monitorFrom =
   `monitors mo LEFT JOIN users u ON u.id = mo.created_by_user_id ` +
   `LEFT JOIN LATERAL (SELECT * FROM monitor_ticks WHERE monitor_id = mo.id ORDER BY id DESC LIMIT 1) lt ON true ${liveJoin("lt", "la")}`;
 
-/** One monitor; with a credential (`user`) or a working share (`share`), only one the reader may read (lib/shares/reader.ts). */
+/** One monitor; with a credential (`user`) or a working share (`share`), only one the reader may read (lib/shares/access.ts). */
 const MONITOR = defineStatement({
   label: "monitor",
   params: ["user", "own", "share", "monitor", "month"],
@@ -276,7 +276,7 @@ export async function getMonitor(principal: Principal, monitorId: string): Promi
 }
 
 /**
- * GET /monitors/{id} for a credential or a working share link (lib/shares/reader.ts), or null
+ * GET /monitors/{id} for a credential or a working share link (lib/shares/access.ts), or null
  * when the reader cannot read the monitor (out of reach, revoked, deleted).
  */
 export async function readMonitor(reader: Reader, monitorId: string): Promise<z.input<typeof Monitor> | null> {

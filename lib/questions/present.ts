@@ -2,9 +2,7 @@
 import type { z } from "zod";
 import { presentRunCharge } from "../billing/present";
 import { billingSettings } from "../billing/settings";
-import { findHold, type HoldRow } from "../billing/store";
-import { analysisRunIds } from "../analyses/store";
-import { standalone } from "../db/sql";
+import type { HoldRow } from "../billing/store";
 import type { QuestionsAnalysis } from "../schemas/questions";
 import type { QuestionsResult } from "./execute";
 
@@ -42,11 +40,4 @@ export function presentQuestionsAnalysis(row: QuestionsRow, runIds: string[], ho
     provenance: result?.provenance ?? null,
     charge: presentRunCharge(hold, billingSettings().enabled),
   };
-}
-
-/** Reads what the row does not hold (its run and that run's hold) and presents it. */
-export async function loadQuestionsAnalysis(row: QuestionsRow): Promise<z.input<typeof QuestionsAnalysis>> {
-  const runIds = await analysisRunIds(row.id);
-  const hold = runIds[0] ? await findHold(standalone(), { runId: runIds[0] }) : null;
-  return presentQuestionsAnalysis(row, runIds, hold);
 }

@@ -11,19 +11,18 @@
 // the database says on every read which version is current.
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { holdJoin, holdShape, holdVersionSql } from "../billing/store";
+import { holdJoin, holdVersionSql } from "../billing/store";
 import { billingSettings } from "../billing/settings";
-import { allOf, date, defineStatement, group, int, json, optional, packed, text, type Columns, type RowOf } from "../db/statement";
+import { allOf, defineStatement, group, json, optional, packed, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import { pageOf, decodeCursor } from "../http/pagination";
 import type { Run, RunList, RunStatus, RunsQuery, PromptBatch } from "../schemas/runs";
-import { readableSql, readerOf, type Reader } from "../shares/reader";
+import { readableSql, readerOf, type Reader } from "../shares/access";
 import { reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { presentBatch, presentRun, presentRunSummary, presentRunWithEnvelope, promptBatchText } from "./present";
-import { batchColumns, runColumns, runSummaryColumns, type BatchRow, type RunRow, type RunSummaryRow } from "./rows";
+import { batchColumns, runColumns, runSummaryColumns, type RunRow } from "./rows";
 import { isFinished } from "./status";
-import { db } from "../db/client";
 import { ApiError, notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { readWaiting, waitUntilFinished } from "../changes/wait";
@@ -37,7 +36,7 @@ const RUN_FROM = `runs r ${RUN_JOINS}`;
 const RUN_VERSION = `CROSS JOIN LATERAL (SELECT r.xmin::text || ':' || ${holdVersionSql("h")} || ':' || COALESCE(u.email, '') AS version) v`;
 
 /**
- * A run the reader can read (lib/shares/reader.ts), with its version; its columns only when that
+ * A run the reader can read (lib/shares/access.ts), with its version; its columns only when that
  * version is not `known` (the caller has the body of it), packed in one column so that the usual
  * answer (unchanged) is a version and two nulls; its raw envelope only when `envelope` is true.
  */

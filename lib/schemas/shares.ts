@@ -4,7 +4,8 @@
 //
 // What can be shared is SHARE_TARGETS: a kind is one entry there (its collection, path parameter
 // and id), which gives it its four endpoints here, its MCP tools and its CLI prefix; the server's
-// side of a kind is one entry of SHARE_KINDS (lib/shares/kinds.ts).
+// side of a kind is one entry of SHARE_KINDS (lib/shares/read.ts) and one of PUBLIC_COPIES
+// (lib/shares/present.ts).
 import { z } from "zod";
 import { DateTime, idOf, idSchemas } from "./common";
 import { defineEndpoint } from "./endpoint";

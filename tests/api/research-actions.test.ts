@@ -8,7 +8,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db/client";
 import { createProject } from "@/lib/projects/create";
 import { progressOfAll } from "@/lib/research/progress";
-import { workingShare } from "@/lib/shares/service";
+import { workingShare } from "@/lib/shares/read";
 import { localDriver } from "@/lib/work/local-driver";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";

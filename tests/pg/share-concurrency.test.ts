@@ -7,7 +7,7 @@ import { POST as rotateRunShare } from "@/app/api/v1/runs/[run_id]/share/rotate/
 import { resetConfig } from "@/lib/config/env";
 import { newId } from "@/lib/db/ids";
 import { createProject } from "@/lib/projects/create";
-import { sharedObject } from "@/lib/shares/public";
+import { sharedObject } from "@/lib/shares/read";
 import { db } from "@/lib/db/client";
 import { usePostgresDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";

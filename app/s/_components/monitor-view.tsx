@@ -4,7 +4,7 @@
 // and nothing of the workspace, its creator, spend, budget or alert settings.
 import type { Dashboard } from "@/lib/monitors/dashboard";
 import { scheduleInWords } from "@/lib/schemas/monitors";
-import type { PublicMonitor } from "@/lib/shares/kinds";
+import type { PublicMonitor } from "@/lib/shares/present";
 import { Section } from "../../_components/ui";
 import { marketText } from "../../(research)/_components/market";
 import { PromptList } from "../../(research)/monitors/_components/prompt-list";

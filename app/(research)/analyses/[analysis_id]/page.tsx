@@ -19,7 +19,7 @@ import { progressOfAll } from "@/lib/research/progress";
 import { isFinished } from "@/lib/runs/status";
 import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
-import { getShareStatus } from "@/lib/shares/service";
+import { getShareStatus } from "@/lib/shares/read";
 import { Notice, Section } from "../../../_components/ui";
 import { ExcludedRuns, Facts, Failure, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
 import { CitationsView } from "../../../s/_components/citations-view";

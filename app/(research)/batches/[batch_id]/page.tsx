@@ -10,7 +10,7 @@ import { engineAttemptsOf, progressOfAll } from "@/lib/research/progress";
 import { getBatch } from "@/lib/runs/read";
 import { isFinished } from "@/lib/runs/status";
 import { PromptBatch } from "@/lib/schemas/runs";
-import { getShareStatus } from "@/lib/shares/service";
+import { getShareStatus } from "@/lib/shares/read";
 import { BatchView } from "../../../s/_components/batch-view";
 import { excerpt } from "../../../s/_lib/answer";
 import { engineName, promptOfInput } from "../../../s/_lib/view";

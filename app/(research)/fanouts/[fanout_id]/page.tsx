@@ -9,7 +9,7 @@ import { getFanout } from "@/lib/fanouts/read";
 import { queryReportOf } from "@/lib/fanouts/present";
 import { getProject } from "@/lib/projects/read";
 import { progressOfAll } from "@/lib/research/progress";
-import { getShareStatus } from "@/lib/shares/service";
+import { getShareStatus } from "@/lib/shares/read";
 import { Section } from "../../../_components/ui";
 import { FANOUT_FINISHED, FanoutView } from "../../../s/_components/fanout-view";
 import { ResearchPage, type Crumb } from "../../_components/frame";

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { chartAlerts, listAlerts } from "@/lib/alerts/read";
 import { listDigests } from "@/lib/digests/read";
 import { monitorDashboard, versionAsked } from "@/lib/monitors/dashboard";
-import { getShareStatus } from "@/lib/shares/service";
+import { getShareStatus } from "@/lib/shares/read";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError, notFound as notFoundError } from "@/lib/http/errors";
 import { getMonitor, listTicks } from "@/lib/monitors/read";

@@ -12,7 +12,7 @@ import { getRun } from "@/lib/runs/read";
 import { isFinished } from "@/lib/runs/status";
 import { promptResultOf, type SourceObservation } from "@/lib/schemas/results";
 import { Run } from "@/lib/schemas/runs";
-import { getShareStatus } from "@/lib/shares/service";
+import { getShareStatus } from "@/lib/shares/read";
 import { Section } from "../../../_components/ui";
 import { AuditView } from "../../../s/_components/audit-view";
 import { OutLink, ScrollTable, Tag } from "../../../s/_components/bits";

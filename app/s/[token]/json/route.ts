@@ -1,9 +1,9 @@
 // `/s/<token>.json` (rewritten here by next.config.mjs): the shared object exactly as the API
-// answers it, with who and where left out (lib/shares/public.ts); 404 in the API's envelope for
+// answers it, with who and where left out (lib/shares/read.ts); 404 in the API's envelope for
 // any token that does not work.
 import { notFound } from "@/lib/http/errors";
 import { jsonResponse } from "@/lib/http/respond";
-import { sharedObject } from "@/lib/shares/public";
+import { sharedObject } from "@/lib/shares/read";
 import { SHARE_HEADERS } from "../../_lib/headers";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,10 @@
-// POST /monitors/{monitor_id}/share/rotate (lib/shares/routes.ts); the other methods answer 405.
-import { shareRotateRoutes } from "@/lib/shares/routes";
+// POST /monitors/{monitor_id}/share/rotate: replace the monitor's link.
+import { otherMethods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+import { rotateMonitorShare } from "@/lib/schemas/shares";
+import { rotateShare } from "@/lib/shares/create";
 
-export const { POST, GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = shareRotateRoutes("monitor");
+export const POST = route(rotateMonitorShare, ({ principal, params }) => rotateShare(principal, "monitor", params.monitor_id!));
+
+// Methods this path does not serve: 405 in the error envelope (lib/http/methods.ts).
+export const { GET, PUT, PATCH, DELETE, HEAD, OPTIONS } = otherMethods({ POST });

@@ -1,7 +1,8 @@
 // Who reads an object through the API's reads (lib/runs/read.ts, lib/fanouts/read.ts, the
-// analyses' read): a credential, which reaches the objects of its workspaces, or a share link
-// whose token has been checked, which reaches its one object while it works. The reads take
-// either, so a public page reads exactly what GET answers, by the same statements and presenters.
+// analyses' read): a credential, which reaches the objects of its workspaces
+// (lib/workspaces/access.ts), or a share link whose token has been checked, which reaches its one
+// object while it works. The reads take either, so a public page reads exactly what GET answers,
+// by the same statements and presenters.
 import type { Principal } from "../auth/principal";
 import { reachableSql, reachOf, type ReachPlaceholders } from "../workspaces/access";
 
