@@ -16,7 +16,6 @@ import { readMonitor } from "../monitors/read";
 import { runStartsByStatus } from "../runs/page-reads";
 import { readBatch, readRun } from "../runs/read";
 import { statusOfCounts, type RunCounts } from "../runs/status";
-import type { RunStatus } from "../schemas/runs";
 import type { ShareKind, ShareStatus } from "../schemas/shares";
 import { defineStatement, standalone, text } from "../db/statement";
 import { reachableSql, reachOf } from "../workspaces/access";

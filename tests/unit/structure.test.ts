@@ -183,3 +183,85 @@ describe("who owns which table", () => {
     expect(stale).toEqual([]);
   });
 });
+
+// docs/architecture.md "The shape of a domain": which of create.ts, read.ts, present.ts and jobs/
+// each domain folder has (a mark: it has it; a dash: it has none, and the row says why), and the
+// rules every domain keeps: a route file reaches a domain only through its create.ts (requests that
+// change something) or read.ts (reads); a presenter takes rows and answers JSON, reading nothing;
+// lib/ builds no route handler; and the map of the tree (the folder table) names every file.
+describe("the shape of a domain", () => {
+  const doc = readFileSync(path.join(ROOT, "docs", "architecture.md"), "utf8");
+  const sectionOf = (title: string) => {
+    const start = doc.indexOf(title);
+    expect(start, `docs/architecture.md has "${title}"`).toBeGreaterThan(-1);
+    const end = doc.indexOf("\n## ", start + title.length);
+    return doc.slice(start, end === -1 ? undefined : end);
+  };
+  const PARTS = ["create.ts", "read.ts", "present.ts", "jobs"] as const;
+  const shapes = sectionOf("## The shape of a domain")
+    .split("\n")
+    .filter((line) => /^\| `lib\/\w+\/` \|/.test(line))
+    .map((line) => {
+      const cells = line.split("|").slice(1, -1).map((c) => c.trim());
+      return { folder: cells[0]!.replaceAll("`", ""), marks: PARTS.map((_, i) => cells[i + 1]!) };
+    });
+  const domains = shapes.map((s) => s.folder);
+  const domainOf = (file: string) => domains.find((d) => file.startsWith(d));
+
+  it("lists domain folders that exist, each part marked ✓ exactly when the folder has it", () => {
+    expect(domains.length).toBeGreaterThan(10);
+    const wrong = shapes.flatMap(({ folder, marks }) =>
+      PARTS.flatMap((part, i) => {
+        const has = (() => {
+          try {
+            return statSync(path.join(ROOT, folder, part)) !== undefined;
+          } catch {
+            return false;
+          }
+        })();
+        const marked = marks[i]!.startsWith("✓");
+        if (!marked && !/^—\s*\S/.test(marks[i]!)) return [`${folder}${part}: neither ✓ nor "— why"`];
+        return has === marked ? [] : [`${folder}${part}: ${marked ? "marked ✓ but missing" : "marked — but present"}`];
+      }),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it("lets route files reach a domain only through its create.ts or read.ts", () => {
+    const routes = filesUnder("app/api/v1").filter((f) => f.endsWith("/route.ts"));
+    const strays = routes.flatMap((f) =>
+      importsOf(f, true)
+        .filter((t) => domainOf(t) !== undefined && !/\/(create|read)\.ts$/.test(t))
+        .map((t) => `${f} -> ${t}`),
+    );
+    expect(strays).toEqual([]);
+  });
+
+  it("keeps presenters free of reads: no database module, no store, no read.ts or create.ts", () => {
+    const reading = (t: string) => t.startsWith("lib/db/") || /\/(read|create|store)\.ts$/.test(t);
+    const strays = libFiles
+      .filter((f) => f.endsWith("/present.ts"))
+      .flatMap((f) => importsOf(f).filter(reading).map((t) => `${f} -> ${t}`));
+    expect(strays).toEqual([]);
+  });
+
+  it("builds route handlers only in app/: nothing in lib/ but lib/http imports the route wrapper", () => {
+    expect(libFiles.filter((f) => !f.startsWith("lib/http/") && importsOf(f, true).includes("lib/http/route.ts"))).toEqual([]);
+  });
+
+  it("maps every file and folder of lib/: each is named in its folder's row of the folder table", () => {
+    const rows = sectionOf("## The layers").split("\n").filter((line) => line.startsWith("| `lib/"));
+    const missing = readdirSync(path.join(ROOT, "lib"))
+      .filter((name) => statSync(path.join(ROOT, "lib", name)).isDirectory())
+      .flatMap((folder) => {
+        const row = rows.find((line) => line.split("|")[1]!.includes(`\`lib/${folder}/\``));
+        if (!row) return [`lib/${folder}/: no row`];
+        const named = new Set([...row.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.replace(/\/$/, "")));
+        return readdirSync(path.join(ROOT, "lib", folder))
+          .filter((name) => name !== "generated")
+          .filter((name) => !named.has(name) && !named.has(name.replace(/\.(ts|tsx|mjs)$/, "")))
+          .map((name) => `lib/${folder}/${name}`);
+      });
+    expect(missing).toEqual([]);
+  });
+});
