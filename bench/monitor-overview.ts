@@ -1,5 +1,5 @@
 // Benchmark: a project's monitor overview (GET /projects/{id}/monitor-overview's service,
-// lib/monitors/overview.ts) on PostgreSQL: a project of 10 monitors, each a year of daily ticks of
+// lib/monitors/read.ts) on PostgreSQL: a project of 10 monitors, each a year of daily ticks of
 // 5 entities on 3 engines (figures for "all" and each engine), among 20 other projects' monitors
 // of the same size, read through the caller's access (the project, its monitors, every cell's
 // figures: three statements), beside the bare figures statement sent through pg with its rows
@@ -24,7 +24,7 @@ const ENTITIES = ["Acme", "Globex", "Initech", "Umbrella", "Hooli"];
 const { ensureUser } = await import("@/lib/accounts/users");
 const { createProject } = await import("@/lib/projects/create");
 const { createMonitor } = await import("@/lib/monitors/create");
-const { monitorOverview, OVERVIEW_FIGURES } = await import("@/lib/monitors/overview");
+const { monitorOverview, OVERVIEW_FIGURES } = await import("@/lib/monitors/read");
 
 const bench = await openBenchDatabase(true);
 const pool = bench.database.pool!;

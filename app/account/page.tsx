@@ -1,8 +1,6 @@
 import type { ReactNode } from "react";
 import { listApiKeys } from "@/lib/auth/read";
-import { workspaceBillingSummary } from "@/lib/billing/summary";
-import { workspaceTransactions } from "@/lib/billing/transactions";
-import { workspaceUsage } from "@/lib/billing/usage";
+import { workspaceBillingSummary, workspaceTransactions, workspaceUsage } from "@/lib/billing/read";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { enginesSimulated } from "@/lib/config/engines";
 import { listProjects } from "@/lib/projects/read";

@@ -1,6 +1,6 @@
 // Ledger transactions as a table that reflows on a phone: date and amount, then the
 // description, then kind, bucket and who.
-import type { workspaceTransactions } from "@/lib/billing/transactions";
+import type { workspaceTransactions } from "@/lib/billing/read";
 import { tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../_components/ui";
 
 type Transaction = Awaited<ReturnType<typeof workspaceTransactions>>["items"][number];

@@ -7,7 +7,7 @@ import { workspaceExists } from "../workspaces/read";
 import { adjustCredit, grantPromo, recordPurchase } from "./ledger";
 import { MoneyFormatError, parseUsd } from "./money";
 import { presentTransaction } from "./present";
-import { workspaceBillingSummaryForOperator } from "./summary";
+import { workspaceBillingSummaryForOperator } from "./read";
 
 export const BILLING_ADMIN_USAGE = `  npm run admin -- credit:add --workspace ws_... --usd 25.00 [--promo] [--note TEXT]
       records a purchase (with --promo, a promotional grant, spent first) and prints it with the new balance

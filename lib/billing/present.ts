@@ -1,10 +1,10 @@
-// Billing rows as the API shows them (spec 2.8, RunCharge of 2.3): bigint micro-dollars become
-// decimal strings here and nowhere else.
+// Billing rows as the API shows them (spec 2.8, RunCharge of 2.3) and the rate card (GET /pricing):
+// bigint micro-dollars become decimal strings here and nowhere else.
 import type { z } from "zod";
-import type { BillingSummary, RunCharge, Transaction, UsageRow } from "../schemas/billing";
-import { availableMicros, type BalanceMicros } from "./ledger";
+import type { BillingSummary, RateCard, RunCharge, Transaction, UsageRow } from "../schemas/billing";
 import { formatUsd } from "./money";
-import type { HoldRow, TransactionRow } from "./store";
+import type { LoadedRateCard } from "./rate-card";
+import type { BalanceMicros, HoldRow, TransactionRow } from "./store";
 
 
 export function presentTransaction(row: TransactionRow): z.input<typeof Transaction> {
@@ -26,6 +26,8 @@ export function presentSummary(input: {
   workspaceId: string;
   enabled: boolean;
   balance: BalanceMicros;
+  /** What the balance leaves available (ledger.ts availableMicros). */
+  availableMicros: bigint;
   spendMonthToDateMicros: bigint;
   addCreditUrl: string;
 }): z.input<typeof BillingSummary> {
@@ -39,7 +41,7 @@ export function presentSummary(input: {
     // Strings whether or not billing is on (spec 2.8): with billing off nothing new is held, so
     // held is 0.00 unless work queued while billing was on is still unfinished.
     held_usd: formatUsd(balance.heldMicros),
-    available_usd: formatUsd(availableMicros(balance)),
+    available_usd: formatUsd(input.availableMicros),
     spend_month_to_date_usd: formatUsd(input.spendMonthToDateMicros),
     add_credit_url: input.addCreditUrl,
   };
@@ -79,5 +81,19 @@ export function presentUsageRow(row: UsageAggregate): z.input<typeof UsageRow> {
     operations: row.operations,
     units: row.units,
     charged_usd: formatUsd(row.chargedMicros),
+  };
+}
+
+export function presentRateCard(card: LoadedRateCard): z.input<typeof RateCard> {
+  return {
+    version: card.version,
+    effective_from: card.effectiveFrom,
+    currency: card.currency,
+    prices: card.prices.map((p) => ({
+      product: p.product,
+      engine: p.engine,
+      unit: p.unit,
+      unit_price_usd: formatUsd(p.unitPriceMicros),
+    })),
   };
 }

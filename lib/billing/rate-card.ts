@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { BillingProduct, BillingUnit, RateCard } from "../schemas/billing";
-import { formatUsd, parseUsd } from "./money";
+import { BillingProduct, BillingUnit } from "../schemas/billing";
+import { parseUsd } from "./money";
 
 export type Price = {
   product: z.infer<typeof BillingProduct>;
@@ -68,18 +68,4 @@ export function priceOf(card: LoadedRateCard, product: Price["product"], engine:
     card.prices.find((p) => p.product === product && p.engine === engine) ??
     card.prices.find((p) => p.product === product && p.engine === null)
   );
-}
-
-export function presentRateCard(card: LoadedRateCard): z.input<typeof RateCard> {
-  return {
-    version: card.version,
-    effective_from: card.effectiveFrom,
-    currency: card.currency,
-    prices: card.prices.map((p) => ({
-      product: p.product,
-      engine: p.engine,
-      unit: p.unit,
-      unit_price_usd: formatUsd(p.unitPriceMicros),
-    })),
-  };
 }

@@ -21,7 +21,8 @@ import { releaseHold } from "../billing/holds";
 import { engineConfig } from "../config/engines";
 import { sentimentFigures, type JudgedRun } from "../visibility/judge";
 import { finishJudgedAnalysis, judgeRuns } from "../visibility/judging";
-import { monitorRow, tickRow, type MonitorRow, type TickComparison, type TickRow } from "./read";
+import { monitorRow, tickRow } from "./read";
+import type { MonitorRow, TickComparison, TickRow } from "./rows";
 import { tickChanges } from "./series";
 
 const LOCK_TICK = defineStatement({

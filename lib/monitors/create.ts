@@ -1,29 +1,35 @@
-// Monitors: create, change, delete, rotate the webhook secret, run a tick now. Every monitor is
-// read through the caller's access (404 outside their workspaces, as a missing one); what is
-// measured is kept exactly, so that a change to it starts a new series (version + 1) and a change
-// to when or how much does not.
+// Monitors: create, change, delete, rotate the webhook secret, run a tick now, and the estimate
+// of one before it is made. Every monitor is read through the caller's access (404 outside their
+// workspaces, as a missing one); what is measured is kept exactly, so that a change to it starts a
+// new series (version + 1) and a change to when or how much does not.
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import { alertTickOutcome } from "../alerts/raise";
 import type { Principal } from "../auth/principal";
-import { parseUsd } from "../billing/money";
+import { priceLines } from "../billing/holds";
+import { formatUsd, parseUsd } from "../billing/money";
+import { billingSettings, currentRateCard } from "../billing/settings";
 import { engineConfig } from "../config/engines";
 import { config } from "../config/env";
 import { db, type Tx } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { newId } from "../db/ids";
 import { standalone, sqlIn } from "../db/sql";
-import { checkSources, refuseOverMaxExecutions } from "../fanouts/create";
+import { checkSources, marginOf, refuseOverMaxExecutions } from "../fanouts/create";
 import { ApiError } from "../http/errors";
 import { log } from "../log";
 import { checkTarget, UnsafeUrlError } from "../net/safe-fetch";
 import { getProjectOrThrow } from "../projects/read";
 import { resolveEngines } from "../runs/create";
 import { domainNameOf } from "../schemas/projects";
-import { MONITOR_LIMITS, type MonitorRequest, type MonitorUpdateRequest } from "../schemas/monitors";
+import { MONITOR_LIMITS, type MonitorEstimate, type MonitorRequest, type MonitorUpdateRequest } from "../schemas/monitors";
 import type { EntityInput } from "../schemas/visibility";
+import { detectableChange } from "../stats";
 import { entitiesFromContext, normalizeEntity, type Entity, type EntityContext } from "../visibility/entities";
-import { lastTickFiguresOf, monitorPrompts, monitorRow, presentMonitor, presentTick, reachableMonitorRow, tickFiguresOf, tickRow, type MonitorRow } from "./read";
+import { detectableSummary } from "../words/plan";
+import { presentMonitor, presentTick } from "./present";
+import { lastTickFiguresOf, monitorPrompts, monitorRow, reachableMonitorRow, tickFiguresOf, tickRow } from "./read";
+import type { MonitorRow } from "./rows";
 import { nextSlot, storedSchedule } from "./schedule";
 import { newWebhookSecret, sealWebhookSecret } from "./secret";
 import { runTickNow } from "./ticks";
@@ -237,4 +243,70 @@ export async function runMonitor(principal: Principal, monitorId: string, now = 
   await alertTickOutcome(tickId).catch((error: unknown) => log.error("a skipped tick's alert could not be raised", { tick_id: tickId, error }));
   const tick = (await tickRow(standalone(), tickId))!;
   return presentTick(tick, await tickFiguresOf([{ tick, monitor: row }]));
+}
+
+// ---------------------------------------------------------------------------
+// POST /monitors/estimate: what a monitor would run each tick, what a tick and a month would cost
+// at the current rate card, how precise each tick's rates will be and how large a change between
+// two ticks its alerts would catch (decisions.md "Statistics users can plan with"). Creates, holds
+// and resolves nothing.
+// ---------------------------------------------------------------------------
+
+/** The most ticks a month holds: every day, 31; every week, 5. */
+const TICKS_PER_MONTH = { day: 31, week: 5 } as const;
+
+export async function estimateMonitor(principal: Principal, body: CreateBody): Promise<z.input<typeof MonitorEstimate>> {
+  const project = await getProjectOrThrow(principal, body.project);
+  const engines = resolveEngines(body.engines, engineConfig().enabled);
+  const runs = body.runs ?? MONITOR_LIMITS.runs.fallback;
+  await checkSources(db(), project.workspaceId, { project: project.id, prompts: body.prompts });
+  const m = body.entities ? body.entities.length : entitiesFromContext((project.context ?? {}) as EntityContext).length;
+  if (m === 0) {
+    throw new ApiError("invalid_request", "entities: the project's context names no brand or competitor; give entities, or add brands and competitors to the project.");
+  }
+  const card = currentRateCard();
+  const perEngine = body.prompts.length * runs;
+  const { lines, totalMicros: runsMicros } = priceLines(engines.map((engine) => ({ product: "prompt" as const, engine, units: perEngine })), card);
+  // A judge is its own line: one unit per run of the tick (held at its start, paid per run judged).
+  const executions = body.prompts.length * engines.length * runs;
+  const judgeEngine = body.judge ? checkJudgeEngine(body.judge.engine) : null;
+  const judgeLine = judgeEngine ? priceLines([{ product: "judge", engine: judgeEngine, units: executions }], card).lines[0]! : null;
+  const totalMicros = runsMicros + (judgeLine?.amountMicros ?? 0n);
+  const ticksPerMonth = TICKS_PER_MONTH[(body.schedule ?? MONITOR_LIMITS.schedule).every];
+  const budget = body.monthly_budget_usd ? parseUsd(body.monthly_budget_usd) : null;
+
+  const margin = await marginOf(project.id, perEngine);
+  const minChange = body.alerts?.min_change ?? MONITOR_LIMITS.minChange.fallback;
+  const atLeastFloor = (delta: number | null) => (delta === null ? null : Math.max(delta, minChange / 100));
+  const change = {
+    entities: m,
+    min_change: minChange,
+    at_half: atLeastFloor(detectableChange(0.5, perEngine, m)),
+    at_last_rate: margin.last_rate ? atLeastFloor(detectableChange(margin.last_rate.visibility, perEngine, m)) : null,
+  };
+  return {
+    prompts: body.prompts.length,
+    engines: engines as z.input<typeof MonitorEstimate>["engines"],
+    runs,
+    executions_per_tick: executions,
+    max_executions: config().FANOUT_MAX_EXECUTIONS,
+    ticks_per_month: ticksPerMonth,
+    lines: lines.map((l) => ({
+      engine: l.engine as z.input<typeof MonitorEstimate>["lines"][number]["engine"],
+      executions: l.units,
+      unit_price_usd: formatUsd(l.unitPriceMicros),
+      amount_usd: formatUsd(l.amountMicros),
+    })),
+    judge: judgeLine
+      ? { engine: judgeLine.engine as NonNullable<z.input<typeof MonitorEstimate>["judge"]>["engine"], runs: executions, unit_price_usd: formatUsd(judgeLine.unitPriceMicros), amount_usd: formatUsd(judgeLine.amountMicros) }
+      : null,
+    per_tick_usd: formatUsd(totalMicros),
+    per_month_usd: formatUsd(totalMicros * BigInt(ticksPerMonth)),
+    monthly_budget_usd: budget === null ? null : formatUsd(budget),
+    ticks_within_budget: budget === null ? null : totalMicros === 0n ? ticksPerMonth : Math.min(ticksPerMonth, Number(budget / totalMicros)),
+    pricing_version: card.version,
+    billing_enabled: billingSettings().enabled,
+    margin,
+    detectable_change: { ...change, summary: detectableSummary({ ...change, last_rate: margin.last_rate }) },
+  };
 }

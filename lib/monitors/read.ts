@@ -1,26 +1,27 @@
-// Reading monitors and their ticks: typed statements (lib/db/statement.ts) and the one presenter
-// of each. A tick's status and charge are stored once it closes; while its fanout runs they are
-// read from the fanout's runs and their holds, so a tick always says what its fanout says.
+// Reading monitors and their ticks (typed statements, lib/db/statement.ts; the rows they answer
+// are ./rows.ts's, shown by ./present.ts), and a project's monitor overview. A tick's status and
+// charge are stored once it closes; while its fanout runs they are read from the fanout's runs and
+// their holds, so a tick always says what its fanout says.
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { formatUsd } from "../billing/money";
 import { billingSettings } from "../billing/settings";
-import { holdJoin, holdSumsSql } from "../billing/store";
-import { allOf, bool, date, defineStatement, group, int, json, micros, optional, text, type RowOf } from "../db/statement";
+import { allOf, date, defineStatement, int, json, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/read";
 import { tickLiveRunsSql } from "../runs/fanout-runs";
-import { statusOfCounts } from "../runs/status";
-import type { Monitor, MonitorList, MonitorPrompt, MonitorsQuery, MonitorSummary, Tick, TickList, TickSummary } from "../schemas/monitors";
-import type { ENGINE_IDS } from "../schemas/common";
+import type { Monitor, MonitorList, MonitorsQuery, TickList } from "../schemas/monitors";
+import { SINCE_DAYS, SPARKLINE_POINTS, type MonitorOverview, type OverviewChange, type OverviewEntity, type OverviewMonitor } from "../schemas/overview";
 import type { Entity } from "../schemas/visibility";
 import { readableSql, readerOf, type Reader } from "../shares/access";
 import { reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
-import { tickSummary } from "../words/ticks";
-import { monthStart, scheduleOf, type Every } from "./schedule";
-import { seriesOf, tickFigures, type SeriesBody, type TickFigures } from "./series";
+import { overviewSummary, type OverviewFacts, type OverviewShift } from "../words/overview";
+import type { Tally } from "../words/sentences";
+import { presentMonitor, presentMonitorSummary, presentTick } from "./present";
+import { monitorColumns, tickColumns, type MonitorRow, type StoredPrompt, type TickRow } from "./rows";
+import { monthStart } from "./schedule";
+import { changeOf, figureColumns, pointsOf, seriesOf, tickFigures, type FigureRow, type SeriesBody, type TickFigures } from "./series";
 
 /** A timestamp parameter as the project writes them: the UTC wall time of timestamp(3). */
 const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
@@ -30,90 +31,6 @@ const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
  * tick's are stored): joined as `${a}` for the tick `${t}`.
  */
 const liveJoin = (t: string, a: string) => `LEFT JOIN LATERAL ${tickLiveRunsSql(`${t}.fanout_id`, `${t}.completed_at IS NULL`)} ${a} ON true`;
-
-/** One comparison of a tick's fanout, as stored (monitor_ticks.comparisons): the pair of engines (an API and its app) and the comparison's id. */
-export type TickComparison = { a: string; b: string; analysis_id: string };
-
-/** A tick's columns (alias t) and its live figures (alias a, from liveJoin). */
-export const tickColumns = (t: string, a: string) => ({
-  id: text(`${t}.id`),
-  monitorId: text(`${t}.monitor_id`),
-  version: int(`${t}.version`),
-  scheduledFor: date(`${t}.scheduled_for`),
-  trigger: text<"schedule" | "manual">(`${t}.trigger`),
-  status: text<z.output<typeof Tick>["status"]>(`${t}.status`),
-  skipReason: text<"insufficient_credit" | "budget_exhausted">(`${t}.skip_reason`).nullable,
-  fanoutId: text(`${t}.fanout_id`).nullable,
-  analysisId: text(`${t}.analysis_id`).nullable,
-  comparisons: json<TickComparison[]>(`${t}.comparisons`),
-  chargedMicros: micros(`${t}.charged_micros`).nullable,
-  judgeEngine: text(`${t}.judge_engine`).nullable,
-  judgeHoldId: text(`${t}.judge_hold_id`).nullable,
-  error: json(`${t}.error`).nullable,
-  createdAt: date(`${t}.created_at`),
-  completedAt: date(`${t}.completed_at`).nullable,
-  live: group({
-    queued: int(`${a}.queued`),
-    running: int(`${a}.running`),
-    completed: int(`${a}.completed`),
-    failed: int(`${a}.failed`),
-    started: bool(`${a}.started`),
-    captured: micros(`${a}.captured`),
-  }),
-});
-
-export type TickRow = RowOf<ReturnType<typeof tickColumns>>;
-
-/**
- * What a monitor's ticks count against its budget this UTC month (`month`, a timestamp in SQL):
- * the charges of the ticks that finished this month, and what the open ones hold and have paid
- * this month.
- */
-export const monitorSpendSql = (m: string, month: string) => {
-  const sums = holdSumsSql("h", month);
-  return (
-    `((SELECT COALESCE(sum(ct.charged_micros), 0) FROM monitor_ticks ct WHERE ct.monitor_id = ${m}.id AND ct.completed_at >= ${month}) + ` +
-    `(SELECT ${sums.held} + ${sums.capturedSince} FROM monitor_ticks ot JOIN runs r ON r.fanout_id = ot.fanout_id ${holdJoin("h", "r.id")} ` +
-    `WHERE ot.monitor_id = ${m}.id AND ot.completed_at IS NULL) + ` +
-    // An open tick's judge hold (judged monitors): what it holds, and what it captured this month.
-    `(SELECT ${sums.held} + ${sums.capturedSince} FROM monitor_ticks jt JOIN credit_holds h ON h.id = jt.judge_hold_id ` +
-    `WHERE jt.monitor_id = ${m}.id AND jt.completed_at IS NULL))`
-  );
-};
-
-/**
- * A monitor's columns (alias mo, its creator u, its last tick lt with its live figures la). The
- * alias keeps clear of the access rule's own (`reach`, lib/workspaces/access.ts).
- */
-const monitorColumns = (month: string) => ({
-  id: text("mo.id"),
-  workspaceId: text("mo.workspace_id"),
-  projectId: text("mo.project_id"),
-  name: text("mo.name"),
-  status: text<"active" | "paused">("mo.status"),
-  version: int("mo.version"),
-  promptCount: int("jsonb_array_length(mo.prompts)"),
-  engines: json<string[]>("array_to_json(mo.engines)"),
-  runsPerPrompt: int("mo.runs_per_prompt"),
-  location: json("mo.location").nullable,
-  language: text("mo.language").nullable,
-  entities: json<Entity[]>("mo.entities"),
-  every: text<Every>("mo.schedule_every"),
-  minute: int("mo.schedule_minute"),
-  weekday: int("mo.schedule_weekday").nullable,
-  nextRunAt: date("mo.next_run_at"),
-  budgetMicros: micros("mo.monthly_budget_micros").nullable,
-  alerts: json<{ webhook_url: string | null; email: boolean; min_change: number; digest?: "off" | "weekly" }>("mo.alerts"),
-  judge: json<{ engine: string; sentiment: true }>("mo.judge").nullable,
-  createdAt: date("mo.created_at"),
-  createdByUserId: text("mo.created_by_user_id").nullable,
-  apiKeyId: text("mo.api_key_id").nullable,
-  createdBy: optional({ email: text("u.email") }, "u.id IS NOT NULL"),
-  spendMicros: micros(monitorSpendSql("mo", month)),
-  lastTick: optional(tickColumns("lt", "la"), "lt.id IS NOT NULL"),
-});
-
-export type MonitorRow = RowOf<ReturnType<typeof monitorColumns>>;
 
 const monitorFrom =
   `monitors mo LEFT JOIN users u ON u.id = mo.created_by_user_id ` +
@@ -153,42 +70,6 @@ const TICKS = defineStatement({
     (given.limit ? ` LIMIT ${p.limit}::int` : ""),
 });
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-/** A tick's status: stored once closed; while its fanout runs, the fanout's (running until the tick closes). */
-function tickStatus(row: TickRow): z.input<typeof Tick>["status"] {
-  if (row.completedAt || !row.fanoutId) return row.status;
-  return statusOfCounts(row.live, row.live.started) === "queued" ? "queued" : "running";
-}
-
-type EngineIdValue = (typeof ENGINE_IDS)[number];
-
-/** `figures`: what tickFiguresOf read for the tick's summary (a tick not in it has no figures yet). */
-export function presentTickSummary(row: TickRow, figures: TickFigures, billingEnabled = billingSettings().enabled): z.input<typeof TickSummary> {
-  const charged = row.completedAt ? (row.chargedMicros ?? 0n) : row.live.captured;
-  const status = tickStatus(row);
-  return {
-    id: row.id,
-    version: row.version,
-    scheduled_for: row.scheduledFor.toISOString(),
-    trigger: row.trigger,
-    status,
-    skip_reason: row.skipReason,
-    summary: tickSummary({ status, figures: figures.get(row.id) ?? null }),
-    fanout_id: row.fanoutId,
-    analysis_id: row.analysisId,
-    comparisons: row.comparisons.map((c) => ({ a: c.a as EngineIdValue, b: c.b as EngineIdValue, analysis_id: c.analysis_id })),
-    charged_usd: billingEnabled ? formatUsd(charged) : null,
-    error: (row.error ?? null) as z.input<typeof Tick>["error"],
-    created_at: row.createdAt.toISOString(),
-    completed_at: iso(row.completedAt),
-  };
-}
-
-export function presentTick(row: TickRow, figures: TickFigures, billingEnabled = billingSettings().enabled): z.input<typeof Tick> {
-  return { ...presentTickSummary(row, figures, billingEnabled), monitor_id: row.monitorId };
-}
-
 type Deciding = Pick<MonitorRow, "alerts" | "entities">;
 
 /** What the summaries of `ticks` read, each tick with the monitor that decides its test (min_change) and its brands: one statement. */
@@ -204,45 +85,6 @@ export function tickFiguresOf(ticks: readonly { tick: Pick<TickRow, "id" | "anal
 /** What the last ticks' summaries of `monitors` read. */
 export const lastTickFiguresOf = (monitors: readonly MonitorRow[], session: SqlSession = standalone()) =>
   tickFiguresOf(monitors.flatMap((m) => (m.lastTick ? [{ tick: m.lastTick, monitor: m }] : [])), session);
-
-function summaryFieldsOf(row: MonitorRow, figures: TickFigures) {
-  return {
-    id: row.id,
-    project: row.projectId,
-    name: row.name,
-    status: row.status,
-    version: row.version,
-    engines: row.engines as z.input<typeof Monitor>["engines"],
-    runs: row.runsPerPrompt,
-    schedule: scheduleOf({ every: row.every, minute: row.minute, weekday: row.weekday }),
-    location: (row.location ?? null) as z.input<typeof Monitor>["location"],
-    language: row.language,
-    entities: row.entities,
-    monthly_budget_usd: row.budgetMicros === null ? null : formatUsd(row.budgetMicros),
-    // Monitors made before the digest have no alerts.digest: off.
-    alerts: { webhook_url: row.alerts.webhook_url, email: row.alerts.email, min_change: row.alerts.min_change, digest: row.alerts.digest ?? "off" },
-    judge: (row.judge ?? null) as z.input<typeof Monitor>["judge"],
-    next_run_at: row.nextRunAt.toISOString(),
-    last_tick: row.lastTick ? presentTickSummary(row.lastTick, figures) : null,
-    spend_month_to_date_usd: formatUsd(row.spendMicros),
-    created_at: row.createdAt.toISOString(),
-    created_by: row.createdBy?.email ?? null,
-  };
-}
-
-type StoredPrompt = { text: string; source?: z.input<typeof MonitorPrompt>["source"]; location?: z.input<typeof MonitorPrompt>["location"]; language?: string | null };
-
-/** `figures`: what its last tick's summary reads (lastTickFiguresOf). */
-export function presentMonitor(row: MonitorRow, prompts: readonly StoredPrompt[], figures: TickFigures): z.input<typeof Monitor> {
-  return {
-    ...summaryFieldsOf(row, figures),
-    prompts: prompts.map((p) => ({ text: p.text, source: p.source ?? null, location: p.location ?? null, language: p.language ?? null })),
-  };
-}
-
-function presentMonitorSummary(row: MonitorRow, figures: TickFigures): z.input<typeof MonitorSummary> {
-  return { ...summaryFieldsOf(row, figures), prompt_count: row.promptCount };
-}
 
 const PROMPTS = defineStatement({
   label: "monitor_prompts",
@@ -322,4 +164,127 @@ export async function listTicks(principal: Principal, monitorId: string, query: 
 /** GET /monitors/{id}/series: one cell's series of a monitor the caller can read. */
 export async function getSeries(principal: Principal, monitorId: string, query: Parameters<typeof seriesOf>[1]): Promise<SeriesBody> {
   return seriesOf(await reachableMonitorRow(principal, monitorId), query);
+}
+
+// ---------------------------------------------------------------------------
+// A project's monitor overview (GET /projects/{id}/monitor-overview, its page and the CLI): every
+// monitor of the project with, per entity of its current version over all engines, the latest
+// point, the last points as a sparkline and the change since the latest point a week and a month
+// older, tested by the series' own changeOf (docs/decisions.md "Project monitor overview").
+// Three statements whatever the number of monitors: the project (its access check), its monitors
+// (access in the SQL) and every cell's figures (a few index ranges per cell, no analysis read).
+// ---------------------------------------------------------------------------
+
+export type OverviewBody = z.input<typeof MonitorOverview>;
+type ChangeBody = z.input<typeof OverviewChange>;
+
+/** The project's monitors the credential can read, newest first, with what the overview needs. */
+const OVERVIEW_MONITORS = defineStatement({
+  label: "monitor_overview_monitors",
+  params: ["user", "own", "project"],
+  columns: {
+    id: text("mo.id"),
+    name: text("mo.name"),
+    status: text<"active" | "paused">("mo.status"),
+    version: int("mo.version"),
+    engines: json<string[]>("array_to_json(mo.engines)"),
+    entities: json<Entity[]>("mo.entities"),
+    minChange: int("COALESCE((mo.alerts->>'min_change')::int, 10)"),
+    lastTickAt: date("(SELECT t.scheduled_for FROM monitor_ticks t WHERE t.monitor_id = mo.id ORDER BY t.id DESC LIMIT 1)").nullable,
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM monitors mo WHERE mo.project_id = ${p.project} AND ${reachableSql("mo", p)} ORDER BY mo.id DESC`,
+});
+
+/** One cell's figures of engine "all" of the current version, counted ones, newest first (the index's range read backwards). */
+const cellRange = (cell: string) =>
+  `FROM monitor_tick_figures g WHERE g.monitor_id = ${cell}.monitor_id AND g.version = ${cell}.version AND g.entity = ${cell}.entity AND g.engine = 'all' AND g.counted`;
+
+/**
+ * For every entity of every monitor of the project (its current version, engine "all"): its last
+ * SPARKLINE_POINTS points (`recent`), and the latest point at least SINCE_DAYS.week (`week`) and
+ * SINCE_DAYS.month (`month`) days older than its latest. Each a LIMIT on the series' index.
+ */
+export const OVERVIEW_FIGURES = defineStatement({
+  label: "monitor_overview_figures",
+  params: ["project"],
+  columns: { kind: text<"recent" | "week" | "month">("f.kind"), monitorId: text("f.monitor_id"), ...figureColumns },
+  sql: ({ select, p }) =>
+    `WITH cell AS (SELECT mo.id AS monitor_id, mo.version, e.value->>'name' AS entity FROM monitors mo CROSS JOIN LATERAL jsonb_array_elements(mo.entities) e WHERE mo.project_id = ${p.project}),
+    recent AS (SELECT 'recent'::text AS kind, r.* FROM cell CROSS JOIN LATERAL (SELECT g.* ${cellRange("cell")} ORDER BY g.at DESC LIMIT ${SPARKLINE_POINTS}) r),
+    latest AS (SELECT DISTINCT ON (r.monitor_id, r.entity) r.monitor_id, r.version, r.entity, r.at FROM recent r ORDER BY r.monitor_id, r.entity, r.at DESC)
+    SELECT ${select} FROM (
+      SELECT * FROM recent
+      UNION ALL SELECT 'week'::text, w.* FROM latest CROSS JOIN LATERAL (SELECT g.* ${cellRange("latest")} AND g.at <= latest.at - interval '${SINCE_DAYS.week} days' ORDER BY g.at DESC LIMIT 1) w
+      UNION ALL SELECT 'month'::text, m.* FROM latest CROSS JOIN LATERAL (SELECT g.* ${cellRange("latest")} AND g.at <= latest.at - interval '${SINCE_DAYS.month} days' ORDER BY g.at DESC LIMIT 1) m
+    ) f ORDER BY f.monitor_id, f.entity, f.at`,
+});
+
+type Cell = { recent: FigureRow[]; week?: FigureRow; month?: FigureRow };
+
+/** A figure's visibility as the summary's sentences count it. */
+function tallyOf(f: FigureRow, minChange: number): Tally {
+  const [point] = pointsOf("visibility", [f], minChange);
+  return { k: f.runsMentioning, n: f.runs, interval: point!.interval ?? [0, 1] };
+}
+
+/** The change from `from` to the latest point by the series' own test (changeOf at the monitor's min_change). */
+function changeFrom(from: FigureRow | undefined, latest: FigureRow | undefined, minChange: number): { body: ChangeBody; shift: OverviewShift } | null {
+  if (!from || !latest) return null;
+  const test = changeOf("visibility", from, latest, minChange);
+  if (!test) return null;
+  const [point] = pointsOf("visibility", [from], minChange);
+  return {
+    body: { from_tick_at: from.at.toISOString(), from_value: point!.value ?? 0, from_n: point!.n, diff: test.diff, diff_interval: test.interval, significant: test.significant },
+    shift: { before: tallyOf(from, minChange), test },
+  };
+}
+
+type EntityFacts = OverviewFacts["monitors"][number]["entities"][number];
+
+function entityOf(entity: Entity, cell: Cell | undefined, minChange: number): { body: z.input<typeof OverviewEntity>; facts: EntityFacts } {
+  const points = pointsOf("visibility", cell?.recent ?? [], minChange);
+  const last = points.at(-1);
+  const latestRow = cell?.recent.at(-1);
+  const week = changeFrom(cell?.week, latestRow, minChange);
+  const month = changeFrom(cell?.month, latestRow, minChange);
+  return {
+    body: {
+      name: entity.name,
+      role: entity.role,
+      latest: last && last.interval ? { value: last.value ?? 0, n: last.n, interval: last.interval, tick_at: last.at } : null,
+      sparkline: points.map((p) => ({ tick_at: p.at, value: p.value ?? 0, n: p.n })),
+      since_week: week?.body ?? null,
+      since_month: month?.body ?? null,
+    },
+    facts: { name: entity.name, role: entity.role, latest: latestRow ? tallyOf(latestRow, minChange) : null, week: week?.shift ?? null, month: month?.shift ?? null },
+  };
+}
+
+/** GET /projects/{id}/monitor-overview: 404 for a project the credential cannot reach. */
+export async function monitorOverview(principal: Principal, projectId: string, session: SqlSession = standalone()): Promise<OverviewBody> {
+  const project = await getProjectOrThrow(principal, projectId);
+  const [monitors, figures] = await Promise.all([
+    OVERVIEW_MONITORS.query(session, { ...reachOf(principal), project: project.id }),
+    OVERVIEW_FIGURES.query(session, { project: project.id }),
+  ]);
+  const cells = new Map<string, Cell>();
+  for (const row of figures) {
+    // Rows come oldest first per cell: `recent` in the sparkline's order.
+    const key = `${row.monitorId}\u0000${row.entity}`;
+    const cell = cells.get(key) ?? cells.set(key, { recent: [] }).get(key)!;
+    if (row.kind === "recent") cell.recent.push(row);
+    else cell[row.kind] = row;
+  }
+  const read = monitors.map((m) => ({ monitor: m, entities: m.entities.map((e) => entityOf(e, cells.get(`${m.id}\u0000${e.name}`), m.minChange)) }));
+  const body: z.input<typeof OverviewMonitor>[] = read.map(({ monitor: m, entities }) => ({
+    id: m.id,
+    name: m.name,
+    status: m.status,
+    engines: m.engines as z.input<typeof OverviewMonitor>["engines"],
+    version: m.version,
+    last_tick_at: m.lastTickAt ? m.lastTickAt.toISOString() : null,
+    entities: entities.map((e) => e.body),
+  }));
+  const facts: OverviewFacts = { monitors: read.map(({ monitor, entities }) => ({ name: monitor.name, entities: entities.map((e) => e.facts) })) };
+  return { project: { id: project.id, name: project.name }, monitors: body, summary: overviewSummary(facts) };
 }

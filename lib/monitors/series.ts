@@ -12,7 +12,7 @@ import type { SignificantChange } from "../alerts/words";
 import { changeTest, rateOf, round4, sampleVariance, zFor, type ChangeTest } from "../stats";
 import type { MonitorSeries, SeriesMetric, SeriesQuery } from "../schemas/monitors";
 import type { TickFacts } from "../words/ticks";
-import type { MonitorRow } from "./read";
+import type { MonitorRow } from "./rows";
 
 export type Metric = z.output<typeof SeriesMetric>;
 export type SeriesBody = z.input<typeof MonitorSeries>;

@@ -18,7 +18,8 @@ import { log } from "../log";
 import type { FanoutRequest } from "../schemas/fanouts";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, monitorTickDue, monitorTickFinished, type JobEvent } from "../work/events";
-import { monitorPrompts, monitorRow, monitorSpendSql, tickRow, type MonitorRow } from "./read";
+import { monitorPrompts, monitorRow, tickRow } from "./read";
+import { monitorSpendSql, type MonitorRow } from "./rows";
 import { latestSlot, monthStart, nextSlot } from "./schedule";
 
 const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadRateCard, parseRateCard, presentRateCard, priceOf } from "@/lib/billing/rate-card";
+import { presentRateCard } from "@/lib/billing/present";
+import { loadRateCard, parseRateCard, priceOf } from "@/lib/billing/rate-card";
 
 describe("rate card", () => {
   const card = loadRateCard("config/rate-card.json");

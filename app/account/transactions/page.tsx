@@ -1,7 +1,7 @@
 // Every ledger transaction of one workspace, a page at a time, older pages by the API's cursor.
 import { notFound } from "next/navigation";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { workspaceTransactions } from "@/lib/billing/transactions";
+import { workspaceTransactions } from "@/lib/billing/read";
 import { ApiError } from "@/lib/http/errors";
 import { reachableWorkspaces } from "@/lib/workspaces/access";
 import { Notice, Page, Section } from "../../_components/ui";

@@ -4,7 +4,8 @@
 // /monitors/{id}/webhook-secret/rotate), each the API's own service as the signed-in person, with
 // its request schema and access checks (a foreign id is the API's 404).
 import { revalidatePath } from "next/cache";
-import { alertOf, testWebhook } from "@/lib/alerts/read";
+import { testWebhook } from "@/lib/alerts/create";
+import { alertOf } from "@/lib/alerts/read";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { parseInput } from "@/lib/http/input";

@@ -1,4 +1,4 @@
-import { getBillingSummary } from "@/lib/billing/summary";
+import { getBillingSummary } from "@/lib/billing/read";
 import { route } from "@/lib/http/route";
 import { getBilling } from "@/lib/schemas/billing";
 import { otherMethods } from "@/lib/http/methods";

@@ -4,7 +4,7 @@
 import type { Metadata } from "next";
 import type { z } from "zod";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { monitorOverview } from "@/lib/monitors/overview";
+import { monitorOverview } from "@/lib/monitors/read";
 import { getProject } from "@/lib/projects/read";
 import { SPARKLINE_POINTS, type OverviewChange, type OverviewEntity, type OverviewMonitor } from "@/lib/schemas/overview";
 import { engineName, percent, percentRange, points, pointsRange } from "@/lib/words/format";

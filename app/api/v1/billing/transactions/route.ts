@@ -1,4 +1,4 @@
-import { listBillingTransactions } from "@/lib/billing/transactions";
+import { listBillingTransactions } from "@/lib/billing/read";
 import { route } from "@/lib/http/route";
 import { listTransactions } from "@/lib/schemas/billing";
 import { otherMethods } from "@/lib/http/methods";

@@ -1,4 +1,4 @@
-import { getUsageReport } from "@/lib/billing/usage";
+import { getUsageReport } from "@/lib/billing/read";
 import { route } from "@/lib/http/route";
 import { getUsage } from "@/lib/schemas/billing";
 import { otherMethods } from "@/lib/http/methods";

@@ -1,6 +1,6 @@
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { estimateMonitor } from "@/lib/monitors/estimate";
+import { estimateMonitor } from "@/lib/monitors/create";
 import * as endpoints from "@/lib/schemas/monitors";
 
 export const POST = route(endpoints.estimateMonitor, ({ principal, body }) => estimateMonitor(principal, body));

@@ -1,6 +1,6 @@
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
-import { monitorOverview } from "@/lib/monitors/overview";
+import { monitorOverview } from "@/lib/monitors/read";
 import * as endpoints from "@/lib/schemas/overview";
 
 export const GET = route(endpoints.getProjectMonitorOverview, ({ principal, params }) => monitorOverview(principal, params.project_id));

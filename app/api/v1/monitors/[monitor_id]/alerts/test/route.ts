@@ -1,4 +1,4 @@
-import { testWebhook } from "@/lib/alerts/read";
+import { testWebhook } from "@/lib/alerts/create";
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 import * as endpoints from "@/lib/schemas/alerts";
