@@ -12,7 +12,6 @@
 // addresses and again on the connected socket (no DNS rebinding window), redirects not followed.
 import { describeFailure } from "../audits/fetch";
 import { config } from "../config/env";
-import { db } from "../db/client";
 import { date, defineStatement, int, text } from "../db/statement";
 import { standalone } from "../db/sql";
 import { log } from "../log";
@@ -196,7 +195,7 @@ export async function sweepDeliveries(now: Date): Promise<{ queued: number; fail
   }
   const events = due.filter((d) => d.attempts < MAX_ATTEMPTS).map((d) => attemptEvent(d.id, d.attempts + 1));
   if (events.length > 0) {
-    await db().$transaction((tx) => queueJobs(tx, events));
+    await queueJobs(standalone(), events);
     await dispatch(events);
   }
   return { queued: events.length, failed };

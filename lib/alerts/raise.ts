@@ -6,10 +6,10 @@
 // retried job, a resumed one) makes nothing new and sends nothing twice. A failed or skipped
 // tick alerts once per cause (kind and reason) until a tick completes: a later one of the same
 // cause is not raised while no completed or partial tick has closed since the last such alert.
-import { db } from "../db/client";
+import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
 import { defineStatement, int, text } from "../db/statement";
-import { sqlIn, standalone } from "../db/sql";
+import { standalone, textTransaction } from "../db/sql";
 import { log } from "../log";
 import { tickRow } from "../monitors/read";
 import { lastCompletedTickAtSql, lockAlertMonitor } from "../monitors/store";
@@ -118,8 +118,8 @@ const dedupeKey = (tickId: string, d: Draft) => JSON.stringify([tickId, d.kind, 
 async function raise(target: { tickId: string } | { monitorId: string }, drafts: readonly Draft[], now: Date): Promise<string[]> {
   if (drafts.length === 0) return [];
   const tickId = "tickId" in target ? target.tickId : null;
-  const { made, events } = await db().$transaction(async (tx) => {
-    const session = sqlIn(tx);
+  const { made, events } = await textTransaction(currentDb(), async (sql) => {
+    const session = sql;
     const monitor = await lockAlertMonitor(session, target);
     if (!monitor) return { made: [] as { id: string; draft: Draft }[], events: [] as JobEvent[] };
     const wanted: Draft[] = [];
@@ -164,7 +164,7 @@ async function raise(target: { tickId: string } | { monitorId: string }, drafts:
         events.push(attemptEvent(email.id, 1));
       }
     }
-    await queueJobs(tx, events);
+    await queueJobs(sql, events);
     return { made, events };
   });
   await dispatch(events);

@@ -3,8 +3,8 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { actorOf, holdCredit } from "../billing/holds";
-import { db } from "../db/client";
-import { sqlIn } from "../db/sql";
+import { currentDb } from "../db/client";
+import { textTransaction } from "../db/sql";
 import { newId } from "../db/ids";
 import { getProjectOrThrow } from "../projects/read";
 import { presentRun } from "../runs/present";
@@ -21,19 +21,16 @@ export async function createAudit(principal: Principal, input: z.output<typeof A
   const runId = newId("run");
   const url = new URL(input.url);
   const job = jobEvent(auditQueued, runId, { run_id: runId, host: url.host.toLowerCase() });
-  const row = await db().$transaction(
-    async (tx) => {
-      // Under the workspace's one lock, taken by holdCredit: see lib/runs/create.ts.
-      await holdCredit(tx, { workspaceId, operationId: runId, actor: actorOf(principal), lines: [{ product: "audit", units: 1, runId }] }, async () => {
-        await checkRunsInFlight(tx, workspaceId, 1);
-        await insertAuditRun(tx, { id: runId, workspaceId, projectId: project.id, url: input.url, createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId });
-      });
-      await queueJobs(tx, [job]);
-      const [run] = await runRowsByIds([runId], sqlIn(tx));
-      return run!;
-    },
-    { maxWait: 30_000, timeout: 30_000 },
-  );
+  const row = await textTransaction(currentDb(), async (sql) => {
+    // Under the workspace's one lock, taken by holdCredit: see lib/runs/create.ts.
+    await holdCredit(sql, { workspaceId, operationId: runId, actor: actorOf(principal), lines: [{ product: "audit", units: 1, runId }] }, async () => {
+      await checkRunsInFlight(sql, workspaceId, 1);
+      await insertAuditRun(sql, { id: runId, workspaceId, projectId: project.id, url: input.url, createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId });
+    });
+    await queueJobs(sql, [job]);
+    const [run] = await runRowsByIds([runId], sql);
+    return run!;
+  });
   // Committed: the run and its job are durable now. Dispatch failures are recovered by the driver's sweep.
   await dispatch([job]);
   return presentRun(row);

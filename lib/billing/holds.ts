@@ -7,8 +7,8 @@
 // `status = 'held'` update is what makes capture and release mutually exclusive. The rows are
 // read and written by ./store.ts.
 import type { Principal } from "../auth/principal";
-import { currentDb, type Tx } from "../db/client";
-import { sqlIn, textTransaction, type SqlSession } from "../db/sql";
+import { currentDb } from "../db/client";
+import { textTransaction, type SqlSession } from "../db/sql";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import { availableMicros } from "./ledger";
@@ -103,10 +103,9 @@ export function insufficientCredit(neededMicros: bigint, availableMicrosNow: big
  * the total, throws 402 `insufficient_credit` and the caller's transaction rolls back with it.
  * While billing is off it holds nothing and answers `enabled: false`.
  */
-export async function holdCredit(tx: Tx, request: HoldRequest, work?: () => Promise<void>): Promise<HoldOutcome> {
+export async function holdCredit(sql: SqlSession, request: HoldRequest, work?: () => Promise<void>): Promise<HoldOutcome> {
   const settings = billingSettings();
   const priced = settings.enabled ? priceLines(request.lines, request.rateCard) : null;
-  const sql = sqlIn(tx);
   const balance = await lockBalance(sql, request.workspaceId);
   await work?.();
   if (!priced) return { enabled: false, holds: [], totalMicros: 0n };

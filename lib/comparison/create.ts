@@ -10,7 +10,7 @@ import { readRunFacts, readRunTexts } from "../runs/analysis-reads";
 import { insertAnalysis, insertAnalysisRuns } from "../analyses/store";
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
-import { standalone, textTransaction } from "../db/sql";
+import { textTransaction } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
 import { parseBody } from "../http/input";

@@ -5,10 +5,10 @@
 // however many instances look at once, one row, one first attempt. Then the retries that have come
 // due are handed their jobs, as the alerts' sweep does. Every function takes the time it acts at.
 import { RETRY_WAITS_MS, MAX_ATTEMPTS } from "../alerts/deliver";
-import { db } from "../db/client";
+import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
 import { date, defineStatement, int, text } from "../db/statement";
-import { sqlIn, standalone } from "../db/sql";
+import { standalone, textTransaction } from "../db/sql";
 import { log } from "../log";
 import { endedScheduledTicksSql } from "../monitors/store";
 import { dispatch, queueJobs } from "../work/dispatch";
@@ -98,10 +98,10 @@ export async function claimDueDigests(now: Date): Promise<{ id: string; monitorI
   const due = await DUE.query(standalone(), { now, limit: DIGEST_BATCH });
   if (due.length === 0) return [];
   const rows = due.map((d) => ({ id: newId("digest"), monitor: d.monitorId, week: d.week, tick: d.tickId, subject: digestSubject(d.name, d.week) }));
-  const { claimed, events } = await db().$transaction(async (tx) => {
-    const claimed = await CLAIM.query(sqlIn(tx), { rows: JSON.stringify(rows), now, first: new Date(now.getTime() + FIRST_ATTEMPT_LOST_MS) });
+  const { claimed, events } = await textTransaction(currentDb(), async (sql) => {
+    const claimed = await CLAIM.query(sql, { rows: JSON.stringify(rows), now, first: new Date(now.getTime() + FIRST_ATTEMPT_LOST_MS) });
     const events = claimed.map((d) => digestAttemptEvent(d.id, 1));
-    await queueJobs(tx, events);
+    await queueJobs(sql, events);
     return { claimed, events };
   });
   await dispatch(events);
@@ -121,7 +121,7 @@ export async function sweepDigests(now: Date): Promise<{ queued: number; failed:
   }
   const events = due.filter((d) => d.attempts < MAX_ATTEMPTS).map((d) => digestAttemptEvent(d.id, d.attempts + 1));
   if (events.length > 0) {
-    await db().$transaction((tx) => queueJobs(tx, events));
+    await queueJobs(standalone(), events);
     await dispatch(events);
   }
   return { queued: events.length, failed };

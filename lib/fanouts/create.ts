@@ -199,7 +199,7 @@ export async function startFanout(actor: FanoutActor, input: Request, hooks: Fan
       // workspace's one lock, taken by holdCredit: the in-flight count and the credit check are
       // decided one request after another.
       await holdCredit(
-        tx,
+        sqlIn(tx),
         {
           workspaceId,
           operationId: fanoutId,
@@ -208,7 +208,7 @@ export async function startFanout(actor: FanoutActor, input: Request, hooks: Fan
           lines: runs.map((run) => ({ product: "prompt" as const, engine: run.engine, units: 1, runId: run.id })),
         },
         async () => {
-          await checkRunsInFlight(tx, workspaceId, runs.length);
+          await checkRunsInFlight(sqlIn(tx), workspaceId, runs.length);
           await checkSources(tx, workspaceId, input);
           await hooks.underLock?.(tx, totalMicros);
           await tx.fanout.create({
@@ -226,7 +226,7 @@ export async function startFanout(actor: FanoutActor, input: Request, hooks: Fan
           await insertFanoutRuns(tx, { fanoutId, workspaceId, projectId, ...who, runs });
         },
       );
-      await queueJobs(tx, jobs);
+      await queueJobs(sqlIn(tx), jobs);
       await hooks.after?.(tx, fanoutId);
       return readNewFanout(tx, fanoutId);
     },

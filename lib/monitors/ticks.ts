@@ -8,10 +8,10 @@ import { billingSettings, currentRateCard } from "../billing/settings";
 import { formatUsd } from "../billing/money";
 import { capturedOfHoldSql } from "../billing/store";
 import { fanoutHasOpenRunSql, tickClosingRunsSql } from "../runs/fanout-runs";
-import { db, type Tx } from "../db/client";
+import { currentDb, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import { date, defineStatement, int, micros, text } from "../db/statement";
-import { sqlIn, standalone, type SqlSession } from "../db/sql";
+import { sqlIn, standalone, textTransaction, type SqlSession } from "../db/sql";
 import { startFanout, type FanoutActor } from "../fanouts/create";
 import { ApiError } from "../http/errors";
 import { log } from "../log";
@@ -97,12 +97,11 @@ export async function claimDueSlots(now: Date): Promise<{ tickId: string; monito
     const schedule = { every: m.every, minute: m.minute, weekday: m.weekday };
     return { id: newId("monitorTick"), monitor: m.id, version: m.version, slot: latestSlot(schedule, now).toISOString(), next: nextSlot(schedule, now).toISOString() };
   });
-  const { claimed, events } = await db().$transaction(async (tx) => {
-    const sql = sqlIn(tx);
+  const { claimed, events } = await textTransaction(currentDb(), async (sql) => {
     const claimed = await CLAIM_TICKS.query(sql, { rows: JSON.stringify(rows), now });
     await ADVANCE.query(sql, { rows: JSON.stringify(rows.map((r) => ({ monitor: r.monitor, next: r.next }))), now });
     const events = claimed.map((t) => jobEvent(monitorTickDue, t.id, { tick_id: t.id }));
-    await queueJobs(tx, events);
+    await queueJobs(sql, events);
     return { claimed, events };
   });
   await dispatch(events);
@@ -213,7 +212,7 @@ const SET_JUDGE = defineStatement({
  */
 async function holdJudge(tx: Tx, monitor: MonitorRow, actor: { userId: string | null; apiKeyId: string | null }, tickId: string, fanoutId: string): Promise<void> {
   if (!monitor.judge) return;
-  const held = await holdCredit(tx, {
+  const held = await holdCredit(sqlIn(tx), {
     workspaceId: monitor.workspaceId,
     operationId: fanoutId,
     actor,
@@ -396,7 +395,7 @@ export async function sweepOpenTicks(now: Date): Promise<number> {
   const events: JobEvent[] = open.map((t) =>
     t.started === "t" ? jobEvent(monitorTickFinished, finishEventId(t.id), { tick_id: t.id }) : jobEvent(monitorTickDue, t.id, { tick_id: t.id }),
   );
-  await db().$transaction((tx) => queueJobs(tx, events));
+  await queueJobs(standalone(), events);
   await dispatch(events);
   return events.length;
 }

@@ -6,8 +6,8 @@ import { actorOf, holdCredit } from "../billing/holds";
 import { insertAnalysis, insertAnalysisRuns } from "../analyses/store";
 import { findHold } from "../billing/store";
 import { engineConfig } from "../config/engines";
-import { db } from "../db/client";
-import { sqlIn } from "../db/sql";
+import { currentDb } from "../db/client";
+import { textTransaction } from "../db/sql";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/read";
@@ -28,36 +28,33 @@ export async function createQuestionsAnalysis(principal: Principal, input: z.out
   const who = { createdByUserId: principal.user.id, apiKeyId: principal.apiKeyId };
   const job = jobEvent(questionsQueued, analysisId, { analysis_id: analysisId, run_id: runId, engine });
 
-  const { analysis, hold } = await db().$transaction(
-    async (tx) => {
-      // Under the workspace's one lock, taken by holdCredit: see lib/runs/create.ts.
-      let analysis!: QuestionsRow;
-      await holdCredit(
-        tx,
-        { workspaceId, operationId: analysisId, actor: actorOf(principal), lines: [{ product: "questions", units: input.count, runId, analysisId }] },
-        async () => {
-          await checkRunsInFlight(tx, workspaceId, 1);
-          const at = new Date();
-          await insertAnalysis(sqlIn(tx), {
-            id: analysisId, kind: "questions", status: "queued", workspaceId, projectId: project.id, subject: input.topic,
-            input: JSON.stringify({ topic: input.topic, count: input.count, project: project.id, engine }), result: null,
-            userId: principal.user.id, apiKeyId: principal.apiKeyId, at,
-          });
-          analysis = {
-            id: analysisId, status: "queued", subject: input.topic, input: { topic: input.topic, count: input.count, project: project.id, engine },
-            result: null, error: null, projectId: project.id, createdAt: at, completedAt: null, createdBy: { email: principal.user.email },
-          };
-          await insertQuestionsRun(tx, {
-            id: runId, workspaceId, projectId: project.id, engine, topic: input.topic, count: input.count, analysisId, ...who,
-          });
-          await insertAnalysisRuns(sqlIn(tx), analysisId, [runId]);
-        },
-      );
-      await queueJobs(tx, [job]);
-      return { analysis, hold: await findHold(sqlIn(tx), { runId }) };
-    },
-    { maxWait: 30_000, timeout: 30_000 },
-  );
+  const { analysis, hold } = await textTransaction(currentDb(), async (sql) => {
+    // Under the workspace's one lock, taken by holdCredit: see lib/runs/create.ts.
+    let analysis!: QuestionsRow;
+    await holdCredit(
+      sql,
+      { workspaceId, operationId: analysisId, actor: actorOf(principal), lines: [{ product: "questions", units: input.count, runId, analysisId }] },
+      async () => {
+        await checkRunsInFlight(sql, workspaceId, 1);
+        const at = new Date();
+        await insertAnalysis(sql, {
+          id: analysisId, kind: "questions", status: "queued", workspaceId, projectId: project.id, subject: input.topic,
+          input: JSON.stringify({ topic: input.topic, count: input.count, project: project.id, engine }), result: null,
+          userId: principal.user.id, apiKeyId: principal.apiKeyId, at,
+        });
+        analysis = {
+          id: analysisId, status: "queued", subject: input.topic, input: { topic: input.topic, count: input.count, project: project.id, engine },
+          result: null, error: null, projectId: project.id, createdAt: at, completedAt: null, createdBy: { email: principal.user.email },
+        };
+        await insertQuestionsRun(sql, {
+          id: runId, workspaceId, projectId: project.id, engine, topic: input.topic, count: input.count, analysisId, ...who,
+        });
+        await insertAnalysisRuns(sql, analysisId, [runId]);
+      },
+    );
+    await queueJobs(sql, [job]);
+    return { analysis, hold: await findHold(sql, { runId }) };
+  });
 
   // Committed: the run and its job are durable now. Dispatch failures are recovered by the driver's sweep.
   await dispatch([job]);

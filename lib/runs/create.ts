@@ -3,8 +3,8 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { actorOf, holdCredit } from "../billing/holds";
-import { db, type Tx } from "../db/client";
-import { sqlIn } from "../db/sql";
+import { currentDb } from "../db/client";
+import { textTransaction, type SqlSession } from "../db/sql";
 import { arrayParam, atUtc, defineStatement, int } from "../db/statement";
 import { engineConfig } from "../config/engines";
 import { config } from "../config/env";
@@ -69,9 +69,9 @@ const INSERT_PROMPT_RUNS = defineStatement({
  * Called under the workspace's balance lock (holdCredit's `work`), so concurrent requests are
  * counted one after another and exactly the limit is admitted.
  */
-export async function checkRunsInFlight(tx: Tx, workspaceId: string, adding: number): Promise<void> {
+export async function checkRunsInFlight(sql: SqlSession, workspaceId: string, adding: number): Promise<void> {
   const limit = config().RUNS_IN_FLIGHT_LIMIT;
-  const inFlight = (await RUNS_IN_FLIGHT.first(sqlIn(tx), { workspace: workspaceId }))!.count;
+  const inFlight = (await RUNS_IN_FLIGHT.first(sql, { workspace: workspaceId }))!.count;
   if (inFlight + adding > limit) {
     throw new ApiError(
       "rate_limited",
@@ -93,36 +93,31 @@ export async function createPromptBatch(principal: Principal, input: z.output<ty
   const market = { location: input.location ?? null, language: input.language ?? null };
 
   const now = new Date();
-  const { batch, runs } = await db().$transaction(
-    async (tx) => {
-      let batch: BatchRow | undefined;
-      // Under the workspace's one lock, taken by holdCredit (the balance row): the in-flight count
-      // is decided one request after another, even with billing off.
-      await holdCredit(
-        tx,
-        {
-          workspaceId,
-          operationId: batchId,
-          actor: actorOf(principal),
-          lines: engines.map((engine, i) => ({ product: "prompt" as const, engine, units: 1, runId: runIds[i]! })),
-        },
-        async () => {
-          await checkRunsInFlight(tx, workspaceId, engines.length);
-          const sql = sqlIn(tx);
-          const made = { workspace: workspaceId, project: project.id, user: who.createdByUserId, key: who.apiKeyId, now };
-          batch = (await INSERT_BATCH.first(sql, { id: batchId, ...made, input: JSON.stringify({ prompt: input.prompt, engines, project: project.id, ...market }) }))!;
-          await INSERT_PROMPT_RUNS.query(sql, {
-            ...made, batch: batchId, ids: arrayParam(runIds), engines: arrayParam(engines), prompt: input.prompt,
-            location: market.location === null ? null : JSON.stringify(market.location), language: market.language,
-          });
-        },
-      );
-      await queueJobs(tx, jobs);
-      return { batch: batch!, runs: await runRowsByIds(runIds, sqlIn(tx)) };
-    },
-    // Busy workspaces queue on the balance lock; wait for it rather than failing the request.
-    { maxWait: 30_000, timeout: 30_000 },
-  );
+  const { batch, runs } = await textTransaction(currentDb(), async (sql) => {
+    let batch: BatchRow | undefined;
+    // Under the workspace's one lock, taken by holdCredit (the balance row): the in-flight count
+    // is decided one request after another, even with billing off.
+    await holdCredit(
+      sql,
+      {
+        workspaceId,
+        operationId: batchId,
+        actor: actorOf(principal),
+        lines: engines.map((engine, i) => ({ product: "prompt" as const, engine, units: 1, runId: runIds[i]! })),
+      },
+      async () => {
+        await checkRunsInFlight(sql, workspaceId, engines.length);
+        const made = { workspace: workspaceId, project: project.id, user: who.createdByUserId, key: who.apiKeyId, now };
+        batch = (await INSERT_BATCH.first(sql, { id: batchId, ...made, input: JSON.stringify({ prompt: input.prompt, engines, project: project.id, ...market }) }))!;
+        await INSERT_PROMPT_RUNS.query(sql, {
+          ...made, batch: batchId, ids: arrayParam(runIds), engines: arrayParam(engines), prompt: input.prompt,
+          location: market.location === null ? null : JSON.stringify(market.location), language: market.language,
+        });
+      },
+    );
+    await queueJobs(sql, jobs);
+    return { batch: batch!, runs: await runRowsByIds(runIds, sql) };
+  });
 
   // Committed: the runs and their jobs are durable now. Dispatch failures are recovered by the driver's sweep.
   await dispatch(jobs);

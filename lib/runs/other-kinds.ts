@@ -1,9 +1,8 @@
 // The runs of the kinds other than prompt: an audit's run (lib/audits) and a questions analysis's
 // run (lib/questions), each inserted queued in the transaction that holds its credit, and what the
 // work executing or settling them reads of them. Claiming and finishing them is ./lifecycle.ts's.
-import type { Tx } from "../db/client";
 import { date, defineStatement, json, standalone, text } from "../db/statement";
-import { sqlIn } from "../db/sql";
+import type { SqlSession } from "../db/sql";
 import type { RunStatus } from "../schemas/runs";
 
 /** Who a run is made for: the person, and the API key when a key made it. */
@@ -20,8 +19,8 @@ const INSERT_RUN = defineStatement({
 });
 
 /** An audit's run of `url`, queued, in the caller's transaction. */
-export async function insertAuditRun(tx: Tx, run: { id: string; workspaceId: string; projectId: string; url: string } & MadeBy): Promise<void> {
-  await INSERT_RUN.query(sqlIn(tx), {
+export async function insertAuditRun(sql: SqlSession, run: { id: string; workspaceId: string; projectId: string; url: string } & MadeBy): Promise<void> {
+  await INSERT_RUN.query(sql, {
     id: run.id, kind: "audit", workspace: run.workspaceId, project: run.projectId, engine: null, subject: run.url,
     input: JSON.stringify({ url: run.url }), user: run.createdByUserId, key: run.apiKeyId,
   });
@@ -43,10 +42,10 @@ export async function auditRunUrl(runId: string): Promise<string> {
 
 /** A questions analysis's run on `engine` for `topic`, queued, in the caller's transaction. */
 export async function insertQuestionsRun(
-  tx: Tx,
+  sql: SqlSession,
   run: { id: string; workspaceId: string; projectId: string; engine: string; topic: string; count: number; analysisId: string } & MadeBy,
 ): Promise<void> {
-  await INSERT_RUN.query(sqlIn(tx), {
+  await INSERT_RUN.query(sql, {
     id: run.id, kind: "questions", workspace: run.workspaceId, project: run.projectId, engine: run.engine, subject: run.topic,
     input: JSON.stringify({ topic: run.topic, count: run.count, analysis_id: run.analysisId, project: run.projectId }),
     user: run.createdByUserId, key: run.apiKeyId,

@@ -8,7 +8,7 @@ import type { DiscoveredEntity, EntitySentiment, EntityVisibility, JudgeAgreemen
 import { normalizeEntity, type Entity } from "./entities";
 import { groupFigures } from "./figures";
 import { buildMatcher } from "./matcher";
-import { MENTION_WIDTH, MentionStore, mentionRows, Observations, observeContext, observeRun, REASON_CODES, type MatchingMethod, type MentionRow, type VisibilityRunInput } from "./observe";
+import { MentionStore, mentionRows, Observations, observeContext, observeRun, type MatchingMethod, type MentionRow, type VisibilityRunInput } from "./observe";
 
 export const VISIBILITY_METHOD = "visibility-v2";
 

@@ -12,9 +12,9 @@ import { actorOf, holdCredit } from "../billing/holds";
 import { presentRunCharge } from "../billing/present";
 import { findHold } from "../billing/store";
 import { engineConfig } from "../config/engines";
-import { currentDb, db as prisma } from "../db/client";
+import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
-import { sqlIn, standalone, textTransaction, type SqlSession } from "../db/sql";
+import { textTransaction, type SqlSession } from "../db/sql";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { jobEvent, visibilityJudgeQueued } from "../work/events";
 import { JUDGE_PROMPT_SHA, JUDGE_PROMPT_VERSION } from "./judge";
@@ -213,54 +213,50 @@ async function storeJudgedAnalysis(
   const now = new Date();
   keepAfter(read.key, read.fresh, "a judged analysis");
   const job = jobEvent(visibilityJudgeQueued, id, { analysis_id: id, engine });
-  const stored = await prisma().$transaction(
-    async (tx) => {
-      const sql = sqlIn(tx);
-      if (hooks.before && !(await hooks.before(sql))) return null;
-      if (hooks.callerJudges) {
-        // The caller's hold pays (placed before, for every run it might judge); the caller judges.
-        const holdId = hooks.callerJudges.holdId;
-        const hold = holdId ? await findHold(sql, { holdId }, workspaceId) : null;
-        const figures: StoredVisibilityFigures = { ...base, judged: { ...judged, hold_id: holdId, charge: hold ? presentRunCharge(hold, true) : null } };
-        const created = await insertAnalysis(sql, {
-          id, kind: "visibility", status: "queued", workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
+  const stored = await textTransaction(currentDb(), async (sql) => {
+    if (hooks.before && !(await hooks.before(sql))) return null;
+    if (hooks.callerJudges) {
+      // The caller's hold pays (placed before, for every run it might judge); the caller judges.
+      const holdId = hooks.callerJudges.holdId;
+      const hold = holdId ? await findHold(sql, { holdId }, workspaceId) : null;
+      const figures: StoredVisibilityFigures = { ...base, judged: { ...judged, hold_id: holdId, charge: hold ? presentRunCharge(hold, true) : null } };
+      const created = await insertAnalysis(sql, {
+        id, kind: "visibility", status: "queued", workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
+        userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
+      });
+      await insertAnalysisRuns(sql, id, observed.runIds);
+      await storeMentions(sql, id, read.key, read.counted);
+      await hooks.after?.(sql, id, figures);
+      return { version: created.version, figures };
+    }
+    const held = await holdCredit(
+      sql,
+      { workspaceId, operationId: id, actor: actorOf(principal), lines: runs > 0 ? [{ product: "judge", engine, units: runs, analysisId: id }] : [] },
+      async () => {
+        await insertAnalysis(sql, {
+          id, kind: "visibility", status: "queued", workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify({ ...base, judged }),
           userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
         });
         await insertAnalysisRuns(sql, id, observed.runIds);
         await storeMentions(sql, id, read.key, read.counted);
-        await hooks.after?.(sql, id, figures);
-        return { version: created.version, figures };
-      }
-      const held = await holdCredit(
-        tx,
-        { workspaceId, operationId: id, actor: actorOf(principal), lines: runs > 0 ? [{ product: "judge", engine, units: runs, analysisId: id }] : [] },
-        async () => {
-          await insertAnalysis(sql, {
-            id, kind: "visibility", status: "queued", workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify({ ...base, judged }),
-            userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
-          });
-          await insertAnalysisRuns(sql, id, observed.runIds);
-          await storeMentions(sql, id, read.key, read.counted);
-        },
-      );
-      const hold = held.holds[0];
-      const figures: StoredVisibilityFigures = hold
-        ? {
-            ...base,
-            judged: {
-              ...judged,
-              hold_id: hold.id,
-              charge: presentRunCharge({ ...hold, status: "held", capturedMicros: null, capturedUnits: null }, true),
-            },
-          }
-        : { ...base, judged };
-      const version = await setAnalysisResult(sql, id, JSON.stringify(figures));
-      await queueJobs(tx, [job]);
-      await hooks.after?.(sql, id, figures);
-      return { version, figures };
-    },
-    { maxWait: 30_000, timeout: 60_000 },
-  );
+      },
+    );
+    const hold = held.holds[0];
+    const figures: StoredVisibilityFigures = hold
+      ? {
+          ...base,
+          judged: {
+            ...judged,
+            hold_id: hold.id,
+            charge: presentRunCharge({ ...hold, status: "held", capturedMicros: null, capturedUnits: null }, true),
+          },
+        }
+      : { ...base, judged };
+    const version = await setAnalysisResult(sql, id, JSON.stringify(figures));
+    await queueJobs(sql, [job]);
+    await hooks.after?.(sql, id, figures);
+    return { version, figures };
+  });
   if (!stored) return null;
   const { version, figures } = stored;
   if (!hooks.callerJudges) await dispatch([job]);

@@ -1,7 +1,7 @@
 // The operator's `job:send`: records the job an event starts, from outside the server (the
 // durability tests use it; an operator can re-send an event whose job was lost). The local
 // driver of the running server picks the row up; nothing runs in the operator's process.
-import { db } from "../db/client";
+import { standalone } from "../db/sql";
 import { AdminUsageError } from "../billing/admin";
 import { inngestConfigured, queueJobs } from "./dispatch";
 import { eventByName, jobEvent } from "./events";
@@ -27,6 +27,6 @@ export async function sendJob(eventName: string, id: string, json: string): Prom
     await sendEvents([event]);
     return { id, event: eventName, job: type.job, driver: "inngest" };
   }
-  await db().$transaction((tx) => queueJobs(tx, [event]));
+  await queueJobs(standalone(), [event]);
   return { id, event: eventName, job: type.job, driver: "local" };
 }

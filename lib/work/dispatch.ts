@@ -4,8 +4,7 @@
 // Inngest when INNGEST_EVENT_KEY or INNGEST_DEV is set, otherwise the in-process local driver.
 // Dispatch never fails a request whose work is committed: on the local driver a lost dispatch is
 // found by the next sweep.
-import type { Tx } from "../db/client";
-import { sqlIn } from "../db/sql";
+import type { SqlSession } from "../db/sql";
 import { arrayParam, atUtc, defineStatement } from "../db/statement";
 import { log } from "../log";
 import type { JobEvent } from "./events";
@@ -25,9 +24,9 @@ function concurrencyKeyOf(event: JobEvent): string | null {
  * Records the jobs these events start, in the caller's transaction (on Inngest, which keeps its
  * own state, nothing is written). An event whose id already has a job starts nothing new.
  */
-export async function queueJobs(tx: Tx, events: readonly JobEvent[]): Promise<void> {
+export async function queueJobs(sql: SqlSession, events: readonly JobEvent[]): Promise<void> {
   if (events.length === 0 || inngestConfigured()) return;
-  await INSERT_JOBS.query(sqlIn(tx), {
+  await INSERT_JOBS.query(sql, {
     ids: arrayParam(events.map((e) => e.id)),
     jobs: arrayParam(events.map((e) => e.event.job)),
     payloads: arrayParam(events.map((e) => JSON.stringify(e.data))),

@@ -1,6 +1,7 @@
 // GET /billing, /billing/transactions and /billing/usage through the real route handlers,
 // against a fixture of charges across days, engines and products; plus the hold interface's
 // refusals, billing off, the signup grant and the operator's credit commands.
+import { sqlIn } from "@/lib/db/sql";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getBilling } from "@/app/api/v1/billing/route";
 import { GET as getTransactions } from "@/app/api/v1/billing/transactions/route";
@@ -35,7 +36,7 @@ async function teamWorkspace(adminId: string, name: string) {
 type Line = Parameters<typeof holdCredit>[1]["lines"][number];
 
 async function hold(workspaceId: string, actor: ChargeActor, lines: Line[], operationId: string = newId("batch")) {
-  return db().$transaction((tx) => holdCredit(tx, { workspaceId, operationId, lines, actor }));
+  return db().$transaction((tx) => holdCredit(sqlIn(tx), { workspaceId, operationId, lines, actor }));
 }
 
 function withEnv(vars: Record<string, string | undefined>) {
@@ -320,7 +321,7 @@ describe("holds", () => {
       .$transaction(async (tx) => {
         // The work and its hold are created in one transaction: refused credit creates neither.
         await tx.project.create({ data: { id: projectId, workspaceId: ws.id, name: "p", slug: "p", createdByUserId: alice.id } });
-        return holdCredit(tx, {
+        return holdCredit(sqlIn(tx), {
           workspaceId: ws.id,
           operationId: newId("batch"),
           actor: { userId: alice.id, apiKeyId: null },

@@ -1,6 +1,7 @@
 // A model-based test of the ledger and holds: random sequences of grants, purchases,
 // adjustments, holds, captures and releases, checked after every step against an in-memory
 // model of what a user's balance should be.
+import { sqlIn } from "@/lib/db/sql";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/http/errors";
@@ -98,7 +99,7 @@ class Hold implements Cmd {
   async run(m: Model, r: Real) {
     const amount = this.price * BigInt(this.units);
     const attempt = db().$transaction((tx) =>
-      holdCredit(tx, {
+      holdCredit(sqlIn(tx), {
         workspaceId: r.workspaceId,
         operationId: newId("questionsAnalysis"),
         lines: [{ product: "questions", units: this.units }],

@@ -1,6 +1,7 @@
 // The job registry on both drivers: the local driver runs registered jobs from the jobs table
 // (steps recorded, resumed, retried, given up), and @inngest/test runs every registered job's
 // Inngest function with its typed event.
+import { standalone } from "@/lib/db/sql";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -50,7 +51,7 @@ const lines = (dir: string, file: string) => (existsSync(path.join(dir, file)) ?
 
 async function send(id: string, data: EventData<typeof testThreeSteps>) {
   const events = [jobEvent(testThreeSteps, id, data)];
-  await db().$transaction((tx) => queueJobs(tx, events));
+  await queueJobs(standalone(), events);
   await dispatch(events);
 }
 

@@ -1,5 +1,6 @@
 // POST /prompts, GET /runs, /runs/{id} and /batches/{id} end to end through the route handlers,
 // with the local driver executing runs against the in-process engine simulator.
+import { sqlIn } from "@/lib/db/sql";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getBatchRoute } from "@/app/api/v1/batches/[batch_id]/route";
 import { GET as getBilling } from "@/app/api/v1/billing/route";
@@ -407,7 +408,7 @@ describe("POST /prompts", () => {
           },
         });
       }
-      await holdCredit(tx, { workspaceId: alice.workspaceId, operationId: batchId, actor: actorOf(principalOf(alice)), lines: ids.map((runId) => ({ product: "prompt" as const, engine: "chatgpt", units: 1, runId })) });
+      await holdCredit(sqlIn(tx), { workspaceId: alice.workspaceId, operationId: batchId, actor: actorOf(principalOf(alice)), lines: ids.map((runId) => ({ product: "prompt" as const, engine: "chatgpt", units: 1, runId })) });
       await tx.job.createMany({
         data: states.map((state, i) => ({
           id: ids[i]!, job: promptRunJob.id, payload: { run_id: ids[i]!, engine: "chatgpt" }, concurrencyKey: "chatgpt",
@@ -438,7 +439,7 @@ describe("POST /prompts", () => {
       await tx.run.create({
         data: { id: runId, kind: "prompt", workspaceId: alice.workspaceId, projectId: aliceProject, batchId, engine: "claude", subject: "via inngest", input: { prompt: "via inngest", engine: "claude" }, createdByUserId: alice.id },
       });
-      await holdCredit(tx, { workspaceId: alice.workspaceId, operationId: batchId, actor: actorOf(principalOf(alice)), lines: [{ product: "prompt", engine: "claude", units: 1, runId }] });
+      await holdCredit(sqlIn(tx), { workspaceId: alice.workspaceId, operationId: batchId, actor: actorOf(principalOf(alice)), lines: [{ product: "prompt", engine: "claude", units: 1, runId }] });
     });
     const events: [{ id: string; name: string; data: { run_id: string; engine: string } }] = [{ id: runId, name: runQueued.name, data: { run_id: runId, engine: "claude" } }];
     const t = new InngestTestEngine({ function: inngestFunctionOf(promptRunJob), events });

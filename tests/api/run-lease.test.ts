@@ -2,6 +2,7 @@
 // alone, renewed by the driver's one heartbeat, the run's own lease left empty; a run a dead worker
 // left running is taken over as soon as its job's lease has expired. The run's own lease is
 // Inngest's (tests/api/prompts.test.ts runs the step there).
+import { sqlIn } from "@/lib/db/sql";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as postPrompts } from "@/app/api/v1/prompts/route";
 import { recordPurchase } from "@/lib/billing/ledger";
@@ -113,7 +114,7 @@ describe("the lease of a prompt run on the local driver", () => {
           workspaceId: dana.workspaceId, projectId: project, batchId, engine: "gemini", subject: prompt, input: { prompt, engine: "gemini" }, createdByUserId: dana.id,
         },
       });
-      await holdCredit(tx, { workspaceId: dana.workspaceId, operationId: batchId, actor: actorOf(principalOf(dana)), lines: [{ product: "prompt", engine: "gemini", units: 1, runId }] });
+      await holdCredit(sqlIn(tx), { workspaceId: dana.workspaceId, operationId: batchId, actor: actorOf(principalOf(dana)), lines: [{ product: "prompt", engine: "gemini", units: 1, runId }] });
       await tx.job.create({
         data: { id: runId, job: promptRunJob.id, payload: { run_id: runId, engine: "gemini" }, concurrencyKey: "gemini", status: "running", attempts: 1, leaseExpiresAt: new Date(Date.now() - 1000) },
       });
