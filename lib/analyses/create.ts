@@ -13,7 +13,8 @@ import { domainNameOf } from "../schemas/projects";
 import type { EntityContext } from "../visibility/entities";
 import { computeCitationAnalysis } from "./citations";
 import { observationsOf, runsOfOneProject, subjectOf } from "./runs";
-import { presentCitationAnalysis, type AnalysisRow } from "./present";
+import { presentCitationAnalysis } from "./present";
+import type { AnalysisRow } from "./store";
 import { rememberAnalysisBody } from "./read";
 import { insertAnalysis, insertAnalysisRuns } from "./store";
 

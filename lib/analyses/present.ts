@@ -1,7 +1,6 @@
 // An analysis row -> its API shape, by kind (citations here; questions, visibility and comparison in their domains).
 import type { z } from "zod";
 import type { AnalysisRow } from "./store";
-import { loadQuestionsAnalysis } from "../questions/read";
 import { type Analysis, type CitationAnalysis } from "../schemas/analyses";
 import { presentComparisonAnalysis } from "../comparison/present";
 import { presentVisibilityAnalysis } from "../visibility/present";
@@ -9,9 +8,6 @@ import { presentOpportunityAnalysis } from "../opportunities/present";
 import { type CitationFigures } from "./citations";
 
 export const CITATION_METHOD = "stored_results_v1";
-
-// The columns the presenters read are the owner's (./store.ts).
-export { analysisColumns, type AnalysisRow } from "./store";
 
 export function presentCitationAnalysis(row: AnalysisRow): z.input<typeof CitationAnalysis> {
   const figures = row.result as unknown as CitationFigures;
@@ -44,15 +40,18 @@ export function presentCitationAnalysis(row: AnalysisRow): z.input<typeof Citati
   };
 }
 
-/** How each kind of analysis is presented, beside its member of the `Analysis` union (lib/schemas/analyses.ts). */
-const presenters: Record<AnalysisRow["kind"], (row: AnalysisRow) => Promise<z.input<typeof Analysis>> | z.input<typeof Analysis>> = {
-  questions: loadQuestionsAnalysis,
+/**
+ * How each kind of analysis is presented from its row, beside its member of the `Analysis` union
+ * (lib/schemas/analyses.ts). A questions analysis also shows its run and that run's charge, which
+ * its row does not hold: lib/questions/read.ts reads them and presents it.
+ */
+const presenters: { [K in Exclude<AnalysisRow["kind"], "questions">]: (row: AnalysisRow) => z.input<typeof Analysis> } = {
   citations: presentCitationAnalysis,
   visibility: presentVisibilityAnalysis,
   comparison: presentComparisonAnalysis,
   opportunities: presentOpportunityAnalysis,
 };
 
-export function presentAnalysis(row: AnalysisRow): Promise<z.input<typeof Analysis>> | z.input<typeof Analysis> {
+export function presentAnalysis(row: AnalysisRow & { kind: keyof typeof presenters }): z.input<typeof Analysis> {
   return presenters[row.kind](row);
 }

@@ -9,6 +9,7 @@ import { decodeCursor, pageOf } from "../http/pagination";
 import { JsonText } from "../http/respond";
 import { getProjectOrThrow } from "../projects/read";
 import { presentQuestionsAnalysis } from "../questions/present";
+import { loadQuestionsAnalysis } from "../questions/read";
 import { isFinished } from "../runs/status";
 import { type AnalysesQuery, type Analysis, type AnalysisList } from "../schemas/analyses";
 import { readerOf, type Reader } from "../shares/access";
@@ -44,7 +45,7 @@ export async function getAnalysis(principal: Principal, analysisId: string, opti
     await waitUntilFinished(analysisId, { seconds: options.wait, signal: options.signal, isFinished: () => analysisFinished(analysisId) });
     row = await getAnalysisRowOrThrow(principal, analysisId);
   }
-  return presentAnalysis(row);
+  return row.kind === "questions" ? loadQuestionsAnalysis(row) : presentAnalysis({ ...row, kind: row.kind });
 }
 
 /**
@@ -73,7 +74,7 @@ export async function readAnalysisText(reader: Reader, analysisId: string): Prom
     return { finished: isFinished(row.status), text: row.body };
   }
   const analysis = row.analysis!;
-  const text = JSON.stringify(analysis.kind === "questions" ? presentQuestionsAnalysis(analysis, row.runIds ?? [], row.hold) : presentAnalysis(analysis));
+  const text = JSON.stringify(analysis.kind === "questions" ? presentQuestionsAnalysis(analysis, row.runIds ?? [], row.hold) : presentAnalysis({ ...analysis, kind: analysis.kind }));
   if (row.kind !== "questions") rememberAnalysisBody(analysisId, row.version, row.status, text);
   return { finished: isFinished(row.status), text };
 }

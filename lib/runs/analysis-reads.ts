@@ -3,8 +3,7 @@
 // results, their sources (run_sources) and answers for a citation analysis, their texts and facts
 // for a visibility analysis and a comparison, a run as read when it finishes, and the answers a
 // judge is asked about. What the analyses make of them is theirs.
-import { db } from "../db/client";
-import { arrayParam, bool, defineStatement, json, text } from "../db/statement";
+import { arrayParam, bool, defineStatement, int, json, text } from "../db/statement";
 import { standalone } from "../db/sql";
 import type { RunStatus } from "../schemas/runs";
 import { reachableSql } from "../workspaces/access";
@@ -51,42 +50,53 @@ export function runsOfNamedGroups(prefix: "rq" | "fo", ids: readonly string[], r
   return GROUP_RUNS[prefix].query(standalone(), { ids: arrayParam(ids), ...reach });
 }
 
+const SOURCES_OF_RUNS = defineStatement({
+  label: "analysis_sources_of_runs",
+  params: ["runs"],
+  columns: {
+    runId: text("run_id"),
+    sources: text(
+      `json_agg(json_build_array(url, domain, cited, search_query_observed, retrieval_observed, citation_count, resolution) ORDER BY position)`,
+    ),
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM run_sources WHERE run_id = ANY(${p.runs}::text[]) GROUP BY run_id`,
+});
+
 /**
  * The sources of the runs `ids` from run_sources, as one JSON array of arrays per run (url,
  * domain, cited, search_query_observed, retrieval_observed, citation_count, resolution, in
  * position order), parsed by the caller at once instead of 15 row objects per run.
  */
 export function sourcesOfRuns(ids: readonly string[]) {
-  return db().$queryRawUnsafe<{ runId: string; sources: string }[]>(
-    `SELECT "run_id" AS "runId",
-                    json_agg(json_build_array("url", "domain", "cited", "search_query_observed", "retrieval_observed", "citation_count", "resolution")
-                             ORDER BY "position")::text AS "sources"
-               FROM "run_sources" WHERE "run_id" = ANY($1::text[]) GROUP BY "run_id"`,
-    ids,
-  );
+  return SOURCES_OF_RUNS.query(standalone(), { runs: arrayParam(ids) });
 }
+
+const ANSWERS_OF_RUNS = defineStatement({
+  label: "analysis_answers_of_runs",
+  params: ["runs"],
+  columns: { id: text("id"), answer: text("result->>'answer'").nullable },
+  sql: ({ select, p }) => `SELECT ${select} FROM runs WHERE id = ANY(${p.runs}::text[])`,
+});
 
 /** The answers of the runs `ids` (read out of their results in the database), in no particular order. */
 export function answersOfRuns(ids: readonly string[]) {
-  return db().$queryRawUnsafe<{ id: string; answer: string | null }[]>(
-    `SELECT "id", "result"->>'answer' AS "answer" FROM "runs" WHERE "id" = ANY($1::text[])`,
-    ids,
-  );
+  return ANSWERS_OF_RUNS.query(standalone(), { runs: arrayParam(ids) });
 }
+
+const CITATIONS_OF_DOMAINS = defineStatement({
+  label: "analysis_domain_citations_by_engine",
+  params: ["runs", "domains"],
+  columns: { domain: text("domain"), engine: text("engine").nullable, citations: int("SUM(GREATEST(citation_count, 1))") },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM run_sources WHERE run_id = ANY(${p.runs}::text[]) AND domain = ANY(${p.domains}::text[]) AND cited = true GROUP BY domain, engine`,
+});
 
 /**
  * The citations of each domain by engine among the cited sources of the runs `runIds`, for the
  * domains `domains` (a cited source counts its citation marks, at least 1), from run_sources.
  */
 export function citationsOfDomainsByEngine(runIds: readonly string[], domains: readonly string[]) {
-  return db().$queryRawUnsafe<{ domain: string; engine: string | null; citations: number | bigint | string }[]>(
-    `SELECT "domain", "engine", SUM(GREATEST("citation_count", 1))::int AS "citations"
-       FROM "run_sources"
-      WHERE "run_id" = ANY($1::text[]) AND "domain" = ANY($2::text[]) AND "cited" = true
-      GROUP BY "domain", "engine"`,
-    [...runIds],
-    [...domains],
-  );
+  return CITATIONS_OF_DOMAINS.query(standalone(), { runs: arrayParam(runIds), domains: arrayParam(domains) });
 }
 
 /** Of a run's result (`x.res`, detoasted once by ofRunResults' lateral copy): whether shown, its searches' queries, its cited pages. */

@@ -63,7 +63,7 @@ async function holdAll(workspaceId: string, prices: bigint[]) {
     prices.map((price) =>
       db().$transaction(
         (tx) =>
-          holdCredit(tx, {
+          holdCredit(sqlIn(tx), {
             workspaceId,
             operationId: newId("run"),
             lines: [{ product: "audit", units: 1 }],
@@ -141,7 +141,7 @@ describe.each(SEEDS.map((seed, i) => ({ seed, round: i + 1 })))("round $round (s
       const units = r.int(1, 10);
       const placed = await db().$transaction(
         (tx) =>
-          holdCredit(tx, {
+          holdCredit(sqlIn(tx), {
             workspaceId: ws,
             operationId: newId("questionsAnalysis"),
             lines: [{ product: "audit", units }],
