@@ -10,8 +10,9 @@ import { billingSettings, currentRateCard } from "../billing/settings";
 import { engineConfig } from "../config/engines";
 import { config } from "../config/env";
 import { questionIdsOf } from "../analyses/store";
-import { db, type Tx } from "../db/client";
-import { sqlIn } from "../db/sql";
+import { currentDb, db } from "../db/client";
+import { standalone, textTransaction, type SqlSession } from "../db/sql";
+import { arrayParam, atUtc, defineStatement } from "../db/statement";
 import { newId } from "../db/ids";
 import { ApiError } from "../http/errors";
 import { getProjectOrThrow } from "../projects/read";
@@ -72,11 +73,11 @@ function identicalPrompts(input: Request): number {
  * A prompt's `source` must name a questions analysis of the fanout's workspace and one of its
  * questions; anything else is 400 naming the prompt's index (decisions.md "Fanouts").
  */
-export async function checkSources(client: Tx, workspaceId: string, input: Request): Promise<void> {
+export async function checkSources(session: SqlSession, workspaceId: string, input: Request): Promise<void> {
   const named = input.prompts.flatMap((p, i) => (p.source ? [{ index: i, source: p.source }] : []));
   if (named.length === 0) return;
   const ids = [...new Set(named.map((n) => n.source.analysis_id))];
-  const questions = await questionIdsOf(sqlIn(client), workspaceId, ids);
+  const questions = await questionIdsOf(session, workspaceId, ids);
   const problems = named.flatMap(({ index, source }) => {
     const known = questions.get(source.analysis_id);
     if (!known) return [`prompts[${index}].source: no questions analysis ${source.analysis_id} in this project's workspace`];
@@ -91,7 +92,7 @@ export async function checkSources(client: Tx, workspaceId: string, input: Reque
 export async function estimateFanout(principal: Principal, input: Request): Promise<z.input<typeof FanoutEstimate>> {
   const project = await getProjectOrThrow(principal, input.project);
   const plan = planOf(input);
-  await checkSources(db(), project.workspaceId, input);
+  await checkSources(standalone(), project.workspaceId, input);
   const { card, lines, totalMicros } = pricePlan(plan, input.prompts.length);
   const settings = billingSettings();
   const available = settings.enabled ? availableMicros(await readBalance(db(), project.workspaceId)) : null;
@@ -153,16 +154,24 @@ export type FanoutActor = ChargeActor & { workspaceId: string; projectId: string
 /** What a caller adds to the transaction that creates a fanout (a monitor's tick: its row, its budget). */
 export type FanoutHooks = {
   /** First in the creating transaction (before the workspace's lock): false creates nothing, and startFanout answers null. */
-  before?: (tx: Tx) => Promise<boolean>;
+  before?: (sql: SqlSession) => Promise<boolean>;
   /**
    * Under the workspace's lock, after the in-flight limit (429) and the sources (400), before the
    * credit (402): a check that must be decided one request after another. `totalMicros` is what
    * the fanout's holds will set aside on the rate card it is priced with.
    */
-  underLock?: (tx: Tx, totalMicros: bigint) => Promise<void>;
+  underLock?: (sql: SqlSession, totalMicros: bigint) => Promise<void>;
   /** Last in the creating transaction, once the fanout and its holds are written: rows that name it. */
-  after?: (tx: Tx, fanoutId: string) => Promise<void>;
+  after?: (sql: SqlSession, fanoutId: string) => Promise<void>;
 };
+
+const INSERT_FANOUT = defineStatement({
+  label: "fanout_insert",
+  params: ["id", "workspace", "project", "name", "engines", "runs", "prompts", "user", "key", "now"],
+  sql: ({ p }) =>
+    `INSERT INTO fanouts (id, workspace_id, project_id, name, engines, runs_per_prompt, prompts, created_by_user_id, api_key_id, created_at)
+    VALUES (${p.id}, ${p.workspace}, ${p.project}, ${p.name}, ${p.engines}::text[], ${p.runs}::int, ${p.prompts}::jsonb, ${p.user}, ${p.key}, ${atUtc(p.now)})`,
+});
 
 /**
  * Makes a fanout for `actor`: 400 over max_executions before anything is written; then in ONE
@@ -191,48 +200,38 @@ export async function startFanout(actor: FanoutActor, input: Request, hooks: Fan
   });
   const jobs = runs.map((run) => jobEvent(runQueued, run.id, { run_id: run.id, engine: run.engine }));
 
-  const fanout = await db().$transaction(
-    async (tx) => {
-      if (hooks.before && !(await hooks.before(tx))) return null;
-      // One hold line per run, all placed here or none: the fanout holds exactly what its
-      // unfinished runs cost, each run capturing or releasing its own line when it ends. Under the
-      // workspace's one lock, taken by holdCredit: the in-flight count and the credit check are
-      // decided one request after another.
-      await holdCredit(
-        sqlIn(tx),
-        {
-          workspaceId,
-          operationId: fanoutId,
-          actor: { userId: actor.userId, apiKeyId: actor.apiKeyId },
-          rateCard: card,
-          lines: runs.map((run) => ({ product: "prompt" as const, engine: run.engine, units: 1, runId: run.id })),
-        },
-        async () => {
-          await checkRunsInFlight(sqlIn(tx), workspaceId, runs.length);
-          await checkSources(tx, workspaceId, input);
-          await hooks.underLock?.(tx, totalMicros);
-          await tx.fanout.create({
-            data: {
-              id: fanoutId,
-              workspaceId,
-              projectId,
-              name,
-              engines: plan.engines,
-              runsPerPrompt: plan.runs,
-              prompts: input.prompts.map((p, i) => ({ text: p.text, source: p.source ?? null, ...markets[i]! })),
-              ...who,
-            },
-          });
-          await insertFanoutRuns(tx, { fanoutId, workspaceId, projectId, ...who, runs });
-        },
-      );
-      await queueJobs(sqlIn(tx), jobs);
-      await hooks.after?.(tx, fanoutId);
-      return readNewFanout(tx, fanoutId);
-    },
-    // A large fanout writes a thousand runs and holds; busy workspaces queue on the balance lock.
-    { maxWait: 30_000, timeout: 60_000 },
-  );
+  const now = new Date();
+  const fanout = await textTransaction(currentDb(), async (sql) => {
+    if (hooks.before && !(await hooks.before(sql))) return null;
+    // One hold line per run, all placed here or none: the fanout holds exactly what its
+    // unfinished runs cost, each run capturing or releasing its own line when it ends. Under the
+    // workspace's one lock, taken by holdCredit: the in-flight count and the credit check are
+    // decided one request after another.
+    await holdCredit(
+      sql,
+      {
+        workspaceId,
+        operationId: fanoutId,
+        actor: { userId: actor.userId, apiKeyId: actor.apiKeyId },
+        rateCard: card,
+        lines: runs.map((run) => ({ product: "prompt" as const, engine: run.engine, units: 1, runId: run.id })),
+      },
+      async () => {
+        await checkRunsInFlight(sql, workspaceId, runs.length);
+        await checkSources(sql, workspaceId, input);
+        await hooks.underLock?.(sql, totalMicros);
+        await INSERT_FANOUT.query(sql, {
+          id: fanoutId, workspace: workspaceId, project: projectId, name, engines: arrayParam(plan.engines), runs: plan.runs,
+          prompts: JSON.stringify(input.prompts.map((p, i) => ({ text: p.text, source: p.source ?? null, ...markets[i]! }))),
+          user: who.createdByUserId, key: who.apiKeyId, now,
+        });
+        await insertFanoutRuns(sql, { fanoutId, workspaceId, projectId, ...who, runs });
+      },
+    );
+    await queueJobs(sql, jobs);
+    await hooks.after?.(sql, fanoutId);
+    return readNewFanout(sql, fanoutId);
+  });
   if (!fanout) return null;
 
   // Committed: the runs and their jobs are durable now. Dispatch failures are recovered by the driver's sweep.

@@ -15,9 +15,8 @@ import type { Principal } from "../auth/principal";
 import { billingSettings } from "../billing/settings";
 import { holdVersionSql } from "../billing/store";
 import { readWaiting } from "../changes/wait";
-import type { Tx } from "../db/client";
 import { allOf, bool, date, defineStatement, group, int, optional, text } from "../db/statement";
-import { sqlIn, standalone, type SqlSession } from "../db/sql";
+import { standalone, type SqlSession } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import { notFound } from "../http/errors";
 import { JsonText } from "../http/respond";
@@ -36,10 +35,19 @@ const FANOUT_RUNS = runsOfFanoutWithHolds("fanout_runs", { runVersion: text("r.x
 
 const fanoutRuns = (session: SqlSession, fanoutId: string) => FANOUT_RUNS.query(session, { fanout: fanoutId });
 
+/** A fanout by id with its creator's email, no access check. */
+const NEW_FANOUT = defineStatement({
+  label: "fanout_new",
+  params: ["fanout"],
+  columns: fanoutColumns,
+  sql: ({ select, p }) => `SELECT ${select} FROM fanouts f LEFT JOIN users u ON u.id = f.created_by_user_id WHERE f.id = ${p.fanout}`,
+});
+
 /** A fanout the service itself is creating, read in its transaction (no access check: the caller made it). */
-export async function readNewFanout(tx: Tx, fanoutId: string) {
-  const row = await tx.fanout.findUniqueOrThrow({ where: { id: fanoutId }, include: { createdBy: { select: { email: true } } } });
-  return presentFanout(row, (await fanoutRuns(sqlIn(tx), fanoutId)).map((r) => r.run));
+export async function readNewFanout(sql: SqlSession, fanoutId: string) {
+  const row = await NEW_FANOUT.first(sql, { fanout: fanoutId });
+  if (!row) throw new Error(`readNewFanout: no fanout ${fanoutId}`);
+  return presentFanout(row, (await fanoutRuns(sql, fanoutId)).map((r) => r.run));
 }
 
 /**

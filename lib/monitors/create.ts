@@ -11,10 +11,10 @@ import { formatUsd, parseUsd } from "../billing/money";
 import { billingSettings, currentRateCard } from "../billing/settings";
 import { engineConfig } from "../config/engines";
 import { config } from "../config/env";
-import { db, type Tx } from "../db/client";
-import { Prisma } from "../db/generated/client";
+import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
-import { standalone, sqlIn } from "../db/sql";
+import { standalone, textTransaction, type SqlSession } from "../db/sql";
+import { arrayParam, atUtc, defineStatement, text } from "../db/statement";
 import { checkSources, marginOf, refuseOverMaxExecutions } from "../fanouts/create";
 import { ApiError } from "../http/errors";
 import { log } from "../log";
@@ -74,8 +74,8 @@ const checkSize = (prompts: number, engines: number, runs: number, outcome?: str
   refuseOverMaxExecutions("prompts: each tick would run", prompts, engines, runs, outcome);
 
 /** The prompts' sources, checked as POST /fanouts checks them (400 naming the prompt's index). */
-async function checkPromptSources(client: Tx, workspaceId: string, projectId: string, prompts: PromptInput[]): Promise<void> {
-  await checkSources(client, workspaceId, { project: projectId, prompts });
+async function checkPromptSources(session: SqlSession, workspaceId: string, projectId: string, prompts: PromptInput[]): Promise<void> {
+  await checkSources(session, workspaceId, { project: projectId, prompts });
 }
 
 /**
@@ -105,13 +105,78 @@ async function presentWithSecret(monitorId: string, secret: string) {
   return { ...presentMonitor(row, prompts, figures), webhook_secret: secret };
 }
 
+// The monitors' writes. Every one sets updated_at (`touched`: the moment written, as Prisma's
+// @updatedAt did); status and version start at their defaults (active, 1).
+const INSERT_MONITOR = defineStatement({
+  label: "monitor_insert",
+  params: [
+    "id", "workspace", "project", "name", "prompts", "engines", "runs", "location", "language", "entities", "every", "minute", "weekday",
+    "next", "budget", "alerts", "judge", "secret", "user", "key", "now", "touched",
+  ],
+  sql: ({ p }) =>
+    `INSERT INTO monitors (id, workspace_id, project_id, name, prompts, engines, runs_per_prompt, location, language, entities,
+      schedule_every, schedule_minute, schedule_weekday, next_run_at, monthly_budget_micros, alerts, judge, webhook_secret,
+      created_by_user_id, api_key_id, created_at, updated_at)
+    VALUES (${p.id}, ${p.workspace}, ${p.project}, ${p.name}, ${p.prompts}::jsonb, ${p.engines}::text[], ${p.runs}::int, ${p.location}::jsonb, ${p.language},
+      ${p.entities}::jsonb, ${p.every}, ${p.minute}::int, ${p.weekday}::int, ${atUtc(p.next)}, ${p.budget}::bigint, ${p.alerts}::jsonb, ${p.judge}::jsonb,
+      ${p.secret}, ${p.user}, ${p.key}, ${atUtc(p.now)}, ${atUtc(p.touched)})`,
+});
+
+/** The monitor's row, locked until the caller's transaction ends. */
+const LOCK_MONITOR = defineStatement({
+  label: "monitor_lock",
+  params: ["monitor"],
+  columns: { id: text("id") },
+  sql: ({ select, p }) => `SELECT ${select} FROM monitors WHERE id = ${p.monitor} FOR UPDATE`,
+});
+
+/**
+ * PATCH's write: a SET list of the parameters given (one text per combination). The schedule's
+ * three columns go together (`every` given: `minute` and `weekday` are), and so do what is
+ * measured and its version (`version` given: the rest are).
+ */
+const UPDATE_MONITOR = defineStatement({
+  label: "monitor_update",
+  params: ["monitor", "touched", "name", "status", "every", "minute", "weekday", "next", "budget", "alerts", "judge",
+    "version", "prompts", "engines", "runs", "location", "language", "entities"],
+  sql: ({ p, given }) => {
+    const set = [
+      `updated_at = ${atUtc(p.touched)}`,
+      given.name && `name = ${p.name}`,
+      given.status && `status = ${p.status}::text::"MonitorStatus"`,
+      given.every && `schedule_every = ${p.every}, schedule_minute = ${p.minute}::int, schedule_weekday = ${p.weekday}::int`,
+      given.next && `next_run_at = ${atUtc(p.next)}`,
+      given.budget && `monthly_budget_micros = ${p.budget}::bigint`,
+      given.alerts && `alerts = ${p.alerts}::jsonb`,
+      given.judge && `judge = ${p.judge}::jsonb`,
+      given.version &&
+        `version = ${p.version}::int, prompts = ${p.prompts}::jsonb, engines = ${p.engines}::text[], runs_per_prompt = ${p.runs}::int, ` +
+          `location = ${p.location}::jsonb, language = ${p.language}, entities = ${p.entities}::jsonb`,
+    ].filter(Boolean);
+    return `UPDATE monitors SET ${set.join(", ")} WHERE id = ${p.monitor}`;
+  },
+});
+
+/** The monitor; its ticks, alerts, deliveries and digests go with it (ON DELETE CASCADE). */
+const DELETE_MONITOR = defineStatement({
+  label: "monitor_delete",
+  params: ["monitor"],
+  sql: ({ p }) => `DELETE FROM monitors WHERE id = ${p.monitor}`,
+});
+
+const SET_WEBHOOK_SECRET = defineStatement({
+  label: "monitor_webhook_secret",
+  params: ["monitor", "secret", "touched"],
+  sql: ({ p }) => `UPDATE monitors SET webhook_secret = ${p.secret}, updated_at = ${atUtc(p.touched)} WHERE id = ${p.monitor}`,
+});
+
 /** POST /monitors. Nothing runs now: the first tick is due at the schedule's next slot. */
 export async function createMonitor(principal: Principal, body: CreateBody, now = new Date()) {
   const project = await getProjectOrThrow(principal, body.project);
   const engines = resolveEngines(body.engines, engineConfig().enabled);
   const runs = body.runs ?? MONITOR_LIMITS.runs.fallback;
   checkSize(body.prompts.length, engines.length, runs);
-  await checkPromptSources(db(), project.workspaceId, project.id, body.prompts);
+  await checkPromptSources(standalone(), project.workspaceId, project.id, body.prompts);
   const entities = body.entities ? body.entities.map(storedEntity) : entitiesFromContext((project.context ?? {}) as EntityContext);
   if (entities.length === 0) {
     throw new ApiError(
@@ -130,30 +195,29 @@ export async function createMonitor(principal: Principal, body: CreateBody, now 
   const schedule = storedSchedule(body.schedule ?? MONITOR_LIMITS.schedule);
   const secret = newWebhookSecret();
   const id = newId("monitor");
-  await db().monitor.create({
-    data: {
-      id,
-      workspaceId: project.workspaceId,
-      projectId: project.id,
-      name: body.name ?? [...body.prompts[0]!.text].slice(0, 100).join(""),
-      prompts: body.prompts.map(storedPrompt),
-      engines,
-      runsPerPrompt: runs,
-      location: body.location ?? undefined,
-      language: body.language ?? null,
-      entities,
-      scheduleEvery: schedule.every,
-      scheduleMinute: schedule.minute,
-      scheduleWeekday: schedule.weekday,
-      nextRunAt: nextSlot(schedule, now),
-      monthlyBudgetMicros: budgetMicros(body.monthly_budget_usd),
-      alerts,
-      judge: judge ?? Prisma.DbNull,
-      webhookSecret: sealWebhookSecret(secret),
-      createdByUserId: principal.user.id,
-      apiKeyId: principal.apiKeyId,
-      createdAt: now,
-    },
+  await INSERT_MONITOR.query(standalone(), {
+    id,
+    workspace: project.workspaceId,
+    project: project.id,
+    name: body.name ?? [...body.prompts[0]!.text].slice(0, 100).join(""),
+    prompts: JSON.stringify(body.prompts.map(storedPrompt)),
+    engines: arrayParam(engines),
+    runs,
+    location: body.location ? JSON.stringify(body.location) : null,
+    language: body.language ?? null,
+    entities: JSON.stringify(entities),
+    every: schedule.every,
+    minute: schedule.minute,
+    weekday: schedule.weekday,
+    next: nextSlot(schedule, now),
+    budget: budgetMicros(body.monthly_budget_usd),
+    alerts: JSON.stringify(alerts),
+    judge: judge ? JSON.stringify(judge) : null,
+    secret: sealWebhookSecret(secret),
+    user: principal.user.id,
+    key: principal.apiKeyId,
+    now,
+    touched: new Date(),
   });
   return presentWithSecret(id, secret);
 }
@@ -168,11 +232,11 @@ export async function updateMonitor(principal: Principal, monitorId: string, bod
   const current = await reachableMonitorRow(principal, monitorId);
   if (body.alerts?.webhook_url) await checkWebhookUrl(body.alerts.webhook_url);
   const judge = body.judge === undefined ? undefined : storedJudge(body.judge);
-  await db().$transaction(async (tx) => {
+  await textTransaction(currentDb(), async (sql) => {
     // Read again under the monitor's row lock: two changes at once are made one after the other.
-    await tx.$queryRaw`SELECT id FROM monitors WHERE id = ${current.id} FOR UPDATE`;
-    const row = (await monitorRow(sqlIn(tx), current.id, now))!;
-    const storedPrompts = await monitorPrompts(sqlIn(tx), row.id);
+    await LOCK_MONITOR.query(sql, { monitor: current.id });
+    const row = (await monitorRow(sql, current.id, now))!;
+    const storedPrompts = await monitorPrompts(sql, row.id);
     const before = measuredOf(row, storedPrompts);
     const after = {
       prompts: body.prompts ? body.prompts.map(storedPrompt) : storedPrompts,
@@ -182,7 +246,7 @@ export async function updateMonitor(principal: Principal, monitorId: string, bod
       language: body.language !== undefined ? body.language : (row.language ?? null),
       entities: body.entities ? body.entities.map(storedEntity) : row.entities,
     };
-    if (body.prompts) await checkPromptSources(tx, row.workspaceId, row.projectId, body.prompts);
+    if (body.prompts) await checkPromptSources(sql, row.workspaceId, row.projectId, body.prompts);
     checkSize(after.prompts.length, after.engines.length, after.runs, "Nothing was changed.");
     const changed = !isDeepStrictEqual(JSON.parse(JSON.stringify(before)), JSON.parse(JSON.stringify(after)));
 
@@ -191,29 +255,29 @@ export async function updateMonitor(principal: Principal, monitorId: string, bod
     // A new schedule, or a resumed monitor, runs from its next slot after now: slots missed while
     // paused are not made up.
     const rescheduled = body.schedule !== undefined || (row.status === "paused" && status === "active");
-    await tx.monitor.update({
-      where: { id: row.id },
-      data: {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        status,
-        ...(body.schedule ? { scheduleEvery: schedule.every, scheduleMinute: schedule.minute, scheduleWeekday: schedule.weekday } : {}),
-        ...(rescheduled ? { nextRunAt: nextSlot(schedule, now) } : {}),
-        ...(body.monthly_budget_usd !== undefined ? { monthlyBudgetMicros: budgetMicros(body.monthly_budget_usd) } : {}),
-        ...(body.alerts ? { alerts: { ...row.alerts, ...body.alerts } } : {}),
-        // A judge adds a figure to the ticks from now on; what is measured is the same: no new version.
-        ...(judge !== undefined ? { judge: judge ?? Prisma.DbNull } : {}),
-        ...(changed
-          ? {
-              version: row.version + 1,
-              prompts: after.prompts,
-              engines: after.engines,
-              runsPerPrompt: after.runs,
-              location: after.location ?? Prisma.DbNull,
-              language: after.language,
-              entities: after.entities,
-            }
-          : {}),
-      },
+    // Only the fields given are set (undefined leaves a column out; null sets it NULL).
+    await UPDATE_MONITOR.query(sql, {
+      monitor: row.id,
+      touched: new Date(),
+      name: body.name,
+      status,
+      ...(body.schedule ? { every: schedule.every, minute: schedule.minute, weekday: schedule.weekday } : {}),
+      next: rescheduled ? nextSlot(schedule, now) : undefined,
+      budget: body.monthly_budget_usd !== undefined ? budgetMicros(body.monthly_budget_usd) : undefined,
+      alerts: body.alerts ? JSON.stringify({ ...row.alerts, ...body.alerts }) : undefined,
+      // A judge adds a figure to the ticks from now on; what is measured is the same: no new version.
+      judge: judge === undefined ? undefined : judge === null ? null : JSON.stringify(judge),
+      ...(changed
+        ? {
+            version: row.version + 1,
+            prompts: JSON.stringify(after.prompts),
+            engines: arrayParam(after.engines),
+            runs: after.runs,
+            location: after.location === null || after.location === undefined ? null : JSON.stringify(after.location),
+            language: after.language,
+            entities: JSON.stringify(after.entities),
+          }
+        : {}),
     });
   });
   const row = (await monitorRow(standalone(), current.id, now))!;
@@ -224,14 +288,14 @@ export async function updateMonitor(principal: Principal, monitorId: string, bod
 /** DELETE /monitors/{id}: the monitor and its ticks; the fanouts and analyses they made stay. */
 export async function deleteMonitor(principal: Principal, monitorId: string): Promise<void> {
   const row = await reachableMonitorRow(principal, monitorId);
-  await db().monitor.deleteMany({ where: { id: row.id } });
+  await DELETE_MONITOR.query(standalone(), { monitor: row.id });
 }
 
 /** POST /monitors/{id}/webhook-secret/rotate: a new secret, shown once; the old one no longer signs. */
 export async function rotateWebhookSecret(principal: Principal, monitorId: string) {
   const row = await reachableMonitorRow(principal, monitorId);
   const secret = newWebhookSecret();
-  await db().monitor.update({ where: { id: row.id }, data: { webhookSecret: sealWebhookSecret(secret) } });
+  await SET_WEBHOOK_SECRET.query(standalone(), { monitor: row.id, secret: sealWebhookSecret(secret), touched: new Date() });
   return presentWithSecret(row.id, secret);
 }
 
@@ -259,7 +323,7 @@ export async function estimateMonitor(principal: Principal, body: CreateBody): P
   const project = await getProjectOrThrow(principal, body.project);
   const engines = resolveEngines(body.engines, engineConfig().enabled);
   const runs = body.runs ?? MONITOR_LIMITS.runs.fallback;
-  await checkSources(db(), project.workspaceId, { project: project.id, prompts: body.prompts });
+  await checkSources(standalone(), project.workspaceId, { project: project.id, prompts: body.prompts });
   const m = body.entities ? body.entities.length : entitiesFromContext((project.context ?? {}) as EntityContext).length;
   if (m === 0) {
     throw new ApiError("invalid_request", "entities: the project's context names no brand or competitor; give entities, or add brands and competitors to the project.");

@@ -8,10 +8,10 @@ import { billingSettings, currentRateCard } from "../billing/settings";
 import { formatUsd } from "../billing/money";
 import { capturedOfHoldSql } from "../billing/store";
 import { fanoutHasOpenRunSql, tickClosingRunsSql } from "../runs/fanout-runs";
-import { currentDb, type Tx } from "../db/client";
+import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
 import { date, defineStatement, int, micros, text } from "../db/statement";
-import { sqlIn, standalone, textTransaction, type SqlSession } from "../db/sql";
+import { standalone, textTransaction, type SqlSession } from "../db/sql";
 import { startFanout, type FanoutActor } from "../fanouts/create";
 import { ApiError } from "../http/errors";
 import { log } from "../log";
@@ -174,9 +174,9 @@ export async function spendThisMonth(session: SqlSession, monitorId: string, now
  * its budget. Called under the workspace's lock (startFanout's underLock), so two ticks of one
  * monitor are decided one after the other. With billing off nothing is charged: no budget applies.
  */
-async function checkBudget(tx: Tx, monitor: MonitorRow, priceMicros: bigint, now: Date): Promise<void> {
+async function checkBudget(sql: SqlSession, monitor: MonitorRow, priceMicros: bigint, now: Date): Promise<void> {
   if (monitor.budgetMicros === null || !billingSettings().enabled) return;
-  const spent = await spendThisMonth(sqlIn(tx), monitor.id, now);
+  const spent = await spendThisMonth(sql, monitor.id, now);
   if (spent + priceMicros > monitor.budgetMicros) {
     throw new BudgetExhausted(
       `This tick costs ${formatUsd(priceMicros)} USD; the monitor has spent ${formatUsd(spent)} USD this month of its ${formatUsd(monitor.budgetMicros)} USD budget.`,
@@ -210,15 +210,15 @@ const SET_JUDGE = defineStatement({
  * operation) and records the judge on the tick. 402 rolls the whole tick back (skipped, as a
  * fanout without credit is).
  */
-async function holdJudge(tx: Tx, monitor: MonitorRow, actor: { userId: string | null; apiKeyId: string | null }, tickId: string, fanoutId: string): Promise<void> {
+async function holdJudge(sql: SqlSession, monitor: MonitorRow, actor: { userId: string | null; apiKeyId: string | null }, tickId: string, fanoutId: string): Promise<void> {
   if (!monitor.judge) return;
-  const held = await holdCredit(sqlIn(tx), {
+  const held = await holdCredit(sql, {
     workspaceId: monitor.workspaceId,
     operationId: fanoutId,
     actor,
     lines: [{ product: "judge", engine: monitor.judge.engine, units: runsPerTick(monitor) }],
   });
-  await SET_JUDGE.query(sqlIn(tx), { tick: tickId, engine: monitor.judge.engine, hold: held.holds[0]?.id ?? null });
+  await SET_JUDGE.query(sql, { tick: tickId, engine: monitor.judge.engine, hold: held.holds[0]?.id ?? null });
 }
 
 /** The fanout a tick of this monitor runs: its prompts, engines, repeats and market, named after the monitor and the slot. */
@@ -264,11 +264,11 @@ export async function startTick(tickId: string, now = new Date()): Promise<TickO
   const actor: FanoutActor = { workspaceId: monitor.workspaceId, projectId: monitor.projectId, userId: monitor.createdByUserId, apiKeyId: monitor.apiKeyId };
   try {
     const fanout = await startFanout(actor, await fanoutRequestOf(monitor, tick.scheduledFor), {
-      before: async (tx) => (await LOCK_TICK.first(sqlIn(tx), { tick: tickId }))?.open === "t",
-      underLock: (tx, price) => checkBudget(tx, monitor, price + judgePriceOf(monitor), now),
-      after: async (tx, fanoutId) => {
-        await SET_FANOUT.query(sqlIn(tx), { tick: tickId, fanout: fanoutId });
-        await holdJudge(tx, monitor, { userId: actor.userId, apiKeyId: actor.apiKeyId }, tickId, fanoutId);
+      before: async (sql) => (await LOCK_TICK.first(sql, { tick: tickId }))?.open === "t",
+      underLock: (sql, price) => checkBudget(sql, monitor, price + judgePriceOf(monitor), now),
+      after: async (sql, fanoutId) => {
+        await SET_FANOUT.query(sql, { tick: tickId, fanout: fanoutId });
+        await holdJudge(sql, monitor, { userId: actor.userId, apiKeyId: actor.apiKeyId }, tickId, fanoutId);
       },
     });
     return fanout ? { kind: "started", fanoutId: fanout.id } : { kind: "done" };
@@ -317,11 +317,11 @@ export async function runTickNow(monitor: MonitorRow, actor: { userId: string; a
   };
   try {
     await startFanout({ workspaceId: monitor.workspaceId, projectId: monitor.projectId, ...actor }, await fanoutRequestOf(monitor, now), {
-      underLock: (tx, price) => checkBudget(tx, monitor, price + judgePriceOf(monitor), now),
+      underLock: (sql, price) => checkBudget(sql, monitor, price + judgePriceOf(monitor), now),
       // Under the workspace's lock, like the budget: run-nows of one monitor are made one after the other.
-      after: async (tx, fanoutId) => {
-        await insert(sqlIn(tx), { fanout: fanoutId, status: "queued", reason: null, charged: null });
-        await holdJudge(tx, monitor, actor, tickId, fanoutId);
+      after: async (sql, fanoutId) => {
+        await insert(sql, { fanout: fanoutId, status: "queued", reason: null, charged: null });
+        await holdJudge(sql, monitor, actor, tickId, fanoutId);
       },
     });
   } catch (error) {

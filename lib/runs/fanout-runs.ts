@@ -3,9 +3,7 @@
 // signature, counted for the list of fanouts and a monitor tick's live figures and close, and
 // whether any is still unfinished. The statements and SQL pieces are the owner's (runs); the
 // fanouts' part of a statement (which fanouts a credential reaches) is lib/fanouts/reach.ts's.
-import type { Tx } from "../db/client";
-import { arrayParam, atUtc, defineStatement, standalone, type Columns } from "../db/statement";
-import { sqlIn } from "../db/sql";
+import { arrayParam, atUtc, defineStatement, standalone, type Columns, type SqlSession } from "../db/statement";
 import { holdJoin, holdSumsSql, holdVersionSql } from "../billing/store";
 import { namedFanoutIdsSql } from "../fanouts/reach";
 
@@ -22,10 +20,10 @@ export type NewFanoutRun = { id: string; prompt: string; promptIndex: number; en
  * 0-based); `location` travels as JSON text, null when none.
  */
 export async function insertFanoutRuns(
-  tx: Tx,
+  sql: SqlSession,
   f: { fanoutId: string; workspaceId: string; projectId: string; createdByUserId: string | null; apiKeyId: string | null; runs: NewFanoutRun[] },
 ) {
-  await INSERT_FANOUT_RUNS.query(sqlIn(tx), {
+  await INSERT_FANOUT_RUNS.query(sql, {
     fanout: f.fanoutId, workspace: f.workspaceId, project: f.projectId, user: f.createdByUserId, key: f.apiKeyId, now: new Date(),
     ids: arrayParam(f.runs.map((r) => r.id)), prompts: arrayParam(f.runs.map((r) => r.promptIndex)), repeats: arrayParam(f.runs.map((r) => r.runIndex)),
     engines: arrayParam(f.runs.map((r) => r.engine)), subjects: arrayParam(f.runs.map((r) => r.prompt)),

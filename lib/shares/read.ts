@@ -9,7 +9,6 @@ import type { Principal } from "../auth/principal";
 import { hashSecret, hashesEqual } from "../auth/secrets";
 import { readAnalysisText } from "../analyses/read";
 import { reachableAnalysisTarget } from "../analyses/store";
-import { db } from "../db/client";
 import { readFanoutText } from "../fanouts/read";
 import { notFound } from "../http/errors";
 import { readMonitor } from "../monitors/read";
@@ -17,7 +16,7 @@ import { runStartsByStatus } from "../runs/page-reads";
 import { readBatch, readRun } from "../runs/read";
 import { statusOfCounts, type RunCounts } from "../runs/status";
 import type { ShareKind, ShareStatus } from "../schemas/shares";
-import { defineStatement, standalone, text } from "../db/statement";
+import { date, defineStatement, standalone, text } from "../db/statement";
 import { reachableSql, reachOf } from "../workspaces/access";
 import type { ShareReader } from "./access";
 import { PUBLIC_COPIES, presentShare, type PublicBodies } from "./present";
@@ -109,14 +108,50 @@ export async function targetOrThrow(principal: Principal, kind: ShareKind, id: s
   return { kind, id, workspaceId: found.workspaceId, status: found.status };
 }
 
+/** A share's columns (alias s): what its state (./present.ts presentShare) shows. */
+export const shareColumns = {
+  id: text("s.id"),
+  targetKind: text("s.target_kind"),
+  targetId: text("s.target_id"),
+  createdAt: date("s.created_at"),
+  revokedAt: date("s.revoked_at").nullable,
+  rotatedFromId: text("s.rotated_from_id").nullable,
+};
+
+/** The target's working share (at most one: shares_live_target_key), in the caller's transaction or on its own. */
+export const LIVE_SHARE = defineStatement({
+  label: "share_live",
+  params: ["kind", "target"],
+  columns: shareColumns,
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM shares s WHERE s.target_kind = ${p.kind}::text::"ShareTargetKind" AND s.target_id = ${p.target} AND s.revoked_at IS NULL LIMIT 1`,
+});
+
+/** The target's latest share, working or not. */
+const LAST_SHARE = defineStatement({
+  label: "share_last",
+  params: ["kind", "target"],
+  columns: shareColumns,
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM shares s WHERE s.target_kind = ${p.kind}::text::"ShareTargetKind" AND s.target_id = ${p.target} ORDER BY s.created_at DESC, s.id DESC LIMIT 1`,
+});
+
+/** The share whose token has this hash. */
+const SHARE_BY_TOKEN = defineStatement({
+  label: "share_by_token",
+  params: ["hash"],
+  columns: { id: text("s.id"), targetKind: text("s.target_kind"), targetId: text("s.target_id"), tokenHash: text("s.token_hash"), revokedAt: date("s.revoked_at").nullable },
+  sql: ({ select, p }) => `SELECT ${select} FROM shares s WHERE s.token_hash = ${p.hash}`,
+});
+
 /** The object's working share, if any. */
-export const liveShare = (target: Target) => db().share.findFirst({ where: { targetKind: target.kind, targetId: target.id, revokedAt: null } });
+export const liveShare = (target: Target) => LIVE_SHARE.first(standalone(), { kind: target.kind, target: target.id });
 
 export async function getShareStatus(principal: Principal, kind: ShareKind, id: string): Promise<z.input<typeof ShareStatus>> {
   const target = await targetOrThrow(principal, kind, id);
   const live = await liveShare(target);
   if (live) return { shared: true, share: presentShare(live) };
-  const last = await db().share.findFirst({ where: { targetKind: kind, targetId: id }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+  const last = await LAST_SHARE.first(standalone(), { kind, target: id });
   return { shared: false, share: last ? presentShare(last) : null };
 }
 
@@ -127,7 +162,7 @@ export async function getShareStatus(principal: Principal, kind: ShareKind, id: 
 export async function workingShare(token: string): Promise<{ id: string; targetKind: ShareKind; targetId: string } | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   const hash = hashSecret(token);
-  const row = await db().share.findUnique({ where: { tokenHash: hash }, select: { id: true, targetKind: true, targetId: true, tokenHash: true, revokedAt: true } });
+  const row = await SHARE_BY_TOKEN.first(standalone(), { hash });
   if (!row || row.revokedAt !== null || !hashesEqual(row.tokenHash, hash) || !isSharedKind(row.targetKind)) return null;
   return { id: row.id, targetKind: row.targetKind as ShareKind, targetId: row.targetId };
 }
