@@ -3,6 +3,8 @@
 import { grantSignupPromo } from "../billing/ledger";
 import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
+import { sqlIn } from "../db/sql";
+import { personalWorkspaceId } from "../workspaces/access";
 import { createPersonalWorkspace } from "../workspaces/create";
 
 export function normaliseEmail(email: string): string {
@@ -15,12 +17,15 @@ export type UserWithWorkspace = { id: string; email: string; name: string | null
 export async function ensureUser(emailInput: string, name: string | null = null): Promise<UserWithWorkspace & { created: boolean }> {
   const email = normaliseEmail(emailInput);
   return db().$transaction(async (tx) => {
-    const existing = await tx.user.findUnique({ where: { email }, include: { ownedWorkspaces: true } });
-    if (existing?.ownedWorkspaces[0]) {
-      return { id: existing.id, email, name: existing.name, personalWorkspaceId: existing.ownedWorkspaces[0].id, created: false };
+    // The workspaces' statements run in this Prisma transaction (lib/workspaces owns that table).
+    const sql = sqlIn(tx);
+    const existing = await tx.user.findUnique({ where: { email } });
+    const owned = existing ? await personalWorkspaceId(sql, existing.id) : undefined;
+    if (existing && owned) {
+      return { id: existing.id, email, name: existing.name, personalWorkspaceId: owned, created: false };
     }
     const user = existing ?? (await tx.user.create({ data: { id: newId("user"), email, name } }));
-    const workspace = await createPersonalWorkspace(tx, { userId: user.id, email, name });
+    const workspace = await createPersonalWorkspace(sql, { userId: user.id, email, name });
     await grantSignupPromo(tx, workspace.id);
     return { id: user.id, email, name: user.name, personalWorkspaceId: workspace.id, created: true };
   });

@@ -1,8 +1,7 @@
 // API keys: made for one workspace, shown once, stored as a hash, revoked at once. The requests'
 // services are in ./create.ts and ./read.ts; this file holds api_keys' statements.
-import { db, type Tx } from "../db/client";
 import { newId } from "../db/ids";
-import { date, defineStatement, standalone, text } from "../db/statement";
+import { atUtc, date, defineStatement, group, standalone, text, type SqlSession } from "../db/statement";
 import { reachableSql, reachOf } from "../workspaces/access";
 import { credentialsRevoked } from "./credential-cache";
 import type { Principal } from "./principal";
@@ -30,61 +29,112 @@ export function findOwnApiKeys(principal: Principal) {
   return API_KEY_LIST.query(standalone(), reachOf(principal));
 }
 
+const API_KEY_INSERT = defineStatement({
+  label: "api_key_insert",
+  params: ["id", "workspace", "user", "name", "prefix", "hash", "now"],
+  columns: {
+    id: text("id"),
+    name: text("name"),
+    prefix: text("prefix"),
+    workspaceId: text("workspace_id"),
+    createdAt: date("created_at"),
+    lastUsedAt: date("last_used_at").nullable,
+    revokedAt: date("revoked_at").nullable,
+  },
+  sql: ({ select, p }) =>
+    `INSERT INTO api_keys (id, workspace_id, user_id, name, prefix, secret_hash, created_at) ` +
+    `VALUES (${p.id}, ${p.workspace}, ${p.user}, ${p.name}, ${p.prefix}, ${p.hash}, ${atUtc(p.now)}) RETURNING ${select}`,
+});
+
 /** Makes a key for a member of the workspace (the caller checked that); the secret is in `key`, once. */
 export async function issueApiKey(userId: string, workspaceId: string, name: string) {
   const secret = newSecret(SECRET_PREFIX.apiKey);
-  const key = await db().apiKey.create({
-    data: {
-      id: newId("apiKey"),
-      workspaceId,
-      userId,
-      name,
-      prefix: secret.slice(0, 12),
-      secretHash: hashSecret(secret),
-    },
+  const key = await API_KEY_INSERT.first(standalone(), {
+    id: newId("apiKey"),
+    workspace: workspaceId,
+    user: userId,
+    name,
+    prefix: secret.slice(0, 12),
+    hash: hashSecret(secret),
+    now: new Date(),
   });
-  return { ...presentApiKey(key), key: secret };
+  return { ...presentApiKey(key!), key: secret };
 }
 
-/** The key with this id, or null. */
+const API_KEY_BY_ID = defineStatement({
+  label: "api_key_by_id",
+  params: ["key"],
+  columns: { id: text("k.id"), userId: text("k.user_id"), workspaceId: text("k.workspace_id"), secretHash: text("k.secret_hash") },
+  sql: ({ select, p }) => `SELECT ${select} FROM api_keys k WHERE k.id = ${p.key}`,
+});
+
+/** The key with this id (its owner, workspace and secret hash), or undefined. */
 export function findApiKey(keyId: string) {
-  return db().apiKey.findUnique({ where: { id: keyId } });
+  return API_KEY_BY_ID.first(standalone(), { key: keyId });
 }
+
+const API_KEY_REVOKE = defineStatement({
+  label: "api_key_revoke",
+  params: ["key", "now"],
+  sql: ({ p }) => `UPDATE api_keys SET revoked_at = ${atUtc(p.now)} WHERE id = ${p.key} AND revoked_at IS NULL`,
+});
 
 /** Revokes a key, at once on every instance; revoking a revoked key changes nothing. */
 export async function revokeApiKeyById(key: { id: string; secretHash: string }): Promise<void> {
-  await db().apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  await API_KEY_REVOKE.query(standalone(), { key: key.id, now: new Date() });
   credentialsRevoked([key.secretHash]);
 }
 
+const API_KEYS_OF_MEMBER_REVOKE = defineStatement({
+  label: "api_keys_revoke_of_member",
+  params: ["workspace", "user", "now"],
+  columns: { secretHash: text("secret_hash") },
+  sql: ({ select, p }) =>
+    `UPDATE api_keys SET revoked_at = ${atUtc(p.now)} WHERE workspace_id = ${p.workspace} AND user_id = ${p.user} AND revoked_at IS NULL RETURNING ${select}`,
+});
+
 /**
- * Revokes a member's keys of a workspace inside the caller's transaction (removing the member);
- * answers their secret hashes, for the caller to pass to credentialsRevoked once it committed.
+ * Revokes a member's keys of a workspace in the caller's session (removing the member, under the
+ * workspace's lock); answers their secret hashes, for the caller to pass to credentialsRevoked
+ * once it committed.
  */
-export async function revokeKeysOfMember(tx: Tx, workspaceId: string, userId: string): Promise<string[]> {
-  const revoked = await tx.apiKey.updateManyAndReturn({
-    where: { workspaceId, userId, revokedAt: null },
-    data: { revokedAt: new Date() },
-    select: { secretHash: true },
-  });
+export async function revokeKeysOfMember(sql: SqlSession, workspaceId: string, userId: string): Promise<string[]> {
+  const revoked = await API_KEYS_OF_MEMBER_REVOKE.query(sql, { workspace: workspaceId, user: userId, now: new Date() });
   return revoked.map((k) => k.secretHash);
 }
 
-/** The key with this secret hash and its user, as bearer authentication reads it. */
-export function findApiKeyBySecretHash(secretHash: string) {
-  return db().apiKey.findUnique({
-    where: { secretHash },
-    select: { id: true, name: true, workspaceId: true, secretHash: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true } } },
-  });
+/** Bearer authentication's read: the key with this secret hash and its user, one statement. */
+const API_KEY_BY_SECRET = defineStatement({
+  label: "api_key_by_secret",
+  params: ["hash"],
+  columns: {
+    id: text("k.id"),
+    name: text("k.name"),
+    workspaceId: text("k.workspace_id"),
+    secretHash: text("k.secret_hash"),
+    revokedAt: date("k.revoked_at").nullable,
+    lastUsedAt: date("k.last_used_at").nullable,
+    user: group({ id: text("u.id"), email: text("u.email") }),
+  },
+  sql: ({ select, p }) => `SELECT ${select} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.secret_hash = ${p.hash}`,
+});
+
+/** The key with this secret hash and its user, as bearer authentication reads it; null when there is none. */
+export async function findApiKeyBySecretHash(secretHash: string) {
+  return (await API_KEY_BY_SECRET.first(standalone(), { hash: secretHash })) ?? null;
 }
+
+const API_KEY_USED = defineStatement({
+  label: "api_key_used",
+  params: ["key", "now", "stale"],
+  sql: ({ p }) =>
+    `UPDATE api_keys SET last_used_at = ${atUtc(p.now)} WHERE id = ${p.key} AND (last_used_at IS NULL OR last_used_at < ${atUtc(p.stale)})`,
+});
 
 /**
  * Records that a key was used at `now`, unless its last use is recorded at or after `staleBefore`:
- * the condition settles two requests racing to write it.
+ * the condition settles two requests racing to write it. One statement, on its own.
  */
 export async function recordApiKeyUse(keyId: string, now: Date, staleBefore: Date): Promise<void> {
-  await db().apiKey.updateMany({
-    where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: staleBefore } }] },
-    data: { lastUsedAt: now },
-  });
+  await API_KEY_USED.query(standalone(), { key: keyId, now, stale: staleBefore });
 }

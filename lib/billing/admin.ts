@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { db } from "../db/client";
 import { isId } from "../db/ids";
+import { sqlIn } from "../db/sql";
 import { workspaceExists } from "../workspaces/read";
 import { adjustCredit, grantPromo, recordPurchase } from "./ledger";
 import { MoneyFormatError, parseUsd } from "./money";
@@ -77,7 +78,7 @@ export async function runBillingAdminCommand(command: string, argv: string[]): P
   if (!adjusting && micros === 0n) throw new AdminUsageError("--usd must be above 0.00");
 
   const row = await db().$transaction(async (tx) => {
-    if (!(await workspaceExists(tx, workspaceId))) throw new Error(`no workspace ${workspaceId}`);
+    if (!(await workspaceExists(sqlIn(tx), workspaceId))) throw new Error(`no workspace ${workspaceId}`);
     if (adjusting) return adjustCredit(tx, { workspaceId, bucket: values.promo ? "promo" : "purchased", amountMicros: micros, description: note! });
     if (values.promo) return grantPromo(tx, { workspaceId, amountMicros: micros, description: note ?? "Promotional credit (operator)" });
     return recordPurchase(tx, { workspaceId, amountMicros: micros, description: note ?? "Credit purchase (operator)" });

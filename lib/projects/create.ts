@@ -2,16 +2,51 @@
 // (POST /projects, PATCH /projects/{project_id}).
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
-import { db } from "../db/client";
-import { Prisma } from "../db/generated/client";
 import { newId } from "../db/ids";
-import { ApiError } from "../http/errors";
+import { atUtc, defineStatement, standalone, text } from "../db/statement";
+import { ApiError, notFound } from "../http/errors";
 import { contextRefusals, domainNameOf, type ProjectContext, type ProjectCreateRequest, type ProjectUpdateRequest } from "../schemas/projects";
 import { defaultWorkspaceId, requireWorkspace } from "../workspaces/access";
 import { presentProject } from "./present";
-import { getProjectOrThrow } from "./read";
+import { getProjectOrThrow, projectColumns, projectNames } from "./read";
 
-const withNames = { workspace: { select: { name: true } }, createdBy: { select: { email: true } } } as const;
+/** The slugs of a workspace's projects that start with `base` ("crm", "crm-2"…). */
+const SLUGS_TAKEN = defineStatement({
+  label: "project_slugs_taken",
+  params: ["workspace", "base"],
+  columns: { slug: text("p.slug") },
+  sql: ({ select, p }) => `SELECT ${select} FROM projects p WHERE p.workspace_id = ${p.workspace} AND starts_with(p.slug, ${p.base})`,
+});
+
+/** A new project, answered as the reads answer it (its workspace's name and its creator's email joined). */
+const PROJECT_INSERT = defineStatement({
+  label: "project_insert",
+  params: ["id", "workspace", "name", "slug", "context", "user", "now"],
+  columns: projectColumns,
+  sql: ({ select, p }) =>
+    `WITH p AS (INSERT INTO projects (id, workspace_id, name, slug, context, created_by_user_id, created_at, updated_at) ` +
+    `VALUES (${p.id}, ${p.workspace}, ${p.name}, ${p.slug}, ${p.context}::jsonb, ${p.user}, ${atUtc(p.now)}, ${atUtc(p.now)}) RETURNING *) ` +
+    `SELECT ${select} FROM p ${projectNames}`,
+});
+
+/** A project's name and context, each set only when given (a null context removes it). */
+const PROJECT_UPDATE = defineStatement({
+  label: "project_update",
+  params: ["project", "name", "context", "now"],
+  columns: projectColumns,
+  sql: ({ select, p, given }) => {
+    const set = [given.name && `name = ${p.name}`, given.context && `context = ${p.context}::jsonb`, `updated_at = ${atUtc(p.now)}`];
+    return (
+      `WITH p AS (UPDATE projects SET ${set.filter(Boolean).join(", ")} WHERE id = ${p.project} RETURNING *) ` +
+      `SELECT ${select} FROM p ${projectNames}`
+    );
+  },
+});
+
+/** A unique index refused the row (PostgreSQL's unique_violation, from pg or PGlite). */
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === "23505";
+}
 
 export function slugify(name: string): string {
   const slug = name
@@ -61,28 +96,24 @@ export async function createProject(principal: Principal, input: z.output<typeof
   // The slug is unique within the workspace: "crm", then "crm-2", "crm-3"… The unique index
   // settles races between two creations of the same name.
   for (let attempt = 0; ; attempt++) {
-    const taken = await db().project.findMany({
-      where: { workspaceId, slug: { startsWith: base } },
-      select: { slug: true },
-    });
+    const taken = await SLUGS_TAKEN.query(standalone(), { workspace: workspaceId, base });
     const used = new Set(taken.map((t) => t.slug));
     let slug = base;
     for (let n = 2; used.has(slug); n++) slug = `${base}-${n}`;
     try {
-      const row = await db().project.create({
-        data: {
-          id: newId("project"),
-          workspaceId,
-          name: input.name,
-          slug,
-          context: cleanContext(input.context) ?? undefined,
-          createdByUserId: principal.user.id,
-        },
-        include: withNames,
+      const context = cleanContext(input.context);
+      const row = await PROJECT_INSERT.first(standalone(), {
+        id: newId("project"),
+        workspace: workspaceId,
+        name: input.name,
+        slug,
+        context: context === null ? null : JSON.stringify(context),
+        user: principal.user.id,
+        now: new Date(),
       });
-      return presentProject(row);
+      return presentProject(row!);
     } catch (error) {
-      if (attempt < 5 && (error as { code?: string }).code === "P2002") continue;
+      if (attempt < 5 && isUniqueViolation(error)) continue;
       throw error;
     }
   }
@@ -104,10 +135,15 @@ function mergedContext(stored: unknown, given: NonNullable<z.output<typeof Proje
 
 export async function updateProject(principal: Principal, projectId: string, input: z.output<typeof ProjectUpdateRequest>) {
   const project = await getProjectOrThrow(principal, projectId);
-  const data: Prisma.ProjectUpdateInput = {};
-  if (input.name) data.name = input.name;
-  if (input.context === null) data.context = Prisma.DbNull;
-  else if (input.context !== undefined) data.context = cleanContext(mergedContext(project.context, input.context)) ?? Prisma.DbNull;
-  const row = await db().project.update({ where: { id: projectId }, data, include: withNames });
+  // A context that cleans to nothing is stored as SQL NULL, as a null one.
+  const context =
+    input.context === undefined ? undefined : input.context === null ? null : cleanContext(mergedContext(project.context, input.context));
+  const row = await PROJECT_UPDATE.first(standalone(), {
+    project: projectId,
+    name: input.name || undefined,
+    context: context === undefined || context === null ? context : JSON.stringify(context),
+    now: new Date(),
+  });
+  if (!row) throw notFound("project", projectId);
   return presentProject(row);
 }

@@ -7,7 +7,8 @@ import type { EntityContext } from "../visibility/entities";
 import { reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { presentProject, type ProjectRow } from "./present";
 
-const projectColumns = {
+/** A project (alias `p`) as presentProject takes it, with its workspace's name and its creator's email (joined by projectNames). */
+export const projectColumns = {
   id: text("p.id"),
   name: text("p.name"),
   slug: text("p.slug"),
@@ -17,7 +18,8 @@ const projectColumns = {
   workspace: group({ name: text("w.name") }),
   createdBy: group({ email: text("u.email") }),
 };
-const projectFrom = "projects p JOIN workspaces w ON w.id = p.workspace_id JOIN users u ON u.id = p.created_by_user_id";
+export const projectNames = "JOIN workspaces w ON w.id = p.workspace_id JOIN users u ON u.id = p.created_by_user_id";
+const projectFrom = `projects p ${projectNames}`;
 
 /** The projects of one workspace (checked reachable first), or of every one the credential can act in, newest first. */
 const PROJECT_LIST = defineStatement({

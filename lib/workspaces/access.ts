@@ -6,8 +6,9 @@
 // for the workspaces themselves. Nothing else in lib/ builds a membership filter
 // (tests/unit/structure.test.ts).
 import type { Principal } from "../auth/principal";
-import { db, type Tx } from "../db/client";
-import { date, defineStatement, int, standalone, text } from "../db/statement";
+import { currentDb } from "../db/client";
+import { textTransaction } from "../db/sql";
+import { date, defineStatement, group, int, standalone, text, type SqlSession } from "../db/statement";
 import { ApiError, notFound } from "../http/errors";
 
 export type WorkspaceAccess = {
@@ -94,26 +95,100 @@ export async function requireAdmin(principal: Principal, workspaceId: string): P
   return access;
 }
 
+/** The person's personal workspace (at most one: owner_user_id is unique). */
+const WORKSPACE_OWNED = defineStatement({
+  label: "workspace_owned",
+  params: ["user"],
+  columns: { id: text("w.id") },
+  sql: ({ select, p }) => `SELECT ${select} FROM workspaces w WHERE w.owner_user_id = ${p.user}`,
+});
+
+/** The id of the person's personal workspace, or undefined (`sql`: the caller's session, standalone() outside a transaction). */
+export async function personalWorkspaceId(sql: SqlSession, userId: string): Promise<string | undefined> {
+  return (await WORKSPACE_OWNED.first(sql, { user: userId }))?.id;
+}
+
 /**
  * The workspace new things go to when the request names none: an API key's own workspace,
  * otherwise the person's personal workspace.
  */
 export async function defaultWorkspaceId(principal: Principal): Promise<string> {
   if (principal.workspaceId) return principal.workspaceId;
-  const own = await db().workspace.findUnique({ where: { ownerUserId: principal.user.id }, select: { id: true } });
-  if (own) return own.id;
+  const own = await personalWorkspaceId(standalone(), principal.user.id);
+  if (own) return own;
   const first = (await reachableWorkspaces(principal))[0];
   if (!first) throw new ApiError("invalid_request", "You belong to no workspace; name one with workspace_id.");
   return first.workspace.id;
 }
 
+const WORKSPACE_LOCK = defineStatement({
+  label: "workspace_lock",
+  params: ["workspace"],
+  columns: { id: text("w.id") },
+  sql: ({ select, p }) => `SELECT ${select} FROM workspaces w WHERE w.id = ${p.workspace} FOR UPDATE`,
+});
+
 /**
  * A change to a workspace's people (members, invitations) made with the workspace row locked,
  * so two concurrent changes are decided one after the other.
  */
-export async function withWorkspaceLocked<T>(workspaceId: string, change: (tx: Tx) => Promise<T>): Promise<T> {
-  return db().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`;
-    return change(tx);
+export async function withWorkspaceLocked<T>(workspaceId: string, change: (sql: SqlSession) => Promise<T>): Promise<T> {
+  return textTransaction(currentDb(), async (sql) => {
+    await WORKSPACE_LOCK.query(sql, { workspace: workspaceId });
+    return change(sql);
   });
+}
+
+// The statements that read memberships (or delete from them) are here, with the access rule,
+// although the people's services are in ./read.ts and ./create.ts: this file is the one place in
+// lib/ whose SQL reads the memberships table (tests/unit/structure.test.ts "the access rule").
+
+const memberColumns = {
+  id: int("m.id"),
+  role: text<"admin" | "member">("m.role"),
+  joinedAt: date("m.joined_at"),
+  user: group({ email: text("u.email"), name: text("u.name").nullable }),
+};
+
+/** The members of a workspace, oldest membership first (GET /workspaces/{id}/members; the caller checked access). */
+const WORKSPACE_MEMBERS = defineStatement({
+  label: "workspace_members",
+  params: ["workspace"],
+  columns: memberColumns,
+  sql: ({ select, p }) => `SELECT ${select} FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ${p.workspace} ORDER BY m.id`,
+});
+
+export function membersOf(workspaceId: string) {
+  return WORKSPACE_MEMBERS.query(standalone(), { workspace: workspaceId });
+}
+
+/** A member of the workspace, with the workspace's owner and its admins counted (a change to its people). */
+const WORKSPACE_MEMBER = defineStatement({
+  label: "workspace_member",
+  params: ["workspace", "member"],
+  columns: {
+    ...memberColumns,
+    userId: text("m.user_id"),
+    ownerUserId: text("w.owner_user_id").nullable,
+    admins: int("(SELECT count(*) FROM memberships a WHERE a.workspace_id = m.workspace_id AND a.role = 'admin')"),
+  },
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM memberships m JOIN users u ON u.id = m.user_id JOIN workspaces w ON w.id = m.workspace_id ` +
+    `WHERE m.id = ${p.member}::int AND m.workspace_id = ${p.workspace}`,
+});
+
+/** The member `memberId` of the workspace, or undefined; in the caller's session (under withWorkspaceLocked). */
+export function memberOfWorkspace(sql: SqlSession, workspaceId: string, memberId: number) {
+  return WORKSPACE_MEMBER.first(sql, { workspace: workspaceId, member: memberId });
+}
+
+const MEMBER_DELETE = defineStatement({
+  label: "workspace_member_delete",
+  params: ["member"],
+  sql: ({ p }) => `DELETE FROM memberships WHERE id = ${p.member}::int`,
+});
+
+/** Deletes a membership, in the caller's session (under withWorkspaceLocked). */
+export async function deleteMembership(sql: SqlSession, memberId: number): Promise<void> {
+  await MEMBER_DELETE.query(sql, { member: memberId });
 }
