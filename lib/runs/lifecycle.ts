@@ -67,40 +67,30 @@ export type Claim = {
   startedAt: Date;
 };
 
+/** A claim's columns: the run, and its prompt and market as its input holds them (else its subject, null). */
+const claimColumns = {
+  id: text("id"),
+  workspaceId: text("workspace_id"),
+  batchId: text("batch_id").nullable,
+  fanoutId: text("fanout_id").nullable,
+  engine: text("engine").nullable,
+  prompt: text("CASE WHEN jsonb_typeof(input -> 'prompt') = 'string' THEN input ->> 'prompt' ELSE subject END"),
+  location: json<Location>("CASE WHEN jsonb_typeof(input -> 'location') = 'object' THEN input -> 'location' END").nullable,
+  language: text("CASE WHEN jsonb_typeof(input -> 'language') = 'string' THEN input ->> 'language' END").nullable,
+  attempts: int("attempts"),
+};
+
 /** What a claim is made from, and what decides whether a run can be claimed (its status and lease). */
 const RUN_TO_CLAIM = defineStatement({
   label: "run_to_claim",
   params: ["run"],
-  columns: {
-    id: text("id"),
-    workspaceId: text("workspace_id"),
-    batchId: text("batch_id").nullable,
-    fanoutId: text("fanout_id").nullable,
-    engine: text("engine").nullable,
-    subject: text("subject"),
-    input: json("input"),
-    attempts: int("attempts"),
-    startedAt: date("started_at").nullable,
-    status: text<RunStatus>("status"),
-    leaseExpiresAt: date("lease_expires_at").nullable,
-  },
+  columns: { ...claimColumns, startedAt: date("started_at").nullable, status: text<RunStatus>("status"), leaseExpiresAt: date("lease_expires_at").nullable },
   sql: ({ select, p }) => `SELECT ${select} FROM runs WHERE id = ${p.run}`,
 });
 
-function claimOf(row: { id: string; workspaceId: string; batchId: string | null; fanoutId: string | null; engine: string | null; subject: string; input: unknown; attempts: number }, startedAt: Date): Claim {
-  const input = (row.input ?? {}) as { prompt?: unknown; location?: unknown; language?: unknown };
-  return {
-    id: row.id,
-    workspaceId: row.workspaceId,
-    batchId: row.batchId,
-    fanoutId: row.fanoutId,
-    engine: row.engine,
-    prompt: typeof input.prompt === "string" ? input.prompt : row.subject,
-    location: input.location !== null && typeof input.location === "object" ? (input.location as Location) : null,
-    language: typeof input.language === "string" ? input.language : null,
-    attempts: row.attempts,
-    startedAt,
-  };
+function claimOf(row: Omit<Claim, "startedAt">, startedAt: Date): Claim {
+  const { id, workspaceId, batchId, fanoutId, engine, prompt, location, language, attempts } = row;
+  return { id, workspaceId, batchId, fanoutId, engine, prompt, location, language, attempts, startedAt };
 }
 
 // Timestamps are sent as ISO text and stored as UTC, as Prisma stores them (timestamp(3)).
@@ -112,17 +102,7 @@ const AT_UTC = atUtc;
 const CLAIM_QUEUED_RUN = defineStatement({
   label: "run_claim_queued",
   params: ["run", "now", "lease", "maxClaims"],
-  columns: {
-    id: text("id"),
-    workspaceId: text("workspace_id"),
-    batchId: text("batch_id").nullable,
-    fanoutId: text("fanout_id").nullable,
-    engine: text("engine").nullable,
-    prompt: text("CASE WHEN jsonb_typeof(input -> 'prompt') = 'string' THEN input ->> 'prompt' ELSE subject END"),
-    location: json<Location>("CASE WHEN jsonb_typeof(input -> 'location') = 'object' THEN input -> 'location' END").nullable,
-    language: text("CASE WHEN jsonb_typeof(input -> 'language') = 'string' THEN input ->> 'language' END").nullable,
-    attempts: int("attempts"),
-  },
+  columns: claimColumns,
   sql: ({ select, p }) =>
     `UPDATE runs SET status = 'running', started_at = ${AT_UTC(p.now)}, attempts = attempts + 1,
       lease_expires_at = ${AT_UTC(p.lease)}, updated_at = ${AT_UTC(p.now)}
