@@ -21,8 +21,8 @@ import { releaseHold } from "../billing/holds";
 import { engineConfig } from "../config/engines";
 import { sentimentFigures, type JudgedRun } from "../visibility/judge";
 import { finishJudgedAnalysis, judgeRuns } from "../visibility/judging";
-import { monitorRow, tickRow } from "./read";
-import type { MonitorRow, TickComparison, TickRow } from "./rows";
+import { tickWork } from "./read";
+import type { TickComparison, TickWork } from "./rows";
 import { tickChanges } from "./series";
 
 const LOCK_TICK = defineStatement({
@@ -110,7 +110,7 @@ export function tickFigureRows(figures: Pick<StoredVisibilityFigures, "rows">) {
 }
 
 /** The person a tick's analysis is made as: the monitor's creator, in the monitor's workspace. */
-function creatorOf(monitor: MonitorRow): Principal | null {
+function creatorOf(monitor: NonNullable<TickWork["monitor"]>): Principal | null {
   if (!monitor.createdByUserId || !monitor.createdBy) return null;
   return {
     user: { id: monitor.createdByUserId, email: monitor.createdBy.email },
@@ -120,7 +120,7 @@ function creatorOf(monitor: MonitorRow): Principal | null {
   };
 }
 
-async function entitiesOf(tick: TickRow, monitor: MonitorRow): Promise<Entity[] | null> {
+async function entitiesOf(tick: TickWork["tick"], monitor: NonNullable<TickWork["monitor"]>): Promise<Entity[] | null> {
   if (monitor.version === tick.version) return monitor.entities;
   return latestTickEntities(monitor.id, tick.version);
 }
@@ -132,10 +132,10 @@ async function entitiesOf(tick: TickRow, monitor: MonitorRow): Promise<Entity[] 
  * (400, 404) is logged and leaves the tick without one, so the tick still closes.
  */
 export async function analyseTick(tickId: string): Promise<string | null> {
-  const tick = await tickRow(standalone(), tickId);
-  if (!tick || !tick.fanoutId) return null;
+  const work = await tickWork(standalone(), tickId);
+  if (!work || !work.tick.fanoutId) return null;
+  const { tick, monitor } = work;
   if (tick.analysisId) return tick.analysisId;
-  const monitor = await monitorRow(standalone(), tick.monitorId);
   const actor = monitor && creatorOf(monitor);
   const entities = monitor && (await entitiesOf(tick, monitor));
   if (!monitor || !actor || !entities || entities.length === 0) {
@@ -162,7 +162,7 @@ export async function analyseTick(tickId: string): Promise<string | null> {
     const id = await analyseVisibility(
       actor,
       {
-        ids: [tick.fanoutId],
+        ids: [work.tick.fanoutId],
         entities: entities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive })),
         ...(judge ? { judge: { engine: judge as never, sentiment: true } } : {}),
       },
@@ -196,7 +196,7 @@ export function sentimentRows(runs: readonly JudgedRun[], entities: number, engi
  * cell's sentiment counts in monitor_tick_figures, in one transaction. Nothing for a tick not judged.
  */
 export async function judgeTick(tickId: string): Promise<"judged" | "none"> {
-  const tick = await tickRow(standalone(), tickId);
+  const tick = (await tickWork(standalone(), tickId))?.tick;
   if (!tick?.judgeEngine || !tick.analysisId) return "none";
   const analysisId = tick.analysisId;
   if ((await judgeRuns(analysisId)) === "finished") return "judged";
@@ -213,7 +213,7 @@ export async function judgeTick(tickId: string): Promise<"judged" | "none"> {
  * made, or it was not judged): a tick pays only for runs judged. Settling a settled hold changes nothing.
  */
 export async function settleTickJudge(tickId: string): Promise<void> {
-  const tick = await tickRow(standalone(), tickId);
+  const tick = (await tickWork(standalone(), tickId))?.tick;
   if (!tick?.judgeHoldId) return;
   await releaseHold({ holdId: tick.judgeHoldId });
 }
@@ -228,10 +228,11 @@ export async function settleTickJudge(tickId: string): Promise<void> {
  * retried; only one set is linked. A tick of an earlier version (its engines no longer known) gets none.
  */
 export async function compareTick(tickId: string): Promise<TickComparison[]> {
-  const tick = await tickRow(standalone(), tickId);
-  if (!tick || !tick.fanoutId) return [];
+  const work = await tickWork(standalone(), tickId);
+  if (!work || !work.tick.fanoutId) return [];
+  const { tick, monitor } = work;
+  const fanoutId = work.tick.fanoutId;
   if (tick.comparisons.length) return tick.comparisons;
-  const monitor = await monitorRow(standalone(), tick.monitorId);
   if (!monitor || monitor.version !== tick.version) return [];
   const pairs = trackedPairs(monitor.engines);
   if (pairs.length === 0) return [];
@@ -241,7 +242,7 @@ export async function compareTick(tickId: string): Promise<TickComparison[]> {
   const made: TickComparison[] = [];
   for (const [a, b] of pairs) {
     try {
-      const id = await analyseComparison(actor, { ids: [tick.fanoutId], a: a as never, b: b as never, entities });
+      const id = await analyseComparison(actor, { ids: [fanoutId], a: a as never, b: b as never, entities });
       made.push({ a, b, analysis_id: id });
     } catch (error) {
       if (error instanceof ApiError && (error.code === "invalid_request" || error.code === "not_found")) {
@@ -262,9 +263,10 @@ export async function compareTick(tickId: string): Promise<TickComparison[]> {
  * keys each by (tick, cell), so running this again raises nothing twice. Answers the alerts made.
  */
 export async function alertTickChanges(tickId: string, now = new Date()): Promise<string[]> {
-  const tick = await tickRow(standalone(), tickId);
-  if (!tick?.completedAt || !tick.analysisId || (tick.status !== "completed" && tick.status !== "partial")) return [];
-  const monitor = await monitorRow(standalone(), tick.monitorId);
+  const work = await tickWork(standalone(), tickId);
+  if (!work) return [];
+  const { tick, monitor } = work;
+  if (!tick.completedAt || !tick.analysisId || (tick.status !== "completed" && tick.status !== "partial")) return [];
   if (!monitor) return [];
   const changes = await tickChanges(tickId, monitor.alerts.min_change ?? 10);
   return changes.length === 0 ? [] : raiseAlerts(tickId, changes, now);

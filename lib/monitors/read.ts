@@ -19,7 +19,7 @@ import { reachableSql, reachOf, requireWorkspace } from "../workspaces/access";
 import { overviewSummary, type OverviewFacts, type OverviewShift } from "../words/overview";
 import type { Tally } from "../words/sentences";
 import { presentMonitor, presentMonitorSummary, presentTick } from "./present";
-import { monitorColumns, tickColumns, type MonitorRow, type StoredPrompt, type TickRow } from "./rows";
+import { monitorColumns, tickColumns, tickWorkColumns, type MonitorRow, type StoredPrompt, type TickRow, type TickWork } from "./rows";
 import { monthStart } from "./schedule";
 import { changeOf, figureColumns, pointsOf, seriesOf, tickFigures, type FigureRow, type SeriesBody, type TickFigures } from "./series";
 
@@ -144,6 +144,23 @@ export async function listMonitors(principal: Principal, query: z.output<typeof 
   const page = pageOf(rows, query.limit);
   const figures = await lastTickFiguresOf(page.items);
   return { items: page.items.map((row) => presentMonitorSummary(row, figures)), next_cursor: page.next_cursor };
+}
+
+const TICK_WORK = defineStatement({
+  label: "monitor_tick_work",
+  params: ["tick"],
+  columns: tickWorkColumns,
+  sql: ({ select, p }) =>
+    `SELECT ${select} FROM monitor_ticks t LEFT JOIN monitors mo ON mo.id = t.monitor_id LEFT JOIN users u ON u.id = mo.created_by_user_id WHERE t.id = ${p.tick}`,
+});
+
+/**
+ * One tick by its id (no access check) and its monitor (null when gone), as the tick's background
+ * steps read them: one statement without the live figures and spend the pages show; null when the
+ * tick is missing.
+ */
+export async function tickWork(session: SqlSession, tickId: string): Promise<TickWork | null> {
+  return (await TICK_WORK.first(session, { tick: tickId })) ?? null;
 }
 
 /** One tick by its id (no access check), or null. */

@@ -11,8 +11,8 @@ import type { Every } from "./schedule";
 /** One comparison of a tick's fanout, as stored (monitor_ticks.comparisons): the pair of engines (an API and its app) and the comparison's id. */
 export type TickComparison = { a: string; b: string; analysis_id: string };
 
-/** A tick's columns (alias t) and its live figures (alias a, from read.ts's liveJoin). */
-export const tickColumns = (t: string, a: string) => ({
+/** A tick's own columns (alias t), without the live figures of its fanout. */
+export const tickOwnColumns = (t: string) => ({
   id: text(`${t}.id`),
   monitorId: text(`${t}.monitor_id`),
   version: int(`${t}.version`),
@@ -29,6 +29,11 @@ export const tickColumns = (t: string, a: string) => ({
   error: json(`${t}.error`).nullable,
   createdAt: date(`${t}.created_at`),
   completedAt: date(`${t}.completed_at`).nullable,
+});
+
+/** A tick's columns (alias t) and its live figures (alias a, from read.ts's liveJoin). */
+export const tickColumns = (t: string, a: string) => ({
+  ...tickOwnColumns(t),
   live: group({
     queued: int(`${a}.queued`),
     running: int(`${a}.running`),
@@ -91,6 +96,32 @@ export const monitorColumns = (month: string) => ({
 });
 
 export type MonitorRow = RowOf<ReturnType<typeof monitorColumns>>;
+
+/**
+ * What a tick's background steps (lib/monitors/analysis.ts) read of a tick (alias t) and its
+ * monitor (alias mo, its creator u): the rows' own columns, neither the live figures of the tick's
+ * fanout nor the monitor's spend (each an aggregate over the fanout's runs and holds, which the
+ * steps never show).
+ */
+export const tickWorkColumns = {
+  tick: group(tickOwnColumns("t")),
+  monitor: optional(
+    {
+      id: text("mo.id"),
+      workspaceId: text("mo.workspace_id"),
+      version: int("mo.version"),
+      engines: json<string[]>("array_to_json(mo.engines)"),
+      entities: json<Entity[]>("mo.entities"),
+      alerts: json<{ webhook_url: string | null; email: boolean; min_change: number; digest?: "off" | "weekly" }>("mo.alerts"),
+      createdByUserId: text("mo.created_by_user_id").nullable,
+      apiKeyId: text("mo.api_key_id").nullable,
+      createdBy: optional({ email: text("u.email") }, "u.id IS NOT NULL"),
+    },
+    "mo.id IS NOT NULL",
+  ),
+};
+
+export type TickWork = RowOf<typeof tickWorkColumns>;
 
 /** A prompt of a monitor as stored (monitors.prompts). */
 export type StoredPrompt = { text: string; source?: z.input<typeof MonitorPrompt>["source"]; location?: z.input<typeof MonitorPrompt>["location"]; language?: string | null };
