@@ -6,7 +6,7 @@ import { currentDb } from "../db/client";
 import { textTransaction } from "../db/sql";
 import { newId } from "../db/ids";
 import { notFound } from "../http/errors";
-import { JsonText } from "../http/respond";
+import { asciiJson, JsonText } from "../http/respond";
 import { readProjectContext } from "../projects/read";
 import { type CitationAnalysis, type CitationAnalysisRequest } from "../schemas/analyses";
 import { domainNameOf } from "../schemas/projects";
@@ -61,7 +61,7 @@ async function storeCitationAnalysis(principal: Principal, body: z.output<typeof
   });
   const row: AnalysisRow = {
     id, kind: "citations", status: "completed", projectId, subject: subjectOf(observations, "Citations"),
-    input, result: JSON.parse(stored.result), error: null, createdAt: now, completedAt: now, createdBy: { email: principal.user.email },
+    input, result: JSON.parse(stored.result), error: null, createdAt: now, completedAt: now, createdBy: { email: principal.user.email }, promptRows: null,
   };
   return { analysis: presentCitationAnalysis(row), version: stored.version };
 }
@@ -76,7 +76,7 @@ export async function createCitationAnalysis(principal: Principal, body: z.outpu
  */
 export async function createCitationAnalysisBody(principal: Principal, body: z.output<typeof CitationAnalysisRequest>) {
   const { analysis, version } = await storeCitationAnalysis(principal, body);
-  const text = JSON.stringify(analysis);
+  const text = asciiJson(analysis);
   rememberAnalysisBody(analysis.id, `${version}:${principal.user.email}`, analysis.status, text);
   return new JsonText<z.input<typeof CitationAnalysis>>(text);
 }

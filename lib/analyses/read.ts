@@ -6,7 +6,7 @@ import { readWaiting, waitUntilFinished } from "../changes/wait";
 import { VersionCache } from "../db/version-cache";
 import { ApiError, notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
-import { JsonText } from "../http/respond";
+import { asciiJson, JsonText } from "../http/respond";
 import { getProjectOrThrow } from "../projects/read";
 import { presentQuestionsAnalysis } from "../questions/present";
 import { loadQuestionsAnalysis } from "../questions/read";
@@ -74,7 +74,8 @@ export async function readAnalysisText(reader: Reader, analysisId: string): Prom
     return { finished: isFinished(row.status), text: row.body };
   }
   const analysis = row.analysis!;
-  const text = JSON.stringify(analysis.kind === "questions" ? presentQuestionsAnalysis(analysis, row.runIds ?? [], row.hold) : presentAnalysis({ ...analysis, kind: analysis.kind }));
+  // A questions analysis as POST answered it; the others in ASCII, as POST answered and kept them.
+  const text = analysis.kind === "questions" ? JSON.stringify(presentQuestionsAnalysis(analysis, row.runIds ?? [], row.hold)) : asciiJson(presentAnalysis({ ...analysis, kind: analysis.kind }));
   if (row.kind !== "questions") rememberAnalysisBody(analysisId, row.version, row.status, text);
   return { finished: isFinished(row.status), text };
 }
@@ -86,7 +87,7 @@ export async function readAnalysisText(reader: Reader, analysisId: string): Prom
 function storedBodyFits(body: string, status: string, createdBy: string | null): boolean {
   const says = (key: string, value: string | null) => {
     const at = body.indexOf(`,"${key}":`);
-    return at >= 0 && body.startsWith(`,"${key}":${JSON.stringify(value)},`, at);
+    return at >= 0 && body.startsWith(`,"${key}":${asciiJson(value)},`, at);
   };
   return says("status", status) && says("created_by", createdBy);
 }

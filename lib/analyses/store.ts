@@ -31,6 +31,8 @@ export const analysisColumns = {
   input: json("a.input"),
   result: json("a.result").nullable,
   error: json("a.error").nullable,
+  /** A visibility analysis's body when its result keeps the by-prompt rows there (lib/visibility/store-result.ts). */
+  promptRows: text("CASE WHEN a.kind = 'visibility' AND a.result->'prompts_in_body' IS NOT NULL THEN a.body END").nullable,
 };
 
 export type AnalysisRow = RowOf<typeof analysisColumns>;

@@ -12,7 +12,7 @@ import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
 import { textTransaction } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
-import { JsonText } from "../http/respond";
+import { asciiJson, JsonText } from "../http/respond";
 import { parseBody } from "../http/input";
 import { ComparisonAnalysisRequest as ComparisonAnalysisRequestSchema, type ComparisonAnalysis, type ComparisonAnalysisRequest } from "../schemas/comparison";
 import { readProjectContext } from "../projects/read";
@@ -108,7 +108,7 @@ async function storeComparison(principal: Principal, body: Request): Promise<{ i
   const analysis = presentComparisonAnalysis({
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
   });
-  const text = JSON.stringify(analysis);
+  const text = asciiJson(analysis);
   const { version } = await textTransaction(currentDb(), async (sql) => {
     const created = await insertAnalysis(sql, {
       id, kind: "comparison", status: "completed", workspaceId: project.workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures), body: text,

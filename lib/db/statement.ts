@@ -263,13 +263,17 @@ export function defineStatement<const P extends string = never, C extends Column
   return statement;
 }
 
+/** What an array element escapes; tested first, as most (ids, digits) have none and a replace copies the string. */
+const ESCAPED = /[\\"]/;
+const ESCAPED_ALL = /[\\"]/g;
+
 /**
  * A list as one parameter: PostgreSQL's array literal (`{"a","b"}`, NULL for null), for
  * `${p.x}::text[]`, `::int[]` or `::bigint[]` in a statement's text (one parameter whatever the
  * length; unnest() reads several such lists side by side as rows).
  */
 export function arrayParam(values: readonly (string | number | bigint | null)[]): string {
-  return `{${values.map((v) => (v === null ? "NULL" : typeof v === "string" ? `"${v.replace(/[\\"]/g, "\\$&")}"` : String(v))).join(",")}}`;
+  return `{${values.map((v) => (v === null ? "NULL" : typeof v === "string" ? `"${ESCAPED.test(v) ? v.replace(ESCAPED_ALL, "\\$&") : v}"` : String(v))).join(",")}}`;
 }
 
 /** `conditions` that are not false or empty, joined by AND (a WHERE clause from a list's filters). */

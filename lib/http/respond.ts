@@ -19,6 +19,22 @@ export function newRequestId(): string {
  * `T` is the shape the text is (the endpoint's response); with GEOSCOPE_VALIDATE_RESPONSES on
  * the text is parsed and checked like any other result.
  */
+const NON_ASCII = /[\u0080-\uffff]/;
+const NON_ASCII_ALL = /[\u0080-\uffff]/g;
+const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/**
+ * JSON text in ASCII: every character outside it written as a \u escape (a character beyond the
+ * BMP as its two surrogates), the same value to any JSON parser (docs/decisions.md "Analyses'
+ * bodies in ASCII"). One "–" in a 1 MB body otherwise makes the whole text two-byte, and every
+ * decode of it (the driver reading a kept body, the client reading the answer) takes about three
+ * times as long as ASCII's.
+ */
+export function asciiJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  return NON_ASCII.test(text) ? text.replace(NON_ASCII_ALL, escaped) : text;
+}
+
 export class JsonText<T = unknown> {
   declare readonly shape?: T;
   /** `status`: the endpoint's otherStatus when this body answers with it; otherwise its status. */

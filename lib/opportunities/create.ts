@@ -13,7 +13,7 @@ import { reachOf } from "../workspaces/access";
 import { currentDb } from "../db/client";
 import { textTransaction } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
-import { JsonText } from "../http/respond";
+import { asciiJson, JsonText } from "../http/respond";
 import { OPPORTUNITY_LIMITS, type OpportunityAnalysis, type OpportunityAnalysisRequest } from "../schemas/opportunities";
 import type { Entity } from "../visibility/entities";
 import { MENTION_WIDTH, mentionRows, REASON_CODES, type MatchingMethod } from "../visibility/observe";
@@ -87,7 +87,7 @@ export async function findOpportunities(principal: Principal, body: Request): Pr
   const list = presentOpportunityAnalysis({
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId: source.projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
   });
-  const textBody = JSON.stringify(list);
+  const textBody = asciiJson(list);
   rememberAnalysisBody(id, `${version}:${principal.user.email}`, list.status, textBody);
   return { id, text: textBody };
 }

@@ -279,7 +279,8 @@ export const listAnalyses = defineEndpoint({
 export const getAnalysis = defineEndpoint({
   method: "GET", path: "/analyses/{analysis_id}", operationId: "getAnalysis", summary: "One analysis, of any kind",
   description:
-    "`wait` holds until the analysis has finished (a questions analysis while its run generates); a citation, visibility or comparison analysis is finished when made, so it answers at once.",
+    "`wait` holds until the analysis has finished (a questions analysis while its run generates); a citation, visibility or comparison analysis is finished when made, so it answers at once. " +
+    "A citation, visibility, comparison or opportunities analysis is answered, here and by the POST that made it, as ASCII JSON: a character outside ASCII (a name, the summary's dashes) is written as a `\\u` escape, the same string to any JSON parser.",
   tags: ["Analyses"], auth: "bearer", params: z.object({ analysis_id: AnalysisId }), query: z.object({ wait: waitParam }), response: Analysis, status: 200,
 });
 

@@ -5,7 +5,8 @@
 import type { z } from "zod";
 import type { DiscoveredEntity, EntityFigures, EntitySentiment, EntityVisibility, VisibilityAnalysis } from "../schemas/visibility";
 import { visibilitySummary } from "../words/visibility";
-import type { StoredEntityVisibility, StoredJudgement, StoredVisibilityFigures } from "./analysis";
+import type { StoredEntityVisibility, StoredJudgement } from "./analysis";
+import { figuresOfRow, type StoredVisibilityResult } from "./store-result";
 
 /** What the presenter reads of an analysis row (lib/analyses/present.ts analysisColumns). */
 export type VisibilityRow = {
@@ -18,6 +19,11 @@ export type VisibilityRow = {
   createdBy: { email: string } | null;
   result: unknown;
   error: unknown;
+  /**
+   * The stored body, read only when the result keeps its by-prompt rows there (`prompts_in_body`,
+   * ./store-result.ts); null or absent otherwise.
+   */
+  promptRows?: string | null;
 };
 
 const pair = (interval: readonly [number, number]): [number, number] => [interval[0], interval[1]];
@@ -111,7 +117,7 @@ function judgeOf(j: StoredJudgement["judge"]): StoredJudgement["judge"] {
 }
 
 export function presentVisibilityAnalysis(row: VisibilityRow): z.input<typeof VisibilityAnalysis> {
-  const figures = row.result as StoredVisibilityFigures;
+  const figures = figuresOfRow(row.id, row.result as StoredVisibilityResult, row.promptRows ?? null);
   const judged = figures.judged;
   const totals = {
     runs: figures.totals.runs,

@@ -4,7 +4,7 @@
 // first prepared under it, as the first test shows of the session itself.
 import { describe, expect, it } from "vitest";
 import { currentDb } from "@/lib/db/client";
-import { date, defineStatement, int, json, optional, packed, text } from "@/lib/db/statement";
+import { arrayParam, date, defineStatement, int, json, optional, packed, text } from "@/lib/db/statement";
 import { queryText, standalone, textTransaction } from "@/lib/db/sql";
 import { useTestDatabase } from "../helpers/app";
 
@@ -70,5 +70,22 @@ describe("a packed group (one column for many)", () => {
     const known = await row("a", "packed").query(standalone(), { known: 1 });
     expect(known.map((r) => r.row === null)).toEqual([true, false]);
     expect(row("a", "packed").render({ known: true }).text).toContain("json_build_array(");
+  });
+});
+
+describe("a list as one parameter (arrayParam)", () => {
+  const UNNEST = defineStatement({
+    label: "array_param_unnest",
+    params: ["texts", "ints"],
+    columns: { t: text("t").nullable, i: int("i").nullable },
+    sql: ({ select, p }) => `SELECT ${select} FROM unnest(${p.texts}::text[], ${p.ints}::bigint[]) WITH ORDINALITY AS u(t, i, k) ORDER BY k`,
+  });
+
+  it("reads back every string as given, quotes, backslashes, braces, commas and spaces included, and null as null", async () => {
+    const texts = ["run_01ABC", 'say "hi"', "back\\slash\\", "{1,2,3}", " spaced, out ", "", null, "NULL", "é – 😀"];
+    const ints = [1, 2n, -3, null, 0, 42n, 7, 8, 9];
+    const rows = await UNNEST.query(standalone(), { texts: arrayParam(texts), ints: arrayParam(ints) });
+    expect(rows.map((r) => r.t)).toEqual(texts);
+    expect(rows.map((r) => r.i)).toEqual([1, 2, -3, null, 0, 42, 7, 8, 9]);
   });
 });

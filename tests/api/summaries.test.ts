@@ -19,6 +19,7 @@ import { db } from "@/lib/db/client";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { checkMonitors } from "@/lib/monitors/ticks";
 import { localDriver } from "@/lib/work/local-driver";
+import { everyFigure } from "../helpers/stored-figures";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";
@@ -71,7 +72,7 @@ describe("a visibility analysis's summary", () => {
     expect(read.text).toBe(posted.text);
 
     // Not the body remembered when POST answered: one presented again from the stored figures.
-    await db().analysis.update({ where: { id }, data: { subject: "worded again" } });
+    await db().analysis.update({ where: { id }, data: { subject: "worded again", result: (await everyFigure(id)) as never } });
     const again = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
     expect(again.body.subject).toBe("worded again");
     expect(again.body.summary).toEqual(posted.body.summary);

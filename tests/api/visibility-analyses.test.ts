@@ -35,6 +35,7 @@ import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { answerDirective } from "@/lib/engines/simulator/directive";
+import { asciiJson } from "@/lib/http/respond";
 import { wilsonInterval } from "@/lib/stats";
 import { VisibilityAnalysis, type EntityInput } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
@@ -44,6 +45,7 @@ import { domainNameOf } from "@/lib/schemas/projects";
 import { computeVisibilityAnalysis, type VisibilityRunInput } from "@/lib/visibility";
 import { useTestDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
+import { withPromptRows } from "../helpers/stored-figures";
 import { useSimulatedEngines } from "../helpers/engines";
 import { person, principalOf, type Person } from "../helpers/people";
 
@@ -394,8 +396,15 @@ describe("GET /analyses/{id} and GET /analyses", () => {
     expect(presented.text).toBe(posted.text);
     // The row keeps the body POST answered, sent as it is.
     expect((await db().analysis.findUniqueOrThrow({ where: { id } })).body).toBe(posted.text);
-    // An analysis stored before bodies were kept (none) is presented from its figures: the same bytes.
-    await db().analysis.update({ where: { id }, data: { body: null } });
+    // The row's figures keep no by-prompt rows: the body holds them (lib/visibility/store-result.ts).
+    const kept = (await db().analysis.findUniqueOrThrow({ where: { id } })).result as { prompts_in_body?: true; rows: { by_prompt?: unknown }[] };
+    expect(kept.prompts_in_body).toBe(true);
+    expect(kept.rows.every((r) => r.by_prompt === undefined)).toBe(true);
+    // Such a body cannot be dropped: neither by a change of the row nor by hand.
+    await expect(db().analysis.update({ where: { id }, data: { subject: "changed" } })).rejects.toThrow(/analyses_prompts_in_body/);
+    await expect(db().analysis.update({ where: { id }, data: { body: null } })).rejects.toThrow(/analyses_prompts_in_body/);
+    // An analysis stored before bodies were kept (none, every figure in its result) is presented from its figures: the same bytes.
+    await db().analysis.update({ where: { id }, data: { body: null, result: withPromptRows(kept, posted.body) as never } });
     delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
     const fromFigures = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
     expect(fromFigures.text).toBe(posted.text);
@@ -415,13 +424,32 @@ describe("GET /analyses/{id} and GET /analyses", () => {
     expect((await call(listAnalysesRoute, "GET", "/analyses", { token: alice.cliToken, query: { kind: "citations" } })).body.items).toEqual([]);
   });
 
+  it("answers in ASCII JSON, a name outside ASCII written as \\u escapes and read back as given, from POST, the row and memory alike", async () => {
+    const entities = [...ENTITIES, { name: "Société Générale", role: "competitor" as const, aliases: ["SG 😀"] }];
+    const posted = await analyse(alice.cliToken, { ids: [ids.c, ids.fanout], entities });
+    expect(posted.status).toBe(201);
+    expect(posted.text).toMatch(/^[\x20-\x7e]*$/);
+    expect(posted.text).toContain('"name":"Soci\\u00e9t\\u00e9 G\\u00e9n\\u00e9rale"');
+    expect(posted.body.entities.at(-1)).toMatchObject({ name: "Société Générale", aliases: ["SG 😀"] });
+    expect(posted.body.rows.at(-1).name).toBe("Société Générale");
+    const id = posted.body.id as string;
+    const remembered = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
+    expect(remembered.text).toBe(posted.text);
+    delete (globalThis as Record<string, unknown>).__geoscopeAnalysisBodies;
+    const fromRow = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
+    expect(fromRow.text).toBe(posted.text);
+  });
+
   it("answers an analysis stored before Student's t with the intervals it was computed with, as `bootstrap`, every other byte as stored", async () => {
     const posted = await analyse(alice.cliToken, { ids: [ids.b, ids.fanout], entities: ENTITIES });
     expect(posted.status).toBe(201);
     const id = posted.body.id as string;
     // What the bootstrap stored: no interval_method, and its own intervals.
     const row = await db().analysis.findUniqueOrThrow({ where: { id } });
-    const { interval_method, ...stored } = row.result as { interval_method?: string; rows: { average_position_interval: [number, number] | null; prominence_interval: [number, number] }[] };
+    const { interval_method, ...stored } = withPromptRows(row.result as { rows: object[] }, posted.body) as {
+      interval_method?: string;
+      rows: { average_position_interval: [number, number] | null; prominence_interval: [number, number] }[];
+    };
     expect(interval_method).toBe("t");
     stored.rows[1]!.average_position_interval = [1.6667, 2];
     stored.rows[1]!.prominence_interval = [0.1167, 0.2234];
@@ -433,7 +461,7 @@ describe("GET /analyses/{id} and GET /analyses", () => {
     expected.rows[1].prominence_interval = [0.1167, 0.2234];
     const read = await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: alice.cliToken, params: { analysis_id: id } });
     expect(read.status).toBe(200);
-    expect(read.text).toBe(JSON.stringify(expected));
+    expect(read.text).toBe(asciiJson(expected));
     expect(VisibilityAnalysis.safeParse(read.body).success).toBe(true);
     // The stored intervals are answered, not recomputed: the t interval of those runs differs.
     expect(posted.body.rows[1].average_position_interval).not.toEqual([1.6667, 2]);

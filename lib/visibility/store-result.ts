@@ -1,0 +1,34 @@
+// How a visibility analysis's figures are kept in its row (docs/decisions.md "By-prompt rows kept
+// once"). A completed analysis is stored with its body, the API's JSON of it, which GET sends as
+// it is; its `result` then keeps everything SQL and the other readers use (entities, run ids,
+// totals, every row's overall, by-engine and by-country figures) but the rows' `by_prompt`, most
+// of its bytes, which the body already holds: `prompts_in_body` says so. Any other analysis (a
+// judged one, queued without a body) keeps all its figures in `result`. Pure: no database.
+import type { EntityFigures } from "../schemas/visibility";
+import type { StoredEntityVisibility, StoredVisibilityFigures } from "./analysis";
+
+/** A row of analyses.result as stored: the figures, by_prompt apart when `prompts_in_body`. */
+export type StoredVisibilityResult = Omit<StoredVisibilityFigures, "rows"> & {
+  rows: (Omit<StoredEntityVisibility, "by_prompt"> & { by_prompt?: StoredEntityVisibility["by_prompt"] })[];
+  /** The rows' by_prompt are in the row's body alone (its rows[e].by_prompt, as the API shows them). */
+  prompts_in_body?: true;
+};
+
+/** The result of an analysis stored with its body: the figures without the rows' by_prompt, as JSON text. */
+export function resultBesideBody(figures: StoredVisibilityFigures): string {
+  const stored: StoredVisibilityResult = { ...figures, rows: figures.rows.map(({ by_prompt: _, ...row }) => row), prompts_in_body: true };
+  return JSON.stringify(stored);
+}
+
+/**
+ * The figures of a stored analysis: its result, with the rows' by_prompt taken from `body` when
+ * the result keeps them there. Throws when they are there and the body was not read (a caller's
+ * bug, or a row changed by hand: the migration's trigger refuses to drop such a body).
+ */
+export function figuresOfRow(id: string, result: StoredVisibilityResult, body: string | null): StoredVisibilityFigures {
+  if (!result.prompts_in_body) return result as StoredVisibilityFigures;
+  if (body === null) throw new Error(`analysis ${id}: its by_prompt rows are kept in its body, which was not read`);
+  const shown = JSON.parse(body) as { rows: { by_prompt: (EntityFigures & { prompt: string })[] }[] };
+  const { prompts_in_body: _, ...rest } = result;
+  return { ...rest, rows: result.rows.map((row, e) => ({ ...row, by_prompt: shown.rows[e]!.by_prompt })) };
+}
