@@ -10,7 +10,7 @@ import { EXIT } from "../client";
 import {
   arg, followUntilFinished, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, str, strs, table, truncate, UsageError, waitBudget, waitOption, type Ctx, type Section,
 } from "../command";
-import { kappa, percent, percentEnds, percentRange, place, placeEnds, placeRange } from "../../lib/words/format";
+import { kappa, percent, percentRange, place, placeRange } from "../../lib/words/format";
 import { VISIBILITY_COLUMNS, visibilityCsv, visibilityLines } from "../../lib/visibility/csv";
 
 type Analysis = z.output<typeof VisibilityAnalysis>;

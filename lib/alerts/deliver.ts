@@ -12,7 +12,7 @@
 // addresses and again on the connected socket (no DNS rebinding window), redirects not followed.
 import { describeFailure } from "../audits/fetch";
 import { config } from "../config/env";
-import { date, defineStatement, int, text } from "../db/statement";
+import { atUtc, date, defineStatement, int, text } from "../db/statement";
 import { standalone } from "../db/sql";
 import { log } from "../log";
 import { mailConfigured, sendMail, type Mail } from "../mail/mailer";
@@ -35,8 +35,6 @@ const ANSWER_MAX_BYTES = 64 * 1024;
 /** Deliveries the sweep hands their attempt in one look; the rest wait for the next look. */
 const SWEEP_BATCH = 500;
 
-const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
-
 /** The wait after attempt `n` fails: the next retry's, or, after the last, the time it is taken as lost. */
 const waitAfter = (attempt: number) => RETRY_WAITS_MS[attempt - 1] ?? LAST_ATTEMPT_LOST_MS;
 
@@ -55,7 +53,7 @@ const CLAIM = defineStatement({
     scheduledFor: date("t.scheduled_for").nullable,
   },
   sql: ({ select, p }) =>
-    `WITH d AS (UPDATE alert_deliveries SET attempts = ${p.attempt}::int, last_attempt_at = ${at(p.now)}, next_attempt_at = ${at(p.next)}
+    `WITH d AS (UPDATE alert_deliveries SET attempts = ${p.attempt}::int, last_attempt_at = ${atUtc(p.now)}, next_attempt_at = ${atUtc(p.next)}
       WHERE id = ${p.delivery} AND status = 'pending' AND attempts = ${p.attempt}::int - 1 RETURNING *)
     SELECT ${select} FROM d JOIN monitors m ON m.id = d.monitor_id LEFT JOIN users u ON u.id = m.created_by_user_id
       LEFT JOIN monitor_ticks t ON t.id = d.tick_id`,
@@ -88,7 +86,7 @@ const DUE = defineStatement({
   params: ["now", "limit"],
   columns: { id: text("d.id"), attempts: int("d.attempts") },
   sql: ({ select, p }) =>
-    `SELECT ${select} FROM alert_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <= ${at(p.now)} ORDER BY d.next_attempt_at LIMIT ${p.limit}::int`,
+    `SELECT ${select} FROM alert_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <= ${atUtc(p.now)} ORDER BY d.next_attempt_at LIMIT ${p.limit}::int`,
 });
 
 /** A delivery whose last attempt never recorded its outcome (its server died in it): failed. */

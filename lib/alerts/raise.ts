@@ -8,7 +8,7 @@
 // cause is not raised while no completed or partial tick has closed since the last such alert.
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
-import { defineStatement, int, text } from "../db/statement";
+import { atUtc, defineStatement, int, text } from "../db/statement";
 import { standalone, textTransaction } from "../db/sql";
 import { log } from "../log";
 import { tickRow } from "../monitors/read";
@@ -30,8 +30,6 @@ type Draft = {
   /** Alert once per cause until a tick completes (failed and skipped ticks). */
   oncePerCause: boolean;
 };
-
-const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
 
 /** The event id of a delivery's attempt: one job per attempt. */
 export const attemptEventId = (deliveryId: string, attempt: number) => `${deliveryId}.${attempt}`;
@@ -58,7 +56,7 @@ const INSERT_ALERTS = defineStatement({
   sql: ({ select, p }) =>
     `WITH a AS (INSERT INTO monitor_alerts (id, monitor_id, workspace_id, tick_id, kind, reason, entity, engine, metric, change, summary, dedupe_key, created_at)
       SELECT r.id, ${p.monitor}::text, ${p.workspace}::text, ${p.tick}::text, r.kind::"AlertKind", r.reason, r.change->>'entity', r.change->>'engine', r.change->>'metric',
-        r.change, r.summary, r.dedupe, ${at(p.now)}
+        r.change, r.summary, r.dedupe, ${atUtc(p.now)}
       FROM jsonb_to_recordset(${p.rows}::jsonb) AS r(id text, kind text, reason text, change jsonb, summary text, dedupe text)
       ON CONFLICT (dedupe_key) DO NOTHING
       RETURNING id)
@@ -71,7 +69,7 @@ const INSERT_WEBHOOKS = defineStatement({
   params: ["rows", "monitor", "now"],
   sql: ({ p }) =>
     `INSERT INTO alert_deliveries (id, monitor_id, channel, alert_id, next_attempt_at, body, secret, created_at)
-    SELECT r.id, m.id, 'webhook', r.alert, ${at(p.now)}, r.body, m.webhook_secret, ${at(p.now)}
+    SELECT r.id, m.id, 'webhook', r.alert, ${atUtc(p.now)}, r.body, m.webhook_secret, ${atUtc(p.now)}
     FROM jsonb_to_recordset(${p.rows}::jsonb) AS r(id text, alert text, body text) JOIN monitors m ON m.id = ${p.monitor}`,
 });
 
@@ -81,7 +79,7 @@ const INSERT_TICK_EMAIL = defineStatement({
   params: ["id", "monitor", "tick", "now"],
   sql: ({ p }) =>
     `INSERT INTO alert_deliveries (id, monitor_id, channel, tick_id, next_attempt_at, created_at)
-    VALUES (${p.id}, ${p.monitor}, 'email', ${p.tick}, ${at(p.now)}, ${at(p.now)}) ON CONFLICT (tick_id) DO NOTHING`,
+    VALUES (${p.id}, ${p.monitor}, 'email', ${p.tick}, ${atUtc(p.now)}, ${atUtc(p.now)}) ON CONFLICT (tick_id) DO NOTHING`,
 });
 
 /** The tick's email, locked: an alert joins it only before its first attempt (which takes the same lock). */

@@ -5,7 +5,7 @@
 //
 // Every change to credit or holds is made while holding the workspace's balance row lock
 // (`lockBalance`), the first lock taken by anything that moves money.
-import { date, defineStatement, group, int, micros, optional, text, type RowOf } from "../db/statement";
+import { atUtc, date, defineStatement, group, int, micros, optional, text, type RowOf } from "../db/statement";
 import type { SqlSession } from "../db/sql";
 import { newId } from "../db/ids";
 import type { Price } from "./rate-card";
@@ -66,9 +66,6 @@ const balanceColumns = (b: string) => ({
   heldMicros: micros(`${b}.held_micros`),
 });
 
-// Timestamps are sent as ISO text and stored as UTC, as Prisma stores them (timestamp(3)).
-const AT_UTC = (p: string) => `${p}::timestamptz AT TIME ZONE 'UTC'`;
-
 const BALANCE = defineStatement({
   label: "credit_balance",
   params: ["workspace", "lock"],
@@ -128,7 +125,7 @@ const SPENT = defineStatement({
   columns: { net: micros("COALESCE(sum(t.amount_micros), 0)") },
   sql: ({ select, p }) =>
     `SELECT ${select} FROM ledger_transactions t
-    WHERE t.workspace_id = ${p.workspace} AND t.kind IN ('usage', 'reversal') AND t.created_at >= ${AT_UTC(p.since)}`,
+    WHERE t.workspace_id = ${p.workspace} AND t.kind IN ('usage', 'reversal') AND t.created_at >= ${atUtc(p.since)}`,
 });
 
 /** What usage cost since `since`, net of reversals: the month's spend. */
@@ -152,12 +149,12 @@ const PLACE_HOLDS = defineStatement({
       INSERT INTO credit_holds (id, workspace_id, run_id, analysis_id, operation_id, product, engine, unit, units, unit_price_micros,
         amount_micros, pricing_version, status, actor_user_id, api_key_id, created_at)
       SELECT h.id, ${p.workspace}, h.run_id, h.analysis_id, ${p.operation}, h.product::"BillingProduct", h.engine, h.unit, h.units,
-        h.unit_price_micros, h.amount_micros, h.pricing_version, 'held', ${p.actor}, ${p.key}, ${AT_UTC(p.at)}
+        h.unit_price_micros, h.amount_micros, h.pricing_version, 'held', ${p.actor}, ${p.key}, ${atUtc(p.at)}
       FROM jsonb_to_recordset(${p.holds}::jsonb) AS h(id text, run_id text, analysis_id text, product text, engine text, unit text,
         units int, unit_price_micros bigint, amount_micros bigint, pricing_version text)
       RETURNING amount_micros
     )
-    UPDATE credit_balances SET held_micros = held_micros + (SELECT COALESCE(sum(amount_micros), 0) FROM placed), updated_at = ${AT_UTC(p.at)}
+    UPDATE credit_balances SET held_micros = held_micros + (SELECT COALESCE(sum(amount_micros), 0) FROM placed), updated_at = ${atUtc(p.at)}
     WHERE workspace_id = ${p.workspace}
     RETURNING ${select}`,
 });
@@ -222,7 +219,7 @@ const SETTLE_HOLD = defineStatement({
   columns: { id: text("id") },
   sql: ({ select, p }) =>
     `UPDATE credit_holds SET status = ${p.status}::text::"HoldStatus", captured_micros = ${p.micros}::bigint, captured_units = ${p.units}::int,
-    settled_at = ${AT_UTC(p.at)} WHERE id = ${p.hold} AND status = 'held' RETURNING ${select}`,
+    settled_at = ${atUtc(p.at)} WHERE id = ${p.hold} AND status = 'held' RETURNING ${select}`,
 });
 
 /** Settles a hold still held (conditional: false when it was settled meanwhile). */
@@ -269,7 +266,7 @@ const APPEND_TRANSACTIONS = defineStatement({
       INSERT INTO ledger_transactions (id, workspace_id, kind, bucket, amount_micros, description, operation_id, run_id, hold_id,
         actor_user_id, api_key_id, product, engine, unit, units, created_at)
       SELECT id, ${p.workspace}, kind::"TransactionKind", bucket::"CreditBucket", amount_micros, description, operation_id, run_id, hold_id,
-        actor_user_id, api_key_id, product::"BillingProduct", engine, unit, units, ${AT_UTC(p.at)}
+        actor_user_id, api_key_id, product::"BillingProduct", engine, unit, units, ${atUtc(p.at)}
       FROM entries
       RETURNING 1
     )
@@ -277,7 +274,7 @@ const APPEND_TRANSACTIONS = defineStatement({
       promo_micros = promo_micros + COALESCE((SELECT sum(amount_micros) FROM entries WHERE bucket = 'promo'), 0),
       purchased_micros = purchased_micros + COALESCE((SELECT sum(amount_micros) FROM entries WHERE bucket = 'purchased'), 0),
       held_micros = held_micros + ${p.held}::bigint,
-      updated_at = ${AT_UTC(p.at)}
+      updated_at = ${atUtc(p.at)}
     WHERE workspace_id = ${p.workspace}
     RETURNING ${select}`,
 });

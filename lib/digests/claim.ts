@@ -7,15 +7,13 @@
 import { RETRY_WAITS_MS, MAX_ATTEMPTS } from "../alerts/deliver";
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
-import { date, defineStatement, int, text } from "../db/statement";
+import { atUtc, date, defineStatement, int, text } from "../db/statement";
 import { standalone, textTransaction } from "../db/sql";
 import { log } from "../log";
 import { endedScheduledTicksSql } from "../monitors/store";
 import { dispatch, queueJobs } from "../work/dispatch";
 import { digestDue, jobEvent, type JobEvent } from "../work/events";
 import { digestSubject } from "../words/digests";
-
-const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
 
 /** Digests one check claims at most; the rest are claimed by the next check. */
 export const DIGEST_BATCH = 500;
@@ -41,7 +39,7 @@ const DUE = defineStatement({
   sql: ({ select, p }) =>
     `SELECT ${select} FROM (SELECT DISTINCT ON (m.id) m.id AS monitor_id, m.name, t.id AS tick_id, ${isoWeekSql("t.scheduled_for")} AS week
       FROM ${endedScheduledTicksSql("m", "t")}
-        AND t.scheduled_for > ${at(p.now)} - interval '7 days' AND t.scheduled_for <= ${at(p.now)}
+        AND t.scheduled_for > ${atUtc(p.now)} - interval '7 days' AND t.scheduled_for <= ${atUtc(p.now)}
         AND EXTRACT(ISODOW FROM t.scheduled_for) = ${digestWeekdaySql("m")}
       WHERE m.status = 'active' AND m.alerts->>'digest' = 'weekly'
         AND NOT EXISTS (SELECT 1 FROM monitor_digests d WHERE d.monitor_id = m.id AND d.week = ${isoWeekSql("t.scheduled_for")})
@@ -56,7 +54,7 @@ const CLAIM = defineStatement({
   columns: { id: text("d.id"), monitorId: text("d.monitor_id"), week: text("d.week") },
   sql: ({ select, p }) =>
     `WITH d AS (INSERT INTO monitor_digests (id, monitor_id, workspace_id, week, tick_id, subject, next_attempt_at, created_at)
-      SELECT c.id, m.id, m.workspace_id, c.week, c.tick, c.subject, ${at(p.first)}, ${at(p.now)}
+      SELECT c.id, m.id, m.workspace_id, c.week, c.tick, c.subject, ${atUtc(p.first)}, ${atUtc(p.now)}
       FROM jsonb_to_recordset(${p.rows}::jsonb) AS c(id text, monitor text, week text, tick text, subject text)
       JOIN monitors m ON m.id = c.monitor AND m.status = 'active' AND m.alerts->>'digest' = 'weekly'
       ON CONFLICT (monitor_id, week) DO NOTHING
@@ -70,7 +68,7 @@ const RETRIES_DUE = defineStatement({
   params: ["now", "limit"],
   columns: { id: text("d.id"), attempts: int("d.attempts"), lastAttemptAt: date("d.last_attempt_at").nullable },
   sql: ({ select, p }) =>
-    `SELECT ${select} FROM monitor_digests d WHERE d.status = 'pending' AND d.next_attempt_at <= ${at(p.now)} ORDER BY d.next_attempt_at LIMIT ${p.limit}::int`,
+    `SELECT ${select} FROM monitor_digests d WHERE d.status = 'pending' AND d.next_attempt_at <= ${atUtc(p.now)} ORDER BY d.next_attempt_at LIMIT ${p.limit}::int`,
 });
 
 /** A digest whose last attempt never recorded its outcome (its server died in it): failed. */

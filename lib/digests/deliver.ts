@@ -5,7 +5,7 @@
 // monitor's workspace), composes the mail once (kept on the row, so a retry sends the same bytes),
 // mails it or logs it, and records the outcome conditionally on its claim.
 import { MAX_ATTEMPTS } from "../alerts/deliver";
-import { bool, date, defineStatement, text } from "../db/statement";
+import { atUtc, bool, date, defineStatement, text } from "../db/statement";
 import { standalone } from "../db/sql";
 import { reachableSql } from "../workspaces/access";
 import { log } from "../log";
@@ -14,8 +14,6 @@ import { monitorRow } from "../monitors/read";
 import { utcMinute } from "../words/digests";
 import { digestWaitAfter } from "./claim";
 import { composeDigest } from "./compose";
-
-const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
 
 const CLAIM = defineStatement({
   label: "digest_claim_attempt",
@@ -35,7 +33,7 @@ const CLAIM = defineStatement({
     member: bool(`(${reachableSql("m", { user: "m.created_by_user_id", own: "NULL" })})`),
   },
   sql: ({ select, p }) =>
-    `WITH d AS (UPDATE monitor_digests SET attempts = ${p.attempt}::int, last_attempt_at = ${at(p.now)}, next_attempt_at = ${at(p.next)}
+    `WITH d AS (UPDATE monitor_digests SET attempts = ${p.attempt}::int, last_attempt_at = ${atUtc(p.now)}, next_attempt_at = ${atUtc(p.next)}
       WHERE id = ${p.digest} AND status = 'pending' AND attempts = ${p.attempt}::int - 1 RETURNING *)
     SELECT ${select} FROM d JOIN monitors m ON m.id = d.monitor_id LEFT JOIN users u ON u.id = m.created_by_user_id`,
 });
@@ -54,7 +52,7 @@ const RECORD = defineStatement({
   columns: { status: text("status") },
   sql: ({ select, p }) =>
     `UPDATE monitor_digests SET status = ${p.status}::"DigestStatus", reason = ${p.reason}, recipient = ${p.recipient},
-      sent_at = CASE WHEN ${p.sent}::text IS NULL THEN NULL ELSE ${at(p.sent)} END,
+      sent_at = CASE WHEN ${p.sent}::text IS NULL THEN NULL ELSE ${atUtc(p.sent)} END,
       next_attempt_at = CASE WHEN ${p.status}::text = 'pending' THEN next_attempt_at END
     WHERE id = ${p.digest} AND attempts = ${p.attempt}::int AND status = 'pending'
     RETURNING ${select}`,

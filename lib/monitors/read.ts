@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { billingSettings } from "../billing/settings";
-import { allOf, date, defineStatement, int, json, text } from "../db/statement";
+import { atUtc, allOf, date, defineStatement, int, json, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
@@ -23,9 +23,6 @@ import { monitorColumns, tickColumns, tickWorkColumns, type MonitorRow, type Sto
 import { monthStart } from "./schedule";
 import { changeOf, figureColumns, pointsOf, seriesOf, tickFigures, type FigureRow, type SeriesBody, type TickFigures } from "./series";
 
-/** A timestamp parameter as the project writes them: the UTC wall time of timestamp(3). */
-const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
-
 /**
  * A tick's live figures from its fanout's runs and their holds, only while it is open (a closed
  * tick's are stored): joined as `${a}` for the tick `${t}`.
@@ -40,7 +37,7 @@ const monitorFrom =
 const MONITOR = defineStatement({
   label: "monitor",
   params: ["user", "own", "share", "monitor", "month"],
-  columns: (p) => monitorColumns(at(p.month)),
+  columns: (p) => monitorColumns(atUtc(p.month)),
   sql: ({ select, p, given }) =>
     `SELECT ${select} FROM ${monitorFrom} WHERE mo.id = ${p.monitor}` + (given.user || given.share ? ` AND ${readableSql("mo", p, given)}` : ""),
 });
@@ -48,7 +45,7 @@ const MONITOR = defineStatement({
 const MONITOR_LIST = defineStatement({
   label: "monitors",
   params: ["user", "own", "workspace", "project", "before", "limit", "month"],
-  columns: (p) => monitorColumns(at(p.month)),
+  columns: (p) => monitorColumns(atUtc(p.month)),
   sql: ({ select, p, given }) =>
     `SELECT ${select} FROM ${monitorFrom} WHERE ` +
     allOf(

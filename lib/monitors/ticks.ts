@@ -10,7 +10,7 @@ import { capturedOfHoldSql } from "../billing/store";
 import { fanoutHasOpenRunSql, tickClosingRunsSql } from "../runs/fanout-runs";
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
-import { date, defineStatement, int, micros, text } from "../db/statement";
+import { atUtc, date, defineStatement, int, micros, text } from "../db/statement";
 import { standalone, textTransaction, type SqlSession } from "../db/sql";
 import { startFanout, type FanoutActor } from "../fanouts/create";
 import { ApiError } from "../http/errors";
@@ -21,8 +21,6 @@ import { jobEvent, monitorTickDue, monitorTickFinished, type JobEvent } from "..
 import { monitorPrompts, monitorRow, tickRow } from "./read";
 import { monitorSpendSql, type MonitorRow } from "./rows";
 import { latestSlot, monthStart, nextSlot } from "./schedule";
-
-const at = (param: string) => `${param}::timestamptz AT TIME ZONE 'UTC'`;
 
 /** How many due monitors one check claims at most; the rest are claimed by the next check. */
 export const CLAIM_BATCH = 500;
@@ -53,7 +51,7 @@ export const DUE_MONITORS = defineStatement({
     weekday: int("m.schedule_weekday").nullable,
   },
   sql: ({ select, p }) =>
-    `SELECT ${select} FROM monitors m WHERE m.status = 'active' AND m.next_run_at <= ${at(p.now)} ORDER BY m.next_run_at LIMIT ${p.limit}::int`,
+    `SELECT ${select} FROM monitors m WHERE m.status = 'active' AND m.next_run_at <= ${atUtc(p.now)} ORDER BY m.next_run_at LIMIT ${p.limit}::int`,
 });
 
 /**
@@ -66,9 +64,9 @@ const CLAIM_TICKS = defineStatement({
   columns: { id: text("t.id"), monitorId: text("t.monitor_id") },
   sql: ({ select, p }) =>
     `WITH t AS (INSERT INTO monitor_ticks (id, monitor_id, workspace_id, version, scheduled_for, trigger, status, created_at)
-      SELECT c.id, c.monitor, m.workspace_id, c.version, c.slot AT TIME ZONE 'UTC', 'schedule', 'queued', ${at(p.now)}
+      SELECT c.id, c.monitor, m.workspace_id, c.version, c.slot AT TIME ZONE 'UTC', 'schedule', 'queued', ${atUtc(p.now)}
       FROM jsonb_to_recordset(${p.rows}::jsonb) AS c(id text, monitor text, version int, slot timestamptz, next timestamptz)
-      JOIN monitors m ON m.id = c.monitor AND m.version = c.version AND m.status = 'active' AND m.next_run_at <= ${at(p.now)}
+      JOIN monitors m ON m.id = c.monitor AND m.version = c.version AND m.status = 'active' AND m.next_run_at <= ${atUtc(p.now)}
       ON CONFLICT (monitor_id, version, trigger, scheduled_for) DO NOTHING
       RETURNING id, monitor_id)
     SELECT ${select} FROM t`,
@@ -131,7 +129,7 @@ const CLOSE_UNSTARTED = defineStatement({
   params: ["tick", "status", "reason", "charged", "error", "now"],
   sql: ({ p }) =>
     `UPDATE monitor_ticks SET status = ${p.status}::"TickStatus", skip_reason = ${p.reason}::"TickSkipReason", charged_micros = ${p.charged}::bigint,
-      error = ${p.error}::jsonb, completed_at = ${at(p.now)}
+      error = ${p.error}::jsonb, completed_at = ${atUtc(p.now)}
     WHERE id = ${p.tick} AND fanout_id IS NULL AND completed_at IS NULL`,
 });
 
@@ -147,10 +145,10 @@ const INSERT_MANUAL_TICK = defineStatement({
   sql: ({ select, p }) =>
     `WITH t AS (INSERT INTO monitor_ticks (id, monitor_id, workspace_id, version, scheduled_for, trigger, status, skip_reason, fanout_id, charged_micros, created_at, completed_at)
     SELECT ${p.tick}, ${p.monitor}, ${p.workspace}, ${p.version}::int, s.at, 'manual', ${p.status}::"TickStatus",
-      ${p.reason}::"TickSkipReason", ${p.fanout}, ${p.charged}::bigint, ${at(p.now)}, CASE WHEN ${p.status}::text = 'skipped' THEN ${at(p.now)} END
-    FROM (SELECT ${at(p.now)} + n * interval '1 millisecond' AS at FROM generate_series(0, 999) n
+      ${p.reason}::"TickSkipReason", ${p.fanout}, ${p.charged}::bigint, ${atUtc(p.now)}, CASE WHEN ${p.status}::text = 'skipped' THEN ${atUtc(p.now)} END
+    FROM (SELECT ${atUtc(p.now)} + n * interval '1 millisecond' AS at FROM generate_series(0, 999) n
           WHERE NOT EXISTS (SELECT 1 FROM monitor_ticks x WHERE x.monitor_id = ${p.monitor} AND x.version = ${p.version}::int AND x.trigger = 'manual'
-            AND x.scheduled_for = ${at(p.now)} + n * interval '1 millisecond')
+            AND x.scheduled_for = ${atUtc(p.now)} + n * interval '1 millisecond')
           ORDER BY n LIMIT 1) s
     ON CONFLICT (monitor_id, version, trigger, scheduled_for) DO NOTHING
     RETURNING id)
@@ -160,7 +158,7 @@ const INSERT_MANUAL_TICK = defineStatement({
 const SPEND = defineStatement({
   label: "monitor_spend",
   params: ["monitor", "month"],
-  columns: (p) => ({ micros: micros(monitorSpendSql("m", at(p.month))) }),
+  columns: (p) => ({ micros: micros(monitorSpendSql("m", atUtc(p.month))) }),
   sql: ({ select, p }) => `SELECT ${select} FROM monitors m WHERE m.id = ${p.monitor}`,
 });
 
@@ -349,7 +347,7 @@ const CLOSE_TICK = defineStatement({
     return `WITH t AS (UPDATE monitor_ticks t SET
       status = (CASE WHEN a.failed = 0 THEN 'completed' WHEN a.completed = 0 THEN 'failed' ELSE 'partial' END)::"TickStatus",
       charged_micros = a.captured + COALESCE(${capturedOfHoldSql("jh", "t.judge_hold_id")}, 0),
-      completed_at = ${at(p.now)}
+      completed_at = ${atUtc(p.now)}
     FROM ${tickClosingRunsSql(p.fanout)} a
     WHERE t.id = ${p.tick} AND t.fanout_id = ${p.fanout} AND t.completed_at IS NULL AND a.open = 0 AND a.completed + a.failed > 0
     RETURNING t.id, t.status),
@@ -379,7 +377,7 @@ const OPEN_TICKS = defineStatement({
   columns: { id: text("t.id"), started: text("CASE WHEN t.fanout_id IS NULL THEN 'f' ELSE 't' END"), createdAt: date("t.created_at") },
   sql: ({ select, p }) =>
     `SELECT ${select} FROM monitor_ticks t WHERE t.completed_at IS NULL AND (
-      (t.fanout_id IS NULL AND t.created_at < ${at(p.stale)})
+      (t.fanout_id IS NULL AND t.created_at < ${atUtc(p.stale)})
       OR (t.fanout_id IS NOT NULL AND NOT ${fanoutHasOpenRunSql("t.fanout_id")}))
     ORDER BY t.id LIMIT ${p.limit}::int`,
 });

@@ -93,9 +93,6 @@ function claimOf(row: Omit<Claim, "startedAt">, startedAt: Date): Claim {
   return { id, workspaceId, batchId, fanoutId, engine, prompt, location, language, attempts, startedAt };
 }
 
-// Timestamps are sent as ISO text and stored as UTC, as Prisma stores them (timestamp(3)).
-const AT_UTC = atUtc;
-
 // Committed without waiting for the WAL flush (ASYNC_COMMIT): it is on the way to the engine call,
 // and a claim lost to a crash is one that never happened (the run is queued again); the outcome's
 // transaction is durable, and with it this claim.
@@ -104,8 +101,8 @@ const CLAIM_QUEUED_RUN = defineStatement({
   params: ["run", "now", "lease", "maxClaims"],
   columns: claimColumns,
   sql: ({ select, p }) =>
-    `UPDATE runs SET status = 'running', started_at = ${AT_UTC(p.now)}, attempts = attempts + 1,
-      lease_expires_at = ${AT_UTC(p.lease)}, updated_at = ${AT_UTC(p.now)}
+    `UPDATE runs SET status = 'running', started_at = ${atUtc(p.now)}, attempts = attempts + 1,
+      lease_expires_at = ${atUtc(p.lease)}, updated_at = ${atUtc(p.now)}
     FROM ${ASYNC_COMMIT}
     WHERE id = ${p.run} AND status = 'queued' AND started_at IS NULL AND attempts < ${p.maxClaims}::int
     RETURNING ${select}`,
@@ -123,8 +120,8 @@ const TAKE_RUN = defineStatement({
   params: ["run", "status", "attempts", "startedAt", "lease", "now"],
   columns: { id: text("id") },
   sql: ({ select, p }) =>
-    `UPDATE runs SET status = 'running', started_at = ${AT_UTC(p.startedAt)}, attempts = ${p.attempts}::int + 1,
-      lease_expires_at = ${AT_UTC(p.lease)}, engine_attempt = 1, engine_attempt_at = ${AT_UTC(p.now)}, updated_at = ${AT_UTC(p.now)}
+    `UPDATE runs SET status = 'running', started_at = ${atUtc(p.startedAt)}, attempts = ${p.attempts}::int + 1,
+      lease_expires_at = ${atUtc(p.lease)}, engine_attempt = 1, engine_attempt_at = ${atUtc(p.now)}, updated_at = ${atUtc(p.now)}
     WHERE id = ${p.run} AND status = ${p.status}::text::"RunStatus" AND attempts = ${p.attempts}::int
     RETURNING ${select}`,
 });
@@ -160,7 +157,7 @@ export async function claimRun(runId: string, lease: RunLease = {}): Promise<Cla
 const RENEW_LEASE = defineStatement({
   label: "run_renew_lease",
   params: ["run", "attempts", "expires"],
-  sql: ({ p }) => `UPDATE runs SET lease_expires_at = ${AT_UTC(p.expires)} WHERE id = ${p.run} AND status = 'running' AND attempts = ${p.attempts}::int`,
+  sql: ({ p }) => `UPDATE runs SET lease_expires_at = ${atUtc(p.expires)} WHERE id = ${p.run} AND status = 'running' AND attempts = ${p.attempts}::int`,
 });
 
 /**
@@ -183,7 +180,7 @@ export type FinishParams = "run" | "status" | "attempts" | "at" | "duration";
 
 /** The columns every final write sets (`p`: a statement's placeholders of FinishParams). */
 export const finishedSql = (p: Placeholders<FinishParams>) =>
-  `completed_at = ${AT_UTC(p.at)}, updated_at = ${AT_UTC(p.at)}, duration_ms = ${p.duration}::int, lease_expires_at = NULL`;
+  `completed_at = ${atUtc(p.at)}, updated_at = ${atUtc(p.at)}, duration_ms = ${p.duration}::int, lease_expires_at = NULL`;
 
 /** The condition of every final write: this worker still holds the run (same attempt, status as claimed). */
 export const stillMineSql = (p: Placeholders<FinishParams>) => `id = ${p.run} AND status = ${p.status}::text::"RunStatus" AND attempts = ${p.attempts}::int`;

@@ -6,7 +6,7 @@
 import type { ReactNode } from "react";
 import type { z } from "zod";
 import { countryName } from "@/lib/locale/codes";
-import { ENGINE_FACTS, reportsQueries } from "@/lib/schemas/engines";
+import { reportsQueries } from "@/lib/schemas/engines";
 import type { Fanout, FanoutQueryCountryGroup, FanoutQueryGroup, FanoutQueryReport, FanoutQueryShare } from "@/lib/schemas/fanouts";
 import { Section } from "../../_components/ui";
 import { marketText } from "../../(research)/_components/market";

@@ -17,7 +17,6 @@ import { sharedObject, type SharedObject } from "@/lib/shares/read";
 import type { PublicMonitor } from "@/lib/shares/present";
 import { excerpt, plainAnswer } from "./answer";
 import { auditResultOf, promptResultOf } from "@/lib/schemas/results";
-import { engineLabel } from "@/lib/schemas/engines";
 
 export type GenericSummary = { what: string; subject: string | null; status: string | null; createdAt: string | null; completedAt: string | null; error: string | null };
 
