@@ -109,9 +109,10 @@ export function standalone(db: Db = currentDb()): SqlSession {
  * PGlite's one session, which queues Prisma's transactions and these behind each other), its
  * statements prepared as queryText's are. Committed when `fn` resolves, rolled back when it throws.
  * For the hot writes (a run's outcome and its charge), where Prisma's per-statement work was
- * most of their cost.
+ * most of their cost. With `snapshot`, a read-only transaction whose statements all see one
+ * snapshot (REPEATABLE READ): reads that must agree with each other while others write.
  */
-export async function textTransaction<T>(db: Db, fn: (sql: SqlSession) => Promise<T>): Promise<T> {
+export async function textTransaction<T>(db: Db, fn: (sql: SqlSession) => Promise<T>, options: { snapshot?: boolean } = {}): Promise<T> {
   if (db.pool) {
     const client = await db.pool.connect();
     let broken: Error | undefined;
@@ -120,7 +121,9 @@ export async function textTransaction<T>(db: Db, fn: (sql: SqlSession) => Promis
     const onError = (error: Error) => (broken ??= error);
     client.on("error", onError);
     try {
-      await client.query("BEGIN");
+      // A snapshot: every statement sees the database as it was at the first, whatever commits
+      // meanwhile (reads only). PGlite's one session runs nothing else during a transaction.
+      await client.query(options.snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN");
       try {
         const out = await fn({
           query: async (statement, values) => (await client.query<TextRow>({ name: statement.name, text: statement.text, values, rowMode: "array" })).rows,

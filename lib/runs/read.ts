@@ -14,7 +14,8 @@ import type { Principal } from "../auth/principal";
 import { holdJoin, holdVersionSql } from "../billing/store";
 import { billingSettings } from "../billing/settings";
 import { allOf, defineStatement, group, json, optional, packed, text } from "../db/statement";
-import { standalone, type SqlSession } from "../db/sql";
+import { currentDb } from "../db/client";
+import { standalone, textTransaction, type SqlSession } from "../db/sql";
 import { VersionCache } from "../db/version-cache";
 import { pageOf, decodeCursor } from "../http/pagination";
 import type { Run, RunList, RunStatus, RunsQuery, PromptBatch } from "../schemas/runs";
@@ -128,8 +129,8 @@ const BATCH_WITH_RUNS = defineStatement({
     `WHERE b.id = ${p.batch} AND ${readableSql("b", p, given)} ORDER BY r.id`,
 });
 
-/** The bodies of these runs at these versions: remembered, or read and made; null when a run changed meanwhile. */
-async function bodiesOf(runs: readonly { id: string; version: string }[], billing: boolean): Promise<Map<string, RunBody> | null> {
+/** The bodies of these runs at these versions: remembered, or read and made (in `session`); null when a run changed meanwhile. */
+async function bodiesOf(session: SqlSession, runs: readonly { id: string; version: string }[], billing: boolean): Promise<Map<string, RunBody> | null> {
   const found = new Map<string, RunBody>();
   const missing: string[] = [];
   for (const run of runs) {
@@ -139,7 +140,7 @@ async function bodiesOf(runs: readonly { id: string; version: string }[], billin
   }
   if (missing.length === 0) return found;
   const wanted = new Map(runs.map((run) => [run.id, run.version]));
-  for (const row of await RUNS_BY_IDS.query(standalone(), { ids: arrayOf(missing) })) {
+  for (const row of await RUNS_BY_IDS.query(session, { ids: arrayOf(missing) })) {
     // Changed between the two reads: the caller reads again, so that a body is one version.
     if (wanted.get(row.run.id) !== row.version) return null;
     found.set(row.run.id, bodyOf(row.version, row.run, billing));
@@ -147,23 +148,34 @@ async function bodiesOf(runs: readonly { id: string; version: string }[], billin
   return missing.every((id) => found.has(id)) ? found : null;
 }
 
-/** GET /batches/{id} as JSON text, or null when the reader cannot read the batch. */
+/** A batch read once in `session`: its text, null when the reader cannot read it, or CHANGED when a run changed between the two statements. */
+const CHANGED = Symbol("changed");
+async function readBatchIn(session: SqlSession, reader: Reader, batchId: string): Promise<RunText | null | typeof CHANGED> {
+  const rows = await BATCH_WITH_RUNS.query(session, { batch: batchId, ...readerOf(reader) });
+  const first = rows[0];
+  if (!first) return null;
+  const runs = rows.flatMap((row) => (row.run ? [row.run] : []));
+  const bodies = await bodiesOf(session, runs, billingSettings().enabled);
+  if (!bodies) return CHANGED;
+  return {
+    finished: runs.every((run) => isFinished(run.status)),
+    text: promptBatchText(presentBatch(first.batch, runs), runs.map((run) => bodies.get(run.id)!.text)),
+  };
+}
+
+/**
+ * GET /batches/{id} as JSON text, or null when the reader cannot read the batch. Read on its own
+ * first (two statements, the bodies remembered mostly); when a run changed between them (runs
+ * finishing, their leases renewed, their holds settled: every write gives a row a new version),
+ * read again in one snapshot, where the two statements see the same versions whatever commits
+ * meanwhile. Trying again on its own lost to a burst of finishing runs and answered 500.
+ */
 export async function readBatch(reader: Reader, batchId: string): Promise<RunText | null> {
-  for (let attempt = 0; ; attempt++) {
-    const rows = await BATCH_WITH_RUNS.query(standalone(), { batch: batchId, ...readerOf(reader) });
-    const first = rows[0];
-    if (!first) return null;
-    const runs = rows.flatMap((row) => (row.run ? [row.run] : []));
-    const bodies = await bodiesOf(runs, billingSettings().enabled);
-    if (!bodies) {
-      if (attempt < 3) continue;
-      throw new Error(`the runs of batch ${batchId} kept changing while read`);
-    }
-    return {
-      finished: runs.every((run) => isFinished(run.status)),
-      text: promptBatchText(presentBatch(first.batch, runs), runs.map((run) => bodies.get(run.id)!.text)),
-    };
-  }
+  const read = await readBatchIn(standalone(), reader, batchId);
+  if (read !== CHANGED) return read;
+  const again = await textTransaction(currentDb(), (sql) => readBatchIn(sql, reader, batchId), { snapshot: true });
+  if (again === CHANGED) throw new Error(`the runs of batch ${batchId} changed within one snapshot`);
+  return again;
 }
 
 export type RunListFilter = {
