@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { answerDirective } from "../../lib/engines/simulator/directive";
-import { approveCliLogin, BASE, BIN, cliAs, cliEnv, ROOT, signIn } from "./support";
+import { approveCliLogin, BASE, BIN, cliAs, cliEnv, ROOT, signIn, tickNow } from "./support";
 import { screenshots } from "./screens";
 
 test.describe.configure({ mode: "serial" });
@@ -30,24 +30,6 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await context?.close();
 });
-
-/** Runs a tick now and waits until the server's scheduler has closed it with its analysis. */
-async function tickNow(id: string) {
-  const ran = await cli(["monitor", "run", id, "--json"]);
-  expect(ran.code, ran.stderr).toBe(0);
-  const tickId = JSON.parse(ran.stdout).id as string;
-  await expect
-    .poll(
-      async () => {
-        const ticks = JSON.parse((await cli(["monitor", "ticks", id, "--json"])).stdout).items as { id: string; status: string; analysis_id: string | null }[];
-        const tick = ticks.find((t) => t.id === tickId)!;
-        return tick.analysis_id && tick.status !== "running" ? tick.status : "open";
-      },
-      { timeout: 90_000, intervals: [1000] },
-    )
-    .toMatch(/^(completed|partial)$/);
-  return tickId;
-}
 
 test("the CLI: monitor series as a table, --json (the API's body) and --format csv, over two ticks with a real change", async () => {
   test.setTimeout(240_000);
@@ -80,8 +62,8 @@ test("the CLI: monitor series as a table, --json (the API's body) and --format c
   expect(empty.code, empty.stderr).toBe(0);
   expect(empty.stdout).toContain("(no completed tick yet)");
 
-  const first = await tickNow(id);
-  const second = await tickNow(id);
+  const first = await tickNow(cli, id);
+  const second = await tickNow(cli, id);
 
   const human = await cli(["monitor", "series", id]);
   expect(human.code, human.stderr).toBe(0);
@@ -129,7 +111,7 @@ test("the monitor page charts an earlier version's series too: changed, the moni
   });
   expect(patched.status).toBe(200);
   expect((await patched.json()).version).toBe(2);
-  await tickNow(id);
+  await tickNow(cli, id);
 
   await page.goto(`/monitors/${id}`);
   const trends = page.locator("#trends");

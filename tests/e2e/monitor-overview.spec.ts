@@ -12,7 +12,7 @@ import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { answerDirective } from "../../lib/engines/simulator/directive";
 import { screenshots } from "./screens";
-import { approveCliLogin, BASE, BIN, cliAs, cliEnv, ROOT, signIn } from "./support";
+import { approveCliLogin, BASE, BIN, cliAs, cliEnv, ROOT, signIn, tickNow } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -34,23 +34,6 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await context?.close();
 });
-
-/** Runs a tick now and waits until the server's scheduler has closed it with its analysis. */
-async function tickNow(id: string) {
-  const ran = await cli(["monitor", "run", id, "--json"]);
-  expect(ran.code, ran.stderr).toBe(0);
-  const tickId = JSON.parse(ran.stdout).id as string;
-  await expect
-    .poll(
-      async () => {
-        const ticks = JSON.parse((await cli(["monitor", "ticks", id, "--json"])).stdout).items as { id: string; status: string; analysis_id: string | null }[];
-        const tick = ticks.find((t) => t.id === tickId)!;
-        return tick.analysis_id && tick.status !== "running" ? tick.status : "open";
-      },
-      { timeout: 90_000, intervals: [1000] },
-    )
-    .toMatch(/^(completed|partial)$/);
-}
 
 test("the CLI: monitor overview prints the summary and a table per monitor; --json is the API's body", async () => {
   test.setTimeout(240_000);
@@ -85,8 +68,8 @@ test("the CLI: monitor overview prints the summary and a table per monitor; --js
   const other = await cli(["monitor", "create", "best crm for dentists", "--project", projectId, "--runs", "1", "--engines", "gemini", "--name", "Dentists", "--json"]);
   expect(other.code, other.stderr).toBe(0);
 
-  await tickNow(monitorId);
-  await tickNow(monitorId);
+  await tickNow(cli, monitorId);
+  await tickNow(cli, monitorId);
 
   const human = await cli(["monitor", "overview", projectId]);
   expect(human.code, human.stderr).toBe(0);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { answerDirective } from "../../lib/engines/simulator/directive";
 import { screenshots } from "./screens";
-import { approveCliLogin, BASE, BIN, cliAs, cliEnv, ROOT, signIn } from "./support";
+import { approveCliLogin, BASE, BIN, cliAs, cliEnv, ROOT, signIn, tickNow } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -29,24 +29,6 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await context?.close();
 });
-
-/** Runs a tick now and waits until the server's scheduler has closed it with its analysis. */
-async function tickNow(id: string) {
-  const ran = await cli(["monitor", "run", id, "--json"]);
-  expect(ran.code, ran.stderr).toBe(0);
-  const tickId = JSON.parse(ran.stdout).id as string;
-  await expect
-    .poll(
-      async () => {
-        const ticks = JSON.parse((await cli(["monitor", "ticks", id, "--json"])).stdout).items as { id: string; status: string; analysis_id: string | null; completed_at: string | null }[];
-        const tick = ticks.find((t) => t.id === tickId)!;
-        return tick.analysis_id && tick.completed_at ? tick.status : "open";
-      },
-      { timeout: 120_000, intervals: [1000] },
-    )
-    .toMatch(/^(completed|partial)$/);
-  return tickId;
-}
 
 function promptsFile(lines: string[]) {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "geoscope-sentiment-file-")), "prompts.txt");
@@ -86,8 +68,8 @@ test("a judged monitor: the CLI's sentiment series and the page's sentiment char
   expect(empty.code, empty.stderr).toBe(0);
   expect(empty.stdout).toContain("(no judged tick: sentiment points exist only for ticks the monitor judged;");
 
-  const first = await tickNow(id);
-  const second = await tickNow(id);
+  const first = await tickNow(cli, id);
+  const second = await tickNow(cli, id);
 
   const human = await cli(["monitor", "series", id, "--metric", "sentiment"]);
   expect(human.code, human.stderr).toBe(0);
@@ -131,7 +113,7 @@ test("a monitor without a judge has no sentiment chart", async () => {
   const created = await cli(["monitor", "create", "--file", file, "--project", projectId, "--every", "week", "--runs", "1", "--engines", "gemini", "--name", "Unjudged", "--json"]);
   expect(created.code, created.stderr).toBe(0);
   const id = JSON.parse(created.stdout).id as string;
-  await tickNow(id);
+  await tickNow(cli, id);
   await page.goto(`/monitors/${id}`);
   await expect(page.getByTestId("monitor-charts")).toBeVisible();
   await expect(page.getByTestId("sentiment-charts")).toHaveCount(0);

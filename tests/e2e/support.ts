@@ -152,6 +152,28 @@ export function cliAs(who: { configDir?: string; token?: () => string; base?: st
 }
 
 /**
+ * A monitor's tick now (`geoscope monitor run`, the real binary as `cli` runs it), waited for until
+ * it has closed with its analysis (completed or partial; its judge, if any, finished with it);
+ * resolves the tick's id.
+ */
+export async function tickNow(cli: (args: string[]) => Promise<Outcome>, monitorId: string): Promise<string> {
+  const ran = await cli(["monitor", "run", monitorId, "--json"]);
+  expect(ran.code, ran.stderr).toBe(0);
+  const tickId = JSON.parse(ran.stdout).id as string;
+  await expect
+    .poll(
+      async () => {
+        const ticks = JSON.parse((await cli(["monitor", "ticks", monitorId, "--json"])).stdout).items as { id: string; status: string; analysis_id: string | null; completed_at: string | null }[];
+        const tick = ticks.find((t) => t.id === tickId)!;
+        return tick.analysis_id && tick.completed_at ? tick.status : "open";
+      },
+      { timeout: 120_000, intervals: [1000] },
+    )
+    .toMatch(/^(completed|partial)$/);
+  return tickId;
+}
+
+/**
  * Runs `geoscope login` (`command args…`), waits for the code it prints, approves it on the
  * /device page it names (the page must be signed in), and resolves when the CLI exits.
  */
