@@ -122,7 +122,7 @@ export async function textTransaction<T>(db: Db, fn: (sql: SqlSession) => Promis
     client.on("error", onError);
     try {
       // A snapshot: every statement sees the database as it was at the first, whatever commits
-      // meanwhile (reads only). PGlite's one session runs nothing else during a transaction.
+      // meanwhile (reads only).
       await client.query(options.snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN");
       try {
         const out = await fn({
@@ -145,6 +145,7 @@ export async function textTransaction<T>(db: Db, fn: (sql: SqlSession) => Promis
   }
   const pglite = embedded(db);
   if (!pglite) throw new Error("textTransaction: a database with neither a pool nor PGlite");
+  // PGlite's one session runs nothing else during a transaction: every transaction there is a snapshot.
   return pglite.transaction((tx) => fn({ query: (statement, values) => executeIn(pglite, tx, statement, values) }));
 }
 

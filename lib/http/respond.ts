@@ -13,12 +13,6 @@ export function newRequestId(): string {
   return `req_${newUlid()}`;
 }
 
-/**
- * A response body serialised already, sent as it is: a read that splices stored JSON text into
- * its envelope instead of parsing it into objects only to serialise them again (lib/runs/read.ts).
- * `T` is the shape the text is (the endpoint's response); with GEOSCOPE_VALIDATE_RESPONSES on
- * the text is parsed and checked like any other result.
- */
 const NON_ASCII = /[\u0080-\uffff]/;
 const NON_ASCII_ALL = /[\u0080-\uffff]/g;
 const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
@@ -35,6 +29,12 @@ export function asciiJson(value: unknown): string {
   return NON_ASCII.test(text) ? text.replace(NON_ASCII_ALL, escaped) : text;
 }
 
+/**
+ * A response body serialised already, sent as it is: a read that splices stored JSON text into
+ * its envelope instead of parsing it into objects only to serialise them again (lib/runs/read.ts).
+ * `T` is the shape the text is (the endpoint's response); with GEOSCOPE_VALIDATE_RESPONSES on
+ * the text is parsed and checked like any other result.
+ */
 export class JsonText<T = unknown> {
   declare readonly shape?: T;
   /** `status`: the endpoint's otherStatus when this body answers with it; otherwise its status. */

@@ -23,7 +23,7 @@ export function resultBesideBody(figures: StoredVisibilityFigures): string {
 /**
  * The figures of a stored analysis: its result, with the rows' by_prompt taken from `body` when
  * the result keeps them there. Throws when they are there and the body was not read (a caller's
- * bug, or a row changed by hand: the migration's trigger refuses to drop such a body).
+ * bug: the CHECK analyses_prompts_in_body keeps such a row from losing its body).
  */
 export function figuresOfRow(id: string, result: StoredVisibilityResult, body: string | null): StoredVisibilityFigures {
   if (!result.prompts_in_body) return result as StoredVisibilityFigures;
