@@ -133,7 +133,8 @@ async function entitiesOf(tick: TickWork["tick"], monitor: NonNullable<TickWork[
  */
 export async function analyseTick(tickId: string): Promise<string | null> {
   const work = await tickWork(standalone(), tickId);
-  if (!work || !work.tick.fanoutId) return null;
+  const fanoutId = work?.tick.fanoutId;
+  if (!work || !fanoutId) return null;
   const { tick, monitor } = work;
   if (tick.analysisId) return tick.analysisId;
   const actor = monitor && creatorOf(monitor);
@@ -162,7 +163,7 @@ export async function analyseTick(tickId: string): Promise<string | null> {
     const id = await analyseVisibility(
       actor,
       {
-        ids: [work.tick.fanoutId],
+        ids: [fanoutId],
         entities: entities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive })),
         ...(judge ? { judge: { engine: judge as never, sentiment: true } } : {}),
       },
@@ -229,9 +230,9 @@ export async function settleTickJudge(tickId: string): Promise<void> {
  */
 export async function compareTick(tickId: string): Promise<TickComparison[]> {
   const work = await tickWork(standalone(), tickId);
-  if (!work || !work.tick.fanoutId) return [];
+  const fanoutId = work?.tick.fanoutId;
+  if (!work || !fanoutId) return [];
   const { tick, monitor } = work;
-  const fanoutId = work.tick.fanoutId;
   if (tick.comparisons.length) return tick.comparisons;
   if (!monitor || monitor.version !== tick.version) return [];
   const pairs = trackedPairs(monitor.engines);
