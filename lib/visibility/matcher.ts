@@ -87,18 +87,19 @@ class TermScan {
     while ((m = re.exec(text)) !== null) {
       const t = this.termOf(m[0]);
       const first: Match = { entity: t.entity, alias: t.alias, aliasIndex: t.aliasIndex, start: m.index, end: m.index + m[0].length };
-      // Other terms starting inside it ("Zoho CRM" in "Acme Zoho CRM Suite") join the group.
-      const group = [first];
+      // Other terms starting inside it ("Zoho CRM" in "Acme Zoho CRM Suite") join its group.
+      let group: Match[] | null = null;
       let end = first.end;
       for (let i = first.start + 1; i < end; i++) {
         if (!startsWord(text, i)) continue;
         const other = this.at(text, i);
         if (other !== null) {
-          group.push(other);
+          (group ??= [first]).push(other);
           if (other.end > end) end = other.end;
         }
       }
-      out.push(...(group.length === 1 ? group : longestFirst(group)));
+      if (group === null) out.push(first);
+      else out.push(...longestFirst(group));
       re.lastIndex = end;
     }
     return out;
@@ -146,5 +147,26 @@ export function buildMatcher(entities: readonly Entity[]): Matcher {
   });
   const scans = [folded.length ? new TermScan(folded, false) : null, exact.length ? new TermScan(exact, true) : null].filter((s) => s !== null);
   if (scans.length === 1) return { find: (text) => scans[0]!.find(text) };
-  return { find: (text) => longestFirst(scans.flatMap((s) => s.find(text))) };
+  const [first, second] = scans as [TermScan, TermScan];
+  return { find: (text) => mergeScans(first.find(text), second.find(text)) };
+}
+
+/**
+ * Two scans' matches (each by start, without overlaps) as longestFirst would keep them: merged by
+ * start when no match of one overlaps a match of the other (the usual case: nothing to choose),
+ * else longestFirst over both.
+ */
+function mergeScans(a: Match[], b: Match[]): Match[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out: Match[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i]!.start < b[j]!.start) ? a[i++]! : b[j++]!;
+    // Sorted by start, any overlap shows between neighbours.
+    if (out.length > 0 && next.start < out[out.length - 1]!.end) return longestFirst([...a, ...b]);
+    out.push(next);
+  }
+  return out;
 }

@@ -97,6 +97,8 @@ export type ObserveContext = {
   domainOwners: { domain: string; entity: number; index: number }[];
   /** citedEntities's answers so far, by URL. */
   citedBy: Map<string, readonly number[]>;
+  /** The sentence whose entities prominence is gathering, and them (reused from run to run). */
+  names: { sentence: number; entities: Int32Array };
 };
 
 /** The entities one of whose domains covers the host of a cited `url` (remembered per URL: runs cite the same pages). */
@@ -120,7 +122,7 @@ export function observeContext(entities: readonly Entity[], matcher: Matcher): O
   const domainOwners = entities
     .flatMap((e, entity) => e.domains.map((domain, index) => ({ domain, entity, index })))
     .sort((a, b) => b.domain.length - a.domain.length || a.entity - b.entity);
-  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer(), domainOwners, citedBy: new Map() };
+  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer(), domainOwners, citedBy: new Map(), names: { sentence: -1, entities: new Int32Array(entities.length) } };
 }
 
 const SENTENCE_LIMIT = 300;
@@ -370,19 +372,25 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
   firsts.forEach((e, k) => (out.position[base + e] = k + 1));
   if (firsts.length === 0 || structure.totalWords === 0) return;
 
-  // Prominence: sum over sentences naming it of |s| exp(-i_s / N) / k_s, over the words of all N sentences.
-  const namedIn = new Map<number, Set<number>>();
-  for (let i = 0; i < kept.length; i++) {
-    if (counts[i] === 0 || sentenceOf[i]! < 0) continue;
-    const s = sentenceOf[i]!;
-    let set = namedIn.get(s);
-    if (set === undefined) namedIn.set(s, (set = new Set()));
-    set.add(kept[i]!.entity);
-  }
+  // Prominence: sum over sentences naming it of |s| exp(-i_s / N) / k_s, over the words of all N
+  // sentences. The mentions are by offset, so a sentence's are consecutive: each sentence's
+  // distinct entities (k_s of them) are gathered, then each given its share, sentence by sentence.
   const N = structure.count;
-  for (const [s, names] of namedIn) {
-    const share = (structure.words[s]! * Math.exp(-s / N)) / names.size / structure.totalWords;
-    for (const e of names) out.prominence[base + e]! += share;
+  const names = ctx.names;
+  let k = 0;
+  for (let i = 0; i <= kept.length; i++) {
+    const s = i < kept.length && counts[i] !== 0 ? sentenceOf[i]! : -1;
+    if (k > 0 && (i === kept.length || (s >= 0 && s !== names.sentence))) {
+      const share = (structure.words[names.sentence]! * Math.exp(-names.sentence / N)) / k / structure.totalWords;
+      for (let j = 0; j < k; j++) out.prominence[base + names.entities[j]!]! += share;
+      k = 0;
+    }
+    if (s < 0) continue;
+    const e = kept[i]!.entity;
+    if (k === 0) names.sentence = s;
+    let known = false;
+    for (let j = 0; j < k; j++) if (names.entities[j] === e) known = true;
+    if (!known) names.entities[k++] = e;
   }
 }
 
