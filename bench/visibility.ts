@@ -22,7 +22,9 @@
 // Also a page of the analysis's mentions. Prints each round, the cores and the load, and a digest
 // of the analysis's figures and of its first 200 mentions (the same workload gives the same
 // digest on every commit that computes the same analysis: a check that a speed-up changed nothing).
-// Run: npm run bench:visibility [-- --pglite] [--rounds N] [--runs-per-batch N]
+// With --cores (PostgreSQL), then the reading of a POST for new entities alone in this thread, in
+// this thread and a worker thread reading its half from the database itself, and in two workers.
+// Run: npm run bench:visibility [-- --pglite] [--rounds N] [--runs-per-batch N] [--cores]
 import { createHash } from "node:crypto";
 import { arrayParam, defineStatement, text } from "@/lib/db/statement";
 import { standalone } from "@/lib/db/sql";
@@ -306,4 +308,68 @@ console.log(
     `served again ${median(reads.visibilityAgain).toFixed(1)} ms against ${median(reads.citationAgain).toFixed(1)} ms (${againRatio.toFixed(2)}x) (goal <= 1.25x both): ${verdict(readRatio <= 1.25 && againRatio <= 1.25)}`,
 );
 console.log(`${target} a monitor tick's analysis of ${TICK.prompts} × ${TICK.engines.length} × ${TICK.runs} runs median ${median(ticks).toFixed(0)} ms (goal < 100 ms): ${verdict(median(ticks) < 100)}`);
+
+if (args.includes("--cores") && bench.url === null) console.log("--cores: on PostgreSQL only (a worker thread opens the database itself); skipped on PGlite");
+if (args.includes("--cores") && bench.url !== null) {
+  // Both cores, without copying the answers between threads (#44): the reading of a POST for new
+  // entities alone (every answer read from the database in parts and matched as it arrives:
+  // bench/lib/read-share.ts), in this thread for all the runs (and read without the matching), in this thread for half while a
+  // worker thread started beforehand reads the other half from the database itself, and in two
+  // such workers; each beside the floor, with fresh entities every time (nothing remembered).
+  const { Worker } = await import("node:worker_threads");
+  const { readShare } = await import("./lib/read-share");
+  const { normalizeEntity } = await import("@/lib/visibility");
+  const named = (await db.$queryRawUnsafe(
+    `SELECT id AS run_id, engine, input->'location'->>'country' AS country, COALESCE(input->>'prompt', subject) AS prompt FROM runs WHERE id = ANY($1::text[]) ORDER BY id`,
+    runIds,
+  )) as { run_id: string; engine: string; country: string | null; prompt: string }[];
+  let alias = 0;
+  const freshEntities = () => entities.map((e, i) => normalizeEntity(i === 1 ? { ...e, aliases: [...e.aliases, `Pipedrive Cores ${++alias} ${Date.now()}`] } : e));
+  let started = performance.now();
+  const workers = [0, 1].map(() => new Worker(new URL("./lib/read-worker.mjs", import.meta.url), { workerData: { url: bench.url } }));
+  const inWorker = (w: InstanceType<typeof Worker>, part: typeof named) =>
+    new Promise<number>((resolve, reject) => {
+      const fail = (error: Error) => reject(error);
+      w.once("error", fail);
+      w.once("message", (m: { length: number }) => {
+        w.off("error", fail);
+        resolve(m.length);
+      });
+      w.postMessage({ runs: part, entities: freshEntities() });
+    });
+  const half = Math.floor(named.length / 2);
+  const halves = [named.slice(0, half), named.slice(half)] as const;
+  const ways: Record<string, () => Promise<number | null>> = {
+    "this thread, read and not matched": async () => {
+      await readShare(named, freshEntities(), { match: false });
+      return null;
+    },
+    "this thread": async () => (await readShare(named, freshEntities())).store.length,
+    "this thread and a worker": async () => {
+      const [a, b] = await Promise.all([readShare(halves[0], freshEntities()), inWorker(workers[0]!, halves[1])]);
+      return a.store.length + b;
+    },
+    "two workers": async () => (await Promise.all([inWorker(workers[0]!, halves[0]), inWorker(workers[1]!, halves[1])])).reduce((x, y) => x + y, 0),
+  };
+  // A warm-up of each way (every thread's compiler, the workers' connections).
+  for (const way of Object.values(ways)) await way();
+  const startMs = performance.now() - started;
+  const timesOf = new Map(Object.keys(ways).map((k) => [k, [] as number[]]));
+  const cpuOf = new Map(Object.keys(ways).map((k) => [k, [] as number[]]));
+  const coreFloors: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    coreFloors.push(await floorOnce());
+    for (const [name, way] of Object.entries(ways)) {
+      started = performance.now();
+      const cpu = process.cpuUsage();
+      const mentions = await way();
+      timesOf.get(name)!.push(performance.now() - started);
+      cpuOf.get(name)!.push(cpuSince(cpu));
+      if (mentions !== null && mentions !== warm.analysis.totals.mentions) throw new Error(`${name} found ${mentions} mentions, not ${warm.analysis.totals.mentions}`);
+    }
+  }
+  await Promise.all(workers.map((w) => w.terminate()));
+  console.log(`both cores? the reading of a POST for new entities alone (${named.length} answers read and matched), ms, median of ${ROUNDS} rounds (floor ${spread(coreFloors, 0)}; the workers and their connections started and warmed in ${startMs.toFixed(0)} ms):`);
+  for (const name of Object.keys(ways)) console.log(`  ${name}: ${spread(timesOf.get(name)!, 0)}, CPU of this process's threads ${spread(cpuOf.get(name)!, 0)}`);
+}
 await bench.close();

@@ -49,11 +49,13 @@ export async function openBenchDatabase(onPostgres: boolean) {
   const name = `geoscope_bench_${Date.now().toString(36)}`;
   let database;
   let dataDir: string | null = null;
+  let databaseUrl: string | null = null;
   if (onPostgres) {
     await adminQueryOn(serverUrl, `CREATE DATABASE "${name}"`);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    database = openDb({ kind: "postgres", url: url.toString() });
+    databaseUrl = url.toString();
+    database = openDb({ kind: "postgres", url: databaseUrl });
   } else {
     // BENCH_PGLITE=disk: in a temporary folder, as `npm start` keeps it (default: in memory).
     dataDir = process.env.BENCH_PGLITE === "disk" ? mkdtempSync(path.join(tmpdir(), "geoscope-bench-pglite-")) : null;
@@ -73,6 +75,8 @@ export async function openBenchDatabase(onPostgres: boolean) {
   const where = onPostgres ? "PostgreSQL (pool of 10)" : dataDir ? `PGlite in ${dataDir}` : "PGlite in memory";
   return {
     database,
+    /** The database's URL on PostgreSQL (for a worker thread of a benchmark to open it too); null on PGlite. */
+    url: databaseUrl,
     label: onPostgres ? where : `${where}, ${inWorker ? "in a worker thread" : "in this thread (GEOSCOPE_PGLITE_THREAD=inline)"}`,
     async close() {
       await database.close();
