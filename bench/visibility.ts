@@ -320,10 +320,9 @@ if (args.includes("--cores") && bench.url !== null) {
   const { Worker } = await import("node:worker_threads");
   const { readShare } = await import("./lib/read-share");
   const { normalizeEntity } = await import("@/lib/visibility");
-  const named = (await db.$queryRawUnsafe(
-    `SELECT id AS run_id, engine, input->'location'->>'country' AS country, COALESCE(input->>'prompt', subject) AS prompt FROM runs WHERE id = ANY($1::text[]) ORDER BY id`,
-    runIds,
-  )) as { run_id: string; engine: string; country: string | null; prompt: string }[];
+  // The batches' runs as the POST names them (what it reads before the answers, not timed here).
+  const { runsOfOneProject } = await import("@/lib/analyses/runs");
+  const { named } = await runsOfOneProject(principal, batchIds);
   let alias = 0;
   const freshEntities = () => entities.map((e, i) => normalizeEntity(i === 1 ? { ...e, aliases: [...e.aliases, `Pipedrive Cores ${++alias} ${Date.now()}`] } : e));
   let started = performance.now();

@@ -6,15 +6,16 @@ import { parentPort, workerData } from "node:worker_threads";
 import { openDb, setCurrentDb } from "@/lib/db/client";
 import { OBSERVATION_ARRAYS } from "@/lib/visibility/observe";
 import type { Entity } from "@/lib/visibility";
-import { readShare, type NamedShare } from "./read-share";
+import type { NamedRun } from "@/lib/analyses/runs";
+import { readShare } from "./read-share";
 
 setCurrentDb(openDb({ kind: "postgres", url: (workerData as { url: string }).url }));
 
-parentPort?.on("message", async ({ runs, entities }: { runs: NamedShare; entities: Entity[] }) => {
-  const { obs, store, answered } = await readShare(runs, entities);
+parentPort?.on("message", async ({ runs, entities }: { runs: NamedRun[]; entities: Entity[] }) => {
+  const { obs, store } = await readShare(runs, entities);
   const arrays = Object.fromEntries(OBSERVATION_ARRAYS.map((k) => [k, obs[k]]));
   parentPort!.postMessage(
-    { runs: obs.runs, arrays, data: store.data, length: store.length, runStart: store.runStart, answered },
+    { runs: obs.runs, arrays, data: store.data, length: store.length, runStart: store.runStart },
     [...OBSERVATION_ARRAYS.map((k) => obs[k].buffer), store.data.buffer, store.runStart.buffer] as ArrayBuffer[],
   );
 });

@@ -49,7 +49,7 @@ const AHEAD = 2;
  * kept after it: the 20 MB of a 10,000-run analysis's answers die young instead of being carried
  * through every collection to the end (most of the garbage collector's time when they were kept).
  */
-async function streamRunTexts(named: readonly NamedRun[], read: (part: readonly NamedRun[], texts: ReadonlyMap<string, RunText>) => void): Promise<void> {
+export async function streamRunTexts(named: readonly NamedRun[], read: (part: readonly NamedRun[], texts: ReadonlyMap<string, RunText>) => void): Promise<void> {
   const seen = new Set<string>();
   const counted = named.filter((r) => r.kind === "prompt" && r.status === "completed" && !seen.has(r.id) && seen.add(r.id));
   // Parts of at least 500 runs, at most 8; AHEAD of them asked for at a time, so the first arrives
@@ -80,7 +80,7 @@ async function streamRunTexts(named: readonly NamedRun[], read: (part: readonly 
 /** No texts: the runs as the figures need them (their answers were read and let go). */
 const NO_TEXTS: ReadonlyMap<string, RunText> = new Map();
 
-function inputsOf(named: readonly NamedRun[], texts: ReadonlyMap<string, RunText>): VisibilityRunInput[] {
+export function inputsOf(named: readonly NamedRun[], texts: ReadonlyMap<string, RunText>): VisibilityRunInput[] {
   return named.map((r) => {
     const t = texts.get(r.id);
     return {
