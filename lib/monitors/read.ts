@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { billingSettings } from "../billing/settings";
-import { atUtc, allOf, date, defineStatement, int, json, text } from "../db/statement";
+import { allOf, atUtc, date, defineStatement, int, json, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
