@@ -10,7 +10,7 @@ import { readRunFacts, readRunTexts } from "../runs/analysis-reads";
 import { insertAnalysis, insertAnalysisRuns } from "../analyses/store";
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
-import { textTransaction } from "../db/sql";
+import { textTransaction, type SqlSession } from "../db/sql";
 import { ApiError, notFound } from "../http/errors";
 import { asciiJson, JsonText } from "../http/respond";
 import { parseBody } from "../http/input";
@@ -76,8 +76,20 @@ async function runInputs(named: readonly NamedRun[], engines: readonly string[],
   return { inputs, kept };
 }
 
+/**
+ * What a caller storing the comparison with something of its own (a monitor's tick) does in the
+ * comparison's transaction: `before`, first, may refuse (false: nothing is stored, and the store
+ * answers null), `after` writes what goes with the comparison (its id).
+ */
+export type ComparisonHooks = {
+  before?: (sql: SqlSession) => Promise<boolean>;
+  after?: (sql: SqlSession, id: string) => Promise<void>;
+};
+
 /** Computes and stores the comparison; answers its body, presented and serialised once, and files it for GET. */
-async function storeComparison(principal: Principal, body: Request): Promise<{ id: string; text: string }> {
+async function storeComparison(principal: Principal, body: Request): Promise<{ id: string; text: string }>;
+async function storeComparison(principal: Principal, body: Request, hooks: ComparisonHooks): Promise<{ id: string; text: string } | null>;
+async function storeComparison(principal: Principal, body: Request, hooks: ComparisonHooks = {}): Promise<{ id: string; text: string } | null> {
   const { named, projectId } = await runsOfOneProject(principal, body.ids);
   checkEngines(body, named);
   const project = await readProjectContext(projectId);
@@ -109,17 +121,21 @@ async function storeComparison(principal: Principal, body: Request): Promise<{ i
     id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
   });
   const text = asciiJson(analysis);
-  const { version } = await textTransaction(currentDb(), async (sql) => {
+  const stored = await textTransaction(currentDb(), async (sql) => {
+    if (hooks.before && !(await hooks.before(sql))) return null;
     const created = await insertAnalysis(sql, {
       id, kind: "comparison", status: "completed", workspaceId: project.workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures), body: text,
       userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
     });
     await insertAnalysisRuns(sql, id, figures.run_ids);
+    await hooks.after?.(sql, id);
     return { version: created.version };
   });
-  // What was read now is kept for the next analysis of these runs with these entities, once this one has answered.
+  // What was read now is kept for the next analysis of these runs with these entities, once this
+  // one has answered (whether or not a caller's hook refused it).
   keepAfter(key, fresh, "a comparison");
-  rememberAnalysisBody(id, `${version}:${principal.user.email}`, analysis.status, text);
+  if (!stored) return null;
+  rememberAnalysisBody(id, `${stored.version}:${principal.user.email}`, analysis.status, text);
   return { id, text };
 }
 
@@ -128,8 +144,11 @@ async function storeComparison(principal: Principal, body: Request): Promise<{ i
  * body (ApiError 400/404 alike); answers the stored comparison's id (`cm_…`). For the pages'
  * "Compare engines".
  */
-export async function analyseComparison(actor: Principal, input: z.input<typeof ComparisonAnalysisRequest>): Promise<string> {
-  return (await storeComparison(actor, parseBody(ComparisonAnalysisRequestSchema, input))).id;
+export async function analyseComparison(actor: Principal, input: z.input<typeof ComparisonAnalysisRequest>): Promise<string>;
+/** The same with hooks in the comparison's transaction (ComparisonHooks); null when `before` refused. */
+export async function analyseComparison(actor: Principal, input: z.input<typeof ComparisonAnalysisRequest>, hooks: ComparisonHooks): Promise<string | null>;
+export async function analyseComparison(actor: Principal, input: z.input<typeof ComparisonAnalysisRequest>, hooks: ComparisonHooks = {}): Promise<string | null> {
+  return (await storeComparison(actor, parseBody(ComparisonAnalysisRequestSchema, input), hooks))?.id ?? null;
 }
 
 /** POST /comparison-analyses as the API sends it: the body serialised once (and remembered for GET /analyses/{id}). */

@@ -8,7 +8,7 @@
 import { raiseAlerts } from "../alerts/raise";
 import { latestTickEntities } from "./store";
 import type { Principal } from "../auth/principal";
-import { defineStatement, text } from "../db/statement";
+import { defineStatement, json, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { ApiError } from "../http/errors";
 import { log } from "../log";
@@ -32,11 +32,19 @@ const LOCK_TICK = defineStatement({
   sql: ({ select, p }) => `SELECT ${select} FROM monitor_ticks t WHERE t.id = ${p.tick} FOR UPDATE`,
 });
 
-/** A tick's comparisons, written once: a tick that has some keeps them. */
+/** A tick's comparisons as linked now, its row locked until the transaction ends (compareTick). */
+const LOCK_COMPARISONS = defineStatement({
+  label: "monitor_tick_comparisons_lock",
+  params: ["tick"],
+  columns: { comparisons: json<TickComparison[]>("t.comparisons") },
+  sql: ({ select, p }) => `SELECT ${select} FROM monitor_ticks t WHERE t.id = ${p.tick} FOR UPDATE`,
+});
+
+/** A tick's comparisons, with one more linked (written under LOCK_COMPARISONS). */
 const SET_COMPARISONS = defineStatement({
   label: "monitor_tick_comparisons_set",
   params: ["tick", "comparisons"],
-  sql: ({ p }) => `UPDATE monitor_ticks SET comparisons = ${p.comparisons}::jsonb WHERE id = ${p.tick} AND comparisons = '[]'::jsonb`,
+  sql: ({ p }) => `UPDATE monitor_ticks SET comparisons = ${p.comparisons}::jsonb WHERE id = ${p.tick}`,
 });
 
 const SET_ANALYSIS = defineStatement({
@@ -223,28 +231,48 @@ export async function settleTickJudge(tickId: string): Promise<void> {
  * The tick's comparisons (decisions.md "Comparison analyses": a monitor that tracks both engines of
  * a pair links each tick to its comparison): one comparison analysis of its fanout for each API and
  * app pair among the monitor's engines (lib/comparison/pairs.ts), with the monitor's entities, made
- * as its creator; stored on the tick at once, only when it has none. A refused comparison (no
- * prompt both engines answered still makes one; an engine with no run at all is 400) is logged and
- * left out. A step that failed after making some and before storing them makes them again when
- * retried; only one set is linked. A tick of an earlier version (its engines no longer known) gets none.
+ * as its creator. Each is linked to the tick in its own transaction, the tick's row locked first,
+ * and not stored when the tick already links one of that pair: however often the step runs (a
+ * retry after a crash between two pairs, two workers at once) a pair gets one comparison. A refused
+ * comparison (no prompt both engines answered still makes one; an engine with no run at all is
+ * 400) is logged and left out. A tick of an earlier version (its engines no longer known) gets none
+ * beyond those it links. Answers the tick's comparisons, in the pairs' order.
  */
 export async function compareTick(tickId: string): Promise<TickComparison[]> {
   const work = await tickWork(standalone(), tickId);
   const fanoutId = work?.tick.fanoutId;
   if (!work || !fanoutId) return [];
   const { tick, monitor } = work;
-  if (tick.comparisons.length) return tick.comparisons;
-  if (!monitor || monitor.version !== tick.version) return [];
+  if (!monitor || monitor.version !== tick.version) return tick.comparisons;
   const pairs = trackedPairs(monitor.engines);
-  if (pairs.length === 0) return [];
   const actor = creatorOf(monitor);
-  if (!actor || monitor.entities.length === 0) return [];
+  if (pairs.length === 0 || !actor || monitor.entities.length === 0) return tick.comparisons;
   const entities = monitor.entities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive }));
-  const made: TickComparison[] = [];
+  const order = (list: readonly TickComparison[]) =>
+    [...list].sort((x, y) => pairs.findIndex(([a, b]) => a === x.a && b === x.b) - pairs.findIndex(([a, b]) => a === y.a && b === y.b));
+  const linksPair = (list: readonly TickComparison[], a: string, b: string) => list.some((c) => c.a === a && c.b === b);
+  let linked: readonly TickComparison[] = tick.comparisons;
   for (const [a, b] of pairs) {
+    if (linksPair(linked, a, b)) continue;
     try {
-      const id = await analyseComparison(actor, { ids: [fanoutId], a: a as never, b: b as never, entities });
-      made.push({ a, b, analysis_id: id });
+      await analyseComparison(
+        actor,
+        { ids: [fanoutId], a: a as never, b: b as never, entities },
+        {
+          // The tick's links as they are now, under its lock: a pair linked meanwhile is not made
+          // twice, and nothing is stored for a tick gone meanwhile.
+          before: async (sql) => {
+            const row = await LOCK_COMPARISONS.first(sql, { tick: tickId });
+            if (!row) return false;
+            linked = row.comparisons;
+            return !linksPair(linked, a, b);
+          },
+          after: async (sql, id) => {
+            linked = order([...linked, { a, b, analysis_id: id }]);
+            await SET_COMPARISONS.query(sql, { tick: tickId, comparisons: JSON.stringify(linked) });
+          },
+        },
+      );
     } catch (error) {
       if (error instanceof ApiError && (error.code === "invalid_request" || error.code === "not_found")) {
         log.warn("a tick's comparison was refused", { tick_id: tickId, a, b, error: error.message });
@@ -253,8 +281,7 @@ export async function compareTick(tickId: string): Promise<TickComparison[]> {
       throw error;
     }
   }
-  if (made.length) await SET_COMPARISONS.query(standalone(), { tick: tickId, comparisons: JSON.stringify(made) });
-  return made;
+  return order(linked);
 }
 
 /**

@@ -17,6 +17,7 @@ import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { openWebhookSecret } from "@/lib/monitors/secret";
+import { compareTick } from "@/lib/monitors/analysis";
 import { checkMonitors, startTick } from "@/lib/monitors/ticks";
 import { createProject } from "@/lib/projects/create";
 import { localDriver } from "@/lib/work/local-driver";
@@ -440,6 +441,33 @@ describe("ticks", () => {
     expect((await get(alice.cliToken, m.id)).body.last_tick.comparisons).toEqual(closed.comparisons);
     // Another person's token reads neither.
     expect((await call(getAnalysisRoute, "GET", `/analyses/${id}`, { token: bob.cliToken, params: { analysis_id: id } })).status).toBe(404);
+  });
+
+  it("a tick's comparisons step run twice at once, or again after some were made, links one comparison per pair and stores no other", async () => {
+    const m = await small(alice.cliToken, { prompts: prompts("crm for agencies"), engines: ["chatgpt", "chatgpt_app", "gemini", "gemini_app"], runs: 1 });
+    await runNow(alice.cliToken, m.id);
+    await settle();
+    const closed = (await ticks(alice.cliToken, m.id)).body.items[0];
+    const pairs = [{ a: "chatgpt", b: "chatgpt_app" }, { a: "gemini", b: "gemini_app" }];
+    expect(closed.comparisons.map(({ a, b }: { a: string; b: string }) => ({ a, b }))).toEqual(pairs);
+    const stored = () => db().analysis.count({ where: { projectId: project, kind: "comparison" } });
+    // The step again before any was linked (as a worker that picked it up again finds it), twice at once.
+    await db().monitorTick.update({ where: { id: closed.id }, data: { comparisons: [] } });
+    const before = await stored();
+    const [first, second] = await Promise.all([compareTick(closed.id), compareTick(closed.id)]);
+    expect(first).toEqual(second);
+    expect(first.map(({ a, b }) => ({ a, b }))).toEqual(pairs);
+    expect(await stored()).toBe(before + 2);
+    // Again with only the second pair linked (a step that failed after it): the first is made, in the pairs' order.
+    await db().monitorTick.update({ where: { id: closed.id }, data: { comparisons: [first[1]!] } });
+    const again = await compareTick(closed.id);
+    expect(again.map(({ a, b }) => ({ a, b }))).toEqual(pairs);
+    expect(again[1]).toEqual(first[1]);
+    expect(await stored()).toBe(before + 3);
+    expect((await ticks(alice.cliToken, m.id)).body.items[0].comparisons).toEqual(again);
+    // Linked already: nothing is made.
+    expect(await compareTick(closed.id)).toEqual(again);
+    expect(await stored()).toBe(before + 3);
   });
 
   it("a tick the workspace's credit cannot pay is skipped (insufficient_credit) and starts nothing", async () => {
