@@ -8,14 +8,19 @@ import { createComparisonAnalysis, type ComparisonAnalysis } from "../../lib/sch
 import { COMPARISON_COLUMNS, comparisonCsv, comparisonLines } from "../../lib/comparison/csv";
 import { EXIT } from "../client";
 import { arg, noExtraArgs, opt, out, printJson, request, str, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
-import { engineName, percent, percentRange, points, pointsRange } from "../../lib/words/format";
+import { engineName, isFlat, percent, percentRange, points, pointsRange } from "../../lib/words/format";
 import { entitiesOf, excludedInWords, summaryLines } from "./visibility";
 
 type Analysis = z.output<typeof ComparisonAnalysis>;
 type Engine = (typeof ENGINE_IDS)[number];
 
+/** A mean over prompts with its interval and n; "every one alike" where the interval has no width (not "0–0%"). */
 const mean = (value: number | null, interval: readonly [number, number] | null, n: number) =>
-  value === null ? `- (0 prompts)` : `${percent(value)} (95% ${interval ? percentRange(interval) : "-"}, ${n} prompts)`;
+  value === null
+    ? `- (0 prompts)`
+    : interval && isFlat(interval)
+      ? `${percent(value)} (${n} prompts, every one alike, so no interval)`
+      : `${percent(value)} (95% ${interval ? percentRange(interval) : "-"}, ${n} prompts)`;
 
 /** The figures as tables: each entity on both engines with the difference, the overlaps, the domains only one cites, every prompt. */
 export function formatComparison(c: Analysis): string {

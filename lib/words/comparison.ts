@@ -3,7 +3,7 @@
 // most (a difference said as one only when its interval excludes 0), how alike the cited domains,
 // the searches and the order of names are. Computed when the comparison is presented, so GET
 // answers what POST did. Declares what it reads (the schema's example is worded by it).
-import { count, counted, engineName, isWide, percent, percentRange, points } from "./format";
+import { count, counted, engineName, isFlat, isWide, percent, percentRange, points } from "./format";
 import { rateFigure, summaryOf, type Summary } from "./sentences";
 
 type Side = { runs: number; runs_mentioning: number; visibility_interval: readonly [number, number] };
@@ -23,10 +23,15 @@ export type ComparisonFacts = {
 
 const answers = (n: number) => (n === 1 ? "answer" : "answers");
 
-/** A mean of 0..1 over prompts, as a percent with its n and interval: "34% on average (12 prompts, 95% interval 22–46%"; "about" when wide. `note` ends the brackets. */
+/**
+ * A mean of 0..1 over prompts, as a percent with its n and interval: "34% on average (12 prompts,
+ * 95% interval 22–46%"; "about" when wide; "every one alike" instead of an interval of no width.
+ * `note` ends the brackets.
+ */
 function meanFigure(m: Mean, note = ""): string {
   const wide = m.interval !== null && isWide(m.interval);
-  return `${wide ? "about " : ""}${percent(m.value ?? 0)} on average (${counted(m.prompts, "prompt")}${m.interval ? `, 95% interval ${percentRange(m.interval)}` : ""}${note})`;
+  const interval = m.interval === null ? "" : isFlat(m.interval) ? ", every one alike, so no interval" : `, 95% interval ${percentRange(m.interval)}`;
+  return `${wide ? "about " : ""}${percent(m.value ?? 0)} on average (${counted(m.prompts, "prompt")}${interval}${note})`;
 }
 
 export function comparisonSummary(c: ComparisonFacts): Summary {

@@ -67,6 +67,14 @@ export function percentEnds(interval: readonly [number, number]): [string, strin
   return [`${lowPercent(interval[0])}%`, `${highPercent(interval[1])}%`];
 }
 
+/**
+ * Whether a mean's interval has no width: Student's t from values that are all alike (two prompts
+ * both 0%), which says nothing of how far the mean could be off. Said as "every one alike", not "0–0%".
+ */
+export function isFlat(interval: readonly [number, number]): boolean {
+  return interval[1] - interval[0] <= EPS;
+}
+
 /** Whether a rate's interval is wider than 20 points: its figure is then said with "about". */
 export function isWide(interval: readonly [number, number]): boolean {
   return interval[1] - interval[0] > 0.2 + EPS;

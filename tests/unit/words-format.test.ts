@@ -2,7 +2,7 @@
 // (whole percents, one decimal under 10%, positions with one decimal, intervals rounded outward).
 import { describe, expect, it } from "vitest";
 import {
-  count, engineName, isWide, kappa, listed, percent, percentDiffCell, percentDiffEnds, percentEnds, percentRange, place, placeDiff, placeDiffRange, placeEnds, placeRange, points,
+  count, engineName, isFlat, isWide, kappa, listed, percent, percentDiffCell, percentDiffEnds, percentEnds, percentRange, place, placeDiff, placeDiffRange, placeEnds, placeRange, points,
   pointsRange, signedPoints,
 } from "@/lib/words/format";
 
@@ -53,6 +53,13 @@ describe("percentRange: an interval rounded outward", () => {
     expect(percentRange([0.0995, 0.1])).toBe("9.9–10%");
     expect(percentRange([0.047, 0.448])).toBe("4.7–45%");
     expect(percentRange([0.0001, 0.0004])).toBe("0–0.1%");
+  });
+
+  it("tells an interval of no width (every value alike) from one that has some", () => {
+    expect(isFlat([0, 0])).toBe(true);
+    expect(isFlat([0.4, 0.4])).toBe(true);
+    expect(isFlat([0, 0.0001])).toBe(false);
+    expect(isFlat([0, 1])).toBe(false);
   });
 
   it("covers 0 and 100%", () => {
