@@ -56,6 +56,23 @@ export const tableHeadClass = "hidden text-slate-500 sm:table-header-group";
 export const tableRowClass = "flex flex-wrap items-baseline gap-x-3 gap-y-1 border-t border-slate-100 py-2 sm:table-row sm:py-0";
 export const tableCellClass = "min-w-0 break-words sm:table-cell sm:py-2 sm:pr-3";
 
+/**
+ * An email address that may wrap after its "@" (and at its hyphens), never mid-word: in a table
+ * cell (which has `break-words`), where wrapping anywhere let the column shrink until the address
+ * broke into pieces ("dana.longn", "ame-", "marketing@", …).
+ */
+export function Email({ address }: { address: string }) {
+  const at = address.lastIndexOf("@");
+  if (at <= 0) return <>{address}</>;
+  return (
+    <>
+      {address.slice(0, at + 1)}
+      <wbr />
+      {address.slice(at + 1)}
+    </>
+  );
+}
+
 export function CellLabel({ children }: { children: ReactNode }) {
   return <span className="text-slate-500 sm:hidden">{children} </span>;
 }

@@ -1,7 +1,7 @@
 // Ledger transactions as a table that reflows on a phone: date and amount, then the
 // description, then kind, bucket and who.
 import type { workspaceTransactions } from "@/lib/billing/read";
-import { tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../_components/ui";
+import { Email, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../_components/ui";
 
 type Transaction = Awaited<ReturnType<typeof workspaceTransactions>>["items"][number];
 
@@ -35,7 +35,9 @@ export function TransactionTable({ items }: { items: Transaction[] }) {
               <span className="font-sans text-slate-500 sm:hidden"> USD</span>
             </td>
             <td className={`${tableCellClass} order-3 basis-full text-slate-600`}>{t.description}</td>
-            <td className={`${tableCellClass} order-6 wrap-anywhere text-slate-500`}>{t.actor ?? ""}</td>
+            <td className={`${tableCellClass} order-6 text-slate-500`} data-testid="actor">
+              {t.actor ? <Email address={t.actor} /> : ""}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -2,7 +2,7 @@
 // digests newest first (the week, how it went, to whom, when, and why one was not sent).
 import type { z } from "zod";
 import type { DigestList } from "@/lib/schemas/digests";
-import { CellLabel, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../../../_components/ui";
+import { CellLabel, Email, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../../../_components/ui";
 import { Tag } from "../../../s/_components/bits";
 import { when } from "../../../s/_lib/view";
 
@@ -43,9 +43,9 @@ export function MonitorDigests({ digest, schedule, items }: { digest: "off" | "w
                 <td className={`${tableCellClass} order-2`}>
                   <Tag tone={statusTone(d.status)}>{STATUS_WORDS[d.status]}</Tag>
                 </td>
-                <td className={`${tableCellClass} order-3 break-all text-slate-600`}>
+                <td className={`${tableCellClass} order-3 text-slate-600`}>
                   <CellLabel>to</CellLabel>
-                  {d.recipient ?? "—"}
+                  {d.recipient ? <Email address={d.recipient} /> : "—"}
                 </td>
                 <td className={`${tableCellClass} order-4 whitespace-nowrap text-slate-600`}>
                   <CellLabel>sent</CellLabel>
