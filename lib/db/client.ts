@@ -65,9 +65,21 @@ export function describeDbTarget(target: DbTarget): string {
   }
 }
 
+/**
+ * PostgreSQL: how long a transaction may sit open with nothing sent before the server ends its
+ * session (idle_in_transaction_session_timeout), rolling it back and freeing its locks. A
+ * transaction here is a few statements (docs/decisions.md "One style per table, one transaction
+ * API"); one whose holder stopped sending (a hung await, a frozen process) would otherwise keep a
+ * workspace's lock, and every request waiting for it, forever. Its next statement then fails and
+ * the connection is not reused (./sql.ts textTransaction).
+ */
+export const IDLE_IN_TRANSACTION_MS = 60_000;
+
 export type OpenDbOptions = {
   /** PostgreSQL: connections in the pool (pg's default is 10). */
   poolSize?: number;
+  /** PostgreSQL: IDLE_IN_TRANSACTION_MS unless given (tests give a second). */
+  idleInTransactionMs?: number;
   /** PGlite: start from a copy of this `PGlite.dumpDataDir()` archive instead of an empty cluster (fast test databases). */
   pgliteLoadDataDir?: Blob;
   /** PGlite: run it in a worker thread (./pglite-thread.ts), as the server does unless GEOSCOPE_PGLITE_THREAD=inline. */
@@ -96,7 +108,11 @@ export function openDb(target: DbTarget, options: OpenDbOptions = {}): Db {
   if (target.kind === "postgres") {
     // The pool is made here, not by the adapter, so that ./sql.ts can send prepared statements
     // over the same connections Prisma uses.
-    const pool = new pg.Pool({ connectionString: target.url, ...(options.poolSize ? { max: options.poolSize } : {}) });
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      idle_in_transaction_session_timeout: options.idleInTransactionMs ?? IDLE_IN_TRANSACTION_MS,
+      ...(options.poolSize ? { max: options.poolSize } : {}),
+    });
     // An idle connection the server ends (restart, pg_terminate_backend, a cut network) is an
     // 'error' on the pool; unhandled it would end the process. The pool replaces the connection.
     pool.on("error", (error) => log.warn("idle database connection lost; the pool replaces it", { error }));
