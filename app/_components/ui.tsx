@@ -57,9 +57,9 @@ export const tableRowClass = "flex flex-wrap items-baseline gap-x-3 gap-y-1 bord
 export const tableCellClass = "min-w-0 break-words sm:table-cell sm:py-2 sm:pr-3";
 
 /**
- * An email address that may wrap after its "@" (and at its hyphens), never mid-word: in a table
- * cell (which has `break-words`), where wrapping anywhere let the column shrink until the address
- * broke into pieces ("dana.longn", "ame-", "marketing@", …).
+ * An email address that wraps after its "@" (and at its hyphens) before anywhere else: in a table
+ * cell that may wrap anywhere (so a long address cannot push the table out of its card) and has a
+ * minimum width, a narrow column broke it mid-word ("dana.longn", "ame-", "marketing@", …).
  */
 export function Email({ address }: { address: string }) {
   const at = address.lastIndexOf("@");

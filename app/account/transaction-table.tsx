@@ -7,6 +7,18 @@ type Transaction = Awaited<ReturnType<typeof workspaceTransactions>>["items"][nu
 
 export const date = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") : "—");
 
+/** The date and the time, each kept whole: a tight table (under md) wraps between them rather than squeezing the others. */
+function When({ iso }: { iso: string | null }) {
+  const [day, time] = date(iso).split(" ");
+  return time ? (
+    <>
+      <span className="whitespace-nowrap">{day}</span> <span className="whitespace-nowrap">{time}</span>
+    </>
+  ) : (
+    <>{day}</>
+  );
+}
+
 export function TransactionTable({ items }: { items: Transaction[] }) {
   return (
     <table className={`mt-1 ${tableClass}`}>
@@ -23,7 +35,9 @@ export function TransactionTable({ items }: { items: Transaction[] }) {
       <tbody>
         {items.map((t) => (
           <tr key={t.id} className={tableRowClass} data-testid={`transaction-${t.id}`}>
-            <td className={`${tableCellClass} order-1 whitespace-nowrap`}>{date(t.created_at)}</td>
+            <td className={`${tableCellClass} order-1 md:whitespace-nowrap`}>
+              <When iso={t.created_at} />
+            </td>
             <td className={`${tableCellClass} order-4 text-slate-500 sm:text-inherit`}>
               {t.kind}
             </td>
@@ -35,7 +49,7 @@ export function TransactionTable({ items }: { items: Transaction[] }) {
               <span className="font-sans text-slate-500 sm:hidden"> USD</span>
             </td>
             <td className={`${tableCellClass} order-3 basis-full text-slate-600`}>{t.description}</td>
-            <td className={`${tableCellClass} order-6 text-slate-500`} data-testid="actor">
+            <td className={`${tableCellClass} order-6 wrap-anywhere text-slate-500 sm:min-w-32`} data-testid="actor">
               {t.actor ? <Email address={t.actor} /> : ""}
             </td>
           </tr>

@@ -43,7 +43,7 @@ export function MonitorDigests({ digest, schedule, items }: { digest: "off" | "w
                 <td className={`${tableCellClass} order-2`}>
                   <Tag tone={statusTone(d.status)}>{STATUS_WORDS[d.status]}</Tag>
                 </td>
-                <td className={`${tableCellClass} order-3 text-slate-600`}>
+                <td className={`${tableCellClass} order-3 wrap-anywhere text-slate-600 sm:min-w-32`}>
                   <CellLabel>to</CellLabel>
                   {d.recipient ? <Email address={d.recipient} /> : "—"}
                 </td>
