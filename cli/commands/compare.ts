@@ -8,7 +8,7 @@ import { createComparisonAnalysis, type ComparisonAnalysis } from "../../lib/sch
 import { COMPARISON_COLUMNS, comparisonCsv, comparisonLines } from "../../lib/comparison/csv";
 import { EXIT } from "../client";
 import { arg, noExtraArgs, opt, out, printJson, request, str, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
-import { engineName, isFlat, percent, percentRange, points, pointsRange } from "../../lib/words/format";
+import { engineName, FLAT_INTERVAL, isFlat, percent, percentRange, points, pointsRange } from "../../lib/words/format";
 import { entitiesOf, excludedInWords, summaryLines } from "./visibility";
 
 type Analysis = z.output<typeof ComparisonAnalysis>;
@@ -19,7 +19,7 @@ const mean = (value: number | null, interval: readonly [number, number] | null, 
   value === null
     ? `- (0 prompts)`
     : interval && isFlat(interval)
-      ? `${percent(value)} (${n} prompts, every one alike, so no interval)`
+      ? `${percent(value)} (${n} prompts, ${FLAT_INTERVAL})`
       : `${percent(value)} (95% ${interval ? percentRange(interval) : "-"}, ${n} prompts)`;
 
 /** The figures as tables: each entity on both engines with the difference, the overlaps, the domains only one cites, every prompt. */

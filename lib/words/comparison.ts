@@ -3,7 +3,7 @@
 // most (a difference said as one only when its interval excludes 0), how alike the cited domains,
 // the searches and the order of names are. Computed when the comparison is presented, so GET
 // answers what POST did. Declares what it reads (the schema's example is worded by it).
-import { count, counted, engineName, isFlat, isWide, percent, percentRange, points } from "./format";
+import { count, counted, engineName, FLAT_INTERVAL, isFlat, isWide, percent, percentRange, points } from "./format";
 import { rateFigure, summaryOf, type Summary } from "./sentences";
 
 type Side = { runs: number; runs_mentioning: number; visibility_interval: readonly [number, number] };
@@ -30,7 +30,7 @@ const answers = (n: number) => (n === 1 ? "answer" : "answers");
  */
 function meanFigure(m: Mean, note = ""): string {
   const wide = m.interval !== null && isWide(m.interval);
-  const interval = m.interval === null ? "" : isFlat(m.interval) ? ", every one alike, so no interval" : `, 95% interval ${percentRange(m.interval)}`;
+  const interval = m.interval === null ? "" : isFlat(m.interval) ? `, ${FLAT_INTERVAL}` : `, 95% interval ${percentRange(m.interval)}`;
   return `${wide ? "about " : ""}${percent(m.value ?? 0)} on average (${counted(m.prompts, "prompt")}${interval}${note})`;
 }
 

@@ -75,6 +75,9 @@ export function isFlat(interval: readonly [number, number]): boolean {
   return interval[1] - interval[0] <= EPS;
 }
 
+/** What is said instead of such an interval, wherever a person reads it. */
+export const FLAT_INTERVAL = "every one alike, so no interval";
+
 /** Whether a rate's interval is wider than 20 points: its figure is then said with "about". */
 export function isWide(interval: readonly [number, number]): boolean {
   return interval[1] - interval[0] > 0.2 + EPS;

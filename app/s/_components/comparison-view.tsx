@@ -7,7 +7,7 @@
 import type { ReactNode } from "react";
 import type { ComparisonAnalysis } from "@/lib/schemas/comparison";
 import { ENGINE_FACTS } from "@/lib/schemas/engines";
-import { counted, isFlat, listed, percent, percentRange, points, pointsRange } from "@/lib/words/format";
+import { counted, FLAT_INTERVAL, isFlat, listed, percent, percentRange, points, pointsRange } from "@/lib/words/format";
 import { Section } from "../../_components/ui";
 import { engineName, when } from "../_lib/view";
 import { ExcludedRuns, Facts, Num, ScrollTable, ShareHeading, SummaryLead, Tag } from "./bits";
@@ -97,7 +97,7 @@ function MeanFigure({ title, value, interval, n, what, testId }: { title: string
         <span className="font-medium text-slate-900">{title}</span>
         <span className="tabular-nums text-slate-700">
           {value === null ? "—" : percent(value)}{" "}
-          <span className="text-slate-500">({counted(n, "prompt")}{interval ? (isFlat(interval) ? "; every one alike, so no interval" : `; 95% ${percentRange(interval)}`) : ""})</span>
+          <span className="text-slate-500">({counted(n, "prompt")}{interval ? (isFlat(interval) ? `; ${FLAT_INTERVAL}` : `; 95% ${percentRange(interval)}`) : ""})</span>
         </span>
       </div>
       <Track value={value} interval={interval} colour="#009E73" label={testId} />
