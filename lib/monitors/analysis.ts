@@ -175,7 +175,8 @@ export async function analyseTick(tickId: string): Promise<string | null> {
         entities: entities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive })),
         ...(judge ? { judge: { engine: judge as never, sentiment: true } } : {}),
       },
-      { before: lockTick, after: writeTick, ...(judge ? { callerJudges: { holdId: tick.judgeHoldId } } : {}) },
+      // Nobody waits for a tick's analysis: it is presented when first read (lib/visibility/store-result.ts).
+      { before: lockTick, after: writeTick, presentWhenRead: true, ...(judge ? { callerJudges: { holdId: tick.judgeHoldId } } : {}) },
     );
     return id ?? existing;
   } catch (error) {

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { RunCharge } from "../schemas/billing";
 import type { DiscoveredEntity, EntitySentiment, EntityVisibility, JudgeAgreement, JudgeProvenance, VisibilityExclusionReason } from "../schemas/visibility";
 import { normalizeEntity, type Entity } from "./entities";
-import { groupFigures } from "./figures";
+import { groupFigures, groupSums } from "./figures";
 import { buildMatcher } from "./matcher";
 import { MentionStore, mentionRows, Observations, observeContext, observeRun, type MatchingMethod, type MentionRow, type VisibilityRunInput } from "./observe";
 
@@ -63,6 +63,9 @@ export type VisibilityFigures = StoredVisibilityFigures & {
 
 /** The figures, every mention in its stored form, and the runs counted (the store's run indices). */
 export type VisibilityComputation = { figures: StoredVisibilityFigures; store: MentionStore; runs: readonly VisibilityRunInput[] };
+
+/** Each prompt's group as its sums (./figures.ts groupSums), in by_prompt order: what its by_prompt rows are made from. */
+export type PromptSums = { prompt: string; runs: number; sums: Float64Array }[];
 
 const engineOf = (run: VisibilityRunInput) => run.engine ?? "unknown";
 
@@ -160,12 +163,21 @@ export function combineVisibility(prepared: PreparedVisibility, ranges: readonly
 export type ObservedVisibility = ReturnType<typeof observeVisibility>;
 
 /** The second half of computeVisibility: every figure of every group of the observed runs. */
-export function assembleVisibility(observed: ObservedVisibility): VisibilityComputation {
+export function assembleVisibility(observed: ObservedVisibility): VisibilityComputation;
+/**
+ * The same with the by-prompt groups as their sums (`promptSums`), their figures not made: the rows'
+ * by_prompt are empty (an analysis nobody waits for keeps the sums and is presented when read).
+ */
+export function assembleVisibility(observed: ObservedVisibility, options: { promptsAsSums: true }): VisibilityComputation & { promptSums: PromptSums };
+export function assembleVisibility(observed: ObservedVisibility, options: { promptsAsSums?: boolean } = {}): VisibilityComputation & { promptSums?: PromptSums } {
   const { entities, runIds, runs, excluded, obs, store, engines, prompts, countries, partitions } = observed;
   const figuresOf = (p: number) => partitions[p]!.members.map((idx) => groupFigures(obs, idx));
   const allFigures = figuresOf(0)[0]!;
   const byEngine = figuresOf(1).map((figures, g) => ({ engine: engines[g]!, figures }));
-  const byPrompt = figuresOf(2).map((figures, g) => ({ prompt: prompts[g]!, figures }));
+  const promptSums: PromptSums | undefined = options.promptsAsSums
+    ? partitions[2]!.members.map((idx, g) => ({ prompt: prompts[g]!, runs: idx.length, sums: groupSums(obs, idx) }))
+    : undefined;
+  const byPrompt = promptSums ? [] : figuresOf(2).map((figures, g) => ({ prompt: prompts[g]!, figures }));
   const byCountry = figuresOf(3).map((figures, g) => ({ country: countries[g]!, figures }));
 
   const rows: StoredEntityVisibility[] = entities.map((entity, e) => ({
@@ -197,5 +209,5 @@ export function assembleVisibility(observed: ObservedVisibility): VisibilityComp
     totals: { runs: runs.length, prompts: prompts.length, engines: engines.length, mentions, mentions_not_counted: notCounted },
     rows,
   };
-  return { figures, store, runs };
+  return promptSums ? { figures, store, runs, promptSums } : { figures, store, runs };
 }

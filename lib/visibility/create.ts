@@ -30,7 +30,7 @@ import { MentionStore, type VisibilityRunInput } from "./observe";
 import { entitiesFor, entityOf } from "./request-entities";
 import { keepAfter, observationsOf, readingKey, readingOf, readKept, storeMentions, unanswered, type Reading } from "./run-observations";
 import { presentVisibilityAnalysis } from "./present";
-import { resultBesideBody } from "./store-result";
+import { resultBesideBody, resultWithPromptSums } from "./store-result";
 
 type Request = z.output<typeof VisibilityAnalysisRequest>;
 
@@ -161,7 +161,14 @@ async function readAnalysisRuns(named: readonly NamedRun[], entities: readonly E
  */
 export type AnalysisHooks = {
   before?: (sql: SqlSession) => Promise<boolean>;
+  /** Given the figures as stored; their rows' by_prompt are empty when `presentWhenRead`. */
   after?: (sql: SqlSession, id: string, figures: StoredVisibilityFigures) => Promise<void>;
+  /**
+   * Nobody waits for this analysis's body (a monitor's tick): it is stored without one, its
+   * by-prompt groups as their sums (lib/visibility/store-result.ts), and presented when first read.
+   * Not for a judged analysis, which keeps every figure in its result.
+   */
+  presentWhenRead?: boolean;
   /**
    * A judged analysis the caller pays for and judges itself (a monitor's tick): its judge hold,
    * placed before (null: nothing held, billing off), is the analysis's; no hold is placed and no
@@ -277,8 +284,9 @@ async function storeJudgedAnalysis(
 
 /** Computes and stores the analysis; answers its body, presented and serialised once, and files it for GET. */
 async function storeVisibilityAnalysis(principal: Principal, body: Request): Promise<{ id: string; text: string; queued: boolean }>;
-async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks): Promise<{ id: string; text: string; queued: boolean } | null>;
-async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks = {}): Promise<{ id: string; text: string; queued: boolean } | null> {
+/** The same with hooks in its transaction: null when `before` refused; no body with `presentWhenRead`. */
+async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks): Promise<{ id: string; text: string | null; queued: boolean } | null>;
+async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks = {}): Promise<{ id: string; text: string | null; queued: boolean } | null> {
   const { named, projectId } = await runsOfOneProject(principal, body.ids);
   const project = await readProjectContext(projectId);
   if (!project) throw notFound("project", projectId);
@@ -294,13 +302,20 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
   const { observed } = read;
   const subject = subjectOf(named, "Visibility");
   const now = new Date();
-  /** The figures, presented and serialised once: the answer, the row's body (GET sends it as it is) and the remembered body are the same text. */
-  const present = () => {
+  /**
+   * The figures as stored (`result`) and, unless presented when read, presented and serialised
+   * once: the answer, the row's body (GET sends it as it is) and the remembered body are the same text.
+   */
+  const make = (): { figures: StoredVisibilityFigures; result: string; text: string | null } => {
+    if (hooks.presentWhenRead) {
+      const { figures, promptSums } = assembleVisibility(observed, { promptsAsSums: true });
+      return { figures, result: resultWithPromptSums(figures, promptSums), text: null };
+    }
     const { figures } = assembleVisibility(observed);
     const analysis = presentVisibilityAnalysis({
       id, status: "completed", subject, createdAt: now, completedAt: now, projectId, createdBy: { email: principal.user.email }, result: figures, error: null,
     });
-    return { figures, analysis, text: asciiJson(analysis) };
+    return { figures, result: resultBesideBody(figures), text: asciiJson(analysis) };
   };
   const stored = await textTransaction(currentDb(), async (sql) => {
     if (hooks.before && !(await hooks.before(sql))) return null;
@@ -311,21 +326,21 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
     // Each is awaited below; one failing while the figures are computed is not an unhandled rejection.
     mentions.catch(() => undefined);
     runs.catch(() => undefined);
-    const made = present();
+    const made = make();
     await mentions;
     await runs;
     const created = await insertAnalysis(sql, {
-      id, kind: "visibility", status: "completed", workspaceId: project.workspaceId, projectId, subject, input: JSON.stringify(body), result: resultBesideBody(made.figures), body: made.text,
+      id, kind: "visibility", status: "completed", workspaceId: project.workspaceId, projectId, subject, input: JSON.stringify(body), result: made.result, body: made.text,
       userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
     });
     await hooks.after?.(sql, id, made.figures);
-    return { version: created.version, made };
+    return { version: created.version, text: made.text };
   });
   // What was read now is kept once the analysis has answered (whether or not a caller's hook refused it).
   keepAfter(read.key, read.fresh, "an analysis");
   if (!stored) return null;
-  const { analysis, text } = stored.made;
-  rememberAnalysisBody(id, `${stored.version}:${principal.user.email}`, analysis.status, text);
+  const { text } = stored;
+  if (text !== null) rememberAnalysisBody(id, `${stored.version}:${principal.user.email}`, "completed", text);
   return { id, text, queued: false };
 }
 

@@ -13,65 +13,94 @@ export type { EntityFigures };
 const roundInterval = (interval: [number, number] | null): [number, number] | null =>
   interval === null ? null : [round4(interval[0]), round4(interval[1])];
 
-/** Figures of every entity over the runs `indices`. */
-export function groupFigures(obs: Observations, indices: ArrayLike<number>): EntityFigures[] {
+/**
+ * What a group's figures are made from, per entity: `SUMS_WIDTH(E)` numbers each (SUM_* below, then
+ * the runs at each position 1..E), entity e's at e * SUMS_WIDTH(E). Adding up a group's runs gives
+ * them (groupSums); the figures are made from them alone (figuresFromSums), so a group's sums kept
+ * give its figures again to the byte.
+ */
+export const SUM_MENTIONING = 0;
+export const SUM_POSITION = 1;
+export const SUM_CITING = 2;
+export const SUM_BOTH = 3;
+export const SUM_COUNTED = 4;
+export const SUM_ECHO = 5;
+export const SUM_ABSENCE = 6;
+export const SUM_LINK = 7;
+export const SUM_PROMINENCE = 8;
+export const SUM_PROMINENCE_SQUARES = 9;
+const SUM_POSITIONS = 10;
+
+/** Numbers per entity in a group's sums, with `entities` tracked (positions 1..entities). */
+export const sumsWidth = (entities: number) => SUM_POSITIONS + entities;
+
+/** The sums of every entity over the runs `indices` (one pass, every entity at once). */
+export function groupSums(obs: Observations, indices: ArrayLike<number>): Float64Array {
   const E = obs.entities;
+  const W = sumsWidth(E);
   const n = indices.length;
-  // One pass over the group's runs, every entity's counts at once.
-  const mentioning = new Float64Array(E);
-  const positionSum = new Float64Array(E);
-  const positions = new Float64Array(E * (E + 1));
-  const citing = new Float64Array(E);
-  const both = new Float64Array(E);
-  const counted = new Float64Array(E);
-  const echo = new Float64Array(E);
-  const absence = new Float64Array(E);
-  const link = new Float64Array(E);
-  const prominenceSum = new Float64Array(E);
-  const prominenceSquares = new Float64Array(E);
+  const sums = new Float64Array(E * W);
   for (let i = 0; i < n; i++) {
     const base = indices[i]! * E;
     for (let e = 0; e < E; e++) {
       const cell = base + e;
+      const at = e * W;
       const cited = obs.cited[cell]!;
-      citing[e]! += cited;
+      sums[at + SUM_CITING]! += cited;
       if (obs.mentioned[cell] === 1) {
         const position = obs.position[cell]!;
-        mentioning[e]!++;
-        positionSum[e]! += position;
-        positions[e * (E + 1) + position]!++;
-        both[e]! += cited;
+        sums[at + SUM_MENTIONING]!++;
+        sums[at + SUM_POSITION]! += position;
+        sums[at + SUM_POSITIONS + position - 1]!++;
+        sums[at + SUM_BOTH]! += cited;
         const prominence = obs.prominence[cell]!;
-        prominenceSum[e]! += prominence;
-        prominenceSquares[e]! += prominence * prominence;
+        sums[at + SUM_PROMINENCE]! += prominence;
+        sums[at + SUM_PROMINENCE_SQUARES]! += prominence * prominence;
       }
-      counted[e]! += obs.counted[cell]!;
-      echo[e]! += obs.promptEcho[cell]!;
-      absence[e]! += obs.absence[cell]!;
-      link[e]! += obs.link[cell]!;
+      sums[at + SUM_COUNTED]! += obs.counted[cell]!;
+      sums[at + SUM_ECHO]! += obs.promptEcho[cell]!;
+      sums[at + SUM_ABSENCE]! += obs.absence[cell]!;
+      sums[at + SUM_LINK]! += obs.link[cell]!;
     }
   }
+  return sums;
+}
+
+/** Figures of every entity over the runs `indices`. */
+export function groupFigures(obs: Observations, indices: ArrayLike<number>): EntityFigures[] {
+  return figuresFromSums(obs.entities, indices.length, groupSums(obs, indices));
+}
+
+/** The figures of a group of `n` runs from its sums (groupSums) with `E` entities tracked. */
+export function figuresFromSums(E: number, n: number, sums: ArrayLike<number>): EntityFigures[] {
+  const W = sumsWidth(E);
+  if (sums.length !== E * W) throw new Error(`a group's sums have ${sums.length} numbers for ${E} entities, not ${E * W}`);
   let basis = 0;
-  for (let e = 0; e < E; e++) basis += mentioning[e]!;
+  for (let e = 0; e < E; e++) basis += sums[e * W + SUM_MENTIONING]!;
 
   const out: EntityFigures[] = [];
   for (let e = 0; e < E; e++) {
+    const at = e * W;
     const positionCounts: Record<string, number> = {};
     let top1 = 0;
     let top3 = 0;
     let positionSquares = 0;
     for (let k = 1; k <= E; k++) {
-      const runs = positions[e * (E + 1) + k]!;
+      const runs = sums[at + SUM_POSITIONS + k - 1]!;
       positionCounts[String(k)] = runs;
       positionSquares += k * k * runs;
       if (k === 1) top1 += runs;
       if (k <= 3) top3 += runs;
     }
-    const m = mentioning[e]!;
+    const m = sums[at + SUM_MENTIONING]!;
+    const positionSum = sums[at + SUM_POSITION]!;
+    const citing = sums[at + SUM_CITING]!;
+    const both = sums[at + SUM_BOTH]!;
+    const prominenceSum = sums[at + SUM_PROMINENCE]!;
     const visibility = rateOf(m, n);
     const top1Rate = rateOf(top1, n);
     const top3Rate = rateOf(top3, n);
-    const citedRate = rateOf(citing[e]!, n);
+    const citedRate = rateOf(citing, n);
     out.push({
       runs: n,
       runs_mentioning: m,
@@ -80,9 +109,9 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>): Ent
       share_of_voice: basis === 0 ? null : round4(m / basis),
       share_of_voice_basis: SHARE_OF_VOICE_BASIS,
       share_of_voice_n: basis,
-      average_position: m === 0 ? null : round4(positionSum[e]! / m),
+      average_position: m === 0 ? null : round4(positionSum / m),
       // A position is 1 to the number of entities; a run not naming the entity has none.
-      average_position_interval: roundInterval(tMeanInterval(m, positionSum[e]!, positionSquares, [1, E])),
+      average_position_interval: roundInterval(tMeanInterval(m, positionSum, positionSquares, [1, E])),
       position_counts: positionCounts,
       runs_top1: top1,
       top1_rate: top1Rate.rate,
@@ -90,17 +119,17 @@ export function groupFigures(obs: Observations, indices: ArrayLike<number>): Ent
       runs_top3: top3,
       top3_rate: top3Rate.rate,
       top3_rate_interval: top3Rate.interval,
-      prominence: n === 0 ? 0 : round4(prominenceSum[e]! / n),
+      prominence: n === 0 ? 0 : round4(prominenceSum / n),
       // Over all runs (0 where not named); over none, the whole range, as a rate's.
-      prominence_interval: roundInterval(tMeanInterval(n, prominenceSum[e]!, prominenceSquares[e]!, [0, 1])) ?? [0, 1],
-      runs_citing: citing[e]!,
+      prominence_interval: roundInterval(tMeanInterval(n, prominenceSum, sums[at + SUM_PROMINENCE_SQUARES]!, [0, 1])) ?? [0, 1],
+      runs_citing: citing,
       cited_rate: citedRate.rate,
       cited_rate_interval: citedRate.interval,
-      mentioned_and_cited: both[e]!,
-      mentioned_not_cited: m - both[e]!,
-      cited_not_mentioned: citing[e]! - both[e]!,
-      mentions: counted[e]!,
-      mentions_not_counted: { prompt_echo: echo[e]!, absence: absence[e]!, link: link[e]! },
+      mentioned_and_cited: both,
+      mentioned_not_cited: m - both,
+      cited_not_mentioned: citing - both,
+      mentions: sums[at + SUM_COUNTED]!,
+      mentions_not_counted: { prompt_echo: sums[at + SUM_ECHO]!, absence: sums[at + SUM_ABSENCE]!, link: sums[at + SUM_LINK]! },
     });
   }
   return out;

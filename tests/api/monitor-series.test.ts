@@ -13,6 +13,7 @@ import { PATCH as patchRoute } from "@/app/api/v1/monitors/[monitor_id]/route";
 import { POST as runRoute } from "@/app/api/v1/monitors/[monitor_id]/run/route";
 import { GET as seriesRoute } from "@/app/api/v1/monitors/[monitor_id]/series/route";
 import { POST as createRoute } from "@/app/api/v1/monitors/route";
+import { POST as visibilityRoute } from "@/app/api/v1/visibility-analyses/route";
 import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { answerDirective } from "@/lib/engines/simulator/directive";
@@ -137,6 +138,29 @@ describe("a monitor's series and its significant changes", () => {
       const a = (await analysis(tick.analysisId!)).body;
       expect(a.kind).toBe("visibility");
       expect(a.entities.map((e: { name: string }) => e.name)).toEqual(ENTITIES);
+    }
+  });
+
+  it("stores each tick's analysis without a body and presents it when read: every figure as a POST of the same runs and entities computes it", async () => {
+    for (const tick of ticks) {
+      const row = await db().analysis.findUniqueOrThrow({ where: { id: tick.analysisId! }, select: { body: true, result: true } });
+      const result = row.result as { prompt_sums?: unknown; prompts_in_body?: unknown; rows: { by_prompt?: unknown }[] };
+      expect(row.body).toBeNull();
+      expect(typeof result.prompt_sums).toBe("string");
+      expect(result.prompts_in_body).toBeUndefined();
+      expect(result.rows.every((r) => r.by_prompt === undefined)).toBe(true);
+
+      const read = (await analysis(tick.analysisId!)).body;
+      const posted = await call(visibilityRoute, "POST", "/visibility-analyses", { token: alice.cliToken, body: { ids: [tick.fanoutId], entities: read.entities } });
+      expect(posted.status, JSON.stringify(posted.body)).toBe(201);
+      // Each prompt answered a by_prompt row of every entity (the first tick's two Acme prompts failed), with its n and intervals.
+      expect(read.rows[0].by_prompt).toHaveLength(tick === ticks[0] ? 1 : 3);
+      expect(read.rows.map((r: { by_prompt: { runs: number }[] }) => r.by_prompt.map((g) => g.runs))).toEqual(posted.body.rows.map((r: { by_prompt: { runs: number }[] }) => r.by_prompt.map((g) => g.runs)));
+      expect(JSON.stringify(read.rows)).toBe(JSON.stringify(posted.body.rows));
+      expect(JSON.stringify(read.totals)).toBe(JSON.stringify(posted.body.totals));
+      expect(read.summary).toEqual(posted.body.summary);
+      // Read again, the same text.
+      expect((await analysis(tick.analysisId!)).text).toBe((await analysis(tick.analysisId!)).text);
     }
   });
 

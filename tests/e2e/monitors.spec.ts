@@ -204,6 +204,30 @@ test("the CLI: monitor create --file, list, get, ticks, run, pause, resume and d
   expect(ticks.stdout).toContain(tick.id);
   expect(ticks.stdout).toContain(tick.fanout_id);
 
+  // The tick's analysis, made when the scheduler closes the tick, is stored without a body and
+  // presented when first read: the figures a visibility analysis of the same runs (the project's
+  // entities, as the monitor's) has, each prompt's row with its n and interval, and the same text read again.
+  let analysisId: string | null = null;
+  await expect(async () => {
+    const listed = JSON.parse((await cli(["monitor", "ticks", id, "--json"])).stdout) as { items: { id: string; analysis_id: string | null }[] };
+    analysisId = listed.items.find((t) => t.id === tick.id)?.analysis_id ?? null;
+    expect(analysisId).toMatch(/^va_/);
+  }).toPass({ timeout: 90_000 });
+  const read = await cli(["visibility", "get", analysisId!, "--json"]);
+  expect(read.code, read.stderr).toBe(0);
+  const fresh = await cli(["visibility", "create", tick.fanout_id, "--json"]);
+  expect(fresh.code, fresh.stderr).toBe(0);
+  type Shown = { rows: { name: string; by_prompt: { prompt: string; runs: number; visibility_interval: [number, number] }[] }[] };
+  const [tickRows, freshRows] = [read, fresh].map((r) => (JSON.parse(r.stdout) as Shown).rows);
+  expect(tickRows!.map((r) => r.name)).toEqual(["Acme CRM", "HubSpot", "Pipedrive"]);
+  expect(tickRows![0]!.by_prompt.map((p) => [p.prompt, p.runs])).toEqual([["best crm for a small agency", 1], ["crm with email tracking", 1]]);
+  expect(tickRows![0]!.by_prompt[0]!.visibility_interval).toHaveLength(2);
+  expect(JSON.stringify(tickRows)).toBe(JSON.stringify(freshRows));
+  expect((await cli(["visibility", "get", analysisId!, "--json"])).stdout).toBe(read.stdout);
+  const shown = await cli(["visibility", "get", analysisId!]);
+  expect(shown.code, shown.stderr).toBe(0);
+  expect(shown.stdout).toContain("Acme CRM");
+
   const paused = await cli(["monitor", "pause", id]);
   expect(paused.stdout).toContain(`Paused ${id}`);
   expect(JSON.parse((await cli(["monitor", "get", id, "--json"])).stdout).status).toBe("paused");

@@ -3,8 +3,9 @@
 // presented it.
 import { describe, expect, it } from "vitest";
 import { computeVisibility, normalizeEntity, type VisibilityRunInput } from "@/lib/visibility";
+import { assembleVisibility, observeVisibility } from "@/lib/visibility/analysis";
 import { presentVisibilityAnalysis } from "@/lib/visibility/present";
-import { figuresOfRow, resultBesideBody, type StoredVisibilityResult } from "@/lib/visibility/store-result";
+import { figuresOfRow, resultBesideBody, resultWithPromptSums, type StoredVisibilityResult } from "@/lib/visibility/store-result";
 
 const entities = [
   { name: "HubSpot", role: "brand" as const, aliases: [], domains: ["hubspot.com"], case_sensitive: false },
@@ -59,5 +60,17 @@ describe("a completed visibility analysis's figures in its row", () => {
   it("reads a result stored with every figure (before, or a judged analysis) as it is, without a body", () => {
     const full = JSON.parse(JSON.stringify(figures)) as StoredVisibilityResult;
     expect(JSON.stringify(presentVisibilityAnalysis(rowOf(full, null)))).toBe(body);
+  });
+
+  it("kept as the prompts' sums (a tick's, stored without a body), is presented when read byte for byte as it was from the figures", () => {
+    const lazy = assembleVisibility(observeVisibility(runs, { entities }), { promptsAsSums: true });
+    expect(lazy.figures.rows.every((r) => r.by_prompt.length === 0)).toBe(true);
+    expect(lazy.promptSums.map((g) => [g.prompt, g.runs])).toEqual([["best crm for startups", 2], ["cheapest crm", 2]]);
+    const kept = JSON.parse(resultWithPromptSums(lazy.figures, lazy.promptSums)) as StoredVisibilityResult;
+    expect(typeof kept.prompt_sums).toBe("string");
+    expect(kept.rows.every((r) => r.by_prompt === undefined)).toBe(true);
+    expect(JSON.stringify(presentVisibilityAnalysis(rowOf(kept, null)))).toBe(body);
+    // The same figures, to the last digit (key order aside, which the presenter restores).
+    expect(figuresOfRow("va_1", kept, null)).toEqual(JSON.parse(JSON.stringify(figures)));
   });
 });
