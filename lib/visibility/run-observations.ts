@@ -149,11 +149,21 @@ export function observationsOf(
   return obs;
 }
 
+/**
+ * The kept readings of the runs `runs` (a FROM item with `k.run_id`) under `key` as `o`, each run's
+ * looked up by its primary key, one run at a time (`LIMIT 1` keeps the
+ * planner from making it a join): a monitor's readings pile up under one key with every tick, and
+ * a join hashed or scanned all of them (a 500 × 3 × 3 tick's copy of its mentions took 489 ms with
+ * 304,500 readings under its key, against 33 looked up; docs/perf/2026-11-30-tick.md).
+ */
+const keptOf = (runs: string, key: string, columns: string) =>
+  `${runs} CROSS JOIN LATERAL (SELECT ${columns} FROM run_observations o WHERE o.run_id = k.run_id AND o.matcher = ${key} LIMIT 1) o`;
+
 const READ_KEPT = defineStatement({
   label: "run_observations_read",
   params: ["key", "runs"],
-  columns: { runId: text("o.run_id"), cells: text("encode(o.cells, 'hex')") },
-  sql: ({ select, p }) => `SELECT ${select} FROM run_observations o WHERE o.matcher = ${p.key} AND o.run_id = ANY(${p.runs}::text[])`,
+  columns: { runId: text("k.run_id"), cells: text("encode(o.cells, 'hex')") },
+  sql: ({ select, p }) => `SELECT ${select} FROM ${keptOf(`unnest(${p.runs}::text[]) AS k(run_id)`, p.key, "o.cells")}`,
 });
 
 const KEEP = defineStatement({
@@ -171,9 +181,9 @@ const COPY_MENTIONS = defineStatement({
   params: ["analysis", "key", "positions", "runs"],
   sql: ({ p }) =>
     `INSERT INTO analysis_mentions (analysis_id, position, run_id, entities, counted, not_counted, mentions) ` +
-    `SELECT ${p.analysis}, k.position, o.run_id, o.entities, o.counted, o.not_counted, o.mentions ` +
-    `FROM unnest(${p.positions}::int[], ${p.runs}::text[]) AS k(position, run_id) ` +
-    `JOIN run_observations o ON o.run_id = k.run_id AND o.matcher = ${p.key} WHERE cardinality(o.mentions) > 0`,
+    `SELECT ${p.analysis}, k.position, k.run_id, o.entities, o.counted, o.not_counted, o.mentions ` +
+    `FROM ${keptOf(`unnest(${p.positions}::int[], ${p.runs}::text[]) AS k(position, run_id)`, p.key, "o.entities, o.counted, o.not_counted, o.mentions")} ` +
+    `WHERE cardinality(o.mentions) > 0`,
 });
 
 const INSERT_MENTIONS = defineStatement({
