@@ -14,25 +14,25 @@ const roundInterval = (interval: [number, number] | null): [number, number] | nu
   interval === null ? null : [round4(interval[0]), round4(interval[1])];
 
 /**
- * What a group's figures are made from, per entity: `SUMS_WIDTH(E)` numbers each (SUM_* below, then
- * the runs at each position 1..E), entity e's at e * SUMS_WIDTH(E). Adding up a group's runs gives
+ * What a group's figures are made from, per entity: sumsWidth(E) numbers each (SUM_* below, then
+ * the runs at each position 1..E), entity e's at e * sumsWidth(E). Adding up a group's runs gives
  * them (groupSums); the figures are made from them alone (figuresFromSums), so a group's sums kept
  * give its figures again to the byte.
  */
-export const SUM_MENTIONING = 0;
-export const SUM_POSITION = 1;
-export const SUM_CITING = 2;
-export const SUM_BOTH = 3;
-export const SUM_COUNTED = 4;
-export const SUM_ECHO = 5;
-export const SUM_ABSENCE = 6;
-export const SUM_LINK = 7;
-export const SUM_PROMINENCE = 8;
-export const SUM_PROMINENCE_SQUARES = 9;
+const SUM_MENTIONING = 0;
+const SUM_POSITION = 1;
+const SUM_CITING = 2;
+const SUM_BOTH = 3;
+const SUM_COUNTED = 4;
+const SUM_ECHO = 5;
+const SUM_ABSENCE = 6;
+const SUM_LINK = 7;
+const SUM_PROMINENCE = 8;
+const SUM_PROMINENCE_SQUARES = 9;
 const SUM_POSITIONS = 10;
 
 /** Numbers per entity in a group's sums, with `entities` tracked (positions 1..entities). */
-export const sumsWidth = (entities: number) => SUM_POSITIONS + entities;
+const sumsWidth = (entities: number) => SUM_POSITIONS + entities;
 
 /** The sums of every entity over the runs `indices` (one pass, every entity at once). */
 export function groupSums(obs: Observations, indices: ArrayLike<number>): Float64Array {

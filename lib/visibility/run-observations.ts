@@ -150,11 +150,11 @@ export function observationsOf(
 }
 
 /**
- * The kept readings of the runs `runs` (a FROM item with `k.run_id`) under `key` as `o`, each run's
- * looked up by its primary key, one run at a time (`LIMIT 1` keeps the
- * planner from making it a join): a monitor's readings pile up under one key with every tick, and
- * a join hashed or scanned all of them (a 500 × 3 × 3 tick's copy of its mentions took 489 ms with
- * 304,500 readings under its key, against 33 looked up; docs/perf/2026-11-30-tick.md).
+ * The kept readings under `key` (as `o`) of the runs `runs` (a FROM item with `k.run_id`), each
+ * looked up by its primary key, one run at a time (`LIMIT 1` keeps the planner from making it a
+ * join): a monitor's readings pile up under one key with every tick, and a join hashed or scanned
+ * all of them (a 500 × 3 × 3 tick's copy of its mentions took 489 ms with 304,500 readings under
+ * its key, against 33 looked up; docs/perf/2026-11-30-tick.md).
  */
 const keptOf = (runs: string, key: string, columns: string) =>
   `${runs} CROSS JOIN LATERAL (SELECT ${columns} FROM run_observations o WHERE o.run_id = k.run_id AND o.matcher = ${key} LIMIT 1) o`;
