@@ -105,8 +105,9 @@ describe("alerts on PostgreSQL", () => {
     await localDriver().drained();
     // The first answer of the path was a 500: that ping's retry, once; the others were delivered.
     expect(receiver.to("/swept")).toHaveLength(4);
-    expect(await db().job.count({ where: { job: "deliver-alert", id: { endsWith: ".2" } } })).toBe(1);
+    // This monitor's: the sweep also queues any earlier test's delivery still pending and due by then.
     const states = await db().alertDelivery.findMany({ where: { monitorId: monitor.id } });
+    expect(await db().job.count({ where: { job: "deliver-alert", id: { in: states.map((d) => `${d.id}.2`) } } })).toBe(1);
     expect(states.every((d) => d.status === "delivered")).toBe(true);
   });
 });
