@@ -16,7 +16,7 @@ import { observationsOf, runsOfOneProject, subjectOf } from "./runs";
 import { presentCitationAnalysis } from "./present";
 import type { AnalysisRow } from "./store";
 import { rememberAnalysisBody } from "./read";
-import { insertAnalysis, insertAnalysisRuns } from "./store";
+import { insertAnalysis } from "./store";
 
 type ContextTerms = { brands: string[]; domains: string[] };
 
@@ -52,11 +52,10 @@ async function storeCitationAnalysis(principal: Principal, body: z.output<typeof
       sql,
       {
         id, kind: "citations", status: "completed", workspaceId: project.workspaceId, projectId, subject: subjectOf(observations, "Citations"),
-        input: JSON.stringify(input), result: JSON.stringify(figures), userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
+        input: JSON.stringify(input), result: JSON.stringify(figures), runs: figures.run_ids, userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
       },
       { readBack: true },
     );
-    await insertAnalysisRuns(sql, id, figures.run_ids);
     return { result: created.result!, version: created.version };
   });
   const row: AnalysisRow = {

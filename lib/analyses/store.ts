@@ -1,5 +1,5 @@
-// The owner of the `analyses` and `analysis_runs` tables (docs/architecture.md "One owner per
-// table"): every statement on them is here, typed (lib/db/statement.ts), and every other module
+// The owner of the `analyses` table (docs/architecture.md "One owner per table"): every
+// statement on it is here, typed (lib/db/statement.ts), and every other module
 // (citations, questions' reads, visibility, comparison, opportunities, judging, fanouts' sources,
 // shares, monitors) calls these functions. An analysis is written once, with its runs, in the
 // caller's transaction; its result is replaced only by judging (lib/visibility/judging.ts) and
@@ -41,33 +41,21 @@ export type AnalysisRow = RowOf<typeof analysisColumns>;
 // Writes
 
 /**
- * A new analysis: completed (`completed_at` the creation time) or queued; answers the row's
- * version (xmin), and with `readBack` its result as stored (jsonb's text: what a GET presents).
+ * A new analysis with its runs (`runs`, or those of the analysis `source`): completed
+ * (`completed_at` the creation time) or queued; answers the row's version (xmin), and with
+ * `readBack` its result as stored (jsonb's text: what a GET presents).
  */
 const INSERT_ANALYSIS = defineStatement({
   label: "analysis_insert",
-  params: ["id", "kind", "status", "workspace", "project", "subject", "input", "result", "body", "user", "key", "at", "completed", "readBack"],
+  params: ["id", "kind", "status", "workspace", "project", "subject", "input", "result", "body", "runs", "source", "user", "key", "at", "completed", "readBack"],
   columns: (p) => ({ version: text("xmin"), result: text(`CASE WHEN ${p.readBack}::boolean THEN result::text END`).nullable }),
-  sql: ({ select, p }) =>
-    `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, body, created_by_user_id, api_key_id, created_at, completed_at) ` +
-    `VALUES (${p.id}, ${p.kind}::text::"AnalysisKind", ${p.status}::text::"RunStatus", ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.body}, ${p.user}, ${p.key}, ` +
-    `(${p.at}::timestamptz AT TIME ZONE 'UTC'), CASE WHEN ${p.completed}::boolean THEN (${p.at}::timestamptz AT TIME ZONE 'UTC') END) RETURNING ${select}`,
-});
-
-/** The runs of an analysis in its order, in one statement whatever their number. */
-const INSERT_RUNS = defineStatement({
-  label: "analysis_insert_runs",
-  params: ["analysis", "runs"],
-  sql: ({ p }) =>
-    `INSERT INTO analysis_runs (analysis_id, run_id, position) ` +
-    `SELECT ${p.analysis}, r.id, (r.ord - 1)::integer FROM unnest(${p.runs}::text[]) WITH ORDINALITY AS r(id, ord)`,
-});
-
-/** Another analysis's runs, in its order (an opportunity list covers its visibility analysis's). */
-const COPY_RUNS = defineStatement({
-  label: "analysis_copy_runs",
-  params: ["analysis", "source"],
-  sql: ({ p }) => `INSERT INTO analysis_runs (analysis_id, run_id, position) SELECT ${p.analysis}, ar.run_id, ar.position FROM analysis_runs ar WHERE ar.analysis_id = ${p.source}`,
+  sql: ({ select, p, given }) =>
+    `INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, body, run_ids, run_count, created_by_user_id, api_key_id, created_at, completed_at) ` +
+    `SELECT ${p.id}, ${p.kind}::text::"AnalysisKind", ${p.status}::text::"RunStatus", ${p.workspace}, ${p.project}, ${p.subject}, ${p.input}::jsonb, ${p.result}::jsonb, ${p.body}, ` +
+    (given.source ? `s.run_ids, s.run_count, ` : `r.ids, cardinality(r.ids), `) +
+    `${p.user}, ${p.key}, (${p.at}::timestamptz AT TIME ZONE 'UTC'), CASE WHEN ${p.completed}::boolean THEN (${p.at}::timestamptz AT TIME ZONE 'UTC') END ` +
+    (given.source ? `FROM analyses s WHERE s.id = ${p.source} ` : `FROM (SELECT ${p.runs}::text[] AS ids) r `) +
+    `RETURNING ${select}`,
 });
 
 const SET_RESULT = defineStatement({
@@ -93,28 +81,23 @@ export type NewAnalysis = {
    * visibility or comparison analysis): what a read sends instead of presenting `result` again.
    */
   body?: string | null;
+  /** The runs the analysis covers, in its order: their ids, or another analysis's (an opportunity list covers its visibility analysis's). */
+  runs: readonly string[] | { sameAs: string };
   userId: string | null;
   apiKeyId: string | null;
   at: Date;
 };
 
-/** Stores a new analysis in `sql`'s transaction; answers its version, and with `readBack` its result as stored. */
+/** Stores a new analysis with its runs in `sql`'s transaction; answers its version, and with `readBack` its result as stored. */
 export async function insertAnalysis(sql: SqlSession, row: NewAnalysis, options: { readBack?: boolean } = {}): Promise<{ version: string; result: string | null }> {
+  const runs = "sameAs" in row.runs ? { source: row.runs.sameAs } : { runs: arrayParam(row.runs) };
   const [created] = await INSERT_ANALYSIS.query(sql, {
     id: row.id, kind: row.kind, status: row.status, workspace: row.workspaceId, project: row.projectId, subject: row.subject,
-    input: row.input, result: row.result, body: row.body ?? null, user: row.userId, key: row.apiKeyId, at: row.at, completed: row.status === "completed", readBack: options.readBack ?? false,
+    input: row.input, result: row.result, body: row.body ?? null, ...runs, user: row.userId, key: row.apiKeyId, at: row.at, completed: row.status === "completed", readBack: options.readBack ?? false,
   });
-  return created!;
-}
-
-/** The analysis's runs, in its order. */
-export async function insertAnalysisRuns(sql: SqlSession, analysisId: string, runIds: readonly string[]): Promise<void> {
-  await INSERT_RUNS.query(sql, { analysis: analysisId, runs: arrayParam(runIds) });
-}
-
-/** The analysis covers `sourceId`'s runs, in the same order. */
-export async function copyAnalysisRuns(sql: SqlSession, analysisId: string, sourceId: string): Promise<void> {
-  await COPY_RUNS.query(sql, { analysis: analysisId, source: sourceId });
+  // No row only when the source analysis is missing, which its callers read first in the same transaction.
+  if (!created) throw new Error(`analysis ${row.id}: the analysis whose runs it covers is not stored`);
+  return created;
 }
 
 /** Replaces the analysis's result; answers the row's new version. */
@@ -189,13 +172,13 @@ const ANALYSIS_BY_ID = defineStatement({
     createdBy: text("u.email").nullable,
     body: text(`CASE WHEN v.version IS DISTINCT FROM ${p.known} AND ${p.body}::boolean THEN a.body END`).nullable,
     analysis: optional(analysisColumns, `v.version IS DISTINCT FROM ${p.known} AND (a.body IS NULL OR NOT ${p.body}::boolean)`),
-    runIds: json<string[]>("CASE WHEN a.kind = 'questions' THEN (SELECT json_agg(ar.run_id ORDER BY ar.position) FROM analysis_runs ar WHERE ar.analysis_id = a.id) END").nullable,
+    runIds: json<string[]>("CASE WHEN a.kind = 'questions' THEN to_json(a.run_ids) END").nullable,
     hold: holdShape("h"),
   }),
   sql: ({ select, p, given }) =>
     `SELECT ${select} FROM analyses a LEFT JOIN users u ON u.id = a.created_by_user_id ` +
     `CROSS JOIN LATERAL (SELECT a.xmin::text || ':' || COALESCE(u.email, '') AS version) v ` +
-    `LEFT JOIN LATERAL (SELECT ar.run_id FROM analysis_runs ar WHERE ar.analysis_id = a.id AND a.kind = 'questions' ORDER BY ar.position LIMIT 1) q ON true ` +
+    `CROSS JOIN LATERAL (SELECT CASE WHEN a.kind = 'questions' THEN a.run_ids[1] END AS run_id) q ` +
     `${holdJoin("h", "q.run_id")} ` +
     `WHERE a.id = ${p.analysis} AND ${readableSql("a", p, given)}`,
 });
@@ -242,7 +225,7 @@ const ANALYSIS_LIST = defineStatement({
     kind: analysisColumns.kind,
     status: analysisColumns.status,
     subject: analysisColumns.subject,
-    runCount: int("(SELECT count(*) FROM analysis_runs ar WHERE ar.analysis_id = a.id)"),
+    runCount: int("a.run_count"),
     createdAt: analysisColumns.createdAt,
     projectId: analysisColumns.projectId,
     createdBy: analysisColumns.createdBy,
@@ -291,7 +274,7 @@ const OPPORTUNITY_SOURCE = defineStatement({
     entities: json<Entity[]>("CASE WHEN a.kind = 'visibility' THEN a.result->'entities' END").nullable,
     method: text("CASE WHEN a.kind = 'visibility' THEN a.result->>'method' END").nullable,
     excluded: json<{ run_id: string; reason: string }[]>("CASE WHEN a.kind = 'visibility' THEN a.result->'excluded_runs' END").nullable,
-    runCount: int("(SELECT count(*) FROM analysis_runs ar WHERE ar.analysis_id = a.id)"),
+    runCount: int("a.run_count"),
   },
   sql: ({ select, p }) => `SELECT ${select} FROM analyses a WHERE ${allOf(`a.id = ${p.analysis}`, reachableSql("a", p))}`,
 });
@@ -309,10 +292,10 @@ const OPPORTUNITY_RUNS = defineStatement({
     mask: text("COALESCE(m.counted, 0)"),
   },
   sql: ({ select, p }) =>
-    `SELECT ${select} FROM analysis_runs ar JOIN runs r ON r.id = ar.run_id ` +
+    `SELECT ${select} FROM analyses a CROSS JOIN LATERAL unnest(a.run_ids) WITH ORDINALITY AS ar(run_id, ord) JOIN runs r ON r.id = ar.run_id ` +
     `CROSS JOIN LATERAL (SELECT COALESCE(r.result, '{}'::jsonb) AS res OFFSET 0) x ` +
-    `LEFT JOIN analysis_mentions m ON m.analysis_id = ar.analysis_id AND m.run_id = ar.run_id ` +
-    `WHERE ar.analysis_id = ${p.analysis} ORDER BY ar.position`,
+    `LEFT JOIN analysis_mentions m ON m.analysis_id = a.id AND m.run_id = ar.run_id ` +
+    `WHERE a.id = ${p.analysis} ORDER BY ar.ord`,
 });
 
 /** What an opportunity list reads of the analysis it is asked for (OPPORTUNITY_SOURCE), if the credential can reach it. */
@@ -442,13 +425,13 @@ export function judgementsOf(sql: SqlSession, analysisId: string) {
 const RUN_IDS = defineStatement({
   label: "analysis_run_ids",
   params: ["analysis"],
-  columns: { runId: text("ar.run_id") },
-  sql: ({ select, p }) => `SELECT ${select} FROM analysis_runs ar WHERE ar.analysis_id = ${p.analysis} ORDER BY ar.position`,
+  columns: { runIds: json<string[]>("to_json(a.run_ids)") },
+  sql: ({ select, p }) => `SELECT ${select} FROM analyses a WHERE a.id = ${p.analysis}`,
 });
 
 /** The analysis's run ids, in its order. */
 export async function analysisRunIds(analysisId: string): Promise<string[]> {
-  return (await RUN_IDS.query(standalone(), { analysis: analysisId })).map((r) => r.runId);
+  return (await RUN_IDS.first(standalone(), { analysis: analysisId }))?.runIds ?? [];
 }
 
 const ANALYSIS_INPUT = defineStatement({

@@ -7,7 +7,7 @@ import type { Principal } from "../auth/principal";
 import { rememberAnalysisBody } from "../analyses/read";
 import { runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
 import { readRunFacts, readRunTexts } from "../runs/analysis-reads";
-import { insertAnalysis, insertAnalysisRuns } from "../analyses/store";
+import { insertAnalysis } from "../analyses/store";
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
 import { textTransaction, type SqlSession } from "../db/sql";
@@ -125,9 +125,8 @@ async function storeComparison(principal: Principal, body: Request, hooks: Compa
     if (hooks.before && !(await hooks.before(sql))) return null;
     const created = await insertAnalysis(sql, {
       id, kind: "comparison", status: "completed", workspaceId: project.workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures), body: text,
-      userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
+      runs: figures.run_ids, userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
     });
-    await insertAnalysisRuns(sql, id, figures.run_ids);
     await hooks.after?.(sql, id);
     return { version: created.version };
   });

@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { rememberAnalysisBody } from "../analyses/read";
-import { copyAnalysisRuns, insertAnalysis, opportunityRunsOf, opportunitySource } from "../analyses/store";
+import { insertAnalysis, opportunityRunsOf, opportunitySource } from "../analyses/store";
 import { newId } from "../db/ids";
 import { reachOf } from "../workspaces/access";
 import { currentDb } from "../db/client";
@@ -79,9 +79,8 @@ export async function findOpportunities(principal: Principal, body: Request): Pr
   const version = await textTransaction(currentDb(), async (sql) => {
     const created = await insertAnalysis(sql, {
       id, kind: "opportunities", status: "completed", workspaceId: source.workspaceId, projectId: source.projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
-      userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
+      runs: { sameAs: body.analysis }, userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
     });
-    await copyAnalysisRuns(sql, id, body.analysis);
     return created.version;
   });
   const list = presentOpportunityAnalysis({

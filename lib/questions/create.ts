@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { actorOf, holdCredit } from "../billing/holds";
-import { insertAnalysis, insertAnalysisRuns } from "../analyses/store";
+import { insertAnalysis } from "../analyses/store";
 import { findHold } from "../billing/store";
 import { engineConfig } from "../config/engines";
 import { currentDb } from "../db/client";
@@ -40,7 +40,7 @@ export async function createQuestionsAnalysis(principal: Principal, input: z.out
         await insertAnalysis(sql, {
           id: analysisId, kind: "questions", status: "queued", workspaceId, projectId: project.id, subject: input.topic,
           input: JSON.stringify({ topic: input.topic, count: input.count, project: project.id, engine }), result: null,
-          userId: principal.user.id, apiKeyId: principal.apiKeyId, at,
+          runs: [runId], userId: principal.user.id, apiKeyId: principal.apiKeyId, at,
         });
         analysis = {
           id: analysisId, status: "queued", subject: input.topic, input: { topic: input.topic, count: input.count, project: project.id, engine },
@@ -49,7 +49,6 @@ export async function createQuestionsAnalysis(principal: Principal, input: z.out
         await insertQuestionsRun(sql, {
           id: runId, workspaceId, projectId: project.id, engine, topic: input.topic, count: input.count, analysisId, ...who,
         });
-        await insertAnalysisRuns(sql, analysisId, [runId]);
       },
     );
     await queueJobs(sql, [job]);

@@ -7,7 +7,7 @@ import type { Principal } from "../auth/principal";
 import { rememberAnalysisBody } from "../analyses/read";
 import { runsOfOneProject, subjectOf, type NamedRun } from "../analyses/runs";
 import { readRunTexts } from "../runs/analysis-reads";
-import { insertAnalysis, insertAnalysisRuns, setAnalysisResult } from "../analyses/store";
+import { insertAnalysis, setAnalysisResult } from "../analyses/store";
 import { actorOf, holdCredit } from "../billing/holds";
 import { presentRunCharge } from "../billing/present";
 import { findHold } from "../billing/store";
@@ -236,9 +236,8 @@ async function storeJudgedAnalysis(
       const figures: StoredVisibilityFigures = { ...base, judged: { ...judged, hold_id: holdId, charge: hold ? presentRunCharge(hold, true) : null } };
       const created = await insertAnalysis(sql, {
         id, kind: "visibility", status: "queued", workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify(figures),
-        userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
+        runs: observed.runIds, userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
       });
-      await insertAnalysisRuns(sql, id, observed.runIds);
       await storeMentions(sql, id, read.key, read.counted);
       await hooks.after?.(sql, id, figures);
       return { version: created.version, figures };
@@ -249,9 +248,8 @@ async function storeJudgedAnalysis(
       async () => {
         await insertAnalysis(sql, {
           id, kind: "visibility", status: "queued", workspaceId, projectId, subject, input: JSON.stringify(body), result: JSON.stringify({ ...base, judged }),
-          userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
+          runs: observed.runIds, userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
         });
-        await insertAnalysisRuns(sql, id, observed.runIds);
         await storeMentions(sql, id, read.key, read.counted);
       },
     );
@@ -319,19 +317,16 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
   };
   const stored = await textTransaction(currentDb(), async (sql) => {
     if (hooks.before && !(await hooks.before(sql))) return null;
-    // The mentions and the runs are written first (no foreign key waits for the analysis's row),
-    // and the figures computed while the database writes them: a tick's 4,500 runs take it ~20 ms.
+    // The mentions are written first (no foreign key waits for the analysis's row), and the
+    // figures computed while the database writes them: a tick's 4,316 take it ~20 ms.
     const mentions = storeMentions(sql, id, read.key, read.counted);
-    const runs = insertAnalysisRuns(sql, id, observed.runIds);
-    // Each is awaited below; one failing while the figures are computed is not an unhandled rejection.
+    // Awaited below; failing while the figures are computed is not an unhandled rejection.
     mentions.catch(() => undefined);
-    runs.catch(() => undefined);
     const made = make();
     await mentions;
-    await runs;
     const created = await insertAnalysis(sql, {
       id, kind: "visibility", status: "completed", workspaceId: project.workspaceId, projectId, subject, input: JSON.stringify(body), result: made.result, body: made.text,
-      userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
+      runs: observed.runIds, userId: principal.user.id, apiKeyId: principal.apiKeyId, at: now,
     });
     await hooks.after?.(sql, id, made.figures);
     return { version: created.version, text: made.text };

@@ -290,6 +290,48 @@ describe("createMigration", () => {
   });
 });
 
+describe("20261130082321_analysis_run_ids", () => {
+  it("keeps every stored analysis's runs in its order, with their number, and its kept body", async () => {
+    const NAME = "20261130082321_analysis_run_ids";
+    const dir = tempDir("migrations");
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    cpSync(MIGRATIONS_DIR, dir, { recursive: true });
+    // The database as it was before: every migration up to this one.
+    for (const later of committed.filter((name) => name >= NAME)) rmSync(path.join(dir, later), { recursive: true });
+    const target = openDb({ kind: "pglite", dataDir: PGLITE_MEMORY });
+    try {
+      await applyPendingMigrations(target, { migrationsDir: dir });
+      const sql = (text: string) => target.prisma.$executeRawUnsafe(text);
+      await sql(`INSERT INTO users (id, email) VALUES ('u1', 'a@example.com')`);
+      await sql(`INSERT INTO workspaces (id, name, kind, updated_at) VALUES ('ws1', 'W', 'personal', now())`);
+      await sql(`INSERT INTO projects (id, workspace_id, name, slug, created_by_user_id, updated_at) VALUES ('pr1', 'ws1', 'P', 'p', 'u1', now())`);
+      const analysis = (id: string, kind: string, body: string | null) =>
+        sql(`INSERT INTO analyses (id, kind, status, workspace_id, project_id, subject, input, result, body, created_by_user_id)
+             VALUES ('${id}', '${kind}', 'completed', 'ws1', 'pr1', 's', '{}', '{"run_ids": []}', ${body === null ? "NULL" : `'${body}'`}, 'u1')`);
+      await analysis("va_1", "visibility", '{"kept": true}');
+      await analysis("ca_1", "citations", null);
+      await analysis("ca_2", "citations", null);
+      // Inserted out of order: the order is the positions'.
+      await sql(`INSERT INTO analysis_runs (analysis_id, run_id, position) VALUES ('va_1', 'dr_c', 2), ('va_1', 'dr_a', 0), ('va_1', 'dr_b', 1), ('ca_1', 'dr_z', 0)`);
+
+      cpSync(path.join(MIGRATIONS_DIR, NAME), path.join(dir, NAME), { recursive: true });
+      expect((await applyPendingMigrations(target, { migrationsDir: dir })).applied).toEqual([NAME]);
+      expect(await target.prisma.$queryRawUnsafe(`SELECT id, run_ids, run_count, body FROM analyses ORDER BY id`)).toEqual([
+        { id: "ca_1", run_ids: ["dr_z"], run_count: 1, body: null },
+        // An analysis without runs (none stored) covers none.
+        { id: "ca_2", run_ids: [], run_count: 0, body: null },
+        { id: "va_1", run_ids: ["dr_a", "dr_b", "dr_c"], run_count: 3, body: '{"kept": true}' },
+      ]);
+      expect(await tableNames(target)).not.toContain("analysis_runs");
+      // Its kept body still follows the row: any other change drops it.
+      await sql(`UPDATE analyses SET subject = 'changed' WHERE id = 'va_1'`);
+      expect(await target.prisma.$queryRawUnsafe(`SELECT body FROM analyses WHERE id = 'va_1'`)).toEqual([{ body: null }]);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
 describe("a migration that fails", () => {
   it("rolls back entirely, is recorded as failed, and blocks later runs until marked rolled back", async () => {
     const dir = tempDir("migrations");

@@ -7,7 +7,7 @@ import { db } from "@/lib/db/client";
 const TOUCHED_BY_AUTHENTICATION = ["last_used_at", "expires_at"];
 /** Rows here are only ever added by work and its jobs; their counts and newest change suffice (hashing them grows with every run). */
 const APPEND_ONLY = new Set([
-  "runs", "run_sources", "jobs", "credit_holds", "ledger_transactions", "analysis_runs", "analyses", "batches", "fanouts",
+  "runs", "run_sources", "jobs", "credit_holds", "ledger_transactions", "analyses", "batches", "fanouts",
 ]);
 
 type Plan = { sql: string };

@@ -38,12 +38,16 @@ describe("a tick's analysis on PostgreSQL", () => {
     const crash = analyseVisibility({ ...principal, workspaceId: who.workspaceId }, { ids: [fanoutId] }, { after: async () => { throw new Error("the worker died"); } });
     await expect(crash).rejects.toThrow("the worker died");
     expect(await db().analysis.count({ where: { kind: "visibility", projectId: project } })).toBe(0);
-    expect(await db().analysisRun.count()).toBe(0);
+    // Its mentions, sent before the analysis's row, are rolled back with it.
+    expect(await db().analysisMention.count()).toBe(0);
 
     const made = await Promise.all(Array.from({ length: 6 }, () => analyseTick(tick.id)));
     expect(new Set(made).size).toBe(1);
     expect(made[0]).toMatch(/^va_/);
     expect(await db().analysis.count({ where: { kind: "visibility", projectId: project } })).toBe(1);
+    // The five refused ones' mentions, sent with their lock of the tick, were rolled back.
+    const mentioned = await db().analysisMention.groupBy({ by: ["analysisId"], _count: true });
+    expect(mentioned.map((m) => m.analysisId)).toEqual([made[0]]);
     // 2 entities x (all, claude, gemini).
     const figures = await db().monitorTickFigure.findMany({ where: { tickId: tick.id } });
     expect(figures).toHaveLength(6);
