@@ -95,7 +95,7 @@ export async function insertAnalysis(sql: SqlSession, row: NewAnalysis, options:
     id: row.id, kind: row.kind, status: row.status, workspace: row.workspaceId, project: row.projectId, subject: row.subject,
     input: row.input, result: row.result, body: row.body ?? null, ...runs, user: row.userId, key: row.apiKeyId, at: row.at, completed: row.status === "completed", readBack: options.readBack ?? false,
   });
-  // No row only when the source analysis is missing, which its callers read first in the same transaction.
+  // No row only when the analysis whose runs it covers is missing: its caller has read it (no analysis is ever deleted).
   if (!created) throw new Error(`analysis ${row.id}: the analysis whose runs it covers is not stored`);
   return created;
 }
