@@ -176,7 +176,8 @@ export async function analyseTick(tickId: string): Promise<string | null> {
         ...(judge ? { judge: { engine: judge as never, sentiment: true } } : {}),
       },
       // Nobody waits for a tick's analysis: it is presented when first read (lib/visibility/store-result.ts).
-      { before: lockTick, after: writeTick, presentWhenRead: true, ...(judge ? { callerJudges: { holdId: tick.judgeHoldId } } : {}) },
+      // Its runs were each read as they finished for the monitor's entities: their readings are asked for with them.
+      { before: lockTick, after: writeTick, presentWhenRead: true, readingsKept: true, ...(judge ? { callerJudges: { holdId: tick.judgeHoldId } } : {}) },
     );
     return id ?? existing;
   } catch (error) {

@@ -39,6 +39,22 @@ export function namedRuns(ids: readonly string[], reach: { user: string; own: st
   return RUNS_BY_ID.query(standalone(), { runs: arrayParam(ids), ...reach });
 }
 
+/**
+ * The completed prompt runs among `runs` and of the batches and fanouts among `batches` and
+ * `fanouts` (placeholders of text arrays), whoever's they are: a FROM item (alias `k`, its one
+ * column `run_id`) for another owner's statement about them, whose answer the caller keeps only
+ * for the runs it has checked the credential reaches (lib/visibility/run-observations.ts reads
+ * their kept readings while the runs themselves are read).
+ */
+export const namedCompletedRunsSql = (p: { runs: string; batches: string; fanouts: string }) => {
+  // One branch per kind of id, each by its own index (an OR of the three was a scan of runs).
+  const completed = (where: string) => `SELECT r.id AS run_id FROM runs r WHERE ${where} AND r.kind = 'prompt' AND r.status = 'completed'`;
+  return (
+    `(${completed(`r.id = ANY(${p.runs}::text[])`)} UNION ALL ${completed(`r.batch_id = ANY(${p.batches}::text[])`)} ` +
+    `UNION ALL ${completed(`r.fanout_id = ANY(${p.fanouts}::text[])`)}) k`
+  );
+};
+
 /** The runs of the batches (`rq`) or fanouts (`fo`) among `ids` in the caller's workspaces, in creation order (ids are time-ordered). */
 const GROUP_RUNS = {
   rq: runsOfReachableBatches("analysis_batch_runs", NAMED_COLUMNS),

@@ -28,7 +28,7 @@ import { assembleVisibility, combineVisibility, hasAnswer, prepareVisibility, vi
 import { normalizeEntity, type Entity } from "./entities";
 import { MentionStore, type VisibilityRunInput } from "./observe";
 import { entitiesFor, entityOf } from "./request-entities";
-import { keepAfter, observationsOf, readingKey, readingOf, readKept, storeMentions, unanswered, type Reading } from "./run-observations";
+import { keepAfter, observationsOf, readingKey, readingOf, readKept, readKeptOfNamed, storeMentions, unanswered, type Reading } from "./run-observations";
 import { presentVisibilityAnalysis } from "./present";
 import { resultBesideBody, resultWithPromptSums } from "./store-result";
 
@@ -113,12 +113,12 @@ type ReadRuns = {
  * no answer read), and the answers of the runs without one read as they arrive from the database
  * and matched now (their readings kept after, for the next analysis).
  */
-async function readAnalysisRuns(named: readonly NamedRun[], entities: readonly Entity[]): Promise<ReadRuns> {
+async function readAnalysisRuns(named: readonly NamedRun[], entities: readonly Entity[], early: EarlyKept | null): Promise<ReadRuns> {
   const normalized = entities.map(normalizeEntity);
   const key = readingKey(normalized);
   const seen = new Set<string>();
   const candidates = named.filter((r) => r.kind === "prompt" && r.status === "completed" && !seen.has(r.id) && seen.add(r.id));
-  const kept = await readKept(key, candidates.map((r) => r.id));
+  const kept = early?.key === key ? await early.kept : await readKept(key, candidates.map((r) => r.id));
   const missing = candidates.filter((r) => !kept.has(r.id));
   const reader = visibilityReader(normalized);
   // Each run read now with an answer: its reading's range and place in it.
@@ -169,6 +169,11 @@ export type AnalysisHooks = {
    * Not for a judged analysis, which keeps every figure in its result.
    */
   presentWhenRead?: boolean;
+  /**
+   * Every run was read as it finished for the entities given (a monitor's tick: its monitor's
+   * entities): their kept readings are asked for at once with the runs (keptAhead).
+   */
+  readingsKept?: boolean;
   /**
    * A judged analysis the caller pays for and judges itself (a monitor's tick): its judge hold,
    * placed before (null: nothing held, billing off), is the analysis's; no hold is placed and no
@@ -280,17 +285,38 @@ async function storeJudgedAnalysis(
   return { id, text };
 }
 
+/** The kept readings of the runs an analysis's ids name, asked for with the runs (the entities given). */
+type EarlyKept = { key: string; kept: Promise<Map<string, Buffer>> };
+
+/**
+ * The kept readings of an analysis whose runs were each read as they finished for its entities (a
+ * monitor's tick: `hooks.readingsKept`), asked for at once with its runs, by the ids as named, so
+ * that the two statements run side by side. Their answer is used only for the runs the credential
+ * reaches (readAnalysisRuns' candidates). Not for a POST: its entities may be new, with nothing
+ * kept, and over 10,000 runs read as they finished it was a median 10 ms slower where a tick was
+ * 15 ms faster (docs/perf/2026-11-30-run-ids.md).
+ */
+function keptAhead(body: Request, hooks: AnalysisHooks): EarlyKept | null {
+  if (!hooks.readingsKept || !body.entities) return null;
+  const key = readingKey(entitiesFor(body, null).map(normalizeEntity));
+  const kept = readKeptOfNamed(key, body.ids);
+  // Awaited by readAnalysisRuns; the runs' read failing first (404) leaves it unawaited.
+  kept.catch(() => undefined);
+  return { key, kept };
+}
+
 /** Computes and stores the analysis; answers its body, presented and serialised once, and files it for GET. */
 async function storeVisibilityAnalysis(principal: Principal, body: Request): Promise<{ id: string; text: string; queued: boolean }>;
 /** The same with hooks in its transaction: null when `before` refused; no body with `presentWhenRead`. */
 async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks): Promise<{ id: string; text: string | null; queued: boolean } | null>;
 async function storeVisibilityAnalysis(principal: Principal, body: Request, hooks: AnalysisHooks = {}): Promise<{ id: string; text: string | null; queued: boolean } | null> {
+  const early = keptAhead(body, hooks);
   const { named, projectId } = await runsOfOneProject(principal, body.ids);
   const project = await readProjectContext(projectId);
   if (!project) throw notFound("project", projectId);
   const entities = entitiesFor(body, project.context);
   if (body.judge) judgeEngineOf(body.judge);
-  const read = await readAnalysisRuns(named, entities);
+  const read = await readAnalysisRuns(named, entities, early);
   const id = newId("visibilityAnalysis");
   if (body.judge) {
     const judgedBody = { ...body, judge: body.judge };

@@ -10,11 +10,12 @@
 // rules, so a kept reading is what reading the run again would find, to the byte.
 import { createHash } from "node:crypto";
 import { arrayParam, defineStatement, text } from "../db/statement";
+import { isId } from "../db/ids";
 import { standalone, type SqlSession } from "../db/sql";
 import { log } from "../log";
 import { activeMonitorEntities } from "../monitors/entities-read-for";
 import { readProjectContext } from "../projects/read";
-import { readFinishedRun, readRunTexts } from "../runs/analysis-reads";
+import { namedCompletedRunsSql, readFinishedRun, readRunTexts } from "../runs/analysis-reads";
 import { VISIBILITY_METHOD, hasAnswer, visibilityReader } from "./analysis";
 import { entitiesFromContext, normalizeEntity, type Entity } from "./entities";
 import { entitiesFor } from "./request-entities";
@@ -166,6 +167,13 @@ const READ_KEPT = defineStatement({
   sql: ({ select, p }) => `SELECT ${select} FROM ${keptOf(`unnest(${p.runs}::text[]) AS k(run_id)`, p.key, "o.cells")}`,
 });
 
+const READ_KEPT_OF_NAMED = defineStatement({
+  label: "run_observations_read_named",
+  params: ["key", "runs", "batches", "fanouts"],
+  columns: { runId: text("k.run_id"), cells: text("encode(o.cells, 'hex')") },
+  sql: ({ select, p }) => `SELECT ${select} FROM ${keptOf(namedCompletedRunsSql(p), p.key, "o.cells")}`,
+});
+
 const KEEP = defineStatement({
   label: "run_observations_keep",
   params: ["key", "runs", "cells", "mentions", "entities", "counted", "notCounted"],
@@ -201,6 +209,18 @@ export async function readKept(key: string, runIds: readonly string[]): Promise<
   const out = new Map<string, Buffer>();
   if (runIds.length === 0) return out;
   for (const row of await READ_KEPT.query(standalone(), { key, runs: arrayParam(runIds) })) out.set(row.runId, Buffer.from(row.cells, "hex"));
+  return out;
+}
+
+/**
+ * The kept readings for `key` of the completed runs that `ids` name (runs, and the runs of batches
+ * and fanouts), whoever's they are: read while the runs themselves are, the caller keeping only
+ * those of the runs it has checked the credential reaches.
+ */
+export async function readKeptOfNamed(key: string, ids: readonly string[]): Promise<Map<string, Buffer>> {
+  const of = (prefix: "dr" | "rq" | "fo") => arrayParam([...new Set(ids.filter((id) => isId(id, prefix)))]);
+  const out = new Map<string, Buffer>();
+  for (const row of await READ_KEPT_OF_NAMED.query(standalone(), { key, runs: of("dr"), batches: of("rq"), fanouts: of("fo") })) out.set(row.runId, Buffer.from(row.cells, "hex"));
   return out;
 }
 

@@ -712,6 +712,20 @@ describe("readings kept (docs/decisions.md \"Readings kept\")", () => {
     const again = await analyse(alice.cliToken, { ids: [ids.a, ids.b, ids.c, ids.fanout, ids.failed, ids.blank, ids.aRun], entities });
     expect(figures(again.body)).toEqual(figures(analysis));
     expect(await page(again.body.id)).toEqual(await page(analysis.id));
+
+    // With the entities given, the kept readings are what it adds up: one saying A named nobody
+    // takes A's mentions away. So too for a monitor's tick, which asks for them with its runs, by
+    // the batches, fanouts and runs it names.
+    const untouched = await analyse(alice.cliToken, { ids: [ids.a, ids.fanout, ids.c], entities });
+    await db().$executeRawUnsafe(`UPDATE run_observations SET cells = decode(repeat('00', length(cells)), 'hex') WHERE matcher = $1 AND run_id = $2`, key, ids.aRun);
+    const named = [ids.a, ids.b, ids.c, ids.fanout, ids.failed, ids.blank, ids.aRun];
+    const without = await analyse(alice.cliToken, { ids: named, entities });
+    expect(without.body.rows[0]).toMatchObject({ name: "HubSpot", runs_mentioning: again.body.rows[0].runs_mentioning - 1 });
+    const asTick = (await analyseVisibility({ ...principalOf(alice), workspaceId: alice.workspaceId }, { ids: [ids.a, ids.fanout, ids.c], entities }, { readingsKept: true }))!;
+    const read = await call(getAnalysisRoute, "GET", `/analyses/${asTick}`, { token: alice.cliToken, params: { analysis_id: asTick } });
+    const alone = await analyse(alice.cliToken, { ids: [ids.a, ids.fanout, ids.c], entities });
+    expect(figures(read.body)).toEqual(figures(alone.body));
+    expect(read.body.rows[0]).toMatchObject({ name: "HubSpot", runs_mentioning: untouched.body.rows[0].runs_mentioning - 1 });
   });
 });
 

@@ -1,6 +1,7 @@
 // A monitor's readings pile up under one key with every tick (lib/visibility/run-observations.ts):
-// reading a tick's kept readings and copying its mentions into the analysis look each run up by
-// its primary key, however many readings the key holds, never a scan of them all. Checked on the
+// reading a tick's kept readings (by its runs, or with them by its fanout) and copying its
+// mentions into the analysis look each run up by its primary key, however many readings the key
+// holds, never a scan of them all. Checked on the
 // statements' own texts, planned by PostgreSQL with a call's values (the plan a connection makes
 // on its first executions of a prepared statement), over 60,000 readings under the key.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -44,6 +45,12 @@ async function planOf(label: string, values: Record<string, string>): Promise<st
 describe("a tick's kept readings, with many more kept under its monitor's key", () => {
   it("are read by looking each run up, not by scanning the key's readings", async () => {
     const plan = await planOf("run_observations_read", { key: KEY, runs: arrayParam(TICK) });
+    expect(plan).toMatch(/Index Scan using run_observations_pkey on run_observations/);
+    expect(plan).not.toMatch(/Seq Scan on run_observations|Hash Join/);
+  });
+
+  it("are read the same way when asked for with the tick's runs, by its fanout", async () => {
+    const plan = await planOf("run_observations_read_named", { key: KEY, runs: arrayParam([]), batches: arrayParam([]), fanouts: arrayParam(["fo_plan"]) });
     expect(plan).toMatch(/Index Scan using run_observations_pkey on run_observations/);
     expect(plan).not.toMatch(/Seq Scan on run_observations|Hash Join/);
   });
