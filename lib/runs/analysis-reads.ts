@@ -47,7 +47,7 @@ export function namedRuns(ids: readonly string[], reach: { user: string; own: st
  * their kept readings while the runs themselves are read).
  */
 export const namedCompletedRunsSql = (p: { runs: string; batches: string; fanouts: string }) => {
-  // One branch per kind of id, each by its own index (an OR of the three was a scan of runs).
+  // One branch per kind of id, each able to use its own index (runs by id, by batch, by fanout).
   const completed = (where: string) => `SELECT r.id AS run_id FROM runs r WHERE ${where} AND r.kind = 'prompt' AND r.status = 'completed'`;
   return (
     `(${completed(`r.id = ANY(${p.runs}::text[])`)} UNION ALL ${completed(`r.batch_id = ANY(${p.batches}::text[])`)} ` +
