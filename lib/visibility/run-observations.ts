@@ -206,11 +206,12 @@ const INSERT_MENTIONS = defineStatement({
 
 /** The kept readings of `runIds` for `key`: each run's cells (empty: the run has no answer). */
 export async function readKept(key: string, runIds: readonly string[]): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  if (runIds.length === 0) return out;
-  for (const row of await READ_KEPT.query(standalone(), { key, runs: arrayParam(runIds) })) out.set(row.runId, Buffer.from(row.cells, "hex"));
-  return out;
+  if (runIds.length === 0) return new Map();
+  return cellsByRun(await READ_KEPT.query(standalone(), { key, runs: arrayParam(runIds) }));
 }
+
+/** Each kept reading's cells by its run, from the hex a read of them answers. */
+const cellsByRun = (rows: readonly { runId: string; cells: string }[]) => new Map(rows.map((row) => [row.runId, Buffer.from(row.cells, "hex")]));
 
 /**
  * The kept readings for `key` of the completed runs that `ids` name (runs, and the runs of batches
@@ -219,9 +220,7 @@ export async function readKept(key: string, runIds: readonly string[]): Promise<
  */
 export async function readKeptOfNamed(key: string, ids: readonly string[]): Promise<Map<string, Buffer>> {
   const of = (prefix: "dr" | "rq" | "fo") => arrayParam([...new Set(ids.filter((id) => isId(id, prefix)))]);
-  const out = new Map<string, Buffer>();
-  for (const row of await READ_KEPT_OF_NAMED.query(standalone(), { key, runs: of("dr"), batches: of("rq"), fanouts: of("fo") })) out.set(row.runId, Buffer.from(row.cells, "hex"));
-  return out;
+  return cellsByRun(await READ_KEPT_OF_NAMED.query(standalone(), { key, runs: of("dr"), batches: of("rq"), fanouts: of("fo") }));
 }
 
 /** Keeps readings (a run already kept under the key stays as it is: reading it again finds the same). */

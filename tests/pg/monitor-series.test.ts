@@ -45,7 +45,7 @@ describe("a tick's analysis on PostgreSQL", () => {
     expect(new Set(made).size).toBe(1);
     expect(made[0]).toMatch(/^va_/);
     expect(await db().analysis.count({ where: { kind: "visibility", projectId: project } })).toBe(1);
-    // The five refused ones' mentions, sent with their lock of the tick, were rolled back.
+    // The five refused ones (the tick already had its analysis when they locked it) wrote no mentions.
     const mentioned = await db().analysisMention.groupBy({ by: ["analysisId"], _count: true });
     expect(mentioned.map((m) => m.analysisId)).toEqual([made[0]]);
     // 2 entities x (all, claude, gemini).
