@@ -40,7 +40,7 @@ import { wilsonInterval } from "@/lib/stats";
 import { VisibilityAnalysis, type EntityInput } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { entitiesFromContext, normalizeEntity } from "@/lib/visibility/entities";
-import { readingKey, readingsKept } from "@/lib/visibility/run-observations";
+import { KEPT_SAMPLE, readKept, readingKey, readingsKept } from "@/lib/visibility/run-observations";
 import { domainNameOf } from "@/lib/schemas/projects";
 import { computeVisibilityAnalysis, type VisibilityRunInput } from "@/lib/visibility";
 import { useTestDatabase } from "../helpers/app";
@@ -726,6 +726,35 @@ describe("readings kept (docs/decisions.md \"Readings kept\")", () => {
     const alone = await analyse(alice.cliToken, { ids: [ids.a, ids.fanout, ids.c], entities });
     expect(figures(read.body)).toEqual(figures(alone.body));
     expect(read.body.rows[0]).toMatchObject({ name: "HubSpot", runs_mentioning: untouched.body.rows[0].runs_mentioning - 1 });
+  });
+});
+
+describe("the kept readings of a large analysis", () => {
+  // Readings kept under a key of their own for runs of a 1,000-run analysis (no run needs to exist: run_observations has no foreign key).
+  const runs = Array.from({ length: 1000 }, (_, i) => `dr_sample_${String(i).padStart(4, "0")}`);
+  const keep = (key: string, ids: string[]) =>
+    db().$executeRawUnsafe(
+      `INSERT INTO run_observations (run_id, matcher, cells, mentions, entities, counted, not_counted) SELECT r, $1, '\\x01'::bytea, '{}'::int[], 0, 0, 0 FROM unnest($2::text[]) r`,
+      key,
+      ids,
+    );
+
+  it("are all read when any run of the sample looked up first has one, and none when none has (their answers are read instead)", async () => {
+    expect(runs.length).toBeGreaterThan(KEPT_SAMPLE);
+    // Every other run kept: the sample finds some, and every kept one is answered, the sample's and the rest.
+    const half = runs.filter((_, i) => i % 2 === 1);
+    await keep("sample-half", half);
+    const read = await readKept("sample-half", runs);
+    expect([...read.keys()].sort()).toEqual(half);
+    expect([...read.values()].every((cells) => cells.equals(Buffer.from([1])))).toBe(true);
+    // Every run kept.
+    await keep("sample-all", runs);
+    expect((await readKept("sample-all", runs)).size).toBe(runs.length);
+    // Two runs kept, neither in the sample (spread evenly: runs 0, 15, 31, 46 ... of 1,000): none looked up further.
+    await keep("sample-few", [runs[1]!, runs[998]!]);
+    expect((await readKept("sample-few", runs)).size).toBe(0);
+    // Asked for alone, or among fewer runs than the sample, each is looked up.
+    expect([...(await readKept("sample-few", [runs[1]!, runs[2]!, runs[998]!])).keys()].sort()).toEqual([runs[1], runs[998]]);
   });
 });
 
