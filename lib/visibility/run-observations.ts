@@ -225,7 +225,7 @@ export const KEPT_SAMPLE = 64;
  * The kept readings of `runIds` for `key`: each run's cells (empty: the run has no answer). Over
  * more than KEPT_SAMPLE runs, a sample of them spread evenly is looked up first, and when none of
  * it was kept none are answered: an analysis for entities nothing was read for then reads every
- * answer without first looking up each of its runs' readings to find none (some 25 ms over 10,000
+ * answer without first looking up each of its runs' readings to find none (about 20 ms over 10,000
  * runs). A reading kept for a run read again is what reading it finds, to the byte, so missing
  * the few kept where the sample found none changes no figure; it costs reading those again.
  */
