@@ -78,6 +78,21 @@ export async function createTestDatabase(serverUrl = testServerUrl()): Promise<T
   await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
   const url = new URL(withDatabase(serverUrl, name));
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2, application_name: "geoscope-test" });
+  // pool.end() answers as soon as it has asked each connection to end, not once they have: a DROP
+  // … WITH (FORCE) right after could end one still open, whose error then came out of the pool as
+  // an uncaught 'error' event and failed the test that was only tidying up. So its connections are
+  // counted, and drop() waits for the last to have closed before dropping.
+  let open = 0;
+  pool.on("connect", () => void open++);
+  pool.on("remove", () => void open--);
+  const close = async () => {
+    const closed = new Promise<void>((resolve) => {
+      if (open === 0) resolve();
+      else pool.on("remove", () => open === 0 && resolve());
+    });
+    await pool.end();
+    await closed;
+  };
   return {
     name,
     url: url.toString(),
@@ -88,7 +103,7 @@ export async function createTestDatabase(serverUrl = testServerUrl()): Promise<T
     },
     query: async (sql, params) => (await pool.query(sql, params)).rows,
     drop: async () => {
-      await pool.end();
+      await close();
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
