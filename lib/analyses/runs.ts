@@ -2,7 +2,7 @@
 // and what the analyses read of them (lib/analyses/citations.ts, lib/visibility): the statements
 // are the runs' owner's (lib/runs/analysis-reads.ts), which this module calls.
 import type { Principal } from "../auth/principal";
-import { isId } from "../db/ids";
+import { idsOf } from "../db/ids";
 import { arrayParam } from "../db/statement";
 import { standalone } from "../db/sql";
 import { REACHABLE_FANOUTS } from "../fanouts/reach";
@@ -36,7 +36,7 @@ const GROUPS_FOUND = { rq: REACHABLE_BATCHES, fo: REACHABLE_FANOUTS };
 
 /** The batches (`rq`) or fanouts (`fo`) among the ids that the caller can see, and their runs in creation order. */
 async function groupsNamed(ids: readonly string[], prefix: "rq" | "fo", reach: { user: string; own: string | null }): Promise<{ found: Set<string>; runs: Map<string, NamedRun[]> }> {
-  const wanted = [...new Set(ids.filter((id) => isId(id, prefix)))];
+  const wanted = idsOf(ids, prefix);
   if (wanted.length === 0) return { found: new Set(), runs: new Map() };
   // Which exist and their runs at once (the runs' statement checks the workspaces itself).
   const [rows, named] = await Promise.all([GROUPS_FOUND[prefix].query(standalone(), { ids: arrayParam(wanted), ...reach }), runsOfNamedGroups(prefix, wanted, reach)]);
@@ -56,7 +56,7 @@ async function groupsNamed(ids: readonly string[], prefix: "rq" | "fo", reach: {
  * repeats kept for `duplicate`. Any id the caller cannot see answers 404 naming the first such id given.
  */
 async function runsNamed(principal: Principal, ids: readonly string[]): Promise<NamedRun[]> {
-  const runIds = [...new Set(ids.filter((id) => isId(id, "dr")))];
+  const runIds = idsOf(ids, "dr");
   const reach = reachOf(principal);
   const [runs, batches, fanouts] = await Promise.all([
     runIds.length ? namedRuns(runIds, reach) : [],

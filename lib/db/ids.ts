@@ -74,3 +74,8 @@ export function isId(id: string, ...prefixes: IdPrefix[]): boolean {
   if (sep < 0) return false;
   return (prefixes as string[]).includes(id.slice(0, sep)) && ULID_RE.test(id.slice(sep + 1));
 }
+
+/** The well-formed ids of `prefix` among `ids`, each once, in the order first given. */
+export function idsOf(ids: readonly string[], prefix: IdPrefix): string[] {
+  return [...new Set(ids.filter((id) => isId(id, prefix)))];
+}

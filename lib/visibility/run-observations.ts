@@ -10,7 +10,7 @@
 // rules, so a kept reading is what reading the run again would find, to the byte.
 import { createHash } from "node:crypto";
 import { arrayParam, defineStatement, text } from "../db/statement";
-import { isId } from "../db/ids";
+import { idsOf } from "../db/ids";
 import { standalone, type SqlSession } from "../db/sql";
 import { log } from "../log";
 import { activeMonitorEntities } from "../monitors/entities-read-for";
@@ -31,7 +31,7 @@ import { MENTION_WIDTH, OBSERVATION_ARRAYS, Observations, REASON_CODES, type Men
  */
 export const READING_RULES = 1;
 
-/** Bytes a run's cells take per entity (encodeCells). */
+/** Bytes a run's cells take per entity (encodeCellsHex). */
 export const CELL_BYTES = 32;
 
 /** The key of a list of (normalised) entities: the rules' version and what matching reads of each, in order. */
@@ -40,20 +40,15 @@ export function readingKey(entities: readonly Entity[]): string {
   return createHash("sha256").update(JSON.stringify([VISIBILITY_METHOD, READING_RULES, what])).digest("hex").slice(0, 32);
 }
 
+/** The bytes encodeCellsHex writes, in a buffer reused from run to run (a new one per run was half of a 10,000-run reading's encoding); the unused fourth byte of each entity's cells stays zero. */
+let scratch = Buffer.alloc(VISIBILITY_LIMITS.entities * CELL_BYTES);
+
 /**
- * Run r's cells of `obs`, 32 bytes per entity, little-endian: mentioned, position and cited (a
- * byte each, then one unused), list rank (int32), counted, prompt echoes, absences and links
+ * Run r's cells of `obs` as hex, 32 bytes per entity, little-endian: mentioned, position and cited
+ * (a byte each, then one unused), list rank (int32), counted, prompt echoes, absences and links
  * (uint32 each), prominence (float64).
  */
-export function encodeCells(obs: Observations, r: number): Buffer {
-  const out = Buffer.alloc(obs.entities * CELL_BYTES);
-  writeCells(obs, r, out);
-  return out;
-}
-
-/** encodeCells's bytes, as hex, written in a buffer reused from run to run (a new one per run was half of a 10,000-run reading's encoding). */
-let scratch = Buffer.alloc(VISIBILITY_LIMITS.entities * CELL_BYTES);
-function cellsHex(obs: Observations, r: number): string {
+export function encodeCellsHex(obs: Observations, r: number): string {
   const size = obs.entities * CELL_BYTES;
   if (scratch.length < size) scratch = Buffer.alloc(size);
   writeCells(obs, r, scratch);
@@ -78,7 +73,7 @@ function writeCells(obs: Observations, r: number, out: Buffer): void {
   }
 }
 
-/** Cells as encodeCells wrote them, into run r of `obs`. */
+/** Cells as encodeCellsHex wrote them (as bytes), into run r of `obs`. */
 export function decodeCellsInto(cells: Buffer, obs: Observations, r: number): void {
   const E = obs.entities;
   if (cells.length !== E * CELL_BYTES) throw new Error(`a kept reading has ${cells.length} bytes of cells for ${E} entities`);
@@ -129,7 +124,7 @@ export function readingOf(runId: string, obs: Observations, store: MentionStore,
       if (yes % (2 * bit) < bit) yes += bit;
     } else if (no % (2 * bit) < bit) no += bit;
   }
-  return { runId, cells: cellsHex(obs, r), mentions: `{${ints.join(",")}}`, entities: any, counted: yes, notCounted: no };
+  return { runId, cells: encodeCellsHex(obs, r), mentions: `{${ints.join(",")}}`, entities: any, counted: yes, notCounted: no };
 }
 
 /**
@@ -249,7 +244,7 @@ const cellsByRun = (rows: readonly { runId: string; cells: string }[]) => new Ma
  * those of the runs it has checked the credential reaches.
  */
 export async function readKeptOfNamed(key: string, ids: readonly string[]): Promise<Map<string, Buffer>> {
-  const of = (prefix: "dr" | "rq" | "fo") => arrayParam([...new Set(ids.filter((id) => isId(id, prefix)))]);
+  const of = (prefix: "dr" | "rq" | "fo") => arrayParam(idsOf(ids, prefix));
   return cellsByRun(await READ_KEPT_OF_NAMED.query(standalone(), { key, runs: of("dr"), batches: of("rq"), fanouts: of("fo") }));
 }
 

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Observations, OBSERVATION_ARRAYS } from "@/lib/visibility/observe";
-import { decodeCellsInto, encodeCells, READING_RULES, readingKey } from "@/lib/visibility/run-observations";
+import { decodeCellsInto, encodeCellsHex, READING_RULES, readingKey } from "@/lib/visibility/run-observations";
 import { SeededRandom } from "@/lib/stats/random";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -36,9 +36,9 @@ describe("readings kept", () => {
       obs.prominence[c] = random() / 3;
     }
     const back = new Observations(3, 4);
-    for (let r = 0; r < 3; r++) decodeCellsInto(Buffer.from(encodeCells(obs, r).toString("hex"), "hex"), back, r);
+    for (let r = 0; r < 3; r++) decodeCellsInto(Buffer.from(encodeCellsHex(obs, r), "hex"), back, r);
     for (const name of OBSERVATION_ARRAYS) expect([...back[name]], name).toEqual([...obs[name]]);
-    expect(() => decodeCellsInto(encodeCells(obs, 0).subarray(0, 64), back, 0)).toThrow(/64 bytes of cells for 4 entities/);
+    expect(() => decodeCellsInto(Buffer.from(encodeCellsHex(obs, 0), "hex").subarray(0, 64), back, 0)).toThrow(/64 bytes of cells for 4 entities/);
   });
 
   it("keys the entities by what matching reads of them, in order: a name, an alias, a domain, the case rule or the order changes it, the role does not", () => {
