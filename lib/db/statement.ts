@@ -23,14 +23,14 @@ export type RowOf<C extends Columns> = { -readonly [K in keyof C]: C[K] extends 
 
 /** One column: its SQL (yielding text) and how its text becomes a value. Null is refused unless `.nullable`. */
 export class Column<T> implements Shape<T> {
+  readonly leaves: readonly { sql: string; name: string }[];
+
   constructor(
     private readonly sql: string,
     private readonly decode: (text: string) => T,
     private readonly orNull = false,
-  ) {}
-
-  get leaves() {
-    return [{ sql: this.sql, name: "" }];
+  ) {
+    this.leaves = [{ sql, name: "" }];
   }
 
   read(values: TextRow, at: number): T {
@@ -70,20 +70,24 @@ export const json = <T = unknown>(sql: string) => new Column<T>(`(${sql})::text`
 
 class Group<C extends Columns> implements Shape<RowOf<C>> {
   private readonly keys: string[];
+  private readonly shapes: Shape<unknown>[];
+  /** The columns each key's shape takes in a row (read once per row per key). */
+  private readonly widths: number[];
   readonly leaves: { sql: string; name: string }[];
 
-  constructor(private readonly columns: C) {
+  constructor(columns: C) {
     this.keys = Object.keys(columns);
+    this.shapes = this.keys.map((key) => columns[key]!);
+    this.widths = this.shapes.map((shape) => shape.leaves.length);
     this.leaves = this.keys.flatMap((key) => columns[key]!.leaves.map((leaf) => ({ sql: leaf.sql, name: leaf.name ? `${key}.${leaf.name}` : key })));
   }
 
   read(values: TextRow, at: number): RowOf<C> {
     const row: Record<string, unknown> = {};
     let offset = at;
-    for (const key of this.keys) {
-      const shape = this.columns[key]!;
-      row[key] = shape.read(values, offset);
-      offset += shape.leaves.length;
+    for (let i = 0; i < this.keys.length; i++) {
+      row[this.keys[i]!] = this.shapes[i]!.read(values, offset);
+      offset += this.widths[i]!;
     }
     return row as RowOf<C>;
   }

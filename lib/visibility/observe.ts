@@ -99,6 +99,8 @@ export type ObserveContext = {
   citedBy: Map<string, readonly number[]>;
   /** The sentence whose entities prominence is gathering, and them (reused from run to run). */
   names: { sentence: number; entities: Int32Array };
+  /** The answer being read's quotables and its kept mentions with their sentences and whether each counts (emptied, not made, for each run). */
+  scratch: { quotables: Quotable[]; kept: Match[]; sentenceOf: number[]; counts: number[] };
 };
 
 /** The entities one of whose domains covers the host of a cited `url` (remembered per URL: runs cite the same pages). */
@@ -122,7 +124,7 @@ export function observeContext(entities: readonly Entity[], matcher: Matcher): O
   const domainOwners = entities
     .flatMap((e, entity) => e.domains.map((domain, index) => ({ domain, entity, index })))
     .sort((a, b) => b.domain.length - a.domain.length || a.entity - b.entity);
-  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer(), domainOwners, citedBy: new Map(), names: { sentence: -1, entities: new Int32Array(entities.length) } };
+  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer(), domainOwners, citedBy: new Map(), names: { sentence: -1, entities: new Int32Array(entities.length) }, scratch: { quotables: [], kept: [], sentenceOf: [], counts: [] } };
 }
 
 const SENTENCE_LIMIT = 300;
@@ -309,7 +311,11 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
     promptQuotable = quotable(run.prompt, true);
     ctx.promptQuotables.set(run.prompt, promptQuotable);
   }
-  const quotables: Quotable[] = [];
+  const { quotables, kept, sentenceOf, counts } = ctx.scratch;
+  quotables.length = 0;
+  kept.length = 0;
+  sentenceOf.length = 0;
+  counts.length = 0;
   if (promptQuotable !== null) quotables.push(promptQuotable);
   for (const q of run.search_queries) {
     let qq = ctx.queryQuotables.get(q);
@@ -321,9 +327,6 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
   }
 
   // Each mention: dropped inside a URL; else its sentence, whether it counts, its row.
-  const kept: Match[] = [];
-  const sentenceOf: number[] = [];
-  const counts: number[] = [];
   let cueSentence = -1;
   let cue: { text: string; at: (offset: number) => number } | null = null;
   for (const m of matches) {
@@ -359,7 +362,7 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
   }
 
   // Position and list rank: by each entity's first counted mention.
-  const firsts: number[] = [];
+  let firsts = 0;
   for (let i = 0; i < kept.length; i++) {
     if (counts[i] === 0) continue;
     const e = kept[i]!.entity;
@@ -367,10 +370,9 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
     out.mentioned[base + e] = 1;
     const s = sentenceOf[i]!;
     out.listRank[base + e] = s >= 0 ? structure.listRanks[s]! : 0;
-    firsts.push(e);
+    out.position[base + e] = ++firsts;
   }
-  firsts.forEach((e, k) => (out.position[base + e] = k + 1));
-  if (firsts.length === 0 || structure.totalWords === 0) return;
+  if (firsts === 0 || structure.totalWords === 0) return;
 
   // Prominence: sum over sentences naming it of |s| exp(-i_s / N) / k_s, over the words of all N
   // sentences. The mentions are by offset, so a sentence's are consecutive: each sentence's

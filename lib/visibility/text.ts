@@ -6,7 +6,7 @@
 import { NO_LINKS, wordCount, type LinkSpans } from "./links";
 
 export type TextStructure = {
-  /** Sentence i spans [starts[i], ends[i]) in UTF-16 units of the text analysed. */
+  /** Sentence i (i < count: the arrays may be longer) spans [starts[i], ends[i]) in UTF-16 units of the text analysed. */
   starts: Int32Array;
   ends: Int32Array;
   /** Words of sentence i (|s| of the prominence formula); every sentence has at least one. */
@@ -55,9 +55,11 @@ const ABBREVIATIONS = new Set([
 ]);
 
 const MAX_ABBREVIATION = Math.max(...[...ABBREVIATIONS].map((a) => a.length));
+/** The abbreviations (all ASCII) as inWordBefore reads a token: its characters' codes in base 128. */
+const ABBREVIATION_CODES = new Set([...ABBREVIATIONS].map((a) => [...a].reduce((code, ch) => code * 128 + ch.charCodeAt(0), 0)));
 
 /** A list item's marker at the start of a line: "1." "2)" or a bullet, then a space. */
-const LIST_MARKER = /[ \t]*(?:(\d{1,3})[.)]|[-*+•·▪◦‣–])[ \t]+/y;
+const LIST_MARKER = /[ \t]*(?:\d{1,3}[.)]|[-*+•·▪◦‣–])[ \t]+/y;
 
 const isTerminator = (c: number) => c === 0x2e || c === 0x21 || c === 0x3f || c === 0x2026; // . ! ? …
 const isWideTerminator = (c: number) => c === 0x3002 || c === 0xff01 || c === 0xff1f; // 。！？
@@ -77,8 +79,8 @@ const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0xa0 || c === 0
  * list open, any other unindented line closes it. A sentence without a word is not a sentence.
  */
 export function analyseText(text: string, spans: LinkSpans = NO_LINKS.spans): TextStructure {
-  const structure = analyseTextInto(text, new SentenceBuffer(), spans);
-  return { ...structure, starts: structure.starts.slice(), ends: structure.ends.slice(), words: structure.words.slice(), listRanks: structure.listRanks.slice() };
+  const s = analyseTextInto(text, new SentenceBuffer(), spans);
+  return { starts: s.starts.slice(0, s.count), ends: s.ends.slice(0, s.count), words: s.words.slice(0, s.count), listRanks: s.listRanks.slice(0, s.count), count: s.count, totalWords: s.totalWords };
 }
 
 /** Growable arrays of sentences, reused from answer to answer (analyseTextInto's result lives until its next call). */
@@ -111,7 +113,7 @@ export class SentenceBuffer {
   }
 }
 
-/** analyseText into `buffer`: its arrays are views valid until the buffer is used again. */
+/** analyseText into `buffer`, answered as the structure: valid until the buffer is used again, its arrays longer than its count. */
 export function analyseTextInto(text: string, buffer: SentenceBuffer, spans: LinkSpans = NO_LINKS.spans): TextStructure {
   const len = text.length;
   buffer.count = 0;
@@ -140,9 +142,10 @@ export function analyseTextInto(text: string, buffer: SentenceBuffer, spans: Lin
     let contentStart = lineStart;
     if (!blank) {
       LIST_MARKER.lastIndex = lineStart;
-      const marker = LIST_MARKER.exec(text);
-      if (marker !== null && marker.index === lineStart && LIST_MARKER.lastIndex <= lineEnd) {
-        const kind = marker[1] !== undefined ? 1 : 2;
+      // test, not exec: no match array for every line; a marker's kind is its first character's (p).
+      if (LIST_MARKER.test(text) && LIST_MARKER.lastIndex <= lineEnd) {
+        const first = text.charCodeAt(p);
+        const kind = first >= 0x30 && first <= 0x39 ? 1 : 2;
         contentStart = LIST_MARKER.lastIndex;
         if (listKind !== 0 && indent > listIndent) {
           rank = listCount; // a sub-item belongs to its parent item
@@ -185,33 +188,27 @@ export function analyseTextInto(text: string, buffer: SentenceBuffer, spans: Lin
           spanStart = span < spans.count ? spans.start[span]! : NO_SPAN;
           continue;
         }
-        let c = text.charCodeAt(i);
-        // The common case first: an ASCII letter or digit, or a space.
-        if (c < 128) {
-          const k = ASCII_CLASS[c]!;
-          if (k === WORD) {
-            if (!inWord) {
-              if (sentenceStart < 0) sentenceStart = i;
-              sentenceWords++;
-              inWord = true;
-              wordStart = i;
-            }
-            // The rest of an ASCII word in a tight loop: each of its characters would only step on.
-            const stop = lineEnd < spanStart ? lineEnd : spanStart;
-            i++;
-            while (i < stop) {
-              const d = text.charCodeAt(i);
-              if (d >= 128 || ASCII_CLASS[d] !== WORD) break;
-              i++;
-            }
-            continue;
-          }
+        // The common case first, in one tight loop: ASCII words (letters, digits, _) and the
+        // single spaces between them, each word counted at its first character.
+        const stop = lineEnd < spanStart ? lineEnd : spanStart;
+        let c = 0;
+        while (i < stop) {
+          c = text.charCodeAt(i);
           if (c === 0x20) {
             inWord = false;
             i++;
             continue;
           }
+          if (c >= 128 || ASCII_CLASS[c] !== WORD) break;
+          if (!inWord) {
+            if (sentenceStart < 0) sentenceStart = i;
+            sentenceWords++;
+            inWord = true;
+            wordStart = i;
+          }
+          i++;
         }
+        if (i >= stop) continue;
         let width = 1;
         if (c >= 0xd800 && c <= 0xdbff && i + 1 < lineEnd) {
           const lo = text.charCodeAt(i + 1);
@@ -264,14 +261,8 @@ export function analyseTextInto(text: string, buffer: SentenceBuffer, spans: Lin
     lineStart = lineEnd + 1;
   }
 
-  return {
-    starts: buffer.starts.subarray(0, buffer.count),
-    ends: buffer.ends.subarray(0, buffer.count),
-    words: buffer.words.subarray(0, buffer.count),
-    listRanks: buffer.listRanks.subarray(0, buffer.count),
-    count: buffer.count,
-    totalWords: buffer.totalWords,
-  };
+  // The buffer itself (its arrays are longer than `count`): no views made for every answer.
+  return buffer;
 }
 
 /** Whether the full stop at `dot` follows an abbreviation or a single letter, so it ends no sentence. */
@@ -285,6 +276,18 @@ function inWordBefore(text: string, dot: number, wordStart: number, inWord: bool
   }
   // No abbreviation is longer than six characters: a longer word ends its sentence without a look.
   if (dot - s > MAX_ABBREVIATION) return false;
+  // An ASCII token as a number (its lower-cased characters in base 128), without making its string.
+  let code = 0;
+  for (let k = s; k < dot; k++) {
+    let c = text.charCodeAt(k);
+    if (c >= 128) {
+      code = -1;
+      break;
+    }
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    code = code * 128 + c;
+  }
+  if (code >= 0) return dot - s === 1 ? (code >= 0x61 && code <= 0x7a) : ABBREVIATION_CODES.has(code);
   const token = text.slice(s, dot).toLowerCase();
   if (token.length === 1 && /\p{L}/u.test(token)) return true;
   return ABBREVIATIONS.has(token);
