@@ -167,3 +167,20 @@ describe("link spans", () => {
     expect(Array.from(s.words)).toEqual([6, 2]); // Read + 4 label words + today
   });
 });
+
+describe("bare URLs by their scheme", () => {
+  const spansOf = (text: string) => {
+    const { spans } = readLinks(text);
+    return Array.from({ length: spans.count }, (_, k) => text.slice(spans.start[k], spans.end[k]));
+  };
+
+  it("reads http and https in any case, each URL once, and none where the scheme touches a word or has nothing after it", () => {
+    expect(spansOf("See HTTPS://Acme.com/Pricing and hTTp://zoho.com/crm, then https://pipedrive.com.")).toEqual([
+      "HTTPS://Acme.com/Pricing",
+      "hTTp://zoho.com/crm",
+      "https://pipedrive.com",
+    ]);
+    expect(spansOf("xhttp://acme.com/a and https:// alone and ftp://acme.com/b")).toEqual([]);
+    expect(spansOf("(https://acme.com/a)\nhttps://zoho.com/b")).toEqual(["https://acme.com/a", "https://zoho.com/b"]);
+  });
+});

@@ -351,6 +351,20 @@ describe("sentences and lists", () => {
     expect([...s.words]).toEqual([11, 1, 1, 2]);
   });
 
+  it("reads an abbreviation or a single letter in any case, and a longer word or one outside ASCII as ending its sentence", () => {
+    const text = "Acme INC. offers CRM, E.G. for teams. Ask Dr. Ng or J. Doe. Café. Next. Ünï. Then, über. Done";
+    const s = analyseText(text);
+    expect(Array.from(s.starts, (start, i) => text.slice(start, s.ends[i]))).toEqual(["Acme INC. offers CRM, E.G. for teams.", "Ask Dr. Ng or J. Doe.", "Café.", "Next.", "Ünï.", "Then, über.", "Done"]);
+    expect([...s.words]).toEqual([8, 6, 1, 1, 1, 2, 1]);
+  });
+
+  it("counts words across runs of spaces, tabs, punctuation and letters outside ASCII alike", () => {
+    const text = "HubSpot   and\tZoho —  both  fine; naïve café-owners' picks (2024).";
+    const s = analyseText(text);
+    expect(s.count).toBe(1);
+    expect([...s.words]).toEqual([9]);
+  });
+
   it("numbers list items by their place, keeps sub-items and continuations with their item", () => {
     const text = "Intro.\n\n1. First\n   - a detail\n   more on it\n\n3. Second (markdown renumbers)\n* Another list\n* Its second\nAfter.";
     const s = analyseText(text);
