@@ -86,15 +86,28 @@ if (server) {
   database = await freshPglite();
 }
 
-/** Until no job is queued or running: the work a 2xx started has finished on the server's worker (or this process's). */
+/**
+ * Until no job is queued or running (the work a 2xx started has finished on the server's worker,
+ * or this process's) and the database has stopped changing for 100 ms: what an analysis keeps
+ * after answering (its readings, its answers' structures) is written by the server outside any job.
+ */
 async function settle(): Promise<void> {
   const { db } = await import("../lib/db/client");
+  const { dbFingerprint } = await import("../tests/helpers/fingerprint");
   const deadline = Date.now() + 60_000;
   for (;;) {
     const [row] = await db().$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM "jobs" WHERE "status" IN ('queued', 'running')`);
-    if (row!.n === 0n) return;
+    if (row!.n === 0n) break;
     if (Date.now() > deadline) throw new Error(`${row!.n} jobs still queued or running after 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  let last = JSON.stringify(await dbFingerprint());
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = JSON.stringify(await dbFingerprint());
+    if (now === last) return;
+    if (Date.now() > deadline) throw new Error("the database was still changing after 60 s");
+    last = now;
   }
 }
 

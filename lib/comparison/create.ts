@@ -18,7 +18,7 @@ import { ComparisonAnalysisRequest as ComparisonAnalysisRequestSchema, type Comp
 import { readProjectContext } from "../projects/read";
 import { normalizeEntity } from "../visibility/entities";
 import { entitiesFor } from "../visibility/request-entities";
-import { keepAfter, observeWithKept, readingKey, readKept, type Reading } from "../visibility/run-observations";
+import { keepAfter, observeWithKept, readingKey, readKept, readStructures, type KeptStructure, type Reading } from "../visibility/run-observations";
 import { computeComparison, type ComparisonRunInput } from "./compute";
 import { presentComparisonAnalysis } from "./present";
 
@@ -55,7 +55,7 @@ async function runInputs(named: readonly NamedRun[], engines: readonly string[],
     const n = Math.min(4, Math.ceil(ids.length / 1000));
     return Promise.all(Array.from({ length: n }, (_, i) => read(ids.slice(Math.floor((i * ids.length) / n), Math.floor(((i + 1) * ids.length) / n)))));
   };
-  const [texts, known] = await Promise.all([inParts(missing, readRunTexts), inParts([...kept.keys()], readRunFacts)]);
+  const [texts, known, structures] = await Promise.all([inParts(missing, readRunTexts), inParts([...kept.keys()], readRunFacts), readStructures(missing)]);
   for (const row of texts.flat()) facts.set(row.id, { answer: row.answer, shown: row.shown, queries: strings(row.queries), cited: strings(row.cited) });
   for (const row of known.flat()) facts.set(row.id, { answer: null, shown: row.shown, queries: strings(row.queries), cited: strings(row.cited) });
   const inputs = named.map((r) => {
@@ -71,6 +71,7 @@ async function runInputs(named: readonly NamedRun[], engines: readonly string[],
       shown: t?.shown ?? null,
       search_queries: t?.queries ?? [],
       cited_urls: t?.cited ?? [],
+      structure: structures.get(r.id) ?? null,
     };
   });
   return { inputs, kept };
@@ -98,6 +99,7 @@ async function storeComparison(principal: Principal, body: Request, hooks: Compa
   const key = readingKey(entities.map(normalizeEntity));
   const { inputs, kept } = await runInputs(named, [body.a, body.b], key);
   let fresh: Reading[] = [];
+  const structures: KeptStructure[] = [];
   const figures = computeComparison(inputs, {
     a: body.a,
     b: body.b,
@@ -107,7 +109,7 @@ async function storeComparison(principal: Principal, body: Request, hooks: Compa
       return cells !== undefined ? cells.length > 0 : !(run.answer === null || run.answer.trim() === "");
     },
     observe: (runs, normalized) => {
-      const read = observeWithKept(runs, normalized, kept);
+      const read = observeWithKept(runs, normalized, kept, (runId, structure) => structures.push({ runId, structure }));
       fresh = read.fresh;
       return read.obs;
     },
@@ -132,7 +134,7 @@ async function storeComparison(principal: Principal, body: Request, hooks: Compa
   });
   // What was read now is kept for the next analysis of these runs with these entities, once this
   // one has answered (whether or not a caller's hook refused it).
-  keepAfter(key, fresh, "a comparison");
+  keepAfter(key, fresh, "a comparison", structures);
   if (!stored) return null;
   rememberAnalysisBody(id, `${stored.version}:${principal.user.email}`, analysis.status, text);
   return { id, text };

@@ -128,8 +128,8 @@ export function observeRange(runs: readonly VisibilityRunInput[], entities: read
  * on consecutive ranges of the counted runs (each with an answer, in order), the ranges then
  * joined by combineVisibility. What the service does while the database sends the next part.
  */
-export function visibilityReader(entities: readonly Entity[]) {
-  const ctx = observeContext(entities, buildMatcher(entities));
+export function visibilityReader(entities: readonly Entity[], keepStructure: ((runId: string, structure: Buffer) => void) | null = null) {
+  const ctx = observeContext(entities, buildMatcher(entities), keepStructure);
   return {
     read(runs: readonly VisibilityRunInput[]): ObservedRange {
       const obs = new Observations(runs.length, entities.length);

@@ -28,7 +28,7 @@ import { assembleVisibility, combineVisibility, hasAnswer, prepareVisibility, vi
 import { normalizeEntity, type Entity } from "./entities";
 import { MentionStore, type VisibilityRunInput } from "./observe";
 import { entitiesFor, entityOf } from "./request-entities";
-import { keepAfter, observationsOf, readingKey, readingOf, readKept, readKeptOfNamed, storeMentions, unanswered, type Reading } from "./run-observations";
+import { keepAfter, observationsOf, readingKey, readingOf, readKept, readKeptOfNamed, readStructures, storeMentions, unanswered, type KeptStructure, type Reading } from "./run-observations";
 import { presentVisibilityAnalysis } from "./present";
 import { resultBesideBody, resultWithPromptSums } from "./store-result";
 
@@ -36,7 +36,7 @@ type Request = z.output<typeof VisibilityAnalysisRequest>;
 
 export { entitiesFor, entityOf };
 
-type RunText = { answer: string | null; queries: string[]; cited: string[] };
+type RunText = { answer: string | null; queries: string[]; cited: string[]; structure: Buffer | null };
 
 /** Parts of the texts asked for ahead of the one being matched. */
 const AHEAD = 2;
@@ -56,22 +56,29 @@ export async function streamRunTexts(named: readonly NamedRun[], read: (part: re
   // soon (statements all asked at once share the database's CPU and arrive together at the end).
   const n = Math.min(8, Math.ceil(counted.length / 500));
   const parts = Array.from({ length: n }, (_, i) => counted.slice(Math.floor((i * counted.length) / n), Math.floor(((i + 1) * counted.length) / n)));
-  const queries: ReturnType<typeof readRunTexts>[] = [];
+  const queries: Promise<[Awaited<ReturnType<typeof readRunTexts>>, Map<string, Buffer>]>[] = [];
   const ask = (k: number) => {
     if (k >= n) return;
-    const q = readRunTexts(parts[k]!.map((r) => r.id));
+    // The part's texts and its answers' kept structures side by side.
+    const ids = parts[k]!.map((r) => r.id);
+    const q = Promise.all([readRunTexts(ids), readStructures(ids)]);
     // Each is awaited below in turn; one failing before its turn is not an unhandled rejection.
     q.catch(() => undefined);
     queries.push(q);
   };
   for (let k = 0; k < AHEAD; k++) ask(k);
   for (let k = 0; k < n; k++) {
-    const rows = await queries[k]!;
+    const [rows, structures] = await queries[k]!;
     queries[k] = undefined as never;
     ask(k + AHEAD);
     const texts = new Map<string, RunText>();
     for (const row of rows) {
-      texts.set(row.id, { answer: row.answer, queries: (row.queries ?? []).filter((q): q is string => typeof q === "string"), cited: (row.cited ?? []).filter((u): u is string => typeof u === "string") });
+      texts.set(row.id, {
+        answer: row.answer,
+        queries: (row.queries ?? []).filter((q): q is string => typeof q === "string"),
+        cited: (row.cited ?? []).filter((u): u is string => typeof u === "string"),
+        structure: structures.get(row.id) ?? null,
+      });
     }
     read(parts[k]!, texts);
   }
@@ -93,6 +100,7 @@ export function inputsOf(named: readonly NamedRun[], texts: ReadonlyMap<string, 
       answer: t?.answer ?? null,
       search_queries: t?.queries ?? [],
       cited_urls: t?.cited ?? [],
+      structure: t?.structure ?? null,
     };
   });
 }
@@ -104,6 +112,8 @@ type ReadRuns = {
   key: string;
   /** Readings made now, to keep once the analysis has answered (keepAfter). */
   fresh: Reading[];
+  /** The structures of the answers read now without a kept one, to keep with them. */
+  structures: KeptStructure[];
   /** The counted runs with their places in run_ids: whose mentions the analysis stores (storeMentions). */
   counted: Parameters<typeof storeMentions>[3];
 };
@@ -120,7 +130,8 @@ async function readAnalysisRuns(named: readonly NamedRun[], entities: readonly E
   const candidates = named.filter((r) => r.kind === "prompt" && r.status === "completed" && !seen.has(r.id) && seen.add(r.id));
   const kept = early?.key === key ? await early.kept : await readKept(key, candidates.map((r) => r.id));
   const missing = candidates.filter((r) => !kept.has(r.id));
-  const reader = visibilityReader(normalized);
+  const structures: KeptStructure[] = [];
+  const reader = visibilityReader(normalized, (runId, structure) => structures.push({ runId, structure }));
   // Each run read now with an answer: its reading's range and place in it.
   const where = new Map<string, { range: ObservedRange; at: number }>();
   if (missing.length) {
@@ -151,7 +162,7 @@ async function readAnalysisRuns(named: readonly NamedRun[], entities: readonly E
     else counted.kept.push({ runId: run.run_id, position });
   }
   const observed = combineVisibility(prepared, [{ obs, store: new MentionStore(prepared.runs.length) }]);
-  return { observed, key, fresh, counted };
+  return { observed, key, fresh, structures, counted };
 }
 
 /**
@@ -230,7 +241,7 @@ async function storeJudgedAnalysis(
   };
   const subject = subjectOf(named, "Visibility");
   const now = new Date();
-  keepAfter(read.key, read.fresh, "a judged analysis");
+  keepAfter(read.key, read.fresh, "a judged analysis", read.structures);
   const job = jobEvent(visibilityJudgeQueued, id, { analysis_id: id, engine });
   const stored = await textTransaction(currentDb(), async (sql) => {
     if (hooks.before && !(await hooks.before(sql))) return null;
@@ -358,7 +369,7 @@ async function storeVisibilityAnalysis(principal: Principal, body: Request, hook
     return { version: created.version, text: made.text };
   });
   // What was read now is kept once the analysis has answered (whether or not a caller's hook refused it).
-  keepAfter(read.key, read.fresh, "an analysis");
+  keepAfter(read.key, read.fresh, "an analysis", read.structures);
   if (!stored) return null;
   const { text } = stored;
   if (text !== null) rememberAnalysisBody(id, `${stored.version}:${principal.user.email}`, "completed", text);

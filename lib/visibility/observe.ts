@@ -10,6 +10,7 @@ import { labelIsProse, NO_LINKS, placeOf, readLinks, renderLinks, type LinkReadi
 import { longestFirst, type Match, type Matcher } from "./matcher";
 import { toNfc, type NfcText } from "./nfc";
 import { analyseTextInto, SentenceBuffer, sentenceAt } from "./text";
+import { decodeStructure, encodeStructure } from "./text-structure";
 
 export type { NotCountedReason };
 
@@ -28,6 +29,8 @@ export type VisibilityRunInput = {
   search_queries: readonly string[];
   /** URLs of the sources the answer cited. */
   cited_urls: readonly string[];
+  /** The answer's structure as kept (./text-structure.ts), when it is: its sentences and links are then not read again. */
+  structure?: Uint8Array | null;
 };
 
 /** One mention (the API's Mention): where an entity's name or alias occurs in one run's answer, and whether it counts. */
@@ -101,6 +104,8 @@ export type ObserveContext = {
   names: { sentence: number; entities: Int32Array };
   /** The answer being read's quotables and its kept mentions with their sentences and whether each counts (emptied, not made, for each run). */
   scratch: { quotables: Quotable[]; kept: Match[]; sentenceOf: number[]; counts: number[] };
+  /** Given the structure of each answer read without a kept one (./text-structure.ts), to keep it; null: not kept. */
+  keepStructure: ((runId: string, structure: Buffer) => void) | null;
 };
 
 /** The entities one of whose domains covers the host of a cited `url` (remembered per URL: runs cite the same pages). */
@@ -120,11 +125,11 @@ function citedEntities(url: string, ctx: ObserveContext): readonly number[] {
 }
 
 /** A fresh context for one analysis. */
-export function observeContext(entities: readonly Entity[], matcher: Matcher): ObserveContext {
+export function observeContext(entities: readonly Entity[], matcher: Matcher, keepStructure: ObserveContext["keepStructure"] = null): ObserveContext {
   const domainOwners = entities
     .flatMap((e, entity) => e.domains.map((domain, index) => ({ domain, entity, index })))
     .sort((a, b) => b.domain.length - a.domain.length || a.entity - b.entity);
-  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer(), domainOwners, citedBy: new Map(), names: { sentence: -1, entities: new Int32Array(entities.length) }, scratch: { quotables: [], kept: [], sentenceOf: [], counts: [] } };
+  return { entities, matcher, promptQuotables: new Map(), queryQuotables: new Map(), sentences: new SentenceBuffer(), domainOwners, citedBy: new Map(), names: { sentence: -1, entities: new Int32Array(entities.length) }, scratch: { quotables: [], kept: [], sentenceOf: [], counts: [] }, keepStructure };
 }
 
 const SENTENCE_LIMIT = 300;
@@ -299,13 +304,20 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
   const nfc = toNfc(run.answer ?? "");
   const text = nfc.text;
   const named = ctx.matcher.find(text);
+  const looked = named.length > 0 || ctx.domainOwners.length > 0;
+  // The answer's structure as kept, when it is and a link or a sentence will be looked at.
+  const known = looked && run.structure ? keptStructure(run.structure, text, ctx) : null;
   // Link spans and the prose's bare domains: where a name is a link, and where a domain names its owner.
-  const links = named.length > 0 || ctx.domainOwners.length > 0 ? readLinks(text) : NO_LINKS;
+  const links = known !== null ? known.links : looked ? readLinks(text) : NO_LINKS;
   const matches = withDomainMentions(named, links, ctx);
   if (matches.length === 0) return;
 
   const spans = links.spans;
-  const structure = analyseTextInto(text, ctx.sentences, spans);
+  const structure = known !== null ? known.structure : analyseTextInto(text, ctx.sentences, spans);
+  if (known === null && ctx.keepStructure !== null) {
+    const bytes = encodeStructure(structure, links);
+    if (bytes !== null) ctx.keepStructure(run.run_id, bytes);
+  }
   let promptQuotable = ctx.promptQuotables.get(run.prompt);
   if (promptQuotable === undefined) {
     promptQuotable = quotable(run.prompt, true);
@@ -393,6 +405,15 @@ function observeInto(run: VisibilityRunInput, base: number, ctx: ObserveContext,
     let known = false;
     for (let j = 0; j < k; j++) if (names.entities[j] === e) known = true;
     if (!known) names.entities[k++] = e;
+  }
+}
+
+/** A kept structure of the answer `text`, or null when it is not one (the answer is then read as if none were kept, and its structure kept again). */
+function keptStructure(bytes: Uint8Array, text: string, ctx: ObserveContext): ReturnType<typeof decodeStructure> | null {
+  try {
+    return decodeStructure(bytes, text, ctx.sentences);
+  } catch {
+    return null;
   }
 }
 

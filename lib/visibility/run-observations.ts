@@ -8,6 +8,9 @@
 // it read). A completed run's answer, searches and sources never change, and the key names the
 // entities exactly (names, aliases, domains, case rule, in order) with the version of the reading
 // rules, so a kept reading is what reading the run again would find, to the byte.
+// Also kept here, in `run_text_structures`: each completed run's answer structure (its sentences,
+// link spans and prose domains: ./text-structure.ts), which no entity changes, so that an analysis
+// for entities nothing was read for matches the answers without walking their characters again.
 import { createHash } from "node:crypto";
 import { arrayParam, defineStatement, text } from "../db/statement";
 import { idsOf } from "../db/ids";
@@ -21,6 +24,10 @@ import { entitiesFromContext, normalizeEntity, type Entity } from "./entities";
 import { entitiesFor } from "./request-entities";
 import { parseBody } from "../http/input";
 import { VISIBILITY_LIMITS, VisibilityAnalysisRequest } from "../schemas/visibility";
+import { readLinks } from "./links";
+import { toNfc } from "./nfc";
+import { analyseText } from "./text";
+import { encodeStructure } from "./text-structure";
 import { MENTION_WIDTH, OBSERVATION_ARRAYS, Observations, REASON_CODES, type MentionStore, type VisibilityRunInput } from "./observe";
 
 /**
@@ -129,11 +136,17 @@ export function readingOf(runId: string, obs: Observations, store: MentionStore,
 
 /**
  * `runs` (each with an answer) read for the (normalised) entities: kept cells where `kept` has
- * them, the others read now; answers their observations in order and the readings made now.
+ * them, the others read now (with their answers' kept structures where given, `keepStructure`
+ * given the others' to keep); answers their observations in order and the readings made now.
  */
-export function observeWithKept(runs: readonly VisibilityRunInput[], entities: readonly Entity[], kept: ReadonlyMap<string, Buffer>): { obs: Observations; fresh: Reading[] } {
+export function observeWithKept(
+  runs: readonly VisibilityRunInput[],
+  entities: readonly Entity[],
+  kept: ReadonlyMap<string, Buffer>,
+  keepStructure: ((runId: string, structure: Buffer) => void) | null = null,
+): { obs: Observations; fresh: Reading[] } {
   const live = runs.filter((run) => !kept.has(run.run_id));
-  const read = live.length > 0 ? visibilityReader(entities).read(live) : null;
+  const read = live.length > 0 ? visibilityReader(entities, keepStructure).read(live) : null;
   const readNow = new Map(live.map((run, at) => [run.run_id, { range: read!, at }]));
   const obs = observationsOf(runs, entities.length, kept, readNow);
   const fresh = [...readNow].map(([id, { range, at }]) => readingOf(id, range.obs, range.store, at));
@@ -273,13 +286,51 @@ const keeping = new Set<Promise<void>>();
  * sorting and writing 10,000 readings' took ~10 ms of the answer's time). readingsKept() waits for
  * every one started (tests; a server's stop need not: nothing is lost that an analysis cannot read again).
  */
-export function keepAfter(key: string, readings: readonly Reading[], what: string): void {
-  if (readings.length === 0) return;
+export function keepAfter(key: string, readings: readonly Reading[], what: string, structures: readonly KeptStructure[] = []): void {
+  if (readings.length === 0 && structures.length === 0) return;
   const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(() => keepReadings(standalone(), key, [...readings].sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0))))
+    .then(async () => {
+      await keepReadings(standalone(), key, [...readings].sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0)));
+      await keepStructures(standalone(), structures);
+    })
     .catch((error) => log.warn(`keeping ${what}'s readings failed; the next analysis reads those runs again`, { error }))
     .finally(() => keeping.delete(done));
   keeping.add(done);
+}
+
+/** An answer's structure to keep (./text-structure.ts). */
+export type KeptStructure = { runId: string; structure: Buffer };
+
+const READ_STRUCTURES = defineStatement({
+  label: "run_text_structures_read",
+  params: ["runs", "rules"],
+  columns: { runId: text("s.run_id"), structure: text("encode(s.structure, 'hex')") },
+  sql: ({ select, p }) => `SELECT ${select} FROM run_text_structures s WHERE s.run_id = ANY(${p.runs}::text[]) AND s.rules = ${p.rules}::int`,
+});
+
+// In run order (two analyses keeping the same runs lock them in the same order); one of other
+// rules, or one that did not read back, is replaced.
+const KEEP_STRUCTURES = defineStatement({
+  label: "run_text_structures_keep",
+  params: ["runs", "rules", "structures"],
+  sql: ({ p }) =>
+    `INSERT INTO run_text_structures (run_id, rules, structure) ` +
+    `SELECT k.run_id, ${p.rules}::int, decode(k.structure, 'hex') FROM unnest(${p.runs}::text[], ${p.structures}::text[]) AS k(run_id, structure) ORDER BY k.run_id ` +
+    `ON CONFLICT (run_id) DO UPDATE SET rules = EXCLUDED.rules, structure = EXCLUDED.structure`,
+});
+
+/** The answers' structures kept under the current rules (READING_RULES) for `runIds`, by run. */
+export async function readStructures(runIds: readonly string[]): Promise<Map<string, Buffer>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await READ_STRUCTURES.query(standalone(), { runs: arrayParam(runIds), rules: READING_RULES });
+  return new Map(rows.map((row) => [row.runId, Buffer.from(row.structure, "hex")]));
+}
+
+/** Keeps answers' structures under the current rules (each run once; any kept before is replaced). */
+export async function keepStructures(sql: SqlSession, structures: readonly KeptStructure[]): Promise<void> {
+  if (structures.length === 0) return;
+  const byRun = new Map(structures.map((s) => [s.runId, s.structure]));
+  await KEEP_STRUCTURES.query(sql, { runs: arrayParam([...byRun.keys()]), rules: READING_RULES, structures: arrayParam([...byRun.values()].map((b) => b.toString("hex"))) });
 }
 
 /** Resolves once every reading keepAfter started is kept (or failed). */
@@ -315,10 +366,18 @@ export async function storeMentions(
   }
 }
 
+/** An answer's structure as kept (./text-structure.ts): its NFC text's sentences and links. */
+function structureOf(answer: string): Buffer | null {
+  const text = toNfc(answer).text;
+  const links = readLinks(text);
+  return encodeStructure(analyseText(text, links.spans), links);
+}
+
 /**
- * Reads a run that has just completed for the entities an analysis of it is likely to track (its
- * project's brands and competitors; the entities of the project's active monitors) and
- * keeps the readings. Best effort: a failure is logged, and an analysis reads the run itself.
+ * Keeps the structure of a run that has just completed (every one with an answer), reads it for
+ * the entities an analysis of it is likely to track (its project's brands and competitors; the
+ * entities of the project's active monitors) and keeps the readings. Best effort: a failure is
+ * logged, and an analysis reads the run itself.
  */
 export async function observeFinishedRun(runId: string): Promise<void> {
   try {
@@ -336,15 +395,19 @@ export async function observeFinishedRun(runId: string): Promise<void> {
       const given = monitorEntities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive }));
       lists.push(entitiesFor(parseBody(VisibilityAnalysisRequest, { ids: [run.id], entities: given }), null));
     }
-    if (lists.length === 0) return;
     const [texts] = await readRunTexts([run.id]);
     if (!texts) return;
+    // Its answer's structure, which no entity changes, kept for every analysis of it to come.
+    const structure = hasAnswer(texts) ? structureOf(texts.answer!) : null;
+    if (structure !== null) await keepStructures(standalone(), [{ runId: run.id, structure }]);
+    if (lists.length === 0) return;
     const input = {
       ...run,
       run_id: run.id,
       answer: texts.answer,
       search_queries: (texts.queries ?? []).filter((q): q is string => typeof q === "string"),
       cited_urls: (texts.cited ?? []).filter((u): u is string => typeof u === "string"),
+      structure,
     };
     const seen = new Set<string>();
     for (const list of lists) {

@@ -40,7 +40,10 @@ import { wilsonInterval } from "@/lib/stats";
 import { VisibilityAnalysis, type EntityInput } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { entitiesFromContext, normalizeEntity } from "@/lib/visibility/entities";
-import { KEPT_SAMPLE, readKept, readingKey, readingsKept } from "@/lib/visibility/run-observations";
+import { KEPT_SAMPLE, READING_RULES, readKept, readingKey, readingsKept } from "@/lib/visibility/run-observations";
+import { NO_LINKS } from "@/lib/visibility/links";
+import { toNfc } from "@/lib/visibility/nfc";
+import { encodeStructure } from "@/lib/visibility/text-structure";
 import { domainNameOf } from "@/lib/schemas/projects";
 import { computeVisibilityAnalysis, type VisibilityRunInput } from "@/lib/visibility";
 import { useTestDatabase } from "../helpers/app";
@@ -726,6 +729,63 @@ describe("readings kept (docs/decisions.md \"Readings kept\")", () => {
     const alone = await analyse(alice.cliToken, { ids: [ids.a, ids.fanout, ids.c], entities });
     expect(figures(read.body)).toEqual(figures(alone.body));
     expect(read.body.rows[0]).toMatchObject({ name: "HubSpot", runs_mentioning: untouched.body.rows[0].runs_mentioning - 1 });
+  });
+});
+
+describe("answers' structures kept (docs/decisions.md \"Answers' structures kept\")", () => {
+  type Kept = { run_id: string; rules: number; structure: string };
+  const structures = (runIds: string[]) =>
+    db().$queryRawUnsafe<Kept[]>(`SELECT run_id, rules, encode(structure, 'hex') AS structure FROM run_text_structures WHERE run_id = ANY($1::text[]) ORDER BY run_id`, runIds);
+  const setStructure = (runId: string, rules: number, hex: string) =>
+    db().$executeRawUnsafe(`UPDATE run_text_structures SET rules = $2, structure = decode($3, 'hex') WHERE run_id = $1`, runId, rules, hex);
+  const rows = (a: any) => ({ totals: a.totals, rows: a.rows });
+  // New entities each time (an alias no answer contains), so that no kept reading stands in for reading the answers.
+  let n = 0;
+  const fresh = () => ENTITIES.map((e) => (e.name === "Capterra" ? { ...e, aliases: [`Capterra Structure ${++n}`] } : e));
+  const named = () => [ids.a, ids.b, ids.c, ids.fanout];
+
+  it("keeps each answer's structure as its run finishes, and an analysis for new entities reads it back to the figures reading the answers gives", async () => {
+    const answered = [ids.aRun, ids.b, order[2]!, ids.d1, ids.d2];
+    // The failed run and the blank answer have none.
+    const kept = await structures([...answered, order[5]!, order[6]!]);
+    expect(kept.map((k) => k.run_id)).toEqual([...answered].sort());
+    expect(kept.every((k) => k.rules === READING_RULES && k.structure.length > 0)).toBe(true);
+    const res = await analyse(alice.cliToken, { ids: named(), entities: fresh() });
+    expect(res.status).toBe(201);
+    const inputs = await inputsFromApi(alice.cliToken, res.body.run_ids);
+    const { mentions: computed, ...expected } = computeVisibilityAnalysis(inputs, { entities: res.body.entities });
+    expect(rows(res.body)).toEqual(rows({ ...expected, rows: expected.rows.map((row) => ({ ...row, sentiment: null })) }));
+    const page = (await mentions(alice.cliToken, res.body.id, { limit: 200 })).body.items;
+    expect(page.map(({ sentence: _, ...m }: any) => m)).toEqual(computed.map(({ sentence: _, ...m }) => m));
+  });
+
+  it("reads the kept structure, not the answer: one saying A's answer is one sentence of list item 7 gives A's mentions that item", async () => {
+    const [original] = await structures([ids.aRun]);
+    const [input] = await inputsFromApi(alice.cliToken, [ids.aRun]);
+    const length = toNfc(input!.answer!).text.length;
+    const oneItem = encodeStructure({ count: 1, starts: Int32Array.of(0), ends: Int32Array.of(length), words: Int32Array.of(10), listRanks: Int32Array.of(7), totalWords: 10 }, NO_LINKS)!;
+    await setStructure(ids.aRun, READING_RULES, oneItem.toString("hex"));
+    try {
+      const res = await analyse(alice.cliToken, { ids: named(), entities: fresh() });
+      const ofA = (await mentions(alice.cliToken, res.body.id, { limit: 200 })).body.items.filter((m: any) => m.run_id === ids.aRun);
+      expect(ofA.length).toBeGreaterThan(0);
+      expect(ofA.every((m: any) => m.list_rank === 7)).toBe(true);
+    } finally {
+      await setStructure(ids.aRun, original!.rules, original!.structure);
+    }
+  });
+
+  it("reads the answer again where the kept structure is not one of it, or of other rules, and keeps its structure in its place", async () => {
+    const [original] = await structures([ids.aRun]);
+    const base = await analyse(alice.cliToken, { ids: named(), entities: fresh() });
+    for (const [rules, hex] of [[READING_RULES, "00"], [READING_RULES, "01"], [READING_RULES + 1, original!.structure]] as const) {
+      await setStructure(ids.aRun, rules, hex);
+      const res = await analyse(alice.cliToken, { ids: named(), entities: fresh() });
+      expect(res.status).toBe(201);
+      expect(rows(res.body)).toEqual(rows(base.body));
+      await readingsKept();
+      expect(await structures([ids.aRun])).toEqual([original]);
+    }
   });
 });
 

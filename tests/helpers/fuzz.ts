@@ -12,6 +12,7 @@ import { ERROR_CODES, ERROR_STATUS } from "@/lib/http/errors";
 import type { EndpointDefinition } from "@/lib/schemas/endpoint";
 import { endpoints } from "@/lib/schemas/registry";
 import { createWorkspace } from "@/lib/schemas/workspaces";
+import { readingsKept } from "@/lib/visibility/run-observations";
 import { LocalDriver, localDriver } from "@/lib/work/local-driver";
 import { noCapacityDriver } from "./drivers";
 import { dbFingerprint, fingerprintChanges } from "./fingerprint";
@@ -216,7 +217,8 @@ export type Transport = {
   onTheWire?(c: FuzzCase): { status: number[]; why: string } | undefined;
 };
 
-export const inProcess: Transport = { send: (target, c) => send(target.handler, c.request) };
+/** In this process: settled once the readings and answers' structures analyses keep after answering are kept (lib/visibility/run-observations.ts). */
+export const inProcess: Transport = { send: (target, c) => send(target.handler, c.request), settle: readingsKept };
 
 /** Node.js's default limit on a request's head (request line and headers): above it, Node answers 431 itself. */
 const NODE_MAX_HEAD_BYTES = 16 * 1024;

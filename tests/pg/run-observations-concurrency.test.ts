@@ -1,6 +1,7 @@
 // Readings kept (lib/visibility/run-observations.ts) on a PostgreSQL server: many analyses at once
 // of the same runs for entities nothing was read for each read the answers, keep their readings
-// once they have answered (each run once per entities: a second writer's rows are the first's),
+// once they have answered (each run once per entities: a second writer's rows are the first's)
+// and their answers' structures (each run once, whoever writes last),
 // and answer the same figures and mentions; the next one adds up what they kept, to the same
 // figures again.
 import { describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ import { resetConfig } from "@/lib/config/env";
 import { db } from "@/lib/db/client";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { createProject } from "@/lib/projects/create";
-import { readingKey, readingsKept } from "@/lib/visibility/run-observations";
+import { READING_RULES, readingKey, readingsKept } from "@/lib/visibility/run-observations";
 import { usePostgresDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { person } from "../helpers/people";
@@ -48,12 +49,20 @@ describe("readings kept on PostgreSQL", () => {
       { name: "Salesforce", role: "competitor" },
     ];
     const body = { ids: batches, entities };
+    // Their answers' structures, kept as they finished, dropped: each of the 8 reads and keeps them again, at once.
+    // (The prompt-run job keeps them in a step after its run completed: waited for.)
+    const runs = `SELECT id FROM runs WHERE batch_id = ANY($1::text[])`;
+    const keptSoFar = async () => (await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM run_text_structures WHERE run_id IN (${runs})`, batches))[0]!.n;
+    for (let i = 0; i < 200 && (await keptSoFar()) < 9; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await db().$executeRawUnsafe(`DELETE FROM run_text_structures WHERE run_id IN (${runs})`, batches)).toBe(9);
     const answers = await Promise.all(Array.from({ length: 8 }, () => call(postVisibility, "POST", "/visibility-analyses", { token: alice.cliToken, body })));
     for (const a of answers) expect(a.status, a.text).toBe(201);
     const key = readingKey(answers[0]!.body.entities);
     await readingsKept();
     const kept = await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM run_observations WHERE matcher = $1`, key);
     expect(kept[0]!.n).toBe(9);
+    const structures = await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM run_text_structures WHERE run_id IN (${runs}) AND rules = $2`, batches, READING_RULES);
+    expect(structures[0]!.n).toBe(9);
 
     const figures = (a: any) => JSON.stringify([a.totals, a.rows, a.excluded_runs]);
     const page = async (id: string) => JSON.stringify((await call(mentionsRoute, "GET", `/analyses/${id}/mentions`, { token: alice.cliToken, params: { analysis_id: id }, query: { limit: 200 } })).body.items);
