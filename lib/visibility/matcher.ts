@@ -146,6 +146,8 @@ export function buildMatcher(entities: readonly Entity[]): Matcher {
     });
   });
   const scans = [folded.length ? new TermScan(folded, false) : null, exact.length ? new TermScan(exact, true) : null].filter((s) => s !== null);
+  // No name or alias with a letter or digit ("🭏"): nothing to find by name; the entities' domains still count.
+  if (scans.length === 0) return { find: () => [] };
   if (scans.length === 1) return { find: (text) => scans[0]!.find(text) };
   const [first, second] = scans as [TermScan, TermScan];
   return { find: (text) => mergeScans(first.find(text), second.find(text)) };

@@ -298,3 +298,16 @@ test("names inside citation links and URLs are not counted; a bare domain is; se
   expect(csv.code, csv.stderr).toBe(0);
   expect(csv.stdout.trim().split("\n").map((l) => JSON.parse(l).reason)).toEqual(["link"]);
 });
+
+test("an entity whose name has no letter or digit is tracked by its domains alone", async () => {
+  test.setTimeout(120_000);
+  const queued = await api("POST", "/prompts", { prompt: `crm pricing ${directive(LINKED)}`, engines: ["chatgpt"], project: projectId });
+  expect(queued.status).toBe(202);
+  await expect.poll(async () => (await api("GET", `/batches/${queued.body.batch.id}?wait=30`)).body.batch.status, { timeout: 60_000 }).toBe("completed");
+  // No name to match (the matcher has no term at all), only the domain in the prose.
+  const created = await api("POST", "/visibility-analyses", { ids: [queued.body.batch.id], entities: [{ name: "🭏", role: "brand", domains: ["pipedrive.com"] }] });
+  expect(created.status, created.text).toBe(201);
+  expect(created.body.rows).toMatchObject([{ name: "🭏", runs: 1, runs_mentioning: 1, mentions: 1 }]);
+  const listed = await api("GET", `/analyses/${created.body.id}/mentions`);
+  expect(listed.body.items.map((m: { alias: string; counted: boolean }) => [m.alias, m.counted])).toEqual([["pipedrive.com", true]]);
+});

@@ -283,6 +283,15 @@ describe("matching visibility-v1", () => {
   };
   const e = (name: string, aliases: string[] = [], case_sensitive = false): Entity => ({ name, role: "competitor", aliases, domains: [], case_sensitive });
 
+  it("finds nothing by name for entities whose names have no letter or digit, and their domains still count", () => {
+    expect(find([e("🭏"), e("★", ["—"], true)], "🭏 and ★ — everywhere.")).toEqual([]);
+    const analysis = computeVisibilityAnalysis(
+      [{ run_id: "dr_1", engine: "chatgpt", country: null, prompt: "crm", status: "completed", kind: "prompt", answer: "See pipedrive.com for prices.", search_queries: [], cited_urls: ["https://www.pipedrive.com/en/pricing"] }],
+      { entities: [{ name: "🭏", role: "brand", aliases: [], domains: ["pipedrive.com"], case_sensitive: false }] },
+    );
+    expect(analysis.rows[0]).toMatchObject({ name: "🭏", runs: 1, runs_mentioning: 1, runs_citing: 1, mentions: 1 });
+  });
+
   it("matches whole words only, in any case, Unicode-aware", () => {
     expect(find([e("Acme")], "Acme, ACME's and acme! Not Acmeville, acme_x, xacme or Acme2.")).toEqual([
       [0, "Acme", "Acme"],
