@@ -78,9 +78,11 @@ function unstorableRule(text: string): string | null {
   return found[0] === "\u0000" ? "must not contain NUL (U+0000)" : "must not contain an unpaired surrogate (half of a UTF-16 pair)";
 }
 
+const PROTO = "__proto__";
+
 /**
- * Every string of `value` (field names too) that no stored text may hold, as "field: rule", up to
- * ten. Walked with a stack, not recursion: a 1 MiB body can nest half a million levels deep.
+ * Every string of `value` (field names too) that no stored text may hold, and every field named
+ * "__proto__" (which a map parsed from it would drop), as "field: rule", up to ten. Walked with a stack, not recursion: a 1 MiB body can nest half a million levels deep.
  */
 export function unstorableStrings(value: unknown, where: string): string[] {
   // Each entry points at its parent, so the path is spelt out only for what is reported.
@@ -105,6 +107,11 @@ export function unstorableStrings(value: unknown, where: string): string[] {
       const entries = Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!;
+        if (key === PROTO) {
+          // JSON.parse keeps it as a field, but any object built from it (a parsed map) would drop it unseen.
+          problems.push(`${pathTo({ value: child, key, parent: item })}: "__proto__" may not name a field (it would be dropped, not stored)`);
+          continue;
+        }
         const rule = unstorableRule(key);
         if (rule) problems.push(`${pathTo(item)}: field names ${rule}`);
         else stack.push({ value: child, key, parent: item });

@@ -56,9 +56,9 @@ export const DomainName = z
 export const CONTEXT_LIMITS = { aliases: 20, domains: 20 } as const;
 
 const ALIASES_DESCRIPTION =
-  "Other names of a brand or competitor, by its name as `brands` or `competitors` give it (\"HubSpot\": [\"HubSpot CRM\"]); a visibility analysis counts them as the entity. A key that names no brand or competitor is refused.";
+  "Other names of a brand or competitor, by its name as `brands` or `competitors` give it (\"HubSpot\": [\"HubSpot CRM\"]); a visibility analysis counts them as the entity. A key that names no brand or competitor is refused, as is a key \"__proto__\" (in any object of a request).";
 const COMPETITOR_DOMAINS_DESCRIPTION =
-  "A competitor's domains, by its name as `competitors` gives it; a visibility analysis counts a cited page on them (or a subdomain) as citing it. A key that names no competitor is refused.";
+  "A competitor's domains, by its name as `competitors` gives it; a visibility analysis counts a cited page on them (or a subdomain) as citing it. A key that names no competitor is refused, as is a key \"__proto__\" (in any object of a request).";
 
 const projectContextFields = {
   primary_domain: DomainName.nullable().optional(),

@@ -82,3 +82,17 @@ test("a sign-in address holding NUL is next-auth's sign-in error, not a 500", as
   expect(response.status()).toBe(200);
   expect((await response.json()).url).toContain("error=EmailSignin");
 });
+
+test("a field named __proto__ in a JSON body is refused, naming it, not dropped unseen", async ({ request }) => {
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  // Raw text: a JavaScript object literal would make "__proto__" its prototype, not a field.
+  const body = '{"name":"Proto","context":{"competitors":["Zoho CRM"],"competitor_domains":{"__proto__":["evil.example"],"Zoho CRM":["zoho.com"]}}}';
+  const created = await request.post("/api/v1/projects", { headers, data: body });
+  expect(created.status()).toBe(400);
+  expect((await created.json()).error).toMatchObject({
+    code: "invalid_request",
+    message: 'context.competitor_domains.__proto__: "__proto__" may not name a field (it would be dropped, not stored)',
+  });
+  const listed = await (await request.get("/api/v1/projects", { headers })).json();
+  expect(listed.items.map((p: { name: string }) => p.name)).not.toContain("Proto");
+});

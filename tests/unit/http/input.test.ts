@@ -39,6 +39,14 @@ describe("unstorableStrings", () => {
     expect(problem!.length).toBeLessThan(300);
   });
 
+  it("names a field called __proto__, at any depth: a map parsed from the body would drop it unseen", () => {
+    const value = JSON.parse('{"context":{"competitor_domains":{"__proto__":["x.com"],"Zoho":["zoho.com"]}},"list":[{"__proto__":1}]}');
+    expect(unstorableStrings(value, "request body")).toEqual([
+      'context.competitor_domains.__proto__: "__proto__" may not name a field (it would be dropped, not stored)',
+      'list[0].__proto__: "__proto__" may not name a field (it would be dropped, not stored)',
+    ]);
+  });
+
   it("reports at most ten", () => {
     expect(unstorableStrings(Array.from({ length: 50 }, () => "\u0000"), "q")).toHaveLength(10);
   });
