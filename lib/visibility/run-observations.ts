@@ -290,10 +290,12 @@ export function keepAfter(key: string, readings: readonly Reading[], what: strin
   if (readings.length === 0 && structures.length === 0) return;
   const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
     .then(async () => {
-      await keepReadings(standalone(), key, [...readings].sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0)));
-      await keepStructures(standalone(), structures);
+      // Side by side, each on its own: one failing leaves the other kept.
+      const sorted = [...readings].sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
+      const [a, b] = await Promise.allSettled([keepReadings(standalone(), key, sorted), keepStructures(standalone(), structures)]);
+      for (const settled of [a, b]) if (settled.status === "rejected") throw settled.reason;
     })
-    .catch((error) => log.warn(`keeping ${what}'s readings failed; the next analysis reads those runs again`, { error }))
+    .catch((error) => log.warn(`keeping ${what}'s readings or answers' structures failed; the next analysis reads those runs again`, { error }))
     .finally(() => keeping.delete(done));
   keeping.add(done);
 }
