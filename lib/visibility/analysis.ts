@@ -8,7 +8,7 @@ import type { DiscoveredEntity, EntitySentiment, EntityVisibility, JudgeAgreemen
 import { normalizeEntity, type Entity } from "./entities";
 import { groupFigures, groupSums } from "./figures";
 import { buildMatcher } from "./matcher";
-import { MentionStore, mentionRows, Observations, observeContext, observeRun, type MatchingMethod, type MentionRow, type VisibilityRunInput } from "./observe";
+import { MentionStore, mentionRows, Observations, observeContext, observeRun, type KeepStructure, type MatchingMethod, type MentionRow, type VisibilityRunInput } from "./observe";
 
 export const VISIBILITY_METHOD = "visibility-v2";
 
@@ -128,7 +128,7 @@ export function observeRange(runs: readonly VisibilityRunInput[], entities: read
  * on consecutive ranges of the counted runs (each with an answer, in order), the ranges then
  * joined by combineVisibility. What the service does while the database sends the next part.
  */
-export function visibilityReader(entities: readonly Entity[], keepStructure: ((runId: string, structure: Buffer) => void) | null = null) {
+export function visibilityReader(entities: readonly Entity[], keepStructure: KeepStructure | null = null) {
   const ctx = observeContext(entities, buildMatcher(entities), keepStructure);
   return {
     read(runs: readonly VisibilityRunInput[]): ObservedRange {

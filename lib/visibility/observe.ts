@@ -105,8 +105,11 @@ export type ObserveContext = {
   /** The answer being read's quotables and its kept mentions with their sentences and whether each counts (emptied, not made, for each run). */
   scratch: { quotables: Quotable[]; kept: Match[]; sentenceOf: number[]; counts: number[] };
   /** Given the structure of each answer read without a kept one (./text-structure.ts), to keep it; null: not kept. */
-  keepStructure: ((runId: string, structure: Buffer) => void) | null;
+  keepStructure: KeepStructure | null;
 };
+
+/** Where a reader hands the structure of each answer it read without a kept one (./text-structure.ts). */
+export type KeepStructure = (runId: string, structure: Buffer) => void;
 
 /** The entities one of whose domains covers the host of a cited `url` (remembered per URL: runs cite the same pages). */
 function citedEntities(url: string, ctx: ObserveContext): readonly number[] {
@@ -125,7 +128,7 @@ function citedEntities(url: string, ctx: ObserveContext): readonly number[] {
 }
 
 /** A fresh context for one analysis. */
-export function observeContext(entities: readonly Entity[], matcher: Matcher, keepStructure: ObserveContext["keepStructure"] = null): ObserveContext {
+export function observeContext(entities: readonly Entity[], matcher: Matcher, keepStructure: KeepStructure | null = null): ObserveContext {
   const domainOwners = entities
     .flatMap((e, entity) => e.domains.map((domain, index) => ({ domain, entity, index })))
     .sort((a, b) => b.domain.length - a.domain.length || a.entity - b.entity);

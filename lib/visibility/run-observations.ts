@@ -28,7 +28,7 @@ import { readLinks } from "./links";
 import { toNfc } from "./nfc";
 import { analyseText } from "./text";
 import { encodeStructure } from "./text-structure";
-import { MENTION_WIDTH, OBSERVATION_ARRAYS, Observations, REASON_CODES, type MentionStore, type VisibilityRunInput } from "./observe";
+import { MENTION_WIDTH, OBSERVATION_ARRAYS, Observations, REASON_CODES, type KeepStructure, type MentionStore, type VisibilityRunInput } from "./observe";
 
 /**
  * The version of the reading rules (matching, link spans, sentences, the echo and absence guards,
@@ -143,7 +143,7 @@ export function observeWithKept(
   runs: readonly VisibilityRunInput[],
   entities: readonly Entity[],
   kept: ReadonlyMap<string, Buffer>,
-  keepStructure: ((runId: string, structure: Buffer) => void) | null = null,
+  keepStructure: KeepStructure | null = null,
 ): { obs: Observations; fresh: Reading[] } {
   const live = runs.filter((run) => !kept.has(run.run_id));
   const read = live.length > 0 ? visibilityReader(entities, keepStructure).read(live) : null;

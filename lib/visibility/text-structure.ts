@@ -109,9 +109,16 @@ export function decodeStructure(bytes: Uint8Array, text: string, sentences: Sent
   const within = (start: number, end: number) => {
     if (end > n || start > end) throw new Error("a kept text structure reaches past its answer");
   };
+  // A count is checked against the bytes left (each item takes at least `width` of them) before
+  // anything is made for it: a corrupt count would otherwise ask for gigabytes.
+  const countOf = (width: number) => {
+    const count = r.get();
+    if (count * width > bytes.length - r.at) throw new Error("a kept text structure counts more than it holds");
+    return count;
+  };
   sentences.count = 0;
   sentences.totalWords = 0;
-  const count = r.get();
+  const count = countOf(4);
   let at = 0;
   for (let s = 0; s < count; s++) {
     const start = at + r.get();
@@ -120,7 +127,7 @@ export function decodeStructure(bytes: Uint8Array, text: string, sentences: Sent
     sentences.push(start, end, r.get(), r.get());
     at = start;
   }
-  const spanCount = r.get();
+  const spanCount = countOf(4);
   const spans: LinkSpans = { count: spanCount, start: new Int32Array(spanCount), end: new Int32Array(spanCount), labelStart: new Int32Array(spanCount), labelEnd: new Int32Array(spanCount) };
   at = 0;
   for (let k = 0; k < spanCount; k++) {
@@ -132,7 +139,7 @@ export function decodeStructure(bytes: Uint8Array, text: string, sentences: Sent
     within(start, spans.end[k]!);
     at = start;
   }
-  const domainCount = r.get();
+  const domainCount = countOf(2);
   const domains = { count: domainCount, start: new Int32Array(domainCount), end: new Int32Array(domainCount), host: [] as string[] };
   at = 0;
   for (let d = 0; d < domainCount; d++) {

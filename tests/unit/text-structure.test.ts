@@ -71,7 +71,7 @@ describe("an answer's structure kept", () => {
     expect(Math.max(...sizes)).toBeLessThan(0.2);
   });
 
-  it("refuses bytes that are not a kept structure of that answer: cut short, longer, of another layout, or reaching past it", () => {
+  it("refuses bytes that are not a kept structure of that answer: cut short, longer, of another layout, reaching past it, or counting more than they hold", () => {
     const { text, links, structure } = read(WRITTEN[3]!);
     const bytes = encodeStructure(structure, links)!;
     const buffer = new SentenceBuffer();
@@ -81,5 +81,7 @@ describe("an answer's structure kept", () => {
     otherLayout[0] = 2;
     expect(() => decodeStructure(otherLayout, text, buffer)).toThrow(/another layout/);
     expect(() => decodeStructure(bytes, text.slice(0, 40), buffer)).toThrow(/past its answer/);
+    // A count far beyond the bytes that follow (here 2^28 sentences) is refused before anything is made for it.
+    expect(() => decodeStructure(Buffer.from([1, 0x80, 0x80, 0x80, 0x80, 0x01, 0]), text, buffer)).toThrow(/counts more than it holds/);
   });
 });
