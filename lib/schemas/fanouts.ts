@@ -25,7 +25,10 @@ export const FanoutPromptSource = z
   .strictObject({
     kind: z.enum(["question"]).default("question").describe("What the prompt came from; `question` (the default)."),
     analysis_id: idOf("fa").describe("A questions analysis of the fanout's workspace."),
-    question_id: z.string().meta({ pattern: "^q[1-9][0-9]*$" }).describe("One of that analysis's question ids (`q1`, `q2`, …)."),
+    question_id: z
+      .string()
+      .regex(/^q[1-9][0-9]{0,5}$/, { error: "must be a question id of the analysis: q followed by its number, such as q3" })
+      .describe("One of that analysis's question ids (`q1`, `q2`, …)."),
   })
   .meta({ id: "FanoutPromptSource", description: "Records that a prompt came from a questions analysis. An `analysis_id` that is no questions analysis of the workspace, or a `question_id` it does not have, is refused with 400 naming the prompt." });
 

@@ -299,6 +299,13 @@ describe("POST /fanouts", () => {
     const malformed = await create(alice.cliToken, { prompts: [{ text: "x", source: { analysis_id: "ca_nope", question_id: "q1" } }], project: aliceProject });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.message).toMatch(/^prompts\[0\]\.source\.analysis_id: /);
+    // A question id that is no question id at all is refused by its shape, without being repeated:
+    // a megabyte of it once came back in the message.
+    for (const questionId of ["é".repeat(500_000), "Q1", "q0", "q1 "]) {
+      const misshapen = await create(alice.cliToken, { prompts: [{ text: "x", source: { analysis_id: analysis.id, question_id: questionId } }], project: aliceProject });
+      expect(misshapen.status).toBe(400);
+      expect(misshapen.body.error.message).toBe("prompts[0].source.question_id: must be a question id of the analysis: q followed by its number, such as q3");
+    }
 
     const good = await create(alice.cliToken, {
       prompts: [{ text: "What is a CRM?", source: { analysis_id: analysis.id, question_id: "q1" } }, { text: "plain" }],

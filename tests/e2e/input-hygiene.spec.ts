@@ -96,3 +96,21 @@ test("a field named __proto__ in a JSON body is refused, naming it, not dropped 
   const listed = await (await request.get("/api/v1/projects", { headers })).json();
   expect(listed.items.map((p: { name: string }) => p.name)).not.toContain("Proto");
 });
+
+test("a prompt's question id of another shape is refused by its shape, not repeated back in the message", async ({ request }) => {
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const project = (await (await request.post("/api/v1/projects", { headers, data: { name: "Question ids" } })).json()).id;
+  // A questions analysis of the project: before, a question id it does not have came back whole in the message.
+  const asked = await (await request.post("/api/v1/questions", { headers, data: { topic: "crm for agencies", count: 3, project } })).json();
+  const answered = await (await request.get(`/api/v1/analyses/${asked.id}?wait=30`, { headers })).json();
+  expect(answered.status).toBe("completed");
+  const analysis = asked.id;
+  for (const questionId of ["Q1", "é".repeat(100_000)]) {
+    const prompts = [{ text: "which crm", source: { analysis_id: analysis, question_id: questionId } }];
+    for (const path of ["/api/v1/fanouts", "/api/v1/fanouts/estimate"]) {
+      const refused = await request.post(path, { headers, data: { prompts, engines: ["chatgpt"], runs: 1, project } });
+      expect(refused.status(), path).toBe(400);
+      expect((await refused.json()).error.message, path).toBe("prompts[0].source.question_id: must be a question id of the analysis: q followed by its number, such as q3");
+    }
+  }
+});

@@ -180,7 +180,7 @@ export type Expectation = "any" | "400" | "404";
 /** The random numbers a case draws besides its valid input, which pick where and how to mutate. */
 export type Draw = { base: Record<string, unknown>; a: number; b: number; c: number; flag: boolean };
 
-export type Mutated = { mutation: string; expect: Expectation; field?: string; body?: Uint8Array; contentType?: string; search?: string };
+export type Mutated = { mutation: string; expect: Expectation; field?: string; enclosing?: string[]; body?: Uint8Array; contentType?: string; search?: string };
 
 export const BODY_MUTATIONS = [
   "valid", "wrong type", "missing field", "unknown field", "huge string", "body over the limit", "deep nesting", "NUL",
@@ -199,6 +199,12 @@ type Slot = { path: Path; node: Node | undefined; branch: Node | undefined; requ
 const pick = <T>(list: readonly T[], n: number): T => list[n % list.length]!;
 const show = (path: Path) => path.reduce<string>((s, p) => (typeof p === "number" ? `${s}[${p}]` : `${s}.${p}`), "body");
 const leafName = (path: Path) => [...path].reverse().find((p): p is string => typeof p === "string");
+/**
+ * The objects holding the field at `path`, as the API's messages write paths (`judge.discover`,
+ * `prompts[0]`): a 400 that refuses one of them as a whole (`judge.discover: is not available on
+ * monitors`) names the field's place too.
+ */
+const enclosingOf = (path: Path) => path.slice(1).map((_, k) => show(path.slice(0, k + 1)).replace(/^body\.?/, ""));
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function valueType(v: unknown): string {
@@ -269,15 +275,16 @@ export function mutateBody(kind: string, d: Draw, schema: Schema, round: number)
   const { defs } = schema;
   const base = d.base;
   const slots = slotsOf(base, schema.root, defs);
-  const json: Json = (value, mutation, expect, field) => ({
+  const json: Json = (value, mutation, expect, field, enclosing) => ({
     body: serialize(value),
     contentType: "application/json",
     mutation,
     expect,
     field,
+    enclosing,
   });
-  /** Refused: 400 naming the field at `path`. */
-  const refuse = (value: unknown, path: Path, mutation: string) => json(value, mutation, "400", leafName(path));
+  /** Refused: 400 naming the field at `path` (or an object holding it, refused as a whole). */
+  const refuse = (value: unknown, path: Path, mutation: string) => json(value, mutation, "400", leafName(path), enclosingOf(path));
   const raw = (text: string | Uint8Array, mutation: string, expect: Expectation): Mutated => ({
     body: typeof text === "string" ? encoder.encode(text) : text,
     contentType: "application/json",
@@ -442,7 +449,7 @@ export function mutateBody(kind: string, d: Draw, schema: Schema, round: number)
 }
 
 /** A number, a list's length or a string's length (in code points) at, or just past, its bounds. */
-type Json = (value: unknown, mutation: string, expect: Expectation, field?: string) => Mutated;
+type Json = (value: unknown, mutation: string, expect: Expectation, field?: string, enclosing?: string[]) => Mutated;
 
 function boundsMutation(d: Draw, slots: Slot[], base: unknown, json: Json): Mutated {
   const hasBounds = (b: Node | undefined) =>
