@@ -318,7 +318,10 @@ const KEEP_STRUCTURES = defineStatement({
   sql: ({ p }) =>
     `INSERT INTO run_text_structures (run_id, rules, structure) ` +
     `SELECT k.run_id, ${p.rules}::int, decode(k.structure, 'hex') FROM unnest(${p.runs}::text[], ${p.structures}::text[]) AS k(run_id, structure) ORDER BY k.run_id ` +
-    `ON CONFLICT (run_id) DO UPDATE SET rules = EXCLUDED.rules, structure = EXCLUDED.structure`,
+    // A row that already says the same is left as it is: concurrent keepers of the same runs (two
+    // analyses reading them at once) write nothing twice.
+    `ON CONFLICT (run_id) DO UPDATE SET rules = EXCLUDED.rules, structure = EXCLUDED.structure ` +
+    `WHERE run_text_structures.rules IS DISTINCT FROM EXCLUDED.rules OR run_text_structures.structure IS DISTINCT FROM EXCLUDED.structure`,
 });
 
 /** The answers' structures kept under the current rules (READING_RULES) for `runIds`, by run. */
@@ -328,7 +331,7 @@ export async function readStructures(runIds: readonly string[]): Promise<Map<str
   return new Map(rows.map((row) => [row.runId, Buffer.from(row.structure, "hex")]));
 }
 
-/** Keeps answers' structures under the current rules (each run once; any kept before is replaced). */
+/** Keeps answers' structures under the current rules (each run once; any kept before that differs is replaced). */
 export async function keepStructures(sql: SqlSession, structures: readonly KeptStructure[]): Promise<void> {
   if (structures.length === 0) return;
   const byRun = new Map(structures.map((s) => [s.runId, s.structure]));

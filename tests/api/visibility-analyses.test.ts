@@ -40,7 +40,8 @@ import { wilsonInterval } from "@/lib/stats";
 import { VisibilityAnalysis, type EntityInput } from "@/lib/schemas/visibility";
 import { analyseVisibility } from "@/lib/visibility/create";
 import { entitiesFromContext, normalizeEntity } from "@/lib/visibility/entities";
-import { KEPT_SAMPLE, READING_RULES, readKept, readingKey, readingsKept } from "@/lib/visibility/run-observations";
+import { KEPT_SAMPLE, READING_RULES, keepStructures, readKept, readingKey, readingsKept } from "@/lib/visibility/run-observations";
+import { standalone } from "@/lib/db/sql";
 import { NO_LINKS } from "@/lib/visibility/links";
 import { toNfc } from "@/lib/visibility/nfc";
 import { encodeStructure } from "@/lib/visibility/text-structure";
@@ -786,6 +787,19 @@ describe("answers' structures kept (docs/decisions.md \"Answers' structures kept
       await readingsKept();
       expect(await structures([ids.aRun])).toEqual([original]);
     }
+  });
+
+  it("leaves a kept structure as it is when the same one is kept again (two analyses reading a run at once), and replaces one that differs", async () => {
+    const versions = () => db().$queryRawUnsafe<{ run_id: string; v: string }[]>(`SELECT run_id, xmin::text AS v FROM run_text_structures WHERE run_id = ANY($1::text[]) ORDER BY run_id`, [ids.aRun, ids.b]);
+    const before = await versions();
+    const kept = await structures([ids.aRun, ids.b]);
+    const again = kept.map((k) => ({ runId: k.run_id, structure: Buffer.from(k.structure, "hex") }));
+    await keepStructures(standalone(), again);
+    expect(await versions()).toEqual(before);
+    const [original] = await structures([ids.aRun]);
+    await setStructure(ids.aRun, READING_RULES, "00");
+    await keepStructures(standalone(), [again[0]!]);
+    expect(await structures([ids.aRun])).toEqual([original]);
   });
 });
 
