@@ -9,8 +9,11 @@
 // on PostgreSQL. Measured twice: with the runs read as they finished (for the entities of the
 // project's monitor, as the prompt-run job reads them: lib/visibility/run-observations.ts), and for
 // entities nothing was read for (the same with an alias no answer contains, new each time: every
-// answer read now). Prints each round, the cores and the load.
+// answer read now). Prints each round, the cores and the load, and a digest of the comparison's
+// figures (the same workload gives the same digest on every commit that computes the same
+// comparison: a check that a speed-up changed nothing).
 // Run: npm run bench:comparison [-- --pglite] [--rounds N] [--runs-per-batch N]
+import { createHash } from "node:crypto";
 import { arrayParam, defineStatement, text } from "@/lib/db/statement";
 import { standalone } from "@/lib/db/sql";
 import { loadAverage, machine, median, spread } from "./lib/rounds";
@@ -155,6 +158,7 @@ const cpus: number[] = [];
 const coldTimes: number[] = [];
 const coldCpus: number[] = [];
 let size = "";
+let digest = "";
 for (let round = 1; round <= ROUNDS; round++) {
   const floor = await floorOnce();
   floors.push(floor);
@@ -168,6 +172,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   await readingsKept();
   const figures = (a: Made) => JSON.stringify([a.rows, a.sources, a.order]);
   if (figures(cold.analysis) !== figures(analysis)) throw new Error("the comparison read now differs from the one from kept readings");
+  // The figures without ids or times: the same on every commit that computes the same comparison.
+  if (round === 1) digest = createHash("sha256").update(figures(analysis)).digest("hex").slice(0, 16);
   size = `${analysis.prompts_compared} prompts compared, ${analysis.order.pairs} run pairs, ${(text.length / 1024).toFixed(0)} KiB`;
   console.log(`round ${round}: POST ${ms.toFixed(0)} ms, cpu ${cpuMs.toFixed(0)} ms (floor ${floor.toFixed(0)} ms, ${(ms / floor).toFixed(2)}x); for new entities ${cold.ms.toFixed(0)} ms, cpu ${cold.cpuMs.toFixed(0)} ms; ${size}; load ${loadAverage()}`);
 }
@@ -179,6 +185,7 @@ const coldRatio = coldMedian / median(floors);
 console.log(`POST /comparison-analyses (${runs.length} runs × ${ENGINES.length} engines × ${entities.length} entities; ${size}), runs read as they finished, ms: median ${spread(times, 0)} over ${ROUNDS} rounds; CPU of this process ${spread(cpus, 0)} (the database's is apart)`);
 console.log(`POST /comparison-analyses for entities nothing was read for (every answer read now), ms: median ${spread(coldTimes, 0)}; CPU ${spread(coldCpus, 0)}; ${coldRatio.toFixed(2)}x the floor`);
 console.log(`floor (one SELECT of the same ${runs.length} answer texts and sources), ms: median ${spread(floors, 0)}; ratio of the medians ${ratio.toFixed(2)}x`);
+console.log(`digest of the figures (rows, sources, order): ${digest}`);
 console.log(`machine: ${machine()}; load ${loadAverage()}`);
 const target = onPostgres ? "target: PostgreSQL" : "(not a target: PGlite)";
 console.log(`${target} POST /comparison-analyses ${runs.length} runs × ${ENGINES.length} engines × ${entities.length} entities, runs read as they finished, median ${post500.toFixed(0)} ms (goal < 500 ms), ${ratio.toFixed(2)}x the floor (goal <= 3x): ${verdict(post500 < 500 && ratio <= 3)}`);
