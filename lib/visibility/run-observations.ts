@@ -379,10 +379,10 @@ function structureOf(answer: string): Buffer | null {
 }
 
 /**
- * Keeps the structure of a run that has just completed (every one with an answer), reads it for
- * the entities an analysis of it is likely to track (its project's brands and competitors; the
- * entities of the project's active monitors) and keeps the readings. Best effort: a failure is
- * logged, and an analysis reads the run itself.
+ * Reads a run that has just completed for the entities an analysis of it is likely to track (its
+ * project's brands and competitors; the entities of the project's active monitors) and keeps the
+ * readings and its answer's structure; a run of a project that tracks no one is left for its first
+ * analysis. Best effort: a failure is logged, and an analysis reads the run itself.
  */
 export async function observeFinishedRun(runId: string): Promise<void> {
   try {
@@ -400,12 +400,15 @@ export async function observeFinishedRun(runId: string): Promise<void> {
       const given = monitorEntities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive }));
       lists.push(entitiesFor(parseBody(VisibilityAnalysisRequest, { ids: [run.id], entities: given }), null));
     }
+    // A project that tracks no one: its runs are not read now (the first analysis of them reads
+    // their answers and keeps what it read). Reading every finished run took a third more CPU per
+    // run of the prompt-run job (bench:throughput, docs/perf/2026-11-30-night.md).
+    if (lists.length === 0) return;
     const [texts] = await readRunTexts([run.id]);
     if (!texts) return;
     // Its answer's structure, which no entity changes, kept for every analysis of it to come.
     const structure = hasAnswer(texts) ? structureOf(texts.answer!) : null;
     if (structure !== null) await keepStructures(standalone(), [{ runId: run.id, structure }]);
-    if (lists.length === 0) return;
     const input = {
       ...run,
       run_id: run.id,

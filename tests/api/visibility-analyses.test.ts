@@ -42,6 +42,7 @@ import { analyseVisibility } from "@/lib/visibility/create";
 import { entitiesFromContext, normalizeEntity } from "@/lib/visibility/entities";
 import { KEPT_SAMPLE, READING_RULES, keepStructures, readKept, readingKey, readingsKept } from "@/lib/visibility/run-observations";
 import { standalone } from "@/lib/db/sql";
+import { localDriver } from "@/lib/work/local-driver";
 import { NO_LINKS } from "@/lib/visibility/links";
 import { toNfc } from "@/lib/visibility/nfc";
 import { encodeStructure } from "@/lib/visibility/text-structure";
@@ -758,6 +759,21 @@ describe("answers' structures kept (docs/decisions.md \"Answers' structures kept
     expect(rows(res.body)).toEqual(rows({ ...expected, rows: expected.rows.map((row) => ({ ...row, sentiment: null })) }));
     const page = (await mentions(alice.cliToken, res.body.id, { limit: 200 })).body.items;
     expect(page.map(({ sentence: _, ...m }: any) => m)).toEqual(computed.map(({ sentence: _, ...m }) => m));
+  });
+
+  it("does not read a run of a project that tracks no one when it finishes; its first analysis keeps its structure", async () => {
+    const plain = await call(postProjects, "POST", "/projects", { token: alice.cliToken, body: { name: "Tracks no one", workspace_id: alice.workspaceId } });
+    expect(plain.status).toBe(201);
+    const batch = await finishedBatch(alice.cliToken, { prompt: PROMPT_A, project: plain.body.id, engines: ["chatgpt"] });
+    // Its job done (the step that reads a finished run runs after the run is seen completed).
+    await localDriver().drained();
+    expect(await structures(batch.runIds)).toEqual([]);
+    const res = await analyse(alice.cliToken, { ids: [batch.id], entities: ENTITIES });
+    expect(res.status).toBe(201);
+    expect(res.body.totals.runs).toBe(1);
+    await readingsKept();
+    const [kept] = await structures(batch.runIds);
+    expect(kept).toMatchObject({ run_id: batch.runIds[0], rules: READING_RULES });
   });
 
   it("reads the kept structure, not the answer: one saying A's answer is one sentence of list item 7 gives A's mentions that item", async () => {

@@ -18,6 +18,7 @@ import { usePostgresDatabase } from "../helpers/app";
 import { call } from "../helpers/http";
 import { person } from "../helpers/people";
 import { useSimulatedEngines } from "../helpers/engines";
+import { localDriver } from "@/lib/work/local-driver";
 
 useSimulatedEngines();
 resetConfig();
@@ -49,12 +50,11 @@ describe("readings kept on PostgreSQL", () => {
       { name: "Salesforce", role: "competitor" },
     ];
     const body = { ids: batches, entities };
-    // Their answers' structures, kept as they finished, dropped: each of the 8 reads and keeps them again, at once.
-    // (The prompt-run job keeps them in a step after its run completed: waited for.)
+    // The project tracks no one, so no answer's structure was kept as its run finished (the
+    // prompt-run job's step after its run completed: waited for): each of the 8 reads and keeps them, at once.
     const runs = `SELECT id FROM runs WHERE batch_id = ANY($1::text[])`;
-    const keptSoFar = async () => (await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM run_text_structures WHERE run_id IN (${runs})`, batches))[0]!.n;
-    for (let i = 0; i < 200 && (await keptSoFar()) < 9; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await db().$executeRawUnsafe(`DELETE FROM run_text_structures WHERE run_id IN (${runs})`, batches)).toBe(9);
+    await localDriver().drained();
+    expect((await db().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM run_text_structures WHERE run_id IN (${runs})`, batches))[0]!.n).toBe(0);
     const answers = await Promise.all(Array.from({ length: 8 }, () => call(postVisibility, "POST", "/visibility-analyses", { token: alice.cliToken, body })));
     for (const a of answers) expect(a.status, a.text).toBe(201);
     const key = readingKey(answers[0]!.body.entities);
