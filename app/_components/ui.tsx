@@ -1,5 +1,5 @@
 // Small presentational pieces shared by the account, device and invitation pages.
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 
 export function Page({ title, children, aside }: { title: string; children: ReactNode; aside?: ReactNode }) {
   return (
@@ -57,18 +57,22 @@ export const tableRowClass = "flex flex-wrap items-baseline gap-x-3 gap-y-1 bord
 export const tableCellClass = "min-w-0 break-words sm:table-cell sm:py-2 sm:pr-3";
 
 /**
- * An email address that wraps after its "@" (and at its hyphens) before anywhere else: in a table
- * cell that may wrap anywhere (so a long address cannot push the table out of its card) and has a
- * minimum width, a narrow column broke it mid-word ("dana.longn", "ame-", "marketing@", …).
+ * An email address that wraps after its "@", before each of its dots (and at its hyphens) before
+ * anywhere else: in a cell or a line that may wrap anywhere (so a long address cannot push a table
+ * out of its card or a page sideways), a narrow column broke it mid-word ("dana.longn", "ame-",
+ * "marketing@", "department.e" / "xampleenterprise.com", …). The text is the address unchanged (a
+ * <wbr> adds no character): it copies and reads as written.
  */
 export function Email({ address }: { address: string }) {
-  const at = address.lastIndexOf("@");
-  if (at <= 0) return <>{address}</>;
+  const parts = address.split(/(?=\.)|(?<=@)/);
   return (
     <>
-      {address.slice(0, at + 1)}
-      <wbr />
-      {address.slice(at + 1)}
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { listProjects } from "@/lib/projects/read";
 import { reachableWorkspaces } from "@/lib/workspaces/access";
 import { listInvitations, listMembers } from "@/lib/workspaces/read";
 import { listCliTokens } from "@/lib/auth/cli-tokens";
-import { CellLabel, inputClass, Notice, Page, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../_components/ui";
+import { CellLabel, Email, inputClass, Notice, Page, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../_components/ui";
 import * as actions from "./actions";
 import { ActionForm } from "./forms";
 import { date, TransactionTable } from "./transaction-table";
@@ -112,7 +112,7 @@ export default async function AccountPage() {
           </a>{" "}
           ·{" "}
           <span data-testid="signed-in-as" className="wrap-anywhere">
-            {principal.user.email}
+            <Email address={principal.user.email} />
           </span>{" "}
           ·{" "}
           <a className="underline" href="/signout">
@@ -249,7 +249,7 @@ export default async function AccountPage() {
                 return (
                   <li key={m.id} className="flex flex-wrap items-center gap-x-3 gap-y-1" data-testid={`member-${m.id}`}>
                     <span className="min-w-0 wrap-anywhere sm:min-w-48">
-                      {m.email}
+                      <Email address={m.email} />
                       {you ? <span className="text-slate-500"> (you)</span> : null}
                     </span>
                     <span className="text-slate-500">{m.role}</span>
@@ -286,7 +286,9 @@ export default async function AccountPage() {
                     <ul className="space-y-1 text-sm">
                       {invitations.map((i) => (
                         <li key={i.id} className="flex flex-wrap items-center gap-x-3 gap-y-1">
-                          <span className="min-w-0 wrap-anywhere sm:min-w-48">{i.email}</span>
+                          <span className="min-w-0 wrap-anywhere sm:min-w-48">
+                            <Email address={i.email} />
+                          </span>
                           <span className="text-slate-500">
                             {i.role} · {i.status} · expires {date(i.expires_at)}
                             {i.accepted_by ? ` · accepted by ${i.accepted_by}` : ""}

@@ -1,6 +1,6 @@
 import { findPendingDeviceLogin } from "@/lib/auth/device";
 import { requireSessionPrincipal } from "@/lib/auth/session";
-import { buttonClass, dangerButtonClass, inputClass, Notice, Page } from "../_components/ui";
+import { buttonClass, dangerButtonClass, Email, inputClass, Notice, Page } from "../_components/ui";
 import { decideAction, lookUpCodeAction } from "./actions";
 import { deviceCodeThrottle } from "./throttle";
 
@@ -44,7 +44,10 @@ export default async function DevicePage({
           <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
             <p className="text-slate-700">
               <strong data-testid="client-name">{pending.clientName}</strong> wants to sign in to geoscope as{" "}
-              <strong>{principal.user.email}</strong> and act in all your workspaces.
+              <strong className="wrap-anywhere">
+                <Email address={principal.user.email} />
+              </strong>{" "}
+              and act in all your workspaces.
             </p>
             <p className="mt-4 text-sm text-slate-600">Check that the CLI shows this code:</p>
             <p data-testid="user-code" className="mt-1 font-mono text-3xl tracking-widest">
@@ -66,7 +69,10 @@ export default async function DevicePage({
               <p className="text-slate-600" data-testid="device-help">
                 Run <code className="rounded bg-slate-100 px-1 py-0.5 text-sm">geoscope login</code> in a terminal: it prints a code
                 like <span className="font-mono">BCDF-GHJK</span> and the address of this page. Type that code here to sign the CLI in
-                as <strong className="wrap-anywhere">{principal.user.email}</strong>.
+                as <strong className="wrap-anywhere">
+                  <Email address={principal.user.email} />
+                </strong>
+                .
               </p>
             )}
             <form action={lookUpCodeAction} className="flex flex-wrap gap-2">

@@ -1,6 +1,6 @@
 // next-auth's sign-out page (pages.signOut), in the app's look.
 import { sessionPrincipal } from "@/lib/auth/session";
-import { Page, subtleButtonClass } from "../_components/ui";
+import { Email, Page, subtleButtonClass } from "../_components/ui";
 import { SignOutButton } from "./sign-out-button";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +13,9 @@ export default async function SignOutPage() {
         {principal ? (
           <>
             <p className="text-slate-700">
-              You are signed in as <strong>{principal.user.email}</strong>. Sign out of this browser?
+              You are signed in as <strong className="wrap-anywhere">
+                <Email address={principal.user.email} />
+              </strong>. Sign out of this browser?
             </p>
             <div className="flex flex-wrap gap-2">
               <SignOutButton />

@@ -32,7 +32,9 @@ export function latestLinkTo(to: string, pattern: RegExp): string | null {
   }
   for (const file of files.reverse()) {
     const raw = readFileSync(path.join(MAILBOX, file), "utf8");
-    if (!raw.toLowerCase().includes(`to: ${to.toLowerCase()}`)) continue;
+    // A long address folds its header onto the next line (RFC 5322 2.2.3): unfolded to compare.
+    const headers = raw.slice(0, raw.search(/\r?\n\r?\n/) >>> 0).replace(/\r?\n[ \t]+/g, " ");
+    if (!headers.toLowerCase().includes(`to: ${to.toLowerCase()}`)) continue;
     const text = raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
     const match = pattern.exec(text);
     if (match) return match[0];

@@ -2,7 +2,7 @@ import { sessionPrincipal } from "@/lib/auth/session";
 import { mailConfigured } from "@/lib/mail/mailer";
 import { PERSONAL_INVITATION_REFUSED } from "@/lib/workspaces/present";
 import { previewInvitation } from "@/lib/workspaces/read";
-import { buttonClass, Notice, Page } from "../../_components/ui";
+import { buttonClass, Email, Notice, Page } from "../../_components/ui";
 import { SignInForm } from "../../signin/sign-in-form";
 import { acceptAction, rememberInvitationAction } from "./actions";
 
@@ -31,7 +31,10 @@ export default async function InvitePage({ params, searchParams }: { params: Pro
             {principal ? (
               <>
                 <p className="mt-2">
-                  You will join as <strong className="wrap-anywhere">{principal.user.email}</strong>.{" "}
+                  You will join as <strong className="wrap-anywhere">
+                    <Email address={principal.user.email} />
+                  </strong>
+                  .{" "}
                   <a href="/signout" className="text-sm text-slate-500 underline">
                     Not you?
                   </a>
