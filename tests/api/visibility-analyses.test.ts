@@ -761,11 +761,14 @@ describe("answers' structures kept (docs/decisions.md \"Answers' structures kept
     expect(page.map(({ sentence: _, ...m }: any) => m)).toEqual(computed.map(({ sentence: _, ...m }) => m));
   });
 
-  it("does not read a run of a project that tracks no one when it finishes; its first analysis keeps its structure", async () => {
+  it("keeps the structure of a run of a project that tracks entities when it finishes, not of one that tracks no one: its first analysis keeps it", async () => {
+    // Its job done (the step that reads a finished run runs after the run is seen completed), before any analysis of it.
+    const tracked = await finishedBatch(alice.cliToken, { prompt: PROMPT_B, project, engines: ["gemini"] });
+    await localDriver().drained();
+    expect(await structures(tracked.runIds)).toMatchObject([{ run_id: tracked.runIds[0], rules: READING_RULES }]);
     const plain = await call(postProjects, "POST", "/projects", { token: alice.cliToken, body: { name: "Tracks no one", workspace_id: alice.workspaceId } });
     expect(plain.status).toBe(201);
     const batch = await finishedBatch(alice.cliToken, { prompt: PROMPT_A, project: plain.body.id, engines: ["chatgpt"] });
-    // Its job done (the step that reads a finished run runs after the run is seen completed).
     await localDriver().drained();
     expect(await structures(batch.runIds)).toEqual([]);
     const res = await analyse(alice.cliToken, { ids: [batch.id], entities: ENTITIES });

@@ -4,6 +4,7 @@
 // emailed link, in Debian's Chromium.
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { signIn } from "./support";
+import { lineBreaksIn } from "./screens";
 
 const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -88,33 +89,6 @@ test("CLI logins are listed on the account page, and revoking one answers 401 at
   expect((await after.json()).error.code).toBe("unauthenticated");
 });
 
-/**
- * Where the text of `cell` goes onto a new line, each as the character before and after ("@|e"):
- * read from each character's box as the browser laid it out.
- */
-function lineBreaksIn(cell: Locator): Promise<string[]> {
-  return cell.evaluate((el) => {
-    const breaks: string[] = [];
-    let top: number | null = null;
-    let last = "";
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent ?? "";
-      for (let i = 0; i < text.length; i++) {
-        const range = document.createRange();
-        range.setStart(node, i);
-        range.setEnd(node, i + 1);
-        const box = range.getClientRects()[0];
-        if (!box || !text[i]!.trim()) continue;
-        if (top !== null && box.top > top + 2) breaks.push(`${last}|${text[i]}`);
-        top = box.top;
-        last = text[i]!;
-      }
-    }
-    return breaks;
-  });
-}
-
 test("the account page: projects edited, the sole admin offered no self-demotion, older transactions, nothing sideways at 390 px", async ({ page, request }) => {
   test.setTimeout(120_000);
   const email = `phone-${unique()}@example.com`;
@@ -190,7 +164,7 @@ test("the account page: projects edited, the sole admin offered no self-demotion
   const by = page.getByTestId("actor").filter({ hasText: email });
   await expect(by).toHaveCount(2);
   for (const cell of await by.all()) {
-    for (const at of await lineBreaksIn(cell)) expect(at, `a line of ${email} breaks at ${at}`).toMatch(/^[@-]\|/);
+    for (const { around } of await lineBreaksIn(cell)) expect(around, `a line of ${email} breaks at ${around}`).toMatch(/^[@-]\||\|\.$/);
   }
 
   // At phone width nothing scrolls sideways, with every table filled.

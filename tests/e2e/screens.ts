@@ -1,6 +1,6 @@
 // Screenshots the e2e specs keep as artefacts: each page at desktop and phone width, full page,
 // attached to the report (test-results/), with nothing scrolling sideways on the phone.
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 
 export async function screenshots(page: Page, testInfo: TestInfo, name: string) {
   for (const width of [1280, 390]) {
@@ -24,4 +24,33 @@ export async function screenshots(page: Page, testInfo: TestInfo, name: string) 
     await testInfo.attach(`${name}-${width}`, { path, contentType: "image/png" });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/**
+ * Where the text of `element` goes onto a new line, as the browser laid it out (from each
+ * character's box): each break as the offset in the element's text of the first character on the
+ * new line, and the characters either side of it, spaces left out ("@|e").
+ */
+export function lineBreaksIn(element: Locator): Promise<{ at: number; around: string }[]> {
+  return element.evaluate((el) => {
+    const breaks: { at: number; around: string }[] = [];
+    let top: number | null = null;
+    let last = "";
+    let offset = 0;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? "";
+      for (let i = 0; i < text.length; i++, offset++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getClientRects()[0];
+        if (!box || !text[i]!.trim()) continue;
+        if (top !== null && box.top > top + 2) breaks.push({ at: offset, around: `${last}|${text[i]}` });
+        top = box.top;
+        last = text[i]!;
+      }
+    }
+    return breaks;
+  });
 }
