@@ -291,7 +291,12 @@ export default async function AccountPage() {
                           </span>
                           <span className="text-slate-500">
                             {i.role} · {i.status} · expires {date(i.expires_at)}
-                            {i.accepted_by ? ` · accepted by ${i.accepted_by}` : ""}
+                            {i.accepted_by ? (
+                              <>
+                                {" · accepted by "}
+                                <Email address={i.accepted_by} />
+                              </>
+                            ) : null}
                           </span>
                           {i.status === "pending" ? (
                             <ActionForm action={actions.revokeInvitationAction} submit="Revoke" danger inline>

@@ -82,7 +82,8 @@ const PROTO = "__proto__";
 
 /**
  * Every string of `value` (field names too) that no stored text may hold, and every field named
- * "__proto__" (which a map parsed from it would drop), as "field: rule", up to ten. Walked with a stack, not recursion: a 1 MiB body can nest half a million levels deep.
+ * "__proto__" (which a map parsed from it would drop), as "field: rule", up to ten. Walked with a
+ * stack, not recursion: a 1 MiB body can nest half a million levels deep.
  */
 export function unstorableStrings(value: unknown, where: string): string[] {
   // Each entry points at its parent, so the path is spelt out only for what is reported.

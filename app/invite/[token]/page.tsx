@@ -25,7 +25,9 @@ export default async function InvitePage({ params, searchParams }: { params: Pro
         ) : (
           <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
             <p data-testid="invitation">
-              <span className="wrap-anywhere">{invitation.invitedBy}</span> invited you to <strong>{invitation.workspaceName}</strong> on geoscope as{" "}
+              <span className="wrap-anywhere">
+                <Email address={invitation.invitedBy} />
+              </span> invited you to <strong>{invitation.workspaceName}</strong> on geoscope as{" "}
               {invitation.role}.
             </p>
             {principal ? (
