@@ -77,6 +77,15 @@ export function Email({ address }: { address: string }) {
   );
 }
 
+/**
+ * A name that may be made of an address or dotted words (a personal workspace is named after its
+ * owner's email, "dana.longname.example's workspace"): offered the breaks an Email is, so a long
+ * one wraps before a dot or after its @ rather than mid-word or past the page's edge.
+ */
+export function DottedName({ name }: { name: string }) {
+  return <Email address={name} />;
+}
+
 export function CellLabel({ children }: { children: ReactNode }) {
   return <span className="text-slate-500 sm:hidden">{children} </span>;
 }

@@ -7,7 +7,7 @@ import { listProjects } from "@/lib/projects/read";
 import { reachableWorkspaces } from "@/lib/workspaces/access";
 import { listInvitations, listMembers } from "@/lib/workspaces/read";
 import { listCliTokens } from "@/lib/auth/cli-tokens";
-import { CellLabel, Email, inputClass, Notice, Page, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../_components/ui";
+import { CellLabel, DottedName, Email, inputClass, Notice, Page, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../_components/ui";
 import * as actions from "./actions";
 import { ActionForm } from "./forms";
 import { date, TransactionTable } from "./transaction-table";
@@ -236,7 +236,7 @@ export default async function AccountPage() {
         {details.map(({ access, members, invitations }) => (
           <div key={access.workspace.id} className="mb-6 border-b border-slate-100 pb-6 last:border-0" data-testid={`workspace-${access.workspace.id}`}>
             <h3 className="font-medium wrap-anywhere">
-              {access.workspace.name}{" "}
+              <DottedName name={access.workspace.name} />{" "}
               <span className="text-sm font-normal text-slate-500">
                 {access.workspace.kind} · you are {access.role} · <code className="wrap-anywhere">{access.workspace.id}</code>
               </span>
@@ -336,7 +336,9 @@ export default async function AccountPage() {
                   {p.name}
                 </a>
                 <code className="wrap-anywhere text-xs text-slate-500">{p.id}</code>
-                <span className="min-w-0 wrap-anywhere text-slate-500">in {p.workspace_name}</span>
+                <span className="min-w-0 wrap-anywhere text-slate-500">
+                  in <DottedName name={p.workspace_name} />
+                </span>
               </div>
               <p className="mt-0.5 break-words text-slate-600" data-testid="project-context">
                 {contextLine(p.context)}
@@ -368,7 +370,9 @@ export default async function AccountPage() {
             className="mb-6 border-b border-slate-100 pb-6 last:border-0"
             data-testid={`billing-${access.workspace.id}`}
           >
-            <h3 className="font-medium wrap-anywhere">{access.workspace.name}</h3>
+            <h3 className="font-medium wrap-anywhere">
+              <DottedName name={access.workspace.name} />
+            </h3>
             {!billing.enabled ? <p className="text-sm text-slate-500">Billing is off on this server: nothing is charged.</p> : null}
             <dl className="mt-2 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-3">
               {(

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { listProjects } from "@/lib/projects/read";
 import { ResearchPage } from "../_components/frame";
+import { DottedName } from "../../_components/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Projects · geoscope" };
@@ -30,7 +31,9 @@ export default async function ProjectsPage() {
             <li key={p.id}>
               <a href={`/projects/${p.id}`} className="block px-4 py-3 wrap-anywhere hover:bg-slate-50" data-testid="project-link">
                 <span className="font-medium text-indigo-700">{p.name}</span>
-                <span className="ml-2 text-sm text-slate-500">in {p.workspace_name}</span>
+                <span className="ml-2 text-sm text-slate-500">
+                  in <DottedName name={p.workspace_name} />
+                </span>
                 {p.context?.primary_domain ? <span className="block text-sm text-slate-500">{p.context.primary_domain}</span> : null}
               </a>
             </li>

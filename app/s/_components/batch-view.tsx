@@ -5,7 +5,7 @@
 import type { ReactNode } from "react";
 import { promptResultOf } from "@/lib/schemas/results";
 import type { Batch, Run } from "@/lib/schemas/runs";
-import { Notice } from "../../_components/ui";
+import { Email, Notice } from "../../_components/ui";
 import { MarketLine } from "../../(research)/_components/market";
 import { excerpt, plainAnswer } from "../_lib/answer";
 import { engineName, promptOfInput, when } from "../_lib/view";
@@ -75,7 +75,15 @@ export function BatchView({
         <MarketLine input={batch.input} className="mt-2" />
         <p className="mt-2 text-sm text-slate-500">
           {when(batch.created_at)}
-          {batch.created_by ? ` · by ${batch.created_by}` : ""} · <Tag tone={batch.status === "partial" ? "amber" : statusTone(batch.status)}>{batch.status}</Tag>
+          {batch.created_by ? (
+            <>
+              {" · "}
+              <span data-testid="batch-by">
+                by <Email address={batch.created_by} />
+              </span>
+            </>
+          ) : null}{" "}
+          · <Tag tone={batch.status === "partial" ? "amber" : statusTone(batch.status)}>{batch.status}</Tag>
         </p>
         {heading}
       </div>

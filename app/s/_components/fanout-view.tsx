@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { countryName } from "@/lib/locale/codes";
 import { reportsQueries } from "@/lib/schemas/engines";
 import type { Fanout, FanoutQueryCountryGroup, FanoutQueryGroup, FanoutQueryReport, FanoutQueryShare } from "@/lib/schemas/fanouts";
-import { Section } from "../../_components/ui";
+import { Email, Section } from "../../_components/ui";
 import { marketText } from "../../(research)/_components/market";
 import { engineName, when } from "../_lib/view";
 import { Facts, ScrollTable, ShareHeading, Tag, statusTone } from "./bits";
@@ -257,7 +257,7 @@ export function FanoutView({
           items={[
             ["Status", <Tag key="s" tone={groupTone(fanout.status)}>{fanout.status}</Tag>],
             ["Started", when(fanout.created_at)],
-            ...(fanout.created_by ? ([["By", fanout.created_by]] as Array<[string, string]>) : []),
+            ...(fanout.created_by ? ([["By", <Email key="b" address={fanout.created_by} />]] as Array<[string, ReactNode]>) : []),
             ["Prompts × engines × runs", `${fanout.prompt_count} × ${fanout.engines.length} × ${fanout.runs} = ${fanout.execution_count}`],
             ["Queries", String(fanout.query_count)],
             ...(fanout.completed_at ? ([["Finished", when(fanout.completed_at)]] as Array<[string, string]>) : []),

@@ -20,7 +20,7 @@ import { isFinished } from "@/lib/runs/status";
 import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
 import { getShareStatus } from "@/lib/shares/read";
-import { Notice, Section } from "../../../_components/ui";
+import { Email, Notice, Section } from "../../../_components/ui";
 import { ExcludedRuns, Facts, Failure, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
 import { CitationsView } from "../../../s/_components/citations-view";
 import { ProvenanceDetails } from "../../../s/_components/questions-view";
@@ -249,7 +249,7 @@ function Questions({ analysis, project, live, selected }: { analysis: QuestionsA
   const facts: Array<[string, ReactNode]> = [
     ["Status", <Tag key="s" tone={statusTone(analysis.status)}>{analysis.status}</Tag>],
     ["Asked", when(analysis.created_at)],
-    ...(analysis.created_by ? ([["By", analysis.created_by]] as Array<[string, ReactNode]>) : []),
+    ...(analysis.created_by ? ([["By", <Email key="b" address={analysis.created_by} />]] as Array<[string, ReactNode]>) : []),
     ...(engine ? ([["Engine", engineName(engine)], ["Model", provenance?.model ?? "—"]] as Array<[string, ReactNode]>) : []),
     ["Questions", analysis.status === "completed" ? `${analysis.questions.length} of ${analysis.requested_count} asked for` : `${analysis.requested_count} asked for`],
     ...(analysis.status === "completed" ? ([["Clusters", String(analysis.clusters.length)]] as Array<[string, ReactNode]>) : []),

@@ -4,7 +4,7 @@
 // Before the first tick it says when that will be. Updates while a tick's fanout runs.
 import { CompareEnginesForm } from "../../_components/compare-form";
 import type { Metadata } from "next";
-import { cache } from "react";
+import { cache, type ReactNode } from "react";
 import type { z } from "zod";
 import { chartAlerts, listAlerts } from "@/lib/alerts/read";
 import { listDigests } from "@/lib/digests/read";
@@ -16,7 +16,7 @@ import { getMonitor, listTicks } from "@/lib/monitors/read";
 import { getProject } from "@/lib/projects/read";
 import { progressOfAll } from "@/lib/research/progress";
 import { scheduleInWords, type Tick } from "@/lib/schemas/monitors";
-import { CellLabel, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../../../_components/ui";
+import { CellLabel, Email, Section, tableCellClass, tableClass, tableHeadClass, tableRowClass } from "../../../_components/ui";
 import { Facts, ShareHeading, SummaryLead, Tag, statusTone } from "../../../s/_components/bits";
 import { engineName, when } from "../../../s/_lib/view";
 import { ResearchPage, type Crumb } from "../../_components/frame";
@@ -189,7 +189,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
             ["Sentiment judge", monitor.judge ? `${engineName(monitor.judge.engine)}, charged per answer judged` : "none"],
             ["Spent this month", `$${monitor.spend_month_to_date_usd}${monitor.monthly_budget_usd ? ` of $${monitor.monthly_budget_usd}` : " (no budget)"}`],
             ["Series", `version ${monitor.version}`],
-            ...(monitor.created_by ? ([["By", monitor.created_by]] as Array<[string, string]>) : []),
+            ...(monitor.created_by ? ([["By", <Email key="b" address={monitor.created_by} />]] as Array<[string, ReactNode]>) : []),
           ]}
         />
         <MonitorEntities entities={monitor.entities} />

@@ -14,7 +14,7 @@ import { isFinished } from "@/lib/runs/status";
 import { auditResultOf, promptResultOf } from "@/lib/schemas/results";
 import type { Run } from "@/lib/schemas/runs";
 import type { ProjectContext } from "@/lib/schemas/projects";
-import { Section } from "../../../_components/ui";
+import { DottedName, Email, Section } from "../../../_components/ui";
 import { Tag, statusTone } from "../../../s/_components/bits";
 import { engineName, when } from "../../../s/_lib/view";
 import { marketChoices } from "@/lib/locale/codes";
@@ -111,7 +111,11 @@ function BatchItem({ batch, watching }: { batch: FeedBatch; watching: boolean })
           </a>
           <div className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-500">
             <span>{when(batch.batch.created_at)}</span>
-            {batch.batch.created_by ? <span>by {batch.batch.created_by}</span> : null}
+            {batch.batch.created_by ? (
+              <span data-testid="batch-by">
+                by <Email address={batch.batch.created_by} />
+              </span>
+            ) : null}
             {batch.chargeUsd ? <span className="tabular-nums">${batch.chargeUsd}</span> : null}
           </div>
         </div>
@@ -194,8 +198,8 @@ export default async function ProjectPage({ params, searchParams }: Props) {
     <ResearchPage crumbs={[{ href: `/projects/${project.id}`, label: project.name }]}>
       <header className="mb-6">
         <h1 className="text-2xl font-semibold tracking-tight break-words">{project.name}</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          In {project.workspace_name}
+        <p className="mt-1 text-sm break-words text-slate-600" data-testid="project-workspace">
+          In <DottedName name={project.workspace_name} />
           {project.context?.primary_domain ? ` · ${project.context.primary_domain}` : ""}
           {project.context?.brands?.length ? ` · brands: ${project.context.brands.join(", ")}` : ""}
           {project.context?.competitors?.length ? ` · competitors: ${project.context.competitors.join(", ")}` : ""} ·{" "}

@@ -13,7 +13,7 @@ import { isFinished } from "@/lib/runs/status";
 import { promptResultOf, type SourceObservation } from "@/lib/schemas/results";
 import { Run } from "@/lib/schemas/runs";
 import { getShareStatus } from "@/lib/shares/read";
-import { Section } from "../../../_components/ui";
+import { Email, Section } from "../../../_components/ui";
 import { AuditView } from "../../../s/_components/audit-view";
 import { OutLink, ScrollTable, Tag } from "../../../s/_components/bits";
 import { RunView, type SourceNumbers } from "../../../s/_components/run-view";
@@ -152,7 +152,7 @@ export default async function RunPage({ params }: Props) {
     ["Duration", run.duration_ms !== null ? `${(run.duration_ms / 1000).toFixed(1)} s` : "—"],
     ["Usage", usageLine(run, result ? result.searches.length : null)],
     ["Charge", run.charge ? `$${run.charge.amount_usd} (${run.charge.status})` : "—"],
-    ["Started by", run.created_by ?? "—"],
+    ["Started by", run.created_by ? <Email key="b" address={run.created_by} /> : "—"],
   ];
 
   return (
