@@ -47,7 +47,7 @@ export function formatVisibilityAnalysis(a: Analysis): string {
       })),
       ["entity", "role", "mentioned", "visibility", "95%", "share", "avg pos", "pos 95%", "top3", "prominence", "cited"],
     ),
-    `share of voice: of ${basis} runs mentioning any tracked entity (a run naming two counts for both) · prominence: the share of an answer's words spent on it, weighted to its start`,
+    `share of voice: of the ${basis} times a run named a tracked entity (a run naming two counts for both) · prominence: the share of an answer's words spent on it, weighted to its start`,
     "",
     "visibility by engine",
     table(

@@ -135,6 +135,8 @@ test("Analyse visibility from a prompt's page: the analysis page's figures, each
   await expect(page.getByTestId("share-segment")).toHaveCount(2);
   await expect(page.getByTestId("share-of-voice")).toContainText("HubSpot 50% (2 of 4)");
   await expect(page.getByTestId("share-of-voice")).toContainText("Zoho CRM 0% (0 of 4)");
+  // What a screen reader hears of the bar: 4 namings, not "4 runs" (its analysis has 2).
+  await expect(page.getByRole("img", { name: /^Share of voice, of the 4 times an answer named a tracked entity: HubSpot 50%/ })).toBeVisible();
   // Visibility by engine, each rate with its n and its 95% band.
   const hubspot = page.getByTestId("rate-row").and(page.locator('[data-label="HubSpot"]'));
   await expect(hubspot).toContainText("100% (2 of 2; 95% 34–100%)");
@@ -218,7 +220,8 @@ test("the CLI: visibility create, get and mentions as tables, --json, CSV and JS
   expect(human.code, human.stderr).toBe(0);
   expect(human.stdout).toContain(`visibility analysis ${body.id}: completed`);
   expect(human.stdout).toMatch(/HubSpot\s+brand\s+2\/2\s+100%\s+34–100%\s+50%/);
-  expect(human.stdout).toContain("share of voice: of 4 runs mentioning any tracked entity");
+  // Of the 4 times its 2 runs named a tracked entity (HubSpot and Pipedrive in each): not "4 runs".
+  expect(human.stdout).toContain("share of voice: of the 4 times a run named a tracked entity (a run naming two counts for both)");
 
   const csv = await cli(["visibility", "get", body.id, "--format", "csv"]);
   expect(csv.code, csv.stderr).toBe(0);

@@ -16,7 +16,7 @@ const DASHES = [undefined, "6 3", "2 3", "8 3 2 3"];
 
 export const METRIC_WORDS: Record<SeriesMetric, { title: string; about: string }> = {
   visibility: { title: "Visibility", about: "Share of answers naming the entity (a counted mention), with its 95% Wilson interval." },
-  share_of_voice: { title: "Share of voice", about: "Its answers naming it over all the answers naming a tracked entity." },
+  share_of_voice: { title: "Share of voice", about: "Its answers naming it over every time an answer named a tracked entity (an answer naming two counts for both)." },
   cited_rate: { title: "Cited rate", about: "Share of answers citing a page of one of its domains, with its 95% interval." },
   average_position: { title: "Average position", about: "Where it is named among the tracked entities when named (1 = first); lower is better." },
   top3_rate: { title: "Top-3 rate", about: "Share of answers naming it among the first three tracked entities, with its 95% interval." },

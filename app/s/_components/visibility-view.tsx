@@ -61,7 +61,7 @@ function ShareOfVoice({ analysis, links }: { analysis: VisibilityAnalysis; links
   if (basis === 0) return <p className="text-sm text-slate-600">No answer named a tracked entity, so there is no share to divide.</p>;
   return (
     <figure data-testid="share-of-voice">
-      <div className="flex h-8 w-full overflow-hidden rounded-md bg-slate-100" role="img" aria-label={`Share of voice of ${basis} runs naming a tracked entity: ${analysis.rows.map((r) => `${r.name} ${percent(r.share_of_voice ?? 0)}`).join(", ")}`}>
+      <div className="flex h-8 w-full overflow-hidden rounded-md bg-slate-100" role="img" aria-label={`Share of voice, of the ${basis} times an answer named a tracked entity: ${analysis.rows.map((r) => `${r.name} ${percent(r.share_of_voice ?? 0)}`).join(", ")}`}>
         {analysis.rows.map((r, i) =>
           r.runs_mentioning > 0 ? (
             <a
