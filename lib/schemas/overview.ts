@@ -108,7 +108,7 @@ export const MonitorOverview = z
             ],
           },
         ],
-        summary: ['On "CRM weekly", HubSpot is named in 22 of 36 answers at the latest tick (about 61%, 95% interval 44–76%).', "No visibility changed beyond chance since last week (1 entity compared, over 36 answers at the latest tick)."],
+        summary: ['On the monitor "CRM weekly", HubSpot is named in 22 of 36 answers at the latest tick (about 61%, 95% interval 44–76%).', "No visibility changed beyond chance since last week (1 entity compared, over 36 answers at the latest tick)."],
       },
     ],
   });

@@ -37,7 +37,7 @@ export function overviewSummary(facts: OverviewFacts): Summary {
   if (measured.length === 0) {
     return summaryOf(
       facts.monitors.length === 1
-        ? `"${facts.monitors[0]!.name}" has no completed tick yet, so there is no figure to show.`
+        ? `The monitor "${facts.monitors[0]!.name}" has no completed tick yet, so there is no figure to show.`
         : `None of the ${facts.monitors.length} monitors has a completed tick yet, so there is no figure to show.`,
     );
   }
@@ -45,7 +45,7 @@ export function overviewSummary(facts: OverviewFacts): Summary {
   const latest = measured.slice(0, MONITORS_SAID).map((m) => {
     const focus = m.entities.find((e) => e.role === "brand" && e.latest) ?? m.entities.find((e) => e.latest)!;
     const t = focus.latest!;
-    return `On "${m.name}", ${focus.name} is named in ${t.k} of ${counted(t.n, "answer")} at the latest tick (${rateFigure(t)}).`;
+    return `On the monitor "${m.name}", ${focus.name} is named in ${t.k} of ${counted(t.n, "answer")} at the latest tick (${rateFigure(t)}).`;
   });
   const unmeasured = facts.monitors.length - measured.length;
   type Said = { monitor: string; entity: string; since: keyof typeof SINCE; after: Tally; shift: OverviewShift };
@@ -60,7 +60,7 @@ export function overviewSummary(facts: OverviewFacts): Summary {
   const changes = compared.filter((c) => c.shift.test.significant).sort((a, b) => (a.since === b.since ? 0 : a.since === "week" ? -1 : 1) || Math.abs(b.shift.test.diff) - Math.abs(a.shift.test.diff));
   const said = changes
     .slice(0, CHANGES_SAID)
-    .map((c) => change({ subject: `${c.entity}'s visibility on "${c.monitor}"`, before: c.shift.before, after: c.after, test: c.shift.test }, capital(SINCE[c.since])));
+    .map((c) => change({ subject: `${c.entity}'s visibility on the monitor "${c.monitor}"`, before: c.shift.before, after: c.after, test: c.shift.test }, capital(SINCE[c.since])));
   const unsaid = changes.length - said.length;
   const kinds = (["week", "month"] as const).filter((k) => compared.some((c) => c.since === k));
   const latestNs = measured.flatMap((m) => m.entities.flatMap((e) => (e.latest ? [e.latest.n] : [])));

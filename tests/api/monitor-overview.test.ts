@@ -190,10 +190,10 @@ describe("GET /projects/{id}/monitor-overview", () => {
   it("says in plain words each monitor's brand at its latest tick, then only the changes the test calls significant, each with its n", () => {
     // Daily's changes since last week (6 → 13 of 20, 14 → 7 of 20) are not significant at m = 6: not said.
     expect(body.summary).toEqual([
-      `On "Daily", Acme CRM is named in 13 of 20 answers at the latest tick (about 65%, 95% interval 43–82%).`,
-      `On "CRM weekly", Acme CRM is named in 20 of 30 answers at the latest tick (about 67%, 95% interval 48–81%).`,
-      `Since last month, Acme CRM's visibility on "CRM weekly" rose 67 points, from about 0% (0 of 10 answers) to about 67% (20 of 30), more than chance explains.`,
-      `Since last month, HubSpot's visibility on "CRM weekly" fell 67 points, from about 100% (10 of 10 answers) to about 33% (10 of 30), more than chance explains.`,
+      `On the monitor "Daily", Acme CRM is named in 13 of 20 answers at the latest tick (about 65%, 95% interval 43–82%).`,
+      `On the monitor "CRM weekly", Acme CRM is named in 20 of 30 answers at the latest tick (about 67%, 95% interval 48–81%).`,
+      `Since last month, Acme CRM's visibility on the monitor "CRM weekly" rose 67 points, from about 0% (0 of 10 answers) to about 67% (20 of 30), more than chance explains.`,
+      `Since last month, HubSpot's visibility on the monitor "CRM weekly" fell 67 points, from about 100% (10 of 10 answers) to about 33% (10 of 30), more than chance explains.`,
     ]);
   });
 

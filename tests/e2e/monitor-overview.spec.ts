@@ -74,7 +74,7 @@ test("the CLI: monitor overview prints the summary and a table per monitor; --js
   const human = await cli(["monitor", "overview", projectId]);
   expect(human.code, human.stderr).toBe(0);
   const lines = human.stdout.split("\n");
-  expect(lines[0]).toBe(`On "CRM for agencies, weekly", Acme CRM is named in 20 of 30 answers at the latest tick (about 67%, 95% interval 48–81%).`);
+  expect(lines[0]).toBe(`On the monitor "CRM for agencies, weekly", Acme CRM is named in 20 of 30 answers at the latest tick (about 67%, 95% interval 48–81%).`);
   expect(lines[1]).toBe("No change is measured yet: no monitor has a tick a week before its latest (30 answers at the latest tick).");
   expect(human.stdout).toContain(`CRM for agencies, weekly (${monitorId}) · active · Gemini (API) · version 1 · last tick`);
   expect(human.stdout).toMatch(/\nAcme CRM\s+brand\s+67%\s+48–81%\s+30\s+▁▇\s+-\s+-\n/);

@@ -27,10 +27,10 @@ describe("overviewSummary", () => {
       ],
     });
     expect(summary).toEqual([
-      `On "CRM weekly", Acme is named in 36 of 40 answers at the latest tick (90%, 95% interval 76–97%).`,
-      `On "CRM daily", Acme is named in 20 of 40 answers at the latest tick (about 50%, 95% interval 35–65%).`,
-      `Since last week, HubSpot's visibility on "CRM weekly" fell 65 points, from about 75% (30 of 40 answers) to 10% (4 of 40), more than chance explains.`,
-      `Since last week, Acme's visibility on "CRM weekly" rose 40 points, from about 50% (20 of 40 answers) to 90% (36 of 40), more than chance explains.`,
+      `On the monitor "CRM weekly", Acme is named in 36 of 40 answers at the latest tick (90%, 95% interval 76–97%).`,
+      `On the monitor "CRM daily", Acme is named in 20 of 40 answers at the latest tick (about 50%, 95% interval 35–65%).`,
+      `Since last week, HubSpot's visibility on the monitor "CRM weekly" fell 65 points, from about 75% (30 of 40 answers) to 10% (4 of 40), more than chance explains.`,
+      `Since last week, Acme's visibility on the monitor "CRM weekly" rose 40 points, from about 50% (20 of 40 answers) to 90% (36 of 40), more than chance explains.`,
       "There is 1 more change beyond chance since last week or last month.",
     ]);
   });
@@ -40,7 +40,7 @@ describe("overviewSummary", () => {
     expect(same[1]).toBe("No visibility changed beyond chance since last week (1 entity compared, over 40 answers at the latest tick).");
     const first = overviewSummary({ monitors: [{ name: "M", entities: [entity("Acme", "brand", 20)] }, { name: "N", entities: [entity("Acme", "brand", null)] }] });
     expect(first.slice(1)).toEqual(["No change is measured yet: no monitor has a tick a week before its latest (40 answers at the latest tick).", "1 monitor has no completed tick yet."]);
-    expect(overviewSummary({ monitors: [{ name: "M", entities: [entity("Acme", "brand", null)] }] })).toEqual([`"M" has no completed tick yet, so there is no figure to show.`]);
+    expect(overviewSummary({ monitors: [{ name: "M", entities: [entity("Acme", "brand", null)] }] })).toEqual([`The monitor "M" has no completed tick yet, so there is no figure to show.`]);
     expect(overviewSummary({ monitors: [] })).toEqual(["This project has no monitor yet, so there is nothing to follow over time."]);
   });
 });
