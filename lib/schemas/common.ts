@@ -28,10 +28,29 @@ export const ULID_PATTERN = "[0-9A-HJKMNP-TV-Z]{26}";
  */
 export const idSchemas = z.registry<{ prefixes: readonly string[] }>();
 
-/** `<prefix>_<ULID>` for one of `prefixes`; requests and responses alike (OpenAPI shows the pattern). */
+/** "va_", "fa_, ca_, va_ or op_": the prefixes an id may start with, as a refusal names them. */
+function prefixesSaid(prefixes: readonly string[]): string {
+  const said = prefixes.map((p) => `${p}_`);
+  return said.length === 1 ? said[0]! : `${said.slice(0, -1).join(", ")} or ${said.at(-1)}`;
+}
+
+/**
+ * `<prefix>_<ULID>` for one of `prefixes`; requests and responses alike (OpenAPI shows the pattern).
+ * A refusal names the prefixes and gives an example with the first: "must be an id: fa_, ca_, va_,
+ * cm_ or op_ followed by 26 letters and digits, such as fa_01JD4M9RZ6XQ7W8V5T3S2R1P0N".
+ */
 export function idOf(...prefixes: string[]) {
+  return idSaidAs(`an id: ${prefixesSaid(prefixes)}`, prefixes);
+}
+
+/**
+ * The same, its refusal saying what the request is expected to name (`expected`, the first
+ * prefix's kind): a field that takes other ids only to refuse them in words of their own (an
+ * opportunity list's `analysis`: "must be a visibility analysis id: va_ followed by …").
+ */
+export function idSaidAs(expected: string, prefixes: readonly string[]) {
   const re = new RegExp(`^(${prefixes.join("|")})_${ULID_PATTERN}$`);
-  const schema = z.string().regex(re, { error: `must be an id like ${prefixes[0]}_01J...` });
+  const schema = z.string().regex(re, { error: `must be ${expected} followed by 26 letters and digits, such as ${prefixes[0]}_01JD4M9RZ6XQ7W8V5T3S2R1P0N` });
   idSchemas.add(schema, { prefixes });
   return schema;
 }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { opportunitySummary, type OpportunityFacts } from "../words/opportunities";
 import { RunCharge } from "./billing";
-import { DateTime, idOf, trimmedText } from "./common";
+import { DateTime, idOf, idSaidAs, trimmedText } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { ProjectId } from "./projects";
 import { RunError } from "./results";
@@ -24,7 +24,7 @@ const runIds = z
 
 export const OpportunityAnalysisRequest = z
   .strictObject({
-    analysis: idOf("fa", "ca", "va", "op").describe(
+    analysis: idSaidAs("a visibility analysis id: va_", ["va", "fa", "ca", "op"]).describe(
       "The visibility analysis (`va_…`) to read. One the caller cannot see answers 404; an analysis of another kind answers 400 naming it.",
     ),
     brand: trimmedText(1, 200)

@@ -337,6 +337,11 @@ describe("POST /opportunity-analyses", () => {
     expect(noMentions.body.error.message).toBe(`No such visibility analysis "${list.id}".`);
     const bad = await opportunities(alice.cliToken, { analysis: va.id, extra: 1 });
     expect(bad.status).toBe(400);
+    // A fanout's id where the analysis goes: told what to name, with an example of it.
+    const fanoutId = newId("fanout");
+    const notAnAnalysis = await opportunities(alice.cliToken, { analysis: fanoutId });
+    expect(notAnAnalysis.status).toBe(400);
+    expect(notAnAnalysis.body.error.message).toBe("analysis: must be a visibility analysis id: va_ followed by 26 letters and digits, such as va_01JD4M9RZ6XQ7W8V5T3S2R1P0N");
   });
 
   it("is shared like any analysis: the public JSON without who made it or where", async () => {
