@@ -2,9 +2,10 @@
 // gets: paths Next.js cannot percent-decode (`%ZZ`, `%C3%28`; it throws before any route runs, a
 // plain-text 500 before the request guard), taken literally and answered like any malformed id;
 // TRACE and the methods Next.js's route handlers refuse; and a NUL in the sign-in form's address
-// (next-auth's own route, a 500 before signInEmail).
+// (next-auth's own route, a 500 before signInEmail). And refusals that say what to send: a question id
+// by its shape, an id of another kind by the kind to name.
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { signIn } from "./support";
+import { cliAs, signIn } from "./support";
 import { expectHugeMemberIdsNotFound, expectOtherMethodsRefused, expectUndecodableIdsNotFound } from "./unroutable";
 
 let token: string;
@@ -113,4 +114,20 @@ test("a prompt's question id of another shape is refused by its shape, not repea
       expect((await refused.json()).error.message, path).toBe("prompts[0].source.question_id: must be a question id of the analysis: q followed by its number, such as q3");
     }
   }
+});
+
+test("an id of another kind where an analysis goes says which kind to name, through the API and the real CLI", async ({ request }) => {
+  const fanoutId = "fo_01JD4M9RZ6XQ7W8V5T3S2R1P0N";
+  const refused = await request.post("/api/v1/opportunity-analyses", { headers: { authorization: `Bearer ${token}` }, data: { analysis: fanoutId } });
+  expect(refused.status()).toBe(400);
+  const said = "analysis: must be a visibility analysis id: va_ followed by 26 letters and digits, such as va_01JD4M9RZ6XQ7W8V5T3S2R1P0N";
+  expect((await refused.json()).error.message).toBe(said);
+  // Before: "must be an id like fa_01J...", a kind of id `geoscope opportunities` does not take.
+  const cli = cliAs({ token: () => token });
+  const out = await cli(["opportunities", fanoutId]);
+  expect(out.code).not.toBe(0);
+  expect(out.stderr).toContain(said);
+  const generic = await request.get("/api/v1/analyses?project=nope", { headers: { authorization: `Bearer ${token}` } });
+  expect(generic.status()).toBe(400);
+  expect((await generic.json()).error.message).toMatch(/^project: must be an id: pr_ followed by 26 letters and digits, such as pr_01JD4M9RZ6XQ7W8V5T3S2R1P0N/);
 });
