@@ -18,10 +18,10 @@ export function Page({ title, children, aside }: { title: string; children: Reac
   );
 }
 
-export function Section({ id, title, children, description }: { id?: string; title: string; children: ReactNode; description?: string }) {
+export function Section({ id, title, children, description }: { id?: string; title: ReactNode; children: ReactNode; description?: string }) {
   return (
     <section id={id} aria-labelledby={id ? `${id}-title` : undefined} className="mb-10 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
-      <h2 id={id ? `${id}-title` : undefined} className="text-lg font-semibold">
+      <h2 id={id ? `${id}-title` : undefined} className="text-lg font-semibold break-words">
         {title}
       </h2>
       {description ? <p className="mt-1 text-sm break-words text-slate-600">{description}</p> : null}

@@ -154,7 +154,7 @@ export default async function AccountPage() {
                   </td>
                   <td className={`${tableCellClass} basis-full`}>
                     <CellLabel>Workspace</CellLabel>
-                    {names.get(k.workspace_id ?? "") ?? k.workspace_id}
+                    <DottedName name={names.get(k.workspace_id ?? "") ?? k.workspace_id ?? ""} />
                   </td>
                   <td className={`${tableCellClass} sm:whitespace-nowrap`}>
                     <CellLabel>Created</CellLabel>

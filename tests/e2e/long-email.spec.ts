@@ -39,6 +39,15 @@ test("a long email address wraps after its @ or before a dot, never inside a nam
     for (const [where, element] of Object.entries(places)) await expectWrapsAtSeams(element, EMAIL, `${where} at ${width} px`);
   }
   await screenshots(page, testInfo, "account-long-email");
+  // The personal workspace is named after the address ("maximiliane.….com's workspace"): its
+  // transactions page's heading wraps before a dot or at a space too, and nothing scrolls sideways.
+  await page.goto("/account/transactions");
+  const heading = page.locator("#transactions-title");
+  const name = (await heading.textContent())!;
+  expect(name).toBe(`${EMAIL.split("@")[0]}'s workspace`);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await expectWrapsAtSeams(heading, name, "the transactions page's heading at 390 px");
+  await screenshots(page, testInfo, "transactions-long-email");
 });
 
 test("who started a prompt and its runs, and a workspace named after them: wrapped at their seams on the project, prompt and run pages at 390 px", async ({ page, request }, testInfo) => {

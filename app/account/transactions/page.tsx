@@ -4,7 +4,7 @@ import { requireSessionPrincipal } from "@/lib/auth/session";
 import { workspaceTransactions } from "@/lib/billing/read";
 import { ApiError } from "@/lib/http/errors";
 import { reachableWorkspaces } from "@/lib/workspaces/access";
-import { Notice, Page, Section } from "../../_components/ui";
+import { DottedName, Notice, Page, Section } from "../../_components/ui";
 import { TransactionTable } from "../transaction-table";
 
 export const dynamic = "force-dynamic";
@@ -40,7 +40,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
         </a>
       }
     >
-      <Section id="transactions" title={access.workspace.name} description={cursor ? "Older transactions, newest first." : "Every change to the balance, newest first."}>
+      <Section id="transactions" title={<DottedName name={access.workspace.name} />} description={cursor ? "Older transactions, newest first." : "Every change to the balance, newest first."}>
         {error ? <Notice tone="error">{error}</Notice> : null}
         {page && page.items.length === 0 ? <p className="text-sm text-slate-500">No older transactions.</p> : null}
         {page && page.items.length > 0 ? <TransactionTable items={page.items} /> : null}
