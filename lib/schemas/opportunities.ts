@@ -181,7 +181,7 @@ export const OpportunityAnalysis = z
     status: RunStatus.describe("Always `completed`: an opportunity list is computed when it is asked for."),
     subject: z.string(),
     summary: Summary.describe(
-      "What to read first, in plain words: how many prompts competitors win beyond chance, the widest gap with its interval, the page most cited where a competitor is named and the brand is not, how often the brand's own pages are cited without its name, and the search run most on the lost prompts. See Summary.",
+      "What to read first, in plain words: how many prompts competitors win beyond chance, the widest gap with its interval, the page most cited where a competitor is named and the brand is not, how often the brand's own pages are cited without its name, and the search run most often on the lost prompts. See Summary.",
     ),
     run_count: count.describe("Runs of the visibility analysis, excluded ones included."),
     created_at: DateTime,

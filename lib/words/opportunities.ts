@@ -76,6 +76,6 @@ export function opportunitySummary(a: OpportunityFacts): Summary {
         : `${a.brand}'s own pages are cited in ${count(t.own_runs_citing, t.runs)} answers; ` +
           `${t.own_cited_not_mentioned} of those ${t.own_runs_citing === 1 ? "does" : "do"} not name ${a.brand}.`;
   const gap = a.query_gaps[0];
-  const queries = gap && `On the prompts lost, the search run most is “${gap.query}” (${engineName(gap.engine)}, ${count(gap.runs, gap.n)} answers).`;
+  const queries = gap && `On the prompts lost, the search run most often is “${gap.query}” (${engineName(gap.engine)}, ${count(gap.runs, gap.n)} answers).`;
   return summaryOf(lead, widest, targets, own, queries);
 }

@@ -37,6 +37,7 @@ import { newId } from "@/lib/db/ids";
 import { answerDirective } from "@/lib/engines/simulator/directive";
 import { opportunitiesCsv } from "@/lib/opportunities/csv";
 import { OpportunityAnalysis } from "@/lib/schemas/opportunities";
+import { engineName } from "@/lib/words/format";
 import { useTestDatabase } from "../helpers/app";
 import { useSimulatedEngines } from "../helpers/engines";
 import { call } from "../helpers/http";
@@ -292,6 +293,10 @@ describe("POST /opportunity-analyses", () => {
     );
     expect(list.summary.length).toBeLessThanOrEqual(5);
     expect(list.summary.some((s: string) => s.startsWith("In the 6 answers of those prompts that name a competitor and not HubSpot, the page cited most is "))).toBe(true);
+    // The search most run on the lost prompts, with its engine and n: the first of query_gaps.
+    const gap = list.query_gaps[0];
+    expect(gap).toBeDefined();
+    expect(list.summary.at(-1)).toBe(`On the prompts lost, the search run most often is “${gap.query}” (${engineName(gap.engine)}, ${gap.runs} of ${gap.n} answers).`);
   });
 
   it("takes another tracked entity as the brand: every other entity is then its competitor", async () => {
