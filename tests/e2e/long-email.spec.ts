@@ -80,4 +80,11 @@ test("who started a prompt and its runs, and a workspace named after them: wrapp
   await page.setViewportSize({ width: 390, height: 900 });
   await expectWrapsAtSeams(page.getByTestId("project-workspace"), project.workspace_name, "the project's workspace at 390 px");
   await screenshots(page, testInfo, "project-long-email");
+  // The project list ("in …'s workspace") and the account page's API keys (each key's workspace)
+  // keep the window's width too (screenshots() fails on anything past its edge at 390 px).
+  await page.goto("/projects");
+  await screenshots(page, testInfo, "projects-long-email");
+  await page.goto("/account");
+  await expect(page.locator('[data-testid^="api-key-"]').first()).toContainText(project.workspace_name);
+  await screenshots(page, testInfo, "account-keys-long-email");
 });
