@@ -2,6 +2,7 @@
 // answered, cited and searched.
 import type { z } from "zod";
 import { ENGINE_IDS } from "../../lib/schemas/common";
+import { engineLabel, reportsQueries } from "../../lib/schemas/engines";
 import { promptResultOf } from "../../lib/schemas/results";
 import { createPrompt, getBatch, getRun, listRuns, RunStatus, type PromptBatch, type Run } from "../../lib/schemas/runs";
 import { EXIT } from "../client";
@@ -45,10 +46,18 @@ export function formatRun(run: RunBody): string {
       lines.push(`  ${String(i + 1).padStart(2)}. ${where}${title}${flags ? ` [${flags}]` : ""}`);
     });
     lines.push(`Searches (${result.searches.length}):`);
-    if (result.searches.length === 0) lines.push("  (none)");
+    // As the run page says it: an app that does not report its searches ran some we cannot see.
+    if (result.searches.length === 0) lines.push(`  (${noSearchesShown(run.engine, result.searched)})`);
     for (const q of result.searches) lines.push(`  ${q.position ?? "-"}. ${q.query}${q.search_call ? ` (call ${q.search_call})` : ""}`);
   }
   return lines.join("\n");
+}
+
+/** Why a run shows no search: it did not search, its engine does not say which it ran, or it showed none. */
+export function noSearchesShown(engine: string | null, searched: boolean | null): string {
+  if (searched === false) return "it did not search the web";
+  if (engine && !reportsQueries(engine)) return `${engineLabel(engine)} does not say which searches it ran`;
+  return "the engine showed no queries";
 }
 
 /** The market a run or batch input names, as "market: DE · Munich · de", or null. */

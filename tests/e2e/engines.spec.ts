@@ -109,6 +109,11 @@ test("the CLI: engines listed with their surface, a fanout on an API, an app and
   }
   expect(noOverview).toHaveLength(2);
   hiddenRun = noOverview[0]!;
+  // An overview that was shown names its pages but not its searches: the CLI says so, not "(none)".
+  const shownOverview = runs.find((r) => r.engine === "google_ai_overview" && !noOverview.includes(r.id))!;
+  const overviewSaid = await cli(["runs", "get", shownOverview.id]);
+  expect(overviewSaid.code, overviewSaid.stderr).toBe(0);
+  expect(overviewSaid.stdout).toContain("Searches (0):\n  (Google AI Overview (app) does not say which searches it ran)");
 
   // The app shows its fan-out queries; Google's AI Overview shows none.
   const queries = await cli(["fanout", "queries", fanoutId, "--json"]);
