@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { EntityInput } from "../../lib/schemas/visibility";
 import {
   createMonitor, deleteMonitor, estimateMonitor, type MonitorEstimate, getMonitor, listMonitors, listMonitorTicks, runMonitor, scheduleInWords, updateMonitor,
-  type Monitor, type MonitorCreated, type MonitorRequest, type MonitorSummary, type Tick,
+  type Monitor, type MonitorCreated, type MonitorRequest, type MonitorSummary, type MonitorUpdateRequest, type Tick,
 } from "../../lib/schemas/monitors";
 import { STRUCTURED_ENGINE_IDS } from "../../lib/schemas/common";
 import { EXIT } from "../client";
@@ -100,6 +100,46 @@ function alertsOf(ctx: Ctx): RequestBody["alerts"] | undefined {
     ...(webhook !== undefined ? { webhook_url: webhook } : {}), ...(email ? { email } : {}), ...(minChange !== undefined ? { min_change: minChange } : {}),
     ...(digest !== undefined ? { digest } : {}),
   };
+}
+
+/** What `monitor update` changes: the settings that keep the monitor's version (its series). */
+const updateOptions = {
+  name: { type: "string", arg: "NAME", help: "a new name" },
+  judge: { type: "string", arg: "ENGINE|off", values: [...STRUCTURED_ENGINE_IDS, "off"], help: "judge each tick's answers for sentiment with ENGINE from the next tick; off stops judging" },
+  budget: { type: "string", arg: "USD|none", help: "the most its ticks may spend in a UTC month (\"25.00\"); none: no budget" },
+  "webhook-url": { type: "string", arg: "URL|none", help: "where alerts are POSTed, signed with the monitor's webhook secret; none: no webhook" },
+  email: { type: "string", arg: "on|off", values: ["on", "off"], help: "email you its alerts, or stop" },
+  "min-change": { type: "string", arg: "N", help: "the smallest change of visibility worth an alert, in points, 1 to 100" },
+  digest: { type: "string", arg: "off|weekly", values: ["off", "weekly"], help: "weekly: e-mail you a digest each week on its day (daily monitors: Monday); off: stop" },
+} as const satisfies Record<string, OptionSpec>;
+
+/** PATCH /monitors/{id}'s body from `monitor update`'s options: only what is given changes. */
+export function updateBody(ctx: Ctx): z.input<typeof MonitorUpdateRequest> {
+  const judge = judgeOf(ctx, true);
+  const name = str(ctx, "name");
+  const budget = str(ctx, "budget");
+  const webhook = str(ctx, "webhook-url");
+  const email = str(ctx, "email");
+  if (email !== undefined && email !== "on" && email !== "off") throw new UsageError("--email takes on or off");
+  const minChange = intOption(ctx, "min-change");
+  const digest = str(ctx, "digest") as "off" | "weekly" | undefined;
+  if (digest !== undefined && digest !== "off" && digest !== "weekly") throw new UsageError("--digest takes off or weekly");
+  const alerts = {
+    ...(webhook !== undefined ? { webhook_url: webhook === "none" ? null : webhook } : {}),
+    ...(email !== undefined ? { email: email === "on" } : {}),
+    ...(minChange !== undefined ? { min_change: minChange } : {}),
+    ...(digest !== undefined ? { digest } : {}),
+  };
+  const body = {
+    ...(name !== undefined ? { name } : {}),
+    ...(judge !== undefined ? { judge } : {}),
+    ...(budget !== undefined ? { monthly_budget_usd: budget === "none" ? null : budget } : {}),
+    ...(Object.keys(alerts).length ? { alerts } : {}),
+  };
+  if (Object.keys(body).length === 0) {
+    throw new UsageError("nothing to change: give --name, --judge ENGINE|off, --budget USD|none, --webhook-url URL|none, --email on|off, --min-change N or --digest off|weekly");
+  }
+  return body;
 }
 
 function createBody(ctx: Ctx): RequestBody {
@@ -255,17 +295,11 @@ export const monitors: Section = {
     {
       words: ["monitor", "update"],
       args: "mo_…",
-      summary: "change a monitor's judge or name (the version is kept)",
-      options: {
-        judge: { type: "string", arg: "ENGINE|off", values: [...STRUCTURED_ENGINE_IDS, "off"], help: "judge each tick's answers for sentiment with ENGINE from the next tick; off stops judging" },
-        name: { type: "string", arg: "NAME", help: "a new name" },
-      },
+      summary: "change a monitor's name, judge, budget or alerts (its weekly digest too); the version is kept",
+      options: updateOptions,
       async run(ctx) {
         const id = idArg(ctx);
-        const judge = judgeOf(ctx, true);
-        const name = str(ctx, "name");
-        if (judge === undefined && name === undefined) throw new UsageError("nothing to change: give --judge ENGINE|off or --name NAME");
-        const body = { ...(judge !== undefined ? { judge } : {}), ...(name !== undefined ? { name } : {}) };
+        const body = updateBody(ctx);
         show(ctx, await request(ctx, updateMonitor, { params: { monitor_id: id }, body }), formatMonitor);
         return EXIT.ok;
       },

@@ -204,6 +204,34 @@ test("the weekly digest: the monitor page's alert settings turn it on (same vers
   expect((await cli(["monitor", "get", monitorId])).stdout).toContain(`weekly digest (geoscope monitor digests ${monitorId})`);
 });
 
+test("the CLI changes a monitor's alerts, digest and budget in place (same version): geoscope monitor update", async () => {
+  const before = (await api("GET", `/monitors/${monitorId}`)).body;
+  const changed = await cli(["monitor", "update", monitorId, "--digest", "off", "--min-change", "15", "--email", "on", "--budget", "30.00", "--json"]);
+  expect(changed.code, changed.stderr).toBe(0);
+  const monitor = JSON.parse(changed.stdout);
+  expect(monitor.alerts).toEqual({ ...before.alerts, digest: "off", min_change: 15, email: true });
+  expect(monitor.monthly_budget_usd).toBe("30.00");
+  expect(monitor.version).toBe(before.version);
+  // With the digest off, the empty list says so and how to turn it on (the human output only).
+  const digests = await cli(["monitor", "digests", monitorId]);
+  expect(digests.stdout.trim()).toBe(`(none: its weekly digest is off; turn it on with: geoscope monitor update ${monitorId} --digest weekly)`);
+  expect(JSON.parse((await cli(["monitor", "digests", monitorId, "--json"])).stdout)).toEqual({ items: [], next_cursor: null });
+  const cleared = await cli(["monitor", "update", monitorId, "--webhook-url", "none", "--budget", "none", "--digest", "weekly"]);
+  expect(cleared.code, cleared.stderr).toBe(0);
+  expect(cleared.stdout).toContain(`no webhook, email, from 15 points, weekly digest (geoscope monitor digests ${monitorId})`);
+  expect(cleared.stdout).toContain("(no budget)");
+  const after = (await api("GET", `/monitors/${monitorId}`)).body;
+  expect([after.alerts.webhook_url, after.monthly_budget_usd, after.version]).toEqual([null, null, before.version]);
+  // Nothing to change, or a setting it does not take: a usage error, nothing sent.
+  for (const args of [[], ["--email", "maybe"]]) {
+    const refused = await cli(["monitor", "update", monitorId, ...args]);
+    expect(refused.code, args.join(" ")).toBe(2);
+    expect(refused.stdout).toBe("");
+  }
+  expect((await cli(["monitor", "update", monitorId])).stderr).toContain("nothing to change: give --name, --judge ENGINE|off, --budget USD|none");
+  expect((await api("GET", `/monitors/${monitorId}`)).body).toEqual(after);
+});
+
 test("a delivery in flight when the server is SIGKILLed is retried by the restarted server: the same event, delivered", async () => {
   // PostgreSQL and a server of its own (its job leases outlive the kill; the retry's time is moved
   // to now in the database, as the clock reaching it would).
