@@ -105,6 +105,9 @@ function alertsOf(ctx: Ctx): RequestBody["alerts"] | undefined {
 /** What `monitor update` changes: the settings that keep the monitor's version (its series). */
 const updateOptions = {
   name: { type: "string", arg: "NAME", help: "a new name" },
+  every: { type: "string", arg: "day|week", values: ["day", "week"], help: "how often a tick is due (the rest of the schedule kept; a week's day Monday unless --weekday)" },
+  at: { type: "string", arg: "HH:MM", help: "the time of day it is due, UTC" },
+  weekday: { type: "string", arg: "1-7|NAME", values: WEEKDAYS, help: "a weekly monitor's day, 1 (Monday) to 7 (Sunday) or its name" },
   judge: { type: "string", arg: "ENGINE|off", values: [...STRUCTURED_ENGINE_IDS, "off"], help: "judge each tick's answers for sentiment with ENGINE from the next tick; off stops judging" },
   budget: { type: "string", arg: "USD|none", help: "the most its ticks may spend in a UTC month (\"25.00\"); none: no budget" },
   "webhook-url": { type: "string", arg: "URL|none", help: "where alerts are POSTed, signed with the monitor's webhook secret; none: no webhook" },
@@ -113,8 +116,27 @@ const updateOptions = {
   digest: { type: "string", arg: "off|weekly", values: ["off", "weekly"], help: "weekly: e-mail you a digest each week on its day (daily monitors: Monday); off: stop" },
 } as const satisfies Record<string, OptionSpec>;
 
+/**
+ * A new schedule from `monitor update`'s --every, --at and --weekday, the parts not given kept from
+ * `current` (the API takes a whole schedule); undefined when none is given.
+ */
+export function scheduleUpdate(ctx: Ctx, current: z.output<typeof Monitor>["schedule"]): RequestBody["schedule"] | undefined {
+  const every = str(ctx, "every");
+  const at = str(ctx, "at");
+  const weekday = weekdayOf(str(ctx, "weekday"));
+  if (every === undefined && at === undefined && weekday === undefined) return undefined;
+  if (every !== undefined && every !== "day" && every !== "week") throw new UsageError("--every takes day or week");
+  const kind = every ?? (weekday !== undefined ? "week" : current.every);
+  if (kind === "day" && weekday !== undefined) throw new UsageError("--weekday goes with a weekly schedule (--every week)");
+  const day = kind === "week" ? (weekday ?? (current.every === "week" ? (current.weekday ?? 1) : 1)) : undefined;
+  return { every: kind, at: at ?? current.at, ...(day !== undefined ? { weekday: day } : {}) };
+}
+
+/** Whether `monitor update` was given a part of the schedule (then the current one is read first). */
+const schedulePartGiven = (ctx: Ctx) => ["every", "at", "weekday"].some((name) => str(ctx, name) !== undefined);
+
 /** PATCH /monitors/{id}'s body from `monitor update`'s options: only what is given changes. */
-export function updateBody(ctx: Ctx): z.input<typeof MonitorUpdateRequest> {
+export function updateBody(ctx: Ctx, schedule?: RequestBody["schedule"]): z.input<typeof MonitorUpdateRequest> {
   const judge = judgeOf(ctx, true);
   const name = str(ctx, "name");
   const budget = str(ctx, "budget");
@@ -132,12 +154,15 @@ export function updateBody(ctx: Ctx): z.input<typeof MonitorUpdateRequest> {
   };
   const body = {
     ...(name !== undefined ? { name } : {}),
+    ...(schedule !== undefined ? { schedule } : {}),
     ...(judge !== undefined ? { judge } : {}),
     ...(budget !== undefined ? { monthly_budget_usd: budget === "none" ? null : budget } : {}),
     ...(Object.keys(alerts).length ? { alerts } : {}),
   };
   if (Object.keys(body).length === 0) {
-    throw new UsageError("nothing to change: give --name, --judge ENGINE|off, --budget USD|none, --webhook-url URL|none, --email on|off, --min-change N or --digest off|weekly");
+    throw new UsageError(
+      "nothing to change: give --name, --every day|week, --at HH:MM, --weekday, --judge ENGINE|off, --budget USD|none, --webhook-url URL|none, --email on|off, --min-change N or --digest off|weekly",
+    );
   }
   return body;
 }
@@ -295,11 +320,16 @@ export const monitors: Section = {
     {
       words: ["monitor", "update"],
       args: "mo_…",
-      summary: "change a monitor's name, judge, budget or alerts (its weekly digest too); the version is kept",
+      summary: "change a monitor's name, schedule, judge, budget or alerts (its weekly digest too); the version is kept",
       options: updateOptions,
       async run(ctx) {
         const id = idArg(ctx);
-        const body = updateBody(ctx);
+        const given = schedulePartGiven(ctx);
+        // Every option checked before anything is sent (a part of the schedule against a stand-in),
+        // then a part of the schedule merged into the monitor's current one.
+        updateBody(ctx, given ? scheduleUpdate(ctx, { every: "day", at: "06:00", weekday: null }) : undefined);
+        const current = given ? (await request(ctx, getMonitor, { params: { monitor_id: id } })).body.schedule : null;
+        const body = updateBody(ctx, current ? scheduleUpdate(ctx, current) : undefined);
         show(ctx, await request(ctx, updateMonitor, { params: { monitor_id: id }, body }), formatMonitor);
         return EXIT.ok;
       },

@@ -228,8 +228,23 @@ test("the CLI changes a monitor's alerts, digest and budget in place (same versi
     expect(refused.code, args.join(" ")).toBe(2);
     expect(refused.stdout).toBe("");
   }
-  expect((await cli(["monitor", "update", monitorId])).stderr).toContain("nothing to change: give --name, --judge ENGINE|off, --budget USD|none");
+  expect((await cli(["monitor", "update", monitorId])).stderr).toContain("nothing to change: give --name, --every day|week, --at HH:MM");
   expect((await api("GET", `/monitors/${monitorId}`)).body).toEqual(after);
+  // A part of the schedule: the rest kept from the monitor's (the API takes a whole one).
+  const scheduleAfter = async (...args: string[]) => {
+    const moved = await cli(["monitor", "update", monitorId, ...args, "--json"]);
+    expect(moved.code, moved.stderr).toBe(0);
+    return JSON.parse(moved.stdout).schedule;
+  };
+  const start = after.schedule;
+  expect(await scheduleAfter("--at", "08:15")).toEqual({ ...start, at: "08:15" });
+  expect(await scheduleAfter("--weekday", "fri")).toEqual({ every: "week", at: "08:15", weekday: 5 });
+  expect(await scheduleAfter("--at", "09:00")).toEqual({ every: "week", at: "09:00", weekday: 5 });
+  expect(await scheduleAfter("--every", "day")).toEqual({ every: "day", at: "09:00", weekday: null });
+  const both = await cli(["monitor", "update", monitorId, "--every", "day", "--weekday", "2"]);
+  expect([both.code, both.stdout]).toEqual([2, ""]);
+  expect(both.stderr).toContain("--weekday goes with a weekly schedule (--every week)");
+  expect((await api("GET", `/monitors/${monitorId}`)).body.version).toBe(before.version);
 });
 
 test("a delivery in flight when the server is SIGKILLed is retried by the restarted server: the same event, delivered", async () => {
