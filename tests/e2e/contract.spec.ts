@@ -49,6 +49,8 @@ const REFUSALS: { message: RegExp; says: string | string[] }[] = [
   { message: /^version: must be a whole number from 1 to/, says: "Above the current version is 400" },
   // An analysis's own names and engines: a brand it does not track, an engine with no run among the ids, the same engine twice.
   { message: /^brand: "[^"]*" is not tracked by this analysis/, says: "a `brand` it does not track" },
+  // An opportunity list of an analysis of another kind (its field's description).
+  { message: /^analysis: \S+ is an? [a-z ]+; opportunities are read from a visibility analysis/, says: "an analysis of another kind answers 400 naming it" },
   { message: /^(a|b): \S+ has no runs among those the ids name/, says: "400 naming the one that has none" },
   { message: /^b: must differ from a/, says: "It must differ from `a`" },
   // A device code only POST /cli/auth/start gives.

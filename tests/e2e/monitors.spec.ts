@@ -120,11 +120,45 @@ test("a fanout's prompts tracked: the new monitor's page before its first tick, 
   await expect(page.getByTestId("monitor-action-outcome")).toContainText("Resumed");
   await expect(page.getByTestId("pause")).toBeVisible();
 
+  // Settings that keep the series: the schedule, the budget and the judge; a refusal in the form's words.
+  const fact = (label: string) => page.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd");
+  const settings = page.getByTestId("monitor-settings");
+  await settings.locator("summary").click();
+  await expect(settings.getByTestId("settings-weekday")).toHaveValue("3");
+  await settings.getByTestId("settings-budget").fill("ten dollars");
+  await settings.getByTestId("save-settings").click();
+  await expect(page.getByTestId("settings-outcome")).toContainText(/^Monthly budget: /);
+  await settings.getByTestId("settings-budget").fill("40");
+  await settings.getByTestId("settings-weekday").selectOption("5");
+  await settings.getByTestId("settings-at").fill("08:15");
+  await settings.getByTestId("settings-judge").selectOption("claude");
+  await screenshots(page, testInfo, "monitor-settings-form");
+  await settings.getByTestId("save-settings").click();
+  await expect(page.getByTestId("settings-outcome")).toContainText("Settings saved; the monitor's series goes on (same version).");
+  await page.reload();
+  await expect(fact("Schedule")).toHaveText("every Friday at 08:15 UTC");
+  await expect(fact("Spent this month")).toContainText(" of $40.00");
+  await expect(fact("Sentiment judge")).toHaveText("Claude (API), charged per answer judged");
+  await expect(fact("Series")).toHaveText("version 1");
+  await screenshots(page, testInfo, "monitor-settings");
+  // Saved again unchanged: nothing is sent. Then the budget and the judge taken away.
+  await page.getByTestId("monitor-settings").locator("summary").click();
+  await page.getByTestId("save-settings").click();
+  await expect(page.getByTestId("settings-outcome")).toContainText("Nothing changed.");
+  await page.getByTestId("settings-budget").fill("");
+  await page.getByTestId("settings-judge").selectOption("");
+  await page.getByTestId("save-settings").click();
+  await expect(page.getByTestId("settings-outcome")).toContainText("Settings saved");
+  await page.reload();
+  await expect(fact("Spent this month")).toContainText("(no budget)");
+  await expect(fact("Sentiment judge")).toHaveText("none");
+  await expect(fact("Schedule")).toHaveText("every Friday at 08:15 UTC");
+
   // The project lists it.
   await page.goto(`/projects/${projectId}`);
   await expect(page.getByTestId("monitor-item")).toHaveCount(1);
   await expect(page.getByTestId("monitor-item")).toContainText("CRM visibility");
-  await expect(page.getByTestId("monitor-item")).toContainText("every Wednesday at 07:30 UTC");
+  await expect(page.getByTestId("monitor-item")).toContainText("every Friday at 08:15 UTC");
   await screenshots(page, testInfo, "project-monitors");
 
   // Delete, after a confirmation: gone (404), its tick's fanout stays.

@@ -1,5 +1,6 @@
 "use server";
-// The monitor page's alert controls: a test ping to the webhook (POST /monitors/{id}/alerts/test),
+// The monitor page's settings (PATCH /monitors/{id}: name, schedule, budget, judge) and alert
+// controls: a test ping to the webhook (POST /monitors/{id}/alerts/test),
 // the alert settings (PATCH /monitors/{id} alerts) and a new webhook secret (POST
 // /monitors/{id}/webhook-secret/rotate), each the API's own service as the signed-in person, with
 // its request schema and access checks (a foreign id is the API's 404).
@@ -62,6 +63,48 @@ export async function updateAlertsAction(_prev: MonitorActionState, form: FormDa
     revalidatePath(`/monitors/${id}`);
     return "Alert settings saved.";
   }, refusal);
+}
+
+const SETTING_LABELS: FieldLabels = {
+  name: "Name",
+  "schedule.every": "Every",
+  "schedule.at": "At (UTC)",
+  "schedule.weekday": "On",
+  monthly_budget_usd: "Monthly budget",
+  "judge.engine": "Sentiment judge",
+};
+
+/**
+ * The settings that keep the monitor's version (PATCH /monitors/{id}): its name, schedule, monthly
+ * budget and sentiment judge. Only what the form changed is sent (each field's value when the page
+ * was drawn rides along as `was_…`): a schedule sent again would move the next run to the next slot
+ * after now, over a slot still to be run.
+ */
+export async function updateSettingsAction(_prev: MonitorActionState, form: FormData): Promise<MonitorActionState> {
+  const principal = await requireSessionPrincipal("/projects");
+  return acting(
+    async () => {
+      const id = monitorOf(form);
+      const changed = (name: string) => (field(form, name) ?? "") !== (field(form, `was_${name}`) ?? "");
+      const every = field(form, "every") ?? "day";
+      const weekday = field(form, "weekday");
+      const scheduleChanged = changed("every") || changed("at") || (every === "week" && changed("weekday"));
+      const judge = field(form, "judge");
+      const input = {
+        ...(changed("name") && field(form, "name") !== undefined ? { name: field(form, "name") } : {}),
+        ...(scheduleChanged
+          ? { schedule: { every, at: field(form, "at") ?? "", ...(every === "week" ? { weekday: weekday && /^\d+$/.test(weekday) ? Number(weekday) : (weekday ?? 1) } : {}) } }
+          : {}),
+        ...(changed("budget") ? { monthly_budget_usd: field(form, "budget") ?? null } : {}),
+        ...(changed("judge") ? { judge: judge ? { engine: judge, sentiment: true } : null } : {}),
+      };
+      if (Object.keys(input).length === 0) return "Nothing changed.";
+      await updateMonitor(principal, id, parseInput(MonitorUpdateRequest, input, "form"));
+      revalidatePath(`/monitors/${id}`);
+      return "Settings saved; the monitor's series goes on (same version).";
+    },
+    (error) => inFormWords(error.message, SETTING_LABELS),
+  );
 }
 
 /** A rotation's outcome: the new secret, which the page shows this once. */

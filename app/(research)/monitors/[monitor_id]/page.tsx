@@ -1,5 +1,5 @@
 // A monitor: what it measures and when, its budget and spend, its controls (run now, pause or
-// resume, delete), its share link, its alerts and weekly digests, its trend charts (the share page's too), its ticks newest first with a link to each tick's fanout and comparisons, Compare engines
+// resume, delete), its settings that keep its series (name, schedule, budget, judge), its share link, its alerts and weekly digests, its trend charts (the share page's too), its ticks newest first with a link to each tick's fanout and comparisons, Compare engines
 // (its last tick's), and its prompts.
 // Before the first tick it says when that will be. Updates while a tick's fanout runs.
 import { CompareEnginesForm } from "../../_components/compare-form";
@@ -24,6 +24,8 @@ import { LiveRefresh } from "../../_components/live";
 import { marketText } from "../../_components/market";
 import { orNotFound, param } from "../../_lib/load";
 import { MonitorActions } from "../_components/monitor-actions";
+import { MonitorSettings } from "../_components/monitor-settings";
+import { engineConfig } from "@/lib/config/engines";
 import { MonitorAlerts } from "../_components/monitor-alerts";
 import { MonitorDigests } from "../_components/monitor-digests";
 import { PromptList } from "../_components/prompt-list";
@@ -199,6 +201,14 @@ export default async function MonitorPage({ params, searchParams }: Props) {
           </a>
         </p>
         <MonitorActions id={monitor.id} status={monitor.status} />
+        <MonitorSettings
+          id={monitor.id}
+          name={monitor.name}
+          schedule={monitor.schedule}
+          budget={monitor.monthly_budget_usd}
+          judge={monitor.judge?.engine ?? null}
+          engines={engineConfig().enabled}
+        />
       </ShareHeading>
 
       <ShareControl kind="monitor" id={monitor.id} finished initial={{ shared: share.shared, url: share.shared ? (share.share?.url ?? null) : null }} />
