@@ -3,15 +3,14 @@
 // prompts the page lists (read again by the action from where they came from). What was typed
 // stays when the action refuses it. Once made, the form gives way to the monitor's webhook secret,
 // shown this once with a copy button (as the CLI prints it), and the way to the monitor's page.
-import { useState } from "react";
 import { useFormAction } from "../../../_components/form-action";
 import { SecretOnce } from "../../../_components/secret-once";
 import { buttonClass, inputClass, Notice, subtleButtonClass } from "../../../_components/ui";
 import { createMonitorAction, type MonitorFormState } from "../actions";
+import { ScheduleFields } from "./schedule-fields";
 import { engineLabel } from "@/lib/schemas/engines";
 import { STRUCTURED_ENGINE_IDS } from "@/lib/schemas/common";
 
-const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 const INITIAL: MonitorFormState = { ok: true };
 
 export function MonitorForm({
@@ -32,7 +31,6 @@ export function MonitorForm({
   disabled: boolean;
 }) {
   const { state, pending, form } = useFormAction(createMonitorAction, INITIAL);
-  const [every, setEvery] = useState("day");
   if (state.created) return <MonitorCreated {...state.created} />;
   return (
     <form {...form} className="space-y-4" data-testid="monitor-form">
@@ -42,32 +40,7 @@ export function MonitorForm({
         Name
         <input name="name" defaultValue={name} maxLength={100} className={`${inputClass} mt-1 block w-full font-normal`} />
       </label>
-      <fieldset className="flex flex-wrap items-end gap-3">
-        <legend className="mb-1 text-sm font-medium">Schedule</legend>
-        <label className="text-sm">
-          <span className="block text-slate-600">Every</span>
-          <select name="every" value={every} onChange={(e) => setEvery(e.target.value)} className={`${inputClass} mt-1`} data-testid="monitor-every">
-            <option value="day">day</option>
-            <option value="week">week</option>
-          </select>
-        </label>
-        {every === "week" ? (
-          <label className="text-sm">
-            <span className="block text-slate-600">On</span>
-            <select name="weekday" defaultValue="1" className={`${inputClass} mt-1`} data-testid="monitor-weekday">
-              {WEEKDAYS.map((d, i) => (
-                <option key={d} value={i + 1}>
-                  {d}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-        <label className="text-sm">
-          <span className="block text-slate-600">At (UTC)</span>
-          <input type="time" name="at" defaultValue="06:00" required className={`${inputClass} mt-1`} data-testid="monitor-at" />
-        </label>
-      </fieldset>
+      <ScheduleFields prefix="monitor" />
       <fieldset className="flex flex-wrap items-center gap-x-4 gap-y-1">
         <legend className="mb-1 text-sm font-medium">Engines</legend>
         {engines.map((e) => (

@@ -3,17 +3,16 @@
 // monthly budget and the sentiment judge, as PATCH /monitors/{id} takes them. What changes its
 // measure (prompts, engines, runs, market, entities) starts a new version and is the API's and the
 // CLI's. The form sends each field's value as drawn beside it, so only what was changed is sent.
-import { useState } from "react";
 import { useFormAction } from "../../../_components/form-action";
 import { inputClass, subtleButtonClass } from "../../../_components/ui";
 import { updateSettingsAction } from "../[monitor_id]/actions";
 import type { MonitorActionState } from "../_lib/acting";
 import { ActionOutcome } from "./action-outcome";
+import { ScheduleFields } from "./schedule-fields";
 import { engineLabel } from "@/lib/schemas/engines";
 import { STRUCTURED_ENGINE_IDS } from "@/lib/schemas/common";
 
 const IDLE: MonitorActionState = { ok: true };
-const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
 type Settings = {
   id: string;
@@ -27,7 +26,6 @@ type Settings = {
 
 export function MonitorSettings({ id, name, schedule, budget, judge, engines }: Settings) {
   const save = useFormAction(updateSettingsAction, IDLE);
-  const [every, setEvery] = useState<string>(schedule.every);
   const weekday = String(schedule.weekday ?? 1);
   const judges = STRUCTURED_ENGINE_IDS.filter((e) => engines.includes(e) || e === judge);
   return (
@@ -45,32 +43,7 @@ export function MonitorSettings({ id, name, schedule, budget, judge, engines }: 
           <span className="font-medium text-slate-700">Name</span>
           <input name="name" defaultValue={name} maxLength={100} className={inputClass} data-testid="settings-name" />
         </label>
-        <fieldset className="flex flex-wrap items-end gap-3">
-          <legend className="mb-1 font-medium text-slate-700">Schedule</legend>
-          <label>
-            <span className="block text-slate-600">Every</span>
-            <select name="every" value={every} onChange={(e) => setEvery(e.target.value)} className={`${inputClass} mt-1`} data-testid="settings-every">
-              <option value="day">day</option>
-              <option value="week">week</option>
-            </select>
-          </label>
-          {every === "week" ? (
-            <label>
-              <span className="block text-slate-600">On</span>
-              <select name="weekday" defaultValue={weekday} className={`${inputClass} mt-1`} data-testid="settings-weekday">
-                {WEEKDAYS.map((d, i) => (
-                  <option key={d} value={i + 1}>
-                    {d}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : null}
-          <label>
-            <span className="block text-slate-600">At (UTC)</span>
-            <input type="time" name="at" defaultValue={schedule.at} required className={`${inputClass} mt-1`} data-testid="settings-at" />
-          </label>
-        </fieldset>
+        <ScheduleFields prefix="settings" every={schedule.every} weekday={schedule.weekday ?? 1} at={schedule.at} />
         <p className="text-xs text-slate-500">A new schedule takes effect from its next slot after now.</p>
         <div className="flex flex-wrap gap-4">
           <label className="grid gap-1">
