@@ -46,7 +46,7 @@ export function formatRun(run: RunBody): string {
       lines.push(`  ${String(i + 1).padStart(2)}. ${where}${title}${flags ? ` [${flags}]` : ""}`);
     });
     lines.push(`Searches (${result.searches.length}):`);
-    // As the run page says it: an app that does not report its searches ran some we cannot see.
+    // As the run page says it: an engine that does not report its searches may have run some.
     if (result.searches.length === 0) lines.push(`  (${noSearchesShown(run.engine, result.searched)})`);
     for (const q of result.searches) lines.push(`  ${q.position ?? "-"}. ${q.query}${q.search_call ? ` (call ${q.search_call})` : ""}`);
   }

@@ -1,8 +1,8 @@
 "use client";
 // A monitor's settings that keep its version (its series goes on): the name, the schedule, the
 // monthly budget and the sentiment judge, as PATCH /monitors/{id} takes them. What changes its
-// measure (prompts, engines, runs, market, entities) starts a new version and is the API's and the
-// CLI's. The form sends each field's value as drawn beside it, so only what was changed is sent.
+// measure (prompts, engines, runs, market, entities) starts a new version and is left to the API.
+// The form sends each field's value as drawn beside it, so only what was changed is sent.
 import { useFormAction } from "../../../_components/form-action";
 import { inputClass, subtleButtonClass } from "../../../_components/ui";
 import { updateSettingsAction } from "../[monitor_id]/actions";
