@@ -480,6 +480,13 @@ const matrix: Record<string, Record<string, Row>> = {
         expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
       },
     },
+    updateSettingsAction: {
+      async foreign() {
+        const expected = await apiMessage(b, 404, monitorsApi.updateMonitor, { params: { monitor_id: seeded.monitorId }, body: { monthly_budget_usd: "9.00" } });
+        const outcome = await unchangedAfter(b, () => monitorPage.updateSettingsAction(idle, form({ id: seeded.monitorId, budget: "9.00", was_budget: "" })));
+        expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
+      },
+    },
   },
   "app/device/actions.ts": {
     // A user code is not an object of A's: whoever holds a pending one may decide it. One A
