@@ -14,7 +14,7 @@ import { entitiesOf, excludedInWords, summaryLines } from "./visibility";
 type Analysis = z.output<typeof ComparisonAnalysis>;
 type Engine = (typeof ENGINE_IDS)[number];
 
-/** A mean over prompts with its interval and n; "every one alike" where the interval has no width (not "0–0%"). */
+/** A mean over prompts with its interval and n; "the same on each prompt" where the interval has no width (not "0–0%"). */
 const mean = (value: number | null, interval: readonly [number, number] | null, n: number) =>
   value === null
     ? `- (0 prompts)`

@@ -25,7 +25,7 @@ const answers = (n: number) => (n === 1 ? "answer" : "answers");
 
 /**
  * A mean of 0..1 over prompts, as a percent with its n and interval: "34% on average (12 prompts,
- * 95% interval 22–46%"; "about" when wide; "every one alike" instead of an interval of no width.
+ * 95% interval 22–46%"; "about" when wide; "the same on each prompt" instead of an interval of no width.
  * `note` ends the brackets.
  */
 function meanFigure(m: Mean, note = ""): string {

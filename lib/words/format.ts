@@ -69,14 +69,14 @@ export function percentEnds(interval: readonly [number, number]): [string, strin
 
 /**
  * Whether a mean's interval has no width: Student's t from values that are all alike (two prompts
- * both 0%), which says nothing of how far the mean could be off. Said as "every one alike", not "0–0%".
+ * both 0%), which says nothing of how far the mean could be off. Said as "the same on each prompt", not "0–0%".
  */
 export function isFlat(interval: readonly [number, number]): boolean {
   return interval[1] - interval[0] <= EPS;
 }
 
 /** What is said instead of such an interval, wherever a person reads it. */
-export const FLAT_INTERVAL = "every one alike, so no interval";
+export const FLAT_INTERVAL = "the same on each prompt, so no interval";
 
 /** Whether a rate's interval is wider than 20 points: its figure is then said with "about". */
 export function isWide(interval: readonly [number, number]): boolean {

@@ -315,7 +315,7 @@ describe("POST /comparison-analyses", () => {
     expect(created.body.summary).toEqual([
       "ChatGPT (API) and ChatGPT (app) are compared on the 2 prompts both answered: 10 answers from ChatGPT (API), 10 from ChatGPT (app) (1 prompt answered by one of them only is left out).",
       "ChatGPT (app) names HubSpot more often than ChatGPT (API), more than chance explains: in 10 of 10 answers (about 100%, 95% interval 72–100%) against 5 of 10 (about 50%, 23–77%), 50 points apart; 1 other name differs beyond chance too.",
-      "The domains the two cite for a prompt overlap by 13% on average (2 prompts, every one alike, so no interval; Jaccard index); only ChatGPT (app) cites g2.com (in 3 answers), and only ChatGPT (API) cites techcrunch.com (in 3).",
+      "The domains the two cite for a prompt overlap by 13% on average (2 prompts, the same on each prompt, so no interval; Jaccard index); only ChatGPT (app) cites g2.com (in 3 answers), and only ChatGPT (API) cites techcrunch.com (in 3).",
       "ChatGPT (app) ran none of ChatGPT (API)'s searches (2 prompts where ChatGPT (API) searched).",
       "Where both name tracked names, the order they name them in agrees by about 95% on average (2 prompts, 95% interval 31–100%; rank-biased overlap: 100% is the same order, 0% none in common).",
     ]);

@@ -1,6 +1,6 @@
 // `geoscope compare` (the real CLI against a stand-in API) and the summary's words where a mean over
 // prompts has an interval of no width (every prompt alike: Student's t from no spread), which reads
-// "every one alike", not "0–0%".
+// "the same on each prompt", not "0–0%".
 import { describe, expect, it } from "vitest";
 import { ComparisonAnalysis } from "@/lib/schemas/comparison";
 import { comparisonSummary } from "@/lib/words/comparison";
@@ -33,9 +33,9 @@ describe("geoscope compare", { timeout: 60_000 }, () => {
     api.answer(() => ({ status: 201, body }));
     const human = await api.cli(["compare", FO, "--a", "chatgpt", "--b", "chatgpt_app"]);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toContain("cited domains alike (Jaccard, mean over prompts): 0% (2 prompts, every one alike, so no interval)");
-    expect(human.stdout).toContain("order alike (rank-biased overlap, p = 0.9, mean over prompts): 100% (2 prompts, every one alike, so no interval)");
-    expect(body.summary.join(" ")).toContain("overlap by 0% on average (2 prompts, every one alike, so no interval; Jaccard index)");
+    expect(human.stdout).toContain("cited domains alike (Jaccard, mean over prompts): 0% (2 prompts, the same on each prompt, so no interval)");
+    expect(human.stdout).toContain("order alike (rank-biased overlap, p = 0.9, mean over prompts): 100% (2 prompts, the same on each prompt, so no interval)");
+    expect(body.summary.join(" ")).toContain("overlap by 0% on average (2 prompts, the same on each prompt, so no interval; Jaccard index)");
     expect(human.stdout).not.toMatch(/0–0%|100–100%/);
   });
 });
