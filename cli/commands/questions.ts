@@ -11,6 +11,7 @@ import {
   arg, followUntilFinished, intOption, noExtraArgs, note, opt, out, printJson, projectOf, request, strs, truncate, UsageError, waitBudget, wrap,
   type Ctx, type OptionSpec, type Section,
 } from "../command";
+import { fewerQuestions } from "../../lib/words/questions";
 import { createAndPrint, followOption, planOf, printEstimate, runOptions } from "./fanouts";
 
 type Analysis = z.output<typeof QuestionsAnalysis>;
@@ -64,6 +65,8 @@ export function formatQuestionsAnalysis(a: Analysis): string {
     a.charge ? chargeOf(a.charge) : null,
   ];
   const lines = [`questions analysis ${a.id}: ${a.status} · ${truncate(a.topic, 80)}`, facts.filter(Boolean).join(" · ")];
+  const fewer = fewerQuestions(a, a.charge !== null);
+  if (fewer) lines.push(...hanging("", fewer));
   if (a.status === "failed") {
     if (a.error) lines.push(`error: ${a.error.code}: ${a.error.message}`);
   } else if (a.status !== "completed") {

@@ -169,6 +169,11 @@ test("generates questions and sends the ticked ones to a fanout estimate", async
   await form.getByTestId("start-questions").click();
   await page.waitForURL(/\/analyses\/fa_[0-9A-Z]{26}$/);
   await expect(page.getByTestId("question-checkbox").first()).toBeVisible({ timeout: 45_000 });
+  // The simulator, like a model, writes one question twice: the page says why 5 came back of 6.
+  await expect(page.getByTestId("question-checkbox")).toHaveCount(5);
+  await expect(page.getByTestId("fewer-questions")).toHaveText(
+    "The engine's answer held 5 different questions, not 6 (a question written twice counts once); only those 5 are paid for.",
+  );
   await page.getByTestId("question-checkbox").nth(0).check();
   await page.getByTestId("question-checkbox").nth(1).check();
   await page.getByTestId("send-to-fanout").click();

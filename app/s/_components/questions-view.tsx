@@ -2,6 +2,7 @@
 // clusters with their intent and questions, and the exact generation prompt with its SHA-256.
 import type { ReactNode } from "react";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
+import { fewerQuestions, questionsTally } from "@/lib/words/questions";
 import { engineName, when } from "../_lib/view";
 import { Facts, Failure, ShareHeading, Tag, statusTone } from "./bits";
 
@@ -10,6 +11,8 @@ const SPECIFICITY = { broad: "broad", specific: "specific", long_tail: "long tai
 export function QuestionsView({ analysis }: { analysis: QuestionsAnalysis }) {
   const provenance = analysis.provenance;
   const byId = new Map(analysis.questions.map((q) => [q.id, q]));
+  // A shared page shows no charge, so it says nothing of what was paid.
+  const fewer = fewerQuestions(analysis, false);
   return (
     <>
       <ShareHeading kicker="Questions analysis" title={`Questions people ask about ${analysis.topic}`}>
@@ -18,11 +21,16 @@ export function QuestionsView({ analysis }: { analysis: QuestionsAnalysis }) {
             ["Date", when(analysis.completed_at ?? analysis.created_at)],
             ["Engine", provenance ? engineName(provenance.engine) : "—"],
             ["Model", provenance?.model ?? "—"],
-            ["Questions", `${analysis.questions.length} of ${analysis.requested_count} asked for`],
+            ["Questions", questionsTally(analysis)],
             ["Clusters", String(analysis.clusters.length)],
             ...(analysis.status === "completed" ? [] : ([["Status", <Tag tone={statusTone(analysis.status)}>{analysis.status}</Tag>]] as Array<[string, ReactNode]>)),
           ]}
         />
+        {fewer ? (
+          <p data-testid="fewer-questions" className="mt-3 text-sm text-slate-600">
+            {fewer}
+          </p>
+        ) : null}
       </ShareHeading>
       {analysis.status === "failed" ? <Failure what="The analysis" message={analysis.error?.message} /> : null}
 

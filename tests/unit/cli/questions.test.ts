@@ -8,6 +8,7 @@ import { UsageError } from "@/cli/command";
 import { clustered, fanoutRequestOf, formatQuestionsAnalysis, selectQuestions } from "@/cli/commands/questions";
 import { exampleFanoutEstimate, exampleQuestionsAnalysis } from "@/lib/schemas/examples";
 import { QuestionsAnalysis } from "@/lib/schemas/questions";
+import { fewerQuestions } from "@/lib/words/questions";
 import { standInApi } from "./stand-in";
 
 type Analysis = z.output<typeof QuestionsAnalysis>;
@@ -44,6 +45,9 @@ describe("formatQuestionsAnalysis", () => {
       [
         `questions analysis ${ID}: completed · CRM software for small B2B teams`,
         "4 of 5 questions in 2 clusters · chatgpt (gpt-5.4-2026-10-01) · captured $0.006",
+        // Fewer than asked for: why, and what is paid.
+        "The engine's answer held 4 different questions, not 5 (a question written twice",
+        "counts once); only those 4 are paid for.",
         "",
         "c1 Choosing a CRM (commercial, 2)",
         "  q3   How much does a CRM cost per user for a small team?  [broad]",
@@ -54,6 +58,15 @@ describe("formatQuestionsAnalysis", () => {
         "  q10  Is Salesforce overkill for a team of five?  [long_tail]",
       ].join("\n"),
     );
+  });
+
+  it("says why only when fewer came back than were asked for, and what is paid only when charged", () => {
+    expect(formatQuestionsAnalysis(analysis({ requested_count: 4 })).split("\n")[2]).toBe("");
+    const shared = analysis({ charge: null });
+    expect(fewerQuestions(shared, false)).toBe("The engine's answer held 4 different questions, not 5 (a question written twice counts once).");
+    expect(formatQuestionsAnalysis(shared)).toContain("\nThe engine's answer held 4 different questions, not 5 (a question written twice\ncounts once).\n\n");
+    expect(fewerQuestions(analysis({ status: "running", questions: [], clusters: [] }), true)).toBeNull();
+    expect(fewerQuestions(analysis({ questions: analysis().questions.slice(0, 1) }), true)).toMatch(/held 1 different question, not 5 .*; only that one is paid for\.$/);
   });
 
   it("wraps long questions at 80 columns under their text", () => {
@@ -72,7 +85,7 @@ describe("formatQuestionsAnalysis", () => {
     const groups = clustered(a);
     expect(groups.map((g) => [g.cluster?.id ?? null, g.questions.map((q) => q.id)])).toEqual([["c1", ["q1"]], [null, ["q2", "q3", "q10"]]]);
     expect(formatQuestionsAnalysis(a)).toContain("\n(no cluster, 3)\n  q2 ");
-    expect(formatQuestionsAnalysis(analysis({ questions: [], clusters: [] }))).toMatch(/0 of 5 questions in 0 clusters.*\n\n\(no questions\)$/);
+    expect(formatQuestionsAnalysis(analysis({ questions: [], clusters: [] }))).toMatch(/0 of 5 questions in 0 clusters.*\nThe engine's answer held no usable question; nothing is paid for\.\n\n\(no questions\)$/);
   });
 
   it("prints a failed analysis's error code and message, and no clusters", () => {

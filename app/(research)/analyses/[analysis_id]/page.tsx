@@ -19,6 +19,7 @@ import { progressOfAll } from "@/lib/research/progress";
 import { isFinished } from "@/lib/runs/status";
 import { Analysis, type CitationAnalysis } from "@/lib/schemas/analyses";
 import type { QuestionsAnalysis } from "@/lib/schemas/questions";
+import { fewerQuestions, questionsTally } from "@/lib/words/questions";
 import { getShareStatus } from "@/lib/shares/read";
 import { Email, Notice, Section } from "../../../_components/ui";
 import { ExcludedRuns, Facts, Failure, ShareHeading, Tag, statusTone } from "../../../s/_components/bits";
@@ -251,14 +252,20 @@ function Questions({ analysis, project, live, selected }: { analysis: QuestionsA
     ["Asked", when(analysis.created_at)],
     ...(analysis.created_by ? ([["By", <Email key="b" address={analysis.created_by} />]] as Array<[string, ReactNode]>) : []),
     ...(engine ? ([["Engine", engineName(engine)], ["Model", provenance?.model ?? "—"]] as Array<[string, ReactNode]>) : []),
-    ["Questions", analysis.status === "completed" ? `${analysis.questions.length} of ${analysis.requested_count} asked for` : `${analysis.requested_count} asked for`],
+    ["Questions", questionsTally(analysis)],
     ...(analysis.status === "completed" ? ([["Clusters", String(analysis.clusters.length)]] as Array<[string, ReactNode]>) : []),
     ...(analysis.charge ? ([["Charge", `$${analysis.charge.amount_usd} (${analysis.charge.status})`]] as Array<[string, ReactNode]>) : []),
   ];
+  const fewer = fewerQuestions(analysis, analysis.charge !== null);
   return (
     <>
       <ShareHeading kicker="Questions analysis" title={`Questions people ask about ${analysis.topic}`}>
         <Facts items={facts} />
+        {fewer ? (
+          <p data-testid="fewer-questions" className="mt-3 text-sm text-slate-600">
+            {fewer}
+          </p>
+        ) : null}
         {live ? <div className="mt-4">{live}</div> : null}
       </ShareHeading>
 
