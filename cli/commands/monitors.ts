@@ -10,7 +10,7 @@ import {
 import { STRUCTURED_ENGINE_IDS } from "../../lib/schemas/common";
 import { EXIT } from "../client";
 import {
-  arg, date, enginesInOrder, intOption, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, strs, table, truncate, UsageError,
+  arg, date, enginesInOrder, intOption, linesOfFile, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, strs, table, truncate, UsageError,
   type Ctx, type OptionSpec, type Section,
 } from "../command";
 import { marketLabel, marketOf, marketOptions } from "../market";
@@ -102,7 +102,7 @@ function alertsOf(ctx: Ctx): RequestBody["alerts"] | undefined {
   };
 }
 
-/** What `monitor update` changes: the settings that keep the monitor's version (its series). */
+/** What `monitor update` changes: the settings that keep the monitor's version (its series), then what it measures (a new series). */
 const updateOptions = {
   name: { type: "string", arg: "NAME", help: "a new name" },
   every: { type: "string", arg: "day|week", values: ["day", "week"], help: "how often a tick is due (the rest of the schedule kept; a week's day Monday unless --weekday)" },
@@ -114,7 +114,48 @@ const updateOptions = {
   email: { type: "string", arg: "on|off", values: ["on", "off"], help: "email you its alerts, or stop" },
   "min-change": { type: "string", arg: "N", help: "the smallest change of visibility worth an alert, in points, 1 to 100" },
   digest: { type: "string", arg: "off|weekly", values: ["off", "weekly"], help: "weekly: e-mail you a digest each week on its day (daily monitors: Monday); off: stop" },
+  // What it measures: a change starts a new series (version + 1) from the next tick.
+  prompt: { type: "string", arg: "TEXT", multiple: true, help: "new series: the prompts it measures, replacing all of them (repeatable)" },
+  file: { type: "string", arg: "FILE", help: "new series: the prompts from FILE, one per line (blank lines and # comments skipped; `-`: standard input)" },
+  engines: { ...runOptions.engines, help: "new series: the engines it measures, comma-separated, replacing all of them" },
+  runs: { type: "string", arg: "N", help: "new series: executions of each prompt on each engine per tick, 1 to 10" },
+  country: { type: "string", arg: "CC|none", help: "new series: run as a searcher in this country (ISO 3166-1 alpha-2); none: anywhere" },
+  city: { type: "string", arg: "CITY", help: "new series: … in this city (with --country)" },
+  language: { type: "string", arg: "TAG|none", help: "new series: … speaking this language (a BCP 47 tag); none: not set" },
+  location: marketOptions.location,
+  brand: { type: "string", arg: "NAME", multiple: true, help: "new series: a brand to measure (repeatable); with --competitor, replacing every entity" },
+  competitor: { type: "string", arg: "NAME", multiple: true, help: "new series: a competitor to measure (repeatable)" },
+  entities: { type: "string", arg: "FILE", help: "new series: the entities to measure as a JSON list of {name, role, aliases?, domains?, case_sensitive?}" },
 } as const satisfies Record<string, OptionSpec>;
+
+/**
+ * What `monitor update` changes of what a monitor measures (prompts, engines, runs, market,
+ * entities): each replaces the current one whole, and any change starts a new series.
+ */
+function measuredUpdate(ctx: Ctx): Pick<z.input<typeof MonitorUpdateRequest>, "prompts" | "engines" | "runs" | "location" | "language" | "entities"> {
+  const texts = [...strs(ctx, "prompt"), ...(str(ctx, "file") !== undefined ? linesOfFile(str(ctx, "file")!) : [])];
+  if (strs(ctx, "prompt").length > 0 && str(ctx, "file") !== undefined) throw new UsageError("give the prompts with --prompt or --file, not both");
+  if (str(ctx, "file") !== undefined && texts.length === 0) throw new UsageError(`--file: ${str(ctx, "file")} holds no prompt`);
+  const { engines, runs } = planOf(ctx);
+  // none: the market's part taken away; else as `monitor create` reads it.
+  const country = str(ctx, "country");
+  const language = str(ctx, "language");
+  const noCountry = country?.toLowerCase() === "none";
+  if (noCountry && (str(ctx, "city") !== undefined || str(ctx, "location") !== undefined)) throw new UsageError("--country none takes no --city or --location");
+  const market = marketOf({ ...ctx, values: { ...ctx.values, ...(noCountry ? { country: undefined } : {}), ...(language?.toLowerCase() === "none" ? { language: undefined } : {}) } });
+  const entities = entitiesOf(ctx);
+  return {
+    ...(texts.length > 0 ? { prompts: texts.map((text) => ({ text })) } : {}),
+    ...(engines !== undefined ? { engines } : {}),
+    ...(runs !== undefined ? { runs } : {}),
+    ...(noCountry ? { location: null } : market.location !== undefined ? { location: market.location } : {}),
+    ...(language?.toLowerCase() === "none" ? { language: null } : market.language !== undefined ? { language: market.language } : {}),
+    ...(entities !== undefined ? { entities } : {}),
+  };
+}
+
+/** Whether `monitor update` was given anything of what the monitor measures. */
+const measuredGiven = (ctx: Ctx) => Object.keys(measuredUpdate(ctx)).length > 0;
 
 /**
  * A new schedule from `monitor update`'s --every, --at and --weekday, the parts not given kept from
@@ -130,6 +171,15 @@ export function scheduleUpdate(ctx: Ctx, current: z.output<typeof Monitor>["sche
   if (kind === "day" && weekday !== undefined) throw new UsageError("--weekday goes with a weekly schedule (--every week)");
   const day = kind === "week" ? (weekday ?? (current.every === "week" ? (current.weekday ?? 1) : 1)) : undefined;
   return { every: kind, at: at ?? current.at, ...(day !== undefined ? { weekday: day } : {}) };
+}
+
+/** What `monitor update` says on standard error when it was given something of what the monitor measures. */
+export function versionNote(id: string, before: number, after: number): string {
+  if (after === before) return `What it measures is as it was: still version ${after}, its series goes on.`;
+  return (
+    `What it measures changed: version ${after}, a new series from the next tick. ` +
+    `Version ${before}'s stays readable: geoscope monitor series ${id} --version ${before}`
+  );
 }
 
 /** Whether `monitor update` was given a part of the schedule (then the current one is read first). */
@@ -158,10 +208,12 @@ export function updateBody(ctx: Ctx, schedule?: RequestBody["schedule"]): z.inpu
     ...(judge !== undefined ? { judge } : {}),
     ...(budget !== undefined ? { monthly_budget_usd: budget === "none" ? null : budget } : {}),
     ...(Object.keys(alerts).length ? { alerts } : {}),
+    ...measuredUpdate(ctx),
   };
   if (Object.keys(body).length === 0) {
     throw new UsageError(
-      "nothing to change: give --name, --every day|week, --at HH:MM, --weekday, --judge ENGINE|off, --budget USD|none, --webhook-url URL|none, --email on|off, --min-change N or --digest off|weekly",
+      "nothing to change: give --name, --every day|week, --at HH:MM, --weekday, --judge ENGINE|off, --budget USD|none, --webhook-url URL|none, --email on|off, --min-change N or --digest off|weekly; " +
+        "or, starting a new series, --prompt TEXT, --file FILE, --engines, --runs, --country CC|none, --language TAG|none, --brand/--competitor or --entities FILE",
     );
   }
   return body;
@@ -320,17 +372,21 @@ export const monitors: Section = {
     {
       words: ["monitor", "update"],
       args: "mo_…",
-      summary: "change a monitor's name, schedule, judge, budget or alerts (its weekly digest too); the version is kept",
+      summary: "change a monitor's name, schedule, judge, budget or alerts (its weekly digest too), keeping its series; or what it measures (prompts, engines, runs, market, entities), starting a new one",
       options: updateOptions,
       async run(ctx) {
         const id = idArg(ctx);
         const given = schedulePartGiven(ctx);
+        const measured = measuredGiven(ctx);
         // Every option checked before anything is sent (a part of the schedule against a stand-in),
-        // then a part of the schedule merged into the monitor's current one.
+        // then a part of the schedule merged into the monitor's current one, whose version is
+        // compared with the new one's when what it measures may change.
         updateBody(ctx, given ? scheduleUpdate(ctx, { every: "day", at: "06:00", weekday: null }) : undefined);
-        const current = given ? (await request(ctx, getMonitor, { params: { monitor_id: id } })).body.schedule : null;
-        const body = updateBody(ctx, current ? scheduleUpdate(ctx, current) : undefined);
-        show(ctx, await request(ctx, updateMonitor, { params: { monitor_id: id }, body }), formatMonitor);
+        const current = given || measured ? (await request(ctx, getMonitor, { params: { monitor_id: id } })).body : null;
+        const body = updateBody(ctx, given ? scheduleUpdate(ctx, current!.schedule) : undefined);
+        const updated = await request(ctx, updateMonitor, { params: { monitor_id: id }, body });
+        show(ctx, updated, formatMonitor);
+        if (measured && current) note(versionNote(id, current.version, updated.body.version));
         return EXIT.ok;
       },
     },

@@ -204,7 +204,7 @@ test("the weekly digest: the monitor page's alert settings turn it on (same vers
   expect((await cli(["monitor", "get", monitorId])).stdout).toContain(`weekly digest (geoscope monitor digests ${monitorId})`);
 });
 
-test("the CLI changes a monitor's alerts, digest and budget in place (same version): geoscope monitor update", async () => {
+test("the CLI changes a monitor's alerts, digest and budget in place (same version), and what it measures (a new version): geoscope monitor update", async () => {
   const before = (await api("GET", `/monitors/${monitorId}`)).body;
   const changed = await cli(["monitor", "update", monitorId, "--digest", "off", "--min-change", "15", "--email", "on", "--budget", "30.00", "--json"]);
   expect(changed.code, changed.stderr).toBe(0);
@@ -245,6 +245,30 @@ test("the CLI changes a monitor's alerts, digest and budget in place (same versi
   expect([both.code, both.stdout]).toEqual([2, ""]);
   expect(both.stderr).toContain("--weekday goes with a weekly schedule (--every week)");
   expect((await api("GET", `/monitors/${monitorId}`)).body.version).toBe(before.version);
+
+  // What it measures: the version goes up (a new series), said on standard error, the old series
+  // still readable by its version; what it measures already changes nothing, and says so.
+  const v = before.version;
+  const measured = await cli(["monitor", "update", monitorId, "--runs", "2", "--language", "de"]);
+  expect(measured.code, measured.stderr).toBe(0);
+  expect(measured.stderr).toContain(
+    `What it measures changed: version ${v + 1}, a new series from the next tick. Version ${v}'s stays readable: geoscope monitor series ${monitorId} --version ${v}`,
+  );
+  expect(measured.stdout).toContain(`version ${v + 1}`);
+  const now = (await api("GET", `/monitors/${monitorId}`)).body;
+  expect([now.version, now.runs, now.language, now.alerts]).toEqual([v + 1, 2, "de", after.alerts]);
+  const same = await cli(["monitor", "update", monitorId, "--runs", "2", "--json"]);
+  expect(same.code, same.stderr).toBe(0);
+  expect(same.stderr).toContain(`What it measures is as it was: still version ${v + 1}, its series goes on.`);
+  expect(JSON.parse(same.stdout).version).toBe(v + 1);
+  const old = await cli(["monitor", "series", monitorId, "--version", String(v), "--entity", before.entities[0].name, "--json"]);
+  expect(old.code, old.stderr).toBe(0);
+  expect(JSON.parse(old.stdout).version).toBe(v);
+  // A refusal of the API's (an unknown engine: exit 8, invalid_request) changes nothing.
+  const unknown = await cli(["monitor", "update", monitorId, "--engines", "chatgpt,altavista"]);
+  expect(unknown.code).toBe(8);
+  expect(unknown.stderr).toContain("altavista");
+  expect((await api("GET", `/monitors/${monitorId}`)).body.version).toBe(v + 1);
 });
 
 test("a delivery in flight when the server is SIGKILLed is retried by the restarted server: the same event, delivered", async () => {

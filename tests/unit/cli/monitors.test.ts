@@ -123,3 +123,55 @@ describe("geoscope monitor list, get, ticks, run, pause, resume, delete", { time
     expect(r.stdout).toContain(`Deleted ${id}`);
   });
 });
+
+describe("geoscope monitor update, what a monitor measures", { timeout: 60_000 }, () => {
+  it("sends the prompts, engines, runs, market and entities given, each whole, and says a new series started", async () => {
+    // The stand-in: the monitor as it is (version 1), then as PATCH makes it (version 2).
+    api.answer((method) => (method === "GET" ? { status: 200, body: monitor } : method === "PATCH" ? { status: 200, body: { ...monitor, version: monitor.version + 1 } } : { status: 404, body: {} }));
+    const id = monitor.id;
+    const file = fileWith("prompts.txt", "# this quarter's\nbest crm for agencies\ncrm with email tracking\n");
+    const r = await api.cli([
+      "monitor", "update", id, "--file", file, "--engines", "chatgpt,chatgpt_app", "--runs", "2", "--country", "none", "--language", "de",
+      "--brand", "Acme", "--competitor", "HubSpot",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    // The version is read first, to say what the change did.
+    expect(api.seen.map((s) => [s.method, s.url])).toEqual([["GET", `/api/v1/monitors/${id}`], ["PATCH", `/api/v1/monitors/${id}`]]);
+    expect(JSON.parse(api.seen[1]!.body)).toEqual({
+      prompts: [{ text: "best crm for agencies" }, { text: "crm with email tracking" }],
+      engines: ["chatgpt", "chatgpt_app"],
+      runs: 2,
+      location: null,
+      language: "de",
+      entities: [{ name: "Acme", role: "brand" }, { name: "HubSpot", role: "competitor" }],
+    });
+    expect(r.stderr).toContain(
+      `What it measures changed: version ${monitor.version + 1}, a new series from the next tick. Version ${monitor.version}'s stays readable: geoscope monitor series ${id} --version ${monitor.version}`,
+    );
+    expect(r.stdout).toContain(`version ${monitor.version + 1}`);
+  });
+
+  it("says the series goes on when what was given is what it measured; none clears the language and country", async () => {
+    api.answer((method) => (method === "GET" || method === "PATCH" ? { status: 200, body: monitor } : { status: 404, body: {} }));
+    const r = await api.cli(["monitor", "update", monitor.id, "--prompt", "best crm for a small agency", "--language", "none", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(api.seen[1]!.body)).toEqual({ prompts: [{ text: "best crm for a small agency" }], language: null });
+    expect(r.stderr).toContain(`What it measures is as it was: still version ${monitor.version}, its series goes on.`);
+    // --json prints the API's body alone.
+    expect(JSON.parse(r.stdout)).toEqual(monitor);
+  });
+
+  it("refuses prompts given two ways, or a city without a country, before sending anything", async () => {
+    api.answer(() => ({ status: 500, body: {} }));
+    for (const [args, says] of [
+      [["--prompt", "a", "--file", fileWith("p.txt", "b\n")], "give the prompts with --prompt or --file, not both"],
+      [["--country", "none", "--city", "Berlin"], "--country none takes no --city or --location"],
+      [["--file", fileWith("empty.txt", "# nothing\n")], "holds no prompt"],
+    ] as const) {
+      const r = await api.cli(["monitor", "update", monitor.id, ...args]);
+      expect([r.code, r.stdout], args.join(" ")).toEqual([2, ""]);
+      expect(r.stderr).toContain(says);
+      expect(api.seen).toEqual([]);
+    }
+  });
+});
