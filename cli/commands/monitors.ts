@@ -128,14 +128,18 @@ const updateOptions = {
   entities: { type: "string", arg: "FILE", help: "new series: the entities to measure as a JSON list of {name, role, aliases?, domains?, case_sensitive?}" },
 } as const satisfies Record<string, OptionSpec>;
 
+type Measured = Pick<z.input<typeof MonitorUpdateRequest>, "prompts" | "engines" | "runs" | "location" | "language" | "entities">;
+
 /**
  * What `monitor update` changes of what a monitor measures (prompts, engines, runs, market,
- * entities): each replaces the current one whole, and any change starts a new series.
+ * entities): each replaces the current one whole, and any change starts a new series. Read once
+ * per command: `--file -` reads standard input, which can be read only once.
  */
-function measuredUpdate(ctx: Ctx): Pick<z.input<typeof MonitorUpdateRequest>, "prompts" | "engines" | "runs" | "location" | "language" | "entities"> {
-  const texts = [...strs(ctx, "prompt"), ...(str(ctx, "file") !== undefined ? linesOfFile(str(ctx, "file")!) : [])];
-  if (strs(ctx, "prompt").length > 0 && str(ctx, "file") !== undefined) throw new UsageError("give the prompts with --prompt or --file, not both");
-  if (str(ctx, "file") !== undefined && texts.length === 0) throw new UsageError(`--file: ${str(ctx, "file")} holds no prompt`);
+function measuredUpdate(ctx: Ctx): Measured {
+  const file = str(ctx, "file");
+  if (strs(ctx, "prompt").length > 0 && file !== undefined) throw new UsageError("give the prompts with --prompt or --file, not both");
+  const texts = file !== undefined ? linesOfFile(file) : strs(ctx, "prompt");
+  if (file !== undefined && texts.length === 0) throw new UsageError(`--file: ${file === "-" ? "standard input" : file} holds no prompt`);
   const { engines, runs } = planOf(ctx);
   // none: the market's part taken away; else as `monitor create` reads it.
   const country = str(ctx, "country");
@@ -153,9 +157,6 @@ function measuredUpdate(ctx: Ctx): Pick<z.input<typeof MonitorUpdateRequest>, "p
     ...(entities !== undefined ? { entities } : {}),
   };
 }
-
-/** Whether `monitor update` was given anything of what the monitor measures. */
-const measuredGiven = (ctx: Ctx) => Object.keys(measuredUpdate(ctx)).length > 0;
 
 /**
  * A new schedule from `monitor update`'s --every, --at and --weekday, the parts not given kept from
@@ -185,8 +186,8 @@ export function versionNote(id: string, before: number, after: number): string {
 /** Whether `monitor update` was given a part of the schedule (then the current one is read first). */
 const schedulePartGiven = (ctx: Ctx) => ["every", "at", "weekday"].some((name) => str(ctx, name) !== undefined);
 
-/** PATCH /monitors/{id}'s body from `monitor update`'s options: only what is given changes. */
-export function updateBody(ctx: Ctx, schedule?: RequestBody["schedule"]): z.input<typeof MonitorUpdateRequest> {
+/** PATCH /monitors/{id}'s body from `monitor update`'s options (`measured`: what it measures, read once): only what is given changes. */
+export function updateBody(ctx: Ctx, schedule?: RequestBody["schedule"], measured: Measured = measuredUpdate(ctx)): z.input<typeof MonitorUpdateRequest> {
   const judge = judgeOf(ctx, true);
   const name = str(ctx, "name");
   const budget = str(ctx, "budget");
@@ -208,7 +209,7 @@ export function updateBody(ctx: Ctx, schedule?: RequestBody["schedule"]): z.inpu
     ...(judge !== undefined ? { judge } : {}),
     ...(budget !== undefined ? { monthly_budget_usd: budget === "none" ? null : budget } : {}),
     ...(Object.keys(alerts).length ? { alerts } : {}),
-    ...measuredUpdate(ctx),
+    ...measured,
   };
   if (Object.keys(body).length === 0) {
     throw new UsageError(
@@ -377,16 +378,17 @@ export const monitors: Section = {
       async run(ctx) {
         const id = idArg(ctx);
         const given = schedulePartGiven(ctx);
-        const measured = measuredGiven(ctx);
+        const measured = measuredUpdate(ctx);
+        const measuring = Object.keys(measured).length > 0;
         // Every option checked before anything is sent (a part of the schedule against a stand-in),
         // then a part of the schedule merged into the monitor's current one, whose version is
         // compared with the new one's when what it measures may change.
-        updateBody(ctx, given ? scheduleUpdate(ctx, { every: "day", at: "06:00", weekday: null }) : undefined);
-        const current = given || measured ? (await request(ctx, getMonitor, { params: { monitor_id: id } })).body : null;
-        const body = updateBody(ctx, given ? scheduleUpdate(ctx, current!.schedule) : undefined);
+        updateBody(ctx, given ? scheduleUpdate(ctx, { every: "day", at: "06:00", weekday: null }) : undefined, measured);
+        const current = given || measuring ? (await request(ctx, getMonitor, { params: { monitor_id: id } })).body : null;
+        const body = updateBody(ctx, given ? scheduleUpdate(ctx, current!.schedule) : undefined, measured);
         const updated = await request(ctx, updateMonitor, { params: { monitor_id: id }, body });
         show(ctx, updated, formatMonitor);
-        if (measured && current) note(versionNote(id, current.version, updated.body.version));
+        if (measuring && current) note(versionNote(id, current.version, updated.body.version));
         return EXIT.ok;
       },
     },

@@ -161,6 +161,13 @@ describe("geoscope monitor update, what a monitor measures", { timeout: 60_000 }
     expect(JSON.parse(r.stdout)).toEqual(monitor);
   });
 
+  it("reads the prompts of --file - from standard input, once", async () => {
+    api.answer((method) => (method === "GET" || method === "PATCH" ? { status: 200, body: monitor } : { status: 404, body: {} }));
+    const r = await api.cli(["monitor", "update", monitor.id, "--file", "-"], "best crm for agencies\n# skipped\ncrm with email tracking\n");
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(api.seen[1]!.body)).toEqual({ prompts: [{ text: "best crm for agencies" }, { text: "crm with email tracking" }] });
+  });
+
   it("refuses prompts given two ways, or a city without a country, before sending anything", async () => {
     api.answer(() => ({ status: 500, body: {} }));
     for (const [args, says] of [

@@ -43,15 +43,16 @@ export function standInApi() {
     answer(fn: (method: string, url: URL) => Answer) {
       respond = fn;
     },
-    /** Runs the CLI against the stand-in with an API key, to its end. */
-    cli(args: string[]): Promise<Outcome> {
+    /** Runs the CLI against the stand-in with an API key, to its end; `stdin`: its standard input (else none). */
+    cli(args: string[], stdin?: string): Promise<Outcome> {
       seen.length = 0;
       return new Promise((resolve) => {
-        const child = spawn(process.execPath, [BIN, ...args, "--base-url", base, "--token", "gsk_test"], { stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn(process.execPath, [BIN, ...args, "--base-url", base, "--token", "gsk_test"], { stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+        if (stdin !== undefined) child.stdin!.end(stdin);
         let stdout = "";
         let stderr = "";
-        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+        child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+        child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
         child.on("close", (code) => resolve({ code, stdout, stderr }));
       });
     },
