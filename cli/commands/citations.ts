@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { createCitationAnalysis, getAnalysis, listAnalyses, type CitationAnalysis } from "../../lib/schemas/analyses";
 import { EXIT } from "../client";
 import { arg, date, enginesInOrder, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, show, str, strs, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
-import { percent, percentEnds, percentRange } from "../../lib/words/format";
+import { counted, percent, percentEnds, percentRange } from "../../lib/words/format";
 import { toCsv } from "./fanouts";
 import { printQuestionsAnalysis } from "./questions";
 import { formatVisibilityAnalysis } from "./visibility";
@@ -61,7 +61,7 @@ export function formatCitationAnalysis(a: Analysis): string {
   const t = a.totals;
   const lines = [
     `citation analysis ${a.id}: ${a.status} · ${truncate(a.subject, 80)}`,
-    `${t.runs} runs, ${t.prompts} prompts, ${t.engines} engines · ${t.citations} citations of ${t.unique_cited_urls} pages on ${t.unique_cited_domains} domains · ` +
+    `${counted(t.runs, "run")}, ${counted(t.prompts, "prompt")}, ${counted(t.engines, "engine")} · ${counted(t.citations, "citation")} of ${counted(t.unique_cited_urls, "page")} on ${counted(t.unique_cited_domains, "domain")} · ` +
       `${t.sources_observed} sources seen, ${t.retrieved_not_cited} seen but not cited, ${t.citation_status_unknown} of unknown status, ${t.unresolved_sources} unresolved · ` +
       `${t.runs_without_citation_marks} runs without citation marks`,
     "",

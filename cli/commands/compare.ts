@@ -8,7 +8,7 @@ import { createComparisonAnalysis, type ComparisonAnalysis } from "../../lib/sch
 import { COMPARISON_COLUMNS, comparisonCsv, comparisonLines } from "../../lib/comparison/csv";
 import { EXIT } from "../client";
 import { arg, noExtraArgs, opt, out, printJson, request, str, table, truncate, UsageError, waitOption, type Ctx, type Section } from "../command";
-import { engineName, FLAT_INTERVAL, isFlat, percent, percentRange, points, pointsRange } from "../../lib/words/format";
+import { counted, engineName, FLAT_INTERVAL, isFlat, percent, percentRange, points, pointsRange } from "../../lib/words/format";
 import { entitiesOf, excludedInWords, summaryLines } from "./visibility";
 
 type Analysis = z.output<typeof ComparisonAnalysis>;
@@ -19,8 +19,8 @@ const mean = (value: number | null, interval: readonly [number, number] | null, 
   value === null
     ? `- (0 prompts)`
     : interval && isFlat(interval)
-      ? `${percent(value)} (${n} prompts, ${FLAT_INTERVAL})`
-      : `${percent(value)} (95% ${interval ? percentRange(interval) : "-"}, ${n} prompts)`;
+      ? `${percent(value)} (${counted(n, "prompt")}, ${FLAT_INTERVAL})`
+      : `${percent(value)} (95% ${interval ? percentRange(interval) : "-"}, ${counted(n, "prompt")})`;
 
 /** The figures as tables: each entity on both engines with the difference, the overlaps, the domains only one cites, every prompt. */
 export function formatComparison(c: Analysis): string {
@@ -29,7 +29,7 @@ export function formatComparison(c: Analysis): string {
   const lines = [
     ...summaryLines(c.summary),
     `comparison ${c.id}: ${c.status} · a = ${c.a} (${A}), b = ${c.b} (${B}) · ${truncate(c.subject, 60)}`,
-    `${c.prompts_compared} prompts compared · ${c.excluded_prompts.length} answered by one engine only · ${c.excluded_runs.length} runs left out`,
+    `${counted(c.prompts_compared, "prompt")} compared · ${c.excluded_prompts.length} answered by one engine only · ${c.excluded_runs.length} runs left out`,
     "",
     table(
       c.rows.map((r) => ({

@@ -5,7 +5,7 @@ import { ENGINE_IDS } from "../../lib/schemas/common";
 import { createFanout, estimateFanout, getFanout, getFanoutQueries, listFanouts, type Fanout, type FanoutEstimate, type FanoutQueryReport, type FanoutRequest } from "../../lib/schemas/fanouts";
 import { reportsQueries } from "../../lib/schemas/engines";
 import { shownSentences, shownShort } from "../../lib/words/fanouts";
-import { percent, percentRange } from "../../lib/words/format";
+import { counted, percent, percentRange } from "../../lib/words/format";
 import { EXIT } from "../client";
 import {
   arg, date, enginesInOrder, inEngineOrder, intOption, linesOfFile, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, UsageError, waitOption,
@@ -91,8 +91,8 @@ export function formatEstimate(
     `prompts (${prompts.length}):`,
     ...prompts.map((p, i) => `${String(i + 1).padStart(String(prompts.length).length)}. ${p.text.replace(/\s+/g, " ").trim()}${marketOfPrompt(p)}`),
     "",
-    `${e.prompts} prompts × ${e.engines.length} engines (${enginesInOrder(e.engines).join(", ")}) × ${e.runs} runs = ${e.executions} executions` +
-      (e.identical_prompts ? ` (${e.identical_prompts} prompts repeat an earlier one; they run all the same)` : ""),
+    `${counted(e.prompts, "prompt")} × ${counted(e.engines.length, "engine")} (${enginesInOrder(e.engines).join(", ")}) × ${counted(e.runs, "run")} = ${counted(e.executions, "execution")}` +
+      (e.identical_prompts === 1 ? " (1 prompt repeats an earlier one; it runs all the same)" : e.identical_prompts ? ` (${e.identical_prompts} prompts repeat an earlier one; they run all the same)` : ""),
     table(inEngineOrder(e.lines, (l) => l.engine).map((l) => ({ ...l, amount: `$${l.amount_usd}`, price: `$${l.unit_price_usd}` })), ["engine", "executions", "price", "amount"]),
     `total $${e.total_usd} at prices ${e.pricing_version}` +
       (e.billing_enabled ? `; available $${e.available_usd}: ${e.sufficient ? "enough" : "NOT enough"}` : " (billing is off: nothing is charged)"),
@@ -112,7 +112,7 @@ function progressOf(f: FanoutBody): string {
 export function formatFanout(f: FanoutBody): string {
   const lines = [
     `fanout ${f.id}: ${f.status} · ${f.name}`,
-    `${f.prompt_count} prompts × ${enginesInOrder(f.engines).join(", ")} × ${f.runs} runs; ${f.counts.completed} completed, ${f.counts.failed} failed, ` +
+    `${counted(f.prompt_count, "prompt")} × ${enginesInOrder(f.engines).join(", ")} × ${counted(f.runs, "run")}; ${f.counts.completed} completed, ${f.counts.failed} failed, ` +
       `${f.counts.queued + f.counts.running} unfinished · ${f.query_count} queries` +
       (f.charged_usd !== null ? ` · charged $${f.charged_usd}, held $${f.held_usd}` : ""),
     ...shownSentences(f.shown ?? []),

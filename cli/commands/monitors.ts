@@ -13,6 +13,7 @@ import {
   arg, date, enginesInOrder, intOption, linesOfFile, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, strs, table, truncate, UsageError,
   type Ctx, type OptionSpec, type Section,
 } from "../command";
+import { counted } from "../../lib/words/format";
 import { marketLabel, marketOf, marketOptions } from "../market";
 import { planOf, promptsOf, runOptions } from "./fanouts";
 
@@ -246,7 +247,7 @@ function createBody(ctx: Ctx): RequestBody {
 /** POST /monitors/estimate as `monitor estimate` prints it: the size, the price per tick and month, then how precise. */
 export function formatMonitorEstimate(e: z.output<typeof MonitorEstimate>): string {
   const lines = [
-    `${e.prompts} prompts × ${e.engines.length} engines (${enginesInOrder(e.engines).join(", ")}) × ${e.runs} runs = ${e.executions_per_tick} executions per tick`,
+    `${counted(e.prompts, "prompt")} × ${counted(e.engines.length, "engine")} (${enginesInOrder(e.engines).join(", ")}) × ${counted(e.runs, "run")} = ${counted(e.executions_per_tick, "execution")} per tick`,
     `$${e.per_tick_usd} per tick; at most ${e.ticks_per_month} ticks a month: $${e.per_month_usd} a month at prices ${e.pricing_version}` +
       (e.billing_enabled ? "" : " (billing is off: nothing is charged)"),
   ];
@@ -275,7 +276,7 @@ export function formatMonitor(m: MonitorBody | z.output<typeof MonitorSummary>):
     ...(m.last_tick ? tickWords(m.last_tick, "last tick") : []),
     `monitor ${m.id}: ${m.status} · version ${m.version} · ${m.name}`,
     `${scheduleInWords(m.schedule)}; next run ${m.status === "paused" ? "(paused) " : ""}${date(m.next_run_at)}`,
-    `${count} prompts × ${enginesInOrder(m.engines).join(", ")} × ${m.runs} runs = ${count * m.engines.length * m.runs} executions per tick${market ? ` · ${market}` : ""}`,
+    `${counted(count, "prompt")} × ${enginesInOrder(m.engines).join(", ")} × ${counted(m.runs, "run")} = ${counted(count * m.engines.length * m.runs, "execution")} per tick${market ? ` · ${market}` : ""}`,
     `spent this month $${m.spend_month_to_date_usd}${m.monthly_budget_usd ? ` of a $${m.monthly_budget_usd} budget` : " (no budget)"}`,
     `entities: ${m.entities.map((e) => `${e.name} (${e.role})`).join(", ")}`,
     `judge: ${m.judge ? `${m.judge.engine} (sentiment; geoscope monitor series ${m.id} --metric sentiment)` : "none"}`,

@@ -10,7 +10,7 @@ import { EXIT } from "../client";
 import {
   arg, followUntilFinished, inEngineOrder, intOption, noExtraArgs, note, opt, out, printJson, request, str, strs, table, truncate, UsageError, waitBudget, waitOption, type Ctx, type Section,
 } from "../command";
-import { kappa, percent, percentRange, place, placeRange } from "../../lib/words/format";
+import { counted, kappa, percent, percentRange, place, placeRange } from "../../lib/words/format";
 import { VISIBILITY_COLUMNS, visibilityCsv, visibilityLines } from "../../lib/visibility/csv";
 
 type Analysis = z.output<typeof VisibilityAnalysis>;
@@ -29,7 +29,7 @@ export function formatVisibilityAnalysis(a: Analysis): string {
   const lines = [
     ...summaryLines(a.summary),
     `visibility analysis ${a.id}: ${a.status} · ${truncate(a.subject, 80)}`,
-    `${t.runs} runs, ${t.prompts} prompts, ${t.engines} engines · ${t.mentions} mentions, ${t.mentions_not_counted.link} in link labels (cited pages), ${t.mentions_not_counted.prompt_echo} quoting the prompt or a search and ${t.mentions_not_counted.absence} in "found nothing about" sentences not counted`,
+    `${counted(t.runs, "run")}, ${counted(t.prompts, "prompt")}, ${counted(t.engines, "engine")} · ${counted(t.mentions, "mention")}, ${t.mentions_not_counted.link} in link labels (cited pages), ${t.mentions_not_counted.prompt_echo} quoting the prompt or a search and ${t.mentions_not_counted.absence} in "found nothing about" sentences not counted`,
     "",
     table(
       a.rows.map((r) => ({

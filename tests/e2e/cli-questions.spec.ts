@@ -85,7 +85,7 @@ test("questions to-fanout: an estimate of cluster c1, then the fanout, its promp
   const n = c1.question_ids.length;
   const texts = c1.question_ids.map((id) => analysis.questions.find((q) => q.id === id)!.text);
   expect(human.stdout.startsWith(`prompts (${n}):\n${texts.map((t, i) => `${String(i + 1).padStart(String(n).length)}. ${t}`).join("\n")}\n\n`)).toBe(true);
-  expect(human.stdout).toContain(`${n} prompts × 1 engines (chatgpt) × 1 runs = ${n} executions\n`);
+  expect(human.stdout).toContain(`${n === 1 ? "1 prompt" : `${n} prompts`} × 1 engine (chatgpt) × 1 run = ${n === 1 ? "1 execution" : `${n} executions`}\n`);
 
   const unknown = await cli(["questions", "to-fanout", analysis.id, "--cluster", "c99", "--estimate"]);
   expect(unknown.code).toBe(2);

@@ -225,7 +225,7 @@ test("citations: an analysis of a batch as tables, its --json the stored analysi
   const human = await cli(["citations", batch.batch.id, "--brand", "HubSpot", "--brand", "Salesforce", "--domain", domain]);
   expect(human.code, human.stderr).toBe(0);
   expect(human.stdout).toMatch(/^citation analysis ca_\w+: completed · best crm for a startup/);
-  expect(human.stdout).toContain(`${done.batch.run_ids.length} runs, 1 prompts`);
+  expect(human.stdout).toContain(`${done.batch.run_ids.length} runs, 1 prompt, `);
   expect(human.stdout).toContain("top domains");
   expect(human.stdout).toMatch(new RegExp(`${domain.replace(/\./g, "\\.")} +all +\\d+/${done.batch.run_ids.length} +[\\d.]+% +[\\d.]+–[\\d.]+%`));
   expect(human.stdout).toMatch(/HubSpot +\d+\/\d+/);

@@ -212,7 +212,7 @@ test("the CLI: monitor create --file, list, get, ticks, run, pause, resume and d
   const secret = /webhook secret: (whsec_[0-9A-Za-z]{40})/.exec(created.stdout)?.[1];
   expect(secret).toBeDefined();
   expect(created.stdout).toContain("every Tuesday at 08:15 UTC");
-  expect(created.stdout).toContain("2 prompts × gemini × 1 runs = 2 executions per tick");
+  expect(created.stdout).toContain("2 prompts × gemini × 1 run = 2 executions per tick");
   const id = /monitor (mo_[0-9A-Z]{26}):/.exec(created.stdout)![1]!;
 
   const listed = await cli(["monitor", "list", "--project", projectId, "--json"]);

@@ -168,6 +168,14 @@ describe("geoscope monitor update, what a monitor measures", { timeout: 60_000 }
     expect(JSON.parse(api.seen[1]!.body)).toEqual({ prompts: [{ text: "best crm for agencies" }, { text: "crm with email tracking" }] });
   });
 
+  it("counts one prompt, run and execution in the singular", async () => {
+    const one = { ...monitor, prompts: monitor.prompts.slice(0, 1), engines: ["chatgpt"], runs: 1, location: null };
+    api.answer((method) => (method === "GET" ? { status: 200, body: one } : { status: 404, body: {} }));
+    const r = await api.cli(["monitor", "get", monitor.id]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("\n1 prompt × chatgpt × 1 run = 1 execution per tick\n");
+  });
+
   it("refuses prompts given two ways, or a city without a country, before sending anything", async () => {
     api.answer(() => ({ status: 500, body: {} }));
     for (const [args, says] of [

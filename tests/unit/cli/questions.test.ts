@@ -228,7 +228,7 @@ describe("geoscope questions to-fanout", () => {
     expect(body.prompts.map((p: { source: { question_id: string } }) => p.source.question_id)).toEqual(["q1", "q3", "q10"]);
     expect(body).toMatchObject({ project: PROJECT, engines: ["chatgpt", "claude"], runs: 2 });
     // The prompts sent come first, numbered, then the estimate (the stand-in's, of one prompt).
-    expect(result.stdout).toMatch(/^prompts \(3\):\n1\. .+\n2\. .+\n3\. .+\n\n1 prompts × 2 engines \(chatgpt, claude\) × 2 runs = 4 executions\n/);
+    expect(result.stdout).toMatch(/^prompts \(3\):\n1\. .+\n2\. .+\n3\. .+\n\n1 prompt × 2 engines \(chatgpt, claude\) × 2 runs = 4 executions\n/);
   });
 
   it("refuses an unknown cluster, listing the valid ones, and sends nothing", async () => {
