@@ -69,7 +69,9 @@ export function MonitorSettings({ id, name, schedule, budget, judge, engines }: 
         </div>
         <p className="text-xs text-slate-500">
           These keep the monitor&apos;s series. Its prompts, engines, runs, market and brands start a new version: change them with{" "}
-          <code className="break-words">geoscope monitor update {id} --prompt … --engines …</code> or the API (PATCH /monitors/{"{id}"}).
+          <code className="break-words">
+            geoscope monitor update {id} <span className="whitespace-nowrap">--prompt …</span> <span className="whitespace-nowrap">--engines …</span>
+          </code> or the API (PATCH /monitors/{"{id}"}).
         </p>
         <div>
           <button type="submit" className={subtleButtonClass} disabled={save.pending} data-testid="save-settings">
