@@ -480,6 +480,19 @@ const matrix: Record<string, Record<string, Row>> = {
         expect(outcome).toEqual({ ok: false, message: expected, at: expect.any(Number) });
       },
     },
+    updateMeasureAction: {
+      async foreign() {
+        // What A's monitor measures, changed or priced by B: the API's 404, nothing changed.
+        const expected = await apiMessage(b, 404, monitorsApi.updateMonitor, { params: { monitor_id: seeded.monitorId }, body: { runs: 2 } });
+        const fields = { id: seeded.monitorId, engines: "chatgpt", was_engines: "chatgpt", runs: "2", was_runs: "1" };
+        expect(await unchangedAfter(b, () => monitorPage.updateMeasureAction(idle, form(fields)))).toEqual({ ok: false, message: expected, at: expect.any(Number) });
+        expect(await unchangedAfter(b, () => monitorPage.updateMeasureAction(idle, form({ ...fields, intent: "estimate" })))).toEqual({
+          ok: false,
+          message: expected,
+          at: expect.any(Number),
+        });
+      },
+    },
     updateSettingsAction: {
       async foreign() {
         const expected = await apiMessage(b, 404, monitorsApi.updateMonitor, { params: { monitor_id: seeded.monitorId }, body: { monthly_budget_usd: "9.00" } });

@@ -1,7 +1,8 @@
 // Monitors end to end against the built server (issue #36). In Chromium: "Track these prompts"
 // from a fanout and from a questions cluster, the monitor page (its empty state before the first
-// tick, run now, the ticks table linking each tick's fanout, pause and resume, delete after a
-// confirmation), the project page's list; screenshots at 1280 and 390 px. With the real
+// tick, run now, the ticks table linking each tick's fanout, pause and resume, the settings that
+// keep its series, what it measures changed as a new version, delete after a confirmation), the
+// project page's list; screenshots at 1280 and 390 px. With the real
 // `geoscope` binary: monitor create --file, list, get, ticks, run, pause, resume, delete.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -153,6 +154,67 @@ test("a fanout's prompts tracked: the new monitor's page before its first tick, 
   await expect(fact("Spent this month")).toContainText("(no budget)");
   await expect(fact("Sentiment judge")).toHaveText("none");
   await expect(fact("Schedule")).toHaveText("every Friday at 08:15 UTC");
+
+  // What it measures, changed from the page: a refusal first (nothing changes), then what a tick
+  // of the fields as typed would cost, then prompts, runs and market saved as version 2.
+  const measure = page.getByTestId("monitor-measure");
+  await measure.locator("summary").click();
+  await expect(measure.getByTestId("measure-prompts")).toHaveValue("best crm for a small agency\npipedrive vs hubspot");
+  await expect(measure.getByTestId("measure-runs")).toHaveValue("1");
+  await expect(measure.getByTestId("market-picker")).toHaveAttribute("data-ready", "true");
+  await measure.getByTestId("measure-prompts").fill("  \n");
+  await measure.getByTestId("save-measure").click();
+  await expect(page.getByTestId("measure-outcome")).toHaveText("Prompts: give at least one prompt, one per line.");
+  await measure.getByTestId("measure-prompts").fill("best crm for a small agency\npipedrive vs hubspot\ncrm for a design studio");
+  await measure.getByTestId("measure-runs").fill("2");
+  await measure.getByTestId("market-picker").getByLabel("Country").selectOption("DE");
+  await measure.getByTestId("market-picker").getByLabel("Language").selectOption("de-DE");
+  await measure.getByTestId("estimate-measure").click();
+  // 3 prompts × 2 engines × 2 runs, at the $0.025 a run of the tick above; nothing changed yet.
+  await expect(measure.getByTestId("measure-estimate")).toContainText("12 runs per tick: $0.30 a tick");
+  await expect(measure.getByTestId("measure-estimate")).toContainText("nothing is changed until you save");
+  await screenshots(page, testInfo, "monitor-measure-form");
+  await measure.getByTestId("save-measure").click();
+  await expect(page.getByTestId("measure-outcome")).toHaveText(
+    "What it measures changed: version 2, a new series from the next tick. Version 1's series stays readable on this page (Version, above the charts).",
+  );
+  await page.reload();
+  await expect(fact("Series")).toHaveText("version 2");
+  await expect(fact("Each tick")).toHaveText("3 prompts × ChatGPT (API), Claude (API) × 2 = 12 runs");
+  await expect(fact("Market")).toHaveText("Germany · German (de-DE)");
+  // Its ticks' prompts kept their market and question; the settings kept theirs.
+  await expect(fact("Schedule")).toHaveText("every Friday at 08:15 UTC");
+  await expect(page.getByTestId("tick-row")).toHaveCount(1);
+  // Saved again as drawn: nothing is sent, the version stays.
+  await page.getByTestId("monitor-measure").locator("summary").click();
+  await expect(page.getByTestId("monitor-measure").getByLabel("Country")).toHaveValue("DE");
+  await expect(page.getByTestId("monitor-measure").getByTestId("measure-entities")).toContainText("The same as the project's.");
+  await page.getByTestId("save-measure").click();
+  await expect(page.getByTestId("measure-outcome")).toHaveText("Nothing changed.");
+
+  // A competitor added to the project: the monitor offers to measure the project's list as it is now.
+  await page.goto(`/projects/${projectId}`);
+  await page.locator("#entity-name-3").fill("Salesforce");
+  await page.getByTestId("save-entities").click();
+  await expect(page.getByTestId("entities-outcome")).toBeVisible();
+  await page.goto(`/monitors/${monitorId}`);
+  await expect(page.getByTestId("monitor-entities")).not.toContainText("Salesforce");
+  await page.getByTestId("monitor-measure").locator("summary").click();
+  await expect(page.getByTestId("measure-entity-changes")).toHaveText("Added: Salesforce");
+  await page.getByTestId("measure-take-project-entities").check();
+  await screenshots(page, testInfo, "monitor-measure-entities");
+  await page.getByTestId("save-measure").click();
+  await expect(page.getByTestId("measure-outcome")).toContainText("What it measures changed: version 3");
+  await page.reload();
+  await expect(fact("Series")).toHaveText("version 3");
+  await expect(page.getByTestId("monitor-entities")).toContainText("Salesforce");
+  await expect(fact("Each tick")).toHaveText("3 prompts × ChatGPT (API), Claude (API) × 2 = 12 runs");
+  // The project's list as it was (the CLI test below reads its brands and competitors).
+  await page.goto(`/projects/${projectId}`);
+  await expect(page.locator("#entity-name-3")).toHaveValue("Salesforce");
+  await page.locator("#entity-name-3").fill("");
+  await page.getByTestId("save-entities").click();
+  await expect(page.getByTestId("entities-outcome")).toBeVisible();
 
   // The project lists it.
   await page.goto(`/projects/${projectId}`);

@@ -24,6 +24,7 @@ export function MarketPicker({
   choices,
   several = false,
   onCountries,
+  initial,
 }: {
   idPrefix: string;
   choices: MarketChoices;
@@ -31,10 +32,12 @@ export function MarketPicker({
   several?: boolean;
   /** Told the number of countries chosen whenever it changes (after the form's fields are in place). */
   onCountries?: (count: number) => void;
+  /** What is chosen now (a monitor's market, to be changed): drawn selected. */
+  initial?: { country?: string | null; city?: string | null; language?: string | null };
 }) {
   const countries = useMemo(() => countryList(), []);
   const names = useMemo(() => new Map(choices.languages), [choices]);
-  const [rows, setRows] = useState<Row[]>([{ key: 0, country: "" }]);
+  const [rows, setRows] = useState<Row[]>([{ key: 0, country: initial?.country ?? "" }]);
   const [ready, setReady] = useState(false);
   const nextKey = useRef(1);
   const first = useRef<HTMLSelectElement>(null);
@@ -111,6 +114,7 @@ export function MarketPicker({
             id={`${idPrefix}-city`}
             name="city"
             maxLength={100}
+            defaultValue={initial?.city ?? ""}
             disabled={!oneCountry}
             placeholder={oneCountry ? "Any city" : chosen.length > 1 ? "With one country only" : "Choose a country first"}
             className={`${inputClass} mt-1 w-full font-normal disabled:bg-slate-50`}
@@ -122,7 +126,7 @@ export function MarketPicker({
           <label htmlFor={`${idPrefix}-language`}>
             Language <span className="font-normal text-slate-500">(optional)</span>
           </label>
-          <select id={`${idPrefix}-language`} name="language" defaultValue="" className={`${inputClass} mt-1 w-full font-normal sm:w-72`} data-testid="market-language">
+          <select id={`${idPrefix}-language`} name="language" defaultValue={initial?.language ?? ""} className={`${inputClass} mt-1 w-full font-normal sm:w-72`} data-testid="market-language">
             <option value="">Not set</option>
             {suggested.length ? (
               <optgroup label={`Spoken in ${chosen.length === 1 ? "this country" : "these countries"}`}>
@@ -134,6 +138,8 @@ export function MarketPicker({
               </optgroup>
             ) : null}
             <optgroup label="Every language">
+              {/* A language chosen earlier that the list does not name stays chosen (not silently "Not set"). */}
+              {initial?.language && !names.has(initial.language) ? <option value={initial.language}>{initial.language}</option> : null}
               {choices.languages.map(([tag, name]) => (
                 <option key={tag} value={tag}>
                   {languageLabel(tag, name)}

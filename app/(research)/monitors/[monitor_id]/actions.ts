@@ -1,5 +1,7 @@
 "use server";
-// The monitor page's settings (PATCH /monitors/{id}: name, schedule, budget, judge) and alert
+// The monitor page's settings (PATCH /monitors/{id}: name, schedule, budget, judge), what it
+// measures (prompts, engines, runs, market, brands: a new version; POST /monitors/estimate for
+// what that would cost) and alert
 // controls: a test ping to the webhook (POST /monitors/{id}/alerts/test),
 // the alert settings (PATCH /monitors/{id} alerts) and a new webhook secret (POST
 // /monitors/{id}/webhook-secret/rotate), each the API's own service as the signed-in person, with
@@ -10,10 +12,15 @@ import { alertOf } from "@/lib/alerts/read";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { parseInput } from "@/lib/http/input";
-import { rotateWebhookSecret, updateMonitor } from "@/lib/monitors/create";
-import { MonitorUpdateRequest } from "@/lib/schemas/monitors";
+import { estimateMonitor, rotateWebhookSecret, updateMonitor } from "@/lib/monitors/create";
+import { getMonitor } from "@/lib/monitors/read";
+import { getProject } from "@/lib/projects/read";
+import { MonitorRequest, MonitorUpdateRequest, type MonitorEstimate } from "@/lib/schemas/monitors";
+import { entitiesFromContext, type EntityContext } from "@/lib/visibility/entities";
+import type { z } from "zod";
 import { inFormWords, type FieldLabels } from "../../../_lib/form-words";
 import { acting, field, monitorOf, type MonitorActionState } from "../_lib/acting";
+import { keptPrompts, promptLines, sameEngines } from "../_lib/measure";
 
 const LABELS: FieldLabels = { "alerts.webhook_url": "Webhook URL", "alerts.min_change": "Smallest change (points)" };
 /** How long the ping's answer waits for its first attempt (the webhook has 10 s). */
@@ -105,6 +112,88 @@ export async function updateSettingsAction(_prev: MonitorActionState, form: Form
     },
     (error) => inFormWords(error.message, SETTING_LABELS),
   );
+}
+
+const MEASURE_LABELS: FieldLabels = {
+  prompts: "Prompts",
+  "prompts[].text": "Prompt {n}",
+  "prompts[].source": "Prompt {n}'s question",
+  engines: "Engines",
+  runs: "Runs of each prompt on each engine",
+  "location.country": "Country",
+  "location.city": "City",
+  language: "Language",
+  entities: "Brands and competitors",
+};
+
+/** A measure's outcome; `estimate`: what a tick of the fields as typed would cost and could see (nothing changed). */
+export type MeasureActionState = MonitorActionState & { estimate?: z.input<typeof MonitorEstimate> };
+
+/**
+ * What the monitor measures (PATCH /monitors/{id}): its prompts (one per line; a line that was a
+ * prompt keeps that prompt's question and market), engines, runs, market and, when asked, the
+ * project's brands and competitors as they are now. Only what the form changed is sent (each
+ * field's value when the page was drawn rides along as `was_…`); a change is version + 1, a new
+ * series. `intent=estimate` prices a tick of the fields as typed instead (POST /monitors/estimate)
+ * and changes nothing.
+ */
+export async function updateMeasureAction(_prev: MeasureActionState, form: FormData): Promise<MeasureActionState> {
+  const principal = await requireSessionPrincipal("/projects");
+  let estimate: MeasureActionState["estimate"];
+  const outcome = await acting(
+    async () => {
+      const id = monitorOf(form);
+      const monitor = await getMonitor(principal, id);
+      const changed = (name: string) => (field(form, name) ?? "") !== (field(form, `was_${name}`) ?? "");
+      const typed = promptLines(form.get("prompts"));
+      const engines = form.getAll("engines").filter((v): v is string => typeof v === "string" && v !== "");
+      const runs = field(form, "runs");
+      const country = field(form, "country");
+      const city = field(form, "city");
+      const entities =
+        form.get("entities") === "project" ? entitiesFromContext(((await getProject(principal, monitor.project))?.context ?? {}) as EntityContext) : undefined;
+      if (form.get("prompts") !== null && typed.length === 0) throw new ApiError("invalid_request", "Prompts: give at least one prompt, one per line.");
+      if (engines.length === 0) throw new ApiError("invalid_request", "Engines: tick at least one engine.");
+      if (entities?.length === 0) throw new ApiError("invalid_request", "Brands and competitors: the project names none now; add them on the project's page.");
+      const input = {
+        ...(form.get("prompts") !== null && typed.join("\n") !== promptLines(form.get("was_prompts")).join("\n") ? { prompts: keptPrompts(typed, monitor.prompts) } : {}),
+        ...(!sameEngines(engines, (field(form, "was_engines") ?? "").split(",")) ? { engines } : {}),
+        ...(changed("runs") ? { runs: runs && /^\d+$/.test(runs) ? Number(runs) : (runs ?? "") } : {}),
+        ...(changed("country") || changed("city") ? { location: country ? { country, ...(city ? { city } : {}) } : null } : {}),
+        ...(changed("language") ? { language: field(form, "language") ?? null } : {}),
+        ...(entities ? { entities: entities.map((e) => ({ name: e.name, role: e.role, aliases: e.aliases, domains: e.domains, case_sensitive: e.case_sensitive })) } : {}),
+      };
+      if (city && !country) throw new ApiError("invalid_request", "City: choose its country first.");
+      if (field(form, "intent") === "estimate") {
+        const asked = parseInput(MonitorUpdateRequest, input, "form");
+        const body = parseInput(
+          MonitorRequest,
+          {
+            project: monitor.project,
+            prompts: asked.prompts ?? keptPrompts(monitor.prompts.map((p) => p.text), monitor.prompts),
+            engines: asked.engines ?? monitor.engines,
+            runs: asked.runs ?? monitor.runs,
+            entities: asked.entities ?? monitor.entities,
+            schedule: { every: monitor.schedule.every, at: monitor.schedule.at, ...(monitor.schedule.every === "week" ? { weekday: monitor.schedule.weekday } : {}) },
+            ...(monitor.monthly_budget_usd ? { monthly_budget_usd: monitor.monthly_budget_usd } : {}),
+            ...(monitor.judge ? { judge: { engine: monitor.judge.engine, sentiment: true } } : {}),
+            alerts: { min_change: monitor.alerts.min_change },
+          },
+          "form",
+        );
+        estimate = await estimateMonitor(principal, body);
+        // The estimate says it all (and that nothing was changed); no line under the form.
+        return "";
+      }
+      if (Object.keys(input).length === 0) return "Nothing changed.";
+      const updated = await updateMonitor(principal, id, parseInput(MonitorUpdateRequest, input, "form"));
+      revalidatePath(`/monitors/${id}`);
+      if (updated.version === monitor.version) return `That is what it measures already: still version ${updated.version}.`;
+      return `What it measures changed: version ${updated.version}, a new series from the next tick. Version ${monitor.version}'s series stays readable on this page (Version, above the charts).`;
+    },
+    (error) => inFormWords(error.message, MEASURE_LABELS),
+  );
+  return estimate && outcome.ok ? { ...outcome, estimate } : outcome;
 }
 
 /** A rotation's outcome: the new secret, which the page shows this once. */

@@ -1,5 +1,5 @@
 // A monitor: what it measures and when, its budget and spend, its controls (run now, pause or
-// resume, delete), its settings that keep its series (name, schedule, budget, judge), its share link, its alerts and weekly digests, its trend charts (the share page's too), its ticks newest first with a link to each tick's fanout and comparisons, Compare engines
+// resume, delete), its settings that keep its series (name, schedule, budget, judge), what it measures (a new version), its share link, its alerts and weekly digests, its trend charts (the share page's too), its ticks newest first with a link to each tick's fanout and comparisons, Compare engines
 // (its last tick's), and its prompts.
 // Before the first tick it says when that will be. Updates while a tick's fanout runs.
 import { CompareEnginesForm } from "../../_components/compare-form";
@@ -25,6 +25,10 @@ import { marketText } from "../../_components/market";
 import { orNotFound, param } from "../../_lib/load";
 import { MonitorActions } from "../_components/monitor-actions";
 import { MonitorSettings } from "../_components/monitor-settings";
+import { MeasureForm } from "../_components/measure-form";
+import { entityChanges } from "../_lib/measure";
+import { marketChoices } from "@/lib/locale/codes";
+import { entitiesFromContext, type EntityContext } from "@/lib/visibility/entities";
 import { engineConfig } from "@/lib/config/engines";
 import { MonitorAlerts } from "../_components/monitor-alerts";
 import { MonitorDigests } from "../_components/monitor-digests";
@@ -208,6 +212,18 @@ export default async function MonitorPage({ params, searchParams }: Props) {
           budget={monitor.monthly_budget_usd}
           judge={monitor.judge?.engine ?? null}
           engines={engineConfig().enabled}
+        />
+        <MeasureForm
+          id={monitor.id}
+          projectId={project.id}
+          version={monitor.version}
+          prompts={monitor.prompts.map((p) => p.text)}
+          engines={monitor.engines}
+          enabled={engineConfig().enabled}
+          runs={monitor.runs}
+          market={{ country: monitor.location?.country ?? null, city: monitor.location?.city ?? null, language: monitor.language ?? null }}
+          markets={marketChoices()}
+          entityChanges={entityChanges(monitor.entities, entitiesFromContext((project.context ?? {}) as EntityContext))}
         />
       </ShareHeading>
 

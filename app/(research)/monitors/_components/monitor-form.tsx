@@ -7,6 +7,7 @@ import { useFormAction } from "../../../_components/form-action";
 import { SecretOnce } from "../../../_components/secret-once";
 import { buttonClass, inputClass, Notice, subtleButtonClass } from "../../../_components/ui";
 import { createMonitorAction, type MonitorFormState } from "../actions";
+import { EngineBoxes } from "./engine-boxes";
 import { ScheduleFields } from "./schedule-fields";
 import { engineLabel } from "@/lib/schemas/engines";
 import { STRUCTURED_ENGINE_IDS } from "@/lib/schemas/common";
@@ -41,15 +42,7 @@ export function MonitorForm({
         <input name="name" defaultValue={name} maxLength={100} className={`${inputClass} mt-1 block w-full font-normal`} />
       </label>
       <ScheduleFields prefix="monitor" />
-      <fieldset className="flex flex-wrap items-center gap-x-4 gap-y-1">
-        <legend className="mb-1 text-sm font-medium">Engines</legend>
-        {engines.map((e) => (
-          <label key={e} className="flex items-center gap-1.5 text-sm">
-            <input type="checkbox" name="engines" value={e} defaultChecked={chosen.includes(e)} className="h-4 w-4 accent-indigo-600" />
-            {engineLabel(e)}
-          </label>
-        ))}
-      </fieldset>
+      <EngineBoxes choices={engines} ticked={chosen} enabled={engines} />
       <div className="flex flex-wrap gap-4">
         <label className="text-sm font-medium">
           Runs of each prompt on each engine
@@ -100,7 +93,7 @@ export function MonitorForm({
 }
 
 /** The estimate of the fields as they are: a tick's and a month's price, and how precise its figures will be, in words. */
-function EstimateLines({ e }: { e: NonNullable<MonitorFormState["estimate"]> }) {
+export function EstimateLines({ e }: { e: NonNullable<MonitorFormState["estimate"]> }) {
   return (
     <div className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700" data-testid="monitor-estimate">
       <p>

@@ -1,7 +1,7 @@
 "use client";
 // A monitor's settings that keep its version (its series goes on): the name, the schedule, the
 // monthly budget and the sentiment judge, as PATCH /monitors/{id} takes them. What changes its
-// measure (prompts, engines, runs, market, entities) starts a new version and is left to the CLI and the API.
+// measure (prompts, engines, runs, market, entities) starts a new version: the MeasureForm beside it.
 // The form sends each field's value as drawn beside it, so only what was changed is sent.
 import { useFormAction } from "../../../_components/form-action";
 import { inputClass, subtleButtonClass } from "../../../_components/ui";
@@ -68,10 +68,12 @@ export function MonitorSettings({ id, name, schedule, budget, judge, engines }: 
           </div>
         </div>
         <p className="text-xs text-slate-500">
-          These keep the monitor&apos;s series. Its prompts, engines, runs, market and brands start a new version: change them with{" "}
+          These keep the monitor&apos;s series. Its prompts, engines, runs, market and brands start a new version: change them under &ldquo;What it
+          measures&rdquo; below, with{" "}
           <code className="break-words">
             geoscope monitor update {id} <span className="whitespace-nowrap">--prompt …</span> <span className="whitespace-nowrap">--engines …</span>
-          </code> or the API (PATCH /monitors/{"{id}"}).
+          </code>{" "}
+          or the API (PATCH /monitors/{"{id}"}).
         </p>
         <div>
           <button type="submit" className={subtleButtonClass} disabled={save.pending} data-testid="save-settings">

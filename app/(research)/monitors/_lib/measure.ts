@@ -1,0 +1,61 @@
+// What the monitor page's "What it measures" form reads and compares: its prompts one per line (a
+// line that was a prompt keeps that prompt's question and market), its engines as a set, and how
+// the project's brands and competitors now differ from the monitor's (which were kept as they were
+// when it was made or last changed).
+import type { Entity } from "@/lib/visibility/entities";
+
+type Prompt = { text: string; source: unknown; location: unknown; language: unknown };
+
+/** A textarea's prompts: one per non-empty line, trimmed, in order (a line given twice runs twice). */
+export function promptLines(value: FormDataEntryValue | null): string[] {
+  if (typeof value !== "string") return [];
+  return value
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+/** The prompts to send: a line that was one of the monitor's prompts keeps its question and market; a new line is its text alone. */
+export function keptPrompts(lines: readonly string[], current: readonly Prompt[]) {
+  const byText = new Map<string, Prompt>();
+  for (const p of current) if (!byText.has(p.text)) byText.set(p.text, p);
+  return lines.map((text) => {
+    const was = byText.get(text);
+    return {
+      text,
+      ...(was?.source ? { source: was.source } : {}),
+      ...(was?.location ? { location: was.location } : {}),
+      ...(was?.language ? { language: was.language } : {}),
+    };
+  });
+}
+
+/** The same engines, in whatever order they were ticked. */
+export function sameEngines(a: readonly string[], b: readonly string[]): boolean {
+  const x = new Set(a.filter(Boolean));
+  const y = new Set(b.filter(Boolean));
+  return x.size === y.size && [...x].every((e) => y.has(e));
+}
+
+export type EntityChanges = { added: string[]; removed: string[]; changed: string[] };
+
+const shape = (e: Pick<Entity, "role" | "aliases" | "domains" | "case_sensitive">) =>
+  JSON.stringify([e.role, [...e.aliases].sort(), [...e.domains].sort(), e.case_sensitive ?? false]);
+
+/**
+ * How the project's brands and competitors differ from the monitor's, by name (ignoring case):
+ * names only the project has, names only the monitor has, and names whose role, other names or
+ * domains differ. Null when they are the same.
+ */
+export function entityChanges(monitor: readonly Entity[], project: readonly Entity[]): EntityChanges | null {
+  const key = (name: string) => name.normalize("NFC").toLowerCase();
+  const mine = new Map(monitor.map((e) => [key(e.name), e]));
+  const theirs = new Map(project.map((e) => [key(e.name), e]));
+  const added = project.filter((e) => !mine.has(key(e.name))).map((e) => e.name);
+  const removed = monitor.filter((e) => !theirs.has(key(e.name))).map((e) => e.name);
+  const changed = project.filter((e) => {
+    const m = mine.get(key(e.name));
+    return m !== undefined && (shape(m) !== shape(e) || m.name !== e.name);
+  }).map((e) => e.name);
+  return added.length || removed.length || changed.length ? { added, removed, changed } : null;
+}

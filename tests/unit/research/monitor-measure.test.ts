@@ -1,0 +1,61 @@
+// The monitor page's "What it measures" form: its prompts read one per line, a kept line keeping its
+// prompt's question and market, engines compared as a set, and how the project's brands and
+// competitors now differ from the monitor's.
+import { describe, expect, it } from "vitest";
+import { entityChanges, keptPrompts, promptLines, sameEngines } from "@/app/(research)/monitors/_lib/measure";
+import type { Entity } from "@/lib/visibility/entities";
+
+const entity = (name: string, role: Entity["role"] = "competitor", more: Partial<Entity> = {}): Entity => ({
+  name,
+  role,
+  aliases: [],
+  domains: [],
+  case_sensitive: false,
+  ...more,
+});
+
+describe("the prompts box", () => {
+  it("reads one prompt per non-empty line, trimmed, a repeat kept", () => {
+    expect(promptLines(" best crm \r\n\n pipedrive vs hubspot\nbest crm\n  \n")).toEqual(["best crm", "pipedrive vs hubspot", "best crm"]);
+    expect(promptLines(null)).toEqual([]);
+  });
+
+  it("keeps a kept line's question and market; a new line is its text alone", () => {
+    const source = { kind: "question", analysis_id: "qa_1", question_id: "q3" };
+    const current = [
+      { text: "best crm", source, location: { country: "DE" }, language: "de" },
+      { text: "pipedrive vs hubspot", source: null, location: null, language: null },
+    ];
+    expect(keptPrompts(["pipedrive vs hubspot", "crm for agencies", "best crm"], current)).toEqual([
+      { text: "pipedrive vs hubspot" },
+      { text: "crm for agencies" },
+      { text: "best crm", source, location: { country: "DE" }, language: "de" },
+    ]);
+  });
+});
+
+describe("engines", () => {
+  it("are the same in any order, and differ when one is added or taken away", () => {
+    expect(sameEngines(["claude", "chatgpt"], ["chatgpt", "claude"])).toBe(true);
+    expect(sameEngines(["chatgpt"], ["chatgpt", "claude"])).toBe(false);
+    expect(sameEngines(["chatgpt", "gemini"], ["chatgpt", "claude"])).toBe(false);
+  });
+});
+
+describe("the project's brands and competitors against the monitor's", () => {
+  const monitor = [entity("Acme CRM", "brand", { domains: ["acme.example"] }), entity("HubSpot"), entity("Pipedrive")];
+
+  it("are the same when only their order differs", () => {
+    expect(entityChanges(monitor, [entity("Pipedrive"), entity("HubSpot"), entity("Acme CRM", "brand", { domains: ["acme.example"] })])).toBeNull();
+  });
+
+  it("name what was added, removed and changed", () => {
+    const project = [entity("Acme CRM", "brand", { domains: ["acme.example"] }), entity("HubSpot", "competitor", { aliases: ["Hubspot CRM"] }), entity("Salesforce")];
+    expect(entityChanges(monitor, project)).toEqual({ added: ["Salesforce"], removed: ["Pipedrive"], changed: ["HubSpot"] });
+  });
+
+  it("count a role or a domain changed, and a name's spelling", () => {
+    expect(entityChanges(monitor, [entity("Acme CRM", "competitor", { domains: ["acme.example"] }), entity("HubSpot"), entity("Pipedrive")])).toEqual({ added: [], removed: [], changed: ["Acme CRM"] });
+    expect(entityChanges(monitor, [entity("Acme CRM", "brand", { domains: ["acme.example"] }), entity("Hubspot"), entity("Pipedrive")])).toEqual({ added: [], removed: [], changed: ["Hubspot"] });
+  });
+});
