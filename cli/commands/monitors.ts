@@ -14,6 +14,7 @@ import {
   type Ctx, type OptionSpec, type Section,
 } from "../command";
 import { counted } from "../../lib/words/format";
+import { keptPrompts } from "../../lib/monitors/prompts";
 import { marketLabel, marketOf, marketOptions } from "../market";
 import { planOf, promptsOf, runOptions } from "./fanouts";
 
@@ -116,7 +117,7 @@ const updateOptions = {
   "min-change": { type: "string", arg: "N", help: "the smallest change of visibility worth an alert, in points, 1 to 100" },
   digest: { type: "string", arg: "off|weekly", values: ["off", "weekly"], help: "weekly: e-mail you a digest each week on its day (daily monitors: Monday); off: stop" },
   // What it measures: a change starts a new series (version + 1) from the next tick.
-  prompt: { type: "string", arg: "TEXT", multiple: true, help: "new series: the prompts it measures, replacing all of them (repeatable)" },
+  prompt: { type: "string", arg: "TEXT", multiple: true, help: "new series: the prompts it measures, replacing all of them (repeatable; one given again as it was keeps its question and market)" },
   file: { type: "string", arg: "FILE", help: "new series: the prompts from FILE, one per line (blank lines and # comments skipped; `-`: standard input)" },
   engines: { ...runOptions.engines, help: "new series: the engines it measures, comma-separated, replacing all of them" },
   runs: { type: "string", arg: "N", help: "new series: executions of each prompt on each engine per tick, 1 to 10" },
@@ -386,6 +387,8 @@ export const monitors: Section = {
         // compared with the new one's when what it measures may change.
         updateBody(ctx, given ? scheduleUpdate(ctx, { every: "day", at: "06:00", weekday: null }) : undefined, measured);
         const current = given || measuring ? (await request(ctx, getMonitor, { params: { monitor_id: id } })).body : null;
+        // A prompt given again as it was keeps its question and own market (as on the monitor's page).
+        if (measured.prompts && current) measured.prompts = keptPrompts(measured.prompts.map((p) => p.text), current.prompts);
         const body = updateBody(ctx, given ? scheduleUpdate(ctx, current!.schedule) : undefined, measured);
         const updated = await request(ctx, updateMonitor, { params: { monitor_id: id }, body });
         show(ctx, updated, formatMonitor);

@@ -19,6 +19,8 @@ const CONFIG_DIR = mkdtempSync(path.join(tmpdir(), "geoscope-monitors-cli-"));
 let context: BrowserContext;
 let page: Page;
 let projectId = "";
+/** The questions cluster's monitor and how many questions it tracks (its prompts changed on its page, read by the CLI test). */
+let clusterMonitor = { id: "", questions: 0 };
 
 const cli = cliAs({ configDir: CONFIG_DIR });
 
@@ -257,6 +259,16 @@ test("a questions cluster's prompts tracked: each question a prompt, linked to i
   await page.waitForURL(/\/monitors\/mo_[0-9A-Z]{26}$/);
   await expect(page.getByTestId("no-ticks")).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Questions: ");
+  clusterMonitor = { id: new URL(page.url()).pathname.split("/").pop()!, questions: questions.length };
+
+  // A prompt added on the page: the questions kept as they were stay linked to their questions
+  // (read through the CLI below, once it is signed in).
+  const measure = page.getByTestId("monitor-measure");
+  await measure.locator("summary").click();
+  const box = measure.getByTestId("measure-prompts");
+  await box.fill(`${await box.inputValue()}\ncrm pricing for agencies`);
+  await measure.getByTestId("save-measure").click();
+  await expect(page.getByTestId("measure-outcome")).toContainText("What it measures changed: version 2");
 });
 
 test("the CLI: monitor create --file, list, get, ticks, run, pause, resume and delete against the built server", async () => {
@@ -266,6 +278,13 @@ test("the CLI: monitor create --file, list, get, ticks, run, pause, resume and d
     env: cliEnv({ configDir: CONFIG_DIR }),
   });
   expect(login.code, login.stderr).toBe(0);
+
+  // The cluster's monitor, its prompts changed on its page: each question kept keeps its source.
+  const clustered = await cli(["monitor", "get", clusterMonitor.id, "--json"]);
+  expect(clustered.code, clustered.stderr).toBe(0);
+  const kept = (JSON.parse(clustered.stdout) as { prompts: { text: string; source: { kind: string } | null }[] }).prompts;
+  expect(kept.map((p) => p.source?.kind ?? null)).toEqual([...Array<string>(clusterMonitor.questions).fill("question"), null]);
+  expect(kept.at(-1)!.text).toBe("crm pricing for agencies");
 
   const file = path.join(mkdtempSync(path.join(tmpdir(), "geoscope-monitor-file-")), "prompts.txt");
   writeFileSync(file, "# tracked\nbest crm for a small agency\n\n  crm with email tracking \n");

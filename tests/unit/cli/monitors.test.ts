@@ -161,6 +161,25 @@ describe("geoscope monitor update, what a monitor measures", { timeout: 60_000 }
     expect(JSON.parse(r.stdout)).toEqual(monitor);
   });
 
+  it("keeps the question and market of a prompt given again as it was, occurrence by occurrence", async () => {
+    const source = { kind: "question", analysis_id: "fa_01JD4M9RZ6XQ7W8V5T3S2R1P0N", question_id: "q3" };
+    const twice = {
+      ...monitor,
+      prompts: [
+        { text: "best crm", source, location: { country: "DE" }, language: "de" },
+        { text: "best crm", source: null, location: { country: "US" }, language: null },
+      ],
+    };
+    api.answer((method) => (method === "GET" || method === "PATCH" ? { status: 200, body: twice } : { status: 404, body: {} }));
+    const r = await api.cli(["monitor", "update", monitor.id, "--prompt", "best crm", "--prompt", "crm for agencies", "--prompt", "best crm"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(api.seen[1]!.body).prompts).toEqual([
+      { text: "best crm", source, location: { country: "DE" }, language: "de" },
+      { text: "crm for agencies" },
+      { text: "best crm", location: { country: "US" } },
+    ]);
+  });
+
   it("reads the prompts of --file - from standard input, once", async () => {
     api.answer((method) => (method === "GET" || method === "PATCH" ? { status: 200, body: monitor } : { status: 404, body: {} }));
     const r = await api.cli(["monitor", "update", monitor.id, "--file", "-"], "best crm for agencies\n# skipped\ncrm with email tracking\n");

@@ -2,7 +2,8 @@
 // prompt's question and market, engines compared as a set, and how the project's brands and
 // competitors now differ from the monitor's.
 import { describe, expect, it } from "vitest";
-import { entityChanges, keptPrompts, promptLines, sameEngines } from "@/app/(research)/monitors/_lib/measure";
+import { entityChanges, promptLines, sameEngines } from "@/app/(research)/monitors/_lib/measure";
+import { keptPrompts } from "@/lib/monitors/prompts";
 import type { Entity } from "@/lib/visibility/entities";
 
 const entity = (name: string, role: Entity["role"] = "competitor", more: Partial<Entity> = {}): Entity => ({
@@ -30,6 +31,18 @@ describe("the prompts box", () => {
       { text: "pipedrive vs hubspot" },
       { text: "crm for agencies" },
       { text: "best crm", source, location: { country: "DE" }, language: "de" },
+    ]);
+  });
+
+  it("matches a text the monitor has once per market occurrence by occurrence", () => {
+    const current = [
+      { text: "best crm", source: null, location: { country: "DE" }, language: null },
+      { text: "best crm", source: null, location: { country: "US" }, language: null },
+    ];
+    expect(keptPrompts(["best crm", "best crm", "best crm"], current)).toEqual([
+      { text: "best crm", location: { country: "DE" } },
+      { text: "best crm", location: { country: "US" } },
+      { text: "best crm" },
     ]);
   });
 });

@@ -13,6 +13,7 @@ import { requireSessionPrincipal } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { parseInput } from "@/lib/http/input";
 import { estimateMonitor, rotateWebhookSecret, updateMonitor } from "@/lib/monitors/create";
+import { keptPrompts } from "@/lib/monitors/prompts";
 import { getMonitor } from "@/lib/monitors/read";
 import { getProject } from "@/lib/projects/read";
 import { MonitorRequest, MonitorUpdateRequest, type MonitorEstimate } from "@/lib/schemas/monitors";
@@ -20,7 +21,7 @@ import { entitiesFromContext, type EntityContext } from "@/lib/visibility/entiti
 import type { z } from "zod";
 import { inFormWords, type FieldLabels } from "../../../_lib/form-words";
 import { acting, field, monitorOf, type MonitorActionState } from "../_lib/acting";
-import { keptPrompts, promptLines, sameEngines } from "../_lib/measure";
+import { promptLines, sameEngines } from "../_lib/measure";
 
 const LABELS: FieldLabels = { "alerts.webhook_url": "Webhook URL", "alerts.min_change": "Smallest change (points)" };
 /** How long the ping's answer waits for its first attempt (the webhook has 10 s). */

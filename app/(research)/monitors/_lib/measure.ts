@@ -1,10 +1,8 @@
-// What the monitor page's "What it measures" form reads and compares: its prompts one per line (a
-// line that was a prompt keeps that prompt's question and market), its engines as a set, and how
+// What the monitor page's "What it measures" form reads and compares: its prompts one per line
+// (lib/monitors/prompts.ts keeps a kept line's question and market), its engines as a set, and how
 // the project's brands and competitors now differ from the monitor's (which were kept as they were
 // when it was made or last changed).
 import type { Entity } from "@/lib/visibility/entities";
-
-type Prompt = { text: string; source: unknown; location: unknown; language: unknown };
 
 /** A textarea's prompts: one per non-empty line, trimmed, in order (a line given twice runs twice). */
 export function promptLines(value: FormDataEntryValue | null): string[] {
@@ -13,21 +11,6 @@ export function promptLines(value: FormDataEntryValue | null): string[] {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter(Boolean);
-}
-
-/** The prompts to send: a line that was one of the monitor's prompts keeps its question and market; a new line is its text alone. */
-export function keptPrompts(lines: readonly string[], current: readonly Prompt[]) {
-  const byText = new Map<string, Prompt>();
-  for (const p of current) if (!byText.has(p.text)) byText.set(p.text, p);
-  return lines.map((text) => {
-    const was = byText.get(text);
-    return {
-      text,
-      ...(was?.source ? { source: was.source } : {}),
-      ...(was?.location ? { location: was.location } : {}),
-      ...(was?.language ? { language: was.language } : {}),
-    };
-  });
 }
 
 /** The same engines, in whatever order they were ticked. */
