@@ -105,7 +105,7 @@ export function formatEstimate(
 
 function progressOf(f: FanoutBody): string {
   const done = f.counts.completed + f.counts.failed;
-  return `fanout ${f.id}: ${f.status}, ${done}/${f.execution_count} runs finished${f.counts.failed ? ` (${f.counts.failed} failed)` : ""}, ${f.query_count} queries so far`;
+  return `fanout ${f.id}: ${f.status}, ${done}/${counted(f.execution_count, "run")} finished${f.counts.failed ? ` (${f.counts.failed} failed)` : ""}, ${counted(f.query_count, "query", "queries")} so far`;
 }
 
 /** Per prompt and engine: runs finished and the distinct queries, most issued first. */

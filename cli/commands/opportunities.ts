@@ -9,7 +9,7 @@ import { formatUsd, parseUsd } from "../../lib/billing/money";
 import { startAudits } from "./audits";
 import { createOpportunityAnalysis, type OpportunityAnalysis } from "../../lib/schemas/opportunities";
 import { OPPORTUNITY_SECTIONS, opportunitiesCsv, type OpportunitySection } from "../../lib/opportunities/csv";
-import { count, engineName, percent, percentRange, points, pointsRange } from "../../lib/words/format";
+import { count, counted, engineName, percent, percentRange, points, pointsRange } from "../../lib/words/format";
 import { EXIT } from "../client";
 import { arg, note, noExtraArgs, out, printJson, request, str, strs, table, truncate, UsageError, type Ctx, type Section } from "../command";
 
@@ -21,7 +21,7 @@ export function formatOpportunities(a: List): string {
   const lines = [
     ...a.summary,
     "",
-    `opportunities ${a.id} for ${a.brand} (from ${a.analysis_id}): ${t.runs} answers, ${t.lost_prompts} of ${t.prompts} prompts lost · competitors: ${a.competitors.join(", ") || "none"}`,
+    `opportunities ${a.id} for ${a.brand} (from ${a.analysis_id}): ${counted(t.runs, "answer")}, ${t.lost_prompts} of ${counted(t.prompts, "prompt")} lost · competitors: ${a.competitors.join(", ") || "none"}`,
     "",
     `prompts lost (a competitor named more often, Newcombe's 95% interval of the difference above 0)`,
     a.lost_prompts.length

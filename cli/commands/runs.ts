@@ -7,6 +7,7 @@ import { promptResultOf } from "../../lib/schemas/results";
 import { createPrompt, getBatch, getRun, listRuns, RunStatus, type PromptBatch, type Run } from "../../lib/schemas/runs";
 import { EXIT } from "../client";
 import { formatAudit } from "./audits";
+import { counted } from "../../lib/words/format";
 import { marketLabel, marketOf, marketOptions } from "../market";
 import {
   arg, date, inEngineOrder, intOption, list, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, table, truncate, waitOption,
@@ -114,7 +115,7 @@ export const runs: Section = {
             current = await request(ctx, getBatch, { params: { batch_id: batch.batch.id }, query: { wait: 30 } });
             batch = current.body;
             const done = batch.runs.filter((r) => r.status === "completed" || r.status === "failed").length;
-            const progress = `batch ${batch.batch.id}: ${batch.batch.status}, ${done}/${batch.runs.length} runs finished (${inEngineOrder(batch.runs, (r) => r.engine).map((r) => `${r.engine} ${r.status}`).join(", ")})`;
+            const progress = `batch ${batch.batch.id}: ${batch.batch.status}, ${done}/${counted(batch.runs.length, "run")} finished (${inEngineOrder(batch.runs, (r) => r.engine).map((r) => `${r.engine} ${r.status}`).join(", ")})`;
             if (progress !== last) note(progress);
             last = progress;
           }

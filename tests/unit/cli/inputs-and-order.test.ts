@@ -67,6 +67,14 @@ describe("fanout --file", { timeout: 30_000 }, () => {
     expect(JSON.parse(api.seen[0]!.body).prompts).toEqual(PARSED.map((text) => ({ text })));
   });
 
+  it("follows a fanout of one run in the singular", async () => {
+    const one = { ...exampleFanout, status: "completed", execution_count: 1, query_count: 1, counts: { ...exampleFanout.counts, queued: 0, running: 0, completed: 1, failed: 0 } };
+    api.answer((method, url) => (method === "POST" && url.pathname.endsWith("/fanouts") ? { status: 202, body: one } : { status: 404, body: {} }));
+    const result = await api.cli(["fanout", "create", "--file", fileWith("best crm\n"), "--project", PROJECT, "--wait"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`fanout ${one.id}: completed, 1/1 run finished, 1 query so far`);
+  });
+
   it("refuses a file of nothing but comments, sending nothing", async () => {
     const result = await api.cli(["fanout", "estimate", "--file", fileWith("# only a comment\n\n"), "--project", PROJECT]);
     expect(result.code).toBe(2);

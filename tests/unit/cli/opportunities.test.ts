@@ -26,6 +26,13 @@ describe("geoscope opportunities", { timeout: 60_000 }, () => {
     expect(human.stdout).toMatch(/best crm small sales team\s+ChatGPT \(API\)\s+2 of 2/);
   });
 
+  it("counts one prompt and one answer in the singular", async () => {
+    api.answer(() => ({ status: 201, body: { ...example, totals: { ...example.totals, runs: 1, prompts: 1, lost_prompts: 1 } } }));
+    const human = await api.cli(["opportunities", VA]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain(`for HubSpot (from ${example.analysis_id}): 1 answer, 1 of 1 prompt lost ·`);
+  });
+
   it("--json prints the body as sent; --format csv --section one section, figures as the pages write them", async () => {
     api.answer(() => ({ status: 201, body: example }));
     const json = await api.cli(["opportunities", VA, "--json"]);
