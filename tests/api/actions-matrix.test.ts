@@ -422,7 +422,7 @@ const matrix: Record<string, Record<string, Row>> = {
     },
   },
   "app/(research)/monitors/actions.ts": {
-    // "Track these prompts" from A's fanout or questions cluster, and the controls of A's monitor:
+    // "Track these prompts" from A's fanout or questions cluster, "New monitor" of A's project, and the controls of A's monitor:
     // B gets the API's 404 message for the same object, and nothing is created, run or changed.
     createMonitorAction: {
       async foreign() {
@@ -432,6 +432,10 @@ const matrix: Record<string, Record<string, Row>> = {
         const analysis = await apiMessage(b, 404, analysesApi.getAnalysis, { params: { analysis_id: seeded.questionsAnalysisId } });
         const fromCluster = await unchangedAfter(b, () => monitors.createMonitorAction(idle, form({ from: seeded.questionsAnalysisId, cluster: "c1", engines: "chatgpt" })));
         expect(fromCluster).toEqual({ ok: false, message: analysis });
+        // "New monitor" of A's project, prompts typed: the API's 404 for the project.
+        const project = await apiMessage(b, 404, projectsApi.getProject, { params: { project_id: seeded.projectId } });
+        const fromProject = await unchangedAfter(b, () => monitors.createMonitorAction(idle, form({ from: seeded.projectId, prompts: "best crm", engines: "chatgpt", runs: 1 })));
+        expect(fromProject).toEqual({ ok: false, message: project });
       },
     },
     setMonitorStatusAction: {

@@ -1,5 +1,5 @@
 // Monitors end to end against the built server (issue #36). In Chromium: "Track these prompts"
-// from a fanout and from a questions cluster, the monitor page (its empty state before the first
+// from a fanout and from a questions cluster, "New monitor" of prompts typed, the monitor page (its empty state before the first
 // tick, run now, the ticks table linking each tick's fanout, pause and resume, the settings that
 // keep its series, what it measures changed as a new version, delete after a confirmation), the
 // project page's list; screenshots at 1280 and 390 px. With the real
@@ -269,6 +269,39 @@ test("a questions cluster's prompts tracked: each question a prompt, linked to i
   await box.fill(`${await box.inputValue()}\ncrm pricing for agencies`);
   await measure.getByTestId("save-measure").click();
   await expect(page.getByTestId("measure-outcome")).toContainText("What it measures changed: version 2");
+});
+
+test("a new monitor of prompts typed on the project page, with its market", async ({}, testInfo) => {
+  test.setTimeout(120_000);
+  await page.goto(`/projects/${projectId}`);
+  await page.getByTestId("new-monitor").click();
+  await page.waitForURL(new RegExp(`/monitors/new\\?from=${projectId}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("A monitor of Monitored");
+  await expect(page.getByTestId("tracked-entities")).toHaveText(/Acme CRM.*HubSpot.*Pipedrive/);
+  const form = page.getByTestId("monitor-form");
+  await expect(form.getByTestId("market-picker")).toHaveAttribute("data-ready", "true");
+  // No prompt typed: refused in the form's words, nothing made.
+  await form.getByTestId("create-monitor").click();
+  await expect(form.getByTestId("monitor-refusal")).toHaveText("Prompts: give at least one prompt, one per line.");
+  await form.getByTestId("monitor-prompts").fill("beste crm für agenturen\n\n  crm mit e-mail-tracking \n");
+  await form.getByTestId("market-picker").getByLabel("Country").selectOption("DE");
+  await form.getByTestId("market-picker").getByLabel("City").fill("Munich");
+  await form.getByTestId("market-picker").getByLabel("Language").selectOption("de-DE");
+  await onlyEngines(form, ["chatgpt"]);
+  await form.getByLabel("Runs of each prompt on each engine").fill("1");
+  await form.getByTestId("estimate-monitor").click();
+  await expect(form.getByTestId("monitor-estimate")).toContainText("2 runs per tick");
+  await screenshots(page, testInfo, "monitor-new-typed");
+  await form.getByTestId("create-monitor").click();
+  await expect(page.getByTestId("monitor-created").getByTestId("webhook-secret")).toHaveText(/^whsec_/);
+  await page.getByTestId("open-monitor").click();
+  await page.waitForURL(/\/monitors\/mo_[0-9A-Z]{26}$/);
+  // Named after its first prompt; the market is the monitor's, the prompts as typed (trimmed).
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("beste crm für agenturen");
+  const fact = (label: string) => page.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd");
+  await expect(fact("Market")).toHaveText("Germany · Munich · German (de-DE)");
+  await expect(fact("Each tick")).toHaveText("2 prompts × ChatGPT (API) × 1 = 2 runs");
+  await expect(page.locator("#prompts li")).toHaveText([/^1\.\s*beste crm für agenturen$/, /^2\.\s*crm mit e-mail-tracking$/]);
 });
 
 test("the CLI: monitor create --file, list, get, ticks, run, pause, resume and delete against the built server", async () => {

@@ -12,6 +12,8 @@ import { MonitorRequest, MonitorUpdateRequest, type MonitorEstimate } from "@/li
 import type { z } from "zod";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../../_lib/form-words";
 import { acting, field, monitorOf, type MonitorActionState } from "./_lib/acting";
+import { marketOf } from "../_lib/market";
+import { promptLines } from "./_lib/measure";
 import { trackedSource } from "./_lib/source";
 
 /** `created`: the new monitor and its webhook secret, which is shown this once (as the 201 of POST /monitors has it). */
@@ -38,6 +40,9 @@ const LABELS: FieldLabels = {
   prompts: "Prompts",
   "prompts[].text": "Prompt {n}",
   "prompts[].source": "Prompt {n}'s question",
+  "location.country": "Country",
+  "location.city": "City",
+  language: "Language",
 };
 
 /** A whole number typed in a form, or the text as typed (the schema then names the field). */
@@ -52,13 +57,17 @@ function refusal(error: ApiError): string {
 }
 
 /**
- * "Track these prompts": a monitor of a fanout's prompts or of a questions cluster, its entities
- * the project's. Answers the monitor with its webhook secret, for the form to show once.
+ * "Track these prompts": a monitor of a fanout's prompts or of a questions cluster, or "New
+ * monitor" of a project with prompts typed one per line and a market; its entities the project's. Answers the monitor with its webhook secret, for the form to show once.
  */
 export async function createMonitorAction(_prev: MonitorFormState, form: FormData): Promise<MonitorFormState> {
   const principal = await requireSessionPrincipal("/projects");
   try {
     const source = await trackedSource(principal, field(form, "from"), field(form, "cluster"));
+    // A project's new monitor: the prompts typed, one per line, and the monitor's market.
+    const typed = source.kind === "project" ? promptLines(form.get("prompts")).map((text) => ({ text })) : null;
+    if (typed?.length === 0) throw new ApiError("invalid_request", "Prompts: give at least one prompt, one per line.");
+    const market = source.kind === "project" ? marketOf(form) : {};
     const engines = form.getAll("engines").filter((v): v is string => typeof v === "string" && v !== "");
     if (engines.length === 0) throw new ApiError("invalid_request", "Tick at least one engine.");
     const every = field(form, "every") ?? "day";
@@ -67,7 +76,8 @@ export async function createMonitorAction(_prev: MonitorFormState, form: FormDat
       {
         project: source.project,
         name: field(form, "name"),
-        prompts: source.prompts,
+        prompts: typed ?? source.prompts,
+        ...market,
         engines,
         runs: int(form, "runs"),
         schedule: { every, at: field(form, "at") ?? "06:00", ...(every === "week" ? { weekday: int(form, "weekday") } : {}) },

@@ -1,6 +1,7 @@
 "use client";
 // "Track these prompts": the new monitor's name, schedule, repeats, engines and budget, for the
-// prompts the page lists (read again by the action from where they came from). What was typed
+// prompts the page lists (read again by the action from where they came from), or for prompts
+// typed here one per line with the monitor's market ("New monitor" of a project). What was typed
 // stays when the action refuses it. Once made, the form gives way to the monitor's webhook secret,
 // shown this once with a copy button (as the CLI prints it), and the way to the monitor's page.
 import { useFormAction } from "../../../_components/form-action";
@@ -9,6 +10,9 @@ import { buttonClass, inputClass, Notice, subtleButtonClass } from "../../../_co
 import { createMonitorAction, type MonitorFormState } from "../actions";
 import { EngineBoxes } from "./engine-boxes";
 import { ScheduleFields } from "./schedule-fields";
+import { MarketPicker } from "../../_components/market-picker";
+import type { MarketChoices } from "@/lib/locale/codes";
+import { MONITOR_LIMITS } from "@/lib/schemas/monitors";
 import { engineLabel } from "@/lib/schemas/engines";
 import { STRUCTURED_ENGINE_IDS } from "@/lib/schemas/common";
 
@@ -22,6 +26,7 @@ export function MonitorForm({
   chosen,
   runs,
   disabled,
+  typed,
 }: {
   from: string;
   cluster?: string;
@@ -30,6 +35,8 @@ export function MonitorForm({
   chosen: string[];
   runs: number;
   disabled: boolean;
+  /** The prompts are typed in this form, with the monitor's market chosen from these. */
+  typed?: MarketChoices;
 }) {
   const { state, pending, form } = useFormAction(createMonitorAction, INITIAL);
   if (state.created) return <MonitorCreated {...state.created} />;
@@ -37,8 +44,24 @@ export function MonitorForm({
     <form {...form} className="space-y-4" data-testid="monitor-form">
       <input type="hidden" name="from" value={from} />
       {cluster ? <input type="hidden" name="cluster" value={cluster} /> : null}
+      {typed ? (
+        <>
+          <label className="block text-sm font-medium">
+            Prompts, one per line
+            <textarea
+              name="prompts"
+              rows={5}
+              placeholder={"best crm for a small agency\npipedrive vs hubspot\ncrm with email tracking"}
+              className={`${inputClass} mt-1 block w-full font-normal`}
+              data-testid="monitor-prompts"
+            />
+            <span className="mt-1 block text-xs font-normal text-slate-500">Up to {MONITOR_LIMITS.prompts}; blank lines are skipped.</span>
+          </label>
+          <MarketPicker idPrefix="monitor-market" choices={typed} />
+        </>
+      ) : null}
       <label className="block text-sm font-medium">
-        Name
+        Name{typed ? <span className="font-normal text-slate-500"> (optional: the first prompt)</span> : null}
         <input name="name" defaultValue={name} maxLength={100} className={`${inputClass} mt-1 block w-full font-normal`} />
       </label>
       <ScheduleFields prefix="monitor" />

@@ -1,9 +1,10 @@
-// A project's monitors on its page: each with its schedule, next run and last tick, or how to
-// make one ("Track these prompts" on a fanout or a questions cluster).
+// A project's monitors on its page: each with its schedule, next run and last tick, and how to
+// make one ("New monitor" of prompts typed, or "Track these prompts" on a fanout or a questions
+// cluster).
 import type { Principal } from "@/lib/auth/principal";
 import { listMonitors } from "@/lib/monitors/read";
 import { scheduleInWords } from "@/lib/schemas/monitors";
-import { Section } from "../../../_components/ui";
+import { Section, subtleButtonClass } from "../../../_components/ui";
 import { Tag, statusTone } from "../../../s/_components/bits";
 import { when } from "../../../s/_lib/view";
 
@@ -11,9 +12,15 @@ export async function ProjectMonitors({ principal, project }: { principal: Princ
   const { items, next_cursor } = await listMonitors(principal, { project, limit: 50 });
   return (
     <Section id="monitors" title="Monitors" description="The same prompts run again every day or week, to follow how the engines name your brand over time.">
+      <p className="mb-3">
+        <a href={`/monitors/new?from=${project}`} className={`${subtleButtonClass} inline-block`} data-testid="new-monitor">
+          New monitor
+        </a>
+      </p>
       {items.length === 0 ? (
         <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600" data-testid="no-monitors">
-          No monitors yet. Open a fanout, or a cluster of a questions analysis, and choose “Track these prompts”.
+          No monitors yet. Start one with “New monitor” and the prompts to follow, or open a fanout, or a cluster of a questions analysis, and choose
+          “Track these prompts”.
         </p>
       ) : (
         <>

@@ -1,6 +1,7 @@
-// "Track these prompts": a new monitor of a fanout's prompts or of a questions cluster's, its
-// brands and competitors the project's (frozen when it is created). Lists the prompts, then the
-// schedule, engines, repeats and budget to choose.
+// "Track these prompts": a new monitor of a fanout's prompts or of a questions cluster's, or "New
+// monitor" of a project (?from=pr_…) with prompts typed in the form and a market; its brands and
+// competitors the project's (frozen when it is created). Lists the prompts (or takes them), then
+// the schedule, engines, repeats and budget to choose.
 import type { Metadata } from "next";
 import { requireSessionPrincipal } from "@/lib/auth/session";
 import { engineConfig } from "@/lib/config/engines";
@@ -8,6 +9,7 @@ import { ApiError } from "@/lib/http/errors";
 import { MONITOR_LIMITS } from "@/lib/schemas/monitors";
 import { getProject } from "@/lib/projects/read";
 import { entitiesFromContext, type EntityContext } from "@/lib/visibility/entities";
+import { marketChoices } from "@/lib/locale/codes";
 import { Notice, Section } from "../../../_components/ui";
 import { ShareHeading, Tag } from "../../../s/_components/bits";
 import { ResearchPage } from "../../_components/frame";
@@ -17,9 +19,11 @@ import { PromptList } from "../_components/prompt-list";
 import { trackedSource } from "../_lib/source";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Track these prompts · geoscope" };
-
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
+  return { title: `${param((await searchParams).from)?.startsWith("pr_") ? "New monitor" : "Track these prompts"} · geoscope` };
+}
 
 export default async function NewMonitorPage({ searchParams }: Props) {
   const query = await searchParams;
@@ -42,19 +46,27 @@ export default async function NewMonitorPage({ searchParams }: Props) {
   const enabled = engineConfig().enabled;
   const chosen = source.engines?.filter((e) => enabled.includes(e as never)) ?? enabled;
   const runs = Math.min(source.runs ?? MONITOR_LIMITS.runs.fallback, MONITOR_LIMITS.runs.max);
-  const name = [...`${source.kind === "cluster" ? "Questions: " : ""}${source.label}`].slice(0, 100).join("");
+  const typed = source.kind === "project";
+  const name = typed ? "" : [...`${source.kind === "cluster" ? "Questions: " : ""}${source.label}`].slice(0, 100).join("");
+  const crumbs = [{ href: `/projects/${project.id}`, label: project.name }, ...(typed ? [] : [{ href: source.href, label: source.label }])];
 
   return (
-    <ResearchPage crumbs={[{ href: `/projects/${project.id}`, label: project.name }, { href: source.href, label: source.label }]}>
-      <ShareHeading kicker="Track these prompts" title={`A monitor of ${source.prompts.length} ${source.prompts.length === 1 ? "prompt" : "prompts"}`}>
+    <ResearchPage crumbs={crumbs}>
+      <ShareHeading
+        kicker={typed ? "New monitor" : "Track these prompts"}
+        title={typed ? `A monitor of ${project.name}` : `A monitor of ${source.prompts.length} ${source.prompts.length === 1 ? "prompt" : "prompts"}`}
+      >
         <p className="mt-2 text-sm text-slate-600">
           The same prompts, run again every day or week, so you see how often the engines name your brand and your competitors over time.
+          {typed ? " Type the prompts people ask, one per line; nothing runs until its first tick." : ""}
         </p>
       </ShareHeading>
 
-      <Section id="prompts" title="Prompts" description={`From ${source.kind === "fanout" ? "the fanout" : "the questions cluster"} “${source.label}”.`}>
-        <PromptList prompts={source.prompts} testId="tracked-prompts" />
-      </Section>
+      {typed ? null : (
+        <Section id="prompts" title="Prompts" description={`From ${source.kind === "fanout" ? "the fanout" : "the questions cluster"} “${source.label}”.`}>
+          <PromptList prompts={source.prompts} testId="tracked-prompts" />
+        </Section>
+      )}
 
       <Section id="entities" title="What it measures" description="The project's brands and competitors, kept with the monitor as they are now.">
         {entities.length ? (
@@ -76,8 +88,17 @@ export default async function NewMonitorPage({ searchParams }: Props) {
         )}
       </Section>
 
-      <Section id="schedule" title="When and how much">
-        <MonitorForm from={from!} cluster={cluster} name={name} engines={enabled} chosen={chosen} runs={runs} disabled={entities.length === 0} />
+      <Section id="schedule" title={typed ? "Prompts, market, when and how much" : "When and how much"}>
+        <MonitorForm
+          from={from!}
+          cluster={cluster}
+          name={name}
+          engines={enabled}
+          chosen={chosen}
+          runs={runs}
+          disabled={entities.length === 0}
+          typed={typed ? marketChoices() : undefined}
+        />
       </Section>
     </ResearchPage>
   );
