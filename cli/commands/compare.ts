@@ -53,7 +53,7 @@ export function formatComparison(c: Analysis): string {
     c.searches === null
       ? "searches: not compared (an engine does not report its queries)"
       : `a's searches b also ran (mean over prompts): ${mean(c.searches.overlap, c.searches.overlap_interval, c.searches.prompts)}`,
-    `order alike (rank-biased overlap, p = 0.9, mean over prompts): ${mean(c.order.rbo, c.order.rbo_interval, c.order.prompts)} · ${c.order.pairs} run pairs`,
+    `order alike (rank-biased overlap, p = 0.9, mean over prompts): ${mean(c.order.rbo, c.order.rbo_interval, c.order.prompts)} · ${counted(c.order.pairs, "run pair")}`,
     "",
     `only ${c.a} cites: ${c.sources.only_a.map((d) => `${d.domain} (${d.runs_citing})`).join(", ") || "(none)"}`,
     `only ${c.b} cites: ${c.sources.only_b.map((d) => `${d.domain} (${d.runs_citing})`).join(", ") || "(none)"}`,

@@ -113,7 +113,7 @@ export function formatFanout(f: FanoutBody): string {
   const lines = [
     `fanout ${f.id}: ${f.status} · ${f.name}`,
     `${counted(f.prompt_count, "prompt")} × ${enginesInOrder(f.engines).join(", ")} × ${counted(f.runs, "run")}; ${f.counts.completed} completed, ${f.counts.failed} failed, ` +
-      `${f.counts.queued + f.counts.running} unfinished · ${f.query_count} queries` +
+      `${f.counts.queued + f.counts.running} unfinished · ${counted(f.query_count, "query", "queries")}` +
       (f.charged_usd !== null ? ` · charged $${f.charged_usd}, held $${f.held_usd}` : ""),
     ...shownSentences(f.shown ?? []),
   ];
@@ -126,7 +126,7 @@ export function formatFanout(f: FanoutBody): string {
       for (const run of engine.runs) for (const q of new Set(run.queries.map((x) => x.text))) counts.set(q, (counts.get(q) ?? 0) + 1);
       const ranked = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
       const shown = engine.shown && engine.shown.runs_shown < engine.shown.completed_runs ? `, ${shownShort(engine.shown)}` : "";
-      lines.push(`   ${engine.engine} (${finished}/${engine.runs.length} runs completed, ${engine.query_count} queries${shown})`);
+      lines.push(`   ${engine.engine} (${finished}/${counted(engine.runs.length, "run")} completed, ${counted(engine.query_count, "query", "queries")}${shown})`);
       if (ranked.length === 0) lines.push(finished && !reportsQueries(engine.engine) ? "      (it does not say which searches it ran)" : "      (no queries)");
       for (const [query, runs] of ranked) lines.push(`      ${runs}/${finished || engine.runs.length}  ${query}`);
     }

@@ -161,6 +161,11 @@ export function count(k: number, n: number): string {
   return `${k} of ${n}`;
 }
 
+/** k of n of a noun, the noun agreeing with n: "1 of 1 prompt", "0 of 2 answers". */
+export function countOf(k: number, n: number, one: string, many = `${one}s`): string {
+  return `${k} of ${counted(n, one, many)}`;
+}
+
 /** A count of a noun: "1 answer", "36 answers"; `many` for a plural that is not the word and an s. */
 export function counted(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

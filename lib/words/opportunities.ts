@@ -7,7 +7,7 @@
 //
 // It reads the list's own fields (lib/schemas/opportunities.ts), declared here by what it reads:
 // the schema's example is worded by it.
-import { count, counted, engineName, listed, points, pointsRange } from "./format";
+import { count, countOf, counted, engineName, listed, points, pointsRange } from "./format";
 import { rateFigure, summaryOf, type Summary } from "./sentences";
 
 type Rate = { runs_mentioning: number; visibility_interval: readonly [number, number] };
@@ -34,7 +34,7 @@ type CitationTarget = OpportunityFacts["citation_targets"][number];
 /** A lost prompt in one sentence: the competitor's rate and the brand's on it, the gap with its interval. */
 export function lostPromptSentence(brand: string, l: LostPrompt): string {
   return (
-    `On ${quotedPrompt(l.prompt)}, ${l.competitor.name} is named in ${count(l.competitor.runs_mentioning, l.n)} answers ` +
+    `On ${quotedPrompt(l.prompt)}, ${l.competitor.name} is named in ${countOf(l.competitor.runs_mentioning, l.n, "answer")} ` +
     `(${rateFigure({ k: l.competitor.runs_mentioning, n: l.n, interval: l.competitor.visibility_interval })}) and ${brand} in ${l.brand.runs_mentioning} ` +
     `(${rateFigure({ k: l.brand.runs_mentioning, n: l.n, interval: l.brand.visibility_interval }, false)}): ${points(l.diff)} (95% interval ${pointsRange(l.diff_interval)}).`
   );
@@ -43,7 +43,7 @@ export function lostPromptSentence(brand: string, l: LostPrompt): string {
 /** A citation target in one sentence: the page, how many of the answers that name a competitor and not the brand cite it, and who they name. */
 export function citationTargetSentence(brand: string, t: CitationTarget): string {
   const named = t.competitors.map((c) => c.name).slice(0, 3);
-  return `${t.url}${t.owner ? ` (${t.owner}'s own page)` : ""} is cited in ${count(t.runs_citing, t.n)} answers of the lost prompts that name a competitor and not ${brand}${named.length ? ` (with ${listed(named)} named)` : ""}.`;
+  return `${t.url}${t.owner ? ` (${t.owner}'s own page)` : ""} is cited in ${countOf(t.runs_citing, t.n, "answer")} of the lost prompts that name a competitor and not ${brand}${named.length ? ` (with ${listed(named)} named)` : ""}.`;
 }
 
 /** The lead sentence: on how many prompts competitors are named more often than the brand beyond chance. */
@@ -51,7 +51,7 @@ export function lostPromptsLead(a: Pick<OpportunityFacts, "brand" | "totals" | "
   const t = a.totals;
   return a.lost_prompts.length === 0
     ? `No competitor is named more often than ${a.brand} on any of the ${counted(t.prompts, "prompt")} beyond what chance explains (${counted(t.runs, "answer")}).`
-    : `Competitors are named more often than ${a.brand}, beyond what chance explains, on ${count(a.lost_prompts.length, t.prompts)} prompts (${counted(t.lost_runs, "answer")}).`;
+    : `Competitors are named more often than ${a.brand}, beyond what chance explains, on ${countOf(a.lost_prompts.length, t.prompts, "prompt")} (${counted(t.lost_runs, "answer")}).`;
 }
 
 export function opportunitySummary(a: OpportunityFacts): Summary {
@@ -72,10 +72,10 @@ export function opportunitySummary(a: OpportunityFacts): Summary {
     a.brand_domains.length === 0
       ? `${a.brand} has no domain tracked, so its own pages cannot be told apart: give its domains to the visibility analysis.`
       : t.own_runs_citing === 0
-        ? `No answer cites a page of ${a.brand}'s own (${a.brand_domains.join(", ")}) in ${counted(t.runs, "answer")}.`
-        : `${a.brand}'s own pages are cited in ${count(t.own_runs_citing, t.runs)} answers; ` +
+        ? `${t.runs === 1 ? "The one answer cites no" : `None of the ${t.runs} answers cites a`} page of ${a.brand}'s own (${a.brand_domains.join(", ")}).`
+        : `${a.brand}'s own pages are cited in ${countOf(t.own_runs_citing, t.runs, "answer")}; ` +
           `${t.own_cited_not_mentioned} of those ${t.own_runs_citing === 1 ? "does" : "do"} not name ${a.brand}.`;
   const gap = a.query_gaps[0];
-  const queries = gap && `On the prompts lost, the search run most often is “${gap.query}” (${engineName(gap.engine)}, ${count(gap.runs, gap.n)} answers).`;
+  const queries = gap && `On the prompts lost, the search run most often is “${gap.query}” (${engineName(gap.engine)}, ${countOf(gap.runs, gap.n, "answer")}).`;
   return summaryOf(lead, widest, targets, own, queries);
 }

@@ -296,7 +296,7 @@ describe("POST /opportunity-analyses", () => {
     // The search most run on the lost prompts, with its engine and n: the first of query_gaps.
     const gap = list.query_gaps[0];
     expect(gap).toBeDefined();
-    expect(list.summary.at(-1)).toBe(`On the prompts lost, the search run most often is “${gap.query}” (${engineName(gap.engine)}, ${gap.runs} of ${gap.n} answers).`);
+    expect(list.summary.at(-1)).toBe(`On the prompts lost, the search run most often is “${gap.query}” (${engineName(gap.engine)}, ${gap.runs} of ${gap.n} ${gap.n === 1 ? "answer" : "answers"}).`);
   });
 
   it("takes another tracked entity as the brand: every other entity is then its competitor", async () => {

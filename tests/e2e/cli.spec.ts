@@ -191,7 +191,7 @@ test("fanout: created from a file with --wait (progress on stderr, the queries p
   expect(created.stdout).toMatch(/^fanout fo_\w+: completed · best crm for a startup/);
   expect(created.stdout).toContain("1. best crm for a startup");
   expect(created.stdout).toContain("2. hubspot vs salesforce");
-  expect(created.stdout).toMatch(/ {3}chatgpt \(2\/2 runs completed, \d+ queries\)/);
+  expect(created.stdout).toMatch(/ {3}chatgpt \(2\/2 runs completed, \d+ quer(?:y|ies)\)/);
   const id = /fanout (fo_\w+)/.exec(created.stdout)![1]!;
 
   const detail = await sameAsApi(["fanout", "get", id], `/fanouts/${id}`);

@@ -86,7 +86,7 @@ test("Find opportunities on the analysis's page: the list's page with its summar
   await page.waitForURL(/\/analyses\/op_/);
   listId = new URL(page.url()).pathname.split("/").pop()!;
   const summary = page.getByTestId("summary-sentence");
-  await expect(summary.first()).toHaveText("Competitors are named more often than HubSpot, beyond what chance explains, on 1 of 1 prompts (4 answers).");
+  await expect(summary.first()).toHaveText("Competitors are named more often than HubSpot, beyond what chance explains, on 1 of 1 prompt (4 answers).");
   await expect(summary.nth(1)).toHaveText(
     "On “best crm for small sales teams”, Pipedrive is named in 4 of 4 answers (about 100%, 95% interval 51–100%) and HubSpot in 0 (about 0%, 0–49%): +100 points (95% interval +30 to +100 points).",
   );
@@ -135,14 +135,14 @@ test("the list's public share page, and `geoscope opportunities` with its tables
   expect(shared.status, shared.text).toBe(200);
   const publicPage = await context.newPage();
   await publicPage.goto(new URL(shared.body.url).pathname);
-  await expect(publicPage.getByTestId("summary-sentence").first()).toHaveText(/on 1 of 1 prompts/);
+  await expect(publicPage.getByTestId("summary-sentence").first()).toHaveText(/on 1 of 1 prompt \(4 answers\)/);
   await expect(publicPage.getByTestId("lost-prompt")).toContainText(SENTENCE);
   await screenshots(publicPage, testInfo, "opportunities-shared");
   await publicPage.close();
 
   const human = await cli(["opportunities", analysisId]);
   expect(human.code, human.stderr).toBe(0);
-  expect(human.stdout.split("\n")[0]).toBe("Competitors are named more often than HubSpot, beyond what chance explains, on 1 of 1 prompts (4 answers).");
+  expect(human.stdout.split("\n")[0]).toBe("Competitors are named more often than HubSpot, beyond what chance explains, on 1 of 1 prompt (4 answers).");
   expect(human.stdout).toMatch(/Pipedrive\s+4 of 4 \(100%, 51–100%\)\s+0 of 4 \(0%, 0–49%\)\s+\+100 points\s+\+30 to \+100 points/);
   const csv = await cli(["opportunities", "get", listId, "--format", "csv", "--section", "lost_prompts"]);
   expect(csv.code, csv.stderr).toBe(0);

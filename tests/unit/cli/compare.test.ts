@@ -38,4 +38,12 @@ describe("geoscope compare", { timeout: 60_000 }, () => {
     expect(body.summary.join(" ")).toContain("overlap by 0% on average (2 prompts, the same on each prompt, so no interval; Jaccard index)");
     expect(human.stdout).not.toMatch(/0–0%|100–100%/);
   });
+
+  it("counts one run pair in the singular", async () => {
+    const body = alike();
+    api.answer(() => ({ status: 201, body: { ...body, order: { ...body.order, pairs: 1 } } }));
+    const human = await api.cli(["compare", FO, "--a", "chatgpt", "--b", "chatgpt_app"]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/order alike \(rank-biased overlap[^\n]* · 1 run pair\n/);
+  });
 });

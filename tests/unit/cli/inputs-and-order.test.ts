@@ -73,6 +73,7 @@ describe("fanout --file", { timeout: 30_000 }, () => {
     const result = await api.cli(["fanout", "create", "--file", fileWith("best crm\n"), "--project", PROJECT, "--wait"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`fanout ${one.id}: completed, 1/1 run finished, 1 query so far`);
+    expect(result.stdout).toContain("0 unfinished · 1 query");
   });
 
   it("refuses a file of nothing but comments, sending nothing", async () => {
