@@ -6,7 +6,7 @@
 // already has an analysis, so however often the step runs (a retry, a resumed job, two workers)
 // the tick gets one analysis, and a crash before the commit leaves none.
 import { raiseAlerts } from "../alerts/raise";
-import { latestTickEntities } from "./store";
+import { versionTickEntities } from "./store";
 import type { Principal } from "../auth/principal";
 import { defineStatement, json, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
@@ -130,7 +130,7 @@ function creatorOf(monitor: NonNullable<TickWork["monitor"]>): Principal | null 
 
 async function entitiesOf(tick: TickWork["tick"], monitor: NonNullable<TickWork["monitor"]>): Promise<Entity[] | null> {
   if (monitor.version === tick.version) return monitor.entities;
-  return latestTickEntities(monitor.id, tick.version);
+  return versionTickEntities(tick.id, monitor.id, tick.version);
 }
 
 /**

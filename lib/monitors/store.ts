@@ -79,17 +79,22 @@ export function ticksAnalysedBetween(session: SqlSession, monitorId: string, fro
   return TICKS_ANALYSED_BETWEEN.query(session, { monitor: monitorId, from, to });
 }
 
-/** The entities of the latest analysed tick of a monitor's version (for a tick whose monitor has moved on to another version since). */
+/**
+ * The entities a tick of a version its monitor has moved on from is analysed with: those kept with
+ * the tick when it was made, or (a tick made before they were kept) those of its version's latest
+ * analysed tick.
+ */
 const VERSION_ENTITIES = defineStatement({
   label: "monitor_version_entities",
-  params: ["monitor", "version"],
-  columns: { entities: json<Entity[]>("a.result->'entities'") },
+  params: ["tick", "monitor", "version"],
+  columns: { entities: json<Entity[]>("e.entities").nullable },
   sql: ({ select, p }) =>
-    `SELECT ${select} FROM monitor_ticks t JOIN analyses a ON a.id = t.analysis_id WHERE t.monitor_id = ${p.monitor} AND t.version = ${p.version}::int
-    AND a.result IS NOT NULL ORDER BY t.scheduled_for DESC LIMIT 1`,
+    `SELECT ${select} FROM (SELECT COALESCE((SELECT t.entities FROM monitor_ticks t WHERE t.id = ${p.tick}),
+      (SELECT a.result->'entities' FROM monitor_ticks t JOIN analyses a ON a.id = t.analysis_id WHERE t.monitor_id = ${p.monitor} AND t.version = ${p.version}::int
+        AND a.result IS NOT NULL ORDER BY t.scheduled_for DESC LIMIT 1)) AS entities) e`,
 });
 
-/** The entities the analysis of a monitor version's latest analysed tick used; null when it has none. */
-export async function latestTickEntities(monitorId: string, version: number): Promise<Entity[] | null> {
-  return (await VERSION_ENTITIES.first(standalone(), { monitor: monitorId, version }))?.entities ?? null;
+/** The entities to analyse a tick of an earlier version of its monitor with; null when none is known. */
+export async function versionTickEntities(tickId: string, monitorId: string, version: number): Promise<Entity[] | null> {
+  return (await VERSION_ENTITIES.first(standalone(), { tick: tickId, monitor: monitorId, version }))?.entities ?? null;
 }

@@ -63,8 +63,8 @@ const CLAIM_TICKS = defineStatement({
   params: ["rows", "now"],
   columns: { id: text("t.id"), monitorId: text("t.monitor_id") },
   sql: ({ select, p }) =>
-    `WITH t AS (INSERT INTO monitor_ticks (id, monitor_id, workspace_id, version, scheduled_for, trigger, status, created_at)
-      SELECT c.id, c.monitor, m.workspace_id, c.version, c.slot AT TIME ZONE 'UTC', 'schedule', 'queued', ${atUtc(p.now)}
+    `WITH t AS (INSERT INTO monitor_ticks (id, monitor_id, workspace_id, version, scheduled_for, trigger, status, created_at, entities)
+      SELECT c.id, c.monitor, m.workspace_id, c.version, c.slot AT TIME ZONE 'UTC', 'schedule', 'queued', ${atUtc(p.now)}, m.entities
       FROM jsonb_to_recordset(${p.rows}::jsonb) AS c(id text, monitor text, version int, slot timestamptz, next timestamptz)
       JOIN monitors m ON m.id = c.monitor AND m.version = c.version AND m.status = 'active' AND m.next_run_at <= ${atUtc(p.now)}
       ON CONFLICT (monitor_id, version, trigger, scheduled_for) DO NOTHING
@@ -143,9 +143,10 @@ const INSERT_MANUAL_TICK = defineStatement({
   params: ["tick", "monitor", "workspace", "version", "fanout", "status", "reason", "charged", "now"],
   columns: { id: text("t.id") },
   sql: ({ select, p }) =>
-    `WITH t AS (INSERT INTO monitor_ticks (id, monitor_id, workspace_id, version, scheduled_for, trigger, status, skip_reason, fanout_id, charged_micros, created_at, completed_at)
+    `WITH t AS (INSERT INTO monitor_ticks (id, monitor_id, workspace_id, version, scheduled_for, trigger, status, skip_reason, fanout_id, charged_micros, created_at, completed_at, entities)
     SELECT ${p.tick}, ${p.monitor}, ${p.workspace}, ${p.version}::int, s.at, 'manual', ${p.status}::"TickStatus",
-      ${p.reason}::"TickSkipReason", ${p.fanout}, ${p.charged}::bigint, ${atUtc(p.now)}, CASE WHEN ${p.status}::text = 'skipped' THEN ${atUtc(p.now)} END
+      ${p.reason}::"TickSkipReason", ${p.fanout}, ${p.charged}::bigint, ${atUtc(p.now)}, CASE WHEN ${p.status}::text = 'skipped' THEN ${atUtc(p.now)} END,
+      (SELECT m.entities FROM monitors m WHERE m.id = ${p.monitor} AND m.version = ${p.version}::int)
     FROM (SELECT ${atUtc(p.now)} + n * interval '1 millisecond' AS at FROM generate_series(0, 999) n
           WHERE NOT EXISTS (SELECT 1 FROM monitor_ticks x WHERE x.monitor_id = ${p.monitor} AND x.version = ${p.version}::int AND x.trigger = 'manual'
             AND x.scheduled_for = ${atUtc(p.now)} + n * interval '1 millisecond')

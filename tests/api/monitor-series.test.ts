@@ -267,4 +267,30 @@ describe("a monitor's series and its significant changes", () => {
     expect(old.body.points.map((p: { tick_id: string }) => p.tick_id)).toEqual(ticks.map((t) => t.id));
     expect((await series(alice.cliToken, monitorId, { version: 1, engine: "claude" })).status).toBe(400);
   });
+  it("a version's first tick, still running when what the monitor measures changes, is analysed with that version's entities", async () => {
+    const acme = answerDirective("Acme CRM is the best pick for agencies.");
+    const made = await call(createRoute, "POST", "/monitors", {
+      token: alice.cliToken,
+      body: { project, name: "Changed mid-tick", prompts: [{ text: `which crm for an agency ${acme}` }], engines: ["gemini"], runs: 3 },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.id as string;
+    const run = await call(runRoute, "POST", `/monitors/${id}/run`, { token: alice.cliToken, params: { monitor_id: id } });
+    expect(run.status).toBe(202);
+    // Changed before the tick's fanout finished (nothing has been drained yet): version 2, other entities.
+    const changed = await call(patchRoute, "PATCH", `/monitors/${id}`, {
+      token: alice.cliToken,
+      params: { monitor_id: id },
+      body: { entities: [{ name: "Zoho CRM", role: "competitor" }] },
+    });
+    expect(changed.body.version).toBe(2);
+    await settle();
+    const tick = await db().monitorTick.findUniqueOrThrow({ where: { id: run.body.id } });
+    expect(tick.status).toBe("completed");
+    expect(tick.analysisId).not.toBeNull();
+    expect((await analysis(tick.analysisId!)).body.entities.map((e: { name: string }) => e.name)).toEqual(ENTITIES);
+    const old = await series(alice.cliToken, id, { version: 1 });
+    expect(old.status, JSON.stringify(old.body)).toBe(200);
+    expect(old.body.points.map((p: { tick_id: string; value: number }) => [p.tick_id, p.value])).toEqual([[tick.id, 1]]);
+  });
 });

@@ -376,6 +376,26 @@ test("the CLI: monitor create --file, list, get, ticks, run, pause, resume and d
   expect(shown.code, shown.stderr).toBe(0);
   expect(shown.stdout).toContain("Acme CRM");
 
+  // What it measures changed while a monitor's first tick runs: that tick, of version 1, is
+  // analysed with version 1's entities all the same and is version 1's point (it was made, and
+  // paid for, without figures: version 1 had no analysed tick to take its entities from).
+  // Its prompt's first attempt is refused with a 429 asking for 5 s, so the tick is still running when the change comes.
+  const slowFile = path.join(path.dirname(file), "slow.txt");
+  writeFileSync(slowFile, "best crm for a small agency [[sim:rate_limit:5*1]]\n");
+  const midTick = /monitor (mo_[0-9A-Z]{26}):/.exec((await cli(["monitor", "create", "--file", slowFile, "--project", projectId, "--runs", "1", "--engines", "gemini", "--name", "Changed mid-tick"])).stdout)![1]!;
+  const running = JSON.parse((await cli(["monitor", "run", midTick, "--json"])).stdout) as { id: string };
+  const changed = await cli(["monitor", "update", midTick, "--brand", "Acme CRM", "--competitor", "Zoho CRM"]);
+  expect(changed.code, changed.stderr).toBe(0);
+  expect(changed.stderr).toContain("What it measures changed: version 2");
+  await expect(async () => {
+    const listed = JSON.parse((await cli(["monitor", "ticks", midTick, "--json"])).stdout) as { items: { id: string; analysis_id: string | null }[] };
+    expect(listed.items.find((t) => t.id === running.id)?.analysis_id).toMatch(/^va_/);
+  }).toPass({ timeout: 90_000 });
+  const versionOne = await cli(["monitor", "series", midTick, "--version", "1", "--entity", "HubSpot", "--json"]);
+  expect(versionOne.code, versionOne.stderr).toBe(0);
+  expect((JSON.parse(versionOne.stdout) as { points: { tick_id: string }[] }).points.map((p) => p.tick_id)).toEqual([running.id]);
+  expect((await cli(["monitor", "delete", midTick])).code).toBe(0);
+
   const paused = await cli(["monitor", "pause", id]);
   expect(paused.stdout).toContain(`Paused ${id}`);
   expect(JSON.parse((await cli(["monitor", "get", id, "--json"])).stdout).status).toBe("paused");

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "monitor_ticks" ADD COLUMN     "entities" JSONB;
