@@ -299,6 +299,6 @@ export async function monitorOverview(principal: Principal, projectId: string, s
     last_tick_at: m.lastTickAt ? m.lastTickAt.toISOString() : null,
     entities: entities.map((e) => e.body),
   }));
-  const facts: OverviewFacts = { monitors: read.map(({ monitor, entities }) => ({ name: monitor.name, entities: entities.map((e) => e.facts) })) };
+  const facts: OverviewFacts = { monitors: read.map(({ monitor, entities }) => ({ name: monitor.name, version: monitor.version, entities: entities.map((e) => e.facts) })) };
   return { project: { id: project.id, name: project.name }, monitors: body, summary: overviewSummary(facts) };
 }

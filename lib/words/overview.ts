@@ -11,6 +11,8 @@ export type OverviewShift = { before: Tally; test: Test };
 export type OverviewFacts = {
   monitors: ReadonlyArray<{
     name: string;
+    /** The current version: after a change, its figures start again (the earlier versions' are not mixed in). */
+    version: number;
     entities: ReadonlyArray<{ name: string; role: "brand" | "competitor"; latest: Tally | null; week: OverviewShift | null; month: OverviewShift | null }>;
   }>;
 };
@@ -37,7 +39,7 @@ export function overviewSummary(facts: OverviewFacts): Summary {
   if (measured.length === 0) {
     return summaryOf(
       facts.monitors.length === 1
-        ? `The monitor "${facts.monitors[0]!.name}" has no completed tick yet, so there is no figure to show.`
+        ? `The monitor "${facts.monitors[0]!.name}" has no completed tick ${facts.monitors[0]!.version > 1 ? `since what it measures last changed (version ${facts.monitors[0]!.version})` : "yet"}, so there is no figure to show.`
         : `None of the ${facts.monitors.length} monitors has a completed tick yet, so there is no figure to show.`,
     );
   }

@@ -21,9 +21,9 @@ describe("overviewSummary", () => {
   it("says each monitor's brand, then the significant changes since last week first, the rest counted", () => {
     const summary = overviewSummary({
       monitors: [
-        { name: "CRM weekly", entities: [entity("Acme", "brand", 36, [20, 0, true], [10, 0, true]), entity("HubSpot", "competitor", 4, [30, 0, true])] },
-        { name: "CRM daily", entities: [entity("Acme", "brand", 20, [18, 0, false])] },
-        { name: "Later", entities: [entity("Acme", "brand", null)] },
+        { name: "CRM weekly", version: 1, entities: [entity("Acme", "brand", 36, [20, 0, true], [10, 0, true]), entity("HubSpot", "competitor", 4, [30, 0, true])] },
+        { name: "CRM daily", version: 1, entities: [entity("Acme", "brand", 20, [18, 0, false])] },
+        { name: "Later", version: 1, entities: [entity("Acme", "brand", null)] },
       ],
     });
     expect(summary).toEqual([
@@ -36,11 +36,15 @@ describe("overviewSummary", () => {
   });
 
   it("says nothing changed beyond chance, with the n, when the test calls no difference a change; or that nothing is compared yet", () => {
-    const same = overviewSummary({ monitors: [{ name: "M", entities: [entity("Acme", "brand", 20, [15, 0, false]), entity("Globex", "competitor", 10)] }] });
+    const same = overviewSummary({ monitors: [{ name: "M", version: 1, entities: [entity("Acme", "brand", 20, [15, 0, false]), entity("Globex", "competitor", 10)] }] });
     expect(same[1]).toBe("No visibility changed beyond chance since last week (1 entity compared, over 40 answers at the latest tick).");
-    const first = overviewSummary({ monitors: [{ name: "M", entities: [entity("Acme", "brand", 20)] }, { name: "N", entities: [entity("Acme", "brand", null)] }] });
+    const first = overviewSummary({ monitors: [{ name: "M", version: 1, entities: [entity("Acme", "brand", 20)] }, { name: "N", version: 1, entities: [entity("Acme", "brand", null)] }] });
     expect(first.slice(1)).toEqual(["No change is measured yet: no monitor has a tick a week before its latest (40 answers at the latest tick).", "1 monitor has no completed tick yet."]);
-    expect(overviewSummary({ monitors: [{ name: "M", entities: [entity("Acme", "brand", null)] }] })).toEqual([`The monitor "M" has no completed tick yet, so there is no figure to show.`]);
+    expect(overviewSummary({ monitors: [{ name: "M", version: 1, entities: [entity("Acme", "brand", null)] }] })).toEqual([`The monitor "M" has no completed tick yet, so there is no figure to show.`]);
+    // Changed since its last tick: its figures start again with the new version.
+    expect(overviewSummary({ monitors: [{ name: "M", version: 3, entities: [entity("Acme", "brand", null)] }] })).toEqual([
+      `The monitor "M" has no completed tick since what it measures last changed (version 3), so there is no figure to show.`,
+    ]);
     expect(overviewSummary({ monitors: [] })).toEqual(["This project has no monitor yet, so there is nothing to follow over time."]);
   });
 });
