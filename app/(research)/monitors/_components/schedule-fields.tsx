@@ -1,6 +1,7 @@
 "use client";
 // A monitor's schedule as a form's fields (`every`, `weekday` for a weekly one, `at` in UTC): the
-// new monitor's form and a monitor's settings share them.
+// new monitor's form and a monitor's settings share them. The three controls are one height (a time
+// input is drawn taller than a select), so their labels sit on one line.
 import { useState } from "react";
 import { inputClass } from "../../../_components/ui";
 
@@ -14,7 +15,7 @@ export function ScheduleFields({ every: initial = "day", weekday = 1, at = "06:0
       <legend className="mb-1 text-sm font-medium">Schedule</legend>
       <label className="text-sm">
         <span className="block text-slate-600">Every</span>
-        <select name="every" value={every} onChange={(e) => setEvery(e.target.value)} className={`${inputClass} mt-1`} data-testid={`${prefix}-every`}>
+        <select name="every" value={every} onChange={(e) => setEvery(e.target.value)} className={`${inputClass} mt-1 h-9`} data-testid={`${prefix}-every`}>
           <option value="day">day</option>
           <option value="week">week</option>
         </select>
@@ -22,7 +23,7 @@ export function ScheduleFields({ every: initial = "day", weekday = 1, at = "06:0
       {every === "week" ? (
         <label className="text-sm">
           <span className="block text-slate-600">On</span>
-          <select name="weekday" defaultValue={String(weekday)} className={`${inputClass} mt-1`} data-testid={`${prefix}-weekday`}>
+          <select name="weekday" defaultValue={String(weekday)} className={`${inputClass} mt-1 h-9`} data-testid={`${prefix}-weekday`}>
             {WEEKDAYS.map((d, i) => (
               <option key={d} value={i + 1}>
                 {d}
@@ -33,7 +34,7 @@ export function ScheduleFields({ every: initial = "day", weekday = 1, at = "06:0
       ) : null}
       <label className="text-sm">
         <span className="block text-slate-600">At (UTC)</span>
-        <input type="time" name="at" defaultValue={at} required className={`${inputClass} mt-1`} data-testid={`${prefix}-at`} />
+        <input type="time" name="at" defaultValue={at} required className={`${inputClass} mt-1 h-9`} data-testid={`${prefix}-at`} />
       </label>
     </fieldset>
   );
