@@ -304,6 +304,48 @@ test("a new monitor of prompts typed on the project page, with its market", asyn
   await expect(page.locator("#prompts li")).toHaveText([/^1\.\s*beste crm für agenturen$/, /^2\.\s*crm mit e-mail-tracking$/]);
 });
 
+test("a fanout across two countries tracked: each line keeps its own market when the prompts are changed", async ({}, testInfo) => {
+  test.setTimeout(120_000);
+  await page.goto(`/projects/${projectId}`);
+  await page.getByTestId("start-fanout-panel").locator("summary").click();
+  const fanoutForm = page.getByTestId("fanout-form");
+  await fanoutForm.getByTestId("fanout-prompts").fill("best crm for a small agency");
+  await onlyEngines(fanoutForm, ["chatgpt"]);
+  await fanoutForm.getByTestId("fanout-runs").fill("1");
+  const picker = fanoutForm.getByTestId("market-picker");
+  await expect(picker).toHaveAttribute("data-ready", "true");
+  await picker.getByLabel("Country", { exact: true }).selectOption("DE");
+  await picker.getByTestId("add-country").click();
+  await picker.getByLabel("Country 2", { exact: true }).selectOption("US");
+  await expect(fanoutForm.getByTestId("fanout-estimate")).toHaveAttribute("data-state", "ready");
+  await fanoutForm.getByTestId("start-fanout").click();
+  await page.waitForURL(/\/fanouts\/fo_/);
+  await page.getByTestId("track-prompts").click();
+  await page.waitForURL(/\/monitors\/new\?from=fo_/);
+  await page.getByTestId("create-monitor").click();
+  await page.getByTestId("open-monitor").click();
+  await page.waitForURL(/\/monitors\/mo_[0-9A-Z]{26}$/);
+
+  // The same text twice, once per country: the box says which line has which market.
+  const measure = page.getByTestId("monitor-measure");
+  await measure.locator("summary").click();
+  await expect(measure.getByTestId("measure-prompts")).toHaveValue("best crm for a small agency\nbest crm for a small agency");
+  await expect(measure.getByTestId("measure-prompt-markets")).toHaveText(
+    "Lines with a market of their own: 1. Germany; 2. United States of America. The same text on two lines keeps each line's market in this order.",
+  );
+  await screenshots(page, testInfo, "monitor-measure-markets");
+  // A prompt added: both lines keep their markets, in order; the new one has none of its own.
+  await measure.getByTestId("measure-prompts").fill("best crm for a small agency\nbest crm for a small agency\ncrm for a design studio");
+  await measure.getByTestId("save-measure").click();
+  await expect(page.getByTestId("measure-outcome")).toContainText("What it measures changed: version 2");
+  await page.reload();
+  await expect(page.locator("#prompts li")).toHaveText([
+    /^1\.\s*best crm for a small agency\s*Germany$/,
+    /^2\.\s*best crm for a small agency\s*United States of America$/,
+    /^3\.\s*crm for a design studio$/,
+  ]);
+});
+
 test("the CLI: monitor create --file, list, get, ticks, run, pause, resume and delete against the built server", async () => {
   test.setTimeout(180_000);
   const login = await approveCliLogin(page, process.execPath, [BIN], {

@@ -218,6 +218,7 @@ export default async function MonitorPage({ params, searchParams }: Props) {
           projectId={project.id}
           version={monitor.version}
           prompts={monitor.prompts.map((p) => p.text)}
+          promptMarkets={monitor.prompts.map((p) => marketText(p.location ?? null, p.language ?? null))}
           engines={monitor.engines}
           enabled={engineConfig().enabled}
           runs={monitor.runs}

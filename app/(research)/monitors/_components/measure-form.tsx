@@ -22,6 +22,8 @@ type Props = {
   projectId: string;
   version: number;
   prompts: readonly string[];
+  /** Each prompt's own market in words (null: the monitor's), by the prompts' order. */
+  promptMarkets: readonly (string | null)[];
   engines: readonly string[];
   /** The engines enabled on this server (a monitor's engine no longer enabled is shown too, ticked). */
   enabled: readonly string[];
@@ -40,7 +42,7 @@ function ChangeList({ label, names }: { label: string; names: string[] }) {
   ) : null;
 }
 
-export function MeasureForm({ id, projectId, version, prompts, engines, enabled, runs, market, markets, entityChanges }: Props) {
+export function MeasureForm({ id, projectId, version, prompts, promptMarkets, engines, enabled, runs, market, markets, entityChanges }: Props) {
   const save = useFormAction(updateMeasureAction, IDLE);
   const choices = [...enabled, ...engines.filter((e) => !enabled.includes(e))];
   // A prompt holding a line break cannot be one line of the box: the prompts are then left as they are.
@@ -74,6 +76,13 @@ export function MeasureForm({ id, projectId, version, prompts, engines, enabled,
             <span className="text-xs text-slate-500">
               Up to {MONITOR_LIMITS.prompts}; blank lines are skipped. A line kept as it was keeps its question and market.
             </span>
+            {promptMarkets.some(Boolean) ? (
+              <span className="text-xs text-slate-500" data-testid="measure-prompt-markets">
+                Lines with a market of their own:{" "}
+                {promptMarkets.flatMap((m, i) => (m ? [`${i + 1}. ${m}`] : [])).join("; ")}. The same text on two lines keeps each line&apos;s market in
+                this order.
+              </span>
+            ) : null}
           </label>
         ) : (
           <p className="text-xs text-slate-600" data-testid="measure-prompts-multiline">
@@ -94,7 +103,10 @@ export function MeasureForm({ id, projectId, version, prompts, engines, enabled,
             data-testid="measure-runs"
           />
         </label>
-        <MarketPicker idPrefix={`measure-${id}`} choices={markets} initial={market} />
+        <div className="grid gap-1">
+          {promptMarkets.some(Boolean) ? <p className="text-xs text-slate-500">The market below is the monitor&apos;s: for the prompts without one of their own.</p> : null}
+          <MarketPicker idPrefix={`measure-${id}`} choices={markets} initial={market} />
+        </div>
         <div className="grid gap-1" data-testid="measure-entities">
           <span className="font-medium text-slate-700">Brands and competitors</span>
           {entityChanges ? (
