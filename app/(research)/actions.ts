@@ -32,6 +32,7 @@ import { ComparisonAnalysisRequest } from "@/lib/schemas/comparison";
 import { judgeAgain } from "@/lib/visibility/judge-again";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../_lib/form-words";
 import { marketOf, marketsOf } from "./_lib/market";
+import { promptLines } from "./_lib/lines";
 
 export type StartState = {
   ok: boolean;
@@ -52,14 +53,6 @@ function field(form: FormData, name: string): string | undefined {
 
 function all(form: FormData, name: string): string[] {
   return form.getAll(name).filter((v): v is string => typeof v === "string" && v !== "");
-}
-
-/** One prompt per non-blank line, trimmed of the line's ends. */
-function lines(text: string | undefined): string[] {
-  return (text ?? "")
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
 }
 
 /** A whole number typed in a form, or the text as typed (the schema then names the field). */
@@ -126,7 +119,7 @@ function engines(form: FormData): string[] {
 function fanoutBody(form: FormData) {
   // One per prompt line, in order, "" where a line came from no question (so kept, not dropped).
   const sources = form.getAll("source").map((v) => (typeof v === "string" ? v : ""));
-  const texts = lines(field(form, "prompts"));
+  const texts = promptLines(form.get("prompts"));
   // Questions sent from a questions analysis carry where they came from ("fa_…:q3" per line).
   const prompts = texts.map((text, i) => {
     const [analysis_id, question_id] = (sources[i] ?? "").split(":");

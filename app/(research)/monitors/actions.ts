@@ -13,7 +13,7 @@ import type { z } from "zod";
 import { inFormWords, withoutBillingAddress, type FieldLabels } from "../../_lib/form-words";
 import { acting, field, monitorOf, type MonitorActionState } from "./_lib/acting";
 import { marketOf } from "../_lib/market";
-import { promptLines } from "./_lib/measure";
+import { promptLines } from "../_lib/lines";
 import { trackedSource } from "./_lib/source";
 
 /** `created`: the new monitor and its webhook secret, which is shown this once (as the 201 of POST /monitors has it). */

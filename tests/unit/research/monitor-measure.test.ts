@@ -2,7 +2,8 @@
 // prompt's question and market, engines compared as a set, and how the project's brands and
 // competitors now differ from the monitor's.
 import { describe, expect, it } from "vitest";
-import { entityChanges, promptLines, sameEngines } from "@/app/(research)/monitors/_lib/measure";
+import { promptLines } from "@/app/(research)/_lib/lines";
+import { entityChanges, sameEngines } from "@/app/(research)/monitors/_lib/measure";
 import { keptPrompts } from "@/lib/monitors/prompts";
 import type { Entity } from "@/lib/visibility/entities";
 

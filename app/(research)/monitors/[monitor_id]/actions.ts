@@ -21,7 +21,8 @@ import { entitiesFromContext, type EntityContext } from "@/lib/visibility/entiti
 import type { z } from "zod";
 import { inFormWords, type FieldLabels } from "../../../_lib/form-words";
 import { acting, field, monitorOf, type MonitorActionState } from "../_lib/acting";
-import { promptLines, sameEngines } from "../_lib/measure";
+import { sameEngines } from "../_lib/measure";
+import { promptLines } from "../../_lib/lines";
 
 const LABELS: FieldLabels = { "alerts.webhook_url": "Webhook URL", "alerts.min_change": "Smallest change (points)" };
 /** How long the ping's answer waits for its first attempt (the webhook has 10 s). */

@@ -1,17 +1,8 @@
-// What the monitor page's "What it measures" form reads and compares: its prompts one per line
-// (lib/monitors/prompts.ts keeps a kept line's question and market), its engines as a set, and how
-// the project's brands and competitors now differ from the monitor's (which were kept as they were
-// when it was made or last changed).
+// What the monitor page's "What it measures" form compares: its engines as a set, and how the
+// project's brands and competitors now differ from the monitor's (kept as they were when it was
+// made or last changed). Its prompts are read by ../../_lib/lines.ts; a kept line's question and
+// market are kept by lib/monitors/prompts.ts.
 import type { Entity } from "@/lib/visibility/entities";
-
-/** A textarea's prompts: one per non-empty line, trimmed, in order (a line given twice runs twice). */
-export function promptLines(value: FormDataEntryValue | null): string[] {
-  if (typeof value !== "string") return [];
-  return value
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter(Boolean);
-}
 
 /** The same engines, in whatever order they were ticked. */
 export function sameEngines(a: readonly string[], b: readonly string[]): boolean {
