@@ -85,7 +85,9 @@ function engineCounts(groups: readonly EngineTally[]): string {
  * Which engines name an entity least and most: "Across engines, Claude names Pipedrive least
  * (2 of 12) and ChatGPT most (10 of 12)." Only engines with answers count; null with fewer than
  * two. When every engine names it equally often: "ChatGPT, Claude and Gemini name Pipedrive
- * equally often (4 of 12 each)."
+ * equally often (4 of 12 each)."; when none names it: "Neither ChatGPT nor Claude names Pipedrive
+ * (0 of 12 each)." ("None of A, B and C names …" for three or more); when every answer of every
+ * engine names it: "ChatGPT and Claude name Pipedrive in every answer (12 of 12 each)."
  */
 export function engineSpread(name: string, groups: readonly EngineTally[]): string | null {
   const answered = groups.filter((g) => g.n > 0);
@@ -97,7 +99,15 @@ export function engineSpread(name: string, groups: readonly EngineTally[]): stri
   const most = answered.filter((g) => answered.every((o) => cmp(g, o) >= 0));
   const names = (gs: readonly EngineTally[]) => listed(gs.map((g) => engineName(g.engine)));
   const verb = (gs: readonly EngineTally[]) => (gs.length === 1 ? "names" : "name");
-  if (rate(least[0]!) === rate(most[0]!)) return `${names(answered)} name ${name} equally often (${engineCounts(answered)}).`;
+  if (rate(least[0]!) === rate(most[0]!)) {
+    const counts = engineCounts(answered);
+    if (least[0]!.k === 0) {
+      const engines = answered.map((g) => engineName(g.engine));
+      return answered.length === 2 ? `Neither ${engines[0]} nor ${engines[1]} names ${name} (${counts}).` : `None of ${listed(engines)} names ${name} (${counts}).`;
+    }
+    if (least[0]!.k === least[0]!.n) return `${names(answered)} name ${name} in every answer (${counts}).`;
+    return `${names(answered)} name ${name} equally often (${counts}).`;
+  }
   return `Across engines, ${names(least)} ${verb(least)} ${name} least (${engineCounts(least)}) and ${names(most)} most (${engineCounts(most)}).`;
 }
 

@@ -118,7 +118,7 @@ test("a monitor's page and `geoscope monitor get` lead with its last tick's summ
   // Wilson 95%: 2 of 2 [0.3424, 1], 0 of 2 [0, 0.6576].
   const tick = [
     "Acme CRM is named in 2 of 2 answers (about 100%, 95% interval 34–100%); HubSpot in 2 (about 100%, 34–100%); Pipedrive in 0 (about 0%, 0–66%).",
-    "ChatGPT (API) and Gemini (API) name Acme CRM equally often (1 of 1 each).",
+    "ChatGPT (API) and Gemini (API) name Acme CRM in every answer (1 of 1 each).",
   ];
   expect((await api("GET", `/monitors/${id}`)).body.last_tick.summary).toEqual(tick);
 
@@ -131,4 +131,16 @@ test("a monitor's page and `geoscope monitor get` lead with its last tick's summ
   await expect(page.getByTestId("summary-sentence")).toHaveText(tick);
   await expect(page.getByTestId("summary")).toContainText("Last tick,");
   await screenshots(page, testInfo, "plain-words-monitor");
+});
+
+test("when no engine names the brand, the summary says so rather than 'equally often'", async () => {
+  test.setTimeout(120_000);
+  const batch = await finishedBatch(HUBSPOT, ["chatgpt", "gemini"]);
+  const created = await cli(["visibility", "create", batch]);
+  expect(created.code, created.stderr).toBe(0);
+  // Wilson 95%: 0 of 2 [0, 0.6576], 2 of 2 [0.3424, 1].
+  expect(created.stdout.split("\n").slice(0, 2)).toEqual([
+    "Acme CRM is named in 0 of 2 answers (about 0%, 95% interval 0–66%); HubSpot in 2 (about 100%, 34–100%); Pipedrive in 0 (about 0%, 0–66%).",
+    "Neither ChatGPT (API) nor Gemini (API) names Acme CRM (0 of 1 each).",
+  ]);
 });

@@ -80,6 +80,21 @@ describe("engineSpread", () => {
     expect(engineSpread("Pipedrive", [{ engine: "chatgpt", k: 4, n: 12 }, { engine: "claude", k: 4, n: 12 }])).toBe("ChatGPT (API) and Claude (API) name Pipedrive equally often (4 of 12 each).");
     expect(engineSpread("Pipedrive", [{ engine: "chatgpt", k: 4, n: 12 }, { engine: "claude", k: 0, n: 0 }])).toBeNull();
   });
+
+  it("says no engine names it when none does, rather than 'equally often'", () => {
+    expect(engineSpread("Acme", [{ engine: "chatgpt", k: 0, n: 9 }, { engine: "chatgpt_app", k: 0, n: 9 }])).toBe("Neither ChatGPT (API) nor ChatGPT (app) names Acme (0 of 9 each).");
+    expect(
+      engineSpread("Acme", [
+        { engine: "chatgpt", k: 0, n: 9 },
+        { engine: "chatgpt_app", k: 0, n: 9 },
+        { engine: "google_ai_overview", k: 0, n: 6 },
+      ]),
+    ).toBe("None of ChatGPT (API), ChatGPT (app) and Google AI Overview (app) names Acme (0 of 9, 0 of 9, 0 of 6).");
+  });
+
+  it("says every answer names it when every engine's every answer does", () => {
+    expect(engineSpread("HubSpot", [{ engine: "chatgpt", k: 9, n: 9 }, { engine: "claude", k: 6, n: 6 }])).toBe("ChatGPT (API) and Claude (API) name HubSpot in every answer (9 of 9, 6 of 6).");
+  });
 });
 
 describe("tone", () => {
