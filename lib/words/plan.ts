@@ -44,7 +44,7 @@ const pointsUp = (delta: number) => Math.ceil(delta * 100 - 1e-9);
 export function detectableSummary(d: Detectable): Summary {
   const half =
     d.at_half === null
-      ? "With so few runs per tick, no change between two ticks is alerted 8 times in 10; add prompts or runs."
+      ? "With so few runs per tick, not even a 50-point change between two ticks (from 50%) is alerted 8 times in 10; add prompts or runs."
       : `A change between two ticks is alerted 8 times in 10 when it is at least ${pointsUp(d.at_half)} points (from 50%${pointsUp(d.at_half) === d.min_change ? `, the alerts' ${d.min_change}-point minimum` : ""}).`;
   const last =
     d.last_rate && d.at_last_rate !== null

@@ -73,7 +73,7 @@ describe("POST /monitors/estimate", () => {
 
     const few = await estimate({ project, prompts: [{ text: "one" }], engines: ["gemini"], runs: 1 });
     expect(few.body.detectable_change).toMatchObject({ at_half: null });
-    expect(few.body.detectable_change.summary).toEqual(["With so few runs per tick, no change between two ticks is alerted 8 times in 10; add prompts or runs."]);
+    expect(few.body.detectable_change.summary).toEqual(["With so few runs per tick, not even a 50-point change between two ticks (from 50%) is alerted 8 times in 10; add prompts or runs."]);
   });
 
   it("refuses what POST /monitors refuses in its body, and another workspace's project is 404 as a missing one", async () => {

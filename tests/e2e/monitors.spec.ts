@@ -80,7 +80,7 @@ test("a fanout's prompts tracked: the new monitor's page before its first tick, 
   await monitorForm.getByTestId("estimate-monitor").click();
   await expect(monitorForm.getByTestId("monitor-estimate")).toContainText("4 runs per tick: $0.10 a tick, at most $0.50 a month (5 ticks); the $5.00 budget pays for 5 of them.");
   await expect(monitorForm.getByTestId("monitor-estimate-precision")).toHaveText(
-    "About ±41 points per engine (2 runs each); to reach ±5, 385 runs per engine. With so few runs per tick, no change between two ticks is alerted 8 times in 10; add prompts or runs.",
+    "About ±41 points per engine (2 runs each); to reach ±5, 385 runs per engine. With so few runs per tick, not even a 50-point change between two ticks (from 50%) is alerted 8 times in 10; add prompts or runs.",
   );
   await expect(monitorForm.getByLabel("Name", { exact: true })).toHaveValue("CRM visibility");
   await monitorForm.getByTestId("create-monitor").click();
