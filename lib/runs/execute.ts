@@ -152,6 +152,7 @@ export async function executeRun(runId: string, options: ExecuteOptions = {}): P
     }
     const stored = await storeOutcome(claim, called.finish, options.sleep ?? defaultSleep);
     if (!stored) return "skipped";
+    options.onStored?.(claim.fanoutId);
     return called.kind;
   } finally {
     stopHeartbeat();

@@ -48,6 +48,8 @@ export type ExecuteOptions = RunLease & {
    * next run's engine call does not wait for this run's database writes.
    */
   onEngineDone?: () => void;
+  /** Called once this execution stored the run's outcome (completed or failed), with the fanout it belongs to (null for none). */
+  onStored?: (fanoutId: string | null) => void;
 };
 
 /** `skipped`: already finished (or another execution stored first); `busy`: another worker holds a live lease. */

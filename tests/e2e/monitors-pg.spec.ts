@@ -153,3 +153,37 @@ test("the server SIGKILLed while a tick's fanout runs: after a restart the tick 
     await database.drop();
   }
 });
+
+test("a tick closes as soon as its fanout's last run finishes, not at the scheduler's next look", async () => {
+  test.setTimeout(180_000);
+  const database = await createTestDatabase();
+  let simulator: RunningSimulator | undefined;
+  let server: NextServer | undefined;
+  try {
+    simulator = await startSimulator();
+    const api = serverApi(await setUp(database));
+    // The scheduler looks at start and then once an hour: only the last run's own close can end the tick within the test.
+    server = nextServer(await freePort(), serverTestEnv({ DATABASE_URL: database.url, GEOSCOPE_SIMULATOR_URL: simulator.url, MONITOR_CHECK_SECONDS: "3600" }));
+    const s = server;
+    await s.start();
+    const project = (await api(s, "POST", "/projects", { name: "Closed at once", context: { brands: ["Acme"], competitors: ["Globex"] } })).id as string;
+    // One prompt the engine refuses: a partial tick closes at once too, whichever run finishes last.
+    const prompts = [{ text: "crm for a studio" }, { text: "crm for a clinic" }, { text: "crm for a school [[sim:bad_request]]" }];
+    const monitor = (await api(s, "POST", "/monitors", { project, prompts, engines: ["chatgpt", "gemini"], runs: 2 })).id as string;
+    const tick = await api(s, "POST", `/monitors/${monitor}/run`);
+    expect(tick.trigger).toBe("manual");
+
+    const ticks = async () => (await api(s, "GET", `/monitors/${monitor}/ticks`)).items as { id: string; status: string; charged_usd: string | null; summary: string[] }[];
+    await expect.poll(async () => (await ticks())[0]!.status, { timeout: 90_000, intervals: [500] }).toBe("partial");
+    const [closed] = await ticks();
+    expect(closed!.id).toBe(tick.id);
+    // Closed with its figures and its charge: 8 answered runs (chatgpt 0.02, gemini 0.015, 4 each), the refused ones free.
+    expect(closed!.summary[0]).toMatch(/^Acme is named in \d+ of 8 answers/);
+    expect(closed!.charged_usd).toBe("0.14");
+    expect(await database.query(`SELECT status FROM jobs WHERE job = 'finish-tick'`)).toEqual([{ status: "completed" }]);
+  } finally {
+    await server?.kill();
+    await simulator?.close();
+    await database.drop();
+  }
+});
