@@ -103,7 +103,8 @@ export function formatEstimate(
   return lines.join("\n");
 }
 
-function progressOf(f: FanoutBody): string {
+/** "fanout fo_…: running, 5/12 runs finished, 9 queries so far": `--wait`'s progress line. */
+export function progressOf(f: FanoutBody): string {
   const done = f.counts.completed + f.counts.failed;
   return `fanout ${f.id}: ${f.status}, ${done}/${counted(f.execution_count, "run")} finished${f.counts.failed ? ` (${f.counts.failed} failed)` : ""}, ${counted(f.query_count, "query", "queries")} so far`;
 }

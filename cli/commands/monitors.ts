@@ -4,11 +4,12 @@ import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import type { EntityInput } from "../../lib/schemas/visibility";
 import {
-  createMonitor, deleteMonitor, estimateMonitor, type MonitorEstimate, getMonitor, listMonitors, listMonitorTicks, runMonitor, scheduleInWords, updateMonitor,
+  createMonitor, deleteMonitor, estimateMonitor, type MonitorEstimate, getMonitor, getMonitorTick, listMonitors, listMonitorTicks, runMonitor, scheduleInWords, updateMonitor,
   type Monitor, type MonitorCreated, type MonitorRequest, type MonitorSummary, type MonitorUpdateRequest, type Tick,
 } from "../../lib/schemas/monitors";
+import { getFanout } from "../../lib/schemas/fanouts";
 import { STRUCTURED_ENGINE_IDS } from "../../lib/schemas/common";
-import { EXIT } from "../client";
+import { EXIT, type ApiResult } from "../client";
 import {
   arg, date, enginesInOrder, intOption, linesOfFile, noExtraArgs, note, opt, out, printJson, projectOf, request, show, str, strs, table, truncate, UsageError,
   type Ctx, type OptionSpec, type Section,
@@ -16,7 +17,8 @@ import {
 import { counted } from "../../lib/words/format";
 import { keptPrompts } from "../../lib/monitors/prompts";
 import { marketLabel, marketOf, marketOptions } from "../market";
-import { planOf, promptsOf, runOptions } from "./fanouts";
+import { planOf, progressOf, promptsOf, runOptions } from "./fanouts";
+import { FINISHED } from "./runs";
 
 type MonitorBody = z.output<typeof Monitor>;
 type RequestBody = z.input<typeof MonitorRequest>;
@@ -297,9 +299,34 @@ export function formatMonitor(m: MonitorBody | z.output<typeof MonitorSummary>):
 }
 
 function tickLine(t: z.output<typeof Tick>): string {
-  const where = t.fanout_id ? `; fanout ${t.fanout_id} (follow it with: geoscope fanout get ${t.fanout_id} --wait 30)` : "";
+  const where = !t.fanout_id ? "" : t.completed_at ? `; fanout ${t.fanout_id}` : `; fanout ${t.fanout_id} (follow it with: geoscope fanout get ${t.fanout_id} --wait 30)`;
   const why = t.error ? `: ${t.error.message}` : "";
   return [...t.summary, `tick ${t.id} (${t.trigger}, version ${t.version}): ${tickStatusText(t)}${where}${why}`].join("\n");
+}
+
+/**
+ * `monitor run --wait`: the tick's fanout followed to its end (progress on stderr, as `fanout
+ * create --wait` shows it), then the tick read with `wait` until it has closed, its figures made.
+ */
+async function followTick(ctx: Ctx, monitorId: string, tick: z.output<typeof Tick>): Promise<ApiResult<typeof getMonitorTick>> {
+  const params = { monitor_id: monitorId, tick_id: tick.id };
+  if (tick.fanout_id) {
+    let fanout = await request(ctx, getFanout, { params: { fanout_id: tick.fanout_id } });
+    let last = progressOf(fanout.body);
+    note(last);
+    while (!FINISHED.has(fanout.body.status)) {
+      fanout = await request(ctx, getFanout, { params: { fanout_id: tick.fanout_id }, query: { wait: 30 } });
+      const progress = progressOf(fanout.body);
+      if (progress !== last) note(progress);
+      last = progress;
+    }
+  }
+  let current = await request(ctx, getMonitorTick, { params, query: { wait: 30 } });
+  while (current.body.completed_at === null) {
+    note(`tick ${tick.id}: ${tickStatusText(current.body)}, its figures being made`);
+    current = await request(ctx, getMonitorTick, { params, query: { wait: 30 } });
+  }
+  return current;
 }
 
 export function idArg(ctx: Ctx): string {
@@ -437,9 +464,20 @@ export const monitors: Section = {
       words: ["monitor", "run"],
       args: "mo_…",
       summary: "a tick now, outside the schedule (also while paused): a fanout, charged like one, or skipped when credit or the budget cannot pay it",
+      options: {
+        wait: {
+          type: "boolean",
+          help: "follow the tick until it closes (its fanout's progress on stderr), then print what it found (--json: GET /monitors/{id}/ticks/{tick_id}'s body)",
+        },
+      },
       async run(ctx) {
         const id = idArg(ctx);
-        show(ctx, await request(ctx, runMonitor, { params: { monitor_id: id } }), tickLine);
+        const started = await request(ctx, runMonitor, { params: { monitor_id: id } });
+        if (ctx.values.wait !== true) {
+          show(ctx, started, tickLine);
+          return EXIT.ok;
+        }
+        show(ctx, await followTick(ctx, id, started.body), tickLine);
         return EXIT.ok;
       },
     },

@@ -18,7 +18,8 @@ import { buildTools, splitArguments, timeoutSeconds, type CostKind, type Tool } 
 type Card = z.output<typeof RateCard>;
 
 /** Statuses after which a run, batch, fanout or analysis no longer changes. */
-const FINISHED = new Set(["completed", "partial", "failed"]);
+// A monitor tick can also end skipped (credit or budget): nothing more comes of it.
+const FINISHED = new Set(["completed", "partial", "failed", "skipped"]);
 
 const INSTRUCTIONS = `geoscope runs prompts on answer engines (the ChatGPT, Claude, Gemini and Perplexity APIs, and what people see in the ChatGPT and Gemini apps and Google's AI Overviews and AI Mode) and records what each answered, cited and searched.
 list_engines says which engines the server runs and which are apps: always say whether a figure came from an API or an app.
@@ -62,7 +63,7 @@ export function withWaitTools(text: string, tools: readonly Tool[]): string {
 
 function describe(tool: Tool, card: Card | null, tools: readonly Tool[]): string {
   const e = tool.definition;
-  const parts = [tool.waitsOn ? `Waits for ${e.method} ${e.path} to finish, asking the API with ?wait=30 repeatedly until its status is completed, partial or failed, or timeout_seconds have passed; returns the body as it then is.` : `${e.summary}.`];
+  const parts = [tool.waitsOn ? `Waits for ${e.method} ${e.path} to finish, asking the API with ?wait=30 repeatedly until its status is completed, partial or failed (a monitor tick's also skipped), or timeout_seconds have passed; returns the body as it then is.` : `${e.summary}.`];
   if (!tool.waitsOn && e.description) parts.push(withWaitTools(e.description, tools));
   if (tool.hint) parts.push(tool.hint);
   if (tool.cost) parts.push(costLine(tool.cost, card));

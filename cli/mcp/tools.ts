@@ -60,8 +60,9 @@ export const TOOLS: readonly ToolSpec[] = [
   { name: "get_monitor", endpoint: "GET /monitors/{monitor_id}" },
   { name: "update_monitor", endpoint: "PATCH /monitors/{monitor_id}", hint: "Pause with status paused, resume with status active." },
   { name: "delete_monitor", endpoint: "DELETE /monitors/{monitor_id}" },
-  { name: "run_monitor", endpoint: "POST /monitors/{monitor_id}/run", cost: "fanout", hint: "The tick's fanout_id goes to wait_for_fanout; a skipped tick (skip_reason) started and charged nothing." },
+  { name: "run_monitor", endpoint: "POST /monitors/{monitor_id}/run", cost: "fanout", hint: "The tick's id goes to wait_for_monitor_tick (its summary says what it found once it has closed), its fanout_id to wait_for_fanout; a skipped tick (skip_reason) started and charged nothing." },
   { name: "list_monitor_ticks", endpoint: "GET /monitors/{monitor_id}/ticks", hint: "Each tick's summary says in words how often each entity was named and what changed since the tick before (only what the series' test calls a change)." },
+  { name: "wait_for_monitor_tick", endpoint: "GET /monitors/{monitor_id}/ticks/{tick_id}", waitsOn: "status" },
   {
     name: "get_monitor_series",
     endpoint: "GET /monitors/{monitor_id}/series",

@@ -5,13 +5,14 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal";
 import { billingSettings } from "../billing/settings";
+import { readWaiting } from "../changes/wait";
 import { allOf, atUtc, date, defineStatement, int, json, text } from "../db/statement";
 import { standalone, type SqlSession } from "../db/sql";
 import { notFound } from "../http/errors";
 import { decodeCursor, pageOf } from "../http/pagination";
 import { getProjectOrThrow } from "../projects/read";
 import { tickLiveRunsSql } from "../runs/fanout-runs";
-import type { Monitor, MonitorList, MonitorsQuery, TickList } from "../schemas/monitors";
+import type { Monitor, MonitorList, MonitorsQuery, Tick, TickList } from "../schemas/monitors";
 import { SINCE_DAYS, SPARKLINE_POINTS, type MonitorOverview, type OverviewChange, type OverviewEntity, type OverviewMonitor } from "../schemas/overview";
 import type { Entity } from "../schemas/visibility";
 import { readableSql, readerOf, type Reader } from "../shares/access";
@@ -173,6 +174,30 @@ export async function listTicks(principal: Principal, monitorId: string, query: 
   const billingEnabled = billingSettings().enabled;
   const figures = await tickFiguresOf(page.items.map((tick) => ({ tick, monitor })));
   return { items: page.items.map((row) => presentTick(row, figures, billingEnabled)), next_cursor: page.next_cursor };
+}
+
+/**
+ * GET /monitors/{id}/ticks/{tick_id}: one tick of a monitor the caller can read (404 for a tick of
+ * another monitor, as for a missing one); with `wait`, returned once it has closed (its close and
+ * an unstarted tick's end notify it: lib/monitors/ticks.ts) or the wait is over.
+ */
+export async function getTick(principal: Principal, monitorId: string, tickId: string, options: { wait?: number; signal?: AbortSignal } = {}): Promise<z.input<typeof Tick>> {
+  const monitor = await reachableMonitorRow(principal, monitorId);
+  const ofMonitor = async () => {
+    const row = await tickRow(standalone(), tickId);
+    return row && row.monitorId === monitor.id ? row : null;
+  };
+  const read = async () => {
+    const row = await ofMonitor();
+    return row ? { row, finished: row.completedAt !== null } : null;
+  };
+  const { row } = await readWaiting(tickId, read, {
+    ...options,
+    isFinished: async () => ((await ofMonitor())?.completedAt ?? null) !== null,
+    missing: () => notFound("tick", tickId),
+  });
+  const figures = await tickFiguresOf([{ tick: row, monitor }]);
+  return presentTick(row, figures, billingSettings().enabled);
 }
 
 /** GET /monitors/{id}/series: one cell's series of a monitor the caller can read. */

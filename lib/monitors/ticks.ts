@@ -13,6 +13,7 @@ import { newId } from "../db/ids";
 import { atUtc, date, defineStatement, int, micros, text } from "../db/statement";
 import { standalone, textTransaction, type SqlSession } from "../db/sql";
 import { startFanout, type FanoutActor } from "../fanouts/create";
+import { notifyChanged } from "../changes/wait";
 import { ApiError } from "../http/errors";
 import { log } from "../log";
 import type { FanoutRequest } from "../schemas/fanouts";
@@ -293,6 +294,8 @@ function skipReasonOf(error: unknown): "insufficient_credit" | "budget_exhausted
 
 async function closeUnstarted(tickId: string, status: "skipped" | "failed", reason: "insufficient_credit" | "budget_exhausted" | null, now: Date, error?: ApiError) {
   await CLOSE_UNSTARTED.query(standalone(), { tick: tickId, status, reason, charged: status === "skipped" ? 0n : null, error: error ? errorOf(error) : null, now });
+  // A GET of the tick with `wait` returns now.
+  notifyChanged(tickId);
 }
 
 /** The tick job's last word: a tick whose start failed for good (retries spent) fails, naming why. */
@@ -364,7 +367,10 @@ const CLOSE_TICK = defineStatement({
 export async function closeTick(tickId: string, now = new Date()): Promise<boolean> {
   const tick = await tickRow(standalone(), tickId);
   if (!tick || !tick.fanoutId || tick.completedAt) return false;
-  return (await CLOSE_TICK.query(standalone(), { tick: tickId, fanout: tick.fanoutId, now })).length > 0;
+  const closed = (await CLOSE_TICK.query(standalone(), { tick: tickId, fanout: tick.fanoutId, now })).length > 0;
+  // A GET of the tick with `wait` returns now.
+  if (closed) notifyChanged(tickId);
+  return closed;
 }
 
 // ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // Monitors (decisions.md "Monitors"): the same prompts re-run every day or week, each run of them
 // a tick (a fanout made through the same code as POST /fanouts). Ids `mo_`, ticks `mt_`. zod only.
 import { z } from "zod";
-import { DateTime, ENGINE_IDS, EngineId, StructuredEngineId, Usd, cursorParam, idOf, limitParam, listOf, name, readDecimal } from "./common";
+import { DateTime, ENGINE_IDS, EngineId, StructuredEngineId, Usd, cursorParam, idOf, limitParam, listOf, name, readDecimal, waitParam } from "./common";
 import { defineEndpoint } from "./endpoint";
 import { exampleMonitorEstimate, ids as exampleIds } from "./examples";
 import { FanoutPromptInput, FanoutPromptSource } from "./fanouts";
@@ -636,6 +636,13 @@ export const listMonitorTicks = defineEndpoint({
   method: "GET", path: "/monitors/{monitor_id}/ticks", operationId: "listMonitorTicks", summary: "A monitor's ticks, newest first",
   description: "Every tick, scheduled or manual, skipped or run, newest first and paginated, each with its version (series), status, fanout and charge.",
   tags: ["Monitors"], auth: "bearer", params: monitorParams, query: z.object({ limit: limitParam, cursor: cursorParam }), response: TickList, status: 200,
+});
+
+export const getMonitorTick = defineEndpoint({
+  method: "GET", path: "/monitors/{monitor_id}/ticks/{tick_id}", operationId: "getMonitorTick", summary: "One tick of a monitor",
+  description:
+    "The tick as the list shows it. With `wait=N` (up to 30) the request returns as soon as the tick has closed (completed, partial, failed or skipped): a tick closes once its fanout's last run has finished and its figures are made, so its `summary` then says what it found. A tick of another monitor answers 404, as a missing one does.",
+  tags: ["Monitors"], auth: "bearer", params: monitorParams.extend({ tick_id: TickId }), query: z.object({ wait: waitParam }), response: Tick, status: 200,
 });
 
 export const getMonitorSeries = defineEndpoint({

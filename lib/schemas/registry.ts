@@ -100,6 +100,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   monitors.deleteMonitor,
   monitors.runMonitor,
   monitors.listMonitorTicks,
+  monitors.getMonitorTick,
   monitors.getMonitorSeries,
   overview.getProjectMonitorOverview,
   monitors.rotateMonitorWebhookSecret,

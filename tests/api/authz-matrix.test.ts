@@ -13,7 +13,7 @@ import { db } from "@/lib/db/client";
 import { newId, newUlid } from "@/lib/db/ids";
 import { namesObject } from "@/lib/http/openapi";
 import type { EndpointDefinition } from "@/lib/schemas/endpoint";
-import { createMonitor } from "@/lib/schemas/monitors";
+import { createMonitor, runMonitor } from "@/lib/schemas/monitors";
 import { createProject } from "@/lib/schemas/projects";
 import { createVisibilityAnalysis } from "@/lib/schemas/visibility";
 import { endpoints } from "@/lib/schemas/registry";
@@ -32,10 +32,10 @@ useSimulatedEngines({ billing: true });
 useTestDatabase();
 
 /** Kinds of object a request can name. */
-type Kind = "workspace" | "project" | "apiKey" | "invitation" | "member" | "run" | "batch" | "fanout" | "questionsAnalysis" | "citationAnalysis" | "visibilityAnalysis" | "comparisonAnalysis" | "monitor";
+type Kind = "workspace" | "project" | "apiKey" | "invitation" | "member" | "run" | "batch" | "fanout" | "questionsAnalysis" | "citationAnalysis" | "visibilityAnalysis" | "comparisonAnalysis" | "monitor" | "monitorTick";
 
 /** The caller's own things, for the parts of a request that are not under test. */
-type Own = { workspaceId: string; projectId: string; membershipId: number; monitorId: string; visibilityAnalysisId: string };
+type Own = { workspaceId: string; projectId: string; membershipId: number; monitorId: string; tickId: string; visibilityAnalysisId: string };
 type Req = { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
 type Slot = {
   /** `path.run_id`, `query.project`, `body.prompts[].source.analysis_id`. */
@@ -173,6 +173,10 @@ const MATRIX: Record<string, Slot[]> = {
   deleteMonitor: byMonitor,
   runMonitor: byMonitor,
   listMonitorTicks: byMonitor,
+  getMonitorTick: [
+    path("monitor_id", ["monitor"], (own) => ({ params: { tick_id: own.tickId } })),
+    path("tick_id", ["monitorTick"], (own) => ({ params: { monitor_id: own.monitorId } })),
+  ],
   getMonitorSeries: byMonitor,
   rotateMonitorWebhookSecret: byMonitor,
   createVisibilityAnalysis: [body("ids[]", ["run", "batch", "fanout"], (id) => ({ body: { ids: [id], entities: [{ name: "HubSpot", role: "brand" }] } }))],
@@ -214,6 +218,8 @@ async function ownOf(p: Person, workspaceId: string): Promise<Own> {
   const projectId = (await sendJson(createProject, { token: p.cliToken, body: { name: "Own", workspace_id: workspaceId }, expected: 201 })).id;
   const membership = await db().membership.findFirstOrThrow({ where: { workspaceId, userId: p.id } });
   const monitorId = (await sendJson(createMonitor, { token: p.cliToken, body: monitorBody(projectId).body, expected: 201 })).id;
+  // A tick of the caller's own monitor (skipped when the workspace has no credit: a tick all the same).
+  const tickId = (await sendJson(runMonitor, { token: p.cliToken, params: { monitor_id: monitorId }, expected: 202 })).id;
   // A visibility analysis of the caller's own (of a run written as stored), to aim its mentions' run_id filter at others' runs.
   const runId = newId("run");
   await db().run.create({
@@ -224,7 +230,7 @@ async function ownOf(p: Person, workspaceId: string): Promise<Own> {
   });
   const entities = [{ name: "HubSpot", role: "brand" }];
   const visibilityAnalysisId = (await sendJson(createVisibilityAnalysis, { token: p.cliToken, body: { ids: [runId], entities }, expected: 201 })).id;
-  return { workspaceId, projectId, membershipId: membership.id, monitorId, visibilityAnalysisId };
+  return { workspaceId, projectId, membershipId: membership.id, monitorId, tickId, visibilityAnalysisId };
 }
 
 beforeAll(async () => {
@@ -250,6 +256,7 @@ beforeAll(async () => {
     questionsAnalysis: [team.questionsAnalysisId],
     citationAnalysis: [team.citationAnalysisId],
     monitor: [team.monitorId],
+    monitorTick: [team.tickId],
     visibilityAnalysis: [team.visibilityAnalysisId],
     comparisonAnalysis: [team.comparisonAnalysisId],
   };

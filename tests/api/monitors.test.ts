@@ -11,6 +11,7 @@ import { GET as listFanoutsRoute } from "@/app/api/v1/fanouts/route";
 import { DELETE as deleteRoute, GET as getRoute, PATCH as patchRoute } from "@/app/api/v1/monitors/[monitor_id]/route";
 import { POST as runRoute } from "@/app/api/v1/monitors/[monitor_id]/run/route";
 import { GET as ticksRoute } from "@/app/api/v1/monitors/[monitor_id]/ticks/route";
+import { GET as tickRoute } from "@/app/api/v1/monitors/[monitor_id]/ticks/[tick_id]/route";
 import { POST as rotateRoute } from "@/app/api/v1/monitors/[monitor_id]/webhook-secret/rotate/route";
 import { GET as listRoute, POST as createRoute } from "@/app/api/v1/monitors/route";
 import { resetConfig } from "@/lib/config/env";
@@ -468,6 +469,43 @@ describe("ticks", () => {
     // Linked already: nothing is made.
     expect(await compareTick(closed.id)).toEqual(again);
     expect(await stored()).toBe(before + 3);
+  });
+
+  it("GET /monitors/{id}/ticks/{tick_id}?wait=N returns the tick once it has closed, with its figures; 404 through another monitor", async () => {
+    const m = await small(alice.cliToken, { prompts: prompts("crm for agencies", "crm pricing"), engines: ["gemini", "chatgpt"], runs: 1 });
+    const tickOf = (monitorId: string, tickId: string, query: Record<string, string | number> = {}) =>
+      call(tickRoute, "GET", `/monitors/${monitorId}/ticks/${tickId}`, { token: alice.cliToken, params: { monitor_id: monitorId, tick_id: tickId }, query });
+    const run = await runNow(alice.cliToken, m.id);
+    expect(run.status).toBe(202);
+    // Without a wait: as it is now, open.
+    const now = await tickOf(m.id, run.body.id);
+    expect(now.status).toBe(200);
+    expect(now.body).toMatchObject({ id: run.body.id, monitor_id: m.id, trigger: "manual", fanout_id: run.body.fanout_id });
+    // With one: the last run's job closes the tick (no scheduler's look here) and the wait returns closed, with its summary.
+    const closed = await tickOf(m.id, run.body.id, { wait: 30 });
+    expect(closed.status).toBe(200);
+    expect(closed.body).toMatchObject({ id: run.body.id, status: "completed", charged_usd: "0.07" });
+    expect(closed.body.completed_at).not.toBeNull();
+    expect(closed.body.summary[0]).toMatch(/^Acme CRM is named in \d+ of 4 answers/);
+    // The same as the list shows it.
+    expect((await ticks(alice.cliToken, m.id)).body.items[0]).toEqual(closed.body);
+
+    // Through another monitor of the same workspace, or another person's: 404 as for a missing tick.
+    const other = await small();
+    const missing = await tickOf(other.id, "mt_01M8RA0000000000000000000A");
+    expect(missing.status).toBe(404);
+    const through = await tickOf(other.id, run.body.id);
+    expect(through.status).toBe(404);
+    expect(through.text.replace(run.body.id, "<ID>")).toBe(missing.text.replace("mt_01M8RA0000000000000000000A", "<ID>"));
+    const bobs = await call(tickRoute, "GET", `/monitors/${m.id}/ticks/${run.body.id}`, { token: bob.cliToken, params: { monitor_id: m.id, tick_id: run.body.id } });
+    expect(bobs.status).toBe(404);
+    expect(bobs.body.error.message).toBe(`No such monitor "${m.id}".`);
+    // A malformed id names nothing (404, as every path id); a wait past 30 is 400 naming it.
+    const bad = await tickOf(m.id, "not-a-tick");
+    expect(bad.status).toBe(404);
+    const long = await tickOf(m.id, run.body.id, { wait: 31 });
+    expect(long.status).toBe(400);
+    expect(long.text).toContain("wait");
   });
 
   it("a tick the workspace's credit cannot pay is skipped (insufficient_credit) and starts nothing", async () => {

@@ -1,8 +1,9 @@
 // `geoscope monitor series` with the real binary against the built server (issue #36): a monitor
 // whose two ticks differ for real (its Acme prompts are refused by the engine simulator at the
-// first tick and answer at the second), each tick closed with its analysis by the server's own
-// scheduler; then the series as a table (the change marked significant), as --json (the API's
-// body exactly) and as --format csv, and a bad entity refused naming it. Then the monitor changed
+// first tick and answer at the second), each tick closed with its analysis when its last run
+// finished, the second followed to its close by `monitor run --wait`'s human output; then the
+// series as a table (the change marked significant), as --json (the API's body exactly) and as
+// --format csv, and a bad entity refused naming it. Then the monitor changed
 // (version 2, one tick) and its page, which charts either version's series.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -63,7 +64,15 @@ test("the CLI: monitor series as a table, --json (the API's body) and --format c
   expect(empty.stdout).toContain("(no completed tick yet)");
 
   const first = await tickNow(cli, id);
-  const second = await tickNow(cli, id);
+  // The second tick as a person runs it: followed to its close (its fanout's progress on stderr), then what it found.
+  const waited = await cli(["monitor", "run", id, "--wait"]);
+  expect(waited.code, waited.stderr).toBe(0);
+  expect(waited.stderr).toMatch(/^fanout fo_\w+: (queued|running), \d+\/30 runs finished/m);
+  expect(waited.stderr).toMatch(/^fanout fo_\w+: completed, 30\/30 runs finished, \d+ quer(y|ies) so far$/m);
+  const said = waited.stdout.trim().split("\n");
+  expect(said[0]).toMatch(/^Acme CRM is named in 20 of 30 answers \(about 67%, 95% interval \d+–\d+%\)/);
+  expect(said.at(-1)).toMatch(/^tick mt_\w+ \(manual, version 1\): completed; fanout fo_\w+$/);
+  const second = /^tick (mt_\w+)/.exec(said.at(-1)!)![1]!;
 
   const human = await cli(["monitor", "series", id]);
   expect(human.code, human.stderr).toBe(0);

@@ -154,25 +154,20 @@ export function cliAs(who: { configDir?: string; token?: () => string; base?: st
 }
 
 /**
- * A monitor's tick now (`geoscope monitor run`, the real binary as `cli` runs it), waited for until
- * it has closed with its analysis (completed or partial; its judge, if any, finished with it);
- * resolves the tick's id.
+ * A monitor's tick now, waited for until it has closed with its analysis (completed or partial;
+ * its judge, if any, finished with it): `geoscope monitor run --wait --json`, the real binary as
+ * `cli` runs it, whose output is GET /monitors/{id}/ticks/{tick_id}'s body once the tick closed.
+ * Resolves the tick's id.
  */
 export async function tickNow(cli: (args: string[]) => Promise<Outcome>, monitorId: string): Promise<string> {
-  const ran = await cli(["monitor", "run", monitorId, "--json"]);
+  const ran = await cli(["monitor", "run", monitorId, "--wait", "--json"]);
   expect(ran.code, ran.stderr).toBe(0);
-  const tickId = JSON.parse(ran.stdout).id as string;
-  await expect
-    .poll(
-      async () => {
-        const ticks = JSON.parse((await cli(["monitor", "ticks", monitorId, "--json"])).stdout).items as { id: string; status: string; analysis_id: string | null; completed_at: string | null }[];
-        const tick = ticks.find((t) => t.id === tickId)!;
-        return tick.analysis_id && tick.completed_at ? tick.status : "open";
-      },
-      { timeout: 120_000, intervals: [1000] },
-    )
-    .toMatch(/^(completed|partial)$/);
-  return tickId;
+  const tick = JSON.parse(ran.stdout) as { id: string; monitor_id: string; status: string; analysis_id: string | null; completed_at: string | null };
+  expect(tick.monitor_id).toBe(monitorId);
+  expect(tick.completed_at, ran.stdout).not.toBeNull();
+  expect(tick.analysis_id, ran.stdout).not.toBeNull();
+  expect(tick.status).toMatch(/^(completed|partial)$/);
+  return tick.id;
 }
 
 /**

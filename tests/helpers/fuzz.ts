@@ -82,6 +82,7 @@ export async function prepareFuzzWorld(): Promise<FuzzWorld> {
     ak: [team.apiKeyId],
     iv: [team.invitationId!],
     mo: [team.monitorId],
+    mt: [team.tickId],
   };
   return {
     alice,
@@ -111,6 +112,7 @@ function paramsFor(endpoint: EndpointDefinition, world: FuzzWorld): Record<strin
     key_id: t.apiKeyId,
     invitation_id: t.invitationId,
     monitor_id: t.monitorId,
+    tick_id: t.tickId,
   };
   return Object.fromEntries(
     Object.keys(endpoint.params?.shape ?? {}).map((name) => {

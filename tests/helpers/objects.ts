@@ -3,7 +3,7 @@
 // at: the authorization matrix and the fuzzers. No vitest import (scripts/fuzz.ts uses it too).
 import { createApiKey } from "@/lib/schemas/auth";
 import { createFanout, getFanout } from "@/lib/schemas/fanouts";
-import { createMonitor } from "@/lib/schemas/monitors";
+import { createMonitor, runMonitor } from "@/lib/schemas/monitors";
 import { createProject } from "@/lib/schemas/projects";
 import { createCitationAnalysis, getAnalysis } from "@/lib/schemas/analyses";
 import { createQuestions } from "@/lib/schemas/questions";
@@ -39,8 +39,9 @@ export type WorkspaceObjects = {
   /** Shared. */
   fanoutId: string;
   fanoutRunId: string;
-  /** A monitor of the project (no tick yet), shared. */
+  /** A monitor of the project, shared, with one tick (run now, closed). */
   monitorId: string;
+  tickId: string;
   /** Team workspaces only: a pending invitation and a plain member's membership id. */
   invitationId?: string;
   memberId?: number;
@@ -80,6 +81,7 @@ export async function seedObjects(owner: Person, workspaceId: string, options: {
   const monitorBody = { project: projectId, prompts: [{ text: "which crm" }], engines: ["claude"], runs: 1, entities: [{ name: "Acme", role: "brand" }] };
   const monitorId = (await post(createMonitor, monitorBody, 201)).id as string;
   await sendJson(shareMonitor, { token, params: { monitor_id: monitorId }, expected: 200 });
+  const tickId = (await sendJson(runMonitor, { token, params: { monitor_id: monitorId }, expected: 202 })).id as string;
   await sendJson(shareRun, { token, params: { run_id: promptRunId }, expected: 200 });
   await sendJson(shareAnalysis, { token, params: { analysis_id: questions.id }, expected: 200 });
   await sendJson(shareBatch, { token, params: { batch_id: batchId }, expected: 200 });
@@ -101,7 +103,10 @@ export async function seedObjects(owner: Person, workspaceId: string, options: {
     fanoutId: fanout.id,
     fanoutRunId: fanoutDone.prompts[0].engines[0].runs[0].run_id,
     monitorId,
+    tickId,
   };
+  // The tick's runs finished and the tick closed (its last run's job closes it).
+  await localDriver().drained();
   if (options.member) objects.memberId = (await addMember(workspaceId, options.member.id, "member")).id;
   if (options.team) {
     const body = { email: "invitee@example.com" };
