@@ -7,7 +7,7 @@ import { holdCredit, priceLines } from "../billing/holds";
 import { billingSettings, currentRateCard } from "../billing/settings";
 import { formatUsd } from "../billing/money";
 import { capturedOfHoldSql } from "../billing/store";
-import { fanoutHasOpenRunSql, tickClosingRunsSql } from "../runs/fanout-runs";
+import { fanoutHasOpenRunSql, fanoutOfRunSql, tickClosingRunsSql } from "../runs/fanout-runs";
 import { currentDb } from "../db/client";
 import { newId } from "../db/ids";
 import { atUtc, date, defineStatement, int, micros, text } from "../db/statement";
@@ -415,7 +415,7 @@ const TICK_OF_LAST_RUN = defineStatement({
   // walks of the fanout's finished runs or of every open run.
   sql: ({ select, p }) =>
     `SELECT ${select} FROM monitor_ticks t
-    WHERE t.fanout_id = (SELECT r.fanout_id FROM runs r WHERE r.id = ${p.run}) AND t.completed_at IS NULL AND NOT ${fanoutHasOpenRunSql("t.fanout_id")}`,
+    WHERE t.fanout_id = ${fanoutOfRunSql(p.run)} AND t.completed_at IS NULL AND NOT ${fanoutHasOpenRunSql("t.fanout_id")}`,
 });
 
 /**

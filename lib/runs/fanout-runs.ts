@@ -124,4 +124,7 @@ export const tickClosingRunsSql = (fanout: string) => `(SELECT count(*) FILTER (
           FROM runs r ${holdJoin("h", "r.id")} WHERE r.fanout_id = ${fanout})`;
 
 /** Whether the fanout `fanout` has a run queued or running: an EXISTS condition. */
+/** The fanout of the run `run` (a scalar subquery: null for a run of none), for statements outside this module. */
+export const fanoutOfRunSql = (run: string) => `(SELECT r.fanout_id FROM runs r WHERE r.id = ${run})`;
+
 export const fanoutHasOpenRunSql = (fanout: string) => `EXISTS (SELECT 1 FROM runs r WHERE r.fanout_id = ${fanout} AND r.status IN ('queued', 'running'))`;
