@@ -1,7 +1,8 @@
 // Monitors end to end against the built server (issue #36). In Chromium: "Track these prompts"
 // from a fanout and from a questions cluster, "New monitor" of prompts typed, the monitor page (its empty state before the first
 // tick, run now, the ticks table linking each tick's fanout, pause and resume, the settings that
-// keep its series, what it measures changed as a new version, delete after a confirmation), the
+// keep its series, what it measures changed as a new version, a prompt spanning several lines
+// edited in a box of its own, delete after a confirmation), the
 // project page's list; screenshots at 1280 and 390 px. With the real
 // `geoscope` binary: monitor create --file, list, get, ticks, run, pause, resume, delete.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -450,4 +451,48 @@ test("the CLI: monitor create --file, list, get, ticks, run, pause, resume and d
   expect(gone.code).toBe(4);
   expect(gone.stderr).toContain(`No such monitor "${id}"`);
   expect(readFileSync(path.join(CONFIG_DIR, "config.json"), "utf8")).not.toContain(secret!);
+});
+
+test("a prompt spanning several lines: What it measures gives each prompt a box of its own, and keeps what is left as it was", async ({}, testInfo) => {
+  test.setTimeout(120_000);
+  const spanning = "Context: a design agency of 12 people.\nWhich CRM fits it best?";
+  const made = await cli(["monitor", "create", spanning, "best crm for a clinic", "--project", projectId, "--runs", "1", "--engines", "gemini", "--name", "Several lines", "--json"]);
+  expect(made.code, made.stderr).toBe(0);
+  const id = JSON.parse(made.stdout).id as string;
+
+  await page.goto(`/monitors/${id}`);
+  const measure = page.getByTestId("monitor-measure");
+  await measure.locator("summary").click();
+  // No one-per-line box, which would split the first prompt in two: a box each.
+  await expect(measure.getByTestId("measure-prompts")).toHaveCount(0);
+  await expect(measure.getByTestId("measure-prompt-box")).toHaveCount(2);
+  await expect(measure.getByLabel("Prompt 1", { exact: true })).toHaveValue(spanning);
+  await expect(measure.getByLabel("Prompt 2", { exact: true })).toHaveValue("best crm for a clinic");
+  await screenshots(page, testInfo, "monitor-measure-boxes");
+
+  // Saved untouched (the browser sends the line break as CRLF): nothing changes.
+  await measure.getByTestId("save-measure").click();
+  await expect(page.getByTestId("measure-outcome")).toContainText("Nothing changed.");
+
+  // The first prompt edited, the second removed, one added.
+  const edited = "Context: a design agency of 15 people.\nWhich CRM fits it best?";
+  await measure.getByLabel("Prompt 1", { exact: true }).fill(edited);
+  await measure.getByRole("button", { name: "Remove prompt 2" }).click();
+  await measure.getByTestId("measure-add-prompt").click();
+  await measure.getByLabel("Prompt 2", { exact: true }).fill("crm for an architecture studio");
+  await measure.getByTestId("save-measure").click();
+  await expect(page.getByTestId("measure-outcome")).toContainText("What it measures changed: version 2");
+  const after = JSON.parse((await cli(["monitor", "get", id, "--json"])).stdout) as { version: number; prompts: { text: string }[] };
+  expect(after.version).toBe(2);
+  expect(after.prompts.map((p) => p.text)).toEqual([edited, "crm for an architecture studio"]);
+
+  // Every box emptied: refused in the form's words, nothing changed.
+  await page.reload();
+  await measure.locator("summary").click();
+  await measure.getByLabel("Prompt 1", { exact: true }).fill("");
+  await measure.getByLabel("Prompt 2", { exact: true }).fill(" ");
+  await measure.getByTestId("save-measure").click();
+  await expect(page.getByTestId("measure-outcome")).toContainText("Prompts: give at least one prompt.");
+  expect(JSON.parse((await cli(["monitor", "get", id, "--json"])).stdout).version).toBe(2);
+  expect((await cli(["monitor", "delete", id])).code).toBe(0);
 });

@@ -8,3 +8,15 @@ export function promptLines(value: FormDataEntryValue | null | undefined): strin
     .map((line) => line.trim())
     .filter(Boolean);
 }
+
+/**
+ * Prompts given one box each (a monitor's "What it measures" when a prompt spans several lines):
+ * each box's text with its line breaks as a browser sends them (CRLF) read as LF, trimmed of its
+ * ends; empty boxes skipped; in order.
+ */
+export function promptBoxes(values: readonly FormDataEntryValue[]): string[] {
+  return values
+    .filter((v): v is string => typeof v === "string")
+    .map((v) => v.replace(/\r\n?/g, "\n").trim())
+    .filter(Boolean);
+}

@@ -2,7 +2,7 @@
 // prompt's question and market, engines compared as a set, and how the project's brands and
 // competitors now differ from the monitor's.
 import { describe, expect, it } from "vitest";
-import { promptLines } from "@/app/(research)/_lib/lines";
+import { promptBoxes, promptLines } from "@/app/(research)/_lib/lines";
 import { entityChanges, sameEngines } from "@/app/(research)/monitors/_lib/measure";
 import { keptPrompts } from "@/lib/monitors/prompts";
 import type { Entity } from "@/lib/visibility/entities";
@@ -45,6 +45,13 @@ describe("the prompts box", () => {
       { text: "best crm", location: { country: "US" } },
       { text: "best crm" },
     ]);
+  });
+});
+
+describe("the prompts one box each", () => {
+  it("keeps a box's line breaks (a browser's CRLF read as LF), trims its ends and skips empty boxes, in order", () => {
+    expect(promptBoxes(["  Context: an agency.\r\nWhich CRM fits?\r\n", "", " \r\n ", "best crm", "a\rb"])).toEqual(["Context: an agency.\nWhich CRM fits?", "best crm", "a\nb"]);
+    expect(promptBoxes([])).toEqual([]);
   });
 });
 

@@ -22,7 +22,7 @@ import type { z } from "zod";
 import { inFormWords, type FieldLabels } from "../../../_lib/form-words";
 import { acting, field, monitorOf, type MonitorActionState } from "../_lib/acting";
 import { sameEngines } from "../_lib/measure";
-import { promptLines } from "../../_lib/lines";
+import { promptBoxes, promptLines } from "../../_lib/lines";
 
 const LABELS: FieldLabels = { "alerts.webhook_url": "Webhook URL", "alerts.min_change": "Smallest change (points)" };
 /** How long the ping's answer waits for its first attempt (the webhook has 10 s). */
@@ -147,18 +147,22 @@ export async function updateMeasureAction(_prev: MeasureActionState, form: FormD
       const id = monitorOf(form);
       const monitor = await getMonitor(principal, id);
       const changed = (name: string) => (field(form, name) ?? "") !== (field(form, `was_${name}`) ?? "");
-      const typed = promptLines(form.get("prompts"));
+      // One box per prompt (a prompt spans several lines) or one prompt per line.
+      const each = form.get("prompts_mode") === "each";
+      const given = each || form.get("prompts") !== null;
+      const typed = each ? promptBoxes(form.getAll("prompt")) : promptLines(form.get("prompts"));
+      const were = each ? promptBoxes(form.getAll("was_prompt")) : promptLines(form.get("was_prompts"));
       const engines = form.getAll("engines").filter((v): v is string => typeof v === "string" && v !== "");
       const runs = field(form, "runs");
       const country = field(form, "country");
       const city = field(form, "city");
       const entities =
         form.get("entities") === "project" ? entitiesFromContext(((await getProject(principal, monitor.project))?.context ?? {}) as EntityContext) : undefined;
-      if (form.get("prompts") !== null && typed.length === 0) throw new ApiError("invalid_request", "Prompts: give at least one prompt, one per line.");
+      if (given && typed.length === 0) throw new ApiError("invalid_request", each ? "Prompts: give at least one prompt." : "Prompts: give at least one prompt, one per line.");
       if (engines.length === 0) throw new ApiError("invalid_request", "Engines: tick at least one engine.");
       if (entities?.length === 0) throw new ApiError("invalid_request", "Brands and competitors: the project names none now; add them on the project's page.");
       const input = {
-        ...(form.get("prompts") !== null && typed.join("\n") !== promptLines(form.get("was_prompts")).join("\n") ? { prompts: keptPrompts(typed, monitor.prompts) } : {}),
+        ...(given && JSON.stringify(typed) !== JSON.stringify(were) ? { prompts: keptPrompts(typed, monitor.prompts) } : {}),
         ...(!sameEngines(engines, (field(form, "was_engines") ?? "").split(",")) ? { engines } : {}),
         ...(changed("runs") ? { runs: runs && /^\d+$/.test(runs) ? Number(runs) : (runs ?? "") } : {}),
         ...(changed("country") || changed("city") ? { location: country ? { country, ...(city ? { city } : {}) } : null } : {}),

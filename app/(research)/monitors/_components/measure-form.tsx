@@ -1,5 +1,6 @@
 "use client";
-// What a monitor measures, changed from its page: its prompts (one per line), engines, runs, market
+// What a monitor measures, changed from its page: its prompts (one per line, or one box each when a
+// prompt spans several lines: ./prompt-boxes.tsx), engines, runs, market
 // and brands and competitors (the project's as they are now). A change starts a new version, a new
 // series from the next tick; the earlier version's series stays readable. "What it would cost"
 // prices a tick of the fields as typed and changes nothing. The form sends each field's value as
@@ -11,6 +12,7 @@ import { updateMeasureAction, type MeasureActionState } from "../[monitor_id]/ac
 import type { EntityChanges } from "../_lib/measure";
 import { ActionOutcome } from "./action-outcome";
 import { EngineBoxes } from "./engine-boxes";
+import { PromptBoxes } from "./prompt-boxes";
 import { EstimateLines } from "./monitor-form";
 import type { MarketChoices } from "@/lib/locale/codes";
 import { MONITOR_LIMITS } from "@/lib/schemas/monitors";
@@ -45,7 +47,7 @@ function ChangeList({ label, names }: { label: string; names: string[] }) {
 export function MeasureForm({ id, projectId, version, prompts, promptMarkets, engines, enabled, runs, market, markets, entityChanges }: Props) {
   const save = useFormAction(updateMeasureAction, IDLE);
   const choices = [...enabled, ...engines.filter((e) => !enabled.includes(e))];
-  // A prompt holding a line break cannot be one line of the box: the prompts are then left as they are.
+  // A prompt holding a line break cannot be one line of the box: then each prompt has a box of its own.
   const oneLineEach = prompts.every((p) => !/[\r\n]/.test(p));
   const text = prompts.join("\n");
   return (
@@ -85,10 +87,7 @@ export function MeasureForm({ id, projectId, version, prompts, promptMarkets, en
             ) : null}
           </label>
         ) : (
-          <p className="text-xs text-slate-600" data-testid="measure-prompts-multiline">
-            A prompt spans several lines, so the prompts cannot be edited one per line here (nor by the CLI&apos;s --file): change them
-            with the API, PATCH /monitors/{"{id}"}.
-          </p>
+          <PromptBoxes prompts={prompts} markets={promptMarkets} limit={MONITOR_LIMITS.prompts} />
         )}
         <EngineBoxes choices={choices} ticked={engines} enabled={enabled} />
         <label className="grid gap-1">
