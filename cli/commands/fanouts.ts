@@ -104,7 +104,7 @@ export function formatEstimate(
 }
 
 /** "fanout fo_…: running, 5/12 runs finished, 9 queries so far": `--wait`'s progress line. */
-export function progressOf(f: FanoutBody): string {
+function progressOf(f: FanoutBody): string {
   const done = f.counts.completed + f.counts.failed;
   return `fanout ${f.id}: ${f.status}, ${done}/${counted(f.execution_count, "run")} finished${f.counts.failed ? ` (${f.counts.failed} failed)` : ""}, ${counted(f.query_count, "query", "queries")} so far`;
 }
@@ -202,20 +202,25 @@ export async function printEstimate(ctx: Ctx, body: FanoutRequestBody): Promise<
   return EXIT.ok;
 }
 
+/** A fanout (as just read) followed to its end with `wait`, its progress on stderr when it changes; answers the last read. */
+export async function followFanout(ctx: Ctx, first: { text: string; body: FanoutBody }): Promise<{ text: string; body: FanoutBody }> {
+  let current = first;
+  let last = progressOf(current.body);
+  note(last);
+  while (!FINISHED.has(current.body.status)) {
+    current = await request(ctx, getFanout, { params: { fanout_id: current.body.id }, query: { wait: 30 } });
+    const progress = progressOf(current.body);
+    if (progress !== last) note(progress);
+    last = progress;
+  }
+  return current;
+}
+
 /** POST /fanouts, followed to its end with --wait, printed as `fanout create` prints it. */
 export async function createAndPrint(ctx: Ctx, body: FanoutRequestBody): Promise<number> {
   let current: { text: string; body: FanoutBody } = await request(ctx, createFanout, { body });
   const waiting = ctx.values.wait === true;
-  if (waiting) {
-    note(progressOf(current.body));
-    let last = "";
-    while (!FINISHED.has(current.body.status)) {
-      current = await request(ctx, getFanout, { params: { fanout_id: current.body.id }, query: { wait: 30 } });
-      const progress = progressOf(current.body);
-      if (progress !== last) note(progress);
-      last = progress;
-    }
-  }
+  if (waiting) current = await followFanout(ctx, current);
   if (ctx.json) printJson(current.text, ctx.pretty);
   else {
     out(formatFanout(current.body));

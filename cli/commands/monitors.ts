@@ -17,8 +17,7 @@ import {
 import { counted } from "../../lib/words/format";
 import { keptPrompts } from "../../lib/monitors/prompts";
 import { marketLabel, marketOf, marketOptions } from "../market";
-import { planOf, progressOf, promptsOf, runOptions } from "./fanouts";
-import { FINISHED } from "./runs";
+import { followFanout, planOf, promptsOf, runOptions } from "./fanouts";
 
 type MonitorBody = z.output<typeof Monitor>;
 type RequestBody = z.input<typeof MonitorRequest>;
@@ -310,17 +309,7 @@ function tickLine(t: z.output<typeof Tick>): string {
  */
 async function followTick(ctx: Ctx, monitorId: string, tick: z.output<typeof Tick>): Promise<ApiResult<typeof getMonitorTick>> {
   const params = { monitor_id: monitorId, tick_id: tick.id };
-  if (tick.fanout_id) {
-    let fanout = await request(ctx, getFanout, { params: { fanout_id: tick.fanout_id } });
-    let last = progressOf(fanout.body);
-    note(last);
-    while (!FINISHED.has(fanout.body.status)) {
-      fanout = await request(ctx, getFanout, { params: { fanout_id: tick.fanout_id }, query: { wait: 30 } });
-      const progress = progressOf(fanout.body);
-      if (progress !== last) note(progress);
-      last = progress;
-    }
-  }
+  if (tick.fanout_id) await followFanout(ctx, await request(ctx, getFanout, { params: { fanout_id: tick.fanout_id } }));
   let current = await request(ctx, getMonitorTick, { params, query: { wait: 30 } });
   while (current.body.completed_at === null) {
     note(`tick ${tick.id}: ${tickStatusText(current.body)}, its figures being made`);

@@ -398,7 +398,7 @@ export async function sweepOpenTicks(now: Date): Promise<number> {
   const open = await OPEN_TICKS.query(standalone(), { stale: new Date(now.getTime() - UNSTARTED_AFTER_MS), limit: CLAIM_BATCH });
   if (open.length === 0) return 0;
   const events: JobEvent[] = open.map((t) =>
-    t.started === "t" ? jobEvent(monitorTickFinished, finishEventId(t.id), { tick_id: t.id }) : jobEvent(monitorTickDue, t.id, { tick_id: t.id }),
+    t.started === "t" ? finishEvent(t.id) : jobEvent(monitorTickDue, t.id, { tick_id: t.id }),
   );
   await queueJobs(standalone(), events);
   await dispatch(events);
@@ -428,7 +428,7 @@ export async function closeTickIfLastRun(runId: string): Promise<boolean> {
   try {
     const [tick] = await TICK_OF_LAST_RUN.query(standalone(), { run: runId });
     if (!tick) return false;
-    const events = [jobEvent(monitorTickFinished, finishEventId(tick.id), { tick_id: tick.id })];
+    const events = [finishEvent(tick.id)];
     await queueJobs(standalone(), events);
     await dispatch(events);
     return true;
@@ -440,6 +440,9 @@ export async function closeTickIfLastRun(runId: string): Promise<boolean> {
 
 /** The close job's id: one per tick. */
 export const finishEventId = (tickId: string) => `${tickId}.finished`;
+
+/** The close job's event: the sweep's and a tick's last run's are the same, so the close runs once. */
+const finishEvent = (tickId: string): JobEvent => jobEvent(monitorTickFinished, finishEventId(tickId), { tick_id: tickId });
 
 /**
  * The scheduler's one check, every MONITOR_CHECK_SECONDS on the local driver and every minute from
